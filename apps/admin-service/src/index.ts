@@ -1,0 +1,1 @@
+export { AdminServiceModule } from './admin-service.module.js';

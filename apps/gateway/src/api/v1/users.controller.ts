@@ -1,0 +1,72 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CreateAccessTokenOption,
+  RepoPatterns,
+  TokenPatterns,
+  UserPatterns,
+  type AccessToken,
+  type Actor,
+  type Page,
+  type Repository,
+  type User,
+} from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { Paged } from '../../http/paged.js';
+
+/** `/users/{username}`: any account, as the caller may see it. */
+@Controller('api/v1/users')
+@Access({ scope: 'user' })
+export class UsersController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly paged: Paged,
+  ) {}
+
+  @Get(':username')
+  get(@CurrentActor() actor: Actor | null, @Param('username') username: string): Promise<User> {
+    return this.rpc.call(UserPatterns.get, { actor, params: { username } });
+  }
+
+  @Get(':username/repos')
+  @Access({ scope: 'repository' })
+  async repos(
+    @CurrentActor() actor: Actor | null,
+    @Param('username') username: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Repository[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<Repository>>(RepoPatterns.listForUser, { actor, params: { username }, query }));
+  }
+
+  @Post(':username/tokens')
+  @Access({ basic: true })
+  createToken(
+    @CurrentActor() actor: Actor,
+    @Param('username') username: string,
+    @Body() body: CreateAccessTokenOption,
+  ): Promise<AccessToken> {
+    return this.rpc.call(TokenPatterns.create, { actor, params: { username }, body });
+  }
+
+  @Get(':username/tokens')
+  @Access({ basic: true })
+  async listTokens(
+    @CurrentActor() actor: Actor,
+    @Param('username') username: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AccessToken[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<AccessToken>>(TokenPatterns.list, { actor, params: { username }, query }));
+  }
+
+  @Delete(':username/tokens/:token')
+  @Access({ basic: true })
+  @HttpCode(204)
+  async deleteToken(@CurrentActor() actor: Actor, @Param('username') username: string, @Param('token') token: string): Promise<void> {
+    await this.rpc.call(TokenPatterns.delete, { actor, params: { username, token } });
+  }
+}

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthPatterns, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+import { GatewayConfig } from '../gateway.config.js';
+import { extractCredentials, sudoTarget } from './credentials.js';
+
+const MAX_ENTRIES = 10_000;
+
+/**
+ * Turns a request's credentials into an AuthResult by asking org-service, remembering verified
+ * credentials for GITFORGE_AUTH_CACHE_TTL_MS under a SHA-256 of them (never the secret itself).
+ * Failures are not cached.
+ */
+@Injectable()
+export class Authenticator {
+  private readonly cache = new Map<string, { result: AuthResult; expires: number }>();
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** Null for an anonymous request; throws unauthenticated/permission_denied for bad credentials. */
+  async authenticate(request: FastifyRequest, reply?: FastifyReply): Promise<AuthResult | null> {
+    const extracted = extractCredentials(request);
+    if (!extracted) return null;
+    if (extracted.fromQuery) reply?.header('X-Gitea-Warning', 'token and access_token API authentication is deprecated');
+    const body: AuthenticateRequest = { credentials: extracted.credentials, sudo: sudoTarget(request) };
+    const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.expires > now) return hit.result;
+    const result = await this.rpc.call<AuthResult, Record<string, string>, AuthenticateRequest>(AuthPatterns.authenticate, {
+      actor: null,
+      body,
+    });
+    if (this.config.GITFORGE_AUTH_CACHE_TTL_MS > 0) {
+      if (this.cache.size >= MAX_ENTRIES) {
+        for (const [k, v] of this.cache) if (v.expires <= now || this.cache.size >= MAX_ENTRIES) this.cache.delete(k);
+      }
+      this.cache.set(key, { result, expires: now + this.config.GITFORGE_AUTH_CACHE_TTL_MS });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  createLogger,
+  createValidationPipe,
+  GiteaExceptionFilter,
+  loadConfig,
+  PinoNestLogger,
+  RequestContexts,
+  setLogLevel,
+} from '@gitforge/platform';
+import { GatewayConfig } from './gateway.config.js';
+import { GatewayModule } from './gateway.module.js';
+
+const log = createLogger('gateway');
+
+/** Gitea's API also takes form-encoded bodies, and clients such as `curl -d` send JSON as form or text. */
+function registerBodyParsers(fastify: FastifyInstance): void {
+  const lenient = (_req: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void => {
+    const trimmed = body.trim();
+    if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+      try {
+        done(null, JSON.parse(trimmed));
+      } catch (err) {
+        (err as { code?: string }).code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+        done(err as Error);
+      }
+      return;
+    }
+    done(null, Object.fromEntries(new URLSearchParams(body)));
+  };
+  fastify.addContentTypeParser(['application/x-www-form-urlencoded', 'text/plain'], { parseAs: 'string' }, lenient);
+}
+
+/** Builds the gateway application (not yet listening). */
+export async function createGateway(): Promise<{ app: NestFastifyApplication; config: GatewayConfig }> {
+  const config = loadConfig(GatewayConfig);
+  setLogLevel(config.GITFORGE_LOG_LEVEL);
+  const adapter = new FastifyAdapter({
+    logger: false,
+    bodyLimit: config.GITFORGE_API_BODY_LIMIT_BYTES,
+    trustProxy: true,
+    // Correlates one request across every service it touches.
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: true, maxParamLength: 1000 },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, {
+    logger: new PinoNestLogger(),
+    bodyParser: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  registerBodyParsers(fastify);
+  fastify.addHook('onRequest', (req, reply, done) => {
+    reply.header('X-Request-Id', req.id);
+    (req as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+    done();
+  });
+  fastify.addHook('onResponse', (req, reply, done) => {
+    const started = (req as FastifyRequest & { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();
+    log.info(
+      { reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
+      'request',
+    );
+    done();
+  });
+  // Every await of the request runs with its id, so transport calls carry it to the services.
+  app.use((req: { id: string }, _res: unknown, next: () => void) => RequestContexts.run({ requestId: req.id }, next));
+  app.useGlobalFilters(new GiteaExceptionFilter(config.rootUrl));
+  app.useGlobalPipes(createValidationPipe());
+  app.enableCors({ origin: false });
+  return { app, config };
+}
+
+export async function startGateway(): Promise<NestFastifyApplication> {
+  const { app, config } = await createGateway();
+  await app.listen(config.PORT, config.GITFORGE_HOST);
+  log.info({ port: config.PORT, rootUrl: config.rootUrl }, 'gateway listening');
+  return app;
+}

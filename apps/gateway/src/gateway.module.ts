@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PlatformModule } from '@gitforge/platform';
+import { AdminUsersController } from './api/v1/admin-users.controller.js';
+import { MiscController } from './api/v1/misc.controller.js';
+import { OrgsController } from './api/v1/orgs.controller.js';
+import { ReposController } from './api/v1/repos.controller.js';
+import { UserController } from './api/v1/user.controller.js';
+import { UsersController } from './api/v1/users.controller.js';
+import { AuthGuard } from './auth/auth.guard.js';
+import { Authenticator } from './auth/authenticator.js';
+import { GatewayConfig } from './gateway.config.js';
+import { HealthController } from './http/health.controller.js';
+import { Paged } from './http/paged.js';
+
+/** The HTTP edge: routes, authentication, no domain logic and no database. */
+@Module({
+  imports: [PlatformModule.forGateway(GatewayConfig)],
+  controllers: [
+    HealthController,
+    MiscController,
+    UserController,
+    UsersController,
+    AdminUsersController,
+    OrgsController,
+    ReposController,
+  ],
+  providers: [Authenticator, Paged, { provide: APP_GUARD, useClass: AuthGuard }],
+})
+export class GatewayModule {}

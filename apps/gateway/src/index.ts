@@ -1,0 +1,1 @@
+export { createGateway, startGateway } from './bootstrap.js';

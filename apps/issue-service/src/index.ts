@@ -1,0 +1,1 @@
+export { IssueServiceModule } from './issue-service.module.js';

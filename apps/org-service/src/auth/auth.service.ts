@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { ContractError, forbidden, notFound, type Actor, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
+import { Database, PlatformConfig } from '@gitforge/platform';
+import { hashToken, looksLikeToken } from '../tokens/tokens.service.js';
+import { TokensRepository } from '../tokens/tokens.repository.js';
+import { verifyPassword } from '../users/password.js';
+import type { UserEntity } from '../users/user.entity.js';
+import { UsersRepository } from '../users/users.repository.js';
+
+const INVALID = 'invalid username, password or token';
+/** last_used_at / last_login are written at most this often per token or user. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Verifies credentials as Gitea does: a token in `Authorization: token|Bearer`, or HTTP Basic
+ * with a password, with a token as password (any username), or with a token as username
+ * (empty or `x-oauth-basic` password). The token is tried before the password.
+ */
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly db: Database,
+    private readonly users: UsersRepository,
+    private readonly tokens: TokensRepository,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  async authenticate(request: AuthenticateRequest): Promise<AuthResult> {
+    const c = request.credentials;
+    let result: AuthResult;
+    if (c.kind === 'token') {
+      result = { actor: await this.byToken(c.token), basic: false };
+    } else if (looksLikeToken(c.password) && (await this.tokens.findByHash(hashToken(c.password)))) {
+      result = { actor: await this.byToken(c.password), basic: true };
+    } else if (looksLikeToken(c.username) && (c.password === '' || c.password === 'x-oauth-basic')) {
+      result = { actor: await this.byToken(c.username), basic: true };
+    } else {
+      result = { actor: await this.byPassword(c.username, c.password), basic: true };
+    }
+    if (request.sudo) result = { ...result, actor: await this.sudo(result.actor, request.sudo) };
+    return result;
+  }
+
+  private async byToken(token: string): Promise<Actor> {
+    const row = await this.tokens.findByHash(hashToken(token));
+    if (!row) throw new ContractError('unauthenticated', INVALID);
+    const user = await this.users.findById(row.userId);
+    if (!user) throw new ContractError('unauthenticated', INVALID);
+    this.checkCanSignIn(user);
+    const now = new Date();
+    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) await this.tokens.touch(row.id, now);
+    return { id: user.id, login: user.name, isAdmin: user.isAdmin, scopes: row.scopes ? row.scopes.split(',') : [] };
+  }
+
+  private async byPassword(login: string, password: string): Promise<Actor> {
+    const user = login.includes('@') ? await this.users.findIndividualByEmail(login) : await this.users.findByName(login);
+    if (!user || user.isOrganization || !(await verifyPassword(password, user.passwordHash))) {
+      throw new ContractError('unauthenticated', INVALID);
+    }
+    this.checkCanSignIn(user);
+    if (user.mustChangePassword) {
+      throw forbidden(`You must change your password. Change it at: ${this.config.rootUrl}user/change_password`);
+    }
+    const now = new Date();
+    if (!user.lastLoginAt || now.getTime() - user.lastLoginAt.getTime() > TOUCH_INTERVAL_MS) {
+      await this.db.transaction((m) => this.users.update(m, user.id, { lastLoginAt: now }));
+    }
+    return { id: user.id, login: user.name, isAdmin: user.isAdmin, scopes: null };
+  }
+
+  private checkCanSignIn(user: UserEntity): void {
+    if (!user.isActive) throw forbidden('This account is not activated.');
+    if (user.prohibitLogin) throw forbidden('This account is prohibited from signing in, please contact your site administrator.');
+  }
+
+  private async sudo(actor: Actor, username: string): Promise<Actor> {
+    if (!actor.isAdmin) throw forbidden('Only administrators allowed to sudo.');
+    const user = await this.users.findByName(username);
+    if (!user || user.isOrganization) throw notFound(`user redirect does not exist [name: ${username}]`);
+    return { id: user.id, login: user.name, isAdmin: user.isAdmin, scopes: actor.scopes };
+  }
+}

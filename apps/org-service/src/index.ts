@@ -1,0 +1,1 @@
+export { OrgServiceModule } from './org-service.module.js';

@@ -1,0 +1,31 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  normalizeListOptions,
+  TokenPatterns,
+  type AccessToken,
+  type CreateAccessTokenOption,
+  type Page,
+  type RpcRequest,
+} from '@gitforge/contracts';
+import { TokensService } from './tokens.service.js';
+
+@Controller()
+export class TokensController {
+  constructor(private readonly tokens: TokensService) {}
+
+  @MessagePattern(TokenPatterns.create)
+  create(@Payload() req: RpcRequest<{ username: string }, CreateAccessTokenOption>): Promise<AccessToken> {
+    return this.tokens.create(req.actor, req.params.username, req.body);
+  }
+
+  @MessagePattern(TokenPatterns.list)
+  list(@Payload() req: RpcRequest<{ username: string }>): Promise<Page<AccessToken>> {
+    return this.tokens.list(req.actor, req.params.username, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(TokenPatterns.delete)
+  delete(@Payload() req: RpcRequest<{ username: string; token: string }>): Promise<void> {
+    return this.tokens.delete(req.actor, req.params.username, req.params.token);
+  }
+}

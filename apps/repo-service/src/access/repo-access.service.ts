@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { AccessMode, notFound, OrgPatterns, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { Database, RpcClient } from '@gitforge/platform';
+import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { ReposRepository } from '../repos/repos.repository.js';
+import { CollaborationEntity } from './collaboration.entity.js';
+import { resolveRepoPermission, type RepoPermission } from './repo-permission.js';
+
+/** A repository with everything a handler needs about the actor's access to it. */
+export interface RepoContext {
+  repo: RepositoryEntity;
+  owner: OwnerAccess;
+  permission: RepoPermission;
+}
+
+/**
+ * Gitea's repoAssignment: finds `{owner}/{repo}` and the actor's permission on it. An unknown
+ * repository and one the actor may not see answer the same 404.
+ */
+@Injectable()
+export class RepoAccessService {
+  constructor(
+    private readonly db: Database,
+    private readonly repos: ReposRepository,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  ownerAccess(actor: Actor | null, owner: { name?: string; id?: number }): Promise<OwnerAccess> {
+    return this.rpc.call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, {
+      actor,
+      body: owner.id !== undefined ? { ownerId: owner.id } : { owner: owner.name },
+    });
+  }
+
+  async collaboratorMode(repoId: number, userId: number | undefined): Promise<number> {
+    if (userId === undefined) return AccessMode.none;
+    const row = await this.db.manager.findOne(CollaborationEntity, { where: { repoId, userId } });
+    return row?.mode ?? AccessMode.none;
+  }
+
+  async collaborationsOf(userId: number): Promise<CollaborationEntity[]> {
+    return this.db.manager.find(CollaborationEntity, { where: { userId } });
+  }
+
+  async permissionFor(actor: Actor | null, owner: OwnerAccess, repo: RepositoryEntity): Promise<RepoPermission> {
+    return resolveRepoPermission(actor, owner, repo, await this.collaboratorMode(repo.id, actor?.id));
+  }
+
+  /** The repository if the actor may see it; 404 otherwise. */
+  async assign(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoContext> {
+    const owner = await this.ownerAccess(actor, { name: ownerName }).catch((err: unknown) => {
+      throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+    });
+    const repo = await this.repos.findByOwnerAndName(owner.owner.id, repoName);
+    if (!repo) throw notFound();
+    const permission = await this.permissionFor(actor, owner, repo);
+    if (!permission.canSee) throw notFound();
+    return { repo, owner, permission };
+  }
+}

@@ -1,0 +1,96 @@
+import { AccessMode, type Actor, type OwnerAccess, type Permission, type TeamRepoAccess } from '@gitforge/contracts';
+
+/** Repository units (Gitea's unit names). */
+export type RepoUnit =
+  | 'repo.code'
+  | 'repo.issues'
+  | 'repo.pulls'
+  | 'repo.releases'
+  | 'repo.wiki'
+  | 'repo.projects'
+  | 'repo.packages'
+  | 'repo.actions'
+  | 'repo.ext_issues'
+  | 'repo.ext_wiki';
+
+/** What one actor may do in one repository. */
+export class RepoPermission {
+  constructor(
+    /** The overall AccessMode. */
+    readonly mode: number,
+    /** Per-unit modes when teams restrict units; otherwise every unit has `mode`. */
+    private readonly units: Record<string, number> | null = null,
+  ) {}
+
+  unitMode(unit: RepoUnit): number {
+    if (this.mode >= AccessMode.admin || this.units === null) return this.mode;
+    return Math.max(this.units[unit] ?? 0, this.units['*'] ?? 0);
+  }
+
+  canRead(unit: RepoUnit = 'repo.code'): boolean {
+    return this.unitMode(unit) >= AccessMode.read;
+  }
+
+  canWrite(unit: RepoUnit = 'repo.code'): boolean {
+    return this.unitMode(unit) >= AccessMode.write;
+  }
+
+  get isAdmin(): boolean {
+    return this.mode >= AccessMode.admin;
+  }
+
+  get isOwner(): boolean {
+    return this.mode >= AccessMode.owner;
+  }
+
+  /** Any access at all (Gitea's HasAnyUnitAccessOrPublicAccess): otherwise the repository is hidden (404). */
+  get canSee(): boolean {
+    return this.mode >= AccessMode.read || (this.units !== null && Object.values(this.units).some((m) => m >= AccessMode.read));
+  }
+
+  toApi(): Permission {
+    return { admin: this.isAdmin, push: this.canWrite('repo.code'), pull: this.canRead('repo.code') };
+  }
+
+  static readonly none = new RepoPermission(AccessMode.none);
+}
+
+export interface RepoFacts {
+  id: number;
+  ownerId: number;
+  isPrivate: boolean;
+}
+
+/**
+ * The single answer to "what may this actor do in this repository", after Gitea's
+ * GetUserRepoPermission: site admins and owners have everything; strangers see nothing of an
+ * owner they may not see (unless they collaborate); public repositories are readable; team and
+ * collaborator grants add to that, unit by unit.
+ */
+export function resolveRepoPermission(
+  actor: Actor | null,
+  owner: OwnerAccess,
+  repo: RepoFacts,
+  collaboratorMode: number,
+): RepoPermission {
+  if (actor?.isAdmin) return new RepoPermission(AccessMode.owner);
+  if (actor && actor.id === repo.ownerId) return new RepoPermission(AccessMode.owner);
+  if (!owner.visible && collaboratorMode === AccessMode.none) return RepoPermission.none;
+  if (owner.owner.kind === 'organization' && owner.isOrgOwner) return new RepoPermission(AccessMode.owner);
+  const base = repo.isPrivate ? AccessMode.none : AccessMode.read;
+  const team = combine(owner.teamAccess.all, owner.teamAccess.repos[String(repo.id)] ?? null);
+  if (!team) return new RepoPermission(Math.max(base, collaboratorMode));
+  const floor = Math.max(base, collaboratorMode);
+  const units: Record<string, number> = {};
+  for (const [unit, mode] of Object.entries(team.units)) units[unit] = Math.max(mode, floor);
+  units['*'] = Math.max(units['*'] ?? 0, floor);
+  return new RepoPermission(Math.max(team.mode, floor), units);
+}
+
+function combine(a: TeamRepoAccess | null, b: TeamRepoAccess | null): TeamRepoAccess | null {
+  if (!a) return b;
+  if (!b) return a;
+  const units: Record<string, number> = { ...a.units };
+  for (const [unit, mode] of Object.entries(b.units)) units[unit] = Math.max(units[unit] ?? 0, mode);
+  return { mode: Math.max(a.mode, b.mode), units };
+}

@@ -1,0 +1,7 @@
+import { CollaborationEntity } from './access/collaboration.entity.js';
+import { Repositories1763800000200 } from './migrations/1763800000200-repositories.js';
+import { Collaboration1763800000201 } from './migrations/1763800000201-collaboration.js';
+import { RepositoryEntity } from './repos/repository.entity.js';
+
+export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity];
+export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201];

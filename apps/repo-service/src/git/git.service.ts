@@ -1,0 +1,198 @@
+import { spawn } from 'node:child_process';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Injectable } from '@nestjs/common';
+import { ContractError, isValidRefName } from '@gitforge/contracts';
+import { RepoServiceConfig } from '../repo.config.js';
+
+export interface GitResult {
+  stdout: Buffer;
+  stderr: string;
+}
+
+export interface GitRunOptions {
+  input?: string | Buffer;
+  env?: Record<string, string>;
+  /** Exit codes that are answers rather than failures (e.g. 1 for "not found"). */
+  okCodes?: number[];
+}
+
+export interface CommitIdentity {
+  name: string;
+  email: string;
+  /** Epoch seconds; now when absent. */
+  when?: number;
+}
+
+export class GitError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args[0] ?? ''} exited with ${code}: ${stderr.trim().slice(0, 500)}`);
+  }
+}
+
+/**
+ * The only place that runs `git`. Repositories live at `<data dir>/repositories/<id>.git`,
+ * named by id so that no user-supplied name ever becomes a path. Arguments are built from
+ * constants and validated values; user-supplied revisions and paths go after
+ * `--end-of-options` / `--`, never where git could read them as options.
+ */
+@Injectable()
+export class GitService {
+  readonly root: string;
+  private readonly baseEnv: Record<string, string>;
+
+  constructor(private readonly config: RepoServiceConfig) {
+    this.root = resolve(config.GITFORGE_DATA_DIR, 'repositories');
+    this.baseEnv = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: resolve(config.GITFORGE_DATA_DIR, 'git-home'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      LANG: 'C',
+      LC_ALL: 'C',
+    };
+  }
+
+  repoPath(repoId: number): string {
+    if (!Number.isSafeInteger(repoId) || repoId <= 0) throw new ContractError('internal', 'bad repository id');
+    return join(this.root, `${repoId}.git`);
+  }
+
+  /** Environment for a git process working on one repository (also used by smart HTTP). */
+  env(repoId: number, extra: Record<string, string> = {}): Record<string, string> {
+    return { ...this.baseEnv, GIT_DIR: this.repoPath(repoId), ...extra };
+  }
+
+  get bin(): string {
+    return this.config.GITFORGE_GIT_BIN;
+  }
+
+  run(repoId: number, args: string[], options: GitRunOptions = {}): Promise<GitResult> {
+    return this.exec(args, this.env(repoId, options.env), options);
+  }
+
+  private exec(args: string[], env: Record<string, string>, options: GitRunOptions): Promise<GitResult> {
+    return new Promise((resolvePromise, reject) => {
+      const child = spawn(this.bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => err.push(b));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        const stderr = Buffer.concat(err).toString('utf8');
+        if (code === 0 || (code !== null && options.okCodes?.includes(code))) {
+          resolvePromise({ stdout: Buffer.concat(out), stderr });
+        } else {
+          reject(new GitError(args, code, stderr));
+        }
+      });
+      child.stdin.on('error', () => undefined);
+      child.stdin.end(options.input ?? '');
+    });
+  }
+
+  /** Creates the bare repository (idempotent: an existing one is left as it is). */
+  async initBare(repoId: number, defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<void> {
+    if (!isValidRefName(defaultBranch)) throw new ContractError('unprocessable', `invalid branch name: ${defaultBranch}`);
+    const path = this.repoPath(repoId);
+    await mkdir(this.root, { recursive: true });
+    await mkdir(this.baseEnv.HOME!, { recursive: true });
+    if (await exists(join(path, 'HEAD'))) return;
+    await this.exec(['init', '--bare', '--quiet', `--object-format=${objectFormat}`, `--initial-branch=${defaultBranch}`, path], this.baseEnv, {});
+    // Partial clone needs filters and wants of any reachable object; pushes are checked by gitforge itself.
+    for (const [key, value] of [
+      ['uploadpack.allowFilter', 'true'],
+      ['uploadpack.allowAnySHA1InWant', 'true'],
+      ['receive.denyNonFastForwards', 'false'],
+      ['receive.denyDeleteCurrent', 'false'],
+      ['core.logAllRefUpdates', 'false'],
+      ['gc.auto', '0'],
+    ] as const) {
+      await this.run(repoId, ['config', key, value]);
+    }
+  }
+
+  async remove(repoId: number): Promise<void> {
+    await rm(this.repoPath(repoId), { recursive: true, force: true });
+  }
+
+  async exists(repoId: number): Promise<boolean> {
+    return exists(join(this.repoPath(repoId), 'HEAD'));
+  }
+
+  /**
+   * Writes the first commit of an empty repository (auto_init) with plumbing only, and creates
+   * `branch` on it atomically: update-ref with an empty old value refuses if the branch exists.
+   */
+  async createInitialCommit(
+    repoId: number,
+    params: { branch: string; files: Array<{ name: string; content: string }>; message: string; author: CommitIdentity },
+  ): Promise<string> {
+    const entries: string[] = [];
+    for (const f of params.files) {
+      if (!/^[^/\0]+$/.test(f.name) || f.name === '.' || f.name === '..') throw new ContractError('internal', `bad file name ${f.name}`);
+      const blob = (await this.run(repoId, ['hash-object', '-w', '--stdin'], { input: f.content })).stdout.toString().trim();
+      entries.push(`100644 blob ${blob}\t${f.name}`);
+    }
+    const tree = (await this.run(repoId, ['mktree'], { input: `${entries.join('\n')}\n` })).stdout.toString().trim();
+    const commit = (
+      await this.run(repoId, ['commit-tree', tree, '-F', '-'], {
+        input: params.message.endsWith('\n') ? params.message : `${params.message}\n`,
+        env: identityEnv(params.author, params.author),
+      })
+    ).stdout
+      .toString()
+      .trim();
+    await this.run(repoId, ['update-ref', `refs/heads/${params.branch}`, commit, '']);
+    return commit;
+  }
+
+  /** Size on disk in KiB (loose and packed objects), as Gitea reports `size`. */
+  async sizeKiB(repoId: number): Promise<number> {
+    const out = (await this.run(repoId, ['count-objects', '-v'])).stdout.toString();
+    const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
+    return field('size') + field('size-pack');
+  }
+
+  async branchCount(repoId: number): Promise<number> {
+    const out = (await this.run(repoId, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).stdout.toString();
+    return out.split('\n').filter(Boolean).length;
+  }
+
+  async setHead(repoId: number, branch: string): Promise<void> {
+    if (!isValidRefName(branch)) throw new ContractError('unprocessable', `invalid branch name: ${branch}`);
+    await this.run(repoId, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+  }
+
+  async branchExists(repoId: number, branch: string): Promise<boolean> {
+    if (!isValidRefName(branch)) return false;
+    const r = await this.run(repoId, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { okCodes: [1] });
+    return r.stdout.length > 0;
+  }
+}
+
+export function identityEnv(author: CommitIdentity, committer: CommitIdentity): Record<string, string> {
+  const date = (when?: number): string => `${when ?? Math.floor(Date.now() / 1000)} +0000`;
+  return {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_AUTHOR_DATE: date(author.when),
+    GIT_COMMITTER_NAME: committer.name,
+    GIT_COMMITTER_EMAIL: committer.email,
+    GIT_COMMITTER_DATE: date(committer.when),
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,1 @@
+export { RepoServiceModule } from './repo-service.module.js';

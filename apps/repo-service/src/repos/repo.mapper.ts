@@ -1,0 +1,102 @@
+import { formatTime, type Repository, type User } from '@gitforge/contracts';
+import type { RepoPermission } from '../access/repo-permission.js';
+import type { RepositoryEntity } from './repository.entity.js';
+
+export interface RepoUrls {
+  html: string;
+  clone: string;
+  ssh: string;
+  api: string;
+}
+
+export function repoUrls(rootUrl: string, ownerLogin: string, name: string): RepoUrls {
+  const host = new URL(rootUrl).hostname;
+  return {
+    html: `${rootUrl}${ownerLogin}/${name}`,
+    clone: `${rootUrl}${ownerLogin}/${name}.git`,
+    ssh: `git@${host}:${ownerLogin}/${name}.git`,
+    api: `${rootUrl}api/v1/repos/${ownerLogin}/${name}`,
+  };
+}
+
+/** Gitea's convert.ToRepo: the repository as the given actor sees it. */
+export function toRepository(
+  r: RepositoryEntity,
+  owner: User,
+  permission: RepoPermission,
+  rootUrl: string,
+  parent: Repository | null = null,
+): Repository {
+  const s = r.settings;
+  const urls = repoUrls(rootUrl, owner.login, r.name);
+  return {
+    id: r.id,
+    owner,
+    name: r.name,
+    full_name: `${owner.login}/${r.name}`,
+    description: r.description,
+    empty: r.isEmpty,
+    private: r.isPrivate,
+    fork: r.isFork,
+    template: r.isTemplate,
+    parent,
+    mirror: r.isMirror,
+    size: r.sizeKib,
+    language: '',
+    languages_url: `${urls.api}/languages`,
+    html_url: urls.html,
+    url: urls.api,
+    link: '',
+    ssh_url: urls.ssh,
+    clone_url: urls.clone,
+    original_url: '',
+    website: r.website,
+    stars_count: r.numStars,
+    forks_count: r.numForks,
+    watchers_count: r.numWatches,
+    open_issues_count: r.numOpenIssues,
+    open_pr_counter: r.numOpenPulls,
+    release_counter: r.numReleases,
+    default_branch: r.defaultBranch,
+    archived: r.isArchived,
+    created_at: formatTime(r.createdAt),
+    updated_at: formatTime(r.updatedAt),
+    archived_at: formatTime(r.archivedAt),
+    permissions: permission.toApi(),
+    has_code: s.has_code,
+    has_issues: s.has_issues,
+    ...(s.has_issues
+      ? { internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true } }
+      : {}),
+    has_wiki: s.has_wiki,
+    has_pull_requests: s.has_pull_requests,
+    has_projects: s.has_projects,
+    projects_mode: s.projects_mode,
+    has_releases: s.has_releases,
+    has_packages: s.has_packages,
+    has_actions: s.has_actions,
+    ignore_whitespace_conflicts: s.ignore_whitespace_conflicts,
+    allow_merge_commits: s.allow_merge_commits,
+    allow_rebase: s.allow_rebase,
+    allow_rebase_explicit: s.allow_rebase_explicit,
+    allow_squash_merge: s.allow_squash_merge,
+    allow_fast_forward_only_merge: s.allow_fast_forward_only_merge,
+    allow_rebase_update: s.allow_rebase_update,
+    allow_manual_merge: s.allow_manual_merge,
+    autodetect_manual_merge: s.autodetect_manual_merge,
+    allow_merge_update: s.allow_merge_update,
+    default_delete_branch_after_merge: s.default_delete_branch_after_merge,
+    default_merge_style: s.default_merge_style,
+    default_update_style: s.default_update_style,
+    default_allow_maintainer_edit: s.default_allow_maintainer_edit,
+    default_target_branch: r.defaultBranch,
+    avatar_url: '',
+    internal: !r.isPrivate && owner.visibility === 'private',
+    mirror_interval: '',
+    mirror_updated: formatTime(null),
+    object_format_name: r.objectFormat,
+    topics: r.topics,
+    licenses: [],
+    branch_count: r.numBranches,
+  };
+}

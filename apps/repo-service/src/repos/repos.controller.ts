@@ -1,0 +1,59 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  normalizeListOptions,
+  RepoPatterns,
+  type CreateRepoOption,
+  type EditRepoOption,
+  type Page,
+  type Repository,
+  type RpcRequest,
+} from '@gitforge/contracts';
+import { ReposService } from './repos.service.js';
+
+type RepoParams = { owner: string; repo: string };
+
+@Controller()
+export class ReposController {
+  constructor(private readonly repos: ReposService) {}
+
+  @MessagePattern(RepoPatterns.createForActor)
+  createForActor(@Payload() req: RpcRequest<Record<string, string>, CreateRepoOption>): Promise<Repository> {
+    return this.repos.createForActor(req.actor, req.body);
+  }
+
+  @MessagePattern(RepoPatterns.createForOrg)
+  createForOrg(@Payload() req: RpcRequest<{ org: string }, CreateRepoOption>): Promise<Repository> {
+    return this.repos.createForOrg(req.actor, req.params.org, req.body);
+  }
+
+  @MessagePattern(RepoPatterns.get)
+  get(@Payload() req: RpcRequest<RepoParams>): Promise<Repository> {
+    return this.repos.get(req.actor, req.params.owner, req.params.repo);
+  }
+
+  @MessagePattern(RepoPatterns.edit)
+  edit(@Payload() req: RpcRequest<RepoParams, EditRepoOption>): Promise<Repository> {
+    return this.repos.edit(req.actor, req.params.owner, req.params.repo, req.body);
+  }
+
+  @MessagePattern(RepoPatterns.delete)
+  delete(@Payload() req: RpcRequest<RepoParams>): Promise<void> {
+    return this.repos.delete(req.actor, req.params.owner, req.params.repo);
+  }
+
+  @MessagePattern(RepoPatterns.listForActor)
+  listForActor(@Payload() req: RpcRequest): Promise<Page<Repository>> {
+    return this.repos.listForActor(req.actor, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(RepoPatterns.listForUser)
+  listForUser(@Payload() req: RpcRequest<{ username: string }>): Promise<Page<Repository>> {
+    return this.repos.listForOwner(req.actor, req.params.username, normalizeListOptions(req.query), 'any');
+  }
+
+  @MessagePattern(RepoPatterns.listForOrg)
+  listForOrg(@Payload() req: RpcRequest<{ org: string }>): Promise<Page<Repository>> {
+    return this.repos.listForOwner(req.actor, req.params.org, normalizeListOptions(req.query), 'organization');
+  }
+}

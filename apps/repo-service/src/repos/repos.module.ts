@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { GitService } from '../git/git.service.js';
+import { ReposController } from './repos.controller.js';
+import { ReposRepository } from './repos.repository.js';
+import { ReposService } from './repos.service.js';
+
+@Module({
+  controllers: [ReposController],
+  providers: [ReposRepository, ReposService, RepoAccessService, GitService],
+  exports: [ReposRepository, ReposService, RepoAccessService, GitService],
+})
+export class ReposModule {}

@@ -1,0 +1,287 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccessMode,
+  ContractError,
+  EventNames,
+  forbidden,
+  notFound,
+  OrgPatterns,
+  pageOf,
+  repoNameProblem,
+  unprocessable,
+  UserPatterns,
+  type Actor,
+  type CreateRepoOption,
+  type EditRepoOption,
+  type ListOptions,
+  type OwnerAccess,
+  type Page,
+  type ReachableRepos,
+  type Repository,
+  type User,
+} from '@gitforge/contracts';
+import { Database, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
+import { resolveRepoPermission } from '../access/repo-permission.js';
+import { GitService } from '../git/git.service.js';
+import { DEFAULT_REPO_SETTINGS, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
+import { toRepository } from './repo.mapper.js';
+import { ReposRepository, type RepoListFilter } from './repos.repository.js';
+
+const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
+
+@Injectable()
+export class ReposService {
+  constructor(
+    private readonly db: Database,
+    private readonly repos: ReposRepository,
+    private readonly access: RepoAccessService,
+    private readonly git: GitService,
+    private readonly outbox: OutboxService,
+    private readonly rpc: RpcClient,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  private requireActor(actor: Actor | null): Actor {
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    return actor;
+  }
+
+  /** The actor as a User (its own view, with e-mail): commit identity and event sender. */
+  private async actorUser(actor: Actor): Promise<User> {
+    const [user] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, {
+      actor,
+      body: { ids: [actor.id] },
+    });
+    if (!user) throw new ContractError('unauthenticated', 'token is required');
+    return user;
+  }
+
+  toApi(ctx: RepoContext): Repository {
+    return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
+  }
+
+  async createForActor(actor: Actor | null, body: CreateRepoOption): Promise<Repository> {
+    const a = this.requireActor(actor);
+    return this.create(a, await this.access.ownerAccess(a, { id: a.id }), body);
+  }
+
+  async createForOrg(actor: Actor | null, org: string, body: CreateRepoOption): Promise<Repository> {
+    const a = this.requireActor(actor);
+    const owner = await this.access.ownerAccess(a, { name: org });
+    if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
+    if (!a.isAdmin && !owner.canCreateRepo) throw forbidden('Given user is not allowed to create repository in organization.');
+    return this.create(a, owner, body);
+  }
+
+  private async create(actor: Actor, owner: OwnerAccess, body: CreateRepoOption): Promise<Repository> {
+    const problem = repoNameProblem(body.name);
+    if (problem) throw unprocessable(problem);
+    const sender = await this.actorUser(actor);
+    const branch = body.default_branch || 'main';
+    const objectFormat = body.object_format_name === 'sha256' ? 'sha256' : 'sha1';
+    const id = await this.db.transaction(async (m) => {
+      if (await this.repos.findByOwnerAndName(owner.owner.id, body.name, m)) {
+        throw new ContractError('conflict', 'The repository with the same name already exists.');
+      }
+      const now = new Date();
+      const repo = await this.repos.insert(m, {
+        ownerId: owner.owner.id,
+        lowerName: body.name.toLowerCase(),
+        name: body.name,
+        description: body.description ?? '',
+        defaultBranch: branch,
+        isPrivate: body.private ?? false,
+        isTemplate: body.template ?? false,
+        isEmpty: true,
+        objectFormat,
+        settings: { ...DEFAULT_REPO_SETTINGS },
+        topics: [],
+        createdAt: now,
+        updatedAt: now,
+      });
+      // The repository is on disk before the row commits, so no committed row lacks its git directory.
+      try {
+        await this.git.initBare(repo.id, branch, objectFormat);
+        if (body.auto_init) {
+          await this.git.createInitialCommit(repo.id, {
+            branch,
+            files: [{ name: 'README.md', content: `# ${body.name}\n\n${body.description ?? ''}` }],
+            message: 'Initial commit',
+            author: { name: sender.full_name || sender.login, email: sender.email },
+          });
+          repo.isEmpty = false;
+          repo.numBranches = 1;
+          repo.sizeKib = await this.git.sizeKiB(repo.id);
+          await this.repos.update(m, repo.id, { isEmpty: false, numBranches: 1, sizeKib: repo.sizeKib });
+        }
+      } catch (err) {
+        await this.git.remove(repo.id);
+        throw err;
+      }
+      const permission = resolveRepoPermission(actor, owner, repo, AccessMode.none);
+      await this.outbox.add(
+        m,
+        EventNames.repoCreated,
+        {
+          repository: toRepository(repo, owner.ownerUser, permission, this.config.rootUrl),
+          organization: owner.organization,
+          sender,
+        },
+        { actor, repoId: repo.id },
+      );
+      return repo.id;
+    });
+    const repo = (await this.repos.findById(id))!;
+    return toRepository(repo, owner.ownerUser, await this.access.permissionFor(actor, owner, repo), this.config.rootUrl);
+  }
+
+  async get(actor: Actor | null, owner: string, name: string): Promise<Repository> {
+    return this.toApi(await this.access.assign(actor, owner, name));
+  }
+
+  async edit(actor: Actor | null, ownerName: string, name: string, body: EditRepoOption): Promise<Repository> {
+    const a = this.requireActor(actor);
+    const ctx = await this.access.assign(a, ownerName, name);
+    if (!ctx.permission.isAdmin) {
+      throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+    }
+    const repo = ctx.repo;
+    const changes: Partial<RepositoryEntity> = {};
+    if (body.name !== undefined && body.name !== repo.name) {
+      const problem = repoNameProblem(body.name);
+      if (problem) throw unprocessable(problem);
+      changes.name = body.name;
+      changes.lowerName = body.name.toLowerCase();
+    }
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.website !== undefined) changes.website = body.website;
+    if (body.private !== undefined) changes.isPrivate = body.private;
+    if (body.template !== undefined) changes.isTemplate = body.template;
+    if (body.archived !== undefined && body.archived !== repo.isArchived) {
+      changes.isArchived = body.archived;
+      changes.archivedAt = body.archived ? new Date() : null;
+    }
+    // Like Gitea: a default branch that does not exist (in a non-empty repository) is ignored.
+    if (
+      body.default_branch !== undefined &&
+      body.default_branch !== repo.defaultBranch &&
+      (repo.isEmpty || (await this.git.branchExists(repo.id, body.default_branch)))
+    ) {
+      changes.defaultBranch = body.default_branch;
+    }
+    const settings = { ...repo.settings };
+    let settingsChanged = false;
+    for (const key of SETTING_KEYS) {
+      const value = (body as Record<string, unknown>)[key];
+      if (value !== undefined && value !== settings[key]) {
+        (settings as unknown as Record<string, unknown>)[key] = value;
+        settingsChanged = true;
+      }
+    }
+    if (settingsChanged) changes.settings = settings;
+    if (Object.keys(changes).length > 0) {
+      const oldName = repo.name;
+      const sender = changes.name ? await this.actorUser(a) : null;
+      await this.db.transaction(async (m) => {
+        if (changes.lowerName && changes.lowerName !== repo.lowerName) {
+          const clash = await this.repos.findByOwnerAndName(repo.ownerId, changes.lowerName, m);
+          if (clash) throw unprocessable(`repository already exists [uname: ${ctx.owner.owner.login}, name: ${body.name}]`);
+        }
+        await this.repos.update(m, repo.id, { ...changes, updatedAt: new Date() });
+        if (changes.defaultBranch && !repo.isEmpty) await this.git.setHead(repo.id, changes.defaultBranch);
+        if (sender) {
+          const updated = { ...repo, ...changes } as RepositoryEntity;
+          await this.outbox.add(
+            m,
+            EventNames.repoRenamed,
+            {
+              repository: toRepository(updated, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl),
+              oldName,
+              sender,
+            },
+            { actor: a, repoId: repo.id },
+          );
+        }
+      });
+    }
+    const fresh = (await this.repos.findById(repo.id))!;
+    return toRepository(fresh, ctx.owner.ownerUser, await this.access.permissionFor(a, ctx.owner, fresh), this.config.rootUrl);
+  }
+
+  async delete(actor: Actor | null, ownerName: string, name: string): Promise<void> {
+    const a = this.requireActor(actor);
+    const ctx = await this.access.assign(a, ownerName, name);
+    if (!ctx.permission.isOwner) throw forbidden('user should be the owner of the repo');
+    const sender = await this.actorUser(a);
+    const snapshot = this.toApi(ctx);
+    await this.db.transaction(async (m) => {
+      await this.repos.delete(m, ctx.repo.id);
+      await this.outbox.add(
+        m,
+        EventNames.repoDeleted,
+        { repository: snapshot, organization: ctx.owner.organization, sender },
+        { actor: a, repoId: ctx.repo.id },
+      );
+    });
+    await this.git.remove(ctx.repo.id);
+  }
+
+  /** `GET /user/repos`: owned, collaborated, and reached through organization teams. */
+  async listForActor(actor: Actor | null, options: ListOptions): Promise<Page<Repository>> {
+    const a = this.requireActor(actor);
+    const [reach, collaborations] = await Promise.all([
+      this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor: a }),
+      this.access.collaborationsOf(a.id),
+    ]);
+    return this.listPage(
+      a,
+      {
+        ownerIds: [a.id, ...reach.orgIds],
+        alsoIds: [...reach.repoIds, ...collaborations.map((c) => c.repoId)],
+        privateVisible: 'all',
+      },
+      options,
+    );
+  }
+
+  /** `GET /users/{username}/repos` and `GET /orgs/{org}/repos`: what the actor may see of one owner. */
+  async listForOwner(actor: Actor | null, ownerName: string, options: ListOptions, kind: 'user' | 'organization' | 'any'): Promise<Page<Repository>> {
+    const owner = await this.access.ownerAccess(actor, { name: ownerName });
+    if (!owner.visible || (kind !== 'any' && owner.owner.kind !== kind)) throw notFound();
+    let privateVisible: RepoListFilter['privateVisible'] = 'none';
+    if (actor && (actor.isAdmin || actor.id === owner.owner.id || owner.isOrgOwner || owner.teamAccess.all)) {
+      privateVisible = 'all';
+    } else if (actor) {
+      const collaborations = await this.access.collaborationsOf(actor.id);
+      privateVisible = [...Object.keys(owner.teamAccess.repos).map(Number), ...collaborations.map((c) => c.repoId)];
+    }
+    return this.listPage(actor, { ownerIds: [owner.owner.id], privateVisible }, options, [owner]);
+  }
+
+  private async listPage(
+    actor: Actor | null,
+    filter: RepoListFilter,
+    options: ListOptions,
+    known: OwnerAccess[] = [],
+  ): Promise<Page<Repository>> {
+    const [rows, total] = await this.repos.list(filter, options);
+    const missing = [...new Set(rows.map((r) => r.ownerId))].filter((id) => !known.some((o) => o.owner.id === id));
+    const owners = [
+      ...known,
+      ...(missing.length > 0
+        ? await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(OrgPatterns.accessMany, {
+            actor,
+            body: { ownerIds: missing },
+          })
+        : []),
+    ];
+    const collaborations = actor ? await this.access.collaborationsOf(actor.id) : [];
+    const items = rows.map((repo) => {
+      const owner = owners.find((o) => o.owner.id === repo.ownerId)!;
+      const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
+      return toRepository(repo, owner.ownerUser, resolveRepoPermission(actor, owner, repo, mode), this.config.rootUrl);
+    });
+    return pageOf(items, total, options);
+  }
+}

@@ -1,0 +1,144 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { BigIntColumn, TimestampColumn } from '@gitforge/platform';
+
+/** Per-repository switches (units and merge settings), stored as JSON. */
+export interface RepoSettings {
+  has_code: boolean;
+  has_issues: boolean;
+  has_wiki: boolean;
+  has_pull_requests: boolean;
+  has_projects: boolean;
+  has_releases: boolean;
+  has_packages: boolean;
+  has_actions: boolean;
+  ignore_whitespace_conflicts: boolean;
+  allow_merge_commits: boolean;
+  allow_rebase: boolean;
+  allow_rebase_explicit: boolean;
+  allow_squash_merge: boolean;
+  allow_fast_forward_only_merge: boolean;
+  allow_rebase_update: boolean;
+  allow_manual_merge: boolean;
+  autodetect_manual_merge: boolean;
+  allow_merge_update: boolean;
+  default_delete_branch_after_merge: boolean;
+  default_allow_maintainer_edit: boolean;
+  default_merge_style: string;
+  default_update_style: string;
+  projects_mode: string;
+}
+
+/** Gitea's defaults for a new repository: every unit on, every merge style allowed. */
+export const DEFAULT_REPO_SETTINGS: RepoSettings = {
+  has_code: true,
+  has_issues: true,
+  has_wiki: true,
+  has_pull_requests: true,
+  has_projects: true,
+  has_releases: true,
+  has_packages: true,
+  has_actions: true,
+  ignore_whitespace_conflicts: false,
+  allow_merge_commits: true,
+  allow_rebase: true,
+  allow_rebase_explicit: true,
+  allow_squash_merge: true,
+  allow_fast_forward_only_merge: true,
+  allow_rebase_update: true,
+  allow_manual_merge: false,
+  autodetect_manual_merge: false,
+  allow_merge_update: true,
+  default_delete_branch_after_merge: false,
+  default_allow_maintainer_edit: false,
+  default_merge_style: 'merge',
+  default_update_style: 'merge',
+  projects_mode: 'all',
+};
+
+@Entity({ name: 'repository' })
+export class RepositoryEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ type: 'integer' })
+  ownerId!: number;
+
+  @Column({ type: 'varchar', length: 255 })
+  lowerName!: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ type: 'text', default: '' })
+  description!: string;
+
+  @Column({ type: 'varchar', length: 1024, default: '' })
+  website!: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  defaultBranch!: string;
+
+  @Column({ type: 'boolean', default: false })
+  isPrivate!: boolean;
+
+  @Column({ type: 'boolean', default: true })
+  isEmpty!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  isArchived!: boolean;
+
+  @TimestampColumn({ nullable: true })
+  archivedAt!: Date | null;
+
+  @Column({ type: 'boolean', default: false })
+  isMirror!: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  isFork!: boolean;
+
+  @Column({ type: 'integer', nullable: true })
+  forkId!: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  isTemplate!: boolean;
+
+  /** KiB on disk. */
+  @BigIntColumn({ default: 0 })
+  sizeKib!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  numBranches!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  numStars!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  numForks!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  numWatches!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  numOpenIssues!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  numOpenPulls!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  numReleases!: number;
+
+  @Column({ type: 'varchar', length: 10, default: 'sha1' })
+  objectFormat!: 'sha1' | 'sha256';
+
+  @Column({ type: 'simple-json' })
+  settings!: RepoSettings;
+
+  @Column({ type: 'simple-json' })
+  topics!: string[];
+
+  @TimestampColumn()
+  createdAt!: Date;
+
+  @TimestampColumn()
+  updatedAt!: Date;
+}

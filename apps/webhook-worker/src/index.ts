@@ -1,0 +1,1 @@
+export { WebhookWorkerModule } from './webhook-worker.module.js';

@@ -1,0 +1,4 @@
+import { runService } from '@gitforge/platform';
+import { WebhookWorkerModule } from './webhook-worker.module.js';
+
+await runService(WebhookWorkerModule, 'webhook');

@@ -1,0 +1,20 @@
+/** Gitea's perm.AccessMode: ordered, so a higher mode includes the lower ones. */
+export const AccessMode = {
+  none: 0,
+  read: 1,
+  write: 2,
+  admin: 3,
+  owner: 4,
+} as const;
+export type AccessModeValue = (typeof AccessMode)[keyof typeof AccessMode];
+
+export type AccessModeName = keyof typeof AccessMode;
+
+export function accessModeName(mode: number): AccessModeName {
+  const names: AccessModeName[] = ['none', 'read', 'write', 'admin', 'owner'];
+  return names[Math.max(0, Math.min(4, mode))] ?? 'none';
+}
+
+export function parseAccessMode(name: string): AccessModeValue | undefined {
+  return (AccessMode as Record<string, AccessModeValue>)[name];
+}

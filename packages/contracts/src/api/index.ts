@@ -1,0 +1,4 @@
+export * from './user.js';
+export * from './org.js';
+export * from './repo.js';
+export * from './auth.js';

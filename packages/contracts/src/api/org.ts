@@ -1,0 +1,68 @@
+import type { User, Visibility } from './user.js';
+
+/** Gitea's `Organization` (structs/org.go). */
+export class Organization {
+  id!: number;
+  name!: string;
+  full_name!: string;
+  email!: string;
+  avatar_url!: string;
+  description!: string;
+  website!: string;
+  location!: string;
+  visibility!: Visibility;
+  repo_admin_change_team_access!: boolean;
+  /** Deprecated alias of `name`. */
+  username!: string;
+}
+
+/** A repository owner as other services need it (answered by org-service, not on the wire). */
+export interface OwnerRef {
+  id: number;
+  login: string;
+  kind: 'user' | 'organization';
+  visibility: Visibility;
+}
+
+/**
+ * How the calling actor relates to one owner and, for an organization, to some of its repositories.
+ * Answered by `orgs.access`; repo-service's permission resolver combines it with collaborations.
+ */
+export interface OwnerAccess {
+  owner: OwnerRef;
+  /** The owner as a User, seen by the actor (Repository.owner). */
+  ownerUser: User;
+  /** The actor may see the owner at all (visibility rules). */
+  visible: boolean;
+  /** Organization only: the actor is in its Owners team. */
+  isOrgOwner: boolean;
+  isOrgMember: boolean;
+  /** Organization only: the actor may create repositories in it. */
+  canCreateRepo: boolean;
+  /** Organization only: the actor's team access, to every repository and to linked ones. */
+  teamAccess: TeamAccess;
+  /** Organization only: the owner as an Organization (webhook payloads). */
+  organization: Organization | null;
+}
+
+export interface TeamAccess {
+  /** From the actor's teams that include all repositories; null when none does. */
+  all: TeamRepoAccess | null;
+  /** From the actor's teams linked to specific repositories, by repository id. */
+  repos: Record<string, TeamRepoAccess>;
+}
+
+/** Where the actor reaches repositories of organizations through teams (for `/user/repos`). */
+export interface ReachableRepos {
+  /** Organizations where one of the actor's teams includes all repositories. */
+  orgIds: number[];
+  /** Repositories linked to one of the actor's teams. */
+  repoIds: number[];
+}
+
+export interface TeamRepoAccess {
+  /** Highest AccessMode over the actor's teams that reach the repository. */
+  mode: number;
+  /** Unit name → AccessMode over those teams. */
+  units: Record<string, number>;
+}

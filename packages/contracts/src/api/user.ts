@@ -1,0 +1,45 @@
+export type Visibility = 'public' | 'limited' | 'private';
+export const Visibilities: readonly Visibility[] = ['public', 'limited', 'private'];
+
+/** Gitea's `User` (structs/user.go). Private fields are zero-valued unless the viewer is the user or an admin. */
+export class User {
+  id!: number;
+  login!: string;
+  login_name!: string;
+  source_id!: number;
+  full_name!: string;
+  email!: string;
+  avatar_url!: string;
+  html_url!: string;
+  language!: string;
+  is_admin!: boolean;
+  last_login!: string;
+  created!: string;
+  restricted!: boolean;
+  active!: boolean;
+  prohibit_login!: boolean;
+  location!: string;
+  website!: string;
+  description!: string;
+  visibility!: Visibility;
+  followers_count!: number;
+  following_count!: number;
+  starred_repos_count!: number;
+  /** Same as `login`; Gitea still sends it for older clients. */
+  username!: string;
+}
+
+/** Gitea's `AccessToken`; `sha1` (the secret) is only set in the creation response. */
+export class AccessToken {
+  id!: number;
+  name!: string;
+  sha1!: string;
+  token_last_eight!: string;
+  scopes!: string[];
+  created_at!: string;
+  last_used_at!: string;
+}
+
+export class ServerVersion {
+  version!: string;
+}

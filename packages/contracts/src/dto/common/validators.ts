@@ -1,0 +1,74 @@
+import { ValidateBy, type ValidationOptions } from 'class-validator';
+
+/**
+ * Validators named after Gitea's binding rules, so a 422 reads `[Name]: AlphaDashDot` as Gitea's does.
+ * The constraint name is what platform's formatter prints after the field name.
+ */
+
+const ALPHA_DASH_DOT = /^[0-9A-Za-z_.-]+$/;
+export function AlphaDashDot(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'AlphaDashDot', validator: { validate: (v: unknown) => typeof v === 'string' && ALPHA_DASH_DOT.test(v) } },
+    options,
+  );
+}
+
+// Gitea's IsValidUsername: starts with an alphanumeric, no two special characters in a row,
+// does not end with a special character.
+const USERNAME = /^[0-9A-Za-z](?:[0-9A-Za-z]|[-._](?=[0-9A-Za-z]))*$/;
+export function isValidUsername(v: unknown): v is string {
+  return typeof v === 'string' && USERNAME.test(v);
+}
+export function Username(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'Username', validator: { validate: isValidUsername } }, options);
+}
+
+/** git check-ref-format rules for a branch or tag name (without `refs/heads/`). */
+export function isValidRefName(v: unknown): v is string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 255) return false;
+  if (v.startsWith('-') || v.startsWith('/') || v.endsWith('/') || v.endsWith('.') || v.endsWith('.lock')) return false;
+  if (v === '@' || v.includes('..') || v.includes('//') || v.includes('@{')) return false;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(v)) return false;
+  return v.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+export function GitRefName(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'GitRefName', validator: { validate: isValidRefName } }, options);
+}
+
+export function ValidUrl(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'Url',
+      validator: {
+        validate: (v: unknown) => {
+          if (typeof v !== 'string') return false;
+          if (v === '') return true;
+          try {
+            const u = new URL(v);
+            return u.protocol === 'http:' || u.protocol === 'https:';
+          } catch {
+            return false;
+          }
+        },
+      },
+    },
+    options,
+  );
+}
+
+export function IsStringMap(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'StringMap',
+      validator: {
+        validate: (v: unknown) =>
+          typeof v === 'object' &&
+          v !== null &&
+          !Array.isArray(v) &&
+          Object.values(v as Record<string, unknown>).every((x) => typeof x === 'string'),
+      },
+    },
+    options,
+  );
+}

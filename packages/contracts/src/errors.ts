@@ -1,0 +1,63 @@
+/**
+ * Error kinds that cross the transport. Each kind implies exactly one HTTP status
+ * (the table lives in platform's error mapping), modelled on Gitea's modules/util/error.go.
+ */
+export const ErrorCodes = [
+  'not_found',
+  'permission_denied',
+  'invalid_argument',
+  'already_exists',
+  'conflict',
+  'unprocessable',
+  'unauthenticated',
+  'locked',
+  'payload_too_large',
+  'unavailable',
+  'deadline_exceeded',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ErrorCodes)[number];
+
+/** What crosses the transport when a handler fails. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  /** Extra JSON fields Gitea adds to some error bodies (e.g. `invalidTopics`). */
+  details?: Record<string, unknown>;
+}
+
+/** The only error a service throws on purpose; anything else becomes `internal`. */
+export class ContractError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ContractError';
+  }
+
+  toPayload(): ErrorPayload {
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+  }
+
+  static fromPayload(payload: ErrorPayload): ContractError {
+    return new ContractError(payload.code, payload.message, payload.details);
+  }
+
+  static isPayload(value: unknown): value is ErrorPayload {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as ErrorPayload).code === 'string' &&
+      (ErrorCodes as readonly string[]).includes((value as ErrorPayload).code) &&
+      typeof (value as ErrorPayload).message === 'string'
+    );
+  }
+}
+
+export const notFound = (message = 'not found'): ContractError => new ContractError('not_found', message);
+export const forbidden = (message: string): ContractError => new ContractError('permission_denied', message);
+export const unprocessable = (message: string): ContractError => new ContractError('unprocessable', message);
+export const conflict = (message: string): ContractError => new ContractError('conflict', message);
+export const invalid = (message: string): ContractError => new ContractError('invalid_argument', message);

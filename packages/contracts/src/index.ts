@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+
+export * from './actor.js';
+export * from './errors.js';
+export * from './pagination.js';
+export * from './patterns.js';
+export * from './events.js';
+export * from './queues.js';
+export * from './access.js';
+export * from './scopes.js';
+export * from './time.js';
+export * from './names.js';
+export * from './api/index.js';
+export * from './dto/index.js';

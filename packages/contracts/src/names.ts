@@ -1,0 +1,61 @@
+/** Names no user or organization may take (Gitea's reserved usernames and patterns). */
+const RESERVED_OWNER_NAMES = new Set([
+  '.',
+  '..',
+  '.well-known',
+  'admin',
+  'api',
+  'assets',
+  'attachments',
+  'avatar',
+  'avatars',
+  'captcha',
+  'commits',
+  'debug',
+  'error',
+  'explore',
+  'favicon.ico',
+  'ghost',
+  'gitea-actions',
+  'issues',
+  'login',
+  'manifest.json',
+  'metrics',
+  'milestones',
+  'new',
+  'notifications',
+  'org',
+  'pulls',
+  'raw',
+  'repo',
+  'repo-avatars',
+  'robots.txt',
+  'search',
+  'serviceworker.js',
+  'ssh_info',
+  'swagger.v1.json',
+  'user',
+  'v2',
+]);
+const RESERVED_OWNER_SUFFIXES = ['.keys', '.gpg', '.rss', '.atom', '.png'];
+
+const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
+const RESERVED_REPO_SUFFIXES = ['.git', '.rss', '.atom', '.wiki'];
+
+/** Why an owner name cannot be used, in Gitea's words, or undefined when it can. */
+export function ownerNameProblem(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (RESERVED_OWNER_NAMES.has(lower)) return `name is reserved [name: ${name}]`;
+  const suffix = RESERVED_OWNER_SUFFIXES.find((s) => lower.endsWith(s));
+  if (suffix) return `name pattern is not allowed [pattern: *${suffix}]`;
+  return undefined;
+}
+
+/** Why a repository name cannot be used, in Gitea's words, or undefined when it can. */
+export function repoNameProblem(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (RESERVED_REPO_NAMES.has(lower)) return `name is reserved [name: ${name}]`;
+  const suffix = RESERVED_REPO_SUFFIXES.find((s) => lower.endsWith(s));
+  if (suffix) return `name pattern is not allowed [pattern: *${suffix}]`;
+  return undefined;
+}

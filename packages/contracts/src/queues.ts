@@ -1,0 +1,12 @@
+/**
+ * Queue names: one per consumer of domain events. They are persistent identifiers;
+ * renaming one strands the jobs queued under the old name, so treat a rename as a migration.
+ */
+export const QueueNames = {
+  webhooks: 'gitforge-webhooks',
+  feeds: 'gitforge-feeds',
+} as const;
+export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
+
+/** Every domain event is relayed to each of these queues (the consumers ignore what they don't handle). */
+export const EventConsumerQueues: readonly QueueName[] = [QueueNames.webhooks, QueueNames.feeds];

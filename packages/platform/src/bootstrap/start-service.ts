@@ -1,0 +1,67 @@
+import { hostname } from 'node:os';
+import { NestFactory } from '@nestjs/core';
+import type { INestMicroservice } from '@nestjs/common';
+import type { CustomTransportStrategy } from '@nestjs/microservices';
+import type { ServiceName } from '@gitforge/contracts';
+import { loadConfig, PlatformConfig } from '../config/config.js';
+import { PinoNestLogger, setLogLevel } from '../logging/logger.js';
+import { InProcessServer } from '../transport/in-process.js';
+import { RedisStreamsServer } from '../transport/redis-streams.server.js';
+
+/** The transport server the environment asks for: Redis Streams with `REDIS_URL`, in-process without. */
+export function createServerStrategy(service: ServiceName, config: PlatformConfig): CustomTransportStrategy {
+  if (!config.REDIS_URL) return new InProcessServer(service);
+  return new RedisStreamsServer({
+    url: config.REDIS_URL,
+    service,
+    consumer: `${config.GITFORGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`}`,
+    concurrency: config.GITFORGE_RPC_CONCURRENCY,
+    claimIdleMs: config.GITFORGE_RPC_CLAIM_IDLE_MS,
+  });
+}
+
+/**
+ * Starts one domain service: its Nest module behind the transport the environment selects.
+ * The same call serves the distributed entry (one process per service) and the embedded one.
+ */
+export async function startService(rootModule: unknown, service: ServiceName): Promise<INestMicroservice> {
+  const config = loadConfig(PlatformConfig);
+  setLogLevel(config.GITFORGE_LOG_LEVEL);
+  const app = await NestFactory.createMicroservice(rootModule as never, {
+    strategy: createServerStrategy(service, config),
+    logger: new PinoNestLogger(),
+  });
+  await app.listen();
+  return app;
+}
+
+/**
+ * Closes `close` once on SIGTERM/SIGINT, then exits. A second signal exits at once.
+ */
+export function exitOnSignals(close: () => Promise<void>): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing) process.exit(1);
+    closing = true;
+    close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`shutdown after ${signal} failed`, err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+/** The body of an app's main.ts: start, log a fatal start error, close on signals. */
+export async function runService(rootModule: unknown, service: ServiceName): Promise<void> {
+  try {
+    const app = await startService(rootModule, service);
+    exitOnSignals(() => app.close());
+  } catch (err) {
+    console.error(`${service}-service failed to start:`, err);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+/**
+ * The environment every gitforge process reads. Apps extend it with their own keys.
+ * `process.env` is read only by {@link loadConfig}; everything else receives the typed config.
+ */
+export class PlatformConfig {
+  /** HTTP port of the gateway. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  /** Public address of the service; used for clone_url, html_url and Link headers. Default `http://localhost:PORT/`. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  GITFORGE_ROOT_URL?: string;
+
+  /** Where repositories, the SQLite files and the embedded queue live. */
+  @IsString()
+  GITFORGE_DATA_DIR = './data';
+
+  /** PostgreSQL connection string; when absent each service uses a SQLite file in the data directory. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  /** Redis connection string; when present the transport is Redis Streams and the queues are BullMQ. */
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  GITFORGE_LOG_LEVEL = 'info';
+
+  /** How long a caller waits for a reply on the transport before answering 504. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  GITFORGE_RPC_TIMEOUT_MS = 30_000;
+
+  /** A request pending this long on a replica that stopped heart-beating is claimed by another replica. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(500)
+  GITFORGE_RPC_CLAIM_IDLE_MS = 10_000;
+
+  /** Requests one replica handles at once. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  GITFORGE_RPC_CONCURRENCY = 64;
+
+  /** Connections per PostgreSQL pool (one pool per service process). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  GITFORGE_DB_POOL_SIZE = 10;
+
+  /** Name of this replica on the transport (defaults to hostname-pid). */
+  @IsOptional()
+  @IsString()
+  GITFORGE_INSTANCE_ID?: string;
+
+  /** The root URL with a trailing slash. */
+  get rootUrl(): string {
+    const raw = this.GITFORGE_ROOT_URL ?? `http://localhost:${this.PORT}/`;
+    return raw.endsWith('/') ? raw : `${raw}/`;
+  }
+}
+
+/** Optional numbers and booleans from the environment arrive as strings. */
+export const EnvBoolean = (): PropertyDecorator =>
+  Transform(({ value }) => (typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value));
+
+export class ConfigError extends Error {}
+
+/**
+ * Validates `env` against the class once, listing every bad key; empty strings count as unset.
+ */
+export function loadConfig<T extends PlatformConfig>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const plain: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== '') plain[k] = v;
+  const config = plainToInstance(cls, plain, { exposeDefaultValues: true });
+  const errors = validateSync(config, { whitelist: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.property}=${JSON.stringify(e.value)}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return config;
+}

@@ -1,0 +1,91 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { RequestContexts } from '../context/request-context.js';
+import { ProcessedRequestEntity } from './platform.entities.js';
+
+class AlreadyProcessed {
+  constructor(readonly result: string | null) {}
+}
+
+/**
+ * The service's database handle. Every write goes through {@link transaction}:
+ * - on SQLite, transactions are serialised (TypeORM shares one connection between them);
+ * - inside a transport request, the transaction is recorded under the request id, so a request
+ *   retried by another replica gets the stored result back instead of being applied twice.
+ *   The result must therefore be JSON: return ids and plain values, not entities.
+ */
+export class Database {
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly afterCommit = new WeakMap<EntityManager, Array<() => void>>();
+
+  constructor(readonly dataSource: DataSource) {}
+
+  get isPostgres(): boolean {
+    return this.dataSource.options.type === 'postgres';
+  }
+
+  /** For reads; writes go through {@link transaction}. */
+  get manager(): EntityManager {
+    return this.dataSource.manager;
+  }
+
+  /** Runs `fn` after the transaction that `manager` belongs to commits (used to wake the outbox relay). */
+  onCommit(manager: EntityManager, fn: () => void): void {
+    const list = this.afterCommit.get(manager);
+    if (list) list.push(fn);
+    else this.afterCommit.set(manager, [fn]);
+  }
+
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const ctx = RequestContexts.current();
+    const key = ctx?.callId ? `${ctx.callId}#${ctx.txSeq++}` : undefined;
+    const run = async (): Promise<T> => {
+      let committed: EntityManager | undefined;
+      try {
+        const result = await this.dataSource.transaction(async (manager) => {
+          committed = manager;
+          if (key) {
+            const done = await manager.findOne(ProcessedRequestEntity, { where: { key } });
+            if (done) throw new AlreadyProcessed(done.result);
+            await manager.insert(ProcessedRequestEntity, { key, result: null, createdAt: new Date() });
+          }
+          const value = await work(manager);
+          if (key) await manager.update(ProcessedRequestEntity, { key }, { result: JSON.stringify(value ?? null) });
+          return value;
+        });
+        if (committed) for (const fn of this.afterCommit.get(committed) ?? []) fn();
+        return result;
+      } catch (err) {
+        if (err instanceof AlreadyProcessed) return (err.result === null ? null : JSON.parse(err.result)) as T;
+        if (key && isUniqueViolation(err)) {
+          // Another replica is applying (or applied) the same request: its committed result is the answer.
+          const done = await this.dataSource.manager.findOne(ProcessedRequestEntity, { where: { key } });
+          if (done?.result != null) return JSON.parse(done.result) as T;
+        }
+        throw err;
+      }
+    };
+    if (this.isPostgres) return run();
+    const next = this.tail.then(run, run);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Deletes idempotency records older than `maxAgeMs`. */
+  async pruneProcessedRequests(maxAgeMs: number): Promise<void> {
+    await this.transaction((m) =>
+      m
+        .createQueryBuilder()
+        .delete()
+        .from(ProcessedRequestEntity)
+        .where('created_at < :cutoff', { cutoff: Date.now() - maxAgeMs })
+        .execute()
+        .then(() => undefined),
+    );
+  }
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } };
+  const code = e?.driverError?.code ?? e?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

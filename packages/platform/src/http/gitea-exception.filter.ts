@@ -1,0 +1,67 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ContractError, type ErrorPayload } from '@gitforge/contracts';
+import { giteaErrorBody, HttpStatusOfCode, toErrorPayload } from '../errors/error-mapping.js';
+import { createLogger } from '../logging/logger.js';
+
+const log = createLogger('http');
+
+/** Fastify's own request errors (body parsing, size) as error kinds. */
+function fastifyErrorPayload(err: { code?: string; statusCode?: number; message?: string }): ErrorPayload | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      // Gitea's binding answers an undecodable body with 422.
+      return { code: 'unprocessable', message: `[]: DeserializationError: ${err.message ?? 'invalid JSON'}` };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { code: 'payload_too_large', message: 'request body too large' };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { code: 'unprocessable', message: `[]: ContentTypeError: ${err.message ?? 'unsupported content type'}` };
+    default:
+      if (err.statusCode === 400 && err.code?.startsWith('FST_')) return { code: 'invalid_argument', message: err.message ?? 'bad request' };
+      return undefined;
+  }
+}
+
+/**
+ * Writes every failure the way Gitea does: `{message, url}` with the status implied by the
+ * error kind. Unknown routes answer Gitea's plain-text 404; unexpected errors a 500 without details.
+ */
+@Catch()
+export class GiteaExceptionFilter implements ExceptionFilter {
+  constructor(private readonly rootUrl: string) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    if (reply.sent) return;
+
+    let payload: ErrorPayload;
+    // Nest wraps Fastify's own errors (body parsing, size) in an HttpException with the original as cause.
+    const original = exception instanceof HttpException && exception.cause ? exception.cause : exception;
+    const fromFastify = fastifyErrorPayload(original as { code?: string; statusCode?: number });
+    if (fromFastify) {
+      payload = fromFastify;
+    } else if (exception instanceof ContractError) {
+      payload = exception.toPayload();
+    } else if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404) {
+        void reply.status(404).type('text/plain; charset=utf-8').send('404 page not found\n');
+        return;
+      }
+      const code = (Object.entries(HttpStatusOfCode).find(([, s]) => s === status)?.[0] ?? 'internal') as ErrorPayload['code'];
+      payload = { code, message: exception.message };
+    } else {
+      payload = toErrorPayload(exception);
+      if (payload.code === 'internal') {
+        log.error({ err: exception, method: request.method, url: request.url }, 'unhandled error');
+      }
+    }
+    void reply
+      .status(HttpStatusOfCode[payload.code])
+      .type('application/json; charset=utf-8')
+      .send(giteaErrorBody(payload, this.rootUrl));
+  }
+}

@@ -1,0 +1,3 @@
+export * from './gitea-exception.filter.js';
+export * from './pagination.js';
+export * from './validation.js';

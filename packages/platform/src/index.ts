@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+
+export * from './config/config.js';
+export * from './context/request-context.js';
+export * from './logging/logger.js';
+export * from './errors/error-mapping.js';
+export * from './database/columns.js';
+export * from './database/naming-strategy.js';
+export * from './database/data-source.js';
+export * from './database/database.js';
+export * from './database/platform.entities.js';
+export * from './transport/gitforge-client.js';
+export * from './transport/in-process.js';
+export * from './transport/redis-streams.server.js';
+export * from './transport/redis-streams.client.js';
+export * from './transport/rpc-client.js';
+export * from './transport/rpc-error.filter.js';
+export * from './transport/streams.js';
+export * from './outbox/outbox.service.js';
+export * from './outbox/outbox.relay.js';
+export * from './queue/queue-driver.js';
+export * from './queue/bullmq.driver.js';
+export * from './queue/sqlite-queue.driver.js';
+export * from './health/health.js';
+export * from './http/index.js';
+export * from './platform.module.js';
+export * from './bootstrap/start-service.js';

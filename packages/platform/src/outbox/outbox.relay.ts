@@ -1,0 +1,180 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { EventConsumerQueues, type EventEnvelope } from '@gitforge/contracts';
+import { RequestContexts } from '../context/request-context.js';
+import { Database } from '../database/database.js';
+import { createLogger } from '../logging/logger.js';
+import { QueueDriver } from '../queue/queue-driver.js';
+
+const BATCH = 100;
+/** A replica holds a claimed batch this long; if it dies, another relays the rows after. */
+const LOCK_MS = 30_000;
+const POLL_MS = 1_000;
+const RETRY_MS = 2_000;
+const KEEP_SENT_MS = 7 * 24 * 3600_000;
+const KEEP_PROCESSED_MS = 24 * 3600_000;
+const JANITOR_MS = 10 * 60_000;
+
+interface ClaimedRow {
+  seq: number;
+  event_id: string;
+  name: string;
+  envelope: string;
+}
+
+/**
+ * Moves committed outbox rows to the consumer queues: one job per consumer queue with
+ * `jobId = event id` (so a row relayed twice is queued once), then marks the row sent.
+ * When the queue is unreachable the rows stay and are retried; nothing is lost.
+ * Several replicas may run it: each claims a batch (SKIP LOCKED on PostgreSQL).
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = createLogger('outbox-relay');
+  private timer?: NodeJS.Timeout;
+  private janitor?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Database,
+    private readonly queue: QueueDriver,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.stopped = false;
+    this.schedule(0);
+    this.janitor = setInterval(() => void this.cleanup(), JANITOR_MS);
+    this.janitor.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.janitor);
+    await this.running;
+  }
+
+  /** Relays soon; called after a transaction that wrote events commits. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = RequestContexts.detached(() => this.drain()).finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.schedule(0);
+        }
+      });
+    }, ms);
+  }
+
+  private async drain(): Promise<void> {
+    let next = POLL_MS;
+    try {
+      for (;;) {
+        const { relayed, failed } = await this.relayBatch();
+        if (failed) {
+          next = RETRY_MS;
+          break;
+        }
+        if (relayed < BATCH) break;
+      }
+    } catch (err) {
+      this.log.error({ err }, 'relay failed');
+      next = RETRY_MS;
+    }
+    this.schedule(next);
+  }
+
+  /** Relays one batch; answers how many rows went out and whether the queue refused one. */
+  async relayBatch(): Promise<{ relayed: number; failed: boolean }> {
+    const rows = await this.claim();
+    let relayed = 0;
+    for (const row of rows) {
+      const envelope = JSON.parse(row.envelope) as EventEnvelope;
+      try {
+        for (const queue of EventConsumerQueues) await this.queue.add(queue, row.name, envelope, { jobId: row.event_id });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.warn({ eventId: row.event_id, err: message }, 'queue unavailable; event kept in the outbox');
+        await this.release(rows.slice(relayed).map((r) => r.seq), message);
+        return { relayed, failed: true };
+      }
+      await this.markSent(row.seq);
+      relayed += 1;
+    }
+    return { relayed, failed: false };
+  }
+
+  private async claim(): Promise<ClaimedRow[]> {
+    const now = Date.now();
+    const rows = await this.db.transaction(async (m) => {
+      const lockSql = this.db.isPostgres ? 'FOR UPDATE SKIP LOCKED' : '';
+      const p = this.db.isPostgres ? (i: number) => `$${i}` : () => '?';
+      return (await m.query(
+        `UPDATE outbox_event SET locked_until = ${p(1)}, attempts = attempts + 1
+         WHERE seq IN (
+           SELECT seq FROM outbox_event
+           WHERE sent_at IS NULL AND (locked_until IS NULL OR locked_until < ${p(2)})
+           ORDER BY seq LIMIT ${BATCH} ${lockSql})
+         RETURNING seq, event_id, name, envelope`,
+        [now + LOCK_MS, now],
+      )) as ClaimedRow[] | [ClaimedRow[], number];
+    });
+    // pg answers UPDATE … RETURNING as [rows, count] through TypeORM.
+    const list = (Array.isArray(rows[0]) ? rows[0] : rows) as ClaimedRow[];
+    return list.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
+  }
+
+  private async markSent(seq: number): Promise<void> {
+    await this.db.transaction((m) =>
+      m.query(`UPDATE outbox_event SET sent_at = ${this.param(1)}, locked_until = NULL WHERE seq = ${this.param(2)}`, [Date.now(), seq]),
+    );
+  }
+
+  private async release(seqs: number[], error: string): Promise<void> {
+    if (seqs.length === 0) return;
+    const list = seqs.map((_, i) => this.param(i + 3)).join(', ');
+    await this.db.transaction((m) =>
+      m.query(`UPDATE outbox_event SET locked_until = ${this.param(1)}, last_error = ${this.param(2)} WHERE seq IN (${list})`, [
+        Date.now() + RETRY_MS,
+        error.slice(0, 1000),
+        ...seqs,
+      ]),
+    );
+  }
+
+  private param(i: number): string {
+    return this.db.isPostgres ? `$${i}` : '?';
+  }
+
+  /** Unsent events: zero means every committed event has reached the queues. */
+  async backlog(): Promise<number> {
+    const rows = (await this.db.manager.query(`SELECT COUNT(*) AS n FROM outbox_event WHERE sent_at IS NULL`)) as Array<{ n: number | string }>;
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async cleanup(): Promise<void> {
+    await RequestContexts.detached(async () => {
+      try {
+        await this.db.transaction((m) =>
+          m.query(`DELETE FROM outbox_event WHERE sent_at IS NOT NULL AND sent_at < ${this.param(1)}`, [Date.now() - KEEP_SENT_MS]),
+        );
+        await this.db.pruneProcessedRequests(KEEP_PROCESSED_MS);
+      } catch (err) {
+        this.log.warn({ err }, 'outbox cleanup failed');
+      }
+    });
+  }
+}

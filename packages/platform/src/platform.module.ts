@@ -1,0 +1,124 @@
+import { resolve } from 'node:path';
+import { Global, Module, type DynamicModule, type OnApplicationShutdown, type Provider, type Type, Inject, Injectable } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import type { ServiceName } from '@gitforge/contracts';
+import { loadConfig, PlatformConfig } from './config/config.js';
+import { setLogLevel } from './logging/logger.js';
+import { createServiceDataSource, openServiceDatabase } from './database/data-source.js';
+import { Database } from './database/database.js';
+import { createHealthController } from './health/health.js';
+import { OutboxRelay } from './outbox/outbox.relay.js';
+import { OutboxService } from './outbox/outbox.service.js';
+import { BullMqDriver } from './queue/bullmq.driver.js';
+import { QueueDriver } from './queue/queue-driver.js';
+import { SqliteQueueDriver } from './queue/sqlite-queue.driver.js';
+import { InProcessClient } from './transport/in-process.js';
+import { RedisStreamsClient } from './transport/redis-streams.client.js';
+import { RPC_CLIENT_PROXY, RpcClient } from './transport/rpc-client.js';
+import { RpcErrorFilter } from './transport/rpc-error.filter.js';
+import type { GitforgeClientProxy } from './transport/gitforge-client.js';
+
+export interface ServicePlatformOptions<C extends PlatformConfig> {
+  service: ServiceName;
+  /** The app's environment class (extends PlatformConfig); validated once at start. */
+  config?: new () => C;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  entities?: Function[];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations?: Function[];
+}
+
+/** The transport client the config asks for: Redis Streams with `REDIS_URL`, in-process without. */
+export function createClientProxy(config: PlatformConfig): GitforgeClientProxy {
+  return config.REDIS_URL
+    ? new RedisStreamsClient(config.REDIS_URL, config.GITFORGE_RPC_TIMEOUT_MS)
+    : new InProcessClient(config.GITFORGE_RPC_TIMEOUT_MS);
+}
+
+/** The queue the config asks for: BullMQ with `REDIS_URL`, the durable SQLite queue without. */
+export function createQueueDriver(config: PlatformConfig): QueueDriver {
+  return config.REDIS_URL
+    ? new BullMqDriver(config.REDIS_URL)
+    : SqliteQueueDriver.acquire(resolve(config.GITFORGE_DATA_DIR, 'queue.sqlite'));
+}
+
+@Injectable()
+class PlatformLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(Database) private readonly db: Database,
+    @Inject(QueueDriver) private readonly queue: QueueDriver,
+  ) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+    if (this.db.dataSource.isInitialized) await this.db.dataSource.destroy();
+  }
+}
+
+function configProviders<C extends PlatformConfig>(cls: new () => C): Provider[] {
+  const providers: Provider[] = [
+    {
+      provide: cls,
+      useFactory: () => {
+        const config = loadConfig(cls);
+        setLogLevel(config.GITFORGE_LOG_LEVEL);
+        return config;
+      },
+    },
+  ];
+  if ((cls as unknown) !== PlatformConfig) providers.push({ provide: PlatformConfig, useExisting: cls });
+  return providers;
+}
+
+/**
+ * The plumbing every app imports once in its root module. Which database, transport and queue
+ * it provides follows from the environment alone; domain modules never learn which layout runs.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forService<C extends PlatformConfig>(options: ServicePlatformOptions<C>): DynamicModule {
+    const cls = (options.config ?? PlatformConfig) as new () => C;
+    const providers: Provider[] = [
+      ...configProviders(cls),
+      {
+        provide: Database,
+        inject: [PlatformConfig],
+        useFactory: async (config: PlatformConfig) => {
+          const ds = createServiceDataSource(config, {
+            service: options.service,
+            entities: options.entities ?? [],
+            migrations: options.migrations ?? [],
+          });
+          await openServiceDatabase(ds, options.service);
+          return new Database(ds);
+        },
+      },
+      { provide: QueueDriver, inject: [PlatformConfig], useFactory: createQueueDriver },
+      { provide: RPC_CLIENT_PROXY, inject: [PlatformConfig], useFactory: createClientProxy },
+      RpcClient,
+      OutboxRelay,
+      OutboxService,
+      PlatformLifecycle,
+      { provide: APP_FILTER, useClass: RpcErrorFilter },
+    ];
+    return {
+      module: PlatformModule,
+      controllers: [createHealthController(options.service) as Type<unknown>],
+      providers,
+      exports: [cls, PlatformConfig, Database, QueueDriver, RpcClient, OutboxService, OutboxRelay],
+    };
+  }
+
+  /** For the gateway: configuration and the transport client, no database. */
+  static forGateway<C extends PlatformConfig>(cls: new () => C): DynamicModule {
+    return {
+      module: PlatformModule,
+      providers: [
+        ...configProviders(cls),
+        { provide: RPC_CLIENT_PROXY, inject: [PlatformConfig], useFactory: createClientProxy },
+        RpcClient,
+      ],
+      exports: [cls, PlatformConfig, RpcClient],
+    };
+  }
+}

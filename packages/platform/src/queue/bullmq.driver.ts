@@ -1,0 +1,85 @@
+import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { createLogger } from '../logging/logger.js';
+import {
+  DEFAULT_JOB_ATTEMPTS,
+  DEFAULT_JOB_BACKOFF_MS,
+  KEEP_COMPLETED,
+  KEEP_FAILED,
+  QueueDriver,
+  type JobHandler,
+  type JobOptions,
+  type WorkerOptions,
+} from './queue-driver.js';
+
+/** BullMQ on Redis: the distributed layout's queues. */
+export class BullMqDriver extends QueueDriver {
+  private readonly log = createLogger('bullmq');
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
+
+  constructor(private readonly url: string) {
+    super();
+  }
+
+  private connection(forWorker: boolean): ConnectionOptions {
+    const u = new URL(this.url);
+    return {
+      host: u.hostname,
+      port: Number(u.port || 6379),
+      username: u.username || undefined,
+      password: u.password ? decodeURIComponent(u.password) : undefined,
+      db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
+      tls: u.protocol === 'rediss:' ? {} : undefined,
+      // Workers must wait out a Redis outage; producers must fail fast so the outbox keeps the event.
+      maxRetriesPerRequest: forWorker ? null : 1,
+      enableOfflineQueue: forWorker,
+    };
+  }
+
+  private queue(name: string): Queue {
+    let q = this.queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: this.connection(false) });
+      q.on('error', (err) => this.log.warn({ queue: name, err: err.message }, 'queue connection error'));
+      this.queues.set(name, q);
+    }
+    return q;
+  }
+
+  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+    await this.queue(queue).add(name, data, {
+      jobId: options.jobId,
+      attempts: options.attempts ?? DEFAULT_JOB_ATTEMPTS,
+      backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS },
+      delay: options.delayMs,
+      removeOnComplete: { count: KEEP_COMPLETED },
+      removeOnFail: { count: KEEP_FAILED },
+    });
+  }
+
+  process<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    const worker = new Worker(
+      queue,
+      async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade }),
+      { connection: this.connection(true), concurrency: options.concurrency ?? 10, stalledInterval: 15_000, maxStalledCount: 3 },
+    );
+    worker.on('error', (err) => this.log.warn({ queue, err: err.message }, 'worker error'));
+    worker.on('failed', (job, err) =>
+      this.log.warn({ queue, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job attempt failed'),
+    );
+    this.workers.push(worker);
+  }
+
+  async pendingCount(queue: string): Promise<number> {
+    const counts = await this.queue(queue).getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+
+  async close(): Promise<void> {
+    // Worker.close waits for the jobs in flight; a job cut off by a crash is recovered as stalled.
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.workers.length = 0;
+    this.queues.clear();
+  }
+}

@@ -1,0 +1,43 @@
+/** One unit of work on a queue; the name is the event name, the id the event (or task) id. */
+export interface QueueJob<T = unknown> {
+  id: string;
+  name: string;
+  data: T;
+  /** Attempts already made before this one. */
+  attemptsMade: number;
+}
+
+export interface JobOptions {
+  /** Deduplicates: adding a job whose id is still known to the queue does nothing. */
+  jobId: string;
+  attempts?: number;
+  /** First retry delay; later ones double. */
+  backoffMs?: number;
+  delayMs?: number;
+}
+
+export interface WorkerOptions {
+  concurrency?: number;
+}
+
+export type JobHandler<T = unknown> = (job: QueueJob<T>) => Promise<void>;
+
+/**
+ * The seam between domain code and the queue technology: BullMQ when `REDIS_URL` is set,
+ * a durable SQLite queue in the data directory otherwise (the embedded layout).
+ */
+export abstract class QueueDriver {
+  abstract add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void>;
+  /** Starts consuming `queue`; a handler that throws makes the job retry with backoff. */
+  abstract process<T>(queue: string, handler: JobHandler<T>, options?: WorkerOptions): void;
+  /** Jobs waiting, running or delayed: zero means the queue is idle. */
+  abstract pendingCount(queue: string): Promise<number>;
+  /** Stops taking jobs, lets running ones finish, closes connections. */
+  abstract close(): Promise<void>;
+}
+
+export const DEFAULT_JOB_ATTEMPTS = 8;
+export const DEFAULT_JOB_BACKOFF_MS = 1000;
+/** Finished jobs kept for deduplication and inspection. */
+export const KEEP_COMPLETED = 5000;
+export const KEEP_FAILED = 10000;

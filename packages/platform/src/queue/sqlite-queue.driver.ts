@@ -1,0 +1,209 @@
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { createLogger } from '../logging/logger.js';
+import {
+  DEFAULT_JOB_ATTEMPTS,
+  DEFAULT_JOB_BACKOFF_MS,
+  KEEP_COMPLETED,
+  KEEP_FAILED,
+  QueueDriver,
+  type JobHandler,
+  type JobOptions,
+  type WorkerOptions,
+} from './queue-driver.js';
+
+interface JobRow {
+  queue: string;
+  job_id: string;
+  name: string;
+  data: string;
+  attempts_made: number;
+}
+
+/**
+ * The embedded layout's queue: durable in `<data dir>/queue.sqlite`, so an event the relay has
+ * handed over survives a restart just as it would in Redis. Same semantics as the BullMQ driver:
+ * dedup by job id while the job is kept, retries with exponential backoff, jobs that were running
+ * when the process died run again at start.
+ *
+ * One instance per file is shared by every module of the process.
+ */
+export class SqliteQueueDriver extends QueueDriver {
+  private static readonly open = new Map<string, { driver: SqliteQueueDriver; refs: number }>();
+
+  static acquire(file: string): SqliteQueueDriver {
+    let entry = SqliteQueueDriver.open.get(file);
+    if (!entry) {
+      entry = { driver: new SqliteQueueDriver(file), refs: 0 };
+      SqliteQueueDriver.open.set(file, entry);
+    }
+    entry.refs += 1;
+    return entry.driver;
+  }
+
+  private readonly log = createLogger('sqlite-queue');
+  private readonly db: BetterSqlite3.Database;
+  private readonly events = new EventEmitter();
+  private readonly loops: Array<{ stop: () => Promise<void> }> = [];
+  private closed = false;
+
+  private constructor(private readonly file: string) {
+    super();
+    this.events.setMaxListeners(100);
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new BetterSqlite3(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS queue_job (
+        queue TEXT NOT NULL,
+        job_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        data TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts_made INTEGER NOT NULL DEFAULT 0,
+        max_attempts INTEGER NOT NULL,
+        backoff_ms INTEGER NOT NULL,
+        run_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        last_error TEXT,
+        PRIMARY KEY (queue, job_id)
+      );
+      CREATE INDEX IF NOT EXISTS idx_queue_job_due ON queue_job (queue, state, run_at);
+    `);
+    // Jobs that were running when the process stopped run again (stalled-job recovery).
+    this.db.prepare(`UPDATE queue_job SET state = 'waiting' WHERE state = 'active'`).run();
+  }
+
+  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT OR IGNORE INTO queue_job (queue, job_id, name, data, state, max_attempts, backoff_ms, run_at)
+         VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`,
+      )
+      .run(
+        queue,
+        options.jobId,
+        name,
+        JSON.stringify(data ?? null),
+        options.attempts ?? DEFAULT_JOB_ATTEMPTS,
+        options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS,
+        Date.now() + (options.delayMs ?? 0),
+      );
+    this.events.emit(queue);
+  }
+
+  process<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+    const concurrency = options.concurrency ?? 10;
+    const running = new Set<Promise<void>>();
+    let stopped = false;
+    let wake: (() => void) | undefined;
+    const onAdd = (): void => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
+    this.events.on(queue, onAdd);
+
+    const take = this.db.prepare(
+      `UPDATE queue_job SET state = 'active'
+       WHERE rowid IN (SELECT rowid FROM queue_job WHERE queue = ? AND state = 'waiting' AND run_at <= ? ORDER BY run_at LIMIT ?)
+       RETURNING queue, job_id, name, data, attempts_made`,
+    );
+    const nextDue = this.db.prepare(`SELECT MIN(run_at) AS at FROM queue_job WHERE queue = ? AND state = 'waiting'`);
+
+    const runJob = async (row: JobRow): Promise<void> => {
+      try {
+        await handler({ id: row.job_id, name: row.name, data: JSON.parse(row.data) as T, attemptsMade: row.attempts_made });
+        this.db
+          .prepare(`UPDATE queue_job SET state = 'completed', finished_at = ?, attempts_made = attempts_made + 1 WHERE queue = ? AND job_id = ?`)
+          .run(Date.now(), row.queue, row.job_id);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.warn({ queue, jobId: row.job_id, attempts: row.attempts_made + 1, err: message }, 'job attempt failed');
+        this.db
+          .prepare(
+            `UPDATE queue_job SET attempts_made = attempts_made + 1, last_error = ?,
+               state = CASE WHEN attempts_made + 1 >= max_attempts THEN 'failed' ELSE 'waiting' END,
+               finished_at = CASE WHEN attempts_made + 1 >= max_attempts THEN ? ELSE NULL END,
+               run_at = ? + backoff_ms * (1 << MIN(attempts_made, 20))
+             WHERE queue = ? AND job_id = ?`,
+          )
+          .run(message, Date.now(), Date.now(), row.queue, row.job_id);
+      }
+    };
+
+    const loop = (async () => {
+      let sincePrune = 0;
+      while (!stopped) {
+        const free = concurrency - running.size;
+        const rows = free > 0 ? (take.all(queue, Date.now(), free) as JobRow[]) : [];
+        for (const row of rows) {
+          const p: Promise<void> = runJob(row).finally(() => {
+            running.delete(p);
+            onAdd();
+          });
+          running.add(p);
+        }
+        if (++sincePrune >= 200) {
+          sincePrune = 0;
+          this.prune(queue);
+        }
+        if (rows.length > 0 && running.size < concurrency) continue;
+        const at = (nextDue.get(queue) as { at: number | null }).at;
+        const waitMs = at === null ? 1000 : Math.max(0, Math.min(1000, at - Date.now()));
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, waitMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
+      await Promise.allSettled([...running]);
+    })();
+
+    this.loops.push({
+      stop: async () => {
+        stopped = true;
+        this.events.off(queue, onAdd);
+        onAdd();
+        await loop;
+      },
+    });
+  }
+
+  private prune(queue: string): void {
+    for (const [state, keep] of [
+      ['completed', KEEP_COMPLETED],
+      ['failed', KEEP_FAILED],
+    ] as const) {
+      this.db
+        .prepare(
+          `DELETE FROM queue_job WHERE queue = ? AND state = ? AND rowid NOT IN
+             (SELECT rowid FROM queue_job WHERE queue = ? AND state = ? ORDER BY finished_at DESC LIMIT ?)`,
+        )
+        .run(queue, state, queue, state, keep);
+    }
+  }
+
+  async pendingCount(queue: string): Promise<number> {
+    const row = this.db
+      .prepare(`SELECT COUNT(*) AS n FROM queue_job WHERE queue = ? AND state IN ('waiting', 'active')`)
+      .get(queue) as { n: number };
+    return row.n;
+  }
+
+  async close(): Promise<void> {
+    const entry = SqliteQueueDriver.open.get(this.file);
+    if (entry && --entry.refs > 0) return;
+    SqliteQueueDriver.open.delete(this.file);
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.loops.map((l) => l.stop()));
+    this.db.close();
+  }
+}

@@ -1,0 +1,44 @@
+import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
+import { defer, mergeMap, Observable } from 'rxjs';
+
+export interface SendOptions {
+  /** Overrides the client's default timeout for this call. */
+  timeoutMs?: number;
+}
+
+/**
+ * A ClientProxy whose `send` takes a per-call timeout. Both gitforge transports extend it;
+ * a timeout surfaces as a `deadline_exceeded` error payload rather than a hung request.
+ */
+export abstract class GitforgeClientProxy extends ClientProxy {
+  constructor(protected readonly defaultTimeoutMs: number) {
+    super();
+  }
+
+  override send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput, options?: SendOptions): Observable<TResult> {
+    return defer(async () => this.connect()).pipe(
+      mergeMap(
+        () =>
+          new Observable<TResult>((observer) => {
+            const callback = this.createObserver(observer);
+            return this.request({ pattern, data }, callback, options?.timeoutMs ?? this.defaultTimeoutMs);
+          }),
+      ),
+    );
+  }
+
+  protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    return this.request(packet, callback, this.defaultTimeoutMs);
+  }
+
+  protected abstract request(packet: ReadPacket, callback: (packet: WritePacket) => void, timeoutMs: number): () => void;
+
+  // Domain events travel through the outbox and the queues, never as transport events.
+  protected dispatchEvent<T>(): Promise<T> {
+    return Promise.reject(new Error('gitforge transports carry requests only; publish events through the outbox'));
+  }
+}
+
+export function timeoutPayload(pattern: string, timeoutMs: number): WritePacket {
+  return { err: { code: 'deadline_exceeded', message: `${pattern}: no reply within ${timeoutMs} ms` } };
+}

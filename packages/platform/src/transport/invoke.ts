@@ -1,0 +1,35 @@
+import { lastValueFrom } from 'rxjs';
+import type { Server } from '@nestjs/microservices';
+import { ContractError, type ErrorPayload, type RpcRequest } from '@gitforge/contracts';
+import { RequestContexts } from '../context/request-context.js';
+import { toErrorPayload } from '../errors/error-mapping.js';
+import { createLogger } from '../logging/logger.js';
+
+/** What a replica sends back for one request. */
+export type RpcReply = { id: string; response?: unknown; err?: ErrorPayload };
+
+const log = createLogger('transport');
+
+/**
+ * Runs the `@MessagePattern` handler for `pattern` inside the request's context (request id for
+ * logs and idempotency) and turns the outcome into a reply. Shared by both transports so a
+ * handler behaves the same in the embedded and the distributed layout.
+ */
+export async function invokeHandler(server: Server, id: string, pattern: string, data: unknown): Promise<RpcReply> {
+  const handler = server.getHandlerByPattern(pattern);
+  if (!handler) return { id, err: { code: 'internal', message: `no handler for ${pattern}` } };
+  const requestId = (data as Partial<RpcRequest> | null)?.requestId;
+  return RequestContexts.run({ requestId, callId: id }, async () => {
+    const started = process.hrtime.bigint();
+    try {
+      const result = await handler(data, undefined);
+      const response = await lastValueFrom(server.transformToObservable(result), { defaultValue: undefined });
+      log.debug({ pattern, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'handled');
+      return { id, response };
+    } catch (err) {
+      // Errors normally arrive already shaped by RpcErrorFilter, which logged unexpected ones.
+      if (!ContractError.isPayload(err)) log.error({ pattern, err }, 'handler failed');
+      return { id, err: toErrorPayload(err) };
+    }
+  });
+}

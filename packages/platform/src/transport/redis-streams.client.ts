@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { ReadPacket, WritePacket } from '@nestjs/microservices';
+import { Redis } from 'ioredis';
+import { serviceOfPattern } from '@gitforge/contracts';
+import { createLogger } from '../logging/logger.js';
+import { GitforgeClientProxy, timeoutPayload } from './gitforge-client.js';
+import type { RpcReply } from './invoke.js';
+import { entryFields, replyChannel, requestStream } from './streams.js';
+
+/** Streams are trimmed around this length; entries are also deleted once answered. */
+const STREAM_MAXLEN = 100_000;
+
+/**
+ * The caller side of the Redis Streams transport: XADD to the owning service's stream,
+ * wait for the reply on this client's own channel.
+ */
+export class RedisStreamsClient extends GitforgeClientProxy {
+  private readonly log = createLogger('redis-streams-client');
+  private readonly clientId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly channel = replyChannel(this.clientId);
+  private readonly pending = new Map<string, { callback: (p: WritePacket) => void; timer: NodeJS.Timeout }>();
+  private pub?: Redis;
+  private sub?: Redis;
+  private connecting?: Promise<void>;
+
+  constructor(
+    private readonly url: string,
+    defaultTimeoutMs: number,
+  ) {
+    super(defaultTimeoutMs);
+  }
+
+  connect(): Promise<void> {
+    this.connecting ??= (async () => {
+      const pub = new Redis(this.url, { maxRetriesPerRequest: 2, lazyConnect: true, enableOfflineQueue: false });
+      const sub = new Redis(this.url, { maxRetriesPerRequest: null, lazyConnect: true });
+      sub.on('message', (_channel: string, message: string) => this.onReply(message));
+      // ioredis re-subscribes after a reconnect by itself.
+      pub.on('error', (err) => this.log.warn({ err: err.message }, 'redis connection error'));
+      sub.on('error', (err) => this.log.warn({ err: err.message }, 'redis connection error'));
+      await Promise.all([pub.connect(), sub.connect()]);
+      await sub.subscribe(this.channel);
+      this.pub = pub;
+      this.sub = sub;
+    })().catch((err: unknown) => {
+      this.connecting = undefined;
+      throw err;
+    });
+    return this.connecting;
+  }
+
+  protected request(packet: ReadPacket, callback: (packet: WritePacket) => void, timeoutMs: number): () => void {
+    const pattern = String(packet.pattern);
+    const service = serviceOfPattern(pattern);
+    if (!service) {
+      callback({ err: { code: 'internal', message: `unknown pattern ${pattern}` } });
+      return () => undefined;
+    }
+    const id = randomUUID();
+    const timer = setTimeout(() => {
+      this.pending.delete(id);
+      callback(timeoutPayload(pattern, timeoutMs));
+    }, timeoutMs);
+    this.pending.set(id, { callback, timer });
+    const fields = entryFields({
+      id,
+      pattern,
+      data: JSON.stringify(packet.data ?? null),
+      replyTo: this.channel,
+      deadline: Date.now() + timeoutMs,
+    });
+    this.pub!.xadd(requestStream(service), 'MAXLEN', '~', STREAM_MAXLEN, '*', ...fields).catch((err: unknown) => {
+      const waiting = this.pending.get(id);
+      if (!waiting) return;
+      clearTimeout(waiting.timer);
+      this.pending.delete(id);
+      this.log.warn({ err: String(err), pattern }, 'could not send request');
+      callback({ err: { code: 'unavailable', message: 'the service transport is unavailable' } });
+    });
+    return () => {
+      const waiting = this.pending.get(id);
+      if (waiting) clearTimeout(waiting.timer);
+      this.pending.delete(id);
+    };
+  }
+
+  private onReply(message: string): void {
+    let reply: RpcReply;
+    try {
+      reply = JSON.parse(message) as RpcReply;
+    } catch {
+      return;
+    }
+    const waiting = this.pending.get(reply.id);
+    // A reply nobody waits for: a retried request answered twice, or one that timed out.
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.pending.delete(reply.id);
+    waiting.callback(reply.err ? { err: reply.err } : { response: reply.response, isDisposed: true });
+  }
+
+  async close(): Promise<void> {
+    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    await Promise.all([this.pub?.quit().catch(() => undefined), this.sub?.quit().catch(() => undefined)]);
+    this.pub = this.sub = undefined;
+    this.connecting = undefined;
+  }
+
+  unwrap<T>(): T {
+    return this.pub as T;
+  }
+}

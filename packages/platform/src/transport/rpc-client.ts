@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { lastValueFrom } from 'rxjs';
+import { ContractError, type Actor, type RpcRequest } from '@gitforge/contracts';
+import { RequestContexts } from '../context/request-context.js';
+import type { GitforgeClientProxy, SendOptions } from './gitforge-client.js';
+
+export const RPC_CLIENT_PROXY = Symbol('RPC_CLIENT_PROXY');
+
+export interface RpcCall<P = Record<string, string>, B = undefined, Q = Record<string, unknown>> {
+  actor: Actor | null;
+  params?: P;
+  body?: B;
+  query?: Q;
+}
+
+/**
+ * How the gateway and the services call a message pattern. The request id of the current
+ * request travels along; a failure arrives as the ContractError the handler threw.
+ */
+@Injectable()
+export class RpcClient implements OnApplicationShutdown {
+  constructor(@Inject(RPC_CLIENT_PROXY) private readonly proxy: GitforgeClientProxy) {}
+
+  async call<R, P = Record<string, string>, B = undefined, Q = Record<string, unknown>>(
+    pattern: string,
+    call: RpcCall<P, B, Q>,
+    options?: SendOptions,
+  ): Promise<R> {
+    const request: RpcRequest<P, B | undefined, Q> = {
+      actor: call.actor,
+      params: call.params ?? ({} as P),
+      body: call.body,
+      query: call.query ?? ({} as Q),
+      requestId: RequestContexts.requestId() ?? randomUUID(),
+    };
+    try {
+      return await lastValueFrom(this.proxy.send<R>(pattern, request, options), { defaultValue: undefined as R });
+    } catch (err) {
+      if (err instanceof ContractError) throw err;
+      if (ContractError.isPayload(err)) throw ContractError.fromPayload(err);
+      throw new ContractError('unavailable', `${pattern}: ${err instanceof Error ? err.message : 'transport failure'}`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.proxy.close();
+  }
+}

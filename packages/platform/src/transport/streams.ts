@@ -1,0 +1,34 @@
+import type { ServiceName } from '@gitforge/contracts';
+
+/** Redis keys of the transport. One request stream and one consumer group per service. */
+export const requestStream = (service: ServiceName): string => `gitforge:rpc:${service}`;
+export const CONSUMER_GROUP = 'replicas';
+export const replyChannel = (clientId: string): string => `gitforge:reply:${clientId}`;
+
+/** Fields of a request entry in the stream. */
+export interface RequestEntry {
+  /** Correlation id of the request (not the stream entry id). */
+  id: string;
+  pattern: string;
+  /** JSON of the RpcRequest. */
+  data: string;
+  replyTo: string;
+  /** Epoch ms after which the caller has given up; a replica drops the entry unanswered. */
+  deadline: number;
+}
+
+export function parseEntry(fields: string[]): RequestEntry | undefined {
+  const map = new Map<string, string>();
+  for (let i = 0; i + 1 < fields.length; i += 2) map.set(fields[i]!, fields[i + 1]!);
+  const id = map.get('id');
+  const pattern = map.get('p');
+  const data = map.get('d');
+  const replyTo = map.get('r');
+  const deadline = Number(map.get('dl'));
+  if (!id || !pattern || data === undefined || !replyTo || !Number.isFinite(deadline)) return undefined;
+  return { id, pattern, data, replyTo, deadline };
+}
+
+export function entryFields(entry: RequestEntry): string[] {
+  return ['id', entry.id, 'p', entry.pattern, 'd', entry.data, 'r', entry.replyTo, 'dl', String(entry.deadline)];
+}
