@@ -8,7 +8,7 @@ const owners = new Map<string, ServiceName>();
  * Declares the message patterns one service answers. Names follow `<area>[.<sub>].<verb>`;
  * the owning service is recorded so a client can route a pattern to its stream.
  */
-function definePatterns<const T extends Record<string, string>>(service: ServiceName, patterns: T): Readonly<T> {
+export function definePatterns<const T extends Record<string, string>>(service: ServiceName, patterns: T): Readonly<T> {
   for (const pattern of Object.values(patterns)) {
     const existing = owners.get(pattern);
     if (existing && existing !== service) throw new Error(`pattern ${pattern} declared by ${existing} and ${service}`);

@@ -31,14 +31,14 @@ export interface ServicePlatformOptions<C extends PlatformConfig> {
 /** The transport client the config asks for: Redis Streams with `REDIS_URL`, in-process without. */
 export function createClientProxy(config: PlatformConfig): GitforgeClientProxy {
   return config.REDIS_URL
-    ? new RedisStreamsClient(config.REDIS_URL, config.GITFORGE_RPC_TIMEOUT_MS)
+    ? new RedisStreamsClient(config.REDIS_URL, config.GITFORGE_REDIS_NAMESPACE, config.GITFORGE_RPC_TIMEOUT_MS)
     : new InProcessClient(config.GITFORGE_RPC_TIMEOUT_MS);
 }
 
 /** The queue the config asks for: BullMQ with `REDIS_URL`, the durable SQLite queue without. */
 export function createQueueDriver(config: PlatformConfig): QueueDriver {
   return config.REDIS_URL
-    ? new BullMqDriver(config.REDIS_URL)
+    ? new BullMqDriver(config.REDIS_URL, `${config.GITFORGE_REDIS_NAMESPACE}-bull`)
     : SqliteQueueDriver.acquire(resolve(config.GITFORGE_DATA_DIR, 'queue.sqlite'));
 }
 

@@ -13,6 +13,7 @@ export function createServerStrategy(service: ServiceName, config: PlatformConfi
   if (!config.REDIS_URL) return new InProcessServer(service);
   return new RedisStreamsServer({
     url: config.REDIS_URL,
+    namespace: config.GITFORGE_REDIS_NAMESPACE,
     service,
     consumer: `${config.GITFORGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`}`,
     concurrency: config.GITFORGE_RPC_CONCURRENCY,

@@ -33,6 +33,10 @@ export class PlatformConfig {
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
 
+  /** Prefix of every Redis key gitforge writes (transport streams, reply channels, BullMQ queues). */
+  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'letters, digits, dot, dash and underscore only' })
+  GITFORGE_REDIS_NAMESPACE = 'gitforge';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   GITFORGE_LOG_LEVEL = 'info';
 

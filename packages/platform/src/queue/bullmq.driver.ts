@@ -17,7 +17,11 @@ export class BullMqDriver extends QueueDriver {
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
 
-  constructor(private readonly url: string) {
+  constructor(
+    private readonly url: string,
+    /** BullMQ key prefix. */
+    private readonly prefix: string,
+  ) {
     super();
   }
 
@@ -39,7 +43,7 @@ export class BullMqDriver extends QueueDriver {
   private queue(name: string): Queue {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.connection(false) });
+      q = new Queue(name, { connection: this.connection(false), prefix: this.prefix });
       q.on('error', (err) => this.log.warn({ queue: name, err: err.message }, 'queue connection error'));
       this.queues.set(name, q);
     }
@@ -61,7 +65,7 @@ export class BullMqDriver extends QueueDriver {
     const worker = new Worker(
       queue,
       async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade }),
-      { connection: this.connection(true), concurrency: options.concurrency ?? 10, stalledInterval: 15_000, maxStalledCount: 3 },
+      { connection: this.connection(true), prefix: this.prefix, concurrency: options.concurrency ?? 10, stalledInterval: 15_000, maxStalledCount: 3 },
     );
     worker.on('error', (err) => this.log.warn({ queue, err: err.message }, 'worker error'));
     worker.on('failed', (job, err) =>

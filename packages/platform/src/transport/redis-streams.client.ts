@@ -18,7 +18,7 @@ const STREAM_MAXLEN = 100_000;
 export class RedisStreamsClient extends GitforgeClientProxy {
   private readonly log = createLogger('redis-streams-client');
   private readonly clientId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-  private readonly channel = replyChannel(this.clientId);
+  private readonly channel: string;
   private readonly pending = new Map<string, { callback: (p: WritePacket) => void; timer: NodeJS.Timeout }>();
   private pub?: Redis;
   private sub?: Redis;
@@ -26,9 +26,11 @@ export class RedisStreamsClient extends GitforgeClientProxy {
 
   constructor(
     private readonly url: string,
+    private readonly namespace: string,
     defaultTimeoutMs: number,
   ) {
     super(defaultTimeoutMs);
+    this.channel = replyChannel(namespace, this.clientId);
   }
 
   connect(): Promise<void> {
@@ -70,7 +72,7 @@ export class RedisStreamsClient extends GitforgeClientProxy {
       replyTo: this.channel,
       deadline: Date.now() + timeoutMs,
     });
-    this.pub!.xadd(requestStream(service), 'MAXLEN', '~', STREAM_MAXLEN, '*', ...fields).catch((err: unknown) => {
+    this.pub!.xadd(requestStream(this.namespace, service), 'MAXLEN', '~', STREAM_MAXLEN, '*', ...fields).catch((err: unknown) => {
       const waiting = this.pending.get(id);
       if (!waiting) return;
       clearTimeout(waiting.timer);

@@ -8,6 +8,8 @@ import { CONSUMER_GROUP, parseEntry, requestStream } from './streams.js';
 
 export interface RedisStreamsServerOptions {
   url: string;
+  /** Key prefix shared with the clients. */
+  namespace: string;
   service: ServiceName;
   /** This replica's consumer name; unique per process. */
   consumer?: string;
@@ -42,7 +44,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   constructor(private readonly options: RedisStreamsServerOptions) {
     super();
-    this.stream = requestStream(options.service);
+    this.stream = requestStream(options.namespace, options.service);
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}`;
   }
 
@@ -178,7 +180,12 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     for (const t of this.timers) clearInterval(t);
     this.wake?.();
     // Let requests in flight finish and reply; the blocked read is then cut.
-    await Promise.race([Promise.allSettled([...this.inFlight.values()]), new Promise((r) => setTimeout(r, 10_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight.values()]),
+      new Promise((r) => (timer = setTimeout(r, 10_000))),
+    ]);
+    clearTimeout(timer);
     this.reader?.disconnect();
     await this.loop?.catch(() => undefined);
     await this.writer?.quit().catch(() => undefined);

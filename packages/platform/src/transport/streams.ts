@@ -1,9 +1,9 @@
 import type { ServiceName } from '@gitforge/contracts';
 
 /** Redis keys of the transport. One request stream and one consumer group per service. */
-export const requestStream = (service: ServiceName): string => `gitforge:rpc:${service}`;
+export const requestStream = (namespace: string, service: ServiceName): string => `${namespace}:rpc:${service}`;
 export const CONSUMER_GROUP = 'replicas';
-export const replyChannel = (clientId: string): string => `gitforge:reply:${clientId}`;
+export const replyChannel = (namespace: string, clientId: string): string => `${namespace}:reply:${clientId}`;
 
 /** Fields of a request entry in the stream. */
 export interface RequestEntry {

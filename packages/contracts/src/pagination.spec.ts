@@ -1,0 +1,17 @@
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, normalizeListOptions } from './pagination.js';
+
+describe(normalizeListOptions.name, () => {
+  it('should default like Gitea: page 1, limit 30', () => {
+    expect(normalizeListOptions({})).toEqual({ page: 1, limit: DEFAULT_PAGE_LIMIT });
+  });
+
+  it('should clamp a limit above the maximum to 50 and fix non-positive values', () => {
+    expect(normalizeListOptions({ page: '0', limit: '500' })).toEqual({ page: 1, limit: MAX_PAGE_LIMIT });
+    expect(normalizeListOptions({ page: '-3', limit: '-1' })).toEqual({ page: 1, limit: DEFAULT_PAGE_LIMIT });
+    expect(normalizeListOptions({ page: '4', limit: '7' })).toEqual({ page: 4, limit: 7 });
+  });
+
+  it('should ignore garbage', () => {
+    expect(normalizeListOptions({ page: 'x', limit: 'y' })).toEqual({ page: 1, limit: DEFAULT_PAGE_LIMIT });
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Helpers for gitforge's integration and end-to-end tests. They talk to the real PostgreSQL and
+ * Redis of the machine and fail loudly (never skip) when those are missing.
+ */
+import { randomBytes } from 'node:crypto';
+import { userInfo } from 'node:os';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+
+/** The server used to create throwaway databases (trust auth on the CI machine). */
+export const testPostgresUrl = (): string =>
+  process.env.GITFORGE_TEST_DATABASE_URL ?? `postgres://${encodeURIComponent(userInfo().username)}@127.0.0.1:5432/test`;
+export const testRedisUrl = (): string => process.env.GITFORGE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export const uniqueSuffix = (): string => randomBytes(5).toString('hex');
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** Creates an empty PostgreSQL database for one suite; `drop()` removes it. */
+export async function createTestDatabase(label: string): Promise<TestDatabase> {
+  if (process.env.NODE_ENV === 'production') throw new Error('refusing to create test databases with NODE_ENV=production');
+  const admin = new pg.Client({ connectionString: testPostgresUrl() });
+  try {
+    await admin.connect();
+  } catch (err) {
+    throw new Error(`PostgreSQL is required for this test and is not reachable at ${testPostgresUrl()}: ${String(err)}`);
+  }
+  const name = `gf_${label.replace(/[^a-z0-9_]/gi, '_').toLowerCase()}_${uniqueSuffix()}`;
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(testPostgresUrl());
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: testPostgresUrl() });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** Checks that Redis answers, with a message that says what is missing. */
+export async function requireRedis(): Promise<void> {
+  const redis = new Redis(testRedisUrl(), { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    throw new Error(`Redis is required for this test and is not reachable at ${testRedisUrl()}: ${String(err)}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Deletes every Redis key under a test namespace. */
+export async function dropRedisNamespace(namespace: string): Promise<void> {
+  const redis = new Redis(testRedisUrl());
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Retries `assertion` until it passes or `timeoutMs` elapses, pausing between tries. */
+export async function expectEventually<T>(assertion: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 100 } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      return await assertion();
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  }
+  throw lastError;
+}

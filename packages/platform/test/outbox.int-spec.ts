@@ -1,0 +1,219 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Column, Entity, PrimaryGeneratedColumn, Table, type MigrationInterface, type QueryRunner } from 'typeorm';
+import { EventConsumerQueues, EventNames, QueueNames, type EventEnvelope } from '@gitforge/contracts';
+import {
+  BullMqDriver,
+  col,
+  createServiceDataSource,
+  Database,
+  loadConfig,
+  OutboxRelay,
+  OutboxService,
+  openServiceDatabase,
+  PlatformConfig,
+  QueueDriver,
+  RequestContexts,
+  SqliteQueueDriver,
+  type JobOptions,
+} from '@gitforge/platform';
+import {
+  createTestDatabase,
+  dropRedisNamespace,
+  expectEventually,
+  requireRedis,
+  testRedisUrl,
+  uniqueSuffix,
+  type TestDatabase,
+} from '@gitforge/platform/testing';
+
+@Entity({ name: 'widget' })
+class WidgetEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ type: 'varchar', length: 100 })
+  name!: string;
+}
+
+class Widgets1763800099999 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.createTable(new Table({ name: 'widget', columns: [col.id(), col.varchar('name', 100)] }));
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.dropTable('widget');
+  }
+}
+
+/** A queue that records what it was given, or refuses everything while `down`. */
+class RecordingQueue extends QueueDriver {
+  down = false;
+  readonly jobs: Array<{ queue: string; name: string; data: unknown; options: JobOptions }> = [];
+  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+    if (this.down) throw new Error('connection refused');
+    if (!this.jobs.some((j) => j.queue === queue && j.options.jobId === options.jobId)) this.jobs.push({ queue, name, data, options });
+  }
+  process(): void {}
+  async pendingCount(): Promise<number> {
+    return 0;
+  }
+  async close(): Promise<void> {}
+}
+
+describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (engine) => {
+  let pgdb: TestDatabase | undefined;
+  let dataDir: string;
+  let db: Database;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'gf-outbox-'));
+    const env: Record<string, string> = { GITFORGE_DATA_DIR: dataDir };
+    if (engine === 'postgres') {
+      pgdb = await createTestDatabase('outbox');
+      env.DATABASE_URL = pgdb.url;
+    }
+    const config = loadConfig(PlatformConfig, env);
+    const ds = createServiceDataSource(config, { service: 'admin', entities: [WidgetEntity], migrations: [Widgets1763800099999] });
+    await openServiceDatabase(ds, 'admin');
+    db = new Database(ds);
+  });
+
+  afterAll(async () => {
+    await db?.dataSource.destroy();
+    await pgdb?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('should run migrations idempotently (a second start finds nothing to do)', async () => {
+    await expect(db.dataSource.showMigrations()).resolves.toBe(false);
+  });
+
+  it('should apply a retried request once and answer the stored result', async () => {
+    let runs = 0;
+    const work = () =>
+      db.transaction(async (m) => {
+        runs += 1;
+        const w = await m.save(WidgetEntity, m.create(WidgetEntity, { name: `w-${uniqueSuffix()}` }));
+        return { id: w.id };
+      });
+    const first = await RequestContexts.run({ requestId: 'r', callId: 'call-1' }, work);
+    const retried = await RequestContexts.run({ requestId: 'r', callId: 'call-1' }, work);
+    expect(retried).toEqual(first);
+    expect(runs).toBe(1);
+    const other = await RequestContexts.run({ requestId: 'r', callId: 'call-2' }, work);
+    expect(other).not.toEqual(first);
+  });
+
+  it('should keep concurrent transactions apart', async () => {
+    const before = await db.manager.count(WidgetEntity);
+    const results = await Promise.allSettled(
+      Array.from({ length: 25 }, (_, i) =>
+        db.transaction(async (m) => {
+          await m.insert(WidgetEntity, { name: `c-${i}` });
+          if (i % 5 === 0) throw new Error('rolled back');
+          await new Promise((r) => setTimeout(r, 1));
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    expect(await db.manager.count(WidgetEntity)).toBe(before + 20);
+  });
+
+  it('should relay committed events to every consumer queue once, and keep them while the queue is down', async () => {
+    const queue = new RecordingQueue();
+    const relay = new OutboxRelay(db, queue);
+    const outbox = new OutboxService(db, relay);
+    queue.down = true;
+    const envelope = await db.transaction(async (m) => {
+      await m.insert(WidgetEntity, { name: 'evented' });
+      return outbox.add(m, EventNames.userCreated, { user: { login: 'x' } as never }, { actor: null });
+    });
+    await expect(db.transaction(async (m) => {
+      await outbox.add(m, EventNames.userCreated, { user: { login: 'never' } as never }, { actor: null });
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+
+    await expect(relay.relayBatch()).resolves.toEqual({ relayed: 0, failed: true });
+    expect(await relay.backlog()).toBe(1);
+
+    queue.down = false;
+    // The failed batch is held back for a moment; once released, it goes out.
+    await expectEventually(async () => {
+      await relay.relayBatch();
+      expect(await relay.backlog()).toBe(0);
+    });
+    expect(queue.jobs.map((j) => j.queue).sort()).toEqual([...EventConsumerQueues].sort());
+    for (const job of queue.jobs) {
+      expect(job.options.jobId).toBe(envelope.id);
+      expect((job.data as EventEnvelope).payload).toEqual({ user: { login: 'x' } });
+    }
+  });
+});
+
+describe('BullMQ driver', () => {
+  const prefix = `gftest-${uniqueSuffix()}`;
+  let driver: BullMqDriver;
+
+  beforeAll(async () => {
+    await requireRedis();
+    driver = new BullMqDriver(testRedisUrl(), prefix);
+  });
+
+  afterAll(async () => {
+    await driver.close();
+    await dropRedisNamespace(prefix);
+  });
+
+  it('should deliver a job once per id, retrying a failing attempt with backoff', async () => {
+    const seen: Array<{ id: string; attempt: number }> = [];
+    driver.process<{ x: number }>(QueueNames.feeds, async (job) => {
+      seen.push({ id: job.id, attempt: job.attemptsMade });
+      if (job.attemptsMade === 0) throw new Error('first attempt fails');
+    });
+    await driver.add(QueueNames.feeds, 'user.created', { x: 1 }, { jobId: 'event-1', backoffMs: 50 });
+    await driver.add(QueueNames.feeds, 'user.created', { x: 1 }, { jobId: 'event-1', backoffMs: 50 });
+    await expectEventually(() => expect(seen).toEqual([
+      { id: 'event-1', attempt: 0 },
+      { id: 'event-1', attempt: 1 },
+    ]));
+    await expectEventually(async () => expect(await driver.pendingCount(QueueNames.feeds)).toBe(0));
+  });
+});
+
+describe('SQLite queue driver', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gf-queue-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should deliver once per id and retry failures with backoff', async () => {
+    const driver = SqliteQueueDriver.acquire(join(dir, 'queue.sqlite'));
+    const seen: number[] = [];
+    driver.process(QueueNames.webhooks, async (job) => {
+      seen.push(job.attemptsMade);
+      if (job.attemptsMade < 2) throw new Error('not yet');
+    });
+    await driver.add(QueueNames.webhooks, 'e', {}, { jobId: 'a', backoffMs: 20 });
+    await driver.add(QueueNames.webhooks, 'e', {}, { jobId: 'a', backoffMs: 20 });
+    await expectEventually(() => expect(seen).toEqual([0, 1, 2]));
+    await expectEventually(async () => expect(await driver.pendingCount(QueueNames.webhooks)).toBe(0));
+    await driver.close();
+  });
+
+  it('should run again after a restart the jobs that were running or waiting', async () => {
+    const file = join(dir, 'queue.sqlite');
+    const first = SqliteQueueDriver.acquire(file);
+    await first.add(QueueNames.feeds, 'e', { n: 1 }, { jobId: 'kept' });
+    await first.close();
+    const second = SqliteQueueDriver.acquire(file);
+    const seen: string[] = [];
+    second.process(QueueNames.feeds, async (job) => {
+      seen.push(job.id);
+    });
+    await expectEventually(() => expect(seen).toEqual(['kept']));
+    await second.close();
+  });
+});

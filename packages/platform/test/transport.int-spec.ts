@@ -1,0 +1,163 @@
+import 'reflect-metadata';
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { lastValueFrom } from 'rxjs';
+import { ContractError, definePatterns, type RpcRequest } from '@gitforge/contracts';
+import { InProcessClient, InProcessServer, RedisStreamsClient, RedisStreamsServer, RpcClient, RpcErrorFilter } from '@gitforge/platform';
+import { dropRedisNamespace, requireRedis, testRedisUrl, uniqueSuffix } from '@gitforge/platform/testing';
+
+const P = definePatterns('admin', {
+  echo: 'transport-test.echo',
+  fail: 'transport-test.fail',
+  crash: 'transport-test.crash',
+  slow: 'transport-test.slow',
+  count: 'transport-test.count',
+});
+
+/** Counts handled requests per replica, so a test can see each request ran exactly once. */
+const handled = new Map<string, string[]>();
+
+function createModule(replica: string) {
+  @Controller()
+  class TestController {
+    @MessagePattern(P.echo)
+    echo(@Payload() req: RpcRequest<Record<string, string>, { n: number }>) {
+      return { n: req.body.n, requestId: req.requestId };
+    }
+
+    @MessagePattern(P.fail)
+    fail(): never {
+      throw new ContractError('not_found', 'nothing here');
+    }
+
+    @MessagePattern(P.crash)
+    crash(): never {
+      throw new Error('a bug');
+    }
+
+    @MessagePattern(P.slow)
+    async slow(@Payload() req: RpcRequest<Record<string, string>, { ms: number }>) {
+      await new Promise((r) => setTimeout(r, req.body.ms));
+      return 'done';
+    }
+
+    @MessagePattern(P.count)
+    async count(@Payload() req: RpcRequest<Record<string, string>, { id: string }>) {
+      await new Promise((r) => setTimeout(r, 2));
+      handled.set(req.body.id, [...(handled.get(req.body.id) ?? []), replica]);
+      return replica;
+    }
+  }
+  @Module({ controllers: [TestController] })
+  class TestModule {}
+  return TestModule;
+}
+
+async function startReplica(namespace: string, name: string): Promise<INestMicroservice> {
+  const app = await NestFactory.createMicroservice(createModule(name), {
+    strategy: new RedisStreamsServer({ url: testRedisUrl(), namespace, service: 'admin', consumer: name, concurrency: 16, claimIdleMs: 1500 }),
+    logger: false,
+  });
+  app.useGlobalFilters(new RpcErrorFilter());
+  await app.listen();
+  return app;
+}
+
+const call = (client: RpcClient, pattern: string, body: unknown, timeoutMs?: number) =>
+  client.call(pattern, { actor: null, body }, timeoutMs ? { timeoutMs } : undefined);
+
+describe('Redis Streams transport', () => {
+  const namespace = `gftest-${uniqueSuffix()}`;
+  let replicas: INestMicroservice[] = [];
+  let proxy: RedisStreamsClient;
+  let client: RpcClient;
+
+  beforeAll(async () => {
+    await requireRedis();
+    replicas = [await startReplica(namespace, 'a'), await startReplica(namespace, 'b')];
+    proxy = new RedisStreamsClient(testRedisUrl(), namespace, 5000);
+    client = new RpcClient(proxy);
+  });
+
+  afterAll(async () => {
+    await proxy.close();
+    for (const r of replicas) await r.close();
+    await dropRedisNamespace(namespace);
+  });
+
+  it('should carry a request to a handler and its reply back, with the request id', async () => {
+    await expect(call(client, P.echo, { n: 42 })).resolves.toMatchObject({ n: 42, requestId: expect.any(String) });
+  });
+
+  it('should deliver a ContractError as that error', async () => {
+    const err = await call(client, P.fail, {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ContractError);
+    expect(err).toMatchObject({ code: 'not_found', message: 'nothing here' });
+  });
+
+  it('should turn an unexpected error into internal without its message', async () => {
+    await expect(call(client, P.crash, {})).rejects.toMatchObject({ code: 'internal', message: '' });
+  });
+
+  it('should answer deadline_exceeded when the handler is too slow', async () => {
+    await expect(call(client, P.slow, { ms: 1500 }, 300)).rejects.toMatchObject({ code: 'deadline_exceeded' });
+  });
+
+  it('should answer deadline_exceeded when no replica of the service listens', async () => {
+    const otherProxy = new RedisStreamsClient(testRedisUrl(), `${namespace}-empty`, 5000);
+    try {
+      await expect(call(new RpcClient(otherProxy), P.echo, { n: 1 }, 400)).rejects.toMatchObject({ code: 'deadline_exceeded' });
+    } finally {
+      await otherProxy.close();
+    }
+  });
+
+  it('should have each request taken by exactly one replica, spread over both', async () => {
+    const ids = Array.from({ length: 300 }, (_, i) => `req-${i}`);
+    const answers = await Promise.all(ids.map((id) => call(client, P.count, { id })));
+    expect(answers).toHaveLength(ids.length);
+    for (const id of ids) expect(handled.get(id)).toHaveLength(1);
+    const byReplica = new Set(ids.map((id) => handled.get(id)![0]));
+    expect(byReplica).toEqual(new Set(['a', 'b']));
+  });
+
+  it('should serve requests sent before any replica started', async () => {
+    const ns = `${namespace}-late`;
+    const early = new RedisStreamsClient(testRedisUrl(), ns, 10_000);
+    const pending = call(new RpcClient(early), P.echo, { n: 7 });
+    await new Promise((r) => setTimeout(r, 300));
+    const late = await startReplica(ns, 'late');
+    try {
+      await expect(pending).resolves.toMatchObject({ n: 7 });
+    } finally {
+      await late.close();
+      await early.close();
+      await dropRedisNamespace(ns);
+    }
+  });
+});
+
+describe('in-process transport', () => {
+  let app: INestMicroservice;
+  let client: RpcClient;
+
+  beforeAll(async () => {
+    app = await NestFactory.createMicroservice(createModule('local'), { strategy: new InProcessServer('admin'), logger: false });
+    app.useGlobalFilters(new RpcErrorFilter());
+    await app.listen();
+    client = new RpcClient(new InProcessClient(2000));
+  });
+
+  afterAll(() => app.close());
+
+  it('should call the same handlers, with JSON-copied data', async () => {
+    await expect(call(client, P.echo, { n: 5 })).resolves.toMatchObject({ n: 5 });
+  });
+
+  it('should deliver errors and timeouts as with Redis', async () => {
+    await expect(call(client, P.fail, {})).rejects.toMatchObject({ code: 'not_found' });
+    await expect(call(client, P.crash, {})).rejects.toMatchObject({ code: 'internal' });
+    await expect(call(client, P.slow, { ms: 800 }, 200)).rejects.toMatchObject({ code: 'deadline_exceeded' });
+  });
+});
