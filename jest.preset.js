@@ -30,7 +30,6 @@ export function projects(dir) {
       rootDir: dir,
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.int-spec.ts'],
-      testTimeout: 60_000,
     },
     {
       ...base,
@@ -38,7 +37,6 @@ export function projects(dir) {
       rootDir: dir,
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      testTimeout: 180_000,
     },
   ];
   // A project whose folder does not exist yet has no tests; Jest would refuse its root.

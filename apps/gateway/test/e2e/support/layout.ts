@@ -1,0 +1,202 @@
+/**
+ * Starts gitforge the way users do, as real processes: the embedded layout (`node
+ * apps/embedded/dist/main.js`, SQLite, in-process transport) or the distributed one (every app
+ * its own process on PostgreSQL and Redis, optionally several replicas of a service).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  createTestDatabase,
+  dropRedisNamespace,
+  requireRedis,
+  testRedisUrl,
+  uniqueSuffix,
+  type TestDatabase,
+} from '@gitforge/platform/testing';
+
+export type LayoutKind = 'embedded' | 'distributed';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../..');
+
+export const ADMIN = { username: 'root', password: 'root-password-1', email: 'root@example.com' };
+
+const APPS = {
+  org: 'apps/org-service/dist/main.js',
+  repo: 'apps/repo-service/dist/main.js',
+  issue: 'apps/issue-service/dist/main.js',
+  admin: 'apps/admin-service/dist/main.js',
+  webhook: 'apps/webhook-worker/dist/main.js',
+  gateway: 'apps/gateway/dist/main.js',
+  embedded: 'apps/embedded/dist/main.js',
+} as const;
+export type AppName = keyof typeof APPS;
+
+export interface LayoutOptions {
+  /** Replicas per service in the distributed layout (default 1). */
+  replicas?: Partial<Record<Exclude<AppName, 'embedded' | 'gateway'>, number>>;
+  /** Extra environment for every process. */
+  env?: Record<string, string>;
+}
+
+interface RunningProcess {
+  app: AppName;
+  index: number;
+  child: ChildProcess;
+  logFile: string;
+}
+
+export class Layout {
+  readonly processes: RunningProcess[] = [];
+
+  private constructor(
+    readonly kind: LayoutKind,
+    readonly port: number,
+    readonly dataDir: string,
+    readonly env: Record<string, string>,
+    private readonly cleanup: Array<() => Promise<void>>,
+  ) {}
+
+  get rootUrl(): string {
+    return `http://localhost:${this.port}/`;
+  }
+
+  get apiUrl(): string {
+    return `${this.rootUrl}api/v1`;
+  }
+
+  static async start(kind: LayoutKind, options: LayoutOptions = {}): Promise<Layout> {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), `gf-e2e-${kind}-`));
+    const env: Record<string, string> = {
+      PORT: String(port),
+      GITFORGE_ROOT_URL: `http://localhost:${port}/`,
+      GITFORGE_DATA_DIR: dataDir,
+      GITFORGE_ADMIN_USER: ADMIN.username,
+      GITFORGE_ADMIN_PASSWORD: ADMIN.password,
+      GITFORGE_ADMIN_EMAIL: ADMIN.email,
+      GITFORGE_LOG_LEVEL: process.env.GITFORGE_TEST_SERVER_LOG_LEVEL ?? 'info',
+      ...options.env,
+    };
+    const cleanup: Array<() => Promise<void>> = [async () => rmSync(dataDir, { recursive: true, force: true })];
+    let db: TestDatabase | undefined;
+    if (kind === 'distributed') {
+      await requireRedis();
+      db = await createTestDatabase('e2e');
+      const namespace = `gfe2e-${uniqueSuffix()}`;
+      env.DATABASE_URL = db.url;
+      env.REDIS_URL = testRedisUrl();
+      env.GITFORGE_REDIS_NAMESPACE = namespace;
+      cleanup.push(() => db!.drop(), () => dropRedisNamespace(namespace));
+    }
+    const layout = new Layout(kind, port, dataDir, env, cleanup);
+    try {
+      if (kind === 'embedded') {
+        layout.spawn('embedded', 0);
+      } else {
+        // org-service first: it ensures the admin; the others can start together.
+        for (const app of ['org', 'repo', 'issue', 'admin', 'webhook'] as const) {
+          for (let i = 0; i < (options.replicas?.[app] ?? 1); i++) layout.spawn(app, i);
+        }
+        layout.spawn('gateway', 0);
+      }
+      await layout.waitHealthy();
+    } catch (err) {
+      layout.dumpLogs();
+      await layout.stop();
+      throw err;
+    }
+    return layout;
+  }
+
+  spawn(app: AppName, index: number): RunningProcess {
+    const logFile = join(this.dataDir, `${app}-${index}.log`);
+    const out = createWriteStream(logFile, { flags: 'a' });
+    const child = spawn(process.execPath, [resolve(repoRoot, APPS[app])], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: this.dataDir, ...this.env, GITFORGE_INSTANCE_ID: `${app}-${index}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.pipe(out);
+    child.stderr!.pipe(out);
+    const proc = { app, index, child, logFile };
+    this.processes.push(proc);
+    return proc;
+  }
+
+  /** Waits until /api/healthz answers 200 (every service answering through the transport). */
+  async waitHealthy(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      const dead = this.processes.find((p) => p.child.exitCode !== null);
+      if (dead) throw new Error(`${dead.app}-${dead.index} exited with ${dead.child.exitCode}`);
+      try {
+        const res = await fetch(`${this.rootUrl}api/healthz`);
+        if (res.status === 200) return;
+        last = `${res.status} ${await res.text()}`;
+      } catch (err) {
+        last = String(err);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`gitforge (${this.kind}) did not become healthy: ${last}`);
+  }
+
+  /** Kills one process at once (SIGKILL: no graceful shutdown, as a crash). */
+  kill(app: AppName, index = 0): void {
+    const p = this.processes.find((x) => x.app === app && x.index === index && x.child.exitCode === null);
+    p?.child.kill('SIGKILL');
+  }
+
+  dumpLogs(): void {
+    for (const p of this.processes) {
+      try {
+        const lines = readFileSync(p.logFile, 'utf8').split('\n');
+        console.log(`--- ${p.app}-${p.index} (last lines) ---\n${lines.slice(-40).join('\n')}`);
+      } catch {
+        // no log yet
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.processes.map(
+        (p) =>
+          new Promise<void>((resolveStop) => {
+            if (p.child.exitCode !== null || p.child.signalCode !== null) return resolveStop();
+            const timer = setTimeout(() => p.child.kill('SIGKILL'), 10_000);
+            p.child.once('exit', () => {
+              clearTimeout(timer);
+              resolveStop();
+            });
+            p.child.kill('SIGTERM');
+          }),
+      ),
+    );
+    for (const fn of this.cleanup.reverse()) await fn().catch(() => undefined);
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** The layouts a suite runs in: both by default; GITFORGE_TEST_LAYOUTS=embedded narrows it. */
+export function layoutsUnderTest(): LayoutKind[] {
+  const wanted = (process.env.GITFORGE_TEST_LAYOUTS ?? 'embedded,distributed').split(',').map((s) => s.trim());
+  return (['embedded', 'distributed'] as const).filter((k) => wanted.includes(k));
+}
