@@ -1,5 +1,5 @@
 import type { Actor } from './actor.js';
-import type { Organization, Repository, User } from './api/index.js';
+import type { Organization, PayloadCommit, Repository, User } from './api/index.js';
 
 /**
  * A domain event as written to a service's outbox and carried by the queues.
@@ -22,6 +22,12 @@ export const EventNames = {
   repoCreated: 'repo.created',
   repoDeleted: 'repo.deleted',
   repoRenamed: 'repo.renamed',
+  /** Commits pushed to (or a ref moved on) an existing or new ref; one per updated ref. */
+  repoPushed: 'repo.pushed',
+  /** A branch or tag came into existence (by push or API). */
+  refCreated: 'repo.ref_created',
+  /** A branch or tag was deleted (by push or API). */
+  refDeleted: 'repo.ref_deleted',
 } as const;
 export type EventName = (typeof EventNames)[keyof typeof EventNames];
 
@@ -32,6 +38,25 @@ export interface EventPayloads {
   'repo.created': { repository: Repository; organization: Organization | null; sender: User };
   'repo.deleted': { repository: Repository; organization: Organization | null; sender: User };
   'repo.renamed': { repository: Repository; oldName: string; sender: User };
+  /**
+   * Shaped so the webhook worker can send Gitea's push payload as is: `ref` is the full ref name,
+   * `commits` newest first (at most the newest 20, as Gitea's webhook limit), `total_commits` all of them.
+   */
+  'repo.pushed': {
+    ref: string;
+    before: string;
+    after: string;
+    compare_url: string;
+    commits: PayloadCommit[];
+    total_commits: number;
+    head_commit: PayloadCommit | null;
+    repository: Repository;
+    pusher: User;
+    sender: User;
+  };
+  /** `ref` is the short name (`main`, `v1.0`), as Gitea's create payload. */
+  'repo.ref_created': { ref: string; ref_type: 'branch' | 'tag'; sha: string; repository: Repository; sender: User };
+  'repo.ref_deleted': { ref: string; ref_type: 'branch' | 'tag'; pusher_type: 'user'; repository: Repository; sender: User };
 }
 
 export const CURRENT_EVENT_VERSION = 1;

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { lastValueFrom } from 'rxjs';
 import { ContractError, definePatterns, type RpcRequest } from '@gitforge/contracts';
 import { InProcessClient, InProcessServer, RedisStreamsClient, RedisStreamsServer, RpcClient, RpcErrorFilter } from '@gitforge/platform';
 import { dropRedisNamespace, requireRedis, testRedisUrl, uniqueSuffix } from '@gitforge/platform/testing';

@@ -2,3 +2,4 @@ export * from './user.js';
 export * from './org.js';
 export * from './repo.js';
 export * from './auth.js';
+export * from './payload.js';

@@ -1,0 +1,29 @@
+/** Gitea's PayloadUser: a commit's author or committer as webhooks show it. */
+export interface PayloadUser {
+  name: string;
+  email: string;
+  /** The account whose e-mail matches, or "" when none does. */
+  username: string;
+}
+
+export interface PayloadCommitVerification {
+  verified: boolean;
+  reason: string;
+  signature: string;
+  signer: PayloadUser | null;
+  payload: string;
+}
+
+/** Gitea's PayloadCommit (structs/hook.go), as push payloads carry it. */
+export interface PayloadCommit {
+  id: string;
+  message: string;
+  url: string;
+  author: PayloadUser;
+  committer: PayloadUser;
+  verification: PayloadCommitVerification | null;
+  timestamp: string;
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
