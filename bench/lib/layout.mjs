@@ -1,0 +1,168 @@
+// Starts gitforge for benchmarks the way users run it: the embedded entry, or every app as its
+// own process on PostgreSQL + Redis (a throwaway database and Redis namespace per run).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const ADMIN = { username: 'bench', password: 'bench-password-1', email: 'bench@example.com' };
+const pgUrl = process.env.GITFORGE_TEST_DATABASE_URL ?? `postgres://${encodeURIComponent(userInfo().username)}@127.0.0.1:5432/test`;
+const redisUrl = process.env.GITFORGE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const APPS = {
+  org: 'apps/org-service/dist/main.js',
+  repo: 'apps/repo-service/dist/main.js',
+  issue: 'apps/issue-service/dist/main.js',
+  admin: 'apps/admin-service/dist/main.js',
+  webhook: 'apps/webhook-worker/dist/main.js',
+  gateway: 'apps/gateway/dist/main.js',
+  embedded: 'apps/embedded/dist/main.js',
+};
+
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.on('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+export async function createDatabase(label) {
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  const name = `gf_bench_${label}_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function dropNamespace(ns) {
+  const r = new Redis(redisUrl);
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'MATCH', `${ns}*`, 'COUNT', 1000);
+    if (keys.length) await r.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  r.disconnect();
+}
+
+/**
+ * @param {'embedded'|'distributed'} kind
+ * @param {{ env?: Record<string,string>, replicas?: Record<string, number> }} [options]
+ */
+export async function startLayout(kind, options = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), `gf-bench-${kind}-`));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: dataDir,
+    PORT: String(port),
+    GITFORGE_ROOT_URL: `http://localhost:${port}/`,
+    GITFORGE_DATA_DIR: dataDir,
+    GITFORGE_ADMIN_USER: ADMIN.username,
+    GITFORGE_ADMIN_PASSWORD: ADMIN.password,
+    GITFORGE_ADMIN_EMAIL: ADMIN.email,
+    GITFORGE_LOG_LEVEL: 'warn',
+    ...options.env,
+  };
+  const cleanup = [() => rmSync(dataDir, { recursive: true, force: true })];
+  if (kind === 'distributed') {
+    const db = await createDatabase(kind);
+    const ns = `gfbench-${randomBytes(4).toString('hex')}`;
+    Object.assign(env, { DATABASE_URL: db.url, REDIS_URL: redisUrl, GITFORGE_REDIS_NAMESPACE: ns });
+    cleanup.push(() => db.drop(), () => dropNamespace(ns));
+  }
+  const procs = [];
+  const launch = (app, index) => {
+    const out = createWriteStream(join(dataDir, `${app}-${index}.log`));
+    const child = spawn(process.execPath, [resolve(repoRoot, APPS[app])], {
+      cwd: repoRoot,
+      env: { ...env, GITFORGE_INSTANCE_ID: `${app}-${index}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.pipe(out);
+    child.stderr.pipe(out);
+    procs.push({ app, index, child });
+  };
+  if (kind === 'embedded') launch('embedded', 0);
+  else {
+    for (const app of ['org', 'repo', 'issue', 'admin', 'webhook']) for (let i = 0; i < (options.replicas?.[app] ?? 1); i++) launch(app, i);
+    launch('gateway', 0);
+  }
+  const rootUrl = `http://localhost:${port}/`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${rootUrl}api/healthz`)).status === 200) break;
+    } catch {
+      // not yet listening
+    }
+    if (Date.now() > deadline) throw new Error(`${kind} layout did not start; logs in ${dataDir}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    kind,
+    rootUrl,
+    apiUrl: `${rootUrl}api/v1`,
+    dataDir,
+    env,
+    /** pid per app name (first replica). */
+    pids: Object.fromEntries(procs.map((p) => [`${p.app}-${p.index}`, p.child.pid])),
+    async stop() {
+      await Promise.all(
+        procs.map(
+          (p) =>
+            new Promise((ok) => {
+              if (p.child.exitCode !== null) return ok();
+              p.child.once('exit', ok);
+              p.child.kill('SIGTERM');
+              setTimeout(() => p.child.kill('SIGKILL'), 10_000).unref();
+            }),
+        ),
+      );
+      for (const fn of cleanup.reverse()) await fn();
+    },
+  };
+}
+
+/** A JSON API call with Basic auth or a token. */
+export async function api(layout, method, path, body, auth = { basic: [ADMIN.username, ADMIN.password] }) {
+  const headers = { 'content-type': 'application/json' };
+  if (auth?.basic) headers.authorization = `Basic ${Buffer.from(auth.basic.join(':')).toString('base64')}`;
+  if (auth?.token) headers.authorization = `token ${auth.token}`;
+  const res = await fetch(`${layout.apiUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Resident set size of a process in KiB, from /proc. */
+export function rssKiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
