@@ -1,0 +1,61 @@
+import type { Actor } from '@gitforge/contracts';
+import { UserEntity } from './user.entity.js';
+import { toUser } from './user.mapper.js';
+import { isUserVisible } from './visibility.js';
+
+function user(overrides: Partial<UserEntity> = {}): UserEntity {
+  return Object.assign(new UserEntity(), {
+    id: 5,
+    name: 'Alice',
+    lowerName: 'alice',
+    fullName: 'Alice A',
+    email: 'alice@example.com',
+    keepEmailPrivate: false,
+    loginName: 'ext',
+    loginSource: 0,
+    type: 0,
+    language: 'en-US',
+    isAdmin: false,
+    isActive: true,
+    prohibitLogin: false,
+    isRestricted: false,
+    visibility: 'public',
+    location: '',
+    website: '',
+    description: '',
+    numFollowers: 0,
+    numFollowing: 0,
+    numStars: 0,
+    createdAt: new Date('2024-01-02T03:04:05.678Z'),
+    updatedAt: new Date(),
+    lastLoginAt: new Date('2024-02-02T00:00:00Z'),
+    ...overrides,
+  });
+}
+const viewer = (id: number, isAdmin = false): Actor => ({ id, login: 'v', isAdmin, scopes: null });
+
+describe(toUser.name, () => {
+  it('should show private fields to the user and admins only', () => {
+    const self = toUser(user(), viewer(5), 'http://h/');
+    expect(self).toMatchObject({ login: 'Alice', email: 'alice@example.com', language: 'en-US', active: true, login_name: 'ext' });
+    expect(self.created).toBe('2024-01-02T03:04:05Z');
+    const other = toUser(user(), viewer(9), 'http://h/');
+    expect(other).toMatchObject({ email: 'alice@example.com', language: '', active: false, login_name: '', last_login: '0001-01-01T00:00:00Z' });
+    expect(toUser(user(), null, 'http://h/').email).toBe('alice@noreply.h');
+    expect(toUser(user({ keepEmailPrivate: true }), viewer(9), 'http://h/').email).toBe('alice@noreply.h');
+    expect(toUser(user({ keepEmailPrivate: true }), viewer(1, true), 'http://h/').email).toBe('alice@example.com');
+  });
+});
+
+describe(isUserVisible.name, () => {
+  const none = async () => ({ follows: false, sharesOrg: false });
+  it('should follow public, limited and private rules', async () => {
+    expect(isUserVisible(user(), null, none)).toBe(true);
+    expect(isUserVisible(user({ visibility: 'limited' }), null, none)).toBe(false);
+    expect(isUserVisible(user({ visibility: 'limited' }), user({ id: 9 }), none)).toBe(true);
+    expect(isUserVisible(user({ visibility: 'limited' }), user({ id: 9, isRestricted: true }), none)).toBe(false);
+    await expect(isUserVisible(user({ visibility: 'private' }), user({ id: 9 }), none)).resolves.toBe(false);
+    await expect(isUserVisible(user({ visibility: 'private' }), user({ id: 9 }), async () => ({ follows: false, sharesOrg: true }))).resolves.toBe(true);
+    expect(isUserVisible(user({ visibility: 'private' }), user({ id: 9, isAdmin: true }), none)).toBe(true);
+  });
+});

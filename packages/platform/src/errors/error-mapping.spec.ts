@@ -1,0 +1,20 @@
+import { ContractError } from '@gitforge/contracts';
+import { giteaErrorBody, HttpStatusOfCode, toErrorPayload } from './error-mapping.js';
+
+describe('error mapping', () => {
+  it('should keep contract errors and hide everything else as internal', () => {
+    expect(toErrorPayload(new ContractError('not_found', 'gone'))).toEqual({ code: 'not_found', message: 'gone' });
+    expect(toErrorPayload(new Error('secret detail'))).toEqual({ code: 'internal', message: '' });
+    expect(toErrorPayload({ code: 'locked', message: 'repo is archived' })).toEqual({ code: 'locked', message: 'repo is archived' });
+  });
+
+  it("should give Gitea's statuses and body", () => {
+    expect(HttpStatusOfCode.unprocessable).toBe(422);
+    expect(HttpStatusOfCode.locked).toBe(423);
+    expect(giteaErrorBody({ code: 'unprocessable', message: 'bad', details: { invalidTopics: ['x'] } }, 'http://h/')).toEqual({
+      invalidTopics: ['x'],
+      message: 'bad',
+      url: 'http://h/api/swagger',
+    });
+  });
+});
