@@ -10,13 +10,13 @@ export interface AccessPolicy {
   admin?: boolean;
   /** Gitea's reqBasicOrRevProxyAuth: HTTP Basic (password or token), else 401. */
   basic?: boolean;
-  /** Token scope category; GET/HEAD need read, other methods write. */
+  /** Token scope category; GET/HEAD need read, other methods write. A controller's and a route's are both required. */
   scope?: ScopeCategory;
 }
 
 export const ACCESS_POLICY = 'gitforge:access-policy';
 
-/** Merged with the controller's policy: the method's keys win. */
+/** Merged with the controller's policy: the method's keys win, except `scope`, where both apply. */
 export const Access = (policy: AccessPolicy): MethodDecorator & ClassDecorator => SetMetadata(ACCESS_POLICY, policy);
 
 export interface AuthState {

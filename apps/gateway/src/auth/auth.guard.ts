@@ -1,7 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ContractError, forbidden, scopesAllow } from '@gitforge/contracts';
+import { ContractError, forbidden, scopesAllow, type ScopeCategory } from '@gitforge/contracts';
 import { ACCESS_POLICY, type AccessPolicy } from './access-policy.js';
 import { Authenticator } from './authenticator.js';
 
@@ -20,21 +20,24 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const policy: AccessPolicy = {
-      ...(this.reflector.get<AccessPolicy>(ACCESS_POLICY, context.getClass()) ?? {}),
-      ...(this.reflector.get<AccessPolicy>(ACCESS_POLICY, context.getHandler()) ?? {}),
-    };
+    const onClass = this.reflector.get<AccessPolicy>(ACCESS_POLICY, context.getClass()) ?? {};
+    const onHandler = this.reflector.get<AccessPolicy>(ACCESS_POLICY, context.getHandler()) ?? {};
+    const policy: AccessPolicy = { ...onClass, ...onHandler };
+    // Like Gitea's nested route groups, a scope on the controller and one on the route are both required.
+    const scopes = [...new Set([onClass.scope, onHandler.scope].filter((s): s is ScopeCategory => s !== undefined))];
     const auth = await this.authenticator.authenticate(request, reply);
     request.gitforge = { actor: auth?.actor ?? null, basic: auth?.basic ?? false };
     const actor = request.gitforge.actor;
 
     if ((policy.signIn || policy.admin || policy.basic) && !actor) throw new ContractError('unauthenticated', 'token is required');
     if (policy.basic && !request.gitforge.basic) throw new ContractError('unauthenticated', 'auth required');
-    if (policy.scope && actor && actor.scopes !== null) {
+    if (actor && actor.scopes !== null) {
       const write = request.method !== 'GET' && request.method !== 'HEAD';
-      if (!scopesAllow(actor.scopes, policy.scope, write)) {
-        const required = `${write ? 'write' : 'read'}:${policy.scope}`;
-        throw forbidden(`token does not have at least one of required scope(s), required=[${required}], token scope=${actor.scopes.join(',')}`);
+      for (const scope of scopes) {
+        if (!scopesAllow(actor.scopes, scope, write)) {
+          const required = `${write ? 'write' : 'read'}:${scope}`;
+          throw forbidden(`token does not have at least one of required scope(s), required=[${required}], token scope=${actor.scopes.join(',')}`);
+        }
       }
     }
     if (policy.admin && !actor!.isAdmin) throw forbidden('user should be the site admin');
