@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 // Note: no consistent-type-imports rule. Nest reads constructor parameter and DTO types from
 // decorator metadata, which an `import type` silently erases.
@@ -32,6 +33,6 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', fetch: 'readonly' } },
+    languageOptions: { globals: globals.node },
   },
 );
