@@ -69,7 +69,8 @@ async function dropNamespace(ns) {
 
 /**
  * @param {'embedded'|'distributed'} kind
- * @param {{ env?: Record<string,string>, replicas?: Record<string, number> }} [options]
+ * @param {{ env?: Record<string,string>, replicas?: Record<string, number>, nodeArgs?: string[] }} [options]
+ *   nodeArgs: extra node flags for every process (e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'])
  */
 export async function startLayout(kind, options = {}) {
   const port = await freePort();
@@ -96,7 +97,7 @@ export async function startLayout(kind, options = {}) {
   const procs = [];
   const launch = (app, index) => {
     const out = createWriteStream(join(dataDir, `${app}-${index}.log`));
-    const child = spawn(process.execPath, [resolve(repoRoot, APPS[app])], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), resolve(repoRoot, APPS[app])], {
       cwd: repoRoot,
       env: { ...env, GITFORGE_INSTANCE_ID: `${app}-${index}` },
       stdio: ['ignore', 'pipe', 'pipe'],
