@@ -4,6 +4,9 @@ import { PlatformModule } from '@gitforge/platform';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
+import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
+import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
+import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
@@ -24,6 +27,9 @@ import { Paged } from './http/paged.js';
     AdminUsersController,
     OrgsController,
     ReposController,
+    RepoContentsController,
+    RepoBranchesController,
+    RepoCommitsController,
   ],
   providers: [Authenticator, Paged, { provide: APP_GUARD, useClass: AuthGuard }],
 })

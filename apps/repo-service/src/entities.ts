@@ -1,7 +1,9 @@
 import { CollaborationEntity } from './access/collaboration.entity.js';
 import { Repositories1763800000200 } from './migrations/1763800000200-repositories.js';
 import { Collaboration1763800000201 } from './migrations/1763800000201-collaboration.js';
+import { CommitStatuses1763800000220 } from './migrations/1763800000220-commit-statuses.js';
 import { RepositoryEntity } from './repos/repository.entity.js';
+import { CommitStatusEntity } from './statuses/commit-status.entity.js';
 
-export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity];
-export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201];
+export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, CommitStatusEntity];
+export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, CommitStatuses1763800000220];

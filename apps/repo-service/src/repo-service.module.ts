@@ -2,7 +2,12 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { RepoServiceEntities, RepoServiceMigrations } from './entities.js';
 import { RepoServiceConfig } from './repo.config.js';
+import { BranchesModule } from './branches/branches.module.js';
+import { CommitsModule } from './commits/commits.module.js';
+import { ContentsModule } from './contents/contents.module.js';
+import { FilesModule } from './files/files.module.js';
 import { ReposModule } from './repos/repos.module.js';
+import { StatusesModule } from './statuses/statuses.module.js';
 
 @Module({
   imports: [
@@ -13,6 +18,11 @@ import { ReposModule } from './repos/repos.module.js';
       migrations: RepoServiceMigrations,
     }),
     ReposModule,
+    ContentsModule,
+    FilesModule,
+    BranchesModule,
+    CommitsModule,
+    StatusesModule,
   ],
 })
 export class RepoServiceModule {}

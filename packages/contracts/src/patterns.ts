@@ -35,6 +35,8 @@ export const UserPatterns = definePatterns('org', {
   get: 'users.get',
   /** Batched lookup by id for other services (one call per page, never per row). */
   getMany: 'users.getMany',
+  /** Batched lookup of individual users by e-mail (commit authors): `{ email (lower case): User }`. */
+  getManyByEmail: 'users.getManyByEmail',
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
   adminCreate: 'users.adminCreate',
@@ -66,4 +68,44 @@ export const RepoPatterns = definePatterns('repo', {
   listForActor: 'repos.listForActor',
   listForUser: 'repos.listForUser',
   listForOrg: 'repos.listForOrg',
+});
+
+/** Reading and writing a repository's tree: contents, raw files, git objects, file changes. */
+export const RepoContentPatterns = definePatterns('repo', {
+  /** `contents`: a file's object, or a directory's entries. */
+  get: 'repos.contents.get',
+  /** `contents-ext`: `file_contents` or `dir_contents`, with the fields `includes` asks for. */
+  getExt: 'repos.contents.getExt',
+  raw: 'repos.contents.raw',
+  media: 'repos.contents.media',
+  blob: 'repos.git.blob',
+  tree: 'repos.git.tree',
+  createFile: 'repos.contents.create',
+  updateFile: 'repos.contents.update',
+  deleteFile: 'repos.contents.delete',
+  changeFiles: 'repos.contents.change',
+});
+
+export const BranchPatterns = definePatterns('repo', {
+  list: 'repos.branches.list',
+  get: 'repos.branches.get',
+  create: 'repos.branches.create',
+  delete: 'repos.branches.delete',
+});
+
+export const CommitPatterns = definePatterns('repo', {
+  list: 'repos.commits.list',
+  get: 'repos.commits.get',
+  /** A commit's raw `.diff` or `.patch`. */
+  raw: 'repos.commits.raw',
+  compare: 'repos.commits.compare',
+});
+
+export const CommitStatusPatterns = definePatterns('repo', {
+  create: 'repos.statuses.create',
+  /** Statuses of one commit sha (`/statuses/{sha}`). */
+  list: 'repos.statuses.list',
+  /** Statuses of a branch, tag or commit (`/commits/{ref}/statuses`). */
+  listByRef: 'repos.statuses.listByRef',
+  combined: 'repos.statuses.combined',
 });

@@ -22,6 +22,11 @@ export class UsersController {
     return this.users.getMany(req.actor, req.body.ids);
   }
 
+  @MessagePattern(UserPatterns.getManyByEmail)
+  getManyByEmail(@Payload() req: RpcRequest<Record<string, string>, { emails: string[] }>): Promise<Record<string, User>> {
+    return this.users.getManyByEmail(req.actor, req.body.emails);
+  }
+
   @MessagePattern(UserPatterns.adminCreate)
   adminCreate(@Payload() req: RpcRequest<Record<string, string>, CreateUserOption>): Promise<User> {
     return this.users.adminCreate(req.actor, req.body);

@@ -32,6 +32,15 @@ export class UsersRepository {
       .getOne();
   }
 
+  findIndividualsByEmails(emails: string[]): Promise<UserEntity[]> {
+    const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter(Boolean))];
+    if (lower.length === 0) return Promise.resolve([]);
+    return this.db.manager
+      .createQueryBuilder(UserEntity, 'u')
+      .where('LOWER(u.email) IN (:...lower) AND u.type = :type', { lower, type: UserType.individual })
+      .getMany();
+  }
+
   insert(manager: EntityManager, user: Partial<UserEntity>): Promise<UserEntity> {
     return manager.save(UserEntity, manager.create(UserEntity, user));
   }

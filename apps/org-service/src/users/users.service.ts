@@ -44,6 +44,12 @@ export class UsersService {
     return users.map((u) => toUser(u, actor, this.config.rootUrl));
   }
 
+  /** Individual users by e-mail, keyed by the lower-cased address (commit authors and committers). */
+  async getManyByEmail(actor: Actor | null, emails: string[]): Promise<Record<string, User>> {
+    const users = await this.users.findIndividualsByEmails(emails);
+    return Object.fromEntries(users.map((u) => [u.email.toLowerCase(), toUser(u, actor, this.config.rootUrl)]));
+  }
+
   /** The account named `name` if the actor may see it, else not_found (Gitea hides rather than forbids). */
   async findVisible(actor: Actor | null, name: string): Promise<UserEntity> {
     const user = await this.users.findByName(name);
