@@ -46,7 +46,7 @@ interface PlannedChange extends FileChange {
 /** Gitea answers at most this many files in a multi-file change response (`[api] DEFAULT_PAGING_NUM`). */
 const MAX_RESPONSE_FILES = 30;
 /** How often a write is rebuilt on top of a branch another writer moved meanwhile. */
-const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 10;
 
 /**
  * File changes through the API (Gitea's ChangeRepoFiles): one commit written with plumbing on top

@@ -1,12 +1,12 @@
 import { Type } from 'class-transformer';
-import { ArrayNotEmpty, IsArray, ValidateNested } from 'class-validator';
+import { ValidateNested } from 'class-validator';
+import { NonEmptyArray } from '../common/validators.js';
 import { ChangeFileOperation } from './change-file-operation.dto.js';
 import { FileOptions } from './file-options.dto.js';
 
 /** `POST /repos/{owner}/{repo}/contents`: several file changes in one commit. */
 export class ChangeFilesOptions extends FileOptions {
-  @IsArray()
-  @ArrayNotEmpty({ message: 'Required' })
+  @NonEmptyArray()
   @ValidateNested({ each: true })
   @Type(() => ChangeFileOperation)
   files!: ChangeFileOperation[];
