@@ -9,6 +9,7 @@ import {
 } from '@gitforge/contracts';
 import type { CommitChanges } from '../git/commit-log.js';
 import type { GitCommit, GitSignature } from '../git/git-objects.js';
+import { Lru } from '../git/lru.js';
 import { pathEscape } from '../git/refs.js';
 import type { RepoUrls } from '../repos/repo.mapper.js';
 
@@ -20,6 +21,18 @@ export type UsersByEmail = Map<string, User>;
  * (`2024-05-01T12:00:00+02:00`), `Z` for UTC.
  */
 export function formatGitTime(sig: Pick<GitSignature, 'when' | 'tz'>): string {
+  const key = `${sig.when}${sig.tz}`;
+  const hit = formatted.get(key);
+  if (hit !== undefined) return hit;
+  const value = formatGitTimeUncached(sig);
+  formatted.set(key, value);
+  return value;
+}
+
+// Listings repeat the same few commit dates for many entries: format each once.
+const formatted = new Lru<string, string>(100_000);
+
+function formatGitTimeUncached(sig: Pick<GitSignature, 'when' | 'tz'>): string {
   const m = /^([+-])(\d\d)(\d\d)$/.exec(sig.tz);
   const offsetMin = m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
   const local = new Date((sig.when + offsetMin * 60) * 1000).toISOString().replace(/\.\d{3}Z$/, '');

@@ -15,6 +15,7 @@ import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitObjects, isDir, isSubmodule, isSymlink, type GitCommit, type GitTreeEntry } from '../git/git-objects.js';
 import { GitService } from '../git/git.service.js';
 import { LastCommits } from '../git/last-commits.js';
+import { Lru } from '../git/lru.js';
 import { isLikelyCommitId, pathEscape, Refs, type RefCommit } from '../git/refs.js';
 import { toContentsResponse, toGitBlobResponse, type EntryFacts } from './contents.mapper.js';
 import { LFS_POINTER_MAX_SIZE, LfsStore, parseLfsPointer, type LfsPointer } from './lfs.js';
@@ -40,9 +41,15 @@ const INCLUDES: Record<string, keyof ContentOptions> = {
   commit_message: 'commitMessage',
 };
 
-/** Reads a repository's tree: contents, contents-ext, raw and media, git blobs and trees. */
+/**
+ * Reads a repository's tree: contents, contents-ext, raw and media, git blobs and trees.
+ * Directory listings are cached whole: everything in one depends only on the commit, the path,
+ * the options and how the ref was named (its URLs), none of which can change under a key.
+ */
 @Injectable()
 export class ContentsService {
+  private readonly listings = new Lru<string, ContentsResponse[]>(200_000, (entries) => Math.max(1, entries.length));
+
   constructor(
     private readonly access: RepoAccessService,
     private readonly git: GitService,
@@ -89,9 +96,14 @@ export class ContentsService {
       const [facts] = await this.facts(view, refCommit, dir, [entry], options);
       return { file_contents: toContentsResponse(view.urls, refCommit, facts!) };
     }
+    const key = [view.repoId, refCommit.commit.sha, refCommit.kind, refCommit.name, refCommit.inputRef, path, options.lfsMetadata, options.commitMetadata, options.commitMessage].join('\0');
+    const cached = this.listings.get(key);
+    if (cached) return { dir_contents: cached };
     const entries = (await this.objects.tree(view.repoId, entry.sha)) ?? [];
     const facts = await this.facts(view, refCommit, path, entries, { ...options, fileContent: false });
-    return { dir_contents: facts.map((f) => toContentsResponse(view.urls, refCommit, f)) };
+    const listing = facts.map((f) => toContentsResponse(view.urls, refCommit, f));
+    this.listings.set(key, listing);
+    return { dir_contents: listing };
   }
 
   /** The ref (default branch when empty) as a branch, tag or full commit id; 404 otherwise. */

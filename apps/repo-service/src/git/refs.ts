@@ -117,8 +117,11 @@ export function refWebLinkPath(ref: { kind: RefKind; name: string }): string {
   return `${ref.kind}/${escapePathSegments(ref.name)}`;
 }
 
+const SAFE_SEGMENT = /^[A-Za-z0-9._~-]*$/;
+
 /** Go's url.PathEscape: unreserved characters and `$&+=:@` stay, everything else is %-encoded. */
 export function pathEscape(segment: string): string {
+  if (SAFE_SEGMENT.test(segment)) return segment;
   return encodeURIComponent(segment)
     .replace(/%(24|26|2B|3D|3A|40)/g, (m) => decodeURIComponent(m))
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
