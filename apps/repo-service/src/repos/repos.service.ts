@@ -189,7 +189,8 @@ export class ReposService {
           if (clash) throw unprocessable(`repository already exists [uname: ${ctx.owner.owner.login}, name: ${body.name}]`);
         }
         await this.repos.update(m, repo.id, { ...changes, updatedAt: new Date() });
-        if (changes.defaultBranch && !repo.isEmpty) await this.git.setHead(repo.id, changes.defaultBranch);
+        // HEAD follows in an empty repository too, so the first clone after the first push checks it out.
+        if (changes.defaultBranch) await this.git.setHead(repo.id, changes.defaultBranch);
         if (sender) {
           const updated = { ...repo, ...changes } as RepositoryEntity;
           await this.outbox.add(
