@@ -32,8 +32,9 @@ export class AuthGuard implements CanActivate {
     if (policy.basic && !request.gitforge.basic) throw new ContractError('unauthenticated', 'auth required');
     if (policy.scope && actor && actor.scopes !== null) {
       const write = request.method !== 'GET' && request.method !== 'HEAD';
-      if (!scopesAllow(actor.scopes, policy.scope, write)) {
-        const required = `${write ? 'write' : 'read'}:${policy.scope}`;
+      const categories = Array.isArray(policy.scope) ? policy.scope : [policy.scope];
+      if (!categories.every((c) => scopesAllow(actor.scopes, c, write))) {
+        const required = categories.map((c) => `${write ? 'write' : 'read'}:${c}`).join(' ');
         throw forbidden(`token does not have at least one of required scope(s), required=[${required}], token scope=${actor.scopes.join(',')}`);
       }
     }
