@@ -148,10 +148,12 @@ export class UsersRepository {
     else qb.innerJoin(FollowEntity, 'f', 'f.follow_id = u.id AND f.user_id = :userId', { userId });
     qb.where('u.type = :type', { type: UserType.individual });
     this.whereVisibleToViewer(qb, viewer);
+    // offset/limit rather than skip/take: TypeORM pages joined queries through a DISTINCT
+    // sub-select that cannot order by the joined follow row.
     return qb
       .orderBy('f.id', 'ASC')
-      .skip((options.page - 1) * options.limit)
-      .take(options.limit)
+      .offset((options.page - 1) * options.limit)
+      .limit(options.limit)
       .getManyAndCount();
   }
 
