@@ -221,6 +221,11 @@ export class TeamsService {
       changes.units = ALL_UNITS;
     }
     if (body.visibility && !isOwnerTeam) changes.visibility = body.visibility;
+    if (Object.keys(changes).length > 0) await this.applyEdit(team, changes);
+    return toTeam((await this.teams.findById(team.id))!, null);
+  }
+
+  private async applyEdit(team: TeamEntity, changes: Partial<TeamEntity>): Promise<void> {
     await this.db.transaction(async (m) => {
       if (changes.lowerName) {
         const clash = await this.teams.findByName(team.orgId, changes.lowerName, m);
@@ -228,7 +233,6 @@ export class TeamsService {
       }
       await this.teams.update(m, team.id, changes);
     });
-    return toTeam((await this.teams.findById(team.id))!, null);
   }
 
   /** `DELETE /teams/{id}` for owners; the Owners team stays (an organization needs its owners). */
