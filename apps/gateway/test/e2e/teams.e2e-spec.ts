@@ -1,3 +1,4 @@
+import { RepoUnitKeys } from '@gitforge/contracts';
 import type {
   CreateTeamOption,
   EditRepoOption,
@@ -12,18 +13,7 @@ import { addToTeam, createOrg, createTeam } from './support/accounts.js';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 
-const ALL_UNITS = [
-  'repo.code',
-  'repo.issues',
-  'repo.pulls',
-  'repo.releases',
-  'repo.wiki',
-  'repo.ext_wiki',
-  'repo.ext_issues',
-  'repo.projects',
-  'repo.packages',
-  'repo.actions',
-];
+const ALL_UNITS = [...RepoUnitKeys];
 
 describe.each(layoutsUnderTest())('teams through the gateway (%s layout)', (kind) => {
   let layout: Layout;

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
-  ContractError,
   forbidden,
   invalid,
   notFound,
@@ -15,7 +14,7 @@ import {
   type Page,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { rejectPublicOnly } from '../auth/public-only.js';
+import { rejectPublicOnly, requireActor } from '../auth/actor.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { toEmail } from './email.mapper.js';
@@ -31,10 +30,11 @@ export class EmailsService {
     private readonly users: UsersRepository,
   ) {}
 
+  /** The actor, refused with public-only tokens: addresses are private account data. */
   private requireActor(actor: Actor | null): Actor {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    rejectPublicOnly(actor);
-    return actor;
+    const a = requireActor(actor);
+    rejectPublicOnly(a);
+    return a;
   }
 
   async list(actor: Actor | null): Promise<Email[]> {

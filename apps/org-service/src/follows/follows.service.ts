@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, notFound, pageOf, type Actor, type ListOptions, type Page, type User } from '@gitforge/contracts';
+import { notFound, pageOf, type Actor, type ListOptions, type Page, type User } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
+import { requireActor } from '../auth/actor.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { toUser } from '../users/user.mapper.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -18,18 +19,13 @@ export class FollowsService {
     private readonly config: PlatformConfig,
   ) {}
 
-  private requireActor(actor: Actor | null): Actor {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    return actor;
-  }
-
   /** The named account (any visibility, as Gitea's user assignment), or the actor itself. */
   private async subject(actor: Actor, username: string | undefined): Promise<UserEntity> {
     return username === undefined ? this.usersService.requireSelf(actor) : this.usersService.requireByName(username);
   }
 
   async list(actor: Actor | null, direction: 'followers' | 'following', username: string | undefined, options: ListOptions): Promise<Page<User>> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const subject = await this.subject(a, username);
     const viewer = await this.usersService.viewerOf(a);
     const [rows, total] = await this.users.follows(direction, subject.id, viewer, options);
@@ -42,7 +38,7 @@ export class FollowsService {
 
   /** Resolves when `username` (or the actor) follows `target`; not_found otherwise. */
   async check(actor: Actor | null, username: string | undefined, target: string): Promise<void> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const subject = await this.subject(a, username);
     const followed = await this.usersService.requireByName(target);
     if (!(await this.users.isFollowing(subject.id, followed.id))) throw notFound();
@@ -50,7 +46,7 @@ export class FollowsService {
 
   /** Following oneself, or someone already followed, changes nothing (Gitea's FollowUser). */
   async follow(actor: Actor | null, username: string): Promise<void> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const target = await this.usersService.requireByName(username);
     if (target.id === a.id) return;
     await this.db.transaction(async (m) => {
@@ -60,7 +56,7 @@ export class FollowsService {
   }
 
   async unfollow(actor: Actor | null, username: string): Promise<void> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const target = await this.usersService.requireByName(username);
     await this.db.transaction((m) => this.follows.remove(m, a.id, target.id));
   }

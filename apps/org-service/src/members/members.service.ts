@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ContractError,
   forbidden,
   notFound,
   pageOf,
@@ -12,6 +11,7 @@ import {
   type User,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
+import { requireActor } from '../auth/actor.js';
 import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { OrgsService } from '../orgs/orgs.service.js';
 import type { UserEntity } from '../users/user.entity.js';
@@ -32,7 +32,7 @@ export class MembersService {
   /** Gitea checks the organization's visibility (404) before asking for a token. */
   private async visibleOrg(actor: Actor | null, org: string, requireSignIn: boolean): Promise<UserEntity> {
     const entity = await this.orgsService.requireVisibleOrg(actor, org);
-    if (requireSignIn && !actor) throw new ContractError('unauthenticated', 'token is required');
+    if (requireSignIn) requireActor(actor);
     return entity;
   }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
   AccessMode,
-  ContractError,
   EventNames,
   forbidden,
   notFound,
@@ -20,6 +19,7 @@ import {
   type Visibility,
 } from '@gitforge/contracts';
 import { Database, OutboxService, PlatformConfig } from '@gitforge/platform';
+import { requireActor } from '../auth/actor.js';
 import { UserEntity, UserType } from '../users/user.entity.js';
 import { toOrganization, toUser } from '../users/user.mapper.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -40,8 +40,7 @@ export class OrgsService {
   ) {}
 
   async create(actor: Actor | null, body: CreateOrgOption): Promise<Organization> {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    const creator = await this.users.findById(actor.id);
+    const creator = await this.users.findById(requireActor(actor).id);
     // Gitea's CanCreateOrganization.
     if (!creator || !(creator.isAdmin || (!creator.isRestricted && creator.allowCreateOrganization))) {
       throw forbidden('Create organization not allowed');
@@ -94,17 +93,17 @@ export class OrgsService {
 
   /** Gitea's reqOrgOwnership: site admins and members of the Owners team. */
   async requireOwner(actor: Actor | null, org: UserEntity): Promise<Actor> {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    const viewer = await this.usersService.viewerOf(actor);
-    if (viewer?.isAdmin || (await this.isOwner(org.id, actor.id))) return actor;
+    const a = requireActor(actor);
+    const viewer = await this.usersService.viewerOf(a);
+    if (viewer?.isAdmin || (await this.isOwner(org.id, a.id))) return a;
     throw forbidden('Must be an organization owner');
   }
 
   /** Gitea's reqOrgMembership: site admins and members. */
   async requireMember(actor: Actor | null, org: UserEntity): Promise<Actor> {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    const viewer = await this.usersService.viewerOf(actor);
-    if (viewer?.isAdmin || (await this.orgs.isMember(org.id, actor.id))) return actor;
+    const a = requireActor(actor);
+    const viewer = await this.usersService.viewerOf(a);
+    if (viewer?.isAdmin || (await this.orgs.isMember(org.id, a.id))) return a;
     throw forbidden('Must be an organization member');
   }
 

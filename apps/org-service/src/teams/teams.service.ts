@@ -19,7 +19,7 @@ import {
   type Visibility,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
-import { rejectPublicOnly } from '../auth/public-only.js';
+import { rejectPublicOnly, requireActor } from '../auth/actor.js';
 import { OWNER_TEAM_NAME, type TeamEntity } from '../orgs/org.entities.js';
 import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { OrgsService } from '../orgs/orgs.service.js';
@@ -60,17 +60,12 @@ export class TeamsService {
     private readonly config: PlatformConfig,
   ) {}
 
-  private requireActor(actor: Actor | null): Actor {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    return actor;
-  }
-
   /** Gitea's orgAssignment(false, true): the team by id, with its organization. */
   private async context(actor: Actor | null, teamId: number): Promise<TeamContext> {
     const team = Number.isSafeInteger(teamId) ? await this.teams.findById(teamId) : null;
     const org = team ? await this.users.findById(team.orgId) : null;
     if (!team || !org) throw notFound();
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     return { team, org, actor: a, viewer: await this.usersService.viewerOf(a) };
   }
 
@@ -174,7 +169,7 @@ export class TeamsService {
 
   /** `GET /user/teams`: the actor's teams in every organization, each with its organization. */
   async listForActor(actor: Actor | null, options: ListOptions): Promise<Page<Team>> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     rejectPublicOnly(a);
     const [rows, total] = await this.teams.search({ memberId: a.id }, options);
     const orgs = await this.users.findByIds(rows.map((t) => t.orgId));

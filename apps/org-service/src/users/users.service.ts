@@ -20,7 +20,7 @@ import {
   type UserSettingsOptions,
 } from '@gitforge/contracts';
 import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
-import { rejectPublicOnly } from '../auth/public-only.js';
+import { rejectPublicOnly } from '../auth/actor.js';
 import { EmailsRepository } from '../emails/emails.repository.js';
 import { EmailsService } from '../emails/emails.service.js';
 import { FollowsRepository } from '../follows/follows.repository.js';
