@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@gitforge/platform';
+import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
+import { TeamsController } from './api/v1/teams.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
@@ -24,6 +26,8 @@ import { Paged } from './http/paged.js';
     AdminUsersController,
     OrgsController,
     ReposController,
+    AdminEmailsController,
+    TeamsController,
   ],
   providers: [Authenticator, Paged, { provide: APP_GUARD, useClass: AuthGuard }],
 })

@@ -38,6 +38,27 @@ export const UserPatterns = definePatterns('org', {
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
   adminCreate: 'users.adminCreate',
+  /** `PATCH /admin/users/{username}`. */
+  adminEdit: 'users.adminEdit',
+  /** `DELETE /admin/users/{username}`: refused while the user owns repositories (asks repo-service). */
+  adminDelete: 'users.adminDelete',
+  /** `GET /users/search`: answers a Page; the gateway wraps it in `{data, ok}`. */
+  search: 'users.search',
+  getSettings: 'users.settings.get',
+  updateSettings: 'users.settings.update',
+  listEmails: 'users.emails.list',
+  addEmails: 'users.emails.add',
+  deleteEmails: 'users.emails.delete',
+  /** `GET /admin/emails` and `/admin/emails/search` (`q`): every individual's addresses, by address. */
+  searchEmails: 'users.emails.search',
+  /** Followers of `params.username`, or of the actor when it is absent. */
+  listFollowers: 'users.followers.list',
+  /** Whom `params.username` follows, or the actor when it is absent. */
+  listFollowing: 'users.following.list',
+  /** 204 when `params.username` (or the actor) follows `params.target`, else not_found. */
+  checkFollowing: 'users.following.check',
+  follow: 'users.follow',
+  unfollow: 'users.unfollow',
 });
 
 export const TokenPatterns = definePatterns('org', {
@@ -55,6 +76,42 @@ export const OrgPatterns = definePatterns('org', {
   accessMany: 'orgs.accessMany',
   /** Which organization repositories the actor reaches through teams. */
   reachableRepos: 'orgs.reachableRepos',
+  /** `GET /orgs`: every organization the actor may see, by name. */
+  list: 'orgs.list',
+  /** `GET /user/orgs` (no `params.username`) and `GET /users/{username}/orgs`. */
+  listForUser: 'orgs.listForUser',
+  edit: 'orgs.edit',
+  /** Refused while the organization owns repositories (asks repo-service). */
+  delete: 'orgs.delete',
+  listMembers: 'orgs.members.list',
+  /** Answers a MemberCheck: null redirect for a member, a redirect for callers who may only see public members. */
+  checkMember: 'orgs.members.check',
+  removeMember: 'orgs.members.remove',
+  listPublicMembers: 'orgs.publicMembers.list',
+  checkPublicMember: 'orgs.publicMembers.check',
+  publicizeMember: 'orgs.publicMembers.publicize',
+  concealMember: 'orgs.publicMembers.conceal',
+});
+
+export const TeamPatterns = definePatterns('org', {
+  create: 'teams.create',
+  /** `GET /orgs/{org}/teams`: the teams the actor may list (team visibility). */
+  listForOrg: 'teams.listForOrg',
+  /** `GET /orgs/{org}/teams/search`: a Page; the gateway wraps it in `{data, ok}`. */
+  search: 'teams.search',
+  /** `GET /user/teams`. */
+  listForActor: 'teams.listForActor',
+  get: 'teams.get',
+  edit: 'teams.edit',
+  delete: 'teams.delete',
+  listMembers: 'teams.members.list',
+  getMember: 'teams.members.get',
+  addMember: 'teams.members.add',
+  removeMember: 'teams.members.remove',
+  listRepos: 'teams.repos.list',
+  getRepo: 'teams.repos.get',
+  addRepo: 'teams.repos.add',
+  removeRepo: 'teams.repos.remove',
 });
 
 export const RepoPatterns = definePatterns('repo', {
@@ -66,4 +123,19 @@ export const RepoPatterns = definePatterns('repo', {
   listForActor: 'repos.listForActor',
   listForUser: 'repos.listForUser',
   listForOrg: 'repos.listForOrg',
+  /**
+   * Repositories of one owner as the actor would see them (Repository shapes with its permissions),
+   * by name, one page: those with `ids`, or named `names`, or all of them. For other services
+   * (team repositories); the caller decides whether the actor may see the list at all.
+   */
+  findMany: 'repos.findMany',
+  /** How many repositories an owner has (user and organization deletion are refused while any remain). */
+  countForOwner: 'repos.countForOwner',
 });
+
+/** Body of `repos.findMany`; `page` and `limit` travel in the query. */
+export interface FindReposRequest {
+  ownerId: number;
+  ids?: number[];
+  names?: string[];
+}

@@ -5,6 +5,7 @@ import {
   RepoPatterns,
   type CreateRepoOption,
   type EditRepoOption,
+  type FindReposRequest,
   type Page,
   type Repository,
   type RpcRequest,
@@ -55,5 +56,15 @@ export class ReposController {
   @MessagePattern(RepoPatterns.listForOrg)
   listForOrg(@Payload() req: RpcRequest<{ org: string }>): Promise<Page<Repository>> {
     return this.repos.listForOwner(req.actor, req.params.org, normalizeListOptions(req.query), 'organization');
+  }
+
+  @MessagePattern(RepoPatterns.findMany)
+  findMany(@Payload() req: RpcRequest<Record<string, string>, FindReposRequest>): Promise<Page<Repository>> {
+    return this.repos.findMany(req.actor, req.body, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(RepoPatterns.countForOwner)
+  countForOwner(@Payload() req: RpcRequest<Record<string, string>, { ownerId: number }>): Promise<number> {
+    return this.repos.countForOwner(req.body.ownerId);
   }
 }

@@ -49,6 +49,22 @@ export class ReposRepository {
       .getManyAndCount();
   }
 
+  /** One owner's repositories (optionally only these ids or lower-case names), by name, one page and the total. */
+  findForOwner(filter: { ownerId: number; ids?: number[]; lowerNames?: string[] }, options: ListOptions): Promise<[RepositoryEntity[], number]> {
+    const qb = this.db.manager.createQueryBuilder(RepositoryEntity, 'r').where('r.owner_id = :ownerId', { ownerId: filter.ownerId });
+    if (filter.ids) qb.andWhere(filter.ids.length > 0 ? 'r.id IN (:...ids)' : '1 = 0', { ids: filter.ids });
+    if (filter.lowerNames) qb.andWhere(filter.lowerNames.length > 0 ? 'r.lower_name IN (:...names)' : '1 = 0', { names: filter.lowerNames });
+    return qb
+      .orderBy('r.lower_name', 'ASC')
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  countForOwner(ownerId: number): Promise<number> {
+    return this.db.manager.count(RepositoryEntity, { where: { ownerId } });
+  }
+
   insert(manager: EntityManager, repo: Partial<RepositoryEntity>): Promise<RepositoryEntity> {
     return manager.save(RepositoryEntity, manager.create(RepositoryEntity, repo));
   }
