@@ -5,6 +5,7 @@ import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
+import { RepoSearchController } from './api/v1/repo-search.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { TeamsController } from './api/v1/teams.controller.js';
 import { UserController } from './api/v1/user.controller.js';
@@ -25,6 +26,7 @@ import { Paged } from './http/paged.js';
     UsersController,
     AdminUsersController,
     OrgsController,
+    RepoSearchController,
     ReposController,
     AdminEmailsController,
     TeamsController,

@@ -72,6 +72,8 @@ export const OrgPatterns = definePatterns('org', {
   get: 'orgs.get',
   /** How an actor relates to an organization (owner, member, team access to a repository). */
   access: 'orgs.access',
+  /** The owners whose repositories the actor may see at all (repository search). */
+  ownerFilter: 'orgs.ownerFilter',
   /** `orgs.access` for several owners at once (one call for a page of repositories). */
   accessMany: 'orgs.accessMany',
   /** Which organization repositories the actor reaches through teams. */
@@ -112,6 +114,8 @@ export const TeamPatterns = definePatterns('org', {
   getRepo: 'teams.repos.get',
   addRepo: 'teams.repos.add',
   removeRepo: 'teams.repos.remove',
+  /** Which repositories a team reaches, for repository search by `team_id` (404 when the actor may not read the team). */
+  repoScope: 'teams.repos.scope',
 });
 
 export const RepoPatterns = definePatterns('repo', {
@@ -123,6 +127,8 @@ export const RepoPatterns = definePatterns('repo', {
   listForActor: 'repos.listForActor',
   listForUser: 'repos.listForUser',
   listForOrg: 'repos.listForOrg',
+  /** `GET /repos/search`. */
+  search: 'repos.search',
   /**
    * Repositories of one owner as the actor would see them (Repository shapes with its permissions),
    * by name, one page: those with `ids`, or named `names`, or all of them. For other services

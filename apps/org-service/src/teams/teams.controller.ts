@@ -10,6 +10,7 @@ import {
   type RpcRequest,
   type Team,
   type User,
+  type TeamRepoScope,
 } from '@gitforge/contracts';
 import { TeamsService } from './teams.service.js';
 
@@ -101,5 +102,10 @@ export class TeamsController {
   @MessagePattern(TeamPatterns.removeRepo)
   removeRepo(@Payload() req: RpcRequest<TeamParams & { repo: string }>): Promise<void> {
     return this.teams.removeRepo(req.actor, Number(req.params.id), req.params.repo);
+  }
+
+  @MessagePattern(TeamPatterns.repoScope)
+  repoScope(@Payload() req: RpcRequest<{ id: string }>): Promise<TeamRepoScope> {
+    return this.teams.repoScope(req.actor, Number(req.params.id));
   }
 }

@@ -17,6 +17,7 @@ import {
   type Team,
   type User,
   type Visibility,
+  type TeamRepoScope,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { rejectPublicOnly, requireActor } from '../auth/actor.js';
@@ -305,6 +306,17 @@ export class TeamsService {
       if (request.ids.length === 0) return pageOf([], 0, options);
     }
     return this.findRepos(ctx.actor, request, options);
+  }
+
+  /** The repositories a team reaches, for `GET /repos/search?team_id=` (hidden teams answer 404/403 as `GET /teams/{id}`). */
+  async repoScope(actor: Actor | null, teamId: number): Promise<TeamRepoScope> {
+    const ctx = await this.context(actor, teamId);
+    await this.requireRead(ctx);
+    return {
+      orgId: ctx.org.id,
+      includesAllRepositories: ctx.team.includesAllRepositories,
+      repoIds: ctx.team.includesAllRepositories ? [] : await this.teams.repoIds(ctx.team.id),
+    };
   }
 
   async getRepo(actor: Actor | null, teamId: number, repoName: string): Promise<Repository> {

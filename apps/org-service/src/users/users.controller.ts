@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  OrgPatterns,
   normalizeListOptions,
   UserPatterns,
   type CreateUserOption,
@@ -10,6 +11,7 @@ import {
   type User,
   type UserSettings,
   type UserSettingsOptions,
+  type OwnerFilter,
 } from '@gitforge/contracts';
 import { UsersService } from './users.service.js';
 
@@ -71,5 +73,10 @@ export class UsersController {
   @MessagePattern(UserPatterns.adminDelete)
   adminDelete(@Payload() req: RpcRequest<{ username: string }>): Promise<void> {
     return this.users.adminDelete(req.actor, req.params.username);
+  }
+
+  @MessagePattern(OrgPatterns.ownerFilter)
+  ownerFilter(@Payload() req: RpcRequest): Promise<OwnerFilter> {
+    return this.users.ownerFilter(req.actor);
   }
 }

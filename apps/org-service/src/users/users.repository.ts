@@ -205,4 +205,17 @@ export class UsersRepository {
   async isFollowing(userId: number, followId: number, manager?: EntityManager): Promise<boolean> {
     return (await this.m(manager).count(FollowEntity, { where: { userId, followId } })) > 0;
   }
+
+  /** Ids of accounts with one of `visibilities`, except `exceptIds`. */
+  async idsWithVisibility(visibilities: Visibility[], exceptIds: number[]): Promise<number[]> {
+    const qb = this.db.manager.createQueryBuilder(UserEntity, 'u').select('u.id', 'id').where('u.visibility IN (:...visibilities)', { visibilities });
+    if (exceptIds.length > 0) qb.andWhere('u.id NOT IN (:...exceptIds)', { exceptIds });
+    return (await qb.getRawMany<{ id: number | string }>()).map((r) => Number(r.id));
+  }
+
+  /** Organizations the user is a member of. */
+  async orgIdsOfMember(userId: number): Promise<number[]> {
+    const rows = await this.db.manager.find(OrgUserEntity, { where: { userId } });
+    return rows.map((r) => r.orgId);
+  }
 }

@@ -18,6 +18,7 @@ import {
   type User,
   type UserSettings,
   type UserSettingsOptions,
+  type OwnerFilter,
 } from '@gitforge/contracts';
 import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { rejectPublicOnly } from '../auth/actor.js';
@@ -74,6 +75,20 @@ export class UsersService {
   async ownerVisibleTo(owner: UserEntity, actor: Actor | null): Promise<boolean> {
     const viewer = await this.viewerOf(actor);
     return hasOrgOrUserVisible(owner, viewer, async () => owner.isOrganization && viewer !== null && this.orgs.isMember(owner.id, viewer.id));
+  }
+
+  /**
+   * `ownerVisibleTo` for every owner at once: anonymous callers see public owners; site admins all;
+   * restricted users only themselves and their organizations; others all but the private owners
+   * they are not (members of).
+   */
+  async ownerFilter(actor: Actor | null): Promise<OwnerFilter> {
+    const viewer = await this.viewerOf(actor);
+    if (!viewer) return { hidden: await this.users.idsWithVisibility(['limited', 'private'], []) };
+    if (viewer.isAdmin) return { all: true };
+    const mine = [viewer.id, ...(await this.users.orgIdsOfMember(viewer.id))];
+    if (viewer.isRestricted) return { only: mine };
+    return { hidden: await this.users.idsWithVisibility(['private'], mine) };
   }
 
   async getSelf(actor: Actor | null): Promise<User> {

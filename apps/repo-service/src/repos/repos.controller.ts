@@ -10,13 +10,17 @@ import {
   type Repository,
   type RpcRequest,
 } from '@gitforge/contracts';
+import { RepoSearchService, type RepoSearchQuery } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
 
 type RepoParams = { owner: string; repo: string };
 
 @Controller()
 export class ReposController {
-  constructor(private readonly repos: ReposService) {}
+  constructor(
+    private readonly repos: ReposService,
+    private readonly repoSearch: RepoSearchService,
+  ) {}
 
   @MessagePattern(RepoPatterns.createForActor)
   createForActor(@Payload() req: RpcRequest<Record<string, string>, CreateRepoOption>): Promise<Repository> {
@@ -66,5 +70,10 @@ export class ReposController {
   @MessagePattern(RepoPatterns.countForOwner)
   countForOwner(@Payload() req: RpcRequest<Record<string, string>, { ownerId: number }>): Promise<number> {
     return this.repos.countForOwner(req.body.ownerId);
+  }
+
+  @MessagePattern(RepoPatterns.search)
+  search(@Payload() req: RpcRequest<Record<string, string>, undefined, RepoSearchQuery & { page?: string; limit?: string }>): Promise<Page<Repository>> {
+    return this.repoSearch.search(req.actor, req.query, normalizeListOptions(req.query));
   }
 }

@@ -3,11 +3,12 @@ import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitService } from '../git/git.service.js';
 import { ReposController } from './repos.controller.js';
 import { ReposRepository } from './repos.repository.js';
+import { RepoSearchService } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
 
 @Module({
   controllers: [ReposController],
-  providers: [ReposRepository, ReposService, RepoAccessService, GitService],
+  providers: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService],
   exports: [ReposRepository, ReposService, RepoAccessService, GitService],
 })
 export class ReposModule {}

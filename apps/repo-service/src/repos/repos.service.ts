@@ -272,7 +272,7 @@ export class ReposService {
   }
 
   /** Repositories as the actor sees them: one owner lookup for the whole page, never one per row. */
-  private async toApiMany(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<Repository[]> {
+  async toApiMany(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<Repository[]> {
     const missing = [...new Set(rows.map((r) => r.ownerId))].filter((id) => !known.some((o) => o.owner.id === id));
     const owners = [
       ...known,

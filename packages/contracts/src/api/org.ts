@@ -88,3 +88,17 @@ export interface TeamRepoAccess {
   /** Unit name → AccessMode over those teams. */
   units: Record<string, number>;
 }
+
+/**
+ * Which owners' repositories the actor may see at all (Gitea's HasOrgOrUserVisible over every
+ * owner at once), for repository search: everyone's, all but some, or only some.
+ */
+export type OwnerFilter = { all: true } | { hidden: number[] } | { only: number[] };
+
+/** The repositories one team reaches (answered to repo-service, not on the wire). */
+export interface TeamRepoScope {
+  orgId: number;
+  includesAllRepositories: boolean;
+  /** Linked repositories when the team does not include all of them. */
+  repoIds: number[];
+}
