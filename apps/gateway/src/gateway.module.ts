@@ -4,12 +4,15 @@ import { PlatformModule } from '@gitforge/platform';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
+import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
+import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
+import { SmartHttpProxy } from './git/smart-http.proxy.js';
 import { HealthController } from './http/health.controller.js';
 import { Paged } from './http/paged.js';
 
@@ -24,7 +27,10 @@ import { Paged } from './http/paged.js';
     AdminUsersController,
     OrgsController,
     ReposController,
+    RepoCollaboratorsController,
+    RepoBranchProtectionsController,
+    RepoTagProtectionsController,
   ],
-  providers: [Authenticator, Paged, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [Authenticator, Paged, SmartHttpProxy, { provide: APP_GUARD, useClass: AuthGuard }],
 })
 export class GatewayModule {}

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
+import { CollaborationEntity } from '../access/collaboration.entity.js';
+import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
+import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -49,6 +52,15 @@ export class ReposRepository {
       .getManyAndCount();
   }
 
+  /**
+   * The row, locked until the transaction ends (PostgreSQL; SQLite transactions are serialised
+   * already): replicas that finish pushes to one repository update it one after the other.
+   */
+  lockById(manager: EntityManager, id: number): Promise<RepositoryEntity | null> {
+    const postgres = manager.connection.options.type === 'postgres';
+    return manager.findOne(RepositoryEntity, { where: { id }, ...(postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  }
+
   insert(manager: EntityManager, repo: Partial<RepositoryEntity>): Promise<RepositoryEntity> {
     return manager.save(RepositoryEntity, manager.create(RepositoryEntity, repo));
   }
@@ -59,5 +71,9 @@ export class ReposRepository {
 
   async delete(manager: EntityManager, id: number): Promise<void> {
     await manager.delete(RepositoryEntity, { id });
+    // Grants and rules die with the repository, so a later repository can never inherit them.
+    await manager.delete(CollaborationEntity, { repoId: id });
+    await manager.delete(BranchProtectionEntity, { repoId: id });
+    await manager.delete(TagProtectionEntity, { repoId: id });
   }
 }

@@ -4,3 +4,8 @@ export * from './user/create-access-token-option.dto.js';
 export * from './org/create-org-option.dto.js';
 export * from './repo/create-repo-option.dto.js';
 export * from './repo/edit-repo-option.dto.js';
+export * from './repo/add-collaborator-option.dto.js';
+export * from './repo/create-tag-protection-option.dto.js';
+export * from './repo/edit-tag-protection-option.dto.js';
+export * from './repo/create-branch-protection-option.dto.js';
+export * from './repo/edit-branch-protection-option.dto.js';
