@@ -29,7 +29,9 @@ type GitRoute = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
  */
 @Injectable()
 export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
-  private readonly agent = new Agent({ keepAlive: true });
+  // One connection per request: a pooled connection that repo-service closed after an aborted
+  // push (a cut-off body, an idle client) would reset the next request that picked it up.
+  private readonly agent = new Agent({ keepAlive: false });
   private secret = '';
 
   constructor(
@@ -86,6 +88,10 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
     const upstream = httpRequest(`${base}${path}${search}`, { method: request.method, headers, agent: this.agent });
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
+    });
+    // repo-service may answer before the body is in (a body over its limit, an idle client): drop the rest.
+    res.on('finish', () => {
+      if (!request.raw.complete) request.raw.destroy();
     });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, { ...passThrough(answer.headers), 'X-Request-Id': request.id });

@@ -164,17 +164,33 @@ export class SmartHttpHandler {
       lastActivity = Date.now();
     };
     let aborted: string | undefined;
+    const rejections = push?.rejections;
+    const output: Readable = rejections ? child.stdout!.pipe(new ReportStatusRewriter((ref) => rejections.get(ref))) : child.stdout!;
     const abort = (why: string, status?: number): void => {
       if (aborted || child.exitCode !== null) return;
       aborted = why;
       log.info({ repoId, svc, why }, 'smart HTTP request aborted');
-      // git removes its quarantine directory, temporary packs and ref locks when it gets SIGTERM.
-      signalGroup(child, 'SIGTERM');
-      const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), 10_000);
-      kill.unref();
-      void exited.then(() => clearTimeout(kill));
+      // End of input: a push then fails to unpack and removes its quarantine directory itself.
+      // Signals are only the fallback: a signal can race a child that is still writing objects.
       child.stdin!.destroy();
-      if (status && !res.headersSent) plain(res, status, status === 413 ? 'Request Entity Too Large' : 'Request Timeout');
+      output.unpipe(res);
+      if (svc === 'upload-pack') {
+        signalGroup(child, 'SIGTERM');
+        child.stdout!.destroy();
+      } else {
+        // receive-pack still writes its report; let it drain so it never blocks on a full pipe.
+        child.stdout!.unpipe();
+        child.stdout!.resume();
+      }
+      const term = setTimeout(() => signalGroup(child, 'SIGTERM'), 10_000);
+      const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), 20_000);
+      term.unref();
+      kill.unref();
+      void exited.then(() => {
+        clearTimeout(term);
+        clearTimeout(kill);
+      });
+      if (status && !res.headersSent) plain(res, status, status === 413 ? 'Request Entity Too Large' : 'Request Timeout', { Connection: 'close' });
       else res.destroy();
     };
     const idleMs = this.config.GITFORGE_GIT_IDLE_TIMEOUT_MS;
@@ -192,14 +208,13 @@ export class SmartHttpHandler {
       abort(err instanceof BodyTooLarge ? 'request body too large' : 'request stream failed', err instanceof BodyTooLarge ? 413 : undefined);
     });
 
-    const rejections = push?.rejections;
-    const output: Readable = rejections ? child.stdout!.pipe(new ReportStatusRewriter((ref) => rejections.get(ref))) : child.stdout!;
     output.on('data', touch);
-    const sent = pipeline(output, res).catch(() => abort('response stream failed'));
+    output.on('error', () => abort('git output failed'));
+    output.pipe(res);
 
     try {
       const code = await exited;
-      await Promise.all([input, sent]);
+      await input;
       if (code !== 0 && !aborted) log.warn({ repoId, svc, code, stderr: stderr() }, 'git exited with an error');
     } finally {
       clearInterval(idle);
