@@ -3,20 +3,18 @@ import { pipeline } from 'node:stream/promises';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ContractError, type Actor } from '@gitforge/contracts';
+import { ContractError, GitHttp, type Actor } from '@gitforge/contracts';
 import { createLogger, internalHttpUrl, internalSecret, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
 import { Authenticator } from '../auth/authenticator.js';
 import { GatewayConfig } from '../gateway.config.js';
 
 const log = createLogger('git-proxy');
 
-/** repo-service's listener name (see repo-service's GitHttpServer). */
-const REPO_GIT_LISTENER = 'repo-git';
 const GIT_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'];
 /** Request headers git sends that repo-service needs; nothing else crosses (above all not a forged actor header). */
 const FORWARDED = ['content-type', 'content-encoding', 'content-length', 'git-protocol', 'user-agent', 'accept'];
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
-const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="Gitea"' };
+const CHALLENGE = { 'WWW-Authenticate': GitHttp.challenge };
 
 type GitRoute = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
 
@@ -81,7 +79,7 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
       'x-request-id': request.id,
     };
     for (const name of FORWARDED) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
-    const base = internalHttpUrl(REPO_GIT_LISTENER, this.config, this.config.GITFORGE_REPO_GIT_URL);
+    const base = internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL);
 
     reply.hijack();
     const res = reply.raw;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isPublicOnly, scopesAllow, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess } from '@gitforge/contracts';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import type { GitHttpService } from '../git/git.service.js';
 import { ReposRepository } from '../repos/repos.repository.js';
@@ -8,12 +8,6 @@ import { ReposRepository } from '../repos/repos.repository.js';
 export type GitAccessVerdict =
   | { ok: true; ctx: RepoContext }
   | { ok: false; status: number; message: string; headers?: Record<string, string> };
-
-/**
- * Gitea's `WWW-Authenticate` for git over HTTP (`routers/web/repo/githttp.go`, OAuth2 enabled as
- * by default): git then asks its credential helper and retries with Basic credentials.
- */
-export const GIT_AUTH_CHALLENGE = 'Basic realm="Gitea"';
 
 const refuse = (status: number, message: string, headers?: Record<string, string>): GitAccessVerdict => ({ ok: false, status, message, headers });
 
@@ -40,7 +34,7 @@ export class GitAccess {
     const publicPull = !!owner && !!repo && !repo.isPrivate && pull && owner.owner.visibility === 'public';
     if (publicPull) return { ok: true, ctx: { repo, owner, permission: await this.access.permissionFor(actor, owner, repo) } };
 
-    if (!actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GIT_AUTH_CHALLENGE });
+    if (!actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
     if (actor.scopes !== null) {
       if (!scopesAllow(actor.scopes, 'repository', !pull)) {
         const required = `${pull ? 'read' : 'write'}:repository`;

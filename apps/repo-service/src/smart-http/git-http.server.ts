@@ -1,13 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { GitHttp } from '@gitforge/contracts';
 import { createLogger, listenInternalHttp } from '@gitforge/platform';
 import { RepoServiceConfig } from '../repo.config.js';
 import { SmartHttpHandler } from './smart-http.handler.js';
 
 const log = createLogger('smart-http');
 
-/** Name under which the gateway finds this listener (see platform's internal HTTP). */
-export const REPO_GIT_LISTENER = 'repo-git';
 
 /**
  * repo-service's own HTTP listener for smart HTTP: clones and pushes are byte streams and do not
@@ -28,7 +27,7 @@ export class GitHttpServer implements OnApplicationBootstrap, OnApplicationShutd
     server.requestTimeout = 0;
     server.headersTimeout = 60_000;
     this.server = server;
-    const url = await listenInternalHttp(REPO_GIT_LISTENER, server, this.config, {
+    const url = await listenInternalHttp(GitHttp.listener, server, this.config, {
       host: this.config.GITFORGE_GIT_HTTP_HOST,
       port: this.config.GITFORGE_GIT_HTTP_PORT,
     });

@@ -5,14 +5,14 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
-import type { Actor } from '@gitforge/contracts';
+import { GitHttp, type Actor } from '@gitforge/contracts';
 import { createLogger, internalSecret, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService, type GitHttpService } from '../git/git.service.js';
 import { PushPolicy, type PushContext } from '../protections/push-policy.js';
 import { PushesService } from '../pushes/pushes.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
-import { GIT_AUTH_CHALLENGE, GitAccess } from './git-access.js';
+import { GitAccess } from './git-access.js';
 import { pkt, ReportStatusRewriter } from './pkt-line.js';
 import { PushHooks, type HookAnswer } from './push-hooks.js';
 
@@ -148,7 +148,7 @@ export class SmartHttpHandler {
   ): Promise<void> {
     const repoId = ctx.repo.id;
     // GitAccess never lets an anonymous push through; without an actor there would be no hook to check it.
-    if (svc === 'receive-pack' && !actor) return plain(res, 401, 'Unauthorized', { 'WWW-Authenticate': GIT_AUTH_CHALLENGE });
+    if (svc === 'receive-pack' && !actor) return plain(res, 401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
     const push = svc === 'receive-pack' && actor ? await this.openPush({ ...ctx, actor }) : undefined;
     const child = this.git.spawnService(repoId, svc, {
       env: { ...env, ...(push?.env ?? {}) },

@@ -1,18 +1,4 @@
-import { IsArray, IsOptional, IsString } from 'class-validator';
+import { CreateTagProtectionOption } from './create-tag-protection-option.dto.js';
 
-/** `PATCH /repos/{owner}/{repo}/tag_protections/{id}`: only the fields present change. */
-export class EditTagProtectionOption {
-  @IsOptional()
-  @IsString()
-  name_pattern?: string;
-
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  whitelist_usernames?: string[];
-
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  whitelist_teams?: string[];
-}
+/** `PATCH /repos/{owner}/{repo}/tag_protections/{id}`: the same fields as on creation; only those present change. */
+export class EditTagProtectionOption extends CreateTagProtectionOption {}
