@@ -95,7 +95,11 @@ export class PushHooks implements OnApplicationShutdown {
 
   /** Registers one push; answers the environment its receive-pack needs (and a release function). */
   async open(handlers: PushHookHandlers): Promise<{ env: Record<string, string>; close: () => void }> {
-    const url = await (this.url ??= this.start());
+    // A failed start (say, an unwritable hooks directory) is retried by the next push.
+    const url = await (this.url ??= this.start().catch((err: unknown) => {
+      this.url = undefined;
+      throw err;
+    }));
     const token = randomBytes(32).toString('hex');
     this.sessions.set(token, handlers);
     return {
