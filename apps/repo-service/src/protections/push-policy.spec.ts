@@ -216,6 +216,16 @@ describe(PushPolicy.name, () => {
       branches = [rule('main')];
       expect(await sut.canPushTo(context(AccessMode.owner), 'main')).toBe(false);
     });
+
+    it('should answer canMergeTo from the merge allowlist, else from write access', async () => {
+      branches = [rule('main')];
+      expect(await sut.canMergeTo(context(AccessMode.write), 'main')).toBe(true);
+      expect(await sut.canMergeTo(context(AccessMode.read), 'main')).toBe(false);
+      branches = [rule('main', { enableMergeWhitelist: true, mergeWhitelistUserIds: [1] })];
+      expect(await sut.canMergeTo(context(AccessMode.owner), 'main')).toBe(false);
+      branches = [rule('main', { enableMergeWhitelist: true, mergeWhitelistUserIds: [42] })];
+      expect(await sut.canMergeTo(context(AccessMode.write), 'main')).toBe(true);
+    });
   });
 });
 

@@ -136,6 +136,14 @@ export class PushPolicy {
     return rule ? this.canUserPush(facts, rule) : true;
   }
 
+  /** Gitea's IsUserMergeWhitelisted: whether the actor may merge pull requests into `branch` (Branch.user_can_merge). */
+  async canMergeTo(ctx: PushContext, branch: string): Promise<boolean> {
+    const facts = new PushFacts(ctx, this.protections, this.directory);
+    const rule = firstMatchingRule(await facts.branches(), branch);
+    if (!rule || !rule.enableMergeWhitelist) return ctx.permission.canWrite('repo.code');
+    return facts.listed(rule.mergeWhitelistUserIds, rule.mergeWhitelistTeamIds);
+  }
+
   /** The branch protection rule that governs `branch`, if any. */
   async ruleFor(repoId: number, branch: string): Promise<BranchProtectionEntity | null> {
     return firstMatchingRule(await this.protections.branchProtections(repoId), branch);

@@ -102,8 +102,9 @@ export class SmartHttpHandler {
     const service = advertise ? url.searchParams.get('service') : m[3]!;
     if (service !== 'git-upload-pack' && service !== 'git-receive-pack') return plain(res, 400, 'Bad Request');
     const svc = service.slice('git-'.length) as GitHttpService;
-    const owner = decodeURIComponent(m[1]!);
-    const repo = decodeURIComponent(m[2]!).replace(/\.git$/, '');
+    const owner = decodeSegment(m[1]!);
+    const repo = decodeSegment(m[2]!)?.replace(/\.git$/, '');
+    if (!owner || !repo) return plain(res, 404, 'Not found');
 
     const verdict = await this.gitAccess.check(verified.actor, owner, repo, svc);
     if (!verdict.ok) return plain(res, verdict.status, verdict.message, verdict.headers);
@@ -257,6 +258,14 @@ export class SmartHttpHandler {
       if (value && value.split(':').every(inside)) env[key] = value;
     }
     return env;
+  }
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
   }
 }
 
