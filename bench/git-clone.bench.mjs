@@ -5,13 +5,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, ADMIN, repoRoot, rssKiB, startLayout } from './lib/layout.mjs';
-import { generateRepo, git, gitEnv } from './lib/git-repo.mjs';
+import { generateRepo, gitEnv } from './lib/git-repo.mjs';
 
 const SIZES = [
   { commits: 20_000, files: 3_000 },
   { commits: 40_000, files: 6_000 },
 ];
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 function run(args, home) {
   return new Promise((ok, fail) => {
