@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { RepoServiceEntities, RepoServiceMigrations } from './entities.js';
 import { RepoServiceConfig } from './repo.config.js';
+import { CollaboratorsModule } from './collaborators/collaborators.module.js';
+import { ProtectionsModule } from './protections/protections.module.js';
 import { ReposModule } from './repos/repos.module.js';
+import { SmartHttpModule } from './smart-http/smart-http.module.js';
 
 @Module({
   imports: [
@@ -13,6 +16,9 @@ import { ReposModule } from './repos/repos.module.js';
       migrations: RepoServiceMigrations,
     }),
     ReposModule,
+    CollaboratorsModule,
+    ProtectionsModule,
+    SmartHttpModule,
   ],
 })
 export class RepoServiceModule {}

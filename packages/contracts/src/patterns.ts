@@ -145,3 +145,47 @@ export interface FindReposRequest {
   ids?: number[];
   names?: string[];
 }
+
+/** `/repos/{owner}/{repo}/collaborators`. */
+export const CollaboratorPatterns = definePatterns('repo', {
+  list: 'repos.collaborators.list',
+  check: 'repos.collaborators.check',
+  add: 'repos.collaborators.add',
+  remove: 'repos.collaborators.remove',
+  permission: 'repos.collaborators.permission',
+});
+
+/** `/repos/{owner}/{repo}/branch_protections`. */
+export const BranchProtectionPatterns = definePatterns('repo', {
+  list: 'repos.branchProtections.list',
+  get: 'repos.branchProtections.get',
+  create: 'repos.branchProtections.create',
+  edit: 'repos.branchProtections.edit',
+  delete: 'repos.branchProtections.delete',
+});
+
+/** `/repos/{owner}/{repo}/tag_protections`. */
+export const TagProtectionPatterns = definePatterns('repo', {
+  list: 'repos.tagProtections.list',
+  get: 'repos.tagProtections.get',
+  create: 'repos.tagProtections.create',
+  edit: 'repos.tagProtections.edit',
+  delete: 'repos.tagProtections.delete',
+});
+
+/**
+ * Batched lookups of accounts and teams for other services (answered by org-service, not on the
+ * wire): names and e-mails to accounts, team names to ids and back, a user's teams.
+ */
+export const DirectoryPatterns = definePatterns('org', {
+  /** body `{ names }` → AccountRef[] of the names that exist (users and organizations). */
+  accountsByNames: 'directory.accountsByNames',
+  /** body `{ ids }` → AccountRef[] of the ids that exist. */
+  accountsByIds: 'directory.accountsByIds',
+  /** body `{ emails }` → AccountRef[] of the individual users whose e-mail matches (case-insensitive). */
+  usersByEmails: 'directory.usersByEmails',
+  /** body `{ orgId, names?, ids? }` → TeamRef[] of the organization's teams that match. */
+  teams: 'directory.teams',
+  /** body `{ orgId, userId }` → ids of the user's teams in that organization. */
+  teamIdsOfUser: 'directory.teamIdsOfUser',
+});

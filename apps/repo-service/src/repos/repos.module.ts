@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DirectoryClient } from '../access/directory.client.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitService } from '../git/git.service.js';
 import { ReposController } from './repos.controller.js';
@@ -8,7 +9,7 @@ import { ReposService } from './repos.service.js';
 
 @Module({
   controllers: [ReposController],
-  providers: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService],
-  exports: [ReposRepository, ReposService, RepoAccessService, GitService],
+  providers: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
+  exports: [ReposRepository, ReposService, RepoAccessService, GitService, DirectoryClient],
 })
 export class ReposModule {}

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions, OwnerFilter } from '@gitforge/contracts';
+import { CollaborationEntity } from '../access/collaboration.entity.js';
+import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
+import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -95,6 +98,15 @@ export class ReposRepository {
     return this.db.manager.count(RepositoryEntity, { where: { ownerId } });
   }
 
+  /**
+   * The row, locked until the transaction ends (PostgreSQL; SQLite transactions are serialised
+   * already): replicas that finish pushes to one repository update it one after the other.
+   */
+  lockById(manager: EntityManager, id: number): Promise<RepositoryEntity | null> {
+    const postgres = manager.connection.options.type === 'postgres';
+    return manager.findOne(RepositoryEntity, { where: { id }, ...(postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  }
+
   insert(manager: EntityManager, repo: Partial<RepositoryEntity>): Promise<RepositoryEntity> {
     return manager.save(RepositoryEntity, manager.create(RepositoryEntity, repo));
   }
@@ -105,6 +117,10 @@ export class ReposRepository {
 
   async delete(manager: EntityManager, id: number): Promise<void> {
     await manager.delete(RepositoryEntity, { id });
+    // Grants and rules die with the repository, so a later repository can never inherit them.
+    await manager.delete(CollaborationEntity, { repoId: id });
+    await manager.delete(BranchProtectionEntity, { repoId: id });
+    await manager.delete(TagProtectionEntity, { repoId: id });
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {

@@ -11,3 +11,8 @@ export * from './user/delete-email-option.dto.js';
 export * from './org/edit-org-option.dto.js';
 export * from './org/create-team-option.dto.js';
 export * from './org/edit-team-option.dto.js';
+export * from './repo/add-collaborator-option.dto.js';
+export * from './repo/create-tag-protection-option.dto.js';
+export * from './repo/edit-tag-protection-option.dto.js';
+export * from './repo/create-branch-protection-option.dto.js';
+export * from './repo/edit-branch-protection-option.dto.js';
