@@ -92,14 +92,23 @@ export async function startLayout(kind, options = {}) {
     const db = await createDatabase(kind);
     const ns = `gfbench-${randomBytes(4).toString('hex')}`;
     Object.assign(env, { DATABASE_URL: db.url, REDIS_URL: redisUrl, GITFORGE_REDIS_NAMESPACE: ns });
+    // Smart HTTP: the gateway streams to repo-service's own listener and signs the caller with this secret.
+    const gitPort = await freePort();
+    env.GITFORGE_INTERNAL_SECRET ??= randomBytes(32).toString('hex');
+    env.GITFORGE_GIT_HTTP_HOST ??= '127.0.0.1';
+    env.GITFORGE_GIT_HTTP_PORT ??= String(gitPort);
+    env.GITFORGE_REPO_GIT_URL ??= `http://127.0.0.1:${env.GITFORGE_GIT_HTTP_PORT}`;
     cleanup.push(() => db.drop(), () => dropNamespace(ns));
   }
   const procs = [];
+  // Each further repo-service replica needs its own smart-HTTP port; the gateway talks to the first.
+  const gitPorts = [];
+  if (kind === 'distributed') for (let i = 1; i < (options.replicas?.repo ?? 1); i++) gitPorts[i] = String(await freePort());
   const launch = (app, index) => {
     const out = createWriteStream(join(dataDir, `${app}-${index}.log`));
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), resolve(repoRoot, APPS[app])], {
       cwd: repoRoot,
-      env: { ...env, GITFORGE_INSTANCE_ID: `${app}-${index}` },
+      env: { ...env, ...(app === 'repo' && gitPorts[index] ? { GITFORGE_GIT_HTTP_PORT: gitPorts[index] } : {}), GITFORGE_INSTANCE_ID: `${app}-${index}` },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.pipe(out);

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Min } from 'class-validator';
+import { IsInt, IsString, Matches, Min } from 'class-validator';
 import { PlatformConfig } from '@gitforge/platform';
 
 export class GatewayConfig extends PlatformConfig {
@@ -22,4 +22,12 @@ export class GatewayConfig extends PlatformConfig {
   @IsInt()
   @Min(1024)
   GITFORGE_API_BODY_LIMIT_BYTES = 50 * 1024 * 1024;
+
+  /**
+   * repo-service's smart-HTTP listener (its GITFORGE_GIT_HTTP_PORT), where clones and pushes are
+   * streamed to. A load balancer in front of several repo-service replicas works. The all-in-one
+   * process finds its own listener and ignores this.
+   */
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  GITFORGE_REPO_GIT_URL = 'http://127.0.0.1:3100';
 }

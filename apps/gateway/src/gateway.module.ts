@@ -1,18 +1,24 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@gitforge/platform';
+import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
+import { RepoSearchController } from './api/v1/repo-search.controller.js';
+import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
+import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
+import { TeamsController } from './api/v1/teams.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
+import { SmartHttpProxy } from './git/smart-http.proxy.js';
 import { HealthController } from './http/health.controller.js';
 import { Paged } from './http/paged.js';
 
@@ -26,11 +32,17 @@ import { Paged } from './http/paged.js';
     UsersController,
     AdminUsersController,
     OrgsController,
+    RepoSearchController,
     ReposController,
+    AdminEmailsController,
+    TeamsController,
+    RepoCollaboratorsController,
+    RepoBranchProtectionsController,
+    RepoTagProtectionsController,
     RepoContentsController,
     RepoBranchesController,
     RepoCommitsController,
   ],
-  providers: [Authenticator, Paged, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [Authenticator, Paged, SmartHttpProxy, { provide: APP_GUARD, useClass: AuthGuard }],
 })
 export class GatewayModule {}

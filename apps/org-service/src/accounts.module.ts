@@ -1,9 +1,20 @@
 import { Module } from '@nestjs/common';
 import { AuthController } from './auth/auth.controller.js';
 import { AuthService } from './auth/auth.service.js';
+import { EmailsController } from './emails/emails.controller.js';
+import { EmailsRepository } from './emails/emails.repository.js';
+import { EmailsService } from './emails/emails.service.js';
+import { FollowsController } from './follows/follows.controller.js';
+import { FollowsRepository } from './follows/follows.repository.js';
+import { FollowsService } from './follows/follows.service.js';
+import { MembersController } from './members/members.controller.js';
+import { MembersService } from './members/members.service.js';
 import { OrgsController } from './orgs/orgs.controller.js';
 import { OrgsRepository } from './orgs/orgs.repository.js';
 import { OrgsService } from './orgs/orgs.service.js';
+import { TeamsController } from './teams/teams.controller.js';
+import { TeamsRepository } from './teams/teams.repository.js';
+import { TeamsService } from './teams/teams.service.js';
 import { TokensController } from './tokens/tokens.controller.js';
 import { TokensRepository } from './tokens/tokens.repository.js';
 import { TokensService } from './tokens/tokens.service.js';
@@ -12,9 +23,21 @@ import { UsersController } from './users/users.controller.js';
 import { UsersRepository } from './users/users.repository.js';
 import { UsersService } from './users/users.service.js';
 
-/** Users, organizations, credentials: they answer "who is this and what may they see" together. */
+/**
+ * Users, organizations, teams and credentials: they answer "who is this and what may they see"
+ * together, so they share one module (and one database).
+ */
 @Module({
-  controllers: [UsersController, TokensController, AuthController, OrgsController],
+  controllers: [
+    UsersController,
+    TokensController,
+    AuthController,
+    OrgsController,
+    EmailsController,
+    FollowsController,
+    MembersController,
+    TeamsController,
+  ],
   providers: [
     UsersRepository,
     UsersService,
@@ -24,6 +47,13 @@ import { UsersService } from './users/users.service.js';
     AuthService,
     OrgsRepository,
     OrgsService,
+    EmailsRepository,
+    EmailsService,
+    FollowsRepository,
+    FollowsService,
+    MembersService,
+    TeamsRepository,
+    TeamsService,
   ],
 })
 export class AccountsModule {}

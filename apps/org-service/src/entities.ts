@@ -1,7 +1,19 @@
 import { AccessTokenEntity } from './tokens/access-token.entity.js';
+import { EmailAddressEntity } from './emails/email-address.entity.js';
+import { FollowEntity } from './follows/follow.entity.js';
 import { OrgUserEntity, TeamEntity, TeamRepoEntity, TeamUserEntity } from './orgs/org.entities.js';
 import { UserEntity } from './users/user.entity.js';
 import { Accounts1763800000100 } from './migrations/1763800000100-accounts.js';
+import { People1763800000110 } from './migrations/1763800000110-people.js';
 
-export const OrgServiceEntities = [UserEntity, AccessTokenEntity, OrgUserEntity, TeamEntity, TeamUserEntity, TeamRepoEntity];
-export const OrgServiceMigrations = [Accounts1763800000100];
+export const OrgServiceEntities = [
+  UserEntity,
+  AccessTokenEntity,
+  OrgUserEntity,
+  TeamEntity,
+  TeamUserEntity,
+  TeamRepoEntity,
+  EmailAddressEntity,
+  FollowEntity,
+];
+export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110];

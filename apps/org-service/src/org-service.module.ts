@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { AccountsModule } from './accounts.module.js';
+import { DirectoryModule } from './directory/directory.module.js';
 import { OrgServiceEntities, OrgServiceMigrations } from './entities.js';
 import { OrgServiceConfig } from './org.config.js';
 
@@ -13,6 +14,7 @@ import { OrgServiceConfig } from './org.config.js';
       migrations: OrgServiceMigrations,
     }),
     AccountsModule,
+    DirectoryModule,
   ],
 })
 export class OrgServiceModule {}

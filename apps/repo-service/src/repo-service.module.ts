@@ -3,10 +3,13 @@ import { PlatformModule } from '@gitforge/platform';
 import { RepoServiceEntities, RepoServiceMigrations } from './entities.js';
 import { RepoServiceConfig } from './repo.config.js';
 import { BranchesModule } from './branches/branches.module.js';
+import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitsModule } from './commits/commits.module.js';
 import { ContentsModule } from './contents/contents.module.js';
 import { FilesModule } from './files/files.module.js';
+import { ProtectionsModule } from './protections/protections.module.js';
 import { ReposModule } from './repos/repos.module.js';
+import { SmartHttpModule } from './smart-http/smart-http.module.js';
 import { StatusesModule } from './statuses/statuses.module.js';
 
 @Module({
@@ -18,6 +21,9 @@ import { StatusesModule } from './statuses/statuses.module.js';
       migrations: RepoServiceMigrations,
     }),
     ReposModule,
+    CollaboratorsModule,
+    ProtectionsModule,
+    SmartHttpModule,
     ContentsModule,
     FilesModule,
     BranchesModule,

@@ -1,8 +1,36 @@
-import { IsString } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsString, Max, Min } from 'class-validator';
 import { PlatformConfig } from '@gitforge/platform';
 
 export class RepoServiceConfig extends PlatformConfig {
   /** The git executable. */
   @IsString()
   GITFORGE_GIT_BIN = 'git';
+
+  /**
+   * Interface of repo-service's own HTTP listener for smart HTTP (the gateway streams clones and
+   * pushes to it). Only used when the apps run as separate processes; the all-in-one process
+   * listens on an ephemeral loopback port instead.
+   */
+  @IsString()
+  GITFORGE_GIT_HTTP_HOST = '0.0.0.0';
+
+  /** Port of that listener (the gateway's GITFORGE_REPO_GIT_URL points at it). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  GITFORGE_GIT_HTTP_PORT = 3100;
+
+  /** Largest smart-HTTP request body (a pushed pack, after gzip decoding); larger requests are cut off. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  GITFORGE_GIT_MAX_BODY_BYTES = 2 * 1024 * 1024 * 1024;
+
+  /** A clone or push with no bytes moving either way for this long is aborted (git's own keepalives count). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  GITFORGE_GIT_IDLE_TIMEOUT_MS = 120_000;
 }

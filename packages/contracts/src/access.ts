@@ -18,3 +18,21 @@ export function accessModeName(mode: number): AccessModeName {
 export function parseAccessMode(name: string): AccessModeValue | undefined {
   return (AccessMode as Record<string, AccessModeValue>)[name];
 }
+
+/**
+ * Repository unit names as Gitea spells them (unit.Units NameKey), in Gitea's order
+ * (unit.AllRepoUnitTypes). Teams grant access unit by unit under these names.
+ */
+export const RepoUnitKeys = [
+  'repo.code',
+  'repo.issues',
+  'repo.pulls',
+  'repo.releases',
+  'repo.wiki',
+  'repo.ext_wiki',
+  'repo.ext_issues',
+  'repo.projects',
+  'repo.packages',
+  'repo.actions',
+] as const;
+export type RepoUnitKey = (typeof RepoUnitKeys)[number];

@@ -10,5 +10,6 @@ export * from './access.js';
 export * from './scopes.js';
 export * from './time.js';
 export * from './names.js';
+export * from './git-http.js';
 export * from './api/index.js';
 export * from './dto/index.js';

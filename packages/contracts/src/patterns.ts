@@ -35,11 +35,30 @@ export const UserPatterns = definePatterns('org', {
   get: 'users.get',
   /** Batched lookup by id for other services (one call per page, never per row). */
   getMany: 'users.getMany',
-  /** Batched lookup of individual users by e-mail (commit authors): `{ email (lower case): User }`. */
-  getManyByEmail: 'users.getManyByEmail',
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
   adminCreate: 'users.adminCreate',
+  /** `PATCH /admin/users/{username}`. */
+  adminEdit: 'users.adminEdit',
+  /** `DELETE /admin/users/{username}`: refused while the user owns repositories (asks repo-service). */
+  adminDelete: 'users.adminDelete',
+  /** `GET /users/search`: answers a Page; the gateway wraps it in `{data, ok}`. */
+  search: 'users.search',
+  getSettings: 'users.settings.get',
+  updateSettings: 'users.settings.update',
+  listEmails: 'users.emails.list',
+  addEmails: 'users.emails.add',
+  deleteEmails: 'users.emails.delete',
+  /** `GET /admin/emails` and `/admin/emails/search` (`q`): every individual's addresses, by address. */
+  searchEmails: 'users.emails.search',
+  /** Followers of `params.username`, or of the actor when it is absent. */
+  listFollowers: 'users.followers.list',
+  /** Whom `params.username` follows, or the actor when it is absent. */
+  listFollowing: 'users.following.list',
+  /** 204 when `params.username` (or the actor) follows `params.target`, else not_found. */
+  checkFollowing: 'users.following.check',
+  follow: 'users.follow',
+  unfollow: 'users.unfollow',
 });
 
 export const TokenPatterns = definePatterns('org', {
@@ -53,10 +72,50 @@ export const OrgPatterns = definePatterns('org', {
   get: 'orgs.get',
   /** How an actor relates to an organization (owner, member, team access to a repository). */
   access: 'orgs.access',
+  /** The owners whose repositories the actor may see at all (repository search). */
+  ownerFilter: 'orgs.ownerFilter',
   /** `orgs.access` for several owners at once (one call for a page of repositories). */
   accessMany: 'orgs.accessMany',
   /** Which organization repositories the actor reaches through teams. */
   reachableRepos: 'orgs.reachableRepos',
+  /** `GET /orgs`: every organization the actor may see, by name. */
+  list: 'orgs.list',
+  /** `GET /user/orgs` (no `params.username`) and `GET /users/{username}/orgs`. */
+  listForUser: 'orgs.listForUser',
+  edit: 'orgs.edit',
+  /** Refused while the organization owns repositories (asks repo-service). */
+  delete: 'orgs.delete',
+  listMembers: 'orgs.members.list',
+  /** Answers a MemberCheck: null redirect for a member, a redirect for callers who may only see public members. */
+  checkMember: 'orgs.members.check',
+  removeMember: 'orgs.members.remove',
+  listPublicMembers: 'orgs.publicMembers.list',
+  checkPublicMember: 'orgs.publicMembers.check',
+  publicizeMember: 'orgs.publicMembers.publicize',
+  concealMember: 'orgs.publicMembers.conceal',
+});
+
+export const TeamPatterns = definePatterns('org', {
+  create: 'teams.create',
+  /** `GET /orgs/{org}/teams`: the teams the actor may list (team visibility). */
+  listForOrg: 'teams.listForOrg',
+  /** `GET /orgs/{org}/teams/search`: a Page; the gateway wraps it in `{data, ok}`. */
+  search: 'teams.search',
+  /** `GET /user/teams`. */
+  listForActor: 'teams.listForActor',
+  get: 'teams.get',
+  edit: 'teams.edit',
+  delete: 'teams.delete',
+  listMembers: 'teams.members.list',
+  getMember: 'teams.members.get',
+  addMember: 'teams.members.add',
+  removeMember: 'teams.members.remove',
+  listRepos: 'teams.repos.list',
+  getRepo: 'teams.repos.get',
+  addRepo: 'teams.repos.add',
+  removeRepo: 'teams.repos.remove',
+  /** Which repositories a team reaches, for repository search by `team_id` (404 when the actor may not read the team). */
+  repoScope: 'teams.repos.scope',
 });
 
 export const RepoPatterns = definePatterns('repo', {
@@ -68,6 +127,67 @@ export const RepoPatterns = definePatterns('repo', {
   listForActor: 'repos.listForActor',
   listForUser: 'repos.listForUser',
   listForOrg: 'repos.listForOrg',
+  /** `GET /repos/search`. */
+  search: 'repos.search',
+  /**
+   * Repositories of one owner as the actor would see them (Repository shapes with its permissions),
+   * by name, one page: those with `ids`, or named `names`, or all of them. For other services
+   * (team repositories); the caller decides whether the actor may see the list at all.
+   */
+  findMany: 'repos.findMany',
+  /** How many repositories an owner has (user and organization deletion are refused while any remain). */
+  countForOwner: 'repos.countForOwner',
+});
+
+/** Body of `repos.findMany`; `page` and `limit` travel in the query. */
+export interface FindReposRequest {
+  ownerId: number;
+  ids?: number[];
+  names?: string[];
+}
+
+/** `/repos/{owner}/{repo}/collaborators`. */
+export const CollaboratorPatterns = definePatterns('repo', {
+  list: 'repos.collaborators.list',
+  check: 'repos.collaborators.check',
+  add: 'repos.collaborators.add',
+  remove: 'repos.collaborators.remove',
+  permission: 'repos.collaborators.permission',
+});
+
+/** `/repos/{owner}/{repo}/branch_protections`. */
+export const BranchProtectionPatterns = definePatterns('repo', {
+  list: 'repos.branchProtections.list',
+  get: 'repos.branchProtections.get',
+  create: 'repos.branchProtections.create',
+  edit: 'repos.branchProtections.edit',
+  delete: 'repos.branchProtections.delete',
+});
+
+/** `/repos/{owner}/{repo}/tag_protections`. */
+export const TagProtectionPatterns = definePatterns('repo', {
+  list: 'repos.tagProtections.list',
+  get: 'repos.tagProtections.get',
+  create: 'repos.tagProtections.create',
+  edit: 'repos.tagProtections.edit',
+  delete: 'repos.tagProtections.delete',
+});
+
+/**
+ * Batched lookups of accounts and teams for other services (answered by org-service, not on the
+ * wire): names and e-mails to accounts, team names to ids and back, a user's teams.
+ */
+export const DirectoryPatterns = definePatterns('org', {
+  /** body `{ names }` → AccountRef[] of the names that exist (users and organizations). */
+  accountsByNames: 'directory.accountsByNames',
+  /** body `{ ids }` → AccountRef[] of the ids that exist. */
+  accountsByIds: 'directory.accountsByIds',
+  /** body `{ emails }` → AccountRef[] of the individual users whose e-mail matches (case-insensitive). */
+  usersByEmails: 'directory.usersByEmails',
+  /** body `{ orgId, names?, ids? }` → TeamRef[] of the organization's teams that match. */
+  teams: 'directory.teams',
+  /** body `{ orgId, userId }` → ids of the user's teams in that organization. */
+  teamIdsOfUser: 'directory.teamIdsOfUser',
 });
 
 /** Reading and writing a repository's tree: contents, raw files, git objects, file changes. */

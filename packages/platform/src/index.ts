@@ -23,5 +23,6 @@ export * from './queue/bullmq.driver.js';
 export * from './queue/sqlite-queue.driver.js';
 export * from './health/health.js';
 export * from './http/index.js';
+export * from './internal/internal-http.js';
 export * from './platform.module.js';
 export * from './bootstrap/start-service.js';

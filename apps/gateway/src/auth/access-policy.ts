@@ -10,8 +10,8 @@ export interface AccessPolicy {
   admin?: boolean;
   /** Gitea's reqBasicOrRevProxyAuth: HTTP Basic (password or token), else 401. */
   basic?: boolean;
-  /** Token scope category; GET/HEAD need read, other methods write. A controller's and a route's are both required. */
-  scope?: ScopeCategory;
+  /** Token scope categories (all of them are needed; a controller's and a route's add up); GET/HEAD need read, other methods write. */
+  scope?: ScopeCategory | ScopeCategory[];
 }
 
 export const ACCESS_POLICY = 'gitforge:access-policy';

@@ -24,7 +24,7 @@ export class AuthGuard implements CanActivate {
     const onHandler = this.reflector.get<AccessPolicy>(ACCESS_POLICY, context.getHandler()) ?? {};
     const policy: AccessPolicy = { ...onClass, ...onHandler };
     // Like Gitea's nested route groups, a scope on the controller and one on the route are both required.
-    const scopes = [...new Set([onClass.scope, onHandler.scope].filter((s): s is ScopeCategory => s !== undefined))];
+    const scopes = [...new Set([onClass.scope, onHandler.scope].flat().filter((s): s is ScopeCategory => s !== undefined))];
     const auth = await this.authenticator.authenticate(request, reply);
     request.gitforge = { actor: auth?.actor ?? null, basic: auth?.basic ?? false };
     const actor = request.gitforge.actor;

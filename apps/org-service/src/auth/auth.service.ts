@@ -54,13 +54,11 @@ export class AuthService {
 
   private async byPassword(login: string, password: string): Promise<Actor> {
     const user = login.includes('@') ? await this.users.findIndividualByEmail(login) : await this.users.findByName(login);
-    if (!user || user.isOrganization || !(await verifyPassword(password, user.passwordHash))) {
+    // Gitea's UserSignIn refuses a prohibited user outright, which the API reports as bad credentials.
+    if (!user || user.isOrganization || user.prohibitLogin || !(await verifyPassword(password, user.passwordHash))) {
       throw new ContractError('unauthenticated', INVALID);
     }
     this.checkCanSignIn(user);
-    if (user.mustChangePassword) {
-      throw forbidden(`You must change your password. Change it at: ${this.config.rootUrl}user/change_password`);
-    }
     const now = new Date();
     if (!user.lastLoginAt || now.getTime() - user.lastLoginAt.getTime() > TOUCH_INTERVAL_MS) {
       await this.db.transaction((m) => this.users.update(m, user.id, { lastLoginAt: now }));
@@ -68,9 +66,17 @@ export class AuthService {
     return { id: user.id, login: user.name, isAdmin: user.isAdmin, scopes: null };
   }
 
+  /**
+   * Gitea's verifyAuthWithOptions for a signed-in user. Without e-mail confirmation (gitforge sends
+   * none) an inactive account gets the same answer as a prohibited one.
+   */
   private checkCanSignIn(user: UserEntity): void {
-    if (!user.isActive) throw forbidden('This account is not activated.');
-    if (user.prohibitLogin) throw forbidden('This account is prohibited from signing in, please contact your site administrator.');
+    if (!user.isActive || user.prohibitLogin) {
+      throw forbidden('This account is prohibited from signing in, please contact your site administrator.');
+    }
+    if (user.mustChangePassword) {
+      throw forbidden(`You must change your password. Change it at: ${this.config.rootUrl}user/change_password`);
+    }
   }
 
   private async sudo(actor: Actor, username: string): Promise<Actor> {

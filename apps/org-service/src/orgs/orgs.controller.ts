@@ -1,6 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { OrgPatterns, type CreateOrgOption, type Organization, type OwnerAccess, type ReachableRepos, type RpcRequest } from '@gitforge/contracts';
+import {
+  normalizeListOptions,
+  OrgPatterns,
+  type CreateOrgOption,
+  type EditOrgOption,
+  type Organization,
+  type OwnerAccess,
+  type Page,
+  type ReachableRepos,
+  type RpcRequest,
+} from '@gitforge/contracts';
 import { OrgsService } from './orgs.service.js';
 
 @Controller()
@@ -15,6 +25,26 @@ export class OrgsController {
   @MessagePattern(OrgPatterns.get)
   get(@Payload() req: RpcRequest<{ org: string }>): Promise<Organization> {
     return this.orgs.get(req.actor, req.params.org);
+  }
+
+  @MessagePattern(OrgPatterns.list)
+  list(@Payload() req: RpcRequest): Promise<Page<Organization>> {
+    return this.orgs.list(req.actor, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(OrgPatterns.listForUser)
+  listForUser(@Payload() req: RpcRequest<{ username?: string }>): Promise<Page<Organization>> {
+    return this.orgs.listForUser(req.actor, req.params.username, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(OrgPatterns.edit)
+  edit(@Payload() req: RpcRequest<{ org: string }, EditOrgOption>): Promise<Organization> {
+    return this.orgs.edit(req.actor, req.params.org, req.body ?? {});
+  }
+
+  @MessagePattern(OrgPatterns.delete)
+  delete(@Payload() req: RpcRequest<{ org: string }>): Promise<void> {
+    return this.orgs.delete(req.actor, req.params.org);
   }
 
   @MessagePattern(OrgPatterns.access)

@@ -1,35 +1,72 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
-import { AccessMode } from '@gitforge/contracts';
+import { AccessMode, type ListOptions } from '@gitforge/contracts';
+import { UserEntity } from '../users/user.entity.js';
 import { OrgUserEntity, OWNER_TEAM_NAME, TeamEntity, TeamRepoEntity, TeamUserEntity } from './org.entities.js';
+import { ALL_UNITS } from '../teams/team-units.js';
 
 @Injectable()
 export class OrgsRepository {
   constructor(private readonly db: Database) {}
 
-  async isMember(orgId: number, userId: number): Promise<boolean> {
-    return (await this.db.manager.count(OrgUserEntity, { where: { orgId, userId } })) > 0;
+  private m(manager?: EntityManager): EntityManager {
+    return manager ?? this.db.manager;
   }
 
-  /** Whether the two users are members of at least one common organization. */
-  async shareAnOrganization(userId: number, otherId: number): Promise<boolean> {
-    const rows = (await this.db.manager
-      .createQueryBuilder(OrgUserEntity, 'a')
-      .innerJoin(OrgUserEntity, 'b', 'a.org_id = b.org_id')
-      .where('a.user_id = :userId AND b.user_id = :otherId', { userId, otherId })
-      .limit(1)
-      .getCount()) as number;
-    return rows > 0;
+  async isMember(orgId: number, userId: number, manager?: EntityManager): Promise<boolean> {
+    return (await this.m(manager).count(OrgUserEntity, { where: { orgId, userId } })) > 0;
+  }
+
+  async isPublicMember(orgId: number, userId: number): Promise<boolean> {
+    return (await this.db.manager.count(OrgUserEntity, { where: { orgId, userId, isPublic: true } })) > 0;
+  }
+
+  /** How many organizations the user belongs to. */
+  countMemberships(userId: number): Promise<number> {
+    return this.db.manager.count(OrgUserEntity, { where: { userId } });
+  }
+
+  async setPublic(manager: EntityManager, orgId: number, userId: number, isPublic: boolean): Promise<void> {
+    await manager.update(OrgUserEntity, { orgId, userId }, { isPublic });
+  }
+
+  /** Members of an organization (only its public ones when `publicOnly`), by name. */
+  listMembers(orgId: number, publicOnly: boolean, options: ListOptions): Promise<[UserEntity[], number]> {
+    const qb = this.db.manager
+      .createQueryBuilder(UserEntity, 'u')
+      .innerJoin(OrgUserEntity, 'ou', 'ou.user_id = u.id AND ou.org_id = :orgId', { orgId });
+    if (publicOnly) qb.where('ou.is_public = :yes', { yes: true });
+    return qb
+      .orderBy('u.lower_name', 'ASC')
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  async addMember(manager: EntityManager, orgId: number, userId: number): Promise<void> {
+    if (await this.isMember(orgId, userId, manager)) return;
+    await manager.insert(OrgUserEntity, { orgId, userId, isPublic: false });
+  }
+
+  /** Removes the user from the organization and from all of its teams. */
+  async removeMember(manager: EntityManager, orgId: number, userId: number): Promise<void> {
+    await manager.delete(TeamUserEntity, { orgId, userId });
+    await manager.delete(OrgUserEntity, { orgId, userId });
   }
 
   findOwnerTeam(orgId: number, manager?: EntityManager): Promise<TeamEntity | null> {
-    return (manager ?? this.db.manager).findOne(TeamEntity, { where: { orgId, lowerName: OWNER_TEAM_NAME.toLowerCase() } });
+    return this.m(manager).findOne(TeamEntity, { where: { orgId, lowerName: OWNER_TEAM_NAME.toLowerCase() } });
   }
 
-  /** The actor's teams in one organization. */
-  async teamsOfUser(orgId: number, userId: number): Promise<TeamEntity[]> {
-    return this.db.manager
+  /** Ids of the users in a team (the Owners team is small). */
+  async ownerTeamMembers(teamId: number): Promise<number[]> {
+    return (await this.db.manager.find(TeamUserEntity, { where: { teamId } })).map((tu) => tu.userId);
+  }
+
+  /** The user's teams in one organization. */
+  async teamsOfUser(orgId: number, userId: number, manager?: EntityManager): Promise<TeamEntity[]> {
+    return this.m(manager)
       .createQueryBuilder(TeamEntity, 't')
       .innerJoin(TeamUserEntity, 'tu', 'tu.team_id = t.id')
       .where('tu.user_id = :userId AND t.org_id = :orgId', { userId, orgId })
@@ -54,6 +91,7 @@ export class OrgsRepository {
     return { orgIds, repoIds: [...new Set(links.map((l) => l.repoId))] };
   }
 
+  /** The Owners team (every unit at owner level, all repositories) with the creator as its member. */
   async createWithOwner(manager: EntityManager, orgId: number, ownerId: number): Promise<void> {
     const team = await manager.save(
       TeamEntity,
@@ -66,10 +104,18 @@ export class OrgsRepository {
         includesAllRepositories: true,
         canCreateOrgRepo: true,
         visibility: 'public',
-        units: '{}',
+        units: ALL_UNITS,
       }),
     );
     await manager.insert(TeamUserEntity, { teamId: team.id, userId: ownerId, orgId });
     await manager.insert(OrgUserEntity, { orgId, userId: ownerId, isPublic: false });
+  }
+
+  /** Every membership, team and team link of the organization (the account row is the caller's). */
+  async deleteOrganizationData(manager: EntityManager, orgId: number): Promise<void> {
+    await manager.delete(TeamRepoEntity, { orgId });
+    await manager.delete(TeamUserEntity, { orgId });
+    await manager.delete(TeamEntity, { orgId });
+    await manager.delete(OrgUserEntity, { orgId });
   }
 }

@@ -42,6 +42,10 @@ export class TokensRepository {
     await manager.delete(AccessTokenEntity, { id });
   }
 
+  async deleteOfUser(manager: EntityManager, userId: number): Promise<void> {
+    await manager.delete(AccessTokenEntity, { userId });
+  }
+
   async touch(id: number, at: Date): Promise<void> {
     await this.db.transaction((m) => m.update(AccessTokenEntity, { id }, { lastUsedAt: at }).then(() => undefined));
   }

@@ -74,6 +74,20 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false })
   repoAdminChangeTeamAccess!: boolean;
 
+  /** Gitea's UI theme; only stored and answered (`/user/settings`). */
+  @Column({ type: 'varchar', length: 30, default: 'gitea-auto' })
+  theme!: string;
+
+  @Column({ type: 'varchar', length: 8, default: '' })
+  diffViewStyle!: string;
+
+  @Column({ type: 'boolean', default: false })
+  keepActivityPrivate!: boolean;
+
+  /** Gitea's CanCreateOrganization: site admins always, others unless restricted or refused this. */
+  @Column({ type: 'boolean', default: true })
+  allowCreateOrganization!: boolean;
+
   @Column({ type: 'integer', default: 0 })
   numFollowers!: number;
 

@@ -1,7 +1,6 @@
 import type { Actor } from '@gitforge/contracts';
 import { UserEntity } from './user.entity.js';
 import { toUser } from './user.mapper.js';
-import { isUserVisible } from './visibility.js';
 
 function user(overrides: Partial<UserEntity> = {}): UserEntity {
   return Object.assign(new UserEntity(), {
@@ -44,18 +43,5 @@ describe(toUser.name, () => {
     expect(toUser(user(), null, 'http://h/').email).toBe('alice@noreply.h');
     expect(toUser(user({ keepEmailPrivate: true }), viewer(9), 'http://h/').email).toBe('alice@noreply.h');
     expect(toUser(user({ keepEmailPrivate: true }), viewer(1, true), 'http://h/').email).toBe('alice@example.com');
-  });
-});
-
-describe(isUserVisible.name, () => {
-  const none = async () => ({ follows: false, sharesOrg: false });
-  it('should follow public, limited and private rules', async () => {
-    expect(isUserVisible(user(), null, none)).toBe(true);
-    expect(isUserVisible(user({ visibility: 'limited' }), null, none)).toBe(false);
-    expect(isUserVisible(user({ visibility: 'limited' }), user({ id: 9 }), none)).toBe(true);
-    expect(isUserVisible(user({ visibility: 'limited' }), user({ id: 9, isRestricted: true }), none)).toBe(false);
-    await expect(isUserVisible(user({ visibility: 'private' }), user({ id: 9 }), none)).resolves.toBe(false);
-    await expect(isUserVisible(user({ visibility: 'private' }), user({ id: 9 }), async () => ({ follows: false, sharesOrg: true }))).resolves.toBe(true);
-    expect(isUserVisible(user({ visibility: 'private' }), user({ id: 9, isAdmin: true }), none)).toBe(true);
   });
 });

@@ -1,7 +1,26 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { UserPatterns, type CreateUserOption, type RpcRequest, type User } from '@gitforge/contracts';
+import {
+  OrgPatterns,
+  normalizeListOptions,
+  UserPatterns,
+  type CreateUserOption,
+  type EditUserOption,
+  type Page,
+  type RpcRequest,
+  type User,
+  type UserSettings,
+  type UserSettingsOptions,
+  type OwnerFilter,
+} from '@gitforge/contracts';
 import { UsersService } from './users.service.js';
+
+/** Gitea's FormInt64: a malformed number reads as 0 (no filter). */
+const formInt = (value: unknown): number | undefined => {
+  if (value === undefined || value === '') return undefined;
+  const n = Number.parseInt(String(value), 10);
+  return Number.isFinite(n) ? n : 0;
+};
 
 @Controller()
 export class UsersController {
@@ -22,13 +41,42 @@ export class UsersController {
     return this.users.getMany(req.actor, req.body.ids);
   }
 
-  @MessagePattern(UserPatterns.getManyByEmail)
-  getManyByEmail(@Payload() req: RpcRequest<Record<string, string>, { emails: string[] }>): Promise<Record<string, User>> {
-    return this.users.getManyByEmail(req.actor, req.body.emails);
+  @MessagePattern(UserPatterns.search)
+  search(@Payload() req: RpcRequest<Record<string, string>, undefined, { q?: string; uid?: string; page?: string; limit?: string }>): Promise<Page<User>> {
+    return this.users.search(
+      req.actor,
+      { q: typeof req.query.q === 'string' ? req.query.q : undefined, uid: formInt(req.query.uid) },
+      normalizeListOptions(req.query),
+    );
+  }
+
+  @MessagePattern(UserPatterns.getSettings)
+  getSettings(@Payload() req: RpcRequest): Promise<UserSettings> {
+    return this.users.getSettings(req.actor);
+  }
+
+  @MessagePattern(UserPatterns.updateSettings)
+  updateSettings(@Payload() req: RpcRequest<Record<string, string>, UserSettingsOptions>): Promise<UserSettings> {
+    return this.users.updateSettings(req.actor, req.body ?? {});
   }
 
   @MessagePattern(UserPatterns.adminCreate)
   adminCreate(@Payload() req: RpcRequest<Record<string, string>, CreateUserOption>): Promise<User> {
     return this.users.adminCreate(req.actor, req.body);
+  }
+
+  @MessagePattern(UserPatterns.adminEdit)
+  adminEdit(@Payload() req: RpcRequest<{ username: string }, EditUserOption>): Promise<User> {
+    return this.users.adminEdit(req.actor, req.params.username, req.body);
+  }
+
+  @MessagePattern(UserPatterns.adminDelete)
+  adminDelete(@Payload() req: RpcRequest<{ username: string }>): Promise<void> {
+    return this.users.adminDelete(req.actor, req.params.username);
+  }
+
+  @MessagePattern(OrgPatterns.ownerFilter)
+  ownerFilter(@Payload() req: RpcRequest): Promise<OwnerFilter> {
+    return this.users.ownerFilter(req.actor);
   }
 }

@@ -3,20 +3,37 @@ import {
   ContractError,
   EventNames,
   forbidden,
+  invalid,
+  isPublicOnly,
   notFound,
   ownerNameProblem,
+  pageOf,
+  RepoPatterns,
   unprocessable,
   type Actor,
   type CreateUserOption,
+  type EditUserOption,
+  type ListOptions,
+  type Page,
   type User,
+  type UserSettings,
+  type UserSettingsOptions,
+  type OwnerFilter,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, OutboxService, PlatformConfig } from '@gitforge/platform';
+import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { rejectPublicOnly } from '../auth/actor.js';
+import { EmailsRepository } from '../emails/emails.repository.js';
+import { EmailsService } from '../emails/emails.service.js';
+import { FollowsRepository } from '../follows/follows.repository.js';
 import { OrgsRepository } from '../orgs/orgs.repository.js';
+import { TokensRepository } from '../tokens/tokens.repository.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password.js';
 import { UserEntity, UserType } from './user.entity.js';
-import { toUser } from './user.mapper.js';
+import { pseudoUser, toUser, toUserSettings } from './user.mapper.js';
 import { UsersRepository } from './users.repository.js';
-import { isUserVisible } from './visibility.js';
+import { canSeeProfile, hasOrgOrUserVisible, type Viewer } from './visibility.js';
+
+const userNotFound = (name: string): ContractError => notFound(`user redirect does not exist [name: ${name}]`);
 
 @Injectable()
 export class UsersService {
@@ -24,18 +41,69 @@ export class UsersService {
     private readonly db: Database,
     private readonly users: UsersRepository,
     private readonly orgs: OrgsRepository,
+    private readonly emails: EmailsService,
+    private readonly emailRows: EmailsRepository,
+    private readonly follows: FollowsRepository,
+    private readonly tokens: TokensRepository,
     private readonly outbox: OutboxService,
+    private readonly rpc: RpcClient,
     private readonly config: PlatformConfig,
   ) {}
 
-  async getSelf(actor: Actor | null): Promise<User> {
+  /** The actor's own account; unauthenticated when there is none (or it was deleted). */
+  async requireSelf(actor: Actor | null): Promise<UserEntity> {
     const me = actor ? await this.users.findById(actor.id) : null;
-    if (!actor || !me) throw new ContractError('unauthenticated', 'token is required');
-    return toUser(me, actor, this.config.rootUrl);
+    if (!me) throw new ContractError('unauthenticated', 'token is required');
+    return me;
   }
 
+  /** Gitea's user assignment: the account of that name, whatever its visibility; not_found otherwise. */
+  async requireByName(name: string): Promise<UserEntity> {
+    const user = await this.users.findByName(name);
+    if (!user) throw userNotFound(name);
+    return user;
+  }
+
+  /** The actor as visibility rules see it, read fresh (admin and restricted flags may have changed). */
+  async viewerOf(actor: Actor | null): Promise<Viewer> {
+    if (!actor) return null;
+    const me = await this.users.findById(actor.id);
+    return me ? { id: me.id, isAdmin: me.isAdmin, isRestricted: me.isRestricted } : null;
+  }
+
+  /** Gitea's HasOrgOrUserVisible for an owner (an organization's members count as its viewers). */
+  async ownerVisibleTo(owner: UserEntity, actor: Actor | null): Promise<boolean> {
+    const viewer = await this.viewerOf(actor);
+    return hasOrgOrUserVisible(owner, viewer, async () => owner.isOrganization && viewer !== null && this.orgs.isMember(owner.id, viewer.id));
+  }
+
+  /**
+   * `ownerVisibleTo` for every owner at once: anonymous callers see public owners; site admins all;
+   * restricted users only themselves and their organizations; others all but the private owners
+   * they are not (members of).
+   */
+  async ownerFilter(actor: Actor | null): Promise<OwnerFilter> {
+    const viewer = await this.viewerOf(actor);
+    if (!viewer) return { hidden: await this.users.idsWithVisibility(['limited', 'private'], []) };
+    if (viewer.isAdmin) return { all: true };
+    const mine = [viewer.id, ...(await this.users.orgIdsOfMember(viewer.id))];
+    if (viewer.isRestricted) return { only: mine };
+    return { hidden: await this.users.idsWithVisibility(['private'], mine) };
+  }
+
+  async getSelf(actor: Actor | null): Promise<User> {
+    return toUser(await this.requireSelf(actor), actor, this.config.rootUrl);
+  }
+
+  /** `GET /users/{username}`: hidden accounts answer the same 404 as unknown ones. */
   async get(actor: Actor | null, username: string): Promise<User> {
-    const user = await this.findVisible(actor, username);
+    const user = await this.requireByName(username);
+    const viewer = await this.viewerOf(actor);
+    const visible = await canSeeProfile(user, viewer, async () => ({
+      followsViewer: await this.users.isFollowing(user.id, viewer!.id),
+      sharesTeam: await this.users.sharesTeam(user.id, viewer!.id),
+    }));
+    if (!visible) throw userNotFound(username);
     return toUser(user, actor, this.config.rootUrl);
   }
 
@@ -44,28 +112,46 @@ export class UsersService {
     return users.map((u) => toUser(u, actor, this.config.rootUrl));
   }
 
-  /** Individual users by e-mail, keyed by the lower-cased address (commit authors and committers). */
-  async getManyByEmail(actor: Actor | null, emails: string[]): Promise<Record<string, User>> {
-    const users = await this.users.findIndividualsByEmails(emails);
-    return Object.fromEntries(users.map((u) => [u.email.toLowerCase(), toUser(u, actor, this.config.rootUrl)]));
+  /** `GET /users/search`: individuals matching `q` (login, full name, visible e-mail) or `uid`, as the caller may see them. */
+  async search(actor: Actor | null, query: { q?: string; uid?: number }, options: ListOptions): Promise<Page<User>> {
+    const pseudo = query.uid !== undefined ? pseudoUser(query.uid) : undefined;
+    if (pseudo) return pageOf([toUser(pseudo, actor, this.config.rootUrl)], 1, options);
+    const viewer = await this.viewerOf(actor);
+    const [rows, total] = await this.users.search(
+      viewer,
+      { keyword: query.q, uid: query.uid, type: UserType.individual, byEmail: true, visibilities: actor && isPublicOnly(actor.scopes) ? ['public'] : undefined },
+      options,
+    );
+    return pageOf(
+      rows.map((u) => toUser(u, actor, this.config.rootUrl)),
+      total,
+      options,
+    );
   }
 
-  /** The account named `name` if the actor may see it, else not_found (Gitea hides rather than forbids). */
-  async findVisible(actor: Actor | null, name: string): Promise<UserEntity> {
-    const user = await this.users.findByName(name);
-    if (!user) throw notFound(`user redirect does not exist [name: ${name}]`);
-    if (!(await this.isVisibleTo(user, actor))) throw notFound(`user redirect does not exist [name: ${name}]`);
-    return user;
+  async getSettings(actor: Actor | null): Promise<UserSettings> {
+    const me = await this.requireSelf(actor);
+    rejectPublicOnly(actor!);
+    return toUserSettings(me);
   }
 
-  async isVisibleTo(user: UserEntity, actor: Actor | null): Promise<boolean> {
-    const viewer = actor ? await this.users.findById(actor.id) : null;
-    return isUserVisible(user, viewer, async () => ({
-      follows: false,
-      sharesOrg: user.isOrganization
-        ? await this.orgs.isMember(user.id, viewer!.id)
-        : await this.orgs.shareAnOrganization(user.id, viewer!.id),
-    }));
+  async updateSettings(actor: Actor | null, body: UserSettingsOptions): Promise<UserSettings> {
+    const me = await this.requireSelf(actor);
+    rejectPublicOnly(actor!);
+    const changes: Partial<UserEntity> = {};
+    if (body.full_name !== undefined) changes.fullName = body.full_name;
+    if (body.website !== undefined) changes.website = body.website;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.location !== undefined) changes.location = body.location;
+    if (body.language !== undefined) changes.language = body.language;
+    if (body.theme !== undefined) changes.theme = body.theme;
+    if (body.diff_view_style !== undefined) changes.diffViewStyle = body.diff_view_style;
+    if (body.hide_email !== undefined) changes.keepEmailPrivate = body.hide_email;
+    if (body.hide_activity !== undefined) changes.keepActivityPrivate = body.hide_activity;
+    if (Object.keys(changes).length > 0) {
+      await this.db.transaction((m) => this.users.update(m, me.id, { ...changes, updatedAt: new Date() }));
+    }
+    return toUserSettings((await this.users.findById(me.id))!);
   }
 
   async adminCreate(actor: Actor | null, body: CreateUserOption): Promise<User> {
@@ -79,7 +165,7 @@ export class UsersService {
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     const id = await this.db.transaction(async (m) => {
       if (await this.users.findByName(body.username, m)) throw unprocessable(`user already exists [name: ${body.username}]`);
-      if (await this.users.findIndividualByEmail(body.email, m)) throw unprocessable(`e-mail already in use [email: ${body.email}]`);
+      if (await this.emails.isTaken(body.email, m)) throw unprocessable(`e-mail already in use [email: ${body.email}]`);
       const now = body.created_at ? new Date(body.created_at) : new Date();
       const user = await this.users.insert(m, {
         lowerName: body.username.toLowerCase(),
@@ -97,10 +183,81 @@ export class UsersService {
         createdAt: now,
         updatedAt: now,
       });
+      await this.emails.addPrimary(m, user.id, body.email);
       await this.outbox.add(m, EventNames.userCreated, { user: toUser(user, null, this.config.rootUrl) }, { actor });
       return user.id;
     });
     return toUser((await this.users.findById(id))!, actor, this.config.rootUrl);
+  }
+
+  /**
+   * `PATCH /admin/users/{username}`, in Gitea's order: authentication fields (source, login name,
+   * password, must-change-password, prohibit-login), then the primary e-mail, then the profile and
+   * flags. The last site administrator cannot lose the flag.
+   */
+  async adminEdit(actor: Actor | null, username: string, body: EditUserOption): Promise<User> {
+    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    const target = await this.requireByName(username);
+    if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
+    if (body.source_id) throw unprocessable(`login source does not exist [id: ${body.source_id}]`);
+    const changes: Partial<UserEntity> = { loginName: body.login_name };
+    if (body.password) {
+      if (body.password.length < MIN_PASSWORD_LENGTH) throw invalid(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+      changes.passwordHash = await hashPassword(body.password);
+    }
+    if (body.must_change_password !== undefined) changes.mustChangePassword = body.must_change_password;
+    if (body.prohibit_login !== undefined) changes.prohibitLogin = body.prohibit_login;
+    if (body.full_name !== undefined) changes.fullName = body.full_name;
+    if (body.website !== undefined) changes.website = body.website;
+    if (body.location !== undefined) changes.location = body.location;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.active !== undefined) changes.isActive = body.active;
+    if (body.admin !== undefined) changes.isAdmin = body.admin;
+    // Gitea reads the visibility with optional.FromNonDefault, and `public` is the zero value:
+    // sending "public" leaves the visibility as it is.
+    if (body.visibility === 'limited' || body.visibility === 'private') changes.visibility = body.visibility;
+    if (body.allow_create_organization !== undefined) changes.allowCreateOrganization = body.allow_create_organization;
+    if (body.restricted !== undefined) changes.isRestricted = body.restricted;
+    await this.db.transaction(async (m) => {
+      if (body.email !== undefined) await this.emails.setPrimary(m, target, body.email);
+      if (changes.isAdmin === false && target.isAdmin && (await this.users.countAdmins(m)) <= 1) {
+        throw invalid(`can not delete the last admin user [uid: ${target.id}]`);
+      }
+      await this.users.update(m, target.id, { ...changes, updatedAt: new Date() });
+    });
+    return toUser((await this.users.findById(target.id))!, actor, this.config.rootUrl);
+  }
+
+  /**
+   * `DELETE /admin/users/{username}`: refused (422) for organizations, oneself, the last site
+   * administrator, and users that still own repositories or belong to organizations.
+   * `purge` (deleting those first) is not offered.
+   */
+  async adminDelete(actor: Actor | null, username: string): Promise<void> {
+    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    const target = await this.requireByName(username);
+    if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
+    if (target.id === actor.id) throw unprocessable('you cannot delete yourself');
+    if (target.isAdmin && (await this.users.countAdmins()) <= 1) throw unprocessable(`can not delete the last admin user [uid: ${target.id}]`);
+    await this.refuseWhileOwningRepositories(actor, target);
+    if ((await this.orgs.countMemberships(target.id)) > 0) {
+      throw unprocessable(`user still has membership of organizations [uid: ${target.id}]`);
+    }
+    await this.db.transaction(async (m) => {
+      await this.follows.removeAllOf(m, target.id);
+      await this.emailRows.deleteOfUser(m, target.id);
+      await this.tokens.deleteOfUser(m, target.id);
+      await this.users.delete(m, target.id);
+    });
+  }
+
+  /** Gitea's ErrUserOwnRepos, asked of repo-service (which owns repositories). */
+  async refuseWhileOwningRepositories(actor: Actor, owner: UserEntity): Promise<void> {
+    const count = await this.rpc.call<number, Record<string, string>, { ownerId: number }>(RepoPatterns.countForOwner, {
+      actor,
+      body: { ownerId: owner.id },
+    });
+    if (count > 0) throw unprocessable(`user still has ownership of repositories [uid: ${owner.id}]`);
   }
 
   /**
@@ -119,7 +276,7 @@ export class UsersService {
         return;
       }
       const now = new Date();
-      await this.users.insert(m, {
+      const user = await this.users.insert(m, {
         lowerName: username.toLowerCase(),
         name: username,
         email,
@@ -132,6 +289,7 @@ export class UsersService {
         createdAt: now,
         updatedAt: now,
       });
+      await this.emails.addPrimary(m, user.id, email);
     });
     // Two replicas starting together: the one that lost the insert race finds the admin made.
     await ensure.catch((err: unknown) => {
@@ -139,3 +297,4 @@ export class UsersService {
     });
   }
 }
+

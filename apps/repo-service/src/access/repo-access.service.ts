@@ -46,6 +46,11 @@ export class RepoAccessService {
     return resolveRepoPermission(actor, owner, repo, await this.collaboratorMode(repo.id, actor?.id));
   }
 
+  /** What another user may do in a repository (as if signed in with a password). */
+  async permissionOfUser(user: Actor, repo: RepositoryEntity): Promise<RepoPermission> {
+    return this.permissionFor(user, await this.ownerAccess(user, { id: repo.ownerId }), repo);
+  }
+
   /** The repository if the actor may see it; 404 otherwise. */
   async assign(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoContext> {
     const owner = await this.ownerAccess(actor, { name: ownerName }).catch((err: unknown) => {

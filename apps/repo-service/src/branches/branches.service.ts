@@ -17,7 +17,7 @@ import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
 import { CommitWriter } from '../git/commit-writer.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { Refs } from '../git/refs.js';
-import { RefUpdates } from '../pushes/ref-updates.service.js';
+import { PushesService } from '../pushes/pushes.service.js';
 import { BranchPolicy } from './branch-policy.js';
 import { toBranch } from './branch.mapper.js';
 
@@ -31,7 +31,7 @@ export class BranchesService {
     private readonly refs: Refs,
     private readonly writer: CommitWriter,
     private readonly commitUsers: CommitUsers,
-    private readonly refUpdates: RefUpdates,
+    private readonly pushes: PushesService,
     private readonly policy: BranchPolicy,
     private readonly config: PlatformConfig,
   ) {}
@@ -69,14 +69,14 @@ export class BranchesService {
       }
     }
     if (await this.refs.tagExists(view.repoId, name)) throw new ContractError('conflict', 'The branch with the same tag already exists.');
-    const sender = await this.refUpdates.actorUser(a);
-    await this.db.transaction(async (m) => {
+    // The transaction holds no rows: it records the request so that a retried call does not move the ref twice.
+    await this.db.transaction(async () => {
       const moved = await this.writer.updateRef(view.repoId, `refs/heads/${name}`, from.sha, null, view.objectFormat);
       if (moved === 'stale') throw new ContractError('conflict', 'The branch already exists.');
       if (moved === 'name-conflict') throw new ContractError('conflict', 'The branch with the same name already exists.');
-      await this.refUpdates.record(m, ctx, a, sender, { branch: name, before: null, after: from.sha });
       return null;
     });
+    await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: zeroId(from.sha), newSha: from.sha, ref: `refs/heads/${name}` }]);
     const [branch] = await this.toBranches(view, a, [{ name, commit: from }]);
     return branch!;
   }
@@ -89,13 +89,12 @@ export class BranchesService {
     if (refused) throw refused;
     const head = await this.refs.branchHead(view.repoId, name);
     if (!head) throw notFound(`branch does not exist [name: ${name}]`);
-    const sender = await this.refUpdates.actorUser(a);
-    await this.db.transaction(async (m) => {
+    await this.db.transaction(async () => {
       const moved = await this.writer.deleteRef(view.repoId, `refs/heads/${name}`, head);
       if (moved !== 'ok') throw new ContractError('conflict', `branch ${name} was updated concurrently; try again`);
-      await this.refUpdates.record(m, ctx, a, sender, { branch: name, before: head, after: null });
       return null;
     });
+    await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: zeroId(head), ref: `refs/heads/${name}` }]);
   }
 
   /** Gitea's order for branch writes: visible, code reader, sign-in, code writer, not archived, not empty, not a mirror. */
@@ -144,3 +143,5 @@ export class BranchesService {
     return branches.map((b) => toBranch(b.name, b.commit, rules.get(b.name) ?? null, actor, view.ctx.permission, view.urls, users));
   }
 }
+
+const zeroId = (like: string): string => '0'.repeat(like.length);

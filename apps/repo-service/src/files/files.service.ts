@@ -17,6 +17,7 @@ import {
   type User,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
+import { DirectoryClient } from '../access/directory.client.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { BranchPolicy } from '../branches/branch-policy.js';
 import { toFileCommitResponse, unsignedVerification } from '../commits/commit.mapper.js';
@@ -25,9 +26,8 @@ import { repoView, type RepoView } from '../contents/repo-view.js';
 import { cleanTreePath, invalidPath } from '../contents/tree-path.js';
 import { CommitWriter, type CommitSignature, type TreeChange } from '../git/commit-writer.js';
 import { GitObjects, isDir, isExecutable, isSymlink, type GitCommit } from '../git/git-objects.js';
-import { GitService } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
-import { RefUpdates } from '../pushes/ref-updates.service.js';
+import { PushesService } from '../pushes/pushes.service.js';
 
 /** One file of a change, as the API gave it. */
 export interface FileChange {
@@ -58,12 +58,12 @@ export class FilesService {
   constructor(
     private readonly db: Database,
     private readonly access: RepoAccessService,
-    private readonly git: GitService,
     private readonly objects: GitObjects,
     private readonly refs: Refs,
     private readonly writer: CommitWriter,
     private readonly contents: ContentsService,
-    private readonly refUpdates: RefUpdates,
+    private readonly directory: DirectoryClient,
+    private readonly pushes: PushesService,
     private readonly policy: BranchPolicy,
     private readonly config: PlatformConfig,
   ) {}
@@ -129,11 +129,13 @@ export class FilesService {
     const refused = await this.policy.checkFileChange(ctx, actor, newBranch, planned.map((c) => c.treePath));
     if (refused) throw refused;
 
-    const sender = await this.refUpdates.actorUser(actor);
+    const sender = await this.directory.actorUser(actor);
     const { author, committer } = signatures(opts, sender);
     const signed = opts.signoff ? `${message}\n\nSigned-off-by: ${committer.name} <${committer.email}>` : `${message}\n`;
 
-    const result = await this.db.transaction(async (m) => {
+    // The transaction holds no rows: it records the request, so a retried call answers the
+    // commit already written instead of committing twice.
+    const written = await this.db.transaction(async () => {
       for (let attempt = 1; ; attempt++) {
         const parentSha = repo.isEmpty ? null : await this.refs.branchHead(repo.id, oldBranch);
         if (!repo.isEmpty && !parentSha) throw notFound(`branch does not exist [repo_id: ${repo.id} name: ${oldBranch}]`);
@@ -149,14 +151,13 @@ export class FilesService {
           if (attempt < MAX_ATTEMPTS) continue;
           throw new ContractError('conflict', `branch ${newBranch} was updated concurrently; try again`);
         }
-        const wasEmpty = repo.isEmpty;
-        if (wasEmpty) await this.git.setHead(repo.id, newBranch);
-        await this.refUpdates.record(m, ctx, actor, sender, { branch: newBranch, before: expected, after: commit }, wasEmpty ? { isEmpty: false, defaultBranch: newBranch } : {});
-        return commit;
+        return { commit, before: expected };
       }
     });
+    const zero = '0'.repeat(written.commit.length);
+    await this.pushes.afterRefUpdates({ ...ctx, actor }, [{ oldSha: written.before ?? zero, newSha: written.commit, ref: `refs/heads/${newBranch}` }]);
 
-    const commit = (await this.objects.commit(repo.id, result))!;
+    const commit = (await this.objects.commit(repo.id, written.commit))!;
     const ref = { inputRef: newBranch, kind: 'branch' as const, name: newBranch, commit };
     const files = await Promise.all(
       planned.slice(0, MAX_RESPONSE_FILES).map((c) => (c.operation === 'delete' ? null : this.contents.entryResponse(view, ref, c.treePath))),

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
@@ -8,6 +8,7 @@ import { RepoServiceConfig } from '../repo.config.js';
 export interface GitResult {
   stdout: Buffer;
   stderr: string;
+  code: number;
 }
 
 export interface GitRunOptions {
@@ -22,6 +23,36 @@ export interface CommitIdentity {
   email: string;
   /** Epoch seconds; now when absent. */
   when?: number;
+}
+
+/** A smart-HTTP service git runs for clients. */
+export type GitHttpService = 'upload-pack' | 'receive-pack';
+
+export interface ServiceSpawnOptions {
+  /** `--advertise-refs`: the ref advertisement of `GET info/refs`. */
+  advertise?: boolean;
+  /** Extra environment (GIT_PROTOCOL, hook callback). */
+  env?: Record<string, string>;
+  /** Hooks directory for receive-pack (`core.hooksPath`). */
+  hooksPath?: string;
+}
+
+/** A commit as push payloads need it. */
+export interface CommitInfo {
+  sha: string;
+  message: string;
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+  added: string[];
+  removed: string[];
+  modified: string[];
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/** A full object id (sha1 or sha256), the only kind of revision these helpers accept from outside. */
+export function isObjectId(value: string): boolean {
+  return SHA.test(value);
 }
 
 export class GitError extends Error {
@@ -86,7 +117,7 @@ export class GitService {
       child.on('close', (code) => {
         const stderr = Buffer.concat(err).toString('utf8');
         if (code === 0 || (code !== null && options.okCodes?.includes(code))) {
-          resolvePromise({ stdout: Buffer.concat(out), stderr });
+          resolvePromise({ stdout: Buffer.concat(out), stderr, code });
         } else {
           reject(new GitError(args, code, stderr));
         }
@@ -159,6 +190,12 @@ export class GitService {
     return field('size') + field('size-pack');
   }
 
+  /** The alphabetically first branch, or null when there is none. */
+  async firstBranch(repoId: number): Promise<string | null> {
+    const out = (await this.run(repoId, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'])).stdout.toString('utf8').trim();
+    return out ? out.slice('refs/heads/'.length) : null;
+  }
+
   async branchCount(repoId: number): Promise<number> {
     const out = (await this.run(repoId, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).stdout.toString();
     return out.split('\n').filter(Boolean).length;
@@ -169,11 +206,115 @@ export class GitService {
     await this.run(repoId, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
   }
 
+  /**
+   * Spawns `git <service> --stateless-rpc` for smart HTTP, in its own process group so that an
+   * abort can signal git and its children (pack-objects, index-pack, hooks) together.
+   */
+  spawnService(repoId: number, service: GitHttpService, options: ServiceSpawnOptions = {}): ChildProcess {
+    const args = [
+      ...(options.hooksPath ? ['-c', `core.hooksPath=${options.hooksPath}`] : []),
+      service,
+      '--stateless-rpc',
+      ...(options.advertise ? ['--advertise-refs'] : []),
+      this.repoPath(repoId),
+    ];
+    return spawn(this.bin, args, { env: this.env(repoId, options.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  }
+
+  /** Whether `ancestor` is reachable from `descendant` (false for a force push). */
+  async isAncestor(repoId: number, ancestor: string, descendant: string, env?: Record<string, string>): Promise<boolean> {
+    assertObjectIds(ancestor, descendant);
+    const r = await this.run(repoId, ['merge-base', '--is-ancestor', ancestor, descendant], { env, okCodes: [1] });
+    return r.code === 0;
+  }
+
+  /** Paths that differ between two commits. */
+  async changedFiles(repoId: number, from: string, to: string, env?: Record<string, string>): Promise<string[]> {
+    assertObjectIds(from, to);
+    const out = (await this.run(repoId, ['diff', '--name-only', '--no-renames', '-z', from, to, '--'], { env })).stdout.toString('utf8');
+    return out.split('\0').filter(Boolean);
+  }
+
+  /**
+   * Commits reachable from `tips` but not from `exclude`, newest first: how many there are, and
+   * the first `limit` of them with their changed files. Revisions go through stdin, never argv.
+   */
+  async commitsBetween(
+    repoId: number,
+    tips: string[],
+    exclude: string[],
+    limit: number,
+    env?: Record<string, string>,
+  ): Promise<{ total: number; commits: CommitInfo[] }> {
+    assertObjectIds(...tips, ...exclude);
+    const revs = `${[...tips, ...exclude.map((x) => `^${x}`)].join('\n')}\n`;
+    const count = (await this.run(repoId, ['rev-list', '--count', '--stdin'], { input: revs, env })).stdout.toString().trim();
+    const commits = limit > 0 ? await this.log(repoId, revs, ['--max-count', String(limit)], env) : [];
+    return { total: Number(count) || 0, commits };
+  }
+
+  /** The commit an object id names (a tag is peeled), with its changed files. */
+  async commitInfo(repoId: number, sha: string, env?: Record<string, string>): Promise<CommitInfo | null> {
+    assertObjectIds(sha);
+    const [commit] = await this.log(repoId, `${sha}\n`, ['--no-walk'], env);
+    return commit ?? null;
+  }
+
+  private async log(repoId: number, revs: string, extra: string[], env?: Record<string, string>): Promise<CommitInfo[]> {
+    const format = '%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%cn%x1f%ce%x1f%cI%x1f%B%x1f';
+    const out = (
+      await this.run(
+        repoId,
+        ['log', '--stdin', ...extra, '--no-renames', '--diff-merges=first-parent', '--name-status', '-z', `--format=${format}`],
+        { input: revs, env },
+      )
+    ).stdout.toString('utf8');
+    return out
+      .split('\x1e')
+      .filter((record) => record.length > 0)
+      .map((record) => {
+        const [sha = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', message = '', files = ''] = record.split('\x1f');
+        const commit: CommitInfo = {
+          sha,
+          message,
+          author: { name: an, email: ae, date: ad },
+          committer: { name: cn, email: ce, date: cd },
+          added: [],
+          removed: [],
+          modified: [],
+        };
+        const parts = files.replace(/^[\n\0]+/, '').split('\0');
+        for (let i = 0; i + 1 < parts.length; i += 2) {
+          const status = parts[i]!.trim();
+          const path = parts[i + 1]!;
+          if (status.startsWith('A')) commit.added.push(path);
+          else if (status.startsWith('D')) commit.removed.push(path);
+          else if (status) commit.modified.push(path);
+        }
+        return commit;
+      });
+  }
+
+  /** Every ref and the object it points at. */
+  async refs(repoId: number): Promise<Map<string, string>> {
+    const out = (await this.run(repoId, ['for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString('utf8');
+    const refs = new Map<string, string>();
+    for (const line of out.split('\n')) {
+      const space = line.indexOf(' ');
+      if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
+    }
+    return refs;
+  }
+
   async branchExists(repoId: number, branch: string): Promise<boolean> {
     if (!isValidRefName(branch)) return false;
     const r = await this.run(repoId, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { okCodes: [1] });
     return r.stdout.length > 0;
   }
+}
+
+function assertObjectIds(...values: string[]): void {
+  for (const v of values) if (!isObjectId(v)) throw new ContractError('internal', 'not an object id');
 }
 
 export function identityEnv(author: CommitIdentity, committer: CommitIdentity): Record<string, string> {

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
-import { CommitUsers } from '../commits/commit-users.js';
-import { RepoGitModule } from '../git/repo-git.module.js';
 import { ReposModule } from '../repos/repos.module.js';
-import { RefUpdates } from './ref-updates.service.js';
+import { PushesService } from './pushes.service.js';
 
-/** What a branch update written through the API leaves behind: the repository row and push events. */
+/** The aftermath of moved refs (row bookkeeping, push/create/delete events), for every way refs move. */
 @Module({
-  imports: [ReposModule, RepoGitModule],
-  providers: [RefUpdates, CommitUsers],
-  exports: [RefUpdates],
+  imports: [ReposModule],
+  providers: [PushesService],
+  exports: [PushesService],
 })
 export class PushesModule {}

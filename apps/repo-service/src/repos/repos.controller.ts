@@ -5,17 +5,22 @@ import {
   RepoPatterns,
   type CreateRepoOption,
   type EditRepoOption,
+  type FindReposRequest,
   type Page,
   type Repository,
   type RpcRequest,
 } from '@gitforge/contracts';
+import { RepoSearchService, type RepoSearchQuery } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
 
 type RepoParams = { owner: string; repo: string };
 
 @Controller()
 export class ReposController {
-  constructor(private readonly repos: ReposService) {}
+  constructor(
+    private readonly repos: ReposService,
+    private readonly repoSearch: RepoSearchService,
+  ) {}
 
   @MessagePattern(RepoPatterns.createForActor)
   createForActor(@Payload() req: RpcRequest<Record<string, string>, CreateRepoOption>): Promise<Repository> {
@@ -55,5 +60,20 @@ export class ReposController {
   @MessagePattern(RepoPatterns.listForOrg)
   listForOrg(@Payload() req: RpcRequest<{ org: string }>): Promise<Page<Repository>> {
     return this.repos.listForOwner(req.actor, req.params.org, normalizeListOptions(req.query), 'organization');
+  }
+
+  @MessagePattern(RepoPatterns.findMany)
+  findMany(@Payload() req: RpcRequest<Record<string, string>, FindReposRequest>): Promise<Page<Repository>> {
+    return this.repos.findMany(req.actor, req.body, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(RepoPatterns.countForOwner)
+  countForOwner(@Payload() req: RpcRequest<Record<string, string>, { ownerId: number }>): Promise<number> {
+    return this.repos.countForOwner(req.body.ownerId);
+  }
+
+  @MessagePattern(RepoPatterns.search)
+  search(@Payload() req: RpcRequest<Record<string, string>, undefined, RepoSearchQuery & { page?: string; limit?: string }>): Promise<Page<Repository>> {
+    return this.repoSearch.search(req.actor, req.query, normalizeListOptions(req.query));
   }
 }

@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { DirectoryClient } from '../access/directory.client.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitService } from '../git/git.service.js';
 import { ReposController } from './repos.controller.js';
 import { ReposRepository } from './repos.repository.js';
+import { RepoSearchService } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
 
 @Module({
   controllers: [ReposController],
-  providers: [ReposRepository, ReposService, RepoAccessService, GitService],
-  exports: [ReposRepository, ReposService, RepoAccessService, GitService],
+  providers: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
+  exports: [ReposRepository, ReposService, RepoAccessService, GitService, DirectoryClient],
 })
 export class ReposModule {}

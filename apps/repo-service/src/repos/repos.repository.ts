@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
-import type { ListOptions } from '@gitforge/contracts';
+import type { ListOptions, OwnerFilter } from '@gitforge/contracts';
+import { CollaborationEntity } from '../access/collaboration.entity.js';
+import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
+import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -10,6 +13,36 @@ export interface RepoListFilter {
   alsoIds?: number[];
   /** Which private repositories the viewer may list: all of them, none, or these ids. */
   privateVisible: 'all' | 'none' | number[];
+}
+
+/** Gitea's repository search, once permissions and visibility are resolved into ids. */
+export interface RepoSearchFilter {
+  keywords: string[];
+  topicOnly: boolean;
+  includeDescription: boolean;
+  /** Site admin with private repositories asked for: no access condition at all. */
+  unrestricted: boolean;
+  /** Private repositories asked for (signed in and `private` not false). */
+  includePrivate: boolean;
+  owners: OwnerFilter;
+  /** Owners whose every repository the actor reaches (itself, organizations it owns or has an all-repositories team in). */
+  fullOwnerIds: number[];
+  /** Repositories the actor reaches one by one (collaborations, team links). */
+  reachableIds: number[];
+  /** `uid`: owned by it, and (unless exclusive) those it collaborates on. */
+  ownerId?: number;
+  collaborationIds?: number[];
+  /** `collaborative` mode: only these. */
+  onlyIds?: number[];
+  /** `team_id`: an organization's repositories, all or these. */
+  team?: { orgId: number; ids: number[] | null };
+  isPrivate?: boolean;
+  template?: boolean;
+  archived?: boolean;
+  fork?: boolean;
+  mirror?: boolean;
+  priorityOwnerId?: number;
+  orderBy: { column: string; direction: 'ASC' | 'DESC' };
 }
 
 @Injectable()
@@ -49,6 +82,31 @@ export class ReposRepository {
       .getManyAndCount();
   }
 
+  /** One owner's repositories (optionally only these ids or lower-case names), by name, one page and the total. */
+  findForOwner(filter: { ownerId: number; ids?: number[]; lowerNames?: string[] }, options: ListOptions): Promise<[RepositoryEntity[], number]> {
+    const qb = this.db.manager.createQueryBuilder(RepositoryEntity, 'r').where('r.owner_id = :ownerId', { ownerId: filter.ownerId });
+    if (filter.ids) qb.andWhere(filter.ids.length > 0 ? 'r.id IN (:...ids)' : '1 = 0', { ids: filter.ids });
+    if (filter.lowerNames) qb.andWhere(filter.lowerNames.length > 0 ? 'r.lower_name IN (:...names)' : '1 = 0', { names: filter.lowerNames });
+    return qb
+      .orderBy('r.lower_name', 'ASC')
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  countForOwner(ownerId: number): Promise<number> {
+    return this.db.manager.count(RepositoryEntity, { where: { ownerId } });
+  }
+
+  /**
+   * The row, locked until the transaction ends (PostgreSQL; SQLite transactions are serialised
+   * already): replicas that finish pushes to one repository update it one after the other.
+   */
+  lockById(manager: EntityManager, id: number): Promise<RepositoryEntity | null> {
+    const postgres = manager.connection.options.type === 'postgres';
+    return manager.findOne(RepositoryEntity, { where: { id }, ...(postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+  }
+
   insert(manager: EntityManager, repo: Partial<RepositoryEntity>): Promise<RepositoryEntity> {
     return manager.save(RepositoryEntity, manager.create(RepositoryEntity, repo));
   }
@@ -59,5 +117,83 @@ export class ReposRepository {
 
   async delete(manager: EntityManager, id: number): Promise<void> {
     await manager.delete(RepositoryEntity, { id });
+    // Grants and rules die with the repository, so a later repository can never inherit them.
+    await manager.delete(CollaborationEntity, { repoId: id });
+    await manager.delete(BranchProtectionEntity, { repoId: id });
+    await manager.delete(TagProtectionEntity, { repoId: id });
+  }
+
+  search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {
+    const qb = this.db.manager.createQueryBuilder(RepositoryEntity, 'r');
+    qb.where('1 = 1');
+    if (f.keywords.length > 0) {
+      qb.andWhere(
+        new Brackets((w) => {
+          f.keywords.forEach((kw, i) => {
+            const exact = { [`topic${i}`]: `%${JSON.stringify(kw)}%` };
+            const like = { [`kw${i}`]: `%${kw}%` };
+            if (f.topicOnly) {
+              w.orWhere(`LOWER(r.topics) LIKE :topic${i}`, exact);
+              return;
+            }
+            w.orWhere(`r.lower_name LIKE :kw${i}`, like).orWhere(`LOWER(r.topics) LIKE :topic${i}`, exact);
+            if (f.includeDescription) w.orWhere(`LOWER(r.description) LIKE :kw${i}`, like);
+          });
+        }),
+      );
+    }
+    if (!f.unrestricted) {
+      qb.andWhere(
+        new Brackets((w) => {
+          // Public repositories of owners the actor may see …
+          w.where(
+            new Brackets((pub) => {
+              pub.where('r.is_private = :no', { no: false });
+              if ('hidden' in f.owners && f.owners.hidden.length > 0) pub.andWhere('r.owner_id NOT IN (:...hiddenOwners)', { hiddenOwners: f.owners.hidden });
+              if ('only' in f.owners) pub.andWhere(f.owners.only.length > 0 ? 'r.owner_id IN (:...onlyOwners)' : '1 = 0', { onlyOwners: f.owners.only });
+            }),
+          );
+          // … and, when asked for, the private ones it reaches.
+          if (f.includePrivate && f.fullOwnerIds.length > 0) w.orWhere('r.owner_id IN (:...fullOwners)', { fullOwners: f.fullOwnerIds });
+          if (f.reachableIds.length > 0) {
+            w.orWhere(f.includePrivate ? 'r.id IN (:...reachable)' : '(r.id IN (:...reachable) AND r.is_private = :no)', {
+              reachable: f.reachableIds,
+              no: false,
+            });
+          }
+        }),
+      );
+    } else if (!f.includePrivate) {
+      qb.andWhere('r.is_private = :no', { no: false });
+    }
+    if (f.ownerId !== undefined) {
+      const also = f.collaborationIds ?? [];
+      qb.andWhere(also.length > 0 ? '(r.owner_id = :uid OR r.id IN (:...collab))' : 'r.owner_id = :uid', { uid: f.ownerId, collab: also });
+    }
+    if (f.onlyIds) qb.andWhere(f.onlyIds.length > 0 ? 'r.id IN (:...onlyIds)' : '1 = 0', { onlyIds: f.onlyIds });
+    if (f.team) {
+      qb.andWhere('r.owner_id = :teamOrg', { teamOrg: f.team.orgId });
+      if (f.team.ids) qb.andWhere(f.team.ids.length > 0 ? 'r.id IN (:...teamIds)' : '1 = 0', { teamIds: f.team.ids });
+    }
+    for (const [key, column] of [
+      ['isPrivate', 'is_private'],
+      ['template', 'is_template'],
+      ['archived', 'is_archived'],
+      ['fork', 'is_fork'],
+      ['mirror', 'is_mirror'],
+    ] as const) {
+      if (f[key] !== undefined) qb.andWhere(`r.${column} = :${key}`, { [key]: f[key] });
+    }
+    if (f.priorityOwnerId) {
+      qb.addSelect('CASE WHEN r.owner_id = :priority THEN 0 ELSE 1 END', 'priority_rank').setParameter('priority', f.priorityOwnerId);
+      qb.orderBy('priority_rank', 'ASC').addOrderBy(`r.${f.orderBy.column}`, f.orderBy.direction);
+    } else {
+      qb.orderBy(`r.${f.orderBy.column}`, f.orderBy.direction);
+    }
+    return qb
+      .addOrderBy('r.id', f.orderBy.direction)
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
   }
 }

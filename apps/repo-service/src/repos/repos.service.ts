@@ -13,6 +13,7 @@ import {
   type Actor,
   type CreateRepoOption,
   type EditRepoOption,
+  type FindReposRequest,
   type ListOptions,
   type OwnerAccess,
   type Page,
@@ -189,7 +190,8 @@ export class ReposService {
           if (clash) throw unprocessable(`repository already exists [uname: ${ctx.owner.owner.login}, name: ${body.name}]`);
         }
         await this.repos.update(m, repo.id, { ...changes, updatedAt: new Date() });
-        if (changes.defaultBranch && !repo.isEmpty) await this.git.setHead(repo.id, changes.defaultBranch);
+        // HEAD follows in an empty repository too, so the first clone after the first push checks it out.
+        if (changes.defaultBranch) await this.git.setHead(repo.id, changes.defaultBranch);
         if (sender) {
           const updated = { ...repo, ...changes } as RepositoryEntity;
           await this.outbox.add(
@@ -266,6 +268,11 @@ export class ReposService {
     known: OwnerAccess[] = [],
   ): Promise<Page<Repository>> {
     const [rows, total] = await this.repos.list(filter, options);
+    return pageOf(await this.toApiMany(actor, rows, known), total, options);
+  }
+
+  /** Repositories as the actor sees them: one owner lookup for the whole page, never one per row. */
+  async toApiMany(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<Repository[]> {
     const missing = [...new Set(rows.map((r) => r.ownerId))].filter((id) => !known.some((o) => o.owner.id === id));
     const owners = [
       ...known,
@@ -277,11 +284,26 @@ export class ReposService {
         : []),
     ];
     const collaborations = actor ? await this.access.collaborationsOf(actor.id) : [];
-    const items = rows.map((repo) => {
+    return rows.map((repo) => {
       const owner = owners.find((o) => o.owner.id === repo.ownerId)!;
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
       return toRepository(repo, owner.ownerUser, resolveRepoPermission(actor, owner, repo, mode), this.config.rootUrl);
     });
-    return pageOf(items, total, options);
+  }
+
+  /**
+   * `repos.findMany` (team repositories in org-service): one owner's repositories with the actor's
+   * permissions, by name. Visibility is not filtered here: the caller decides who may list them.
+   */
+  async findMany(actor: Actor | null, request: FindReposRequest, options: ListOptions): Promise<Page<Repository>> {
+    const [rows, total] = await this.repos.findForOwner(
+      { ownerId: request.ownerId, ids: request.ids, lowerNames: request.names?.map((n) => n.toLowerCase()) },
+      options,
+    );
+    return pageOf(await this.toApiMany(actor, rows), total, options);
+  }
+
+  countForOwner(ownerId: number): Promise<number> {
+    return this.repos.countForOwner(ownerId);
   }
 }

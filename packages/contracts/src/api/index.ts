@@ -3,5 +3,8 @@ export * from './org.js';
 export * from './repo.js';
 export * from './auth.js';
 export * from './payload.js';
+export * from './directory.js';
+export * from './collaborator.js';
+export * from './protection.js';
 export * from './contents.js';
 export * from './commit.js';

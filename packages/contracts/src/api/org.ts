@@ -16,6 +16,28 @@ export class Organization {
   username!: string;
 }
 
+/** Gitea's `Team` (structs/org_team.go). `organization` is null where Gitea does not load it (lists of one organization, create, edit). */
+export class Team {
+  id!: number;
+  name!: string;
+  description!: string;
+  organization!: Organization | null;
+  includes_all_repositories!: boolean;
+  /** `none`, `read`, `write`, `admin` or `owner`. */
+  permission!: string;
+  /** Deprecated by Gitea in favour of `units_map`, still sent. */
+  units!: string[];
+  units_map!: Record<string, string>;
+  can_create_org_repo!: boolean;
+  visibility!: Visibility;
+}
+
+/** Where `GET /orgs/{org}/members/{username}` sends a caller who may only see public members. */
+export interface MemberCheck {
+  /** Null: the user is a member (204). Otherwise the absolute path to redirect to (303). */
+  redirect: string | null;
+}
+
 /** A repository owner as other services need it (answered by org-service, not on the wire). */
 export interface OwnerRef {
   id: number;
@@ -65,4 +87,18 @@ export interface TeamRepoAccess {
   mode: number;
   /** Unit name → AccessMode over those teams. */
   units: Record<string, number>;
+}
+
+/**
+ * Which owners' repositories the actor may see at all (Gitea's HasOrgOrUserVisible over every
+ * owner at once), for repository search: everyone's, all but some, or only some.
+ */
+export type OwnerFilter = { all: true } | { hidden: number[] } | { only: number[] };
+
+/** The repositories one team reaches (answered to repo-service, not on the wire). */
+export interface TeamRepoScope {
+  orgId: number;
+  includesAllRepositories: boolean;
+  /** Linked repositories when the team does not include all of them. */
+  repoIds: number[];
 }

@@ -43,3 +43,31 @@ export class AccessToken {
 export class ServerVersion {
   version!: string;
 }
+
+/** Gitea's `UserSettings` (`GET/PATCH /user/settings`). */
+export class UserSettings {
+  full_name!: string;
+  website!: string;
+  description!: string;
+  location!: string;
+  language!: string;
+  theme!: string;
+  diff_view_style!: string;
+  hide_email!: boolean;
+  hide_activity!: boolean;
+}
+
+/** Gitea's `Email`; `user_id` and `username` are only filled in the admin listing. */
+export class Email {
+  email!: string;
+  verified!: boolean;
+  primary!: boolean;
+  user_id!: number;
+  username!: string;
+}
+
+/** The envelope of Gitea's search endpoints (users, teams, repositories). */
+export interface SearchResults<T> {
+  ok: boolean;
+  data: T[];
+}

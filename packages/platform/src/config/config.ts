@@ -64,6 +64,16 @@ export class PlatformConfig {
   @Min(1)
   GITFORGE_DB_POOL_SIZE = 10;
 
+  /**
+   * Signs the caller the gateway forwards to a service's own HTTP listener (smart HTTP). The
+   * gateway and repo-service need the same value when they run as separate processes; the
+   * all-in-one process makes one up. No default: it is a secret.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^.{32,}$/, { message: 'must be at least 32 characters' })
+  GITFORGE_INTERNAL_SECRET?: string;
+
   /** Name of this replica on the transport (defaults to hostname-pid). */
   @IsOptional()
   @IsString()

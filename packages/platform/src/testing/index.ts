@@ -4,8 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import type { EventEnvelope, ServiceName } from '@gitforge/contracts';
 
 /** The server used to create throwaway databases (trust auth on the CI machine). */
 export const testPostgresUrl = (): string =>
@@ -93,4 +96,30 @@ export async function expectEventually<T>(assertion: () => Promise<T> | T, { tim
     }
   }
   throw lastError;
+}
+
+/**
+ * The outbox of one service of a running gitforge, oldest first: its PostgreSQL schema when
+ * `databaseUrl` is given, else its SQLite file in `dataDir`. For end-to-end tests that check the
+ * events a request wrote, without waiting for a consumer.
+ */
+export async function readOutboxEvents(target: { service: ServiceName; dataDir: string; databaseUrl?: string }): Promise<EventEnvelope[]> {
+  let rows: Array<{ envelope: string }>;
+  if (target.databaseUrl) {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      rows = (await client.query<{ envelope: string }>(`SELECT envelope FROM "gitforge_${target.service}".outbox_event ORDER BY seq`)).rows;
+    } finally {
+      await client.end();
+    }
+  } else {
+    const db = new BetterSqlite3(resolve(target.dataDir, `${target.service}.sqlite`), { readonly: true, fileMustExist: true });
+    try {
+      rows = db.prepare('SELECT envelope FROM outbox_event ORDER BY seq').all() as Array<{ envelope: string }>;
+    } finally {
+      db.close();
+    }
+  }
+  return rows.map((r) => JSON.parse(r.envelope) as EventEnvelope);
 }

@@ -1,6 +1,7 @@
 import { Catch, type RpcExceptionFilter } from '@nestjs/common';
 import { ContractError } from '@gitforge/contracts';
 import { throwError, type Observable } from 'rxjs';
+import { isUniqueViolation } from '../database/database.js';
 import { toErrorPayload } from '../errors/error-mapping.js';
 import { createLogger } from '../logging/logger.js';
 
@@ -13,6 +14,8 @@ const log = createLogger('rpc');
 @Catch()
 export class RpcErrorFilter implements RpcExceptionFilter<unknown> {
   catch(exception: unknown): Observable<never> {
+    // Two requests racing to create the same thing: the loser's unique violation is a conflict, not a bug.
+    if (isUniqueViolation(exception)) return throwError(() => ({ code: 'conflict', message: 'already exists' }));
     const payload = toErrorPayload(exception);
     if (payload.code === 'internal' && !(exception instanceof ContractError)) log.error({ err: exception }, 'unhandled error');
     return throwError(() => payload);

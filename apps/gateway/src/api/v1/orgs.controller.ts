@@ -1,20 +1,30 @@
-import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CreateOrgOption,
   CreateRepoOption,
+  CreateTeamOption,
+  EditOrgOption,
   OrgPatterns,
   RepoPatterns,
+  TeamPatterns,
   type Actor,
+  type MemberCheck,
   type Organization,
   type Page,
   type Repository,
+  type SearchResults,
+  type Team,
+  type User,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { Paged } from '../../http/paged.js';
 
-/** `/orgs`: organizations and their repositories. */
+/**
+ * `/orgs`: organizations, their members, teams and repositories. Routes where Gitea looks up the
+ * organization (404) before asking for a token leave sign-in to the service.
+ */
 @Controller('api/v1/orgs')
 @Access({ scope: 'organization' })
 export class OrgsController {
@@ -22,6 +32,16 @@ export class OrgsController {
     private readonly rpc: RpcClient,
     private readonly paged: Paged,
   ) {}
+
+  @Get()
+  async list(
+    @CurrentActor() actor: Actor | null,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Organization[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<Organization>>(OrgPatterns.list, { actor, query }));
+  }
 
   @Post()
   @Access({ signIn: true })
@@ -32,6 +52,106 @@ export class OrgsController {
   @Get(':org')
   get(@CurrentActor() actor: Actor | null, @Param('org') org: string): Promise<Organization> {
     return this.rpc.call(OrgPatterns.get, { actor, params: { org } });
+  }
+
+  @Patch(':org')
+  edit(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Body() body: EditOrgOption): Promise<Organization> {
+    return this.rpc.call(OrgPatterns.edit, { actor, params: { org }, body });
+  }
+
+  @Delete(':org')
+  @HttpCode(204)
+  async delete(@CurrentActor() actor: Actor | null, @Param('org') org: string): Promise<void> {
+    await this.rpc.call(OrgPatterns.delete, { actor, params: { org } });
+  }
+
+  @Get(':org/members')
+  async members(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<User[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<User>>(OrgPatterns.listMembers, { actor, params: { org }, query }), { link: false });
+  }
+
+  /** 204 for a member, 404 otherwise, or 303 to the public member check for callers outside the organization. */
+  @Get(':org/members/:username')
+  async isMember(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Param('username') username: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const check = await this.rpc.call<MemberCheck>(OrgPatterns.checkMember, { actor, params: { org, username } });
+    if (check.redirect) await reply.code(303).header('Location', check.redirect).send();
+    else await reply.code(204).send();
+  }
+
+  @Delete(':org/members/:username')
+  @HttpCode(204)
+  async removeMember(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+    await this.rpc.call(OrgPatterns.removeMember, { actor, params: { org, username } });
+  }
+
+  @Get(':org/public_members')
+  async publicMembers(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<User[]> {
+    const page = await this.rpc.call<Page<User>>(OrgPatterns.listPublicMembers, { actor, params: { org }, query });
+    return this.paged.send(req, reply, page, { link: false });
+  }
+
+  @Get(':org/public_members/:username')
+  @HttpCode(204)
+  async isPublicMember(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+    await this.rpc.call(OrgPatterns.checkPublicMember, { actor, params: { org, username } });
+  }
+
+  @Put(':org/public_members/:username')
+  @HttpCode(204)
+  async publicize(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+    await this.rpc.call(OrgPatterns.publicizeMember, { actor, params: { org, username } });
+  }
+
+  @Delete(':org/public_members/:username')
+  @HttpCode(204)
+  async conceal(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+    await this.rpc.call(OrgPatterns.concealMember, { actor, params: { org, username } });
+  }
+
+  @Get(':org/teams')
+  async teams(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Team[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<Team>>(TeamPatterns.listForOrg, { actor, params: { org }, query }), { link: false });
+  }
+
+  @Post(':org/teams')
+  createTeam(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Body() body: CreateTeamOption): Promise<Team> {
+    return this.rpc.call(TeamPatterns.create, { actor, params: { org }, body });
+  }
+
+  /** Gitea's search envelope `{data, ok}`, with its paging headers. */
+  @Get(':org/teams/search')
+  async searchTeams(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SearchResults<Team>> {
+    const page = await this.rpc.call<Page<Team>>(TeamPatterns.search, { actor, params: { org }, query });
+    return { ok: true, data: this.paged.send(req, reply, page) };
   }
 
   @Get(':org/repos')

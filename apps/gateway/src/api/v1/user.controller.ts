@@ -1,6 +1,23 @@
-import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateRepoOption, RepoPatterns, UserPatterns, type Actor, type Page, type Repository, type User } from '@gitforge/contracts';
+import {
+  CreateEmailOption,
+  CreateRepoOption,
+  DeleteEmailOption,
+  OrgPatterns,
+  RepoPatterns,
+  TeamPatterns,
+  UserPatterns,
+  UserSettingsOptions,
+  type Actor,
+  type Email,
+  type Organization,
+  type Page,
+  type Repository,
+  type Team,
+  type User,
+  type UserSettings,
+} from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { Paged } from '../../http/paged.js';
@@ -17,6 +34,92 @@ export class UserController {
   @Get()
   get(@CurrentActor() actor: Actor): Promise<User> {
     return this.rpc.call(UserPatterns.getSelf, { actor });
+  }
+
+  @Get('settings')
+  settings(@CurrentActor() actor: Actor): Promise<UserSettings> {
+    return this.rpc.call(UserPatterns.getSettings, { actor });
+  }
+
+  @Patch('settings')
+  updateSettings(@CurrentActor() actor: Actor, @Body() body: UserSettingsOptions): Promise<UserSettings> {
+    return this.rpc.call(UserPatterns.updateSettings, { actor, body });
+  }
+
+  /** Unpaginated, as Gitea. */
+  @Get('emails')
+  emails(@CurrentActor() actor: Actor): Promise<Email[]> {
+    return this.rpc.call(UserPatterns.listEmails, { actor });
+  }
+
+  @Post('emails')
+  addEmails(@CurrentActor() actor: Actor, @Body() body: CreateEmailOption): Promise<Email[]> {
+    return this.rpc.call(UserPatterns.addEmails, { actor, body });
+  }
+
+  @Delete('emails')
+  @HttpCode(204)
+  async deleteEmails(@CurrentActor() actor: Actor, @Body() body: DeleteEmailOption): Promise<void> {
+    await this.rpc.call(UserPatterns.deleteEmails, { actor, body: body ?? {} });
+  }
+
+  @Get('followers')
+  async followers(
+    @CurrentActor() actor: Actor,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<User[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<User>>(UserPatterns.listFollowers, { actor, query }), { link: false });
+  }
+
+  @Get('following')
+  async following(
+    @CurrentActor() actor: Actor,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<User[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<User>>(UserPatterns.listFollowing, { actor, query }), { link: false });
+  }
+
+  @Get('following/:username')
+  @HttpCode(204)
+  async checkFollowing(@CurrentActor() actor: Actor, @Param('username') username: string): Promise<void> {
+    await this.rpc.call(UserPatterns.checkFollowing, { actor, params: { target: username } });
+  }
+
+  @Put('following/:username')
+  @HttpCode(204)
+  async follow(@CurrentActor() actor: Actor, @Param('username') username: string): Promise<void> {
+    await this.rpc.call(UserPatterns.follow, { actor, params: { username } });
+  }
+
+  @Delete('following/:username')
+  @HttpCode(204)
+  async unfollow(@CurrentActor() actor: Actor, @Param('username') username: string): Promise<void> {
+    await this.rpc.call(UserPatterns.unfollow, { actor, params: { username } });
+  }
+
+  @Get('orgs')
+  @Access({ scope: ['user', 'organization'] })
+  async orgs(
+    @CurrentActor() actor: Actor,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Organization[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<Organization>>(OrgPatterns.listForUser, { actor, query }));
+  }
+
+  @Get('teams')
+  async teams(
+    @CurrentActor() actor: Actor,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Team[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<Team>>(TeamPatterns.listForActor, { actor, query }), { link: false });
   }
 
   @Get('repos')

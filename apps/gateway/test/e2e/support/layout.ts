@@ -4,6 +4,7 @@
  * its own process on PostgreSQL and Redis, optionally several replicas of a service).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,6 +53,9 @@ interface RunningProcess {
 export class Layout {
   readonly processes: RunningProcess[] = [];
 
+  /** Per-process environment on top of `env` (each repo-service replica has its own smart-HTTP port). */
+  private readonly processEnv = new Map<string, Record<string, string>>();
+
   private constructor(
     readonly kind: LayoutKind,
     readonly port: number,
@@ -90,9 +94,19 @@ export class Layout {
       env.DATABASE_URL = db.url;
       env.REDIS_URL = testRedisUrl();
       env.GITFORGE_REDIS_NAMESPACE = namespace;
+      // The gateway signs the caller it streams to repo-service's smart-HTTP listener with this.
+      env.GITFORGE_INTERNAL_SECRET ??= randomBytes(32).toString('hex');
       cleanup.push(() => db!.drop(), () => dropRedisNamespace(namespace));
     }
     const layout = new Layout(kind, port, dataDir, env, cleanup);
+    if (kind === 'distributed') {
+      // Free ports, not the default 3100: other suites may run on this machine at the same time.
+      for (let i = 0; i < (options.replicas?.repo ?? 1); i++) {
+        const gitPort = await freePort();
+        layout.processEnv.set(`repo-${i}`, { GITFORGE_GIT_HTTP_PORT: String(gitPort), GITFORGE_GIT_HTTP_HOST: '127.0.0.1' });
+        if (i === 0) layout.processEnv.set('gateway-0', { GITFORGE_REPO_GIT_URL: `http://127.0.0.1:${gitPort}` });
+      }
+    }
     try {
       if (kind === 'embedded') {
         layout.spawn('embedded', 0);
@@ -117,7 +131,13 @@ export class Layout {
     const out = createWriteStream(logFile, { flags: 'a' });
     const child = spawn(process.execPath, [resolve(repoRoot, APPS[app])], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: this.dataDir, ...this.env, GITFORGE_INSTANCE_ID: `${app}-${index}` },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: this.dataDir,
+        ...this.env,
+        ...this.processEnv.get(`${app}-${index}`),
+        GITFORGE_INSTANCE_ID: `${app}-${index}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.pipe(out);

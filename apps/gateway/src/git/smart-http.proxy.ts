@@ -1,0 +1,115 @@
+import { Agent, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ContractError, GitHttp, type Actor } from '@gitforge/contracts';
+import { createLogger, internalHttpUrl, internalSecret, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
+import { Authenticator } from '../auth/authenticator.js';
+import { GatewayConfig } from '../gateway.config.js';
+
+const log = createLogger('git-proxy');
+
+const GIT_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'];
+/** Request headers git sends that repo-service needs; nothing else crosses (above all not a forged actor header). */
+const FORWARDED = ['content-type', 'content-encoding', 'content-length', 'git-protocol', 'user-agent', 'accept'];
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
+const CHALLENGE = { 'WWW-Authenticate': GitHttp.challenge };
+
+type GitRoute = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
+
+/**
+ * Smart HTTP at the edge: `/{owner}/{repo}[.git]/info/refs`, `…/git-upload-pack` and
+ * `…/git-receive-pack`, as Gitea serves them. The gateway authenticates the credentials git
+ * sends, signs the caller into a header, and streams the request and the answer between git
+ * and repo-service's own listener with backpressure: no pack is ever held in memory, and a
+ * client that goes away takes the upstream request (and the git process behind it) with it.
+ */
+@Injectable()
+export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
+  // One connection per request: a pooled connection that repo-service closed after an aborted
+  // push (a cut-off body, an idle client) would reset the next request that picked it up.
+  private readonly agent = new Agent({ keepAlive: false });
+  private secret = '';
+
+  constructor(
+    private readonly adapter: HttpAdapterHost,
+    private readonly authenticator: Authenticator,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.secret = internalSecret(this.config);
+    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+    // The body stays unread here: the handler streams `request.raw` to repo-service.
+    fastify.addContentTypeParser(GIT_TYPES, (_request, _payload, done) => done(null, undefined));
+    const route = (method: 'GET' | 'POST', tail: GitRoute): void => {
+      fastify.route({ method, url: `/:owner/:repo/${tail}`, handler: (request, reply) => this.proxy(request, reply, tail) });
+    };
+    route('GET', 'info/refs');
+    route('POST', 'git-upload-pack');
+    route('POST', 'git-receive-pack');
+  }
+
+  onModuleDestroy(): void {
+    this.agent.destroy();
+  }
+
+  private async proxy(request: FastifyRequest, reply: FastifyReply, tail: GitRoute): Promise<void> {
+    const { owner, repo } = request.params as { owner: string; repo: string };
+    let actor: Actor | null;
+    try {
+      actor = (await this.authenticator.authenticate(request))?.actor ?? null;
+    } catch (err) {
+      // Bad credentials: a 401 with the challenge makes git drop them from its credential helper.
+      const denied = err instanceof ContractError && err.code === 'permission_denied';
+      const status = denied ? 403 : err instanceof ContractError && err.code === 'unauthenticated' ? 401 : 500;
+      void reply
+        .code(status)
+        .headers(status === 401 ? CHALLENGE : {})
+        .type('text/plain; charset=utf-8')
+        .send(`${status === 500 ? 'Internal Server Error' : (err as Error).message}\n`);
+      return;
+    }
+
+    const path = `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${tail}`;
+    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    const headers: OutgoingHttpHeaders = {
+      [SIGNED_ACTOR_HEADER]: signActor(this.secret, actor, `${request.method} ${path}`),
+      'x-request-id': request.id,
+    };
+    for (const name of FORWARDED) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+    const base = internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL);
+
+    reply.hijack();
+    const res = reply.raw;
+    const upstream = httpRequest(`${base}${path}${search}`, { method: request.method, headers, agent: this.agent });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    // repo-service may answer before the body is in (a body over its limit, an idle client): drop the rest.
+    res.on('finish', () => {
+      if (!request.raw.complete) request.raw.destroy();
+    });
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { ...passThrough(answer.headers), 'X-Request-Id': request.id });
+      pipeline(answer, res).catch(() => res.destroy());
+    });
+    try {
+      await pipeline(request.raw, upstream);
+    } catch (err) {
+      log.info({ reqId: request.id, err: (err as Error).message }, 'git request ended early');
+      if (!res.headersSent) {
+        res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad Gateway\n');
+      } else {
+        res.destroy();
+      }
+    }
+  }
+}
+
+function passThrough(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  return out;
+}

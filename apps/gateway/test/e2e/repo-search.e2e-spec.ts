@@ -1,0 +1,90 @@
+import type { Repository, SearchResults } from '@gitforge/contracts';
+import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
+import { Layout, layoutsUnderTest } from './support/layout.js';
+
+describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
+  let layout: Layout;
+  let api: Api;
+  let alice: TestUser;
+  let bob: TestUser;
+  /** A unique word in every repository name of this suite, so other suites' data never matches. */
+  const tag = uniqueName('zq').toLowerCase();
+  let hiddenOrg: string;
+
+  const names = (res: { body: SearchResults<Repository> }) => res.body.data.map((r) => r.name);
+  const search = (who: Api, query: string) => who.get<SearchResults<Repository>>(`/repos/search?${query}`);
+
+  beforeAll(async () => {
+    layout = await Layout.start(kind);
+    api = new Api(layout);
+    alice = await createUser(api, 'alice');
+    bob = await createUser(api, 'bob');
+    const create = async (who: TestUser, body: Record<string, unknown>, path = '/user/repos') => {
+      const res = await who.api.post(path, body);
+      if (res.status !== 201) throw new Error(`${res.status} ${res.text}`);
+    };
+    await create(alice, { name: `${tag}-alpha`, description: 'a rocket for the moon' });
+    await create(alice, { name: `${tag}-beta`, private: true });
+    await create(bob, { name: `${tag}-gamma`, template: true });
+    hiddenOrg = uniqueName('hidden');
+    expect((await alice.api.post('/orgs', { username: hiddenOrg, visibility: 'private' })).status).toBe(201);
+    await create(alice, { name: `${tag}-delta` }, `/orgs/${hiddenOrg}/repos`);
+    expect((await bob.api.patch(`/repos/${bob.username}/${tag}-gamma`, { archived: true })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await layout?.stop();
+  });
+
+  it("should answer Gitea's envelope with paging headers, alphabetically by default", async () => {
+    const res = await search(api.anonymous, `q=${tag}`);
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+    expect(names(res)).toEqual([`${tag}-alpha`, `${tag}-gamma`]);
+    expect(res.headers.get('x-total-count')).toBe('2');
+    const first = await search(api.anonymous, `q=${tag}&limit=1`);
+    expect(names(first)).toEqual([`${tag}-alpha`]);
+    expect(first.headers.get('link')).toContain('rel="next"');
+    expect(res.body.data[0]!.permissions).toEqual({ admin: false, push: false, pull: true });
+  });
+
+  it('should include the private repositories the caller reaches, unless private=false', async () => {
+    expect(names(await search(alice.api, `q=${tag}`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-delta`, `${tag}-gamma`]);
+    expect(names(await search(alice.api, `q=${tag}&private=false`))).toEqual([`${tag}-alpha`, `${tag}-delta`, `${tag}-gamma`]);
+    expect(names(await search(bob.api, `q=${tag}`))).toEqual([`${tag}-alpha`, `${tag}-gamma`]);
+    expect(names(await search(api.admin, `q=${tag}`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-delta`, `${tag}-gamma`]);
+  });
+
+  it('should hide repositories of owners the caller may not see, even public ones', async () => {
+    expect(names(await search(bob.api, `q=${tag}-delta`))).toEqual([]);
+    expect(names(await search(api.anonymous, `q=${tag}-delta`))).toEqual([]);
+    expect(names(await search(alice.api, `q=${tag}-delta`))).toEqual([`${tag}-delta`]);
+  });
+
+  it('should search descriptions only with includeDesc', async () => {
+    expect(names(await search(api.anonymous, `q=rocket ${tag}`.replace(' ', '%20')))).toEqual([]);
+    expect(names(await search(api.anonymous, `q=moon,${tag}-zzz&includeDesc=true`))).toEqual([`${tag}-alpha`]);
+    expect(names(await search(api.anonymous, `q=moon,${tag}-zzz`))).toEqual([]);
+  });
+
+  it('should filter by owner, privacy, template and archived state', async () => {
+    expect(names(await search(alice.api, `q=${tag}&uid=${alice.id}`))).toEqual([`${tag}-alpha`, `${tag}-beta`]);
+    expect(names(await search(alice.api, `q=${tag}&is_private=true`))).toEqual([`${tag}-beta`]);
+    expect(names(await search(api.anonymous, `q=${tag}&template=true`))).toEqual([`${tag}-gamma`]);
+    expect(names(await search(api.anonymous, `q=${tag}&template=false`))).toEqual([`${tag}-alpha`]);
+    expect(names(await search(api.anonymous, `q=${tag}&archived=true`))).toEqual([`${tag}-gamma`]);
+  });
+
+  it('should sort as asked and put a priority owner first', async () => {
+    expect(names(await search(alice.api, `q=${tag}&sort=alpha&order=desc`))).toEqual([`${tag}-gamma`, `${tag}-delta`, `${tag}-beta`, `${tag}-alpha`]);
+    expect(names(await search(alice.api, `q=${tag}&sort=id`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-gamma`, `${tag}-delta`]);
+    const prioritised = names(await search(api.anonymous, `q=${tag}&priority_owner_id=${bob.id}`));
+    expect(prioritised[0]).toBe(`${tag}-gamma`);
+  });
+
+  it('should refuse an unknown sort, order or mode with 422', async () => {
+    expect((await search(api.anonymous, 'sort=weird')).body).toEqual(giteaError('Invalid sort mode: "weird"'));
+    expect((await search(api.anonymous, 'sort=alpha&order=up')).status).toBe(422);
+    expect((await search(api.anonymous, 'mode=everything')).status).toBe(422);
+  });
+});

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { Database } from '@gitforge/platform';
+import { TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
+import { UserEntity, UserType } from '../users/user.entity.js';
+
+/** Batched reads for other services: every query takes a whole list. */
+@Injectable()
+export class DirectoryRepository {
+  constructor(private readonly db: Database) {}
+
+  accountsByLowerNames(lowerNames: string[]): Promise<UserEntity[]> {
+    if (lowerNames.length === 0) return Promise.resolve([]);
+    return this.db.manager.find(UserEntity, { where: { lowerName: In(lowerNames) } });
+  }
+
+  accountsByIds(ids: number[]): Promise<UserEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.manager.find(UserEntity, { where: { id: In(ids) } });
+  }
+
+  usersByLowerEmails(emails: string[]): Promise<UserEntity[]> {
+    if (emails.length === 0) return Promise.resolve([]);
+    return this.db.manager
+      .createQueryBuilder(UserEntity, 'u')
+      .where('LOWER(u.email) IN (:...emails) AND u.type = :type', { emails, type: UserType.individual })
+      .getMany();
+  }
+
+  teams(orgId: number, filter: { lowerNames?: string[]; ids?: number[] }): Promise<TeamEntity[]> {
+    const qb = this.db.manager.createQueryBuilder(TeamEntity, 't').where('t.org_id = :orgId', { orgId });
+    if (filter.lowerNames) {
+      if (filter.lowerNames.length === 0) return Promise.resolve([]);
+      qb.andWhere('t.lower_name IN (:...names)', { names: filter.lowerNames });
+    }
+    if (filter.ids) {
+      if (filter.ids.length === 0) return Promise.resolve([]);
+      qb.andWhere('t.id IN (:...ids)', { ids: filter.ids });
+    }
+    return qb.orderBy('t.id', 'ASC').getMany();
+  }
+
+  async teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {
+    const rows = await this.db.manager.find(TeamUserEntity, { where: { orgId, userId } });
+    return rows.map((r) => r.teamId);
+  }
+}

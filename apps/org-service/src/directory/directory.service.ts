@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import type { AccountRef, Actor, TeamRef } from '@gitforge/contracts';
+import { PlatformConfig } from '@gitforge/platform';
+import type { UserEntity } from '../users/user.entity.js';
+import { toUser } from '../users/user.mapper.js';
+import { DirectoryRepository } from './directory.repository.js';
+
+/** Lets other services turn names, ids and e-mails into accounts and teams, a list at a time. */
+@Injectable()
+export class DirectoryService {
+  constructor(
+    private readonly directory: DirectoryRepository,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  private ref(actor: Actor | null, u: UserEntity): AccountRef {
+    return {
+      id: u.id,
+      login: u.name,
+      kind: u.isOrganization ? 'organization' : 'user',
+      isAdmin: u.isAdmin,
+      isActive: u.isActive && !u.prohibitLogin,
+      email: u.email,
+      user: toUser(u, actor, this.config.rootUrl),
+    };
+  }
+
+  async accountsByNames(actor: Actor | null, names: string[]): Promise<AccountRef[]> {
+    const rows = await this.directory.accountsByLowerNames([...new Set(names.map((n) => n.toLowerCase()))]);
+    return rows.map((u) => this.ref(actor, u));
+  }
+
+  async accountsByIds(actor: Actor | null, ids: number[]): Promise<AccountRef[]> {
+    const rows = await this.directory.accountsByIds([...new Set(ids)]);
+    return rows.map((u) => this.ref(actor, u));
+  }
+
+  async usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
+    const rows = await this.directory.usersByLowerEmails([...new Set(emails.map((e) => e.toLowerCase()))]);
+    return rows.map((u) => this.ref(actor, u));
+  }
+
+  async teams(orgId: number, filter: { names?: string[]; ids?: number[] }): Promise<TeamRef[]> {
+    const rows = await this.directory.teams(orgId, {
+      lowerNames: filter.names ? [...new Set(filter.names.map((n) => n.toLowerCase()))] : undefined,
+      ids: filter.ids ? [...new Set(filter.ids)] : undefined,
+    });
+    return rows.map((t) => ({ id: t.id, orgId: t.orgId, name: t.name }));
+  }
+
+  teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {
+    return this.directory.teamIdsOfUser(orgId, userId);
+  }
+}

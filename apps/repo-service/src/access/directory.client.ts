@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { ContractError, DirectoryPatterns, UserPatterns, type AccountRef, type Actor, type TeamRef, type User } from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+
+type Body<B> = { actor: Actor | null; body: B };
+
+/** org-service's directory as repo-service asks it: one call per list, never per row. */
+@Injectable()
+export class DirectoryClient {
+  constructor(private readonly rpc: RpcClient) {}
+
+  private ask<R, B>(pattern: string, call: Body<B>): Promise<R> {
+    return this.rpc.call<R, Record<string, string>, B>(pattern, call);
+  }
+
+  accountsByNames(actor: Actor | null, names: string[]): Promise<AccountRef[]> {
+    if (names.length === 0) return Promise.resolve([]);
+    return this.ask(DirectoryPatterns.accountsByNames, { actor, body: { names } });
+  }
+
+  accountsByIds(actor: Actor | null, ids: number[]): Promise<AccountRef[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.ask(DirectoryPatterns.accountsByIds, { actor, body: { ids } });
+  }
+
+  usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
+    if (emails.length === 0) return Promise.resolve([]);
+    return this.ask(DirectoryPatterns.usersByEmails, { actor, body: { emails } });
+  }
+
+  teams(orgId: number, filter: { names?: string[]; ids?: number[] }): Promise<TeamRef[]> {
+    if ((filter.names && filter.names.length === 0) || (filter.ids && filter.ids.length === 0)) return Promise.resolve([]);
+    return this.ask(DirectoryPatterns.teams, { actor: null, body: { orgId, ...filter } });
+  }
+
+  teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {
+    return this.ask(DirectoryPatterns.teamIdsOfUser, { actor: null, body: { orgId, userId } });
+  }
+
+  /** The actor as a User in its own view (with e-mail): pusher and event sender. */
+  async actorUser(actor: Actor): Promise<User> {
+    const [user] = await this.ask<User[], { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: [actor.id] } });
+    if (!user) throw new ContractError('unauthenticated', 'token is required');
+    return user;
+  }
+
+  /**
+   * Individual users by name, in the order given; the first unknown name (or an organization)
+   * answers Gitea's 422 `user does not exist [uid: 0, name: …]`.
+   */
+  async requireUsers(actor: Actor | null, names: string[]): Promise<AccountRef[]> {
+    const found = await this.accountsByNames(actor, names);
+    return names.map((name) => {
+      const account = found.find((a) => a.login.toLowerCase() === name.toLowerCase() && a.kind === 'user');
+      if (!account) throw userDoesNotExist(name);
+      return account;
+    });
+  }
+
+  /** An organization's teams by name; the first unknown one answers Gitea's 422. */
+  async requireTeams(orgId: number, names: string[]): Promise<TeamRef[]> {
+    const found = await this.teams(orgId, { names });
+    return names.map((name) => {
+      const team = found.find((t) => t.name.toLowerCase() === name.toLowerCase());
+      if (!team) throw new ContractError('unprocessable', `team does not exist [org_id ${orgId}, team_id 0, name: ${name}]`);
+      return team;
+    });
+  }
+}
+
+export const userDoesNotExist = (name: string): ContractError =>
+  new ContractError('unprocessable', `user does not exist [uid: 0, name: ${name}]`);
+
+/** The actor a user would be when signed in with a password: for "what may this user do" questions. */
+export function actorOf(account: AccountRef): Actor {
+  return { id: account.id, login: account.login, isAdmin: account.isAdmin, scopes: null };
+}

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccessMode,
+  accessModeName,
+  ContractError,
+  forbidden,
+  notFound,
+  pageOf,
+  UserPatterns,
+  type AccountRef,
+  type Actor,
+  type AddCollaboratorOption,
+  type ListOptions,
+  type Page,
+  type RepoCollaboratorPermission,
+  type User,
+} from '@gitforge/contracts';
+import { Database, RpcClient } from '@gitforge/platform';
+import { actorOf, DirectoryClient, userDoesNotExist } from '../access/directory.client.js';
+import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
+import { CollaboratorsRepository } from './collaborators.repository.js';
+
+/** Gitea's collaborator API (`routers/api/v1/repo/collaborators.go`). */
+@Injectable()
+export class CollaboratorsService {
+  constructor(
+    private readonly db: Database,
+    private readonly collaborators: CollaboratorsRepository,
+    private readonly access: RepoAccessService,
+    private readonly directory: DirectoryClient,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  private async assign(actor: Actor | null, owner: string, repo: string): Promise<{ actor: Actor; ctx: RepoContext }> {
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    return { actor, ctx: await this.access.assign(actor, owner, repo) };
+  }
+
+  private requireAdmin(ctx: RepoContext): void {
+    if (!ctx.permission.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+  }
+
+  /** An individual user by name, or Gitea's `user does not exist` with the given error kind. */
+  private async user(actor: Actor, name: string, missing: 'unprocessable' | 'not_found' = 'unprocessable'): Promise<AccountRef> {
+    const [account] = await this.directory.accountsByNames(actor, [name]);
+    if (!account || account.kind !== 'user') {
+      const err = userDoesNotExist(name);
+      throw missing === 'not_found' ? new ContractError('not_found', err.message) : err;
+    }
+    return account;
+  }
+
+  async list(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<User>> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    const [rows, total] = await this.collaborators.page(ctx.repo.id, options);
+    const users =
+      rows.length === 0
+        ? []
+        : await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, {
+            actor: a,
+            body: { ids: rows.map((r) => r.userId) },
+          });
+    const byId = new Map(users.map((u) => [u.id, u]));
+    return pageOf(
+      rows.map((r) => byId.get(r.userId)).filter((u): u is User => u !== undefined),
+      total,
+      options,
+    );
+  }
+
+  async check(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    const user = await this.user(a, name);
+    if (!(await this.collaborators.find(ctx.repo.id, user.id))) throw notFound();
+  }
+
+  async add(actor: Actor | null, owner: string, repo: string, name: string, body: AddCollaboratorOption): Promise<void> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    this.requireAdmin(ctx);
+    const user = await this.user(a, name);
+    if (!user.isActive) throw new ContractError('unprocessable', "collaborator's account is inactive");
+    const mode = { read: AccessMode.read, write: AccessMode.write, admin: AccessMode.admin }[body?.permission ?? 'write'];
+    await this.db.transaction((m) => this.collaborators.upsert(m, ctx.repo.id, user.id, mode));
+  }
+
+  async remove(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    this.requireAdmin(ctx);
+    const user = await this.user(a, name);
+    await this.db.transaction((m) => this.collaborators.delete(m, ctx.repo.id, user.id));
+  }
+
+  /** A user's access mode in the repository: site admins and repository admins may ask about anyone, others about themselves. */
+  async permission(actor: Actor | null, owner: string, repo: string, name: string): Promise<RepoCollaboratorPermission> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    if (!a.isAdmin && a.login.toLowerCase() !== name.toLowerCase() && !ctx.permission.isAdmin) {
+      throw forbidden('Only admins can query all permissions, repo admins can query all repo permissions, collaborators can query only their own');
+    }
+    const user = await this.user(a, name, 'not_found');
+    const permission = await this.access.permissionOfUser(actorOf(user), ctx.repo);
+    const mode = accessModeName(permission.mode);
+    return { permission: mode, role_name: mode, user: user.user };
+  }
+}

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import {
+  OrgPatterns,
+  pageOf,
+  TeamPatterns,
+  unprocessable,
+  type Actor,
+  type ListOptions,
+  type OwnerFilter,
+  type Page,
+  type ReachableRepos,
+  type Repository,
+  type TeamRepoScope,
+} from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { ReposRepository, type RepoSearchFilter } from './repos.repository.js';
+import { ReposService } from './repos.service.js';
+
+/** Raw query of `GET /repos/search`. */
+export type RepoSearchQuery = Partial<
+  Record<
+    | 'q'
+    | 'topic'
+    | 'includeDesc'
+    | 'uid'
+    | 'priority_owner_id'
+    | 'team_id'
+    | 'starredBy'
+    | 'private'
+    | 'is_private'
+    | 'template'
+    | 'archived'
+    | 'mode'
+    | 'exclusive'
+    | 'sort'
+    | 'order',
+    string
+  >
+>;
+
+/** Gitea's repo_model.OrderByMap: sort names to columns. */
+const SORT_COLUMNS: Record<string, string> = {
+  alpha: 'lowerName',
+  created: 'createdAt',
+  updated: 'updatedAt',
+  size: 'sizeKib',
+  git_size: 'sizeKib',
+  lfs_size: 'sizeKib',
+  id: 'id',
+  stars: 'numStars',
+  forks: 'numForks',
+};
+
+/** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
+const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
+const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
+const formInt = (v: string | undefined): number => {
+  const n = Number.parseInt(v ?? '', 10);
+  return Number.isFinite(n) ? n : 0;
+};
+
+/**
+ * `GET /repos/search` as Gitea's SearchRepository: what the actor may see (public repositories of
+ * visible owners, and with `private` the private ones it reaches), narrowed by the query.
+ */
+@Injectable()
+export class RepoSearchService {
+  constructor(
+    private readonly repos: ReposRepository,
+    private readonly reposService: ReposService,
+    private readonly access: RepoAccessService,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  async search(actor: Actor | null, q: RepoSearchQuery, options: ListOptions): Promise<Page<Repository>> {
+    const sort = q.sort ?? '';
+    const order = q.order || 'asc';
+    if (sort && order !== 'asc' && order !== 'desc') throw unprocessable(`Invalid sort order: "${order}"`);
+    if (sort && !SORT_COLUMNS[sort]) throw unprocessable(`Invalid sort mode: "${sort}"`);
+    const mode = q.mode ?? '';
+    if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw unprocessable(`Invalid search mode: "${mode}"`);
+
+    // Stars are not kept yet, so nobody has starred anything.
+    if (formInt(q.starredBy) > 0) return pageOf([], 0, options);
+
+    const includePrivate = actor !== null && (q.private === undefined || q.private === '' || formBool(q.private));
+    const [owners, reach, collaborations] = await Promise.all([
+      this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor }),
+      actor ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor }) : Promise.resolve({ orgIds: [], repoIds: [] }),
+      actor ? this.access.collaborationsOf(actor.id) : Promise.resolve([]),
+    ]);
+    const filter: RepoSearchFilter = {
+      keywords: (q.q ?? '')
+        .trim()
+        .toLowerCase()
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+      topicOnly: formBool(q.topic),
+      includeDescription: formBool(q.includeDesc),
+      unrestricted: actor?.isAdmin === true && includePrivate,
+      includePrivate,
+      owners,
+      fullOwnerIds: actor ? [actor.id, ...reach.orgIds] : [],
+      reachableIds: [...reach.repoIds, ...collaborations.map((c) => c.repoId)],
+      isPrivate: optionalBool(q.is_private),
+      template: optionalBool(q.template),
+      archived: optionalBool(q.archived),
+      priorityOwnerId: formInt(q.priority_owner_id) || undefined,
+      orderBy: { column: SORT_COLUMNS[sort || 'alpha']!, direction: sort && order === 'desc' ? 'DESC' : 'ASC' },
+    };
+    const uid = formInt(q.uid);
+    if (mode === 'source') Object.assign(filter, { fork: false, mirror: false });
+    if (mode === 'fork') filter.fork = true;
+    if (mode === 'mirror') filter.mirror = true;
+    if (mode === 'collaborative') {
+      filter.mirror = false;
+      const who = uid || actor?.id;
+      filter.onlyIds = who ? (await this.access.collaborationsOf(who)).map((c) => c.repoId) : [];
+    } else if (uid) {
+      filter.ownerId = uid;
+      if (!formBool(q.exclusive)) filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
+    }
+    const teamId = formInt(q.team_id);
+    if (teamId) {
+      const scope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(teamId) } });
+      filter.team = { orgId: scope.orgId, ids: scope.includesAllRepositories ? null : scope.repoIds };
+    }
+    const [rows, total] = await this.repos.search(filter, options);
+    return pageOf(await this.reposService.toApiMany(actor, rows), total, options);
+  }
+}

@@ -1,0 +1,85 @@
+import { AccessMode, ContractError, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { RepoPermission } from '../access/repo-permission.js';
+import { ReposRepository } from '../repos/repos.repository.js';
+import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { strictMock } from '../testing/strict-mock.js';
+import { GitAccess } from './git-access.js';
+
+const actor = (scopes: string[] | null = null): Actor => ({ id: 5, login: 'u', isAdmin: false, scopes });
+
+describe(GitAccess.name, () => {
+  let repo: RepositoryEntity | null;
+  let owner: OwnerAccess | null;
+  let mode: number;
+  let sut: GitAccess;
+
+  beforeEach(() => {
+    repo = { id: 1, isPrivate: false, isArchived: false, isMirror: false } as RepositoryEntity;
+    owner = { owner: { id: 2, login: 'o', kind: 'user', visibility: 'public' } } as OwnerAccess;
+    mode = AccessMode.read;
+    sut = new GitAccess(
+      strictMock(RepoAccessService, {
+        ownerAccess: async () => {
+          if (!owner) throw new ContractError('not_found', 'no such owner');
+          return owner;
+        },
+        permissionFor: async () => new RepoPermission(mode),
+      }),
+      strictMock(ReposRepository, { findByOwnerAndName: async () => repo }),
+    );
+  });
+
+  it('should serve clones of public repositories of public owners to anyone', async () => {
+    expect(await sut.check(null, 'o', 'r', 'upload-pack')).toMatchObject({ ok: true });
+  });
+
+  it('should challenge anonymous clients for pushes, private repositories and hidden owners', async () => {
+    const challenge = { ok: false, status: 401, message: 'Unauthorized', headers: { 'WWW-Authenticate': 'Basic realm="Gitea"' } };
+    expect(await sut.check(null, 'o', 'r', 'receive-pack')).toEqual(challenge);
+    repo!.isPrivate = true;
+    expect(await sut.check(null, 'o', 'r', 'upload-pack')).toEqual(challenge);
+    repo!.isPrivate = false;
+    owner!.owner.visibility = 'limited';
+    expect(await sut.check(null, 'o', 'r', 'upload-pack')).toEqual(challenge);
+    expect(await sut.check(null, 'o', 'missing', 'upload-pack')).toEqual(challenge);
+  });
+
+  it('should answer 404 to signed-in users who cannot read the code, and for unknown repositories', async () => {
+    repo!.isPrivate = true;
+    mode = AccessMode.none;
+    expect(await sut.check(actor(), 'o', 'r', 'upload-pack')).toMatchObject({ status: 404, message: 'Repository not found' });
+    repo = null;
+    expect(await sut.check(actor(), 'o', 'r', 'upload-pack')).toMatchObject({ status: 404 });
+    expect(await sut.check(actor(), 'o', 'r', 'receive-pack')).toMatchObject({ status: 403, message: 'Push to create is not enabled for users.' });
+    owner = null;
+    expect(await sut.check(actor(), 'x', 'r', 'receive-pack')).toMatchObject({ status: 404 });
+  });
+
+  it('should let readers through to receive-pack, where PushPolicy refuses them per ref', async () => {
+    expect(await sut.check(actor(), 'o', 'r', 'receive-pack')).toMatchObject({ ok: true });
+  });
+
+  it('should refuse pushes to archived and mirror repositories with a clear message', async () => {
+    repo!.isArchived = true;
+    expect(await sut.check(actor(), 'o', 'r', 'receive-pack')).toMatchObject({
+      status: 403,
+      message: 'This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.',
+    });
+    expect(await sut.check(actor(), 'o', 'r', 'upload-pack')).toMatchObject({ ok: true });
+    repo!.isArchived = false;
+    repo!.isMirror = true;
+    mode = AccessMode.owner;
+    expect(await sut.check(actor(), 'o', 'r', 'receive-pack')).toMatchObject({ status: 403, message: 'mirror repository is read-only' });
+  });
+
+  it("should check a token's repository scope and public-only restriction", async () => {
+    expect(await sut.check(actor(['read:repository']), 'o', 'r', 'receive-pack')).toMatchObject({
+      status: 403,
+      message: 'token does not have at least one of required scope(s), required=[write:repository], token scope=read:repository',
+    });
+    expect(await sut.check(actor(['write:repository']), 'o', 'r', 'receive-pack')).toMatchObject({ ok: true });
+    repo!.isPrivate = true;
+    expect(await sut.check(actor(['read:repository', 'public-only']), 'o', 'r', 'upload-pack')).toMatchObject({ status: 403 });
+  });
+});

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
+import type { GitHttpService } from '../git/git.service.js';
+import { ReposRepository } from '../repos/repos.repository.js';
+
+/** Either the repository to serve, or the plain-text answer git gets instead. */
+export type GitAccessVerdict =
+  | { ok: true; ctx: RepoContext }
+  | { ok: false; status: number; message: string; headers?: Record<string, string> };
+
+const refuse = (status: number, message: string, headers?: Record<string, string>): GitAccessVerdict => ({ ok: false, status, message, headers });
+
+/**
+ * Gitea's httpBase: who may fetch from or push to `{owner}/{repo}` over smart HTTP. Public
+ * repositories of public owners are readable anonymously; everything else asks for credentials
+ * (401 with a Basic challenge), then needs read permission on code. Writing is decided per ref
+ * by PushPolicy, as Gitea's pre-receive hook does, so a reader's push is refused with a reason.
+ */
+@Injectable()
+export class GitAccess {
+  constructor(
+    private readonly access: RepoAccessService,
+    private readonly repos: ReposRepository,
+  ) {}
+
+  async check(actor: Actor | null, ownerName: string, repoName: string, service: GitHttpService): Promise<GitAccessVerdict> {
+    const pull = service === 'upload-pack';
+    const owner = await this.ownerOf(actor, ownerName);
+    const repo = owner ? await this.repos.findByOwnerAndName(owner.owner.id, repoName) : null;
+    if (repo?.isArchived && !pull) {
+      return refuse(403, 'This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.');
+    }
+    const publicPull = !!owner && !!repo && !repo.isPrivate && pull && owner.owner.visibility === 'public';
+    if (publicPull) return { ok: true, ctx: { repo, owner, permission: await this.access.permissionFor(actor, owner, repo) } };
+
+    if (!actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
+    if (actor.scopes !== null) {
+      if (!scopesAllow(actor.scopes, 'repository', !pull)) {
+        const required = `${pull ? 'read' : 'write'}:repository`;
+        return refuse(403, `token does not have at least one of required scope(s), required=[${required}], token scope=${actor.scopes.join(',')}`);
+      }
+      if (repo?.isPrivate && isPublicOnly(actor.scopes)) return refuse(403, 'token scope is limited to public repos');
+    }
+    if (!owner || !repo) {
+      if (pull || !owner) return refuse(404, 'Repository not found');
+      return refuse(403, `Push to create is not enabled for ${owner.owner.kind === 'organization' ? 'organizations' : 'users'}.`);
+    }
+    const permission = await this.access.permissionFor(actor, owner, repo);
+    if (!permission.canRead('repo.code')) return refuse(404, 'Repository not found');
+    if (!pull && repo.isMirror) return refuse(403, 'mirror repository is read-only');
+    return { ok: true, ctx: { repo, owner, permission } };
+  }
+
+  private async ownerOf(actor: Actor | null, name: string): Promise<OwnerAccess | null> {
+    try {
+      return await this.access.ownerAccess(actor, { name });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'not_found') return null;
+      throw err;
+    }
+  }
+}

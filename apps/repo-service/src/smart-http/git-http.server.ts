@@ -1,0 +1,43 @@
+import { createServer, type Server } from 'node:http';
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { GitHttp } from '@gitforge/contracts';
+import { createLogger, listenInternalHttp } from '@gitforge/platform';
+import { RepoServiceConfig } from '../repo.config.js';
+import { SmartHttpHandler } from './smart-http.handler.js';
+
+const log = createLogger('smart-http');
+
+
+/**
+ * repo-service's own HTTP listener for smart HTTP: clones and pushes are byte streams and do not
+ * cross the message transport. The gateway is its only client.
+ */
+@Injectable()
+export class GitHttpServer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private server: Server | undefined;
+
+  constructor(
+    private readonly config: RepoServiceConfig,
+    private readonly handler: SmartHttpHandler,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const server = createServer((req, res) => void this.handler.handle(req, res));
+    // Clones of large repositories take long; idleness is watched per request instead.
+    server.requestTimeout = 0;
+    server.headersTimeout = 60_000;
+    this.server = server;
+    const url = await listenInternalHttp(GitHttp.listener, server, this.config, {
+      host: this.config.GITFORGE_GIT_HTTP_HOST,
+      port: this.config.GITFORGE_GIT_HTTP_PORT,
+    });
+    log.info({ url }, 'smart HTTP listener ready');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((ok) => server.close(() => ok()));
+  }
+}

@@ -1,0 +1,291 @@
+import type { ChildProcess } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { Injectable } from '@nestjs/common';
+import { GitHttp, type Actor } from '@gitforge/contracts';
+import { createLogger, internalSecret, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
+import type { RepoContext } from '../access/repo-access.service.js';
+import { GitService, type GitHttpService } from '../git/git.service.js';
+import { PushPolicy, type PushContext } from '../protections/push-policy.js';
+import { PushesService } from '../pushes/pushes.service.js';
+import { RepoServiceConfig } from '../repo.config.js';
+import { GitAccess } from './git-access.js';
+import { pkt, ReportStatusRewriter } from './pkt-line.js';
+import { PushHooks, type HookAnswer } from './push-hooks.js';
+
+const log = createLogger('smart-http');
+
+/** Gitea's check of the `Git-Protocol` header (key=value pairs joined by colons) before it becomes GIT_PROTOCOL. */
+const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
+const ROUTE = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache', 'Cache-Control': 'no-cache, max-age=0, must-revalidate' };
+const QUARANTINE_KEYS = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH'] as const;
+
+class BodyTooLarge extends Error {}
+
+/** Counts request bytes (after gzip decoding) and stops at the limit. */
+class ByteLimit extends Transform {
+  private seen = 0;
+  constructor(
+    private readonly max: number,
+    private readonly onBytes: () => void,
+  ) {
+    super();
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
+    this.seen += chunk.length;
+    this.onBytes();
+    if (this.seen > this.max) callback(new BodyTooLarge());
+    else callback(null, chunk);
+  }
+}
+
+function plain(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers }).end(`${message}\n`);
+}
+
+/** Signals git and everything it started (pack-objects, index-pack, hooks): it runs in its own process group. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * repo-service's side of smart HTTP: the gateway has authenticated the caller and signed it into
+ * a header; this checks access, runs `git upload-pack` / `git receive-pack --stateless-rpc` and
+ * streams bytes both ways with backpressure (never a whole pack in memory). A push is checked
+ * ref by ref in git's pre-receive hook, before anything is written, and recorded after.
+ */
+@Injectable()
+export class SmartHttpHandler {
+  private readonly secret: string;
+
+  constructor(
+    private readonly config: RepoServiceConfig,
+    private readonly gitAccess: GitAccess,
+    private readonly git: GitService,
+    private readonly hooks: PushHooks,
+    private readonly policy: PushPolicy,
+    private readonly pushes: PushesService,
+  ) {
+    this.secret = internalSecret(config);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await this.route(req, res);
+    } catch (err) {
+      log.error({ err, url: req.url }, 'smart HTTP request failed');
+      plain(res, 500, 'Internal Server Error');
+    }
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://repo-service');
+    const m = ROUTE.exec(url.pathname);
+    if (!m) return plain(res, 404, 'Not found');
+    const verified = verifyActor(this.secret, header(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
+    if (!verified.ok) return plain(res, 403, 'Forbidden');
+    const advertise = m[3] === 'info/refs';
+    if (advertise ? req.method !== 'GET' : req.method !== 'POST') return plain(res, 405, 'Method Not Allowed');
+    const service = advertise ? url.searchParams.get('service') : m[3]!;
+    if (service !== 'git-upload-pack' && service !== 'git-receive-pack') return plain(res, 400, 'Bad Request');
+    const svc = service.slice('git-'.length) as GitHttpService;
+    const owner = decodeSegment(m[1]!);
+    const repo = decodeSegment(m[2]!)?.replace(/\.git$/, '');
+    if (!owner || !repo) return plain(res, 404, 'Not found');
+
+    const verdict = await this.gitAccess.check(verified.actor, owner, repo, svc);
+    if (!verdict.ok) return plain(res, verdict.status, verdict.message, verdict.headers);
+    const protocol = header(req, 'git-protocol');
+    const env: Record<string, string> = protocol && SAFE_GIT_PROTOCOL.test(protocol) ? { GIT_PROTOCOL: protocol } : {};
+    if (advertise) return this.advertise(verdict.ctx, svc, env, res);
+    if (header(req, 'content-type') !== `application/x-git-${svc}-request`) return plain(res, 400, 'Bad Request');
+    const length = Number(header(req, 'content-length') ?? 0);
+    if (length > this.config.GITFORGE_GIT_MAX_BODY_BYTES) return plain(res, 413, 'Request Entity Too Large');
+    return this.serve(req, res, verdict.ctx, verified.actor, svc, env);
+  }
+
+  /** `GET info/refs?service=…`: the `# service=` line, a flush, then git's own advertisement. */
+  private async advertise(ctx: RepoContext, svc: GitHttpService, env: Record<string, string>, res: ServerResponse): Promise<void> {
+    const child = this.git.spawnService(ctx.repo.id, svc, { advertise: true, env });
+    const stderr = collect(child.stderr!);
+    child.stdin!.end();
+    res.writeHead(200, { 'Content-Type': `application/x-git-${svc}-advertisement`, ...NO_CACHE });
+    res.write(pkt(`# service=git-${svc}\n`));
+    res.write('0000');
+    const exited = exitOf(child);
+    res.on('close', () => {
+      if (!res.writableFinished) signalGroup(child, 'SIGTERM');
+    });
+    try {
+      await pipeline(child.stdout!, res);
+    } catch {
+      signalGroup(child, 'SIGTERM');
+    }
+    const code = await exited;
+    if (code !== 0) log.warn({ repoId: ctx.repo.id, svc, code, stderr: stderr() }, 'ref advertisement failed');
+  }
+
+  /** `POST git-upload-pack` / `git-receive-pack`: the request body into git, git's answer back. */
+  private async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: RepoContext,
+    actor: Actor | null,
+    svc: GitHttpService,
+    env: Record<string, string>,
+  ): Promise<void> {
+    const repoId = ctx.repo.id;
+    // GitAccess never lets an anonymous push through; without an actor there would be no hook to check it.
+    if (svc === 'receive-pack' && !actor) return plain(res, 401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
+    const push = svc === 'receive-pack' && actor ? await this.openPush({ ...ctx, actor }) : undefined;
+    const child = this.git.spawnService(repoId, svc, {
+      env: { ...env, ...(push?.env ?? {}) },
+      hooksPath: push ? this.hooks.hooksPath : undefined,
+    });
+    const stderr = collect(child.stderr!);
+    const exited = exitOf(child);
+    res.statusCode = 200;
+    res.setHeader('Content-Type', `application/x-git-${svc}-result`);
+
+    let lastActivity = Date.now();
+    const touch = (): void => {
+      lastActivity = Date.now();
+    };
+    let aborted: string | undefined;
+    const rejections = push?.rejections;
+    const output: Readable = rejections ? child.stdout!.pipe(new ReportStatusRewriter((ref) => rejections.get(ref))) : child.stdout!;
+    const abort = (why: string, status?: number): void => {
+      if (aborted || child.exitCode !== null) return;
+      aborted = why;
+      log.info({ repoId, svc, why }, 'smart HTTP request aborted');
+      // End of input: a push then fails to unpack and removes its quarantine directory itself.
+      // Signals are only the fallback: a signal can race a child that is still writing objects.
+      child.stdin!.destroy();
+      output.unpipe(res);
+      if (svc === 'upload-pack') {
+        signalGroup(child, 'SIGTERM');
+        child.stdout!.destroy();
+      } else {
+        // receive-pack still writes its report; let it drain so it never blocks on a full pipe.
+        child.stdout!.unpipe();
+        child.stdout!.resume();
+      }
+      const term = setTimeout(() => signalGroup(child, 'SIGTERM'), 10_000);
+      const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), 20_000);
+      term.unref();
+      kill.unref();
+      void exited.then(() => {
+        clearTimeout(term);
+        clearTimeout(kill);
+      });
+      if (status && !res.headersSent) plain(res, status, status === 413 ? 'Request Entity Too Large' : 'Request Timeout', { Connection: 'close' });
+      else res.destroy();
+    };
+    const idleMs = this.config.GITFORGE_GIT_IDLE_TIMEOUT_MS;
+    const idle = setInterval(() => {
+      if (Date.now() - lastActivity > idleMs) abort('idle', 408);
+    }, Math.max(250, Math.floor(idleMs / 4)));
+    res.on('close', () => {
+      if (!res.writableFinished) abort('client went away');
+    });
+
+    const body: Readable = header(req, 'content-encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
+    if (body !== req) req.on('error', (err) => body.destroy(err));
+    child.stdin!.on('error', () => undefined);
+    const input = pipeline(body, new ByteLimit(this.config.GITFORGE_GIT_MAX_BODY_BYTES, touch), child.stdin!).catch((err: unknown) => {
+      abort(err instanceof BodyTooLarge ? 'request body too large' : 'request stream failed', err instanceof BodyTooLarge ? 413 : undefined);
+    });
+
+    output.on('data', touch);
+    output.on('error', () => abort('git output failed'));
+    output.pipe(res);
+
+    try {
+      const code = await exited;
+      await input;
+      if (code !== 0 && !aborted) log.warn({ repoId, svc, code, stderr: stderr() }, 'git exited with an error');
+    } finally {
+      clearInterval(idle);
+      push?.close();
+    }
+  }
+
+  /** Registers the push's hook callbacks: PushPolicy before the refs move, PushesService after. */
+  private async openPush(ctx: PushContext): Promise<{ env: Record<string, string>; close: () => void; rejections: Map<string, string> }> {
+    const rejections = new Map<string, string>();
+    const session = await this.hooks.open({
+      preReceive: async (updates, objects): Promise<HookAnswer> => {
+        const decisions = await this.policy.checkRefUpdates(ctx, updates, this.quarantine(ctx.repo.id, objects));
+        const messages: string[] = [];
+        for (const d of decisions) {
+          if (d.allowed) continue;
+          rejections.set(d.ref, d.reason);
+          messages.push(`gitforge: ${d.message}`);
+        }
+        return { ok: messages.length === 0, messages };
+      },
+      postReceive: async (updates): Promise<HookAnswer> => {
+        await this.pushes.afterRefUpdates(ctx, updates);
+        return { ok: true, messages: [] };
+      },
+    });
+    return { ...session, rejections };
+  }
+
+  /** The quarantine variables git gave the hook, kept only if they point into this repository's objects. */
+  private quarantine(repoId: number, given: Record<string, string>): Record<string, string> {
+    const objects = join(this.git.repoPath(repoId), 'objects');
+    const inside = (p: string): boolean => {
+      const rel = relative(objects, resolve(p));
+      return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    };
+    const env: Record<string, string> = {};
+    for (const key of QUARANTINE_KEYS) {
+      const value = given[key];
+      if (value && value.split(':').every(inside)) env[key] = value;
+    }
+    return env;
+  }
+}
+
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((ok) => {
+    child.once('error', () => ok(null));
+    child.once('close', (code) => ok(code));
+  });
+}
+
+/** The first 4 KiB of a stream, for a log line. */
+function collect(stream: Readable): () => string {
+  let text = '';
+  stream.on('data', (b: Buffer) => {
+    if (text.length < 4096) text += b.toString('utf8');
+  });
+  return () => text.slice(0, 4096);
+}

@@ -1,0 +1,97 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Actor } from '@gitforge/contracts';
+import { ConfigError, type PlatformConfig } from '../config/config.js';
+
+/**
+ * Internal HTTP hops: byte streams (smart HTTP) that must not cross the message transport go
+ * from the gateway to a service's own HTTP listener. The gateway names the caller in a signed
+ * header that a client cannot forge, because only gitforge's processes know the secret.
+ */
+export const SIGNED_ACTOR_HEADER = 'x-gitforge-actor';
+
+let processSecret: string | undefined;
+
+/**
+ * The secret shared by the gateway and the services for internal hops: `GITFORGE_INTERNAL_SECRET`,
+ * or, when every app runs in this one process (in-process transport), a random one per process.
+ * Separate processes must be given the same secret; without it this throws at start.
+ */
+export function internalSecret(config: PlatformConfig): string {
+  if (config.GITFORGE_INTERNAL_SECRET) return config.GITFORGE_INTERNAL_SECRET;
+  if (config.REDIS_URL) {
+    throw new ConfigError(
+      'invalid configuration:\n  GITFORGE_INTERNAL_SECRET is required when the apps run as separate processes (REDIS_URL is set); give the gateway and repo-service the same value',
+    );
+  }
+  processSecret ??= randomBytes(32).toString('hex');
+  return processSecret;
+}
+
+interface SignedActor {
+  a: Actor | null;
+  /** What the signature is good for, e.g. `POST /owner/repo.git/git-receive-pack`. */
+  s: string;
+  t: number;
+}
+
+/** `<payload>.<hmac>`: the actor (or null for anonymous), bound to one request line and a time. */
+export function signActor(secret: string, actor: Actor | null, scope: string, now = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ a: actor, s: scope, t: now } satisfies SignedActor)).toString('base64url');
+  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+}
+
+export type VerifiedActor = { ok: true; actor: Actor | null } | { ok: false };
+
+/** Checks a {@link signActor} header for this request line; a bad, stale or missing signature is not ok. */
+export function verifyActor(secret: string, header: string | undefined, scope: string, maxAgeMs = 300_000, now = Date.now()): VerifiedActor {
+  if (!header) return { ok: false };
+  const dot = header.lastIndexOf('.');
+  if (dot <= 0) return { ok: false };
+  const payload = header.slice(0, dot);
+  const given = Buffer.from(header.slice(dot + 1), 'base64url');
+  const expected = createHmac('sha256', secret).update(payload).digest();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false };
+  let parsed: SignedActor;
+  try {
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as SignedActor;
+  } catch {
+    return { ok: false };
+  }
+  if (parsed.s !== scope || typeof parsed.t !== 'number' || Math.abs(now - parsed.t) > maxAgeMs) return { ok: false };
+  return { ok: true, actor: parsed.a ?? null };
+}
+
+const localListeners = new Map<string, string>();
+
+/**
+ * Starts a service's internal HTTP listener. With the in-process transport every app runs in
+ * this process, so the listener takes an ephemeral loopback port (no second public port) and
+ * is found by name; otherwise it binds the configured address. Answers its base URL.
+ */
+export async function listenInternalHttp(
+  name: string,
+  server: Server,
+  config: PlatformConfig,
+  address: { host: string; port: number },
+): Promise<string> {
+  const inProcess = !config.REDIS_URL;
+  const host = inProcess ? '127.0.0.1' : address.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(inProcess ? 0 : address.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+  if (inProcess) localListeners.set(name, url);
+  return url;
+}
+
+/** Where another app's internal listener is: the one in this process if there is one, else `configuredUrl`. */
+export function internalHttpUrl(name: string, config: PlatformConfig, configuredUrl: string): string {
+  return (!config.REDIS_URL && localListeners.get(name)) || configuredUrl.replace(/\/+$/, '');
+}
