@@ -96,7 +96,7 @@ export class ContentsService {
       const [facts] = await this.facts(view, refCommit, dir, [entry], options);
       return { file_contents: toContentsResponse(view.urls, refCommit, facts!) };
     }
-    const key = [view.repoId, refCommit.commit.sha, refCommit.kind, refCommit.name, refCommit.inputRef, path, options.lfsMetadata, options.commitMetadata, options.commitMessage].join('\0');
+    const key = [view.repoId, view.urls.api, refCommit.commit.sha, refCommit.kind, refCommit.name, refCommit.inputRef, path, options.lfsMetadata, options.commitMetadata, options.commitMessage].join('\0');
     const cached = this.listings.get(key);
     if (cached) return { dir_contents: cached };
     const entries = (await this.objects.tree(view.repoId, entry.sha)) ?? [];
