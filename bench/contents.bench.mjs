@@ -10,7 +10,8 @@
 //    walk for all entries) and warm (answered from the per-(commit, path) cache), against the naive
 //    reference of one `git log -1 -- big/<file>` per entry. Target: ≥ 20× faster cold, < 20 ms warm.
 // 2. `compare/base...head` for refs 1,000 commits apart (JSON: every commit with its files and
-//    stats), against `git diff --stat base...head` of the same refs. Target: ≤ 1.5×.
+//    stats), against `git diff --stat base...head` of the same refs. Target: ≤ 1.5×. Also shown:
+//    against `git log --raw --numstat` of the range, the per-commit git work that JSON needs.
 import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { api, startLayout } from './lib/layout.mjs';
@@ -117,6 +118,7 @@ async function measureLayout(kind, generated) {
       generated.gitDir = gitDir;
       generated.reference = await referenceLastCommits(gitDir);
       generated.diffStat = await referenceDiffStat(gitDir);
+      generated.logNumstat = await referenceLogNumstat(gitDir);
     }
     return result;
   } finally {
@@ -139,6 +141,14 @@ async function referenceDiffStat(gitDir) {
   return median(runs);
 }
 
+async function referenceLogNumstat(gitDir) {
+  const runs = [];
+  for (let i = 0; i < COMPARE_RUNS; i++) {
+    runs.push((await timed(() => git(gitDir, ['log', '--raw', '--numstat', '--no-renames', 'bench-base..main']))).ms);
+  }
+  return median(runs);
+}
+
 export default async function () {
   console.log(`${COMMITS} commits, big/ with ${BIG_FILES} files (last changes spread over the whole history); compare over ${COMPARE_DISTANCE} commits`);
   const generated = {};
@@ -146,7 +156,8 @@ export default async function () {
   for (const kind of ['embedded', 'distributed']) rows.push(await measureLayout(kind, generated));
   const ref = generated.reference;
   console.log(`generated with fast-import in ${ms(rows[0].gen)}`);
-  console.log(`reference: git log -1 per entry, ${ref.entries} entries: ${ms(ref.total)}; git diff --stat bench-base...main: ${ms(generated.diffStat)}`);
+  console.log(`reference: git log -1 per entry, ${ref.entries} entries: ${ms(ref.total)}`);
+  console.log(`reference: git diff --stat bench-base...main: ${ms(generated.diffStat)}; git log --raw --numstat bench-base..main: ${ms(generated.logNumstat)}`);
   console.table(
     rows.map((r) => ({
       layout: r.kind,
@@ -155,6 +166,7 @@ export default async function () {
       'contents-ext warm (median)': ms(r.warm),
       'compare JSON (median)': ms(r.compare),
       'compare vs diff --stat': `${(r.compare / generated.diffStat).toFixed(2)}x`,
+      'compare vs log --numstat': `${(r.compare / generated.logNumstat).toFixed(2)}x`,
     })),
   );
   console.log('cold runs:', rows.map((r) => `${r.kind}: ${r.coldAll.map((x) => x.toFixed(0)).join(', ')} ms`).join(' | '));
