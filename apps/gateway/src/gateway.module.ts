@@ -8,6 +8,9 @@ import { OrgsController } from './api/v1/orgs.controller.js';
 import { RepoSearchController } from './api/v1/repo-search.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
+import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
+import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
+import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { TeamsController } from './api/v1/teams.controller.js';
 import { UserController } from './api/v1/user.controller.js';
@@ -36,6 +39,9 @@ import { Paged } from './http/paged.js';
     RepoCollaboratorsController,
     RepoBranchProtectionsController,
     RepoTagProtectionsController,
+    RepoContentsController,
+    RepoBranchesController,
+    RepoCommitsController,
   ],
   providers: [Authenticator, Paged, SmartHttpProxy, { provide: APP_GUARD, useClass: AuthGuard }],
 })

@@ -2,9 +2,11 @@ import { CollaborationEntity } from './access/collaboration.entity.js';
 import { Repositories1763800000200 } from './migrations/1763800000200-repositories.js';
 import { Collaboration1763800000201 } from './migrations/1763800000201-collaboration.js';
 import { Protections1763800000210 } from './migrations/1763800000210-protections.js';
+import { CommitStatuses1763800000220 } from './migrations/1763800000220-commit-statuses.js';
 import { BranchProtectionEntity } from './protections/branch-protection.entity.js';
 import { TagProtectionEntity } from './protections/tag-protection.entity.js';
 import { RepositoryEntity } from './repos/repository.entity.js';
+import { CommitStatusEntity } from './statuses/commit-status.entity.js';
 
-export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity];
-export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210];
+export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity, CommitStatusEntity];
+export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220];

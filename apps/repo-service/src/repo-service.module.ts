@@ -2,10 +2,15 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { RepoServiceEntities, RepoServiceMigrations } from './entities.js';
 import { RepoServiceConfig } from './repo.config.js';
+import { BranchesModule } from './branches/branches.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
+import { CommitsModule } from './commits/commits.module.js';
+import { ContentsModule } from './contents/contents.module.js';
+import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
+import { StatusesModule } from './statuses/statuses.module.js';
 
 @Module({
   imports: [
@@ -19,6 +24,11 @@ import { SmartHttpModule } from './smart-http/smart-http.module.js';
     CollaboratorsModule,
     ProtectionsModule,
     SmartHttpModule,
+    ContentsModule,
+    FilesModule,
+    BranchesModule,
+    CommitsModule,
+    StatusesModule,
   ],
 })
 export class RepoServiceModule {}

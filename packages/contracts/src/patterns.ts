@@ -189,3 +189,43 @@ export const DirectoryPatterns = definePatterns('org', {
   /** body `{ orgId, userId }` → ids of the user's teams in that organization. */
   teamIdsOfUser: 'directory.teamIdsOfUser',
 });
+
+/** Reading and writing a repository's tree: contents, raw files, git objects, file changes. */
+export const RepoContentPatterns = definePatterns('repo', {
+  /** `contents`: a file's object, or a directory's entries. */
+  get: 'repos.contents.get',
+  /** `contents-ext`: `file_contents` or `dir_contents`, with the fields `includes` asks for. */
+  getExt: 'repos.contents.getExt',
+  raw: 'repos.contents.raw',
+  media: 'repos.contents.media',
+  blob: 'repos.git.blob',
+  tree: 'repos.git.tree',
+  createFile: 'repos.contents.create',
+  updateFile: 'repos.contents.update',
+  deleteFile: 'repos.contents.delete',
+  changeFiles: 'repos.contents.change',
+});
+
+export const BranchPatterns = definePatterns('repo', {
+  list: 'repos.branches.list',
+  get: 'repos.branches.get',
+  create: 'repos.branches.create',
+  delete: 'repos.branches.delete',
+});
+
+export const CommitPatterns = definePatterns('repo', {
+  list: 'repos.commits.list',
+  get: 'repos.commits.get',
+  /** A commit's raw `.diff` or `.patch`. */
+  raw: 'repos.commits.raw',
+  compare: 'repos.commits.compare',
+});
+
+export const CommitStatusPatterns = definePatterns('repo', {
+  create: 'repos.statuses.create',
+  /** Statuses of one commit sha (`/statuses/{sha}`). */
+  list: 'repos.statuses.list',
+  /** Statuses of a branch, tag or commit (`/commits/{ref}/statuses`). */
+  listByRef: 'repos.statuses.listByRef',
+  combined: 'repos.statuses.combined',
+});

@@ -38,7 +38,7 @@ export const isZeroId = (sha: string): boolean => /^0+$/.test(sha);
 const deny = (ref: string, reason: string, message: string): RefDecision => ({ ref, allowed: false, reason, message });
 
 /** Gitea's `;`-separated, case-insensitive file globs of a branch rule. */
-function filePatterns(spec: string): RegExp[] {
+export function filePatterns(spec: string): RegExp[] {
   const out: RegExp[] = [];
   for (const raw of spec.toLowerCase().split(';')) {
     const expr = raw.trim();

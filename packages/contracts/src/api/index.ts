@@ -6,3 +6,5 @@ export * from './payload.js';
 export * from './directory.js';
 export * from './collaborator.js';
 export * from './protection.js';
+export * from './contents.js';
+export * from './commit.js';

@@ -72,3 +72,8 @@ export function IsStringMap(options?: ValidationOptions): PropertyDecorator {
     options,
   );
 }
+
+/** Gitea's `Required` binding on a list: present and not empty. */
+export function NonEmptyArray(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'Required', validator: { validate: (v: unknown) => Array.isArray(v) && v.length > 0 } }, options);
+}

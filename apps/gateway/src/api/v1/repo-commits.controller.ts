@@ -1,0 +1,142 @@
+import { Body, Controller, Get, NotFoundException, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CommitPatterns,
+  CommitStatusPatterns,
+  CreateStatusOption,
+  type Actor,
+  type CombinedStatus,
+  type Commit,
+  type CommitStatus,
+  type Compare,
+  type Page,
+  type RawText,
+} from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { Paged } from '../../http/paged.js';
+
+type QueryParams = Record<string, string>;
+
+const LEGACY_COMMIT_HEADERS = ['X-Page', 'X-PerPage', 'X-Total', 'X-PageCount', 'X-HasMore'];
+
+function sendText(reply: FastifyReply, raw: RawText): string {
+  void reply.type('text/plain; charset=utf-8');
+  return raw.text;
+}
+
+/** `/repos/{owner}/{repo}/commits`, `git/commits`, `statuses`, `compare`. */
+@Controller('api/v1/repos/:owner/:repo')
+@Access({ scope: 'repository' })
+export class RepoCommitsController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly paged: Paged,
+  ) {}
+
+  /** Gitea adds its legacy paging headers to commit listings. */
+  @Get('commits')
+  async list(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Query() query: QueryParams,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Commit[]> {
+    const page = await this.rpc.call<Page<Commit>>(CommitPatterns.list, { actor, params: { owner, repo }, query });
+    const pageCount = Math.ceil(page.total / page.limit);
+    const items = this.paged.send(req, reply, page);
+    reply.header('X-Page', String(page.page));
+    reply.header('X-PerPage', String(page.limit));
+    reply.header('X-Total', String(page.total));
+    reply.header('X-PageCount', String(pageCount));
+    reply.header('X-HasMore', String(page.page < pageCount));
+    reply.header('Access-Control-Expose-Headers', ['X-Total-Count', 'Link', ...LEGACY_COMMIT_HEADERS].join(', '));
+    return items;
+  }
+
+  /**
+   * `commits/{ref}/status`, `commits/{ref}/statuses` (refs may contain slashes), and the
+   * GitHub-style `commits/{sha}` and `commits/{sha}.diff|.patch`.
+   */
+  @Get('commits/*')
+  async byRef(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') rest: string,
+    @Query() query: QueryParams,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CombinedStatus | CommitStatus[] | Commit | string> {
+    const status = /^(.+)\/(status|statuses)$/.exec(rest);
+    if (status) {
+      const params = { owner, repo, ref: status[1]! };
+      if (status[2] === 'statuses') {
+        return this.paged.send(req, reply, await this.rpc.call<Page<CommitStatus>>(CommitStatusPatterns.listByRef, { actor, params, query }));
+      }
+      const page = await this.rpc.call<Page<CombinedStatus>>(CommitStatusPatterns.combined, { actor, params, query });
+      return this.paged.send(req, reply, page)[0]!;
+    }
+    if (rest.includes('/')) throw new NotFoundException();
+    return this.commit(actor, owner, repo, rest, query, reply);
+  }
+
+  @Get('git/commits/:sha')
+  gitCommit(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+    @Query() query: QueryParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Commit | string> {
+    return this.commit(actor, owner, repo, sha, query, reply);
+  }
+
+  private async commit(actor: Actor | null, owner: string, repo: string, sha: string, query: QueryParams, reply: FastifyReply): Promise<Commit | string> {
+    const raw = /^(.+)\.(diff|patch)$/.exec(sha);
+    if (raw) {
+      return sendText(reply, await this.rpc.call<RawText>(CommitPatterns.raw, { actor, params: { owner, repo, sha: raw[1]!, type: raw[2]! } }));
+    }
+    return this.rpc.call<Commit>(CommitPatterns.get, { actor, params: { owner, repo, sha }, query });
+  }
+
+  @Get('compare/*')
+  async compare(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') basehead: string,
+    @Query() query: QueryParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Compare | string> {
+    const res = await this.rpc.call<Compare | RawText>(CommitPatterns.compare, { actor, params: { owner, repo, basehead }, query });
+    return 'text' in res ? sendText(reply, res) : res;
+  }
+
+  @Get('statuses/:sha')
+  async statuses(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+    @Query() query: QueryParams,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CommitStatus[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<CommitStatus>>(CommitStatusPatterns.list, { actor, params: { owner, repo, sha }, query }));
+  }
+
+  @Post('statuses/:sha')
+  createStatus(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+    @Body() body: CreateStatusOption,
+  ): Promise<CommitStatus> {
+    return this.rpc.call(CommitStatusPatterns.create, { actor, params: { owner, repo, sha }, body });
+  }
+}

@@ -1,0 +1,31 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { BranchPatterns, normalizeListOptions, type Branch, type CreateBranchRepoOption, type Page, type RpcRequest } from '@gitforge/contracts';
+import { BranchesService } from './branches.service.js';
+
+type RepoParams = { owner: string; repo: string };
+
+@Controller()
+export class BranchesController {
+  constructor(private readonly branches: BranchesService) {}
+
+  @MessagePattern(BranchPatterns.list)
+  list(@Payload() req: RpcRequest<RepoParams>): Promise<Page<Branch>> {
+    return this.branches.list(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(BranchPatterns.get)
+  get(@Payload() req: RpcRequest<RepoParams & { branch: string }>): Promise<Branch> {
+    return this.branches.get(req.actor, req.params.owner, req.params.repo, req.params.branch);
+  }
+
+  @MessagePattern(BranchPatterns.create)
+  create(@Payload() req: RpcRequest<RepoParams, CreateBranchRepoOption>): Promise<Branch> {
+    return this.branches.create(req.actor, req.params.owner, req.params.repo, req.body);
+  }
+
+  @MessagePattern(BranchPatterns.delete)
+  delete(@Payload() req: RpcRequest<RepoParams & { branch: string }>): Promise<void> {
+    return this.branches.delete(req.actor, req.params.owner, req.params.repo, req.params.branch);
+  }
+}

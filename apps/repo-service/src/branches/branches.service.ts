@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ContractError,
+  forbidden,
+  notFound,
+  pageOf,
+  type Actor,
+  type Branch,
+  type CreateBranchRepoOption,
+  type ListOptions,
+  type Page,
+} from '@gitforge/contracts';
+import { Database, PlatformConfig } from '@gitforge/platform';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { CommitUsers } from '../commits/commit-users.js';
+import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
+import { CommitWriter } from '../git/commit-writer.js';
+import { GitObjects, type GitCommit } from '../git/git-objects.js';
+import { Refs } from '../git/refs.js';
+import { PushesService } from '../pushes/pushes.service.js';
+import { BranchPolicy } from './branch-policy.js';
+import { toBranch } from './branch.mapper.js';
+
+/** Branches: list, get, create from a branch, tag or commit, delete. */
+@Injectable()
+export class BranchesService {
+  constructor(
+    private readonly db: Database,
+    private readonly access: RepoAccessService,
+    private readonly objects: GitObjects,
+    private readonly refs: Refs,
+    private readonly writer: CommitWriter,
+    private readonly commitUsers: CommitUsers,
+    private readonly pushes: PushesService,
+    private readonly policy: BranchPolicy,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  /** Newest head commit first, then by name (Gitea's branch table order). */
+  async list(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<Branch>> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    if (view.ctx.repo.isEmpty) return pageOf([], 0, options);
+    const all = (await this.refs.branches(view.repoId)).sort(
+      (a, b) => b.committerTime - a.committerTime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
+    const page = all.slice((options.page - 1) * options.limit, options.page * options.limit);
+    const commits = await Promise.all(page.map((b) => this.objects.commit(view.repoId, b.sha)));
+    const present = page.flatMap((b, i) => (commits[i] ? [{ name: b.name, commit: commits[i]! }] : []));
+    return pageOf(await this.toBranches(view, actor, present), all.length, options);
+  }
+
+  async get(actor: Actor | null, owner: string, repo: string, name: string): Promise<Branch> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const commit = await this.head(view, name);
+    if (!commit) throw notFound();
+    const [branch] = await this.toBranches(view, actor, [{ name, commit }]);
+    return branch!;
+  }
+
+  async create(actor: Actor | null, owner: string, repo: string, body: CreateBranchRepoOption): Promise<Branch> {
+    const { view, actor: a } = await this.writable(actor, owner, repo);
+    const ctx = view.ctx;
+    const from = await this.startPoint(view, body);
+    const name = body.new_branch_name;
+    for (const b of await this.refs.branches(view.repoId)) {
+      if (b.name === name) throw new ContractError('conflict', 'The branch already exists.');
+      if (b.name.startsWith(`${name}/`) || name.startsWith(`${b.name}/`)) {
+        throw new ContractError('conflict', 'The branch with the same name already exists.');
+      }
+    }
+    if (await this.refs.tagExists(view.repoId, name)) throw new ContractError('conflict', 'The branch with the same tag already exists.');
+    // The transaction holds no rows: it records the request so that a retried call does not move the ref twice.
+    await this.db.transaction(async () => {
+      const moved = await this.writer.updateRef(view.repoId, `refs/heads/${name}`, from.sha, null, view.objectFormat);
+      if (moved === 'stale') throw new ContractError('conflict', 'The branch already exists.');
+      if (moved === 'name-conflict') throw new ContractError('conflict', 'The branch with the same name already exists.');
+      return null;
+    });
+    await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: zeroId(from.sha), newSha: from.sha, ref: `refs/heads/${name}` }]);
+    const [branch] = await this.toBranches(view, a, [{ name, commit: from }]);
+    return branch!;
+  }
+
+  async delete(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
+    const { view, actor: a } = await this.writable(actor, owner, repo);
+    const ctx = view.ctx;
+    if (name === ctx.repo.defaultBranch) throw forbidden('can not delete default branch');
+    const refused = await this.policy.checkDelete(ctx, a, name);
+    if (refused) throw refused;
+    const head = await this.refs.branchHead(view.repoId, name);
+    if (!head) throw notFound(`branch does not exist [name: ${name}]`);
+    await this.db.transaction(async () => {
+      const moved = await this.writer.deleteRef(view.repoId, `refs/heads/${name}`, head);
+      if (moved !== 'ok') throw new ContractError('conflict', `branch ${name} was updated concurrently; try again`);
+      return null;
+    });
+    await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: zeroId(head), ref: `refs/heads/${name}` }]);
+  }
+
+  /** Gitea's order for branch writes: visible, code reader, sign-in, code writer, not archived, not empty, not a mirror. */
+  private async writable(actor: Actor | null, owner: string, repo: string): Promise<{ view: RepoView; actor: Actor }> {
+    const ctx = await this.access.assign(actor, owner, repo);
+    if (!ctx.permission.canRead('repo.code')) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    if (!ctx.permission.canWrite('repo.code')) throw forbidden('user should have a permission to write to a repo');
+    if (ctx.repo.isArchived) throw new ContractError('locked', 'repo is archived');
+    if (ctx.repo.isEmpty) throw notFound('Git Repository is empty.');
+    if (ctx.repo.isMirror) throw forbidden('Git Repository is a mirror.');
+    return { view: repoView(ctx, this.config), actor };
+  }
+
+  /**
+   * `old_ref_name` (branch, tag or commit), else the deprecated `old_branch_name` (404 when
+   * missing), else the default branch. An unresolvable `old_ref_name` is a 500 in Gitea too.
+   */
+  private async startPoint(view: RepoView, body: CreateBranchRepoOption): Promise<GitCommit> {
+    if (body.old_ref_name) {
+      const commit = await this.refs.anyCommit(view.repoId, body.old_ref_name);
+      if (!commit) throw new ContractError('internal', `object does not exist [id: ${body.old_ref_name}, rel_path: ]`);
+      return commit;
+    }
+    if (body.old_branch_name) {
+      const commit = await this.head(view, body.old_branch_name);
+      if (!commit) throw notFound('The old branch does not exist');
+      return commit;
+    }
+    const commit = await this.head(view, view.ctx.repo.defaultBranch);
+    if (!commit) throw new ContractError('internal', `branch does not exist [name: ${view.ctx.repo.defaultBranch}]`);
+    return commit;
+  }
+
+  private async head(view: RepoView, name: string): Promise<GitCommit | null> {
+    const sha = await this.refs.branchHead(view.repoId, name);
+    return sha ? this.objects.commit(view.repoId, sha) : null;
+  }
+
+  private async toBranches(view: RepoView, actor: Actor | null, branches: Array<{ name: string; commit: GitCommit }>): Promise<Branch[]> {
+    const users = await this.commitUsers.byEmail(
+      actor,
+      branches.flatMap((b) => [b.commit.author.email, b.commit.committer.email]),
+    );
+    const rules = await this.policy.protectionsFor(view.ctx, actor, branches.map((b) => b.name));
+    return branches.map((b) => toBranch(b.name, b.commit, rules.get(b.name) ?? null, actor, view.ctx.permission, view.urls, users));
+  }
+}
+
+const zeroId = (like: string): string => '0'.repeat(like.length);

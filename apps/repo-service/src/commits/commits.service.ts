@@ -1,0 +1,193 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ContractError,
+  isValidRefName,
+  notFound,
+  pageOf,
+  unprocessable,
+  type Actor,
+  type Commit,
+  type Compare,
+  type ListOptions,
+  type Page,
+  type RawText,
+} from '@gitforge/contracts';
+import { PlatformConfig } from '@gitforge/platform';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { codeReader, type RepoView } from '../contents/repo-view.js';
+import { requireTreePath } from '../contents/tree-path.js';
+import { CommitLog, type LogOptions, type LoggedCommit } from '../git/commit-log.js';
+import { GitObjects, type GitCommit } from '../git/git-objects.js';
+import { GitService } from '../git/git.service.js';
+import { Refs } from '../git/refs.js';
+import { CommitUsers } from './commit-users.js';
+import { toCommit } from './commit.mapper.js';
+
+export interface CommitListQuery {
+  sha?: string;
+  path?: string;
+  not?: string;
+  since?: string;
+  until?: string;
+  stat?: string;
+  files?: string;
+  verification?: string;
+}
+
+/** Gitea's FormBool default-true flags (`stat`, `files`, `verification`): absent or a true value. */
+export function flag(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value));
+}
+
+/** A side of a comparison: the ref as written and its `~N`/`^` suffix. */
+interface CompareRef {
+  name: string;
+  suffix: string;
+}
+
+/** Commit listings, single commits, their raw diff or patch, and comparisons. */
+@Injectable()
+export class CommitsService {
+  constructor(
+    private readonly access: RepoAccessService,
+    private readonly git: GitService,
+    private readonly objects: GitObjects,
+    private readonly refs: Refs,
+    private readonly log: CommitLog,
+    private readonly users: CommitUsers,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  /** `GET …/commits`: the history of a ref (default branch) or of a path, newest first. */
+  async list(actor: Actor | null, owner: string, repo: string, query: CommitListQuery, options: ListOptions): Promise<Page<Commit>> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    if (view.ctx.repo.isEmpty) throw new ContractError('conflict', 'Git Repository is empty.');
+    const start = await this.revOrDefault(view, query.sha);
+    const revs = [start.sha];
+    if (query.not) {
+      const not = await this.refs.anyCommit(view.repoId, query.not);
+      if (!not) throw notFound(`commit doesn't exist: ${query.not}`);
+      revs.push(`^${not.sha}`);
+    }
+    const path = query.path ? requireTreePath(query.path) || undefined : undefined;
+    const base: LogOptions = { revs, path, since: dateOption(query.since), until: dateOption(query.until) };
+    const total = await this.log.count(view.repoId, base);
+    if (path !== undefined && total === 0) throw notFound();
+    const commits = await this.log.log(view.repoId, { ...base, skip: (options.page - 1) * options.limit, maxCount: options.limit });
+    return pageOf(await this.toCommits(view, actor, commits, query), total, options);
+  }
+
+  /** `GET …/git/commits/{sha}` (and `…/commits/{sha}`): a commit by id, branch or tag. */
+  async get(actor: Actor | null, owner: string, repo: string, sha: string, query: CommitListQuery): Promise<Commit> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    if (!isValidRefName(sha) && !/^[0-9a-f]+$/.test(sha)) throw unprocessable(`no valid ref or sha: ${sha}`);
+    const commit = await this.refs.anyCommit(view.repoId, sha);
+    if (!commit) throw notFound(`commit doesn't exist: ${sha}`);
+    const [logged] = await this.log.log(view.repoId, { revs: [commit.sha], noWalk: true });
+    const [api] = await this.toCommits(view, actor, [logged!], query);
+    return api!;
+  }
+
+  /** Gitea's GetRawDiff: `.diff` against the first parent (`git show` for a root), `.patch` via format-patch. */
+  async raw(actor: Actor | null, owner: string, repo: string, sha: string, type: 'diff' | 'patch'): Promise<RawText> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const commit = await this.refs.anyCommit(view.repoId, sha);
+    if (!commit) throw notFound(`commit doesn't exist: ${sha}`);
+    const parent = commit.parents[0];
+    let args: string[];
+    if (type === 'diff') args = parent ? ['diff', '-M', '--end-of-options', parent, commit.sha] : ['show', '--end-of-options', commit.sha];
+    else if (parent) args = ['format-patch', '--no-signature', '--stdout', '--end-of-options', `${commit.sha}...${parent}`];
+    else args = ['format-patch', '--no-signature', '--stdout', '--root', '--end-of-options', commit.sha];
+    return { text: (await this.git.run(view.repoId, args)).stdout.toString('utf8') };
+  }
+
+  /**
+   * `GET …/compare/{basehead}`: `base...head` (from their merge base) or `base..head`; refs are
+   * branches (slashes allowed), tags or (short) commit ids with optional `^`/`~N` suffixes, the
+   * head optionally as `owner:ref` of this repository. JSON, or the raw diff or patch.
+   */
+  async compare(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    basehead: string,
+    query: { output?: string; files?: string; verification?: string },
+  ): Promise<Compare | RawText> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const { base, head, separator } = this.parseBaseHead(view, basehead);
+    const baseSha = await this.resolveCompareRef(view, base);
+    const headSha = await this.resolveCompareRef(view, head);
+    if (query.output === 'diff' || query.output === 'patch') {
+      const args =
+        query.output === 'diff'
+          ? ['diff', '-p', '--end-of-options', `${baseSha}${separator}${headSha}`]
+          : ['format-patch', '--binary', '--stdout', '--end-of-options', `${baseSha}${separator}${headSha}`];
+      return { text: (await this.git.run(view.repoId, args)).stdout.toString('utf8') };
+    }
+    const commits = await this.log.log(view.repoId, { revs: [headSha, `^${baseSha}`] });
+    const api = await this.toCommits(view, actor, commits, { stat: 'true', files: query.files, verification: query.verification });
+    return { total_commits: api.length, commits: api };
+  }
+
+  private parseBaseHead(view: RepoView, raw: string): { base: CompareRef; head: CompareRef; separator: '...' | '..' } {
+    let separator: '...' | '..' = '...';
+    let at = raw.indexOf('...');
+    if (at < 0) {
+      at = raw.indexOf('..');
+      separator = '..';
+    }
+    const [baseText, headText] = at < 0 ? [view.ctx.repo.defaultBranch, raw] : [raw.slice(0, at), raw.slice(at + separator.length)];
+    return { base: splitSuffix(baseText), head: splitSuffix(this.stripHeadOwner(view, headText)), separator };
+  }
+
+  /** `owner:ref` and `owner/repo:ref` name this repository's ref; another repository's is not found. */
+  private stripHeadOwner(view: RepoView, head: string): string {
+    const colon = head.indexOf(':');
+    if (colon < 0) return head;
+    const who = head.slice(0, colon).toLowerCase();
+    const repo = view.ctx.repo;
+    const ownerName = view.ctx.owner.ownerUser.login.toLowerCase();
+    if (who !== ownerName && who !== `${ownerName}/${repo.lowerName}`) throw notFound();
+    return head.slice(colon + 1);
+  }
+
+  private async resolveCompareRef(view: RepoView, ref: CompareRef): Promise<string> {
+    if (ref.name === '' || !(isValidRefName(ref.name) || /^[0-9a-f]+$/.test(ref.name))) {
+      throw new ContractError('invalid_argument', `invalid ref: ${ref.name}${ref.suffix}`);
+    }
+    const commit = await this.refs.anyCommit(view.repoId, ref.name);
+    if (!commit) throw notFound();
+    if (!ref.suffix) return commit.sha;
+    const moved = await this.objects.resolveCommit(view.repoId, `${commit.sha}${ref.suffix}`);
+    if (!moved) throw notFound();
+    return moved;
+  }
+
+  private async revOrDefault(view: RepoView, sha: string | undefined): Promise<GitCommit> {
+    const commit = sha
+      ? await this.refs.anyCommit(view.repoId, sha)
+      : await this.refs.anyCommit(view.repoId, view.ctx.repo.defaultBranch);
+    if (!commit) throw notFound(`commit doesn't exist: ${sha ?? view.ctx.repo.defaultBranch}`);
+    return commit;
+  }
+
+  private async toCommits(view: RepoView, actor: Actor | null, commits: LoggedCommit[], query: Pick<CommitListQuery, 'stat' | 'files' | 'verification'>): Promise<Commit[]> {
+    const users = await this.users.byEmail(actor, commits.flatMap((c) => [c.author.email, c.committer.email]));
+    const options = { stat: flag(query.stat), files: flag(query.files), verification: flag(query.verification) };
+    return commits.map((c) => toCommit(c, view.urls, users, options));
+  }
+}
+
+/** Splits `name~2^` into the name and its suffix (refs cannot contain `~` or `^`). */
+function splitSuffix(text: string): CompareRef {
+  const m = /^([^~^]*)((?:[~^]\d*)*)$/.exec(text);
+  return m ? { name: m[1]!, suffix: m[2]! } : { name: text, suffix: '' };
+}
+
+/** `since`/`until` are passed to git as `--since=<value>`; only RFC 3339 dates are accepted. */
+function dateOption(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (Number.isNaN(Date.parse(value))) throw unprocessable(`invalid date: ${value}`);
+  return new Date(Date.parse(value)).toISOString();
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { isValidRefName } from '@gitforge/contracts';
+import { GitObjects, type GitCommit } from './git-objects.js';
+import { GitService } from './git.service.js';
+
+export type RefKind = 'branch' | 'tag' | 'commit';
+
+/** A ref as the caller wrote it, what kind it turned out to be, and its commit (Gitea's RefCommit). */
+export interface RefCommit {
+  inputRef: string;
+  kind: RefKind;
+  /** Branch or tag short name, or the full commit id. */
+  name: string;
+  commit: GitCommit;
+}
+
+export interface BranchRef {
+  name: string;
+  sha: string;
+  committerTime: number;
+}
+
+const HEX = /^[0-9a-f]+$/;
+
+/** Gitea's IsStringLikelyCommitID: lower-case hex between `minLength` and the full id length. */
+export function isLikelyCommitId(value: string, objectFormat: 'sha1' | 'sha256', minLength?: number): boolean {
+  const full = objectFormat === 'sha256' ? 64 : 40;
+  return value.length >= (minLength ?? full) && value.length <= full && HEX.test(value);
+}
+
+/** Branch, tag and commit lookups. Ref names are validated before git sees them. */
+@Injectable()
+export class Refs {
+  constructor(
+    private readonly git: GitService,
+    private readonly objects: GitObjects,
+  ) {}
+
+  async branchHead(repoId: number, branch: string): Promise<string | null> {
+    if (!isValidRefName(branch)) return null;
+    return this.objects.resolveCommit(repoId, `refs/heads/${branch}`);
+  }
+
+  async tagCommit(repoId: number, tag: string): Promise<string | null> {
+    if (!isValidRefName(tag)) return null;
+    return this.objects.resolveCommit(repoId, `refs/tags/${tag}`);
+  }
+
+  /** A commit by full or abbreviated id (null when unknown or ambiguous). */
+  async commitById(repoId: number, id: string): Promise<string | null> {
+    if (!HEX.test(id) || id.length < 4) return null;
+    return this.objects.resolveCommit(repoId, id);
+  }
+
+  /**
+   * Gitea's ResolveRefCommit: `refs/heads/x`, `refs/tags/x`, a branch, a tag, then a commit id
+   * of at least `minShaLength` characters (the full length unless given).
+   */
+  async resolve(repoId: number, inputRef: string, objectFormat: 'sha1' | 'sha256', minShaLength?: number): Promise<RefCommit | null> {
+    let kind: RefKind | undefined;
+    let name = inputRef;
+    let sha: string | null = null;
+    if (inputRef.startsWith('refs/heads/')) {
+      name = inputRef.slice('refs/heads/'.length);
+      sha = await this.branchHead(repoId, name);
+      kind = 'branch';
+    } else if (inputRef.startsWith('refs/tags/')) {
+      name = inputRef.slice('refs/tags/'.length);
+      sha = await this.tagCommit(repoId, name);
+      kind = 'tag';
+    } else if ((sha = await this.branchHead(repoId, inputRef))) {
+      kind = 'branch';
+    } else if ((sha = await this.tagCommit(repoId, inputRef))) {
+      kind = 'tag';
+    } else if (isLikelyCommitId(inputRef, objectFormat, minShaLength)) {
+      sha = await this.commitById(repoId, inputRef);
+      kind = 'commit';
+    }
+    if (!sha || !kind) return null;
+    const commit = await this.objects.commit(repoId, sha);
+    if (!commit) return null;
+    return { inputRef, kind, name: kind === 'commit' ? commit.sha : name, commit };
+  }
+
+  /** Any revision a user may name for a commit: branch, tag or (abbreviated) commit id. */
+  async anyCommit(repoId: number, rev: string): Promise<GitCommit | null> {
+    const sha = (await this.branchHead(repoId, rev)) ?? (await this.tagCommit(repoId, rev)) ?? (await this.commitById(repoId, rev));
+    return sha ? this.objects.commit(repoId, sha) : null;
+  }
+
+  /** Every branch with its head and the head's committer time. */
+  async branches(repoId: number): Promise<BranchRef[]> {
+    const out = await this.git.run(repoId, [
+      'for-each-ref',
+      '--format=%(refname:strip=2)%00%(objectname)%00%(committerdate:unix)',
+      'refs/heads/',
+    ]);
+    return out.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [name, sha, time] = line.split('\0') as [string, string, string];
+        return { name, sha, committerTime: Number(time) || 0 };
+      });
+  }
+
+  /** Whether a tag of that name exists (a branch may not take its name). */
+  async tagExists(repoId: number, tag: string): Promise<boolean> {
+    if (!isValidRefName(tag)) return false;
+    return (await this.objects.info(repoId, `refs/tags/${tag}`)) !== null;
+  }
+}
+
+/** Gitea's RefWebLinkPath: `branch/<name>`, `tag/<name>` or `commit/<sha>`, path-escaped. */
+export function refWebLinkPath(ref: { kind: RefKind; name: string }): string {
+  return `${ref.kind}/${escapePathSegments(ref.name)}`;
+}
+
+const SAFE_SEGMENT = /^[A-Za-z0-9._~-]*$/;
+
+/** Go's url.PathEscape: unreserved characters and `$&+=:@` stay, everything else is %-encoded. */
+export function pathEscape(segment: string): string {
+  if (SAFE_SEGMENT.test(segment)) return segment;
+  return encodeURIComponent(segment)
+    .replace(/%(24|26|2B|3D|3A|40)/g, (m) => decodeURIComponent(m))
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** Gitea's util.PathEscapeSegments. */
+export function escapePathSegments(path: string): string {
+  return path.split('/').map(pathEscape).join('/');
+}
+
+/** Go's url.QueryEscape (spaces as `+`). */
+export function queryEscape(value: string): string {
+  return encodeURIComponent(value)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Database } from '@gitforge/platform';
+import type { ListOptions } from '@gitforge/contracts';
+import { CommitStatusEntity } from './commit-status.entity.js';
+
+/** Gitea's CommitStatusOptions.ToOrders (its names, its directions). */
+const ORDERS: Record<string, [keyof CommitStatusEntity, 'ASC' | 'DESC']> = {
+  oldest: ['createdAt', 'ASC'],
+  recentupdate: ['updatedAt', 'DESC'],
+  leastupdate: ['updatedAt', 'ASC'],
+  leastindex: ['idx', 'DESC'],
+  highestindex: ['idx', 'ASC'],
+};
+
+@Injectable()
+export class StatusesRepository {
+  constructor(private readonly db: Database) {}
+
+  async nextIndex(m: EntityManager, repoId: number, sha: string): Promise<number> {
+    const row = await m
+      .createQueryBuilder(CommitStatusEntity, 's')
+      .select('MAX(s.idx)', 'max')
+      .where('s.repo_id = :repoId AND s.sha = :sha', { repoId, sha })
+      .getRawOne<{ max: number | string | null }>();
+    return Number(row?.max ?? 0) + 1;
+  }
+
+  insert(m: EntityManager, status: Partial<CommitStatusEntity>): Promise<CommitStatusEntity> {
+    return m.save(CommitStatusEntity, m.create(CommitStatusEntity, status));
+  }
+
+  findById(id: number): Promise<CommitStatusEntity | null> {
+    return this.db.manager.findOne(CommitStatusEntity, { where: { id } });
+  }
+
+  /** Statuses of one commit, sorted Gitea's way (newest first by default), one page and the total. */
+  list(repoId: number, sha: string, filter: { sort?: string; state?: string }, options: ListOptions): Promise<[CommitStatusEntity[], number]> {
+    const [column, direction] = ORDERS[filter.sort ?? ''] ?? ['createdAt', 'DESC'];
+    const qb = this.db.manager
+      .createQueryBuilder(CommitStatusEntity, 's')
+      .where('s.repo_id = :repoId AND s.sha = :sha', { repoId, sha });
+    if (filter.state) qb.andWhere('s.state = :state', { state: filter.state });
+    return qb
+      .orderBy(`s.${column}`, direction)
+      .addOrderBy('s.id', direction)
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  /** The latest status per context of one commit: one page of contexts (newest first) and their count. */
+  async latestPerContext(repoId: number, sha: string, options: ListOptions): Promise<[CommitStatusEntity[], number]> {
+    const base = () =>
+      this.db.manager
+        .createQueryBuilder(CommitStatusEntity, 's')
+        .where('s.repo_id = :repoId AND s.sha = :sha', { repoId, sha });
+    const latest = await base()
+      .select('MAX(s.idx)', 'idx')
+      .groupBy('s.context_hash')
+      .orderBy('MAX(s.idx)', 'DESC')
+      .offset((options.page - 1) * options.limit)
+      .limit(options.limit)
+      .getRawMany<{ idx: number | string }>();
+    const count = await base().select('COUNT(DISTINCT s.context_hash)', 'n').getRawOne<{ n: number | string }>();
+    if (latest.length === 0) return [[], Number(count?.n ?? 0)];
+    const rows = await base()
+      .andWhere('s.idx IN (:...idx)', { idx: latest.map((r) => Number(r.idx)) })
+      .orderBy('s.idx', 'ASC')
+      .getMany();
+    return [rows, Number(count?.n ?? 0)];
+  }
+}

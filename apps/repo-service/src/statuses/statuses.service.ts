@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  ContractError,
+  forbidden,
+  notFound,
+  pageOf,
+  UserPatterns,
+  type Actor,
+  type CombinedStatus,
+  type CommitStatus,
+  type CreateStatusOption,
+  type ListOptions,
+  type Page,
+  type User,
+} from '@gitforge/contracts';
+import { Database, isUniqueViolation, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
+import { isLikelyCommitId, Refs } from '../git/refs.js';
+import { toRepository } from '../repos/repo.mapper.js';
+import type { CommitStatusEntity } from './commit-status.entity.js';
+import { toCombinedStatus, toCommitStatus } from './status.mapper.js';
+import { StatusesRepository } from './statuses.repository.js';
+
+/** A ref in `/commits/{ref}/status(es)`: a branch, a tag, or a commit id of at least 7 characters. */
+const MIN_REF_SHA = 7;
+
+/** Commit statuses: report one, list a commit's, and the combined state per context. */
+@Injectable()
+export class StatusesService {
+  constructor(
+    private readonly db: Database,
+    private readonly access: RepoAccessService,
+    private readonly refs: Refs,
+    private readonly statuses: StatusesRepository,
+    private readonly rpc: RpcClient,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  async create(actor: Actor | null, owner: string, repo: string, sha: string, body: CreateStatusOption): Promise<CommitStatus> {
+    const ctx = await this.access.assign(actor, owner, repo);
+    if (!ctx.permission.canRead('repo.code')) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    if (!ctx.permission.canWrite('repo.code')) throw forbidden('user should have a permission to write to a repo');
+    const view = repoView(ctx, this.config);
+    const commit = await this.refs.anyCommit(view.repoId, sha);
+    if (!commit) throw notFound(`commit doesn't exist: ${sha}`);
+    const context = body.context ?? '';
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const id = await this.db.transaction(async (m) => {
+          const now = new Date();
+          const row = await this.statuses.insert(m, {
+            repoId: view.repoId,
+            idx: await this.statuses.nextIndex(m, view.repoId, commit.sha),
+            sha: commit.sha,
+            state: body.state,
+            targetUrl: body.target_url ?? '',
+            description: body.description ?? '',
+            context,
+            contextHash: createHash('sha1').update(context).digest('hex'),
+            creatorId: actor.id,
+            createdAt: now,
+            updatedAt: now,
+          });
+          return row.id;
+        });
+        const saved = (await this.statuses.findById(id))!;
+        return (await this.toApi(view, [saved]))[0]!;
+      } catch (err) {
+        // Two reports for one commit at once may take the same index; the later one takes the next.
+        if (!isUniqueViolation(err) || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  /** `/statuses/{sha}`: the statuses stored for that commit id (a branch or tag name is resolved). */
+  async list(actor: Actor | null, owner: string, repo: string, sha: string, filter: { sort?: string; state?: string }, options: ListOptions): Promise<Page<CommitStatus>> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const full = isLikelyCommitId(sha, view.objectFormat) ? sha : (await this.refs.anyCommit(view.repoId, sha))?.sha;
+    if (!full) return pageOf([], 0, options);
+    return this.page(view, full, filter, options);
+  }
+
+  /** `/commits/{ref}/statuses`. */
+  async listByRef(actor: Actor | null, owner: string, repo: string, ref: string, filter: { sort?: string; state?: string }, options: ListOptions): Promise<Page<CommitStatus>> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    return this.page(view, await this.refSha(view, ref), filter, options);
+  }
+
+  /** `/commits/{ref}/status`: the latest status per context and Gitea's combined state. */
+  async combined(actor: Actor | null, owner: string, repo: string, ref: string, options: ListOptions): Promise<Page<CombinedStatus>> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const sha = await this.refSha(view, ref);
+    const [rows, total] = await this.statuses.latestPerContext(view.repoId, sha, options);
+    const repository = toRepository(view.ctx.repo, view.ctx.owner.ownerUser, view.ctx.permission, this.config.rootUrl);
+    return pageOf([toCombinedStatus(sha, await this.toApi(view, rows), repository)], total, options);
+  }
+
+  private async refSha(view: RepoView, ref: string): Promise<string> {
+    const resolved = await this.refs.resolve(view.repoId, ref, view.objectFormat, MIN_REF_SHA);
+    if (!resolved) throw notFound(`object does not exist [id: ${ref}, rel_path: ]`);
+    return resolved.commit.sha;
+  }
+
+  private async page(view: RepoView, sha: string, filter: { sort?: string; state?: string }, options: ListOptions): Promise<Page<CommitStatus>> {
+    const [rows, total] = await this.statuses.list(view.repoId, sha, filter, options);
+    return pageOf(await this.toApi(view, rows), total, options);
+  }
+
+  /** Creators as anyone sees them (Gitea's ToUser without a viewer), one lookup per page. */
+  private async toApi(view: RepoView, rows: CommitStatusEntity[]): Promise<CommitStatus[]> {
+    const ids = [...new Set(rows.map((r) => r.creatorId).filter((id) => id > 0))];
+    const users = ids.length
+      ? await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids } })
+      : [];
+    return rows.map((r) => toCommitStatus(r, view.urls, users.find((u) => u.id === r.creatorId) ?? null));
+  }
+}
