@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { RepoServiceEntities, RepoServiceMigrations } from './entities.js';
+import { RepoFactsModule } from './facts/repo-facts.module.js';
 import { RepoServiceConfig } from './repo.config.js';
 import { ReposModule } from './repos/repos.module.js';
 
@@ -13,6 +14,7 @@ import { ReposModule } from './repos/repos.module.js';
       migrations: RepoServiceMigrations,
     }),
     ReposModule,
+    RepoFactsModule,
   ],
 })
 export class RepoServiceModule {}

@@ -12,3 +12,4 @@ export * from './time.js';
 export * from './names.js';
 export * from './api/index.js';
 export * from './dto/index.js';
+export * from './glob.js';

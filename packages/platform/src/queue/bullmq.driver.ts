@@ -3,11 +3,13 @@ import { createLogger } from '../logging/logger.js';
 import {
   DEFAULT_JOB_ATTEMPTS,
   DEFAULT_JOB_BACKOFF_MS,
+  DEFAULT_QUEUE_DRIVER_OPTIONS,
   KEEP_COMPLETED,
   KEEP_FAILED,
   QueueDriver,
   type JobHandler,
   type JobOptions,
+  type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
 
@@ -21,6 +23,7 @@ export class BullMqDriver extends QueueDriver {
     private readonly url: string,
     /** BullMQ key prefix. */
     private readonly prefix: string,
+    private readonly options: QueueDriverOptions = DEFAULT_QUEUE_DRIVER_OPTIONS,
   ) {
     super();
   }
@@ -65,7 +68,16 @@ export class BullMqDriver extends QueueDriver {
     const worker = new Worker(
       queue,
       async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade }),
-      { connection: this.connection(true), prefix: this.prefix, concurrency: options.concurrency ?? 10, stalledInterval: 15_000, maxStalledCount: 3 },
+      {
+        connection: this.connection(true),
+        prefix: this.prefix,
+        concurrency: options.concurrency ?? 10,
+        // A worker renews its locks every lockDuration/2; one that died leaves them to expire, and
+        // the next stalled-job check (by any worker) puts its jobs back in the queue.
+        lockDuration: this.options.lockMs,
+        stalledInterval: this.options.lockMs,
+        maxStalledCount: 3,
+      },
     );
     worker.on('error', (err) => this.log.warn({ queue, err: err.message }, 'worker error'));
     worker.on('failed', (job, err) =>
@@ -80,8 +92,17 @@ export class BullMqDriver extends QueueDriver {
   }
 
   async close(): Promise<void> {
-    // Worker.close waits for the jobs in flight; a job cut off by a crash is recovered as stalled.
-    await Promise.all(this.workers.map((w) => w.close()));
+    // Worker.close waits for the jobs in flight. Past the grace period the workers are closed by
+    // force: their jobs keep their (expiring) locks and are recovered as stalled, like a crash.
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = Promise.all(this.workers.map((w) => w.close())).then(() => true);
+    const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.options.shutdownGraceMs)));
+    const finished = await Promise.race([graceful, expired]);
+    clearTimeout(timer);
+    if (!finished) {
+      this.log.warn({ workers: this.workers.length }, 'jobs still running after the shutdown grace; returning them to the queue');
+      await Promise.all(this.workers.map((w) => w.close(true)));
+    }
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.workers.length = 0;
     this.queues.clear();

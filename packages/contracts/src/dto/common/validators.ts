@@ -1,4 +1,5 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { isValidGlob } from '../../glob.js';
 
 /**
  * Validators named after Gitea's binding rules, so a 422 reads `[Name]: AlphaDashDot` as Gitea's does.
@@ -69,6 +70,14 @@ export function IsStringMap(options?: ValidationOptions): PropertyDecorator {
           Object.values(v as Record<string, unknown>).every((x) => typeof x === 'string'),
       },
     },
+    options,
+  );
+}
+
+/** Gitea's GlobPattern binding rule (branch filters). */
+export function GlobPattern(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'GlobPattern', validator: { validate: (v: unknown) => typeof v === 'string' && isValidGlob(v) } },
     options,
   );
 }
