@@ -1,16 +1,22 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@gitforge/platform';
+import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
+import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
+import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
+import { RepoHooksController } from './api/v1/repo-hooks.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
+import { UserHooksController } from './api/v1/user-hooks.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
 import { HealthController } from './http/health.controller.js';
+import { HookRoutes } from './http/hook-routes.js';
 import { Paged } from './http/paged.js';
 
 /** The HTTP edge: routes, authentication, no domain logic and no database. */
@@ -24,7 +30,12 @@ import { Paged } from './http/paged.js';
     AdminUsersController,
     OrgsController,
     ReposController,
+    RepoHooksController,
+    OrgHooksController,
+    UserHooksController,
+    AdminHooksController,
+    ActivityFeedsController,
   ],
-  providers: [Authenticator, Paged, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [Authenticator, Paged, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })
 export class GatewayModule {}
