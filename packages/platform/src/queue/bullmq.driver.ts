@@ -18,6 +18,8 @@ export class BullMqDriver extends QueueDriver {
   private readonly log = createLogger('bullmq');
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
+  /** Handlers running now, across workers, so close() can wait for them with a deadline. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly url: string,
@@ -67,7 +69,19 @@ export class BullMqDriver extends QueueDriver {
   process<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
     const worker = new Worker(
       queue,
-      async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade }),
+      async (job) => {
+        const run = handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade });
+        const tracked = run.then(
+          () => undefined,
+          () => undefined,
+        );
+        this.running.add(tracked);
+        try {
+          await run;
+        } finally {
+          this.running.delete(tracked);
+        }
+      },
       {
         connection: this.connection(true),
         prefix: this.prefix,
@@ -92,17 +106,20 @@ export class BullMqDriver extends QueueDriver {
   }
 
   async close(): Promise<void> {
-    // Worker.close waits for the jobs in flight. Past the grace period the workers are closed by
-    // force: their jobs keep their (expiring) locks and are recovered as stalled, like a crash.
+    // Stop taking jobs, give the running ones the grace period, then close. Workers closed with
+    // jobs still running are closed by force: those jobs keep their (expiring) locks and are
+    // recovered as stalled by another worker, as after a crash. (The first close() call decides
+    // whether BullMQ waits, so the decision is made here and not by racing close() itself.)
+    await Promise.all(this.workers.map((w) => w.pause(true)));
     let timer: NodeJS.Timeout | undefined;
-    const graceful = Promise.all(this.workers.map((w) => w.close())).then(() => true);
-    const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.options.shutdownGraceMs)));
-    const finished = await Promise.race([graceful, expired]);
+    await Promise.race([
+      Promise.all([...this.running]),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.options.shutdownGraceMs))),
+    ]);
     clearTimeout(timer);
-    if (!finished) {
-      this.log.warn({ workers: this.workers.length }, 'jobs still running after the shutdown grace; returning them to the queue');
-      await Promise.all(this.workers.map((w) => w.close(true)));
-    }
+    const force = this.running.size > 0;
+    if (force) this.log.warn({ running: this.running.size }, 'jobs still running after the shutdown grace; returning them to the queue');
+    await Promise.all(this.workers.map((w) => w.close(force)));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.workers.length = 0;
     this.queues.clear();
