@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { userInfo } from 'node:os';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { Queue } from 'bullmq';
 
 /** The server used to create throwaway databases (trust auth on the CI machine). */
 export const testPostgresUrl = (): string =>
@@ -93,4 +94,27 @@ export async function expectEventually<T>(assertion: () => Promise<T> | T, { tim
     }
   }
   throw lastError;
+}
+
+/** Runs one SQL statement against a test database (e.g. a layout's service schema) and answers its rows. */
+export async function queryDatabase<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** Adds a job to a BullMQ queue the way the outbox relay does (for tests that publish an event again). */
+export async function addBullJob(redisUrl: string, prefix: string, queue: string, name: string, data: unknown, jobId: string): Promise<void> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const q = new Queue(queue, { connection, prefix });
+  try {
+    await q.add(name, data, { jobId, removeOnComplete: { count: 5000 }, removeOnFail: { count: 10000 } });
+  } finally {
+    await q.close();
+    connection.disconnect();
+  }
 }
