@@ -23,15 +23,15 @@ export class HookReceiver {
   ) {}
 
   static async start(): Promise<HookReceiver> {
-    let self: HookReceiver | undefined;
+    const ready: { receiver?: HookReceiver } = {};
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void self!.handle(req, res, Buffer.concat(chunks).toString('utf8')));
+      req.on('end', () => void ready.receiver!.handle(req, res, Buffer.concat(chunks).toString('utf8')));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new HookReceiver(server, (server.address() as AddressInfo).port);
-    return self;
+    ready.receiver = new HookReceiver(server, (server.address() as AddressInfo).port);
+    return ready.receiver;
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): Promise<void> {
