@@ -79,6 +79,7 @@ export function target(extra: Partial<HookTarget> = {}): HookTarget {
     isActive: true,
     repoId: 1,
     ownerId: 0,
+    updatedAtMs: 0,
     ...extra,
   };
 }

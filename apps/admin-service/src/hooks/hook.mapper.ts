@@ -48,5 +48,6 @@ export function toTarget(w: WebhookEntity): HookTarget {
     isActive: w.isActive,
     repoId: w.repoId,
     ownerId: w.ownerId,
+    updatedAtMs: w.updatedAt.getTime(),
   };
 }

@@ -50,23 +50,16 @@ export class HookTasks1763800000500 implements MigrationInterface {
         ],
       }),
     );
-    // A job run again after a crash finds its attempt's record instead of writing a second one.
+    // A job run again after a crash writes its attempt's record instead of a second one.
     await q.createIndex(
       'hook_delivery',
       new TableIndex({ name: 'uq_hook_delivery_attempt', columnNames: ['task_id', 'attempt_key'], isUnique: true }),
     );
     await q.createIndex('hook_delivery', new TableIndex({ name: 'idx_hook_delivery_hook', columnNames: ['hook_id', 'id'] }));
 
-    await q.createTable(
-      new Table({
-        name: 'hook_health',
-        columns: [col.int('hook_id', { isPrimary: true }), col.int('consecutive_failures', { default: 0 }), col.timestamp('updated_at')],
-      }),
-    );
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.dropTable('hook_health');
     await q.dropTable('hook_delivery');
     await q.dropTable('hook_task');
   }

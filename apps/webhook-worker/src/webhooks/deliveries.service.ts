@@ -110,6 +110,6 @@ export class DeliveriesService {
         { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
       ]),
     );
-    await this.queue.enqueue(task!.id, 'push');
+    await this.queue.enqueue([task!]);
   }
 }

@@ -19,13 +19,16 @@ export class DeliveryQueue {
     private readonly config: WebhookWorkerConfig,
   ) {}
 
-  async enqueue(taskId: number, eventType: string): Promise<void> {
-    const data: DeliveryJob = { taskId, maxAttempts: this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS, redelivery: false };
-    await this.queue.add(QueueNames.webhookDeliveries, eventType, data, {
-      jobId: `task-${taskId}`,
-      attempts: this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS,
-      backoffMs: this.config.GITFORGE_WEBHOOK_BACKOFF_MS,
-    });
+  async enqueue(tasks: Array<{ id: number; eventType: string }>): Promise<void> {
+    const attempts = this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS;
+    await this.queue.addMany(
+      QueueNames.webhookDeliveries,
+      tasks.map((t) => ({
+        name: t.eventType,
+        data: { taskId: t.id, maxAttempts: attempts, redelivery: false } satisfies DeliveryJob,
+        options: { jobId: `task-${t.id}`, attempts, backoffMs: this.config.GITFORGE_WEBHOOK_BACKOFF_MS },
+      })),
+    );
   }
 
   /** A redelivery is one more attempt of the same task (same delivery id), not retried on failure. */

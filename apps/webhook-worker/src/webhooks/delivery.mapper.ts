@@ -18,14 +18,14 @@ export function toDelivery(d: HookDeliveryEntity): HookDelivery {
     delivered_at: formatTime(d.deliveredAt),
     redelivery: d.redelivery,
     duration: d.durationMs / 1000,
-    status: d.outcome === 'pending' ? 'Pending' : d.statusText,
+    status: d.statusText,
     status_code: d.responseStatus,
     event: coarseEvent(d.eventType),
     action: d.action,
     installation_id: null,
     repository_id: d.repoId,
     throttled_at: null,
-    outcome: d.outcome === 'pending' ? 'failure' : d.outcome,
+    outcome: d.outcome,
     event_type: d.eventType,
   };
 }

@@ -7,13 +7,12 @@ import { WebhookWorkerConfig } from '../worker.config.js';
 import { DeliveryFailed, HookDeliveryProcessor } from './hook-delivery.processor.js';
 import type { HookDeliveryEntity, HookTaskEntity } from './hook-task.entity.js';
 import type { HookTargetsCache } from './hook-targets.cache.js';
-import type { AttemptEnd, AttemptStart, HookTasksRepository } from './hook-tasks.repository.js';
+import type { AttemptRecord, HookTasksRepository } from './hook-tasks.repository.js';
 
 /** The task store in memory, with the repository's semantics (one record per attempt key). */
 class FakeTasks {
   tasks = new Map<number, HookTaskEntity>();
-  attempts: Array<HookDeliveryEntity> = [];
-  failures = new Map<number, number>();
+  attempts: HookDeliveryEntity[] = [];
 
   async findTask(id: number) {
     return this.tasks.get(id) ?? null;
@@ -21,24 +20,17 @@ class FakeTasks {
   async setTaskState(_m: unknown, id: number, state: HookTaskEntity['state']) {
     this.tasks.get(id)!.state = state;
   }
-  async beginAttempt(_m: unknown, a: AttemptStart) {
-    let row = this.attempts.find((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
-    if (!row) {
-      row = { ...a, id: this.attempts.length + 1, outcome: 'pending' } as HookDeliveryEntity;
-      this.attempts.push(row);
-    }
-    return row;
+  async recordAttempt(_m: unknown, a: AttemptRecord) {
+    const existing = this.attempts.findIndex((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
+    if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };
+    else this.attempts.push({ ...a, id: this.attempts.length + 1 });
   }
-  async finishAttempt(_m: unknown, id: number, end: AttemptEnd) {
-    Object.assign(this.attempts.find((x) => x.id === id)!, end);
-  }
-  async recordOutcome(_m: unknown, hookId: number, success: boolean) {
-    const n = success ? 0 : (this.failures.get(hookId) ?? 0) + 1;
-    this.failures.set(hookId, n);
-    return n;
-  }
-  async resetHealth(_m: unknown, hookId: number) {
-    this.failures.set(hookId, 0);
+  async recentOutcomes(hookId: number, sinceMs: number, limit: number) {
+    return this.attempts
+      .filter((a) => a.hookId === hookId && a.deliveredAt.getTime() > sinceMs)
+      .reverse()
+      .slice(0, limit)
+      .map((a) => a.outcome);
   }
 }
 
@@ -113,12 +105,13 @@ describe(HookDeliveryProcessor.name, () => {
     ]);
   });
 
-  it('should reuse the record of an attempt that runs again after a crash', async () => {
+  it('should write one record for an attempt that runs again after a crash', async () => {
+    statuses = [500, 200];
     const sut = makeSut();
-    await tasks.beginAttempt({}, { taskId: 1, hookId: hook.id, attemptKey: 'task-1#0' } as AttemptStart);
+    await expect(sut.handle(job(0))).rejects.toBeInstanceOf(DeliveryFailed);
+    // The queue runs the same attempt again (its worker died before the job was acknowledged).
     await sut.handle(job(0));
-    expect(tasks.attempts).toHaveLength(1);
-    expect(tasks.attempts[0]).toMatchObject({ outcome: 'success' });
+    expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', outcome: 'success', responseStatus: 200 })]);
   });
 
   it('should record a refused address as refused and not retry it', async () => {
@@ -129,12 +122,28 @@ describe(HookDeliveryProcessor.name, () => {
     expect(tasks.tasks.get(1)!.state).toBe('failed');
   });
 
-  it('should deactivate a hook after the configured consecutive failures', async () => {
+  it('should deactivate a hook after the configured consecutive failures since its last change', async () => {
+    statuses = [500, 500, 200, 500, 500, 500];
+    const sut = makeSut();
+    await expect(sut.handle(job(0, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(sut.handle(job(1, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await sut.handle(job(2, 9));
+    tasks.tasks.get(1)!.state = 'pending';
+    await expect(sut.handle(job(3, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(sut.handle(job(4, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(rpcCalls).toEqual([]);
+    await expect(sut.handle(job(5, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(rpcCalls).toEqual([{ pattern: HookPatterns.autoDisable, body: { hookId: hook.id } }]);
+  });
+
+  it('should not count failures from before the hook was last changed', async () => {
     statuses = [500, 500, 500];
     const sut = makeSut();
-    tasks.failures.set(hook.id, 2);
-    await expect(sut.handle(job(0))).rejects.toBeInstanceOf(DeliveryFailed);
-    expect(rpcCalls).toEqual([{ pattern: HookPatterns.autoDisable, body: { hookId: hook.id } }]);
+    await expect(sut.handle(job(0, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(sut.handle(job(1, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    hook = { ...hook, updatedAtMs: Date.now() + 1 };
+    await expect(sut.handle(job(2, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(rpcCalls).toEqual([]);
   });
 
   it('should close without sending a task whose hook was deactivated', async () => {

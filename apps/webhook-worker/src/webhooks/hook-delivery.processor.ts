@@ -6,7 +6,7 @@ import type { DeliveryJob } from './delivery-queue.js';
 import { buildHookRequest } from './hook-request.js';
 import { HookSender, type SendResult } from './hook-sender.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
-import { HookTasksRepository, type AttemptEnd } from './hook-tasks.repository.js';
+import { HookTasksRepository, type AttemptRecord } from './hook-tasks.repository.js';
 import { HostMatcher } from './host-matcher.js';
 
 /** A failed attempt makes the job fail, so the queue retries it with exponential backoff. */
@@ -20,6 +20,8 @@ function payloadAction(payload: string): string | null {
     return null;
   }
 }
+
+type AttemptEnd = Pick<AttemptRecord, 'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'>;
 
 export function attemptEnd(result: SendResult): AttemptEnd {
   if (result.kind === 'response') {
@@ -46,9 +48,9 @@ export function attemptEnd(result: SendResult): AttemptEnd {
 }
 
 /**
- * Second stage: delivers one hook task and records the attempt. The attempt's record is
- * written before sending and keyed by job and attempt number, so a job that runs again after
- * its worker died updates the same record. Non-2xx answers, timeouts and connection errors are
+ * Second stage: delivers one hook task (recorded at fan-out, before anything is sent) and
+ * records the attempt, keyed by job and attempt number, so a job that runs again after its
+ * worker died writes the same record, not a second one. Non-2xx answers, timeouts and connection errors are
  * retried by the queue with backoff up to the configured attempts; addresses refused by the
  * SSRF guard are recorded as refused and not retried. A hook failing continuously is deactivated.
  */
@@ -98,8 +100,12 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       await this.db.transaction((m) => this.tasks.setTaskState(m, task.id, 'failed'));
       return;
     }
-    const attempt = await this.db.transaction((m) =>
-      this.tasks.beginAttempt(m, {
+    const startedAt = new Date();
+    const end = attemptEnd(await this.sender.send(request));
+    const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
+    const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
+    await this.db.transaction(async (m) => {
+      await this.tasks.recordAttempt(m, {
         taskId: task.id,
         hookId: hook.id,
         attemptKey: `${job.id}#${job.attemptsMade}`,
@@ -111,27 +117,27 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
         url: request.url,
         requestHeaders: JSON.stringify(request.recordedHeaders),
         requestBody: request.recordedBody,
-      }),
-    );
-    const end = attemptEnd(await this.sender.send(request));
-    const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
-    const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
-    const failures = await this.db.transaction(async (m) => {
-      await this.tasks.finishAttempt(m, attempt.id, end);
+        deliveredAt: startedAt,
+        ...end,
+      });
       if (state && !redelivery) await this.tasks.setTaskState(m, task.id, state);
-      return this.tasks.recordOutcome(m, hook.id, end.outcome === 'success');
     });
-    await this.disableIfFailing(hook, failures);
+    if (end.outcome !== 'success') await this.disableIfFailing(hook);
     if (end.outcome === 'failure' && !lastAttempt) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
   }
 
-  private async disableIfFailing(hook: HookTarget, failures: number): Promise<void> {
+  /**
+   * Deactivates a hook whose latest attempts since its last change all failed (GitLab's rule);
+   * editing the hook, e.g. to activate it again, starts the count afresh.
+   */
+  private async disableIfFailing(hook: HookTarget): Promise<void> {
     const limit = this.config.GITFORGE_WEBHOOK_DISABLE_AFTER_FAILURES;
-    if (limit === 0 || failures < limit || !hook.isActive) return;
-    this.log.warn({ hookId: hook.id, failures }, 'hook keeps failing; deactivating it');
+    if (limit === 0 || !hook.isActive) return;
+    const outcomes = await this.tasks.recentOutcomes(hook.id, hook.updatedAtMs, limit);
+    if (outcomes.length < limit || outcomes.includes('success')) return;
+    this.log.warn({ hookId: hook.id, failures: limit }, 'hook keeps failing; deactivating it');
     await this.rpc.call(HookPatterns.autoDisable, { actor: null, body: { hookId: hook.id } });
     this.targets.forget(hook.id);
-    await this.db.transaction((m) => this.tasks.resetHealth(m, hook.id));
   }
 }
 

@@ -56,9 +56,7 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
         targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId })),
       ),
     );
-    for (const task of tasks) {
-      if (task.state === 'pending') await this.deliveries.enqueue(task.id, task.eventType);
-    }
+    await this.deliveries.enqueue(tasks.filter((t) => t.state === 'pending'));
   }
 
   /** Gitea re-queues undelivered tasks at start; the job id makes a task already queued a no-op. */
@@ -66,7 +64,7 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     let after = 0;
     for (;;) {
       const page = await this.tasks.findPendingTasks(after, SWEEP_PAGE);
-      for (const t of page) await this.deliveries.enqueue(t.id, t.eventType);
+      await this.deliveries.enqueue(page);
       if (page.length < SWEEP_PAGE) return;
       after = page[page.length - 1]!.id;
     }

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { TimestampColumn } from '@gitforge/platform';
 
 export type HookTaskState = 'pending' | 'delivered' | 'failed';
@@ -40,7 +40,7 @@ export class HookTaskEntity {
   createdAt!: Date;
 }
 
-/** One delivery attempt (a GitHub "delivery"), with what was sent and what came back. */
+/** One delivery attempt (a GitHub "delivery"): what was sent and what came back, written once it is known. */
 @Entity({ name: 'hook_delivery' })
 export class HookDeliveryEntity {
   @PrimaryGeneratedColumn()
@@ -52,7 +52,7 @@ export class HookDeliveryEntity {
   @Column({ type: 'integer' })
   hookId!: number;
 
-  /** Job id and attempt number: a job that runs again after a crash reuses its attempt's record. */
+  /** Job id and attempt number: a job that runs again after a crash writes its attempt's record, not a second one. */
   @Column({ type: 'varchar', length: 200 })
   attemptKey!: string;
 
@@ -94,26 +94,13 @@ export class HookDeliveryEntity {
   @Column({ type: 'integer', default: 0 })
   durationMs!: number;
 
-  /** `pending` while being sent; then `success`, `failure` or `refused`. */
   @Column({ type: 'varchar', length: 16 })
-  outcome!: 'pending' | 'success' | 'failure' | 'refused';
+  outcome!: 'success' | 'failure' | 'refused';
 
   @Column({ type: 'text', default: '' })
   statusText!: string;
 
+  /** When the attempt started. */
   @TimestampColumn()
   deliveredAt!: Date;
-}
-
-/** Consecutive failed deliveries per hook, for auto-disabling a hook that keeps failing. */
-@Entity({ name: 'hook_health' })
-export class HookHealthEntity {
-  @PrimaryColumn({ type: 'integer' })
-  hookId!: number;
-
-  @Column({ type: 'integer', default: 0 })
-  consecutiveFailures!: number;
-
-  @TimestampColumn()
-  updatedAt!: Date;
 }

@@ -2,17 +2,32 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
-import { HookDeliveryEntity, HookHealthEntity, HookTaskEntity, type HookTaskState } from './hook-task.entity.js';
+import { HookDeliveryEntity, HookTaskEntity, type HookTaskState } from './hook-task.entity.js';
 
 export type NewTask = Pick<HookTaskEntity, 'hookId' | 'eventId' | 'uuid' | 'eventType' | 'payload' | 'repoId'>;
-export type AttemptStart = Pick<
-  HookDeliveryEntity,
-  'taskId' | 'hookId' | 'attemptKey' | 'guid' | 'eventType' | 'action' | 'repoId' | 'redelivery' | 'url' | 'requestHeaders' | 'requestBody'
->;
-export type AttemptEnd = Pick<
-  HookDeliveryEntity,
-  'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'
->;
+export type AttemptRecord = Omit<HookDeliveryEntity, 'id'>;
+
+/** Columns of hook_delivery in insert order. */
+const ATTEMPT_COLUMNS: Array<[column: string, key: keyof AttemptRecord]> = [
+  ['task_id', 'taskId'],
+  ['hook_id', 'hookId'],
+  ['attempt_key', 'attemptKey'],
+  ['guid', 'guid'],
+  ['event_type', 'eventType'],
+  ['action', 'action'],
+  ['repo_id', 'repoId'],
+  ['redelivery', 'redelivery'],
+  ['url', 'url'],
+  ['request_headers', 'requestHeaders'],
+  ['request_body', 'requestBody'],
+  ['response_status', 'responseStatus'],
+  ['response_headers', 'responseHeaders'],
+  ['response_body', 'responseBody'],
+  ['duration_ms', 'durationMs'],
+  ['outcome', 'outcome'],
+  ['status_text', 'statusText'],
+  ['delivered_at', 'deliveredAt'],
+];
 
 @Injectable()
 export class HookTasksRepository {
@@ -57,31 +72,36 @@ export class HookTasksRepository {
   }
 
   async setTaskState(manager: EntityManager, id: number, state: HookTaskState): Promise<void> {
-    await manager.update(HookTaskEntity, { id }, { state });
+    await manager.query(`UPDATE hook_task SET state = ${this.p(1)} WHERE id = ${this.p(2)}`, [state, id]);
   }
 
-  /** The record of one attempt, created before sending; a re-run of the same attempt reuses it. */
-  async beginAttempt(manager: EntityManager, attempt: AttemptStart): Promise<HookDeliveryEntity> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(HookDeliveryEntity)
-      .values({ ...attempt, outcome: 'pending', responseStatus: 0, responseHeaders: '{}', responseBody: null, durationMs: 0, statusText: '', deliveredAt: new Date() })
-      .orIgnore()
-      .execute();
-    const row = (await manager.findOne(HookDeliveryEntity, { where: { taskId: attempt.taskId, attemptKey: attempt.attemptKey } }))!;
-    if (row.outcome === 'pending') {
-      await manager.update(
-        HookDeliveryEntity,
-        { id: row.id },
-        { url: attempt.url, requestHeaders: attempt.requestHeaders, requestBody: attempt.requestBody, deliveredAt: new Date() },
-      );
-    }
-    return row;
+  /**
+   * Writes one attempt's record. Keyed by task and attempt key, so an attempt that ran again
+   * after its worker died replaces its own record instead of adding a second one.
+   */
+  async recordAttempt(manager: EntityManager, attempt: AttemptRecord): Promise<void> {
+    const columns = ATTEMPT_COLUMNS.map(([c]) => c);
+    const values = ATTEMPT_COLUMNS.map(([, k]) => {
+      const v = attempt[k];
+      if (v instanceof Date) return v.getTime();
+      if (typeof v === 'boolean') return this.db.isPostgres ? v : v ? 1 : 0;
+      return v;
+    });
+    const updates = columns.filter((c) => c !== 'task_id' && c !== 'attempt_key').map((c) => `${c} = excluded.${c}`);
+    await manager.query(
+      `INSERT INTO hook_delivery (${columns.join(', ')}) VALUES (${columns.map((_, i) => this.p(i + 1)).join(', ')})
+       ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${updates.join(', ')}`,
+      values,
+    );
   }
 
-  async finishAttempt(manager: EntityManager, id: number, end: AttemptEnd): Promise<void> {
-    await manager.update(HookDeliveryEntity, { id }, end);
+  /** Outcomes of a hook's latest attempts since `sinceMs`, newest first. */
+  async recentOutcomes(hookId: number, sinceMs: number, limit: number): Promise<string[]> {
+    const rows = (await this.db.manager.query(
+      `SELECT outcome FROM hook_delivery WHERE hook_id = ${this.p(1)} AND delivered_at > ${this.p(2)} ORDER BY id DESC LIMIT ${Number(limit)}`,
+      [hookId, sinceMs],
+    )) as Array<{ outcome: string }>;
+    return rows.map((r) => r.outcome);
   }
 
   listDeliveries(hookId: number, options: ListOptions): Promise<[HookDeliveryEntity[], number]> {
@@ -95,23 +115,5 @@ export class HookTasksRepository {
 
   findDelivery(hookId: number, id: number): Promise<HookDeliveryEntity | null> {
     return this.db.manager.findOne(HookDeliveryEntity, { where: { hookId, id } });
-  }
-
-  /** Counts a hook's consecutive failures (a success resets them) and answers the new count. */
-  async recordOutcome(manager: EntityManager, hookId: number, success: boolean): Promise<number> {
-    const sql = `INSERT INTO hook_health (hook_id, consecutive_failures, updated_at) VALUES (${this.p(1)}, ${this.p(2)}, ${this.p(3)})
-       ON CONFLICT (hook_id) DO UPDATE SET
-         consecutive_failures = CASE WHEN ${this.p(4)} = 1 THEN 0 ELSE hook_health.consecutive_failures + 1 END,
-         updated_at = excluded.updated_at
-       RETURNING consecutive_failures`;
-    type Row = { consecutive_failures: number | string };
-    const raw = (await manager.query(sql, [hookId, success ? 0 : 1, Date.now(), success ? 1 : 0])) as Row[] | [Row[], number];
-    // pg answers some statements with RETURNING as [rows, count] through TypeORM.
-    const rows = (Array.isArray(raw[0]) ? raw[0] : raw) as Row[];
-    return Number(rows[0]?.consecutive_failures ?? 0);
-  }
-
-  async resetHealth(manager: EntityManager, hookId: number): Promise<void> {
-    await manager.update(HookHealthEntity, { hookId }, { consecutiveFailures: 0, updatedAt: new Date() });
   }
 }

@@ -88,6 +88,8 @@ export interface HookTarget {
   isActive: boolean;
   repoId: number;
   ownerId: number;
+  /** Last change (epoch ms): failures before it do not count towards auto-disabling. */
+  updatedAtMs: number;
 }
 
 /** `hooks.matching`: the event a hook would receive and where it happened. */

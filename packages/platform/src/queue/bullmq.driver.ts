@@ -9,6 +9,7 @@ import {
   QueueDriver,
   type JobHandler,
   type JobOptions,
+  type NewJob,
   type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
@@ -55,15 +56,24 @@ export class BullMqDriver extends QueueDriver {
     return q;
   }
 
-  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
-    await this.queue(queue).add(name, data, {
+  private jobOptions(options: JobOptions) {
+    return {
       jobId: options.jobId,
       attempts: options.attempts ?? DEFAULT_JOB_ATTEMPTS,
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS },
       delay: options.delayMs,
       removeOnComplete: { count: KEEP_COMPLETED },
       removeOnFail: { count: KEEP_FAILED },
-    });
+    };
+  }
+
+  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+    await this.queue(queue).add(name, data, this.jobOptions(options));
+  }
+
+  override async addMany(queue: string, jobs: NewJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queue(queue).addBulk(jobs.map((j) => ({ name: j.name, data: j.data, opts: this.jobOptions(j.options) })));
   }
 
   process<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {

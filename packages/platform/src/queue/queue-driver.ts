@@ -34,8 +34,19 @@ export interface QueueDriverOptions {
  * The seam between domain code and the queue technology: BullMQ when `REDIS_URL` is set,
  * a durable SQLite queue in the data directory otherwise (the embedded layout).
  */
+/** One job of an {@link QueueDriver.addMany} call. */
+export interface NewJob {
+  name: string;
+  data: unknown;
+  options: JobOptions;
+}
+
 export abstract class QueueDriver {
   abstract add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void>;
+  /** Adds several jobs in one round trip where the driver can (each deduplicated by its id, as `add`). */
+  async addMany(queue: string, jobs: NewJob[]): Promise<void> {
+    for (const job of jobs) await this.add(queue, job.name, job.data, job.options);
+  }
   /** Starts consuming `queue`; a handler that throws makes the job retry with backoff. */
   abstract process<T>(queue: string, handler: JobHandler<T>, options?: WorkerOptions): void;
   /** Jobs waiting, running or delayed: zero means the queue is idle. */

@@ -12,6 +12,7 @@ import {
   QueueDriver,
   type JobHandler,
   type JobOptions,
+  type NewJob,
   type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
@@ -83,7 +84,7 @@ export class SqliteQueueDriver extends QueueDriver {
     this.db.prepare(`UPDATE queue_job SET state = 'waiting' WHERE state = 'active'`).run();
   }
 
-  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+  private insert(queue: string, name: string, data: unknown, options: JobOptions): void {
     this.db
       .prepare(
         `INSERT OR IGNORE INTO queue_job (queue, job_id, name, data, state, max_attempts, backoff_ms, run_at)
@@ -98,6 +99,17 @@ export class SqliteQueueDriver extends QueueDriver {
         options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS,
         Date.now() + (options.delayMs ?? 0),
       );
+  }
+
+  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+    this.insert(queue, name, data, options);
+    this.events.emit(queue);
+  }
+
+  override async addMany(queue: string, jobs: NewJob[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const j of jobs) this.insert(queue, j.name, j.data, j.options);
+    })();
     this.events.emit(queue);
   }
 
