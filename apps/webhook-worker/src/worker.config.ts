@@ -44,4 +44,7 @@ export class WebhookWorkerConfig extends PlatformConfig {
   @IsInt()
   @Min(1)
   GITFORGE_WEBHOOK_CONCURRENCY = 16;
+
+  /** The worker's jobs each take a connection (16 deliveries, 4 fan-outs, 4 feed projections at once): a pool to match. */
+  override GITFORGE_DB_POOL_SIZE = 24;
 }

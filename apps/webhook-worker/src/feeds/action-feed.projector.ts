@@ -4,7 +4,7 @@ import { Database, PlatformConfig, QueueDriver, type QueueJob } from '@gitforge/
 import { feedActionsOf, receiversOf } from './feed-actions.js';
 import { FeedsRepository } from './feeds.repository.js';
 
-const PROJECTOR_CONCURRENCY = 8;
+const PROJECTOR_CONCURRENCY = 4;
 
 /**
  * Writes feed entries (Gitea's action rows) from domain events: one row per receiver, unique on

@@ -8,7 +8,7 @@ import { HookTargetsCache } from './hook-targets.cache.js';
 import { HookTasksRepository } from './hook-tasks.repository.js';
 import { buildHookPayload } from './payloads/webhook-payloads.js';
 
-const FANOUT_CONCURRENCY = 8;
+const FANOUT_CONCURRENCY = 4;
 /** Tasks left pending by a crash or an unreachable queue are queued again at start, in pages of this. */
 const SWEEP_PAGE = 500;
 
