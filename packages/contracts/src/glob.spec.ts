@@ -1,4 +1,4 @@
-import { compileGlob, isValidGlob } from './glob.js';
+import { branchFilterMatches, compileGlob, isValidGlob } from './glob.js';
 
 describe('compileGlob', () => {
   it.each([
@@ -25,5 +25,20 @@ describe('compileGlob', () => {
 
   it.each(['[abc', '{a,b', 'a\\', '[]'])('should refuse the malformed pattern %p', (pattern) => {
     expect(isValidGlob(pattern)).toBe(false);
+  });
+});
+
+describe('branchFilterMatches', () => {
+  it.each([
+    ['', 'any', true],
+    ['*', 'any/thing', true],
+    ['**', 'x', true],
+    ['main', 'main', true],
+    ['main', 'dev', false],
+    ['release/*', 'release/2', true],
+    ['{main,dev}', 'dev', true],
+    ['[broken', 'x', false],
+  ])('should apply the filter %p to branch %p: %p', (filter, branch, expected) => {
+    expect(branchFilterMatches(filter, branch)).toBe(expected);
   });
 });

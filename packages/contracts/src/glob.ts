@@ -76,3 +76,13 @@ export function isValidGlob(pattern: string): boolean {
     return false;
   }
 }
+
+/** Gitea's checkBranch for hooks: an empty filter, `*` or `**` pass every branch; otherwise a glob match. */
+export function branchFilterMatches(filter: string, branch: string): boolean {
+  if (filter === '' || filter === '*' || filter === '**') return true;
+  try {
+    return compileGlob(filter).test(branch);
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,4 @@
-import { compileGlob, type HookEventType } from '@gitforge/contracts';
+import type { HookEventType } from '@gitforge/contracts';
 
 /**
  * What a hook subscribes to, as Gitea stores it (`webhook.events`): `push_only` and
@@ -123,14 +123,4 @@ export function eventsArray(settings: HookEventSettings): string[] {
   if (settings.send_everything) return [...ALL_EVENTS];
   if (settings.push_only) return ['push'];
   return EVENT_KEYS.filter((k) => settings.events[k] === true);
-}
-
-/** Gitea's checkBranch: an empty filter, `*` or `**` pass everything; otherwise a glob match. */
-export function branchMatches(filter: string, branch: string): boolean {
-  if (filter === '' || filter === '*' || filter === '**') return true;
-  try {
-    return compileGlob(filter).test(branch);
-  } catch {
-    return false;
-  }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  branchFilterMatches,
   ContractError,
   forbidden,
   HookTypes,
@@ -24,7 +25,7 @@ import {
   type RepoAccess,
 } from '@gitforge/contracts';
 import { Database, RpcClient } from '@gitforge/platform';
-import { branchMatches, hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
+import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
 import { parseMeta, toHook, toTarget } from './hook.mapper.js';
 import { HooksRepository, type HookOwnerFilter } from './hooks.repository.js';
 import type { WebhookEntity } from './webhook.entity.js';
@@ -228,7 +229,7 @@ export class HooksService {
     const rows = await this.hooks.findActiveFor(query.repoId, query.ownerId);
     return rows
       .filter((w) => hasEvent(parseSettings(w.events), query.event))
-      .filter((w) => query.branch === null || branchMatches(w.branchFilter, query.branch))
+      .filter((w) => query.branch === null || branchFilterMatches(w.branchFilter, query.branch))
       .map(toTarget);
   }
 

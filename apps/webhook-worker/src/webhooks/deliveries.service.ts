@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  compileGlob,
+  branchFilterMatches,
   ContractError,
   HookPatterns,
   notFound,
@@ -23,15 +23,6 @@ import { DeliveryQueue } from './delivery-queue.js';
 import { toDelivery, toDeliveryDetail } from './delivery.mapper.js';
 import { HookTasksRepository } from './hook-tasks.repository.js';
 import type { PushPayload } from './payloads/gitea-payloads.js';
-
-function branchMatches(filter: string, branch: string): boolean {
-  if (filter === '' || filter === '*' || filter === '**') return true;
-  try {
-    return compileGlob(filter).test(branch);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * GitHub's deliveries API under every hook kind, and Gitea's test delivery. Access is the hook's:
@@ -89,7 +80,7 @@ export class DeliveriesService {
     });
     if (!at.commit) return;
     const branch = at.ref.startsWith('refs/heads/') ? at.ref.slice('refs/heads/'.length) : null;
-    if (!hook.events.includes('push') || (branch !== null && !branchMatches(hook.branch_filter, branch))) return;
+    if (!hook.events.includes('push') || (branch !== null && !branchFilterMatches(hook.branch_filter, branch))) return;
     const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: [actor.id] } });
     if (!sender) throw new ContractError('unauthenticated', 'token is required');
     const sha = at.commit.id;
