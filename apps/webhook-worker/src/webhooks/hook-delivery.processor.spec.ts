@@ -20,7 +20,8 @@ class FakeTasks {
   async setTaskState(_m: unknown, id: number, state: HookTaskEntity['state']) {
     this.tasks.get(id)!.state = state;
   }
-  async recordAttempt(_m: unknown, a: AttemptRecord) {
+  async recordAttempt(_m: unknown, a: AttemptRecord, state: HookTaskEntity['state'] | null) {
+    if (state) this.tasks.get(a.taskId)!.state = state;
     const existing = this.attempts.findIndex((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
     if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };
     else this.attempts.push({ ...a, id: this.attempts.length + 1 });

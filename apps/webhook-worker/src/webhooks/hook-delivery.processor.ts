@@ -21,7 +21,10 @@ function payloadAction(payload: string): string | null {
   }
 }
 
-type AttemptEnd = Pick<AttemptRecord, 'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'>;
+type AttemptEnd = Pick<
+  AttemptRecord,
+  'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'
+>;
 
 export function attemptEnd(result: SendResult): AttemptEnd {
   if (result.kind === 'response') {
@@ -35,7 +38,12 @@ export function attemptEnd(result: SendResult): AttemptEnd {
       statusText: ok ? 'OK' : `Invalid HTTP Response: ${result.status}`,
     };
   }
-  const statusText = result.kind === 'refused' ? `Refused: ${result.message}` : result.kind === 'timeout' ? `Timed out: ${result.message}` : `Delivery: ${result.message}`;
+  const statusText =
+    result.kind === 'refused'
+      ? `Refused: ${result.message}`
+      : result.kind === 'timeout'
+        ? `Timed out: ${result.message}`
+        : `Delivery: ${result.message}`;
   return {
     responseStatus: 0,
     responseHeaders: '{}',
@@ -67,8 +75,17 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     private readonly rpc: RpcClient,
     private readonly config: WebhookWorkerConfig,
   ) {
-    const list = [config.GITFORGE_WEBHOOK_ALLOWED_HOSTS || 'external', config.GITFORGE_WEBHOOK_ALLOW_LOOPBACK ? 'loopback' : ''].filter(Boolean).join(',');
-    this.sender = new HookSender(new HostMatcher(list), 'GITFORGE_WEBHOOK_ALLOWED_HOSTS', config.GITFORGE_WEBHOOK_TIMEOUT_MS);
+    const list = [
+      config.GITFORGE_WEBHOOK_ALLOWED_HOSTS || 'external',
+      config.GITFORGE_WEBHOOK_ALLOW_LOOPBACK ? 'loopback' : '',
+    ]
+      .filter(Boolean)
+      .join(',');
+    this.sender = new HookSender(
+      new HostMatcher(list),
+      'GITFORGE_WEBHOOK_ALLOWED_HOSTS',
+      config.GITFORGE_WEBHOOK_TIMEOUT_MS,
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -104,24 +121,27 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     const end = attemptEnd(await this.sender.send(request));
     const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
     const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
-    await this.db.transaction(async (m) => {
-      await this.tasks.recordAttempt(m, {
-        taskId: task.id,
-        hookId: hook.id,
-        attemptKey: `${job.id}#${job.attemptsMade}`,
-        guid: task.uuid,
-        eventType: task.eventType,
-        action: payloadAction(task.payload),
-        repoId: task.repoId,
-        redelivery,
-        url: request.url,
-        requestHeaders: JSON.stringify(request.recordedHeaders),
-        requestBody: request.recordedBody,
-        deliveredAt: startedAt,
-        ...end,
-      });
-      if (state && !redelivery) await this.tasks.setTaskState(m, task.id, state);
-    });
+    await this.db.transaction((m) =>
+      this.tasks.recordAttempt(
+        m,
+        {
+          taskId: task.id,
+          hookId: hook.id,
+          attemptKey: `${job.id}#${job.attemptsMade}`,
+          guid: task.uuid,
+          eventType: task.eventType,
+          action: payloadAction(task.payload),
+          repoId: task.repoId,
+          redelivery,
+          url: request.url,
+          requestHeaders: JSON.stringify(request.recordedHeaders),
+          requestBody: request.recordedBody,
+          deliveredAt: startedAt,
+          ...end,
+        },
+        redelivery ? null : state,
+      ),
+    );
     if (end.outcome !== 'success') await this.disableIfFailing(hook);
     if (end.outcome === 'failure' && !lastAttempt) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
   }
@@ -140,4 +160,3 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     this.targets.forget(hook.id);
   }
 }
-

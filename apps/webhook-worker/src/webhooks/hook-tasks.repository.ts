@@ -57,8 +57,25 @@ export class HookTasksRepository {
     });
   }
 
-  findTask(id: number): Promise<HookTaskEntity | null> {
-    return this.db.manager.findOne(HookTaskEntity, { where: { id } });
+  /** One task by id (the delivery hot path: one plain query). */
+  async findTask(id: number): Promise<HookTaskEntity | null> {
+    const rows = (await this.db.manager.query(
+      `SELECT id, hook_id, event_id, uuid, event_type, payload, repo_id, state, created_at FROM hook_task WHERE id = ${this.p(1)}`,
+      [id],
+    )) as Array<Record<string, string | number | null>>;
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      id: Number(r.id),
+      hookId: Number(r.hook_id),
+      eventId: String(r.event_id),
+      uuid: String(r.uuid),
+      eventType: String(r.event_type),
+      payload: String(r.payload),
+      repoId: r.repo_id === null ? null : Number(r.repo_id),
+      state: r.state as HookTaskState,
+      createdAt: new Date(Number(r.created_at)),
+    };
   }
 
   findPendingTasks(afterId: number, limit: number): Promise<HookTaskEntity[]> {
@@ -76,10 +93,11 @@ export class HookTasksRepository {
   }
 
   /**
-   * Writes one attempt's record. Keyed by task and attempt key, so an attempt that ran again
-   * after its worker died replaces its own record instead of adding a second one.
+   * Writes one attempt's record and, when the attempt settles the task, the task's new state.
+   * Keyed by task and attempt key, so an attempt that ran again after its worker died replaces
+   * its own record instead of adding a second one. On PostgreSQL both writes are one statement.
    */
-  async recordAttempt(manager: EntityManager, attempt: AttemptRecord): Promise<void> {
+  async recordAttempt(manager: EntityManager, attempt: AttemptRecord, taskState: HookTaskState | null): Promise<void> {
     const columns = ATTEMPT_COLUMNS.map(([c]) => c);
     const values = ATTEMPT_COLUMNS.map(([, k]) => {
       const v = attempt[k];
@@ -88,11 +106,19 @@ export class HookTasksRepository {
       return v;
     });
     const updates = columns.filter((c) => c !== 'task_id' && c !== 'attempt_key').map((c) => `${c} = excluded.${c}`);
-    await manager.query(
-      `INSERT INTO hook_delivery (${columns.join(', ')}) VALUES (${columns.map((_, i) => this.p(i + 1)).join(', ')})
-       ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${updates.join(', ')}`,
-      values,
-    );
+    const insert = `INSERT INTO hook_delivery (${columns.join(', ')}) VALUES (${columns.map((_, i) => this.p(i + 1)).join(', ')})
+       ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${updates.join(', ')}`;
+    if (taskState && this.db.isPostgres) {
+      const n = values.length;
+      await manager.query(`WITH attempt AS (${insert} RETURNING id) UPDATE hook_task SET state = $${n + 1} WHERE id = $${n + 2}`, [
+        ...values,
+        taskState,
+        attempt.taskId,
+      ]);
+      return;
+    }
+    await manager.query(insert, values);
+    if (taskState) await this.setTaskState(manager, attempt.taskId, taskState);
   }
 
   /** Outcomes of a hook's latest attempts since `sinceMs`, newest first. */
