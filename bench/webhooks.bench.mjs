@@ -5,7 +5,8 @@
 // - live: renames by concurrent callers, deliveries/s from the first call to the last delivery,
 //   and the latency from each call's commit (its response) to each of its deliveries;
 // - backlog: the same renames made while the webhook worker is stopped (SIGSTOP), then the time
-//   the worker takes to fan out and deliver them all once it continues — the pipeline on its own.
+//   the worker takes to fan out and deliver them all once it continues — the pipeline on its own;
+// - unloaded latency: one caller renaming every 100 ms, commit → delivery without a backlog.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
@@ -18,6 +19,7 @@ const HOOKS = Number(process.env.BENCH_WEBHOOK_HOOKS ?? 10);
 const LANES = Number(process.env.BENCH_WEBHOOK_LANES ?? 8);
 const CALLS_PER_LANE = Number(process.env.BENCH_WEBHOOK_CALLS ?? 25);
 const RAW_JOBS = 5000;
+const REPLICAS = Number(process.env.BENCH_WEBHOOK_REPLICAS ?? 1);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -80,7 +82,10 @@ async function endToEnd() {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${server.address().port}/hook`;
   const extraEnv = JSON.parse(process.env.BENCH_WEBHOOK_ENV ?? '{}');
-  const layout = await startLayout('distributed', { env: { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1', GITFORGE_LOG_LEVEL: 'warn', ...extraEnv } });
+  const layout = await startLayout('distributed', {
+    env: { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1', GITFORGE_LOG_LEVEL: 'warn', ...extraEnv },
+    replicas: { webhook: REPLICAS },
+  });
   const waitFor = async (n) => {
     const deadline = performance.now() + 180_000;
     while (received.length < n && performance.now() < deadline) await sleep(10);
@@ -103,17 +108,32 @@ async function endToEnd() {
     const liveSeconds = (received.at(-1).at - started) / 1000;
     const latencies = received.map((d) => Math.max(0, d.at - committedAt.get(JSON.parse(d.body).repository.name))).sort((a, b) => a - b);
 
-    const worker = layout.pids['webhook-0'];
-    process.kill(worker, 'SIGSTOP');
+    const workers = Array.from({ length: REPLICAS }, (_, i) => layout.pids[`webhook-${i}`]);
+    for (const pid of workers) process.kill(pid, 'SIGSTOP');
     received = [];
     await renames(layout, lanes, 'backlog');
     await sleep(2000); // the relay has queued the events
     const resumed = performance.now();
-    process.kill(worker, 'SIGCONT');
+    for (const pid of workers) process.kill(pid, 'SIGCONT');
     await waitFor(expected);
     const drainSeconds = (received.at(-1).at - resumed) / 1000;
 
+    received = [];
+    const paced = new Map();
+    const lane = lanes[0];
+    for (let k = 1; k <= 30; k++) {
+      const next = `${lane.base}-paced-${k}`;
+      await api(layout, 'PATCH', `/repos/bench/${lane.name}`, { name: next });
+      paced.set(next, performance.now());
+      lane.name = next;
+      await sleep(100);
+    }
+    await waitFor(30 * HOOKS);
+    const unloaded = received.map((d) => Math.max(0, d.at - paced.get(JSON.parse(d.body).repository.name))).sort((a, b) => a - b);
+
     return {
+      unloadedP50: quantile(unloaded, 0.5),
+      unloadedP99: quantile(unloaded, 0.99),
       expected,
       apiPerSecond: (LANES * CALLS_PER_LANE) / apiSeconds,
       livePerSecond: expected / liveSeconds,
@@ -133,9 +153,11 @@ export default async function () {
   const e2e = await endToEnd();
   const events = LANES * CALLS_PER_LANE;
   console.log(`raw BullMQ no-op jobs (concurrency ${CONCURRENCY}, same Redis): ${raw.toFixed(0)} jobs/s`);
+  console.log(`webhook worker replicas: ${REPLICAS} (concurrency ${CONCURRENCY} each)`);
   console.log(`live: ${events} renames by ${LANES} concurrent callers (${e2e.apiPerSecond.toFixed(0)} API calls/s) × ${HOOKS} hooks = ${e2e.expected} deliveries`);
   console.log(`  ${e2e.livePerSecond.toFixed(0)} deliveries/s = ${(e2e.livePerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);
   console.log(`  latency commit → delivery: p50 ${e2e.p50.toFixed(1)} ms, p99 ${e2e.p99.toFixed(1)} ms`);
   console.log(`backlog: ${events} events queued while the worker was stopped, fanned out and delivered in one go`);
   console.log(`  ${e2e.drainPerSecond.toFixed(0)} deliveries/s = ${(e2e.drainPerSecond / raw).toFixed(2)}× raw`);
+  console.log(`unloaded latency commit → delivery (one rename every 100 ms × ${HOOKS} hooks): p50 ${e2e.unloadedP50.toFixed(1)} ms, p99 ${e2e.unloadedP99.toFixed(1)} ms`);
 }
