@@ -2,8 +2,11 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@gitforge/platform';
 import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
+import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
+import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
+import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
 import { RepoSearchController } from './api/v1/repo-search.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
@@ -13,6 +16,8 @@ import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { TeamsController } from './api/v1/teams.controller.js';
+import { RepoHooksController } from './api/v1/repo-hooks.controller.js';
+import { UserHooksController } from './api/v1/user-hooks.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
@@ -20,6 +25,7 @@ import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
 import { SmartHttpProxy } from './git/smart-http.proxy.js';
 import { HealthController } from './http/health.controller.js';
+import { HookRoutes } from './http/hook-routes.js';
 import { Paged } from './http/paged.js';
 
 /** The HTTP edge: routes, authentication, no domain logic and no database. */
@@ -42,7 +48,12 @@ import { Paged } from './http/paged.js';
     RepoContentsController,
     RepoBranchesController,
     RepoCommitsController,
+    RepoHooksController,
+    OrgHooksController,
+    UserHooksController,
+    AdminHooksController,
+    ActivityFeedsController,
   ],
-  providers: [Authenticator, Paged, SmartHttpProxy, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [Authenticator, Paged, SmartHttpProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })
 export class GatewayModule {}

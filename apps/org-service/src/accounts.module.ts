@@ -15,6 +15,9 @@ import { OrgsService } from './orgs/orgs.service.js';
 import { TeamsController } from './teams/teams.controller.js';
 import { TeamsRepository } from './teams/teams.repository.js';
 import { TeamsService } from './teams/teams.service.js';
+import { TeamFactsController } from './orgs/team-facts.controller.js';
+import { TeamFactsRepository } from './orgs/team-facts.repository.js';
+import { TeamFactsService } from './orgs/team-facts.service.js';
 import { TokensController } from './tokens/tokens.controller.js';
 import { TokensRepository } from './tokens/tokens.repository.js';
 import { TokensService } from './tokens/tokens.service.js';
@@ -37,6 +40,7 @@ import { UsersService } from './users/users.service.js';
     FollowsController,
     MembersController,
     TeamsController,
+    TeamFactsController,
   ],
   providers: [
     UsersRepository,
@@ -54,6 +58,8 @@ import { UsersService } from './users/users.service.js';
     MembersService,
     TeamsRepository,
     TeamsService,
+    TeamFactsRepository,
+    TeamFactsService,
   ],
 })
 export class AccountsModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { RepoServiceEntities, RepoServiceMigrations } from './entities.js';
+import { RepoFactsModule } from './facts/repo-facts.module.js';
 import { RepoServiceConfig } from './repo.config.js';
 import { BranchesModule } from './branches/branches.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
@@ -29,6 +30,7 @@ import { StatusesModule } from './statuses/statuses.module.js';
     BranchesModule,
     CommitsModule,
     StatusesModule,
+    RepoFactsModule,
   ],
 })
 export class RepoServiceModule {}

@@ -1,7 +1,21 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
+import { WebhookWorkerEntities, WebhookWorkerMigrations } from './entities.js';
+import { FeedsModule } from './feeds/feeds.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
+import { WebhookWorkerConfig } from './worker.config.js';
 
+/** Queue consumers (webhook delivery, activity projector) and the reads they serve (deliveries, feeds). */
 @Module({
-  imports: [PlatformModule.forService({ service: 'webhook' })],
+  imports: [
+    PlatformModule.forService({
+      service: 'webhook',
+      config: WebhookWorkerConfig,
+      entities: WebhookWorkerEntities,
+      migrations: WebhookWorkerMigrations,
+    }),
+    WebhooksModule,
+    FeedsModule,
+  ],
 })
 export class WebhookWorkerModule {}

@@ -13,3 +13,4 @@ export * from './names.js';
 export * from './git-http.js';
 export * from './api/index.js';
 export * from './dto/index.js';
+export * from './glob.js';

@@ -229,3 +229,51 @@ export const CommitStatusPatterns = definePatterns('repo', {
   listByRef: 'repos.statuses.listByRef',
   combined: 'repos.statuses.combined',
 });
+
+/** Webhook configuration (admin-service). Params are a HookScope plus the hook id. */
+export const HookPatterns = definePatterns('admin', {
+  list: 'hooks.list',
+  create: 'hooks.create',
+  get: 'hooks.get',
+  edit: 'hooks.edit',
+  delete: 'hooks.delete',
+  /** For the webhook worker: the active hooks an event reaches (repository, owner, system hooks). */
+  matching: 'hooks.matching',
+  /** For the webhook worker: one hook's delivery settings, secret included (null when gone). */
+  target: 'hooks.target',
+  /** For the webhook worker: copy the default hooks to a new repository (idempotent). */
+  copyDefaults: 'hooks.copyDefaults',
+  /** For the webhook worker: deactivate a hook that keeps failing. */
+  autoDisable: 'hooks.autoDisable',
+});
+
+/** Webhook deliveries (webhook-worker): GitHub's deliveries API and Gitea's test delivery. */
+export const HookDeliveryPatterns = definePatterns('webhook', {
+  list: 'webhooks.deliveries.list',
+  get: 'webhooks.deliveries.get',
+  redeliver: 'webhooks.deliveries.redeliver',
+  test: 'webhooks.test',
+});
+
+/** Activity feeds (webhook-worker's projection). */
+export const FeedPatterns = definePatterns('webhook', {
+  org: 'feeds.org',
+  user: 'feeds.user',
+  repo: 'feeds.repo',
+  team: 'feeds.team',
+});
+
+/** Repository facts other services guard their resources with. */
+export const RepoFactPatterns = definePatterns('repo', {
+  /** One repository and the actor's permission (404 when invisible). */
+  access: 'repos.access',
+  /** Several repositories by id: those the actor can see, with permissions (one call per page). */
+  accessMany: 'repos.accessMany',
+  /** The commit at a ref (default branch) as a webhook PayloadCommit, for test deliveries. */
+  hookCommit: 'repos.hookCommit',
+});
+
+/** Team facts for team activity feeds. */
+export const TeamFactPatterns = definePatterns('org', {
+  feedScope: 'orgs.teams.feedScope',
+});

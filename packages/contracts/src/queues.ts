@@ -5,6 +5,8 @@
 export const QueueNames = {
   webhooks: 'gitforge-webhooks',
   feeds: 'gitforge-feeds',
+  /** The webhook worker's own second stage: one job per hook task (not an event consumer). */
+  webhookDeliveries: 'gitforge-webhook-deliveries',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 

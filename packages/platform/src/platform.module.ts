@@ -35,11 +35,13 @@ export function createClientProxy(config: PlatformConfig): GitforgeClientProxy {
     : new InProcessClient(config.GITFORGE_RPC_TIMEOUT_MS);
 }
 
-/** The queue the config asks for: BullMQ with `REDIS_URL`, the durable SQLite queue without. */
+/** The queue the config asks for: BullMQ with `GITFORGE_QUEUE_REDIS_URL` or `REDIS_URL`, the durable SQLite queue without. */
 export function createQueueDriver(config: PlatformConfig): QueueDriver {
-  return config.REDIS_URL
-    ? new BullMqDriver(config.REDIS_URL, `${config.GITFORGE_REDIS_NAMESPACE}-bull`)
-    : SqliteQueueDriver.acquire(resolve(config.GITFORGE_DATA_DIR, 'queue.sqlite'));
+  const options = { lockMs: config.GITFORGE_QUEUE_LOCK_MS, shutdownGraceMs: config.GITFORGE_QUEUE_SHUTDOWN_GRACE_MS };
+  const redisUrl = config.GITFORGE_QUEUE_REDIS_URL ?? config.REDIS_URL;
+  return redisUrl
+    ? new BullMqDriver(redisUrl, `${config.GITFORGE_REDIS_NAMESPACE}-bull`, options)
+    : SqliteQueueDriver.acquire(resolve(config.GITFORGE_DATA_DIR, 'queue.sqlite'), options);
 }
 
 @Injectable()

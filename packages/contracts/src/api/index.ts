@@ -8,3 +8,5 @@ export * from './collaborator.js';
 export * from './protection.js';
 export * from './contents.js';
 export * from './commit.js';
+export * from './hook.js';
+export * from './facts.js';

@@ -26,3 +26,5 @@ export * from './repo/change-file-operation.dto.js';
 export * from './repo/change-files-options.dto.js';
 export * from './repo/create-branch-repo-option.dto.js';
 export * from './repo/create-status-option.dto.js';
+export * from './hook/create-hook-option.dto.js';
+export * from './hook/edit-hook-option.dto.js';

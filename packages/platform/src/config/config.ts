@@ -33,6 +33,29 @@ export class PlatformConfig {
   @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
   REDIS_URL?: string;
 
+  /**
+   * Redis for the queues when it should differ from the transport's (`REDIS_URL`); defaults to
+   * `REDIS_URL`. Lets a deployment keep queue traffic and memory apart from request traffic.
+   */
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'must be a redis:// URL' })
+  GITFORGE_QUEUE_REDIS_URL?: string;
+
+  /**
+   * How long a running job stays claimed without a heartbeat: a job whose worker died is
+   * recovered (run again) after about twice this long.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  GITFORGE_QUEUE_LOCK_MS = 30_000;
+
+  /** On shutdown, how long running jobs may finish; those still running are returned to the queue. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  GITFORGE_QUEUE_SHUTDOWN_GRACE_MS = 10_000;
+
   /** Prefix of every Redis key gitforge writes (transport streams, reply channels, BullMQ queues). */
   @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'letters, digits, dot, dash and underscore only' })
   GITFORGE_REDIS_NAMESPACE = 'gitforge';

@@ -33,7 +33,8 @@ function firstError(errors: ValidationError[], prefix: string[] = []): { field: 
     if (e.constraints && Object.keys(e.constraints).length > 0) {
       // class-validator lists constraints in reverse declaration order; report the first declared one.
       const keys = Object.keys(e.constraints).reverse();
-      const key = keys.includes('isNotEmpty') ? 'isNotEmpty' : keys[0]!;
+      // A missing field is reported as Required whatever else its rules say, as Gitea's binding does.
+      const key = keys.includes('isNotEmpty') ? 'isNotEmpty' : keys.includes('isDefined') ? 'isDefined' : keys[0]!;
       return { field: path.map(pascal).join('.'), rule: RULES[key] ?? key };
     }
     const nested = firstError(e.children ?? [], path);

@@ -97,24 +97,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.schedule(next);
   }
 
-  /** Relays one batch; answers how many rows went out and whether the queue refused one. */
+  /**
+   * Relays one batch: its jobs go to each consumer queue in one call per queue, then the rows are
+   * marked sent together. If the queue refuses, the whole batch waits and is relayed again
+   * later; jobs already added are not duplicated (job id = event id).
+   */
   async relayBatch(): Promise<{ relayed: number; failed: boolean }> {
     const rows = await this.claim();
-    let relayed = 0;
-    for (const row of rows) {
-      const envelope = JSON.parse(row.envelope) as EventEnvelope;
-      try {
-        for (const queue of EventConsumerQueues) await this.queue.add(queue, row.name, envelope, { jobId: row.event_id });
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        this.log.warn({ eventId: row.event_id, err: message }, 'queue unavailable; event kept in the outbox');
-        await this.release(rows.slice(relayed).map((r) => r.seq), message);
-        return { relayed, failed: true };
-      }
-      await this.markSent(row.seq);
-      relayed += 1;
+    if (rows.length === 0) return { relayed: 0, failed: false };
+    const jobs = rows.map((row) => ({ name: row.name, data: JSON.parse(row.envelope) as EventEnvelope, options: { jobId: row.event_id } }));
+    try {
+      for (const queue of EventConsumerQueues) await this.queue.addMany(queue, jobs);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.log.warn({ events: rows.length, err: message }, 'queue unavailable; events kept in the outbox');
+      await this.release(rows.map((r) => r.seq), message);
+      return { relayed: 0, failed: true };
     }
-    return { relayed, failed: false };
+    await this.markSent(rows.map((r) => r.seq));
+    return { relayed: rows.length, failed: false };
   }
 
   private async claim(): Promise<ClaimedRow[]> {
@@ -137,9 +138,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     return list.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
   }
 
-  private async markSent(seq: number): Promise<void> {
+  private async markSent(seqs: number[]): Promise<void> {
+    const list = seqs.map((_, i) => this.param(i + 2)).join(', ');
     await this.db.transaction((m) =>
-      m.query(`UPDATE outbox_event SET sent_at = ${this.param(1)}, locked_until = NULL WHERE seq = ${this.param(2)}`, [Date.now(), seq]),
+      m.query(`UPDATE outbox_event SET sent_at = ${this.param(1)}, locked_until = NULL WHERE seq IN (${list})`, [Date.now(), ...seqs]),
     );
   }
 

@@ -3,11 +3,14 @@ import { createLogger } from '../logging/logger.js';
 import {
   DEFAULT_JOB_ATTEMPTS,
   DEFAULT_JOB_BACKOFF_MS,
+  DEFAULT_QUEUE_DRIVER_OPTIONS,
   KEEP_COMPLETED,
   KEEP_FAILED,
   QueueDriver,
   type JobHandler,
   type JobOptions,
+  type NewJob,
+  type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
 
@@ -16,11 +19,14 @@ export class BullMqDriver extends QueueDriver {
   private readonly log = createLogger('bullmq');
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
+  /** Handlers running now, across workers, so close() can wait for them with a deadline. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly url: string,
     /** BullMQ key prefix. */
     private readonly prefix: string,
+    private readonly options: QueueDriverOptions = DEFAULT_QUEUE_DRIVER_OPTIONS,
   ) {
     super();
   }
@@ -50,22 +56,52 @@ export class BullMqDriver extends QueueDriver {
     return q;
   }
 
-  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
-    await this.queue(queue).add(name, data, {
+  private jobOptions(options: JobOptions) {
+    return {
       jobId: options.jobId,
       attempts: options.attempts ?? DEFAULT_JOB_ATTEMPTS,
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS },
       delay: options.delayMs,
       removeOnComplete: { count: KEEP_COMPLETED },
       removeOnFail: { count: KEEP_FAILED },
-    });
+    };
+  }
+
+  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+    await this.queue(queue).add(name, data, this.jobOptions(options));
+  }
+
+  override async addMany(queue: string, jobs: NewJob[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await this.queue(queue).addBulk(jobs.map((j) => ({ name: j.name, data: j.data, opts: this.jobOptions(j.options) })));
   }
 
   process<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
     const worker = new Worker(
       queue,
-      async (job) => handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade }),
-      { connection: this.connection(true), prefix: this.prefix, concurrency: options.concurrency ?? 10, stalledInterval: 15_000, maxStalledCount: 3 },
+      async (job) => {
+        const run = handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade });
+        const tracked = run.then(
+          () => undefined,
+          () => undefined,
+        );
+        this.running.add(tracked);
+        try {
+          await run;
+        } finally {
+          this.running.delete(tracked);
+        }
+      },
+      {
+        connection: this.connection(true),
+        prefix: this.prefix,
+        concurrency: options.concurrency ?? 10,
+        // A worker renews its locks every lockDuration/2; one that died leaves them to expire, and
+        // the next stalled-job check (by any worker) puts its jobs back in the queue.
+        lockDuration: this.options.lockMs,
+        stalledInterval: this.options.lockMs,
+        maxStalledCount: 3,
+      },
     );
     worker.on('error', (err) => this.log.warn({ queue, err: err.message }, 'worker error'));
     worker.on('failed', (job, err) =>
@@ -80,8 +116,20 @@ export class BullMqDriver extends QueueDriver {
   }
 
   async close(): Promise<void> {
-    // Worker.close waits for the jobs in flight; a job cut off by a crash is recovered as stalled.
-    await Promise.all(this.workers.map((w) => w.close()));
+    // Stop taking jobs, give the running ones the grace period, then close. Workers closed with
+    // jobs still running are closed by force: those jobs keep their (expiring) locks and are
+    // recovered as stalled by another worker, as after a crash. (The first close() call decides
+    // whether BullMQ waits, so the decision is made here and not by racing close() itself.)
+    await Promise.all(this.workers.map((w) => w.pause(true)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.running]),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.options.shutdownGraceMs))),
+    ]);
+    clearTimeout(timer);
+    const force = this.running.size > 0;
+    if (force) this.log.warn({ running: this.running.size }, 'jobs still running after the shutdown grace; returning them to the queue');
+    await Promise.all(this.workers.map((w) => w.close(force)));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.workers.length = 0;
     this.queues.clear();

@@ -22,22 +22,46 @@ export interface WorkerOptions {
 
 export type JobHandler<T = unknown> = (job: QueueJob<T>) => Promise<void>;
 
+/** Settings both drivers share (from PlatformConfig). */
+export interface QueueDriverOptions {
+  /** A running job is claimed this long without a heartbeat; a dead worker's job is recovered after about twice this. */
+  lockMs: number;
+  /** On close, how long running jobs may finish before they are returned to the queue. */
+  shutdownGraceMs: number;
+}
+
 /**
  * The seam between domain code and the queue technology: BullMQ when `REDIS_URL` is set,
  * a durable SQLite queue in the data directory otherwise (the embedded layout).
  */
+/** One job of an {@link QueueDriver.addMany} call. */
+export interface NewJob {
+  name: string;
+  data: unknown;
+  options: JobOptions;
+}
+
 export abstract class QueueDriver {
   abstract add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void>;
+  /** Adds several jobs in one round trip where the driver can (each deduplicated by its id, as `add`). */
+  async addMany(queue: string, jobs: NewJob[]): Promise<void> {
+    for (const job of jobs) await this.add(queue, job.name, job.data, job.options);
+  }
   /** Starts consuming `queue`; a handler that throws makes the job retry with backoff. */
   abstract process<T>(queue: string, handler: JobHandler<T>, options?: WorkerOptions): void;
   /** Jobs waiting, running or delayed: zero means the queue is idle. */
   abstract pendingCount(queue: string): Promise<number>;
-  /** Stops taking jobs, lets running ones finish, closes connections. */
+  /**
+   * Stops taking jobs and lets running ones finish within the shutdown grace; jobs still running
+   * after it are returned to the queue (run again later), never lost. Then closes connections.
+   */
   abstract close(): Promise<void>;
 }
 
+export const DEFAULT_QUEUE_DRIVER_OPTIONS: QueueDriverOptions = { lockMs: 30_000, shutdownGraceMs: 10_000 };
+
 export const DEFAULT_JOB_ATTEMPTS = 8;
 export const DEFAULT_JOB_BACKOFF_MS = 1000;
-/** Finished jobs kept for deduplication and inspection. */
+/** Finished jobs kept (by count) for deduplication and inspection; older ones are removed. */
 export const KEEP_COMPLETED = 5000;
 export const KEEP_FAILED = 10000;

@@ -6,11 +6,14 @@ import { createLogger } from '../logging/logger.js';
 import {
   DEFAULT_JOB_ATTEMPTS,
   DEFAULT_JOB_BACKOFF_MS,
+  DEFAULT_QUEUE_DRIVER_OPTIONS,
   KEEP_COMPLETED,
   KEEP_FAILED,
   QueueDriver,
   type JobHandler,
   type JobOptions,
+  type NewJob,
+  type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
 
@@ -33,10 +36,10 @@ interface JobRow {
 export class SqliteQueueDriver extends QueueDriver {
   private static readonly open = new Map<string, { driver: SqliteQueueDriver; refs: number }>();
 
-  static acquire(file: string): SqliteQueueDriver {
+  static acquire(file: string, options: QueueDriverOptions = DEFAULT_QUEUE_DRIVER_OPTIONS): SqliteQueueDriver {
     let entry = SqliteQueueDriver.open.get(file);
     if (!entry) {
-      entry = { driver: new SqliteQueueDriver(file), refs: 0 };
+      entry = { driver: new SqliteQueueDriver(file, options), refs: 0 };
       SqliteQueueDriver.open.set(file, entry);
     }
     entry.refs += 1;
@@ -49,7 +52,10 @@ export class SqliteQueueDriver extends QueueDriver {
   private readonly loops: Array<{ stop: () => Promise<void> }> = [];
   private closed = false;
 
-  private constructor(private readonly file: string) {
+  private constructor(
+    private readonly file: string,
+    private readonly options: QueueDriverOptions,
+  ) {
     super();
     this.events.setMaxListeners(100);
     mkdirSync(dirname(file), { recursive: true });
@@ -78,7 +84,7 @@ export class SqliteQueueDriver extends QueueDriver {
     this.db.prepare(`UPDATE queue_job SET state = 'waiting' WHERE state = 'active'`).run();
   }
 
-  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+  private insert(queue: string, name: string, data: unknown, options: JobOptions): void {
     this.db
       .prepare(
         `INSERT OR IGNORE INTO queue_job (queue, job_id, name, data, state, max_attempts, backoff_ms, run_at)
@@ -93,6 +99,17 @@ export class SqliteQueueDriver extends QueueDriver {
         options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS,
         Date.now() + (options.delayMs ?? 0),
       );
+  }
+
+  async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
+    this.insert(queue, name, data, options);
+    this.events.emit(queue);
+  }
+
+  override async addMany(queue: string, jobs: NewJob[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const j of jobs) this.insert(queue, j.name, j.data, j.options);
+    })();
     this.events.emit(queue);
   }
 
@@ -118,10 +135,13 @@ export class SqliteQueueDriver extends QueueDriver {
     const runJob = async (row: JobRow): Promise<void> => {
       try {
         await handler({ id: row.job_id, name: row.name, data: JSON.parse(row.data) as T, attemptsMade: row.attempts_made });
+        // Closed past the grace period: the row stays active and runs again at the next start.
+        if (this.closed) return;
         this.db
           .prepare(`UPDATE queue_job SET state = 'completed', finished_at = ?, attempts_made = attempts_made + 1 WHERE queue = ? AND job_id = ?`)
           .run(Date.now(), row.queue, row.job_id);
       } catch (err) {
+        if (this.closed) return;
         const message = err instanceof Error ? err.message : String(err);
         this.log.warn({ queue, jobId: row.job_id, attempts: row.attempts_made + 1, err: message }, 'job attempt failed');
         this.db
@@ -163,7 +183,14 @@ export class SqliteQueueDriver extends QueueDriver {
           };
         });
       }
-      await Promise.allSettled([...running]);
+      // Finish what runs within the grace period; the rest stays 'active' and is taken again at the next start.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((resolve) => (timer = setTimeout(resolve, this.options.shutdownGraceMs))),
+      ]);
+      clearTimeout(timer);
+      if (running.size > 0) this.log.warn({ queue, running: running.size }, 'jobs still running after the shutdown grace; they run again at the next start');
     })();
 
     this.loops.push({
@@ -202,8 +229,8 @@ export class SqliteQueueDriver extends QueueDriver {
     if (entry && --entry.refs > 0) return;
     SqliteQueueDriver.open.delete(this.file);
     if (this.closed) return;
-    this.closed = true;
     await Promise.all(this.loops.map((l) => l.stop()));
+    this.closed = true;
     this.db.close();
   }
 }

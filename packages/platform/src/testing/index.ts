@@ -9,6 +9,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { EventEnvelope, ServiceName } from '@gitforge/contracts';
+import { Queue } from 'bullmq';
 
 /** The server used to create throwaway databases (trust auth on the CI machine). */
 export const testPostgresUrl = (): string =>
@@ -122,4 +123,27 @@ export async function readOutboxEvents(target: { service: ServiceName; dataDir: 
     }
   }
   return rows.map((r) => JSON.parse(r.envelope) as EventEnvelope);
+}
+
+/** Runs one SQL statement against a test database (e.g. a layout's service schema) and answers its rows. */
+export async function queryDatabase<T = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** Adds a job to a BullMQ queue the way the outbox relay does (for tests that publish an event again). */
+export async function addBullJob(redisUrl: string, prefix: string, queue: string, name: string, data: unknown, jobId: string): Promise<void> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const q = new Queue(queue, { connection, prefix });
+  try {
+    await q.add(name, data, { jobId, removeOnComplete: { count: 5000 }, removeOnFail: { count: 10000 } });
+  } finally {
+    await q.close();
+    connection.disconnect();
+  }
 }

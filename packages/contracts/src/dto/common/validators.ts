@@ -1,4 +1,5 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { isValidGlob } from '../../glob.js';
 
 /**
  * Validators named after Gitea's binding rules, so a 422 reads `[Name]: AlphaDashDot` as Gitea's does.
@@ -76,4 +77,12 @@ export function IsStringMap(options?: ValidationOptions): PropertyDecorator {
 /** Gitea's `Required` binding on a list: present and not empty. */
 export function NonEmptyArray(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'Required', validator: { validate: (v: unknown) => Array.isArray(v) && v.length > 0 } }, options);
+}
+
+/** Gitea's GlobPattern binding rule (branch filters). */
+export function GlobPattern(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'GlobPattern', validator: { validate: (v: unknown) => typeof v === 'string' && isValidGlob(v) } },
+    options,
+  );
 }

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { HooksController } from './hooks.controller.js';
+import { HooksRepository } from './hooks.repository.js';
+import { HooksService } from './hooks.service.js';
+
+/** Webhook configuration: repository, organization, user, system and default hooks. */
+@Module({
+  controllers: [HooksController],
+  providers: [HooksRepository, HooksService],
+})
+export class HooksModule {}

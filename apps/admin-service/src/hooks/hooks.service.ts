@@ -1,0 +1,271 @@
+import { Injectable } from '@nestjs/common';
+import {
+  branchFilterMatches,
+  ContractError,
+  forbidden,
+  HookTypes,
+  notFound,
+  OrgPatterns,
+  pageOf,
+  RepoFactPatterns,
+  unprocessable,
+  type Actor,
+  type CreateHookOption,
+  type EditHookOption,
+  type Hook,
+  type HookKind,
+  type HookMatchQuery,
+  type HookMeta,
+  type HookParams,
+  type HookTarget,
+  type HookType,
+  type ListOptions,
+  type OwnerAccess,
+  type Page,
+  type RepoAccess,
+} from '@gitforge/contracts';
+import { Database, RpcClient } from '@gitforge/platform';
+import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
+import { parseMeta, toHook, toTarget } from './hook.mapper.js';
+import { HooksRepository, type HookOwnerFilter } from './hooks.repository.js';
+import type { WebhookEntity } from './webhook.entity.js';
+
+/** Where new hooks of a route go and which existing hooks it addresses. */
+interface HookPlace {
+  filter: HookOwnerFilter;
+  /** Kind of a hook created here (`default` or `system` on /admin/hooks, by `is_system_webhook`). */
+  kind: HookKind;
+  repoId: number;
+  ownerId: number;
+}
+
+// Slack's conversation names, with Gitea's optional leading '#'.
+const SLACK_CHANNEL = /^#?[a-z0-9_-]{1,80}$/;
+const GO_BOOL_TRUE = ['1', 't', 'T', 'TRUE', 'true', 'True'];
+const GO_BOOL_FALSE = ['0', 'f', 'F', 'FALSE', 'false', 'False'];
+
+function isValidHookUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+@Injectable()
+export class HooksService {
+  constructor(
+    private readonly db: Database,
+    private readonly hooks: HooksRepository,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  /**
+   * The route's permission check, in Gitea's order: the repository or organization must be
+   * visible (else 404), then the caller must administer it (else 403). User hooks are the
+   * caller's own; /admin/hooks is for site admins (checked at the gateway).
+   */
+  private async place(actor: Actor | null, params: HookParams): Promise<HookPlace> {
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    switch (params.kind) {
+      case 'repo': {
+        const repo = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, {
+          actor,
+          params: { owner: params.owner, repo: params.repo },
+        });
+        if (!repo.permission.admin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+        return { filter: { repoId: repo.id }, kind: 'repository', repoId: repo.id, ownerId: 0 };
+      }
+      case 'org': {
+        const owner = await this.rpc
+          .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: params.org } })
+          .catch((err: unknown) => {
+            throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+          });
+        if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
+        if (!actor.isAdmin && !owner.isOrgOwner) throw forbidden('Must be an organization owner');
+        return { filter: { ownerId: owner.owner.id }, kind: 'organization', repoId: 0, ownerId: owner.owner.id };
+      }
+      case 'user':
+        return { filter: { ownerId: actor.id }, kind: 'user', repoId: 0, ownerId: actor.id };
+      case 'admin':
+        if (!actor.isAdmin) throw forbidden('user should be the site admin');
+        return { filter: { kinds: ['system', 'default'] }, kind: 'default', repoId: 0, ownerId: 0 };
+    }
+  }
+
+  private hookId(params: HookParams): number {
+    const id = Number(params.id);
+    if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+    return id;
+  }
+
+  private async find(place: HookPlace, params: HookParams): Promise<WebhookEntity> {
+    const hook = await this.hooks.findOne(place.filter, this.hookId(params));
+    if (!hook) throw notFound();
+    return hook;
+  }
+
+  async list(actor: Actor | null, params: HookParams, options: ListOptions, type?: string): Promise<Page<Hook>> {
+    const place = await this.place(actor, params);
+    let filter = place.filter;
+    // Gitea lists system hooks unless asked for `default` or `all` hooks.
+    if (params.kind === 'admin') filter = { kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] };
+    const [rows, total] = await this.hooks.list(filter, options);
+    return pageOf(rows.map(toHook), total, options);
+  }
+
+  async get(actor: Actor | null, params: HookParams): Promise<Hook> {
+    return toHook(await this.find(await this.place(actor, params), params));
+  }
+
+  async create(actor: Actor | null, params: HookParams, body: CreateHookOption): Promise<Hook> {
+    const place = await this.place(actor, params);
+    const config = body.config ?? {};
+    if (!(HookTypes as readonly string[]).includes(body.type)) throw unprocessable(`Invalid hook type: ${body.type}`);
+    for (const key of ['url', 'content_type']) {
+      if (!(key in config)) throw unprocessable(`Missing config option: ${key}`);
+    }
+    if (config.content_type !== 'json' && config.content_type !== 'form') throw unprocessable('Invalid content type');
+    if (!isValidHookUrl(config.url!)) throw unprocessable('Invalid url');
+    let kind = place.kind;
+    const system = config.is_system_webhook;
+    if (system !== undefined && system !== '') {
+      if (!GO_BOOL_TRUE.includes(system) && !GO_BOOL_FALSE.includes(system)) throw unprocessable('Invalid is_system_webhook value');
+      // Only /admin/hooks makes site-wide hooks; elsewhere the key means nothing.
+      if (params.kind === 'admin' && GO_BOOL_TRUE.includes(system)) kind = 'system';
+    }
+    const meta = this.metaFor(body.type as HookType, config, null);
+    const now = new Date();
+    const id = await this.db.transaction(async (m) => {
+      const hook = await this.hooks.insert(m, {
+        kind,
+        repoId: place.repoId,
+        ownerId: place.ownerId,
+        name: body.name ?? '',
+        type: body.type as HookType,
+        url: config.url!,
+        httpMethod: 'POST',
+        contentType: config.content_type as 'json' | 'form',
+        secret: config.secret ?? '',
+        events: JSON.stringify(settingsFromEvents(body.events)),
+        branchFilter: body.branch_filter ?? '',
+        isActive: body.active ?? false,
+        meta: JSON.stringify(meta),
+        authorizationHeader: body.authorization_header ?? '',
+        defaultSourceId: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return hook.id;
+    });
+    return toHook((await this.hooks.findById(id))!);
+  }
+
+  /**
+   * Slack hooks need a valid channel (`channel`, `username`, `icon_url`, `color` from config);
+   * discord hooks take `username` and `icon_url` when given. `previous` is the stored meta on edit,
+   * kept unless the config names a channel (Gitea rewrites slack settings only then).
+   */
+  private metaFor(type: HookType, config: Record<string, string>, previous: HookMeta | null): HookMeta {
+    if (type === 'slack') {
+      if (previous && !('channel' in config)) return previous;
+      if (!previous && !('channel' in config)) throw unprocessable('Missing config option: channel');
+      const channel = (config.channel ?? '').trim();
+      if (!previous && !SLACK_CHANNEL.test(channel)) throw new ContractError('invalid_argument', 'Invalid slack channel name');
+      return { channel, username: config.username ?? '', icon_url: config.icon_url ?? '', color: config.color ?? '' };
+    }
+    if (type === 'discord') {
+      const base = previous ?? {};
+      return {
+        username: config.username ?? base.username ?? '',
+        icon_url: config.icon_url ?? base.icon_url ?? '',
+      };
+    }
+    return previous ?? {};
+  }
+
+  async edit(actor: Actor | null, params: HookParams, body: EditHookOption): Promise<Hook> {
+    const place = await this.place(actor, params);
+    const hook = await this.hooks.findOne(place.filter, this.hookId(params));
+    if (!hook) {
+      // Gitea answers an unknown system hook with a 500 (GetSystemOrDefaultWebhook fails), others with 404.
+      if (params.kind === 'admin') throw new ContractError('internal', `webhook does not exist [id: ${params.id}]`);
+      throw notFound();
+    }
+    const changes: Partial<WebhookEntity> = {};
+    const config = body.config;
+    if (config) {
+      if ('url' in config) {
+        if (!isValidHookUrl(config.url!)) throw unprocessable('Invalid url');
+        changes.url = config.url;
+      }
+      if ('content_type' in config) {
+        if (config.content_type !== 'json' && config.content_type !== 'form') throw unprocessable('Invalid content type');
+        changes.contentType = config.content_type;
+      }
+      if ('secret' in config) changes.secret = config.secret;
+      changes.meta = JSON.stringify(this.metaFor(hook.type, config, parseMeta(hook.meta)));
+    }
+    // Gitea recomputes the events and overwrites the branch filter and authorization header on every edit.
+    changes.events = JSON.stringify(settingsFromEvents(body.events));
+    changes.branchFilter = body.branch_filter ?? '';
+    changes.authorizationHeader = body.authorization_header ?? '';
+    if (body.active !== undefined) changes.isActive = body.active;
+    if (body.name !== undefined) changes.name = body.name;
+    changes.updatedAt = new Date();
+    await this.db.transaction((m) => this.hooks.update(m, hook.id, changes));
+    return toHook((await this.hooks.findById(hook.id))!);
+  }
+
+  async delete(actor: Actor | null, params: HookParams): Promise<void> {
+    const hook = await this.find(await this.place(actor, params), params);
+    await this.db.transaction((m) => this.hooks.delete(m, hook.id));
+  }
+
+  /** The active hooks an event reaches, filtered by subscribed event and branch filter. */
+  async matching(query: HookMatchQuery): Promise<HookTarget[]> {
+    const rows = await this.hooks.findActiveFor(query.repoId, query.ownerId);
+    return rows
+      .filter((w) => hasEvent(parseSettings(w.events), query.event))
+      .filter((w) => query.branch === null || branchFilterMatches(w.branchFilter, query.branch))
+      .map(toTarget);
+  }
+
+  async target(id: number): Promise<HookTarget | null> {
+    const hook = await this.hooks.findById(id);
+    return hook ? toTarget(hook) : null;
+  }
+
+  /**
+   * Copies the default hooks into a new repository (Gitea does it when the repository is
+   * created). Idempotent: a copy exists at most once per default hook and repository.
+   */
+  async copyDefaults(repoId: number): Promise<number> {
+    return this.db.transaction(async (m) => {
+      const defaults = await this.hooks.findDefaults(m);
+      const copied = new Set((await this.hooks.findCopies(m, repoId)).map((w) => w.defaultSourceId));
+      const now = new Date();
+      let created = 0;
+      for (const d of defaults.filter((w) => !copied.has(w.id))) {
+        await this.hooks.insert(m, {
+          ...d,
+          id: undefined,
+          kind: 'repository',
+          repoId,
+          ownerId: 0,
+          defaultSourceId: d.id,
+          createdAt: now,
+          updatedAt: now,
+        });
+        created += 1;
+      }
+      return created;
+    });
+  }
+
+  async autoDisable(id: number): Promise<void> {
+    await this.db.transaction((m) => this.hooks.update(m, id, { isActive: false, updatedAt: new Date() }));
+  }
+}

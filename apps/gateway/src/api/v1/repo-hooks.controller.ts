@@ -1,0 +1,104 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CreateHookOption, EditHookOption, HookDeliveryPatterns, type Actor, type Hook, type HookDelivery, type HookDeliveryDetail } from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { HookRoutes } from '../../http/hook-routes.js';
+
+/** `/repos/{owner}/{repo}/hooks`: repository hooks (repository admins), their deliveries and test delivery. */
+@Controller('api/v1/repos/:owner/:repo/hooks')
+@Access({ signIn: true, scope: 'repository' })
+export class RepoHooksController {
+  constructor(
+    private readonly hooks: HookRoutes,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  @Get()
+  list(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Hook[]> {
+    return this.hooks.list(actor, { kind: 'repo', owner, repo }, query, req, reply, true);
+  }
+
+  @Post()
+  create(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Body() body: CreateHookOption): Promise<Hook> {
+    return this.hooks.create(actor, { kind: 'repo', owner, repo }, body);
+  }
+
+  @Get(':id')
+  get(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<Hook> {
+    return this.hooks.get(actor, { kind: 'repo', owner, repo, id });
+  }
+
+  @Patch(':id')
+  edit(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+    @Body() body: EditHookOption,
+  ): Promise<Hook> {
+    return this.hooks.edit(actor, { kind: 'repo', owner, repo, id }, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  delete(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<void> {
+    return this.hooks.delete(actor, { kind: 'repo', owner, repo, id });
+  }
+
+  /** Gitea's test delivery: a push of the default branch's head commit (or `ref`'s). */
+  @Post(':id/tests')
+  @HttpCode(204)
+  async test(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+    @Query('ref') ref?: string,
+  ): Promise<void> {
+    await this.rpc.call(HookDeliveryPatterns.test, { actor, params: { owner, repo, id }, query: ref ? { ref } : {} });
+  }
+
+  @Get(':id/deliveries')
+  deliveries(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<HookDelivery[]> {
+    return this.hooks.deliveries(actor, { kind: 'repo', owner, repo, id }, query, req, reply);
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  delivery(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<HookDeliveryDetail> {
+    return this.hooks.delivery(actor, { kind: 'repo', owner, repo, id }, deliveryId);
+  }
+
+  @Post(':id/deliveries/:deliveryId/attempts')
+  @HttpCode(202)
+  redeliver(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<void> {
+    return this.hooks.redeliver(actor, { kind: 'repo', owner, repo, id }, deliveryId);
+  }
+}

@@ -1,0 +1,65 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CreateHookOption, EditHookOption, type Actor, type Hook, type HookDelivery, type HookDeliveryDetail } from '@gitforge/contracts';
+import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { HookRoutes } from '../../http/hook-routes.js';
+
+/** `/user/hooks`: the signed-in user's hooks and their deliveries. */
+@Controller('api/v1/user/hooks')
+@Access({ signIn: true, scope: 'user' })
+export class UserHooksController {
+  constructor(private readonly hooks: HookRoutes) {}
+
+  @Get()
+  list(
+    @CurrentActor() actor: Actor,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Hook[]> {
+    return this.hooks.list(actor, { kind: 'user' }, query, req, reply, false);
+  }
+
+  @Post()
+  create(@CurrentActor() actor: Actor, @Body() body: CreateHookOption): Promise<Hook> {
+    return this.hooks.create(actor, { kind: 'user' }, body);
+  }
+
+  @Get(':id')
+  get(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<Hook> {
+    return this.hooks.get(actor, { kind: 'user', id });
+  }
+
+  @Patch(':id')
+  edit(@CurrentActor() actor: Actor, @Param('id') id: string, @Body() body: EditHookOption): Promise<Hook> {
+    return this.hooks.edit(actor, { kind: 'user', id }, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  delete(@CurrentActor() actor: Actor, @Param('id') id: string): Promise<void> {
+    return this.hooks.delete(actor, { kind: 'user', id });
+  }
+
+  @Get(':id/deliveries')
+  deliveries(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Query() query: Record<string, string>,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<HookDelivery[]> {
+    return this.hooks.deliveries(actor, { kind: 'user', id }, query, req, reply);
+  }
+
+  @Get(':id/deliveries/:deliveryId')
+  delivery(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<HookDeliveryDetail> {
+    return this.hooks.delivery(actor, { kind: 'user', id }, deliveryId);
+  }
+
+  @Post(':id/deliveries/:deliveryId/attempts')
+  @HttpCode(202)
+  redeliver(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<void> {
+    return this.hooks.redeliver(actor, { kind: 'user', id }, deliveryId);
+  }
+}

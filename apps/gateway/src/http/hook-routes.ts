@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  HookDeliveryPatterns,
+  HookPatterns,
+  type Actor,
+  type CreateHookOption,
+  type EditHookOption,
+  type Hook,
+  type HookDelivery,
+  type HookDeliveryDetail,
+  type HookParams,
+  type Page,
+} from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+import { Paged } from './paged.js';
+
+/**
+ * The hook operations every hook route tree shares (repository, organization, user, admin);
+ * the route only decides the HookParams and whether lists carry a Link header.
+ */
+@Injectable()
+export class HookRoutes {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly paged: Paged,
+  ) {}
+
+  async list(actor: Actor, params: HookParams, query: Record<string, string>, req: FastifyRequest, reply: FastifyReply, link: boolean): Promise<Hook[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<Hook>, HookParams>(HookPatterns.list, { actor, params, query }), { link });
+  }
+
+  create(actor: Actor, params: HookParams, body: CreateHookOption): Promise<Hook> {
+    return this.rpc.call(HookPatterns.create, { actor, params, body });
+  }
+
+  get(actor: Actor, params: HookParams): Promise<Hook> {
+    return this.rpc.call(HookPatterns.get, { actor, params });
+  }
+
+  edit(actor: Actor, params: HookParams, body: EditHookOption): Promise<Hook> {
+    return this.rpc.call(HookPatterns.edit, { actor, params, body });
+  }
+
+  async delete(actor: Actor, params: HookParams): Promise<void> {
+    await this.rpc.call(HookPatterns.delete, { actor, params });
+  }
+
+  async deliveries(actor: Actor, params: HookParams, query: Record<string, string>, req: FastifyRequest, reply: FastifyReply): Promise<HookDelivery[]> {
+    return this.paged.send(req, reply, await this.rpc.call<Page<HookDelivery>, HookParams>(HookDeliveryPatterns.list, { actor, params, query }));
+  }
+
+  delivery(actor: Actor, params: HookParams, deliveryId: string): Promise<HookDeliveryDetail> {
+    return this.rpc.call(HookDeliveryPatterns.get, { actor, params: { ...params, deliveryId } });
+  }
+
+  async redeliver(actor: Actor, params: HookParams, deliveryId: string): Promise<void> {
+    await this.rpc.call(HookDeliveryPatterns.redeliver, { actor, params: { ...params, deliveryId } });
+  }
+}

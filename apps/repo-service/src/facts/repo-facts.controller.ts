@@ -1,0 +1,26 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { RepoFactPatterns, type HookCommit, type RepoAccess, type RpcRequest } from '@gitforge/contracts';
+import { RepoFactsService } from './repo-facts.service.js';
+
+type RepoParams = { owner: string; repo: string };
+
+@Controller()
+export class RepoFactsController {
+  constructor(private readonly facts: RepoFactsService) {}
+
+  @MessagePattern(RepoFactPatterns.access)
+  access(@Payload() req: RpcRequest<RepoParams>): Promise<RepoAccess> {
+    return this.facts.one(req.actor, req.params.owner, req.params.repo);
+  }
+
+  @MessagePattern(RepoFactPatterns.accessMany)
+  accessMany(@Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>): Promise<RepoAccess[]> {
+    return this.facts.many(req.actor, req.body.ids);
+  }
+
+  @MessagePattern(RepoFactPatterns.hookCommit)
+  hookCommit(@Payload() req: RpcRequest<RepoParams, undefined, { ref?: string }>): Promise<HookCommit> {
+    return this.facts.hookCommit(req.actor, req.params.owner, req.params.repo, req.query.ref || undefined);
+  }
+}

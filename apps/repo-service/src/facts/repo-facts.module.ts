@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ReposModule } from '../repos/repos.module.js';
+import { HookCommitReader } from './hook-commit.reader.js';
+import { RepoFactsController } from './repo-facts.controller.js';
+import { RepoFactsService } from './repo-facts.service.js';
+
+/** Repository facts for other services (webhooks, feeds): access checks and commits, read only. */
+@Module({
+  imports: [ReposModule],
+  controllers: [RepoFactsController],
+  providers: [RepoFactsService, HookCommitReader],
+})
+export class RepoFactsModule {}

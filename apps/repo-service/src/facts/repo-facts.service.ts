@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { AccessMode, OrgPatterns, type Actor, type HookCommit, type OwnerAccess, type RepoAccess } from '@gitforge/contracts';
+import { PlatformConfig, RpcClient } from '@gitforge/platform';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { resolveRepoPermission, type RepoPermission } from '../access/repo-permission.js';
+import { toRepository } from '../repos/repo.mapper.js';
+import { ReposRepository } from '../repos/repos.repository.js';
+import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { HookCommitReader } from './hook-commit.reader.js';
+
+/** Answers other services' questions about repositories and the caller's access to them. */
+@Injectable()
+export class RepoFactsService {
+  constructor(
+    private readonly access: RepoAccessService,
+    private readonly repos: ReposRepository,
+    private readonly commits: HookCommitReader,
+    private readonly rpc: RpcClient,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  private toAccess(repo: RepositoryEntity, owner: OwnerAccess, permission: RepoPermission): RepoAccess {
+    return {
+      id: repo.id,
+      name: repo.name,
+      ownerId: owner.owner.id,
+      ownerLogin: owner.owner.login,
+      isPrivate: repo.isPrivate,
+      isEmpty: repo.isEmpty,
+      defaultBranch: repo.defaultBranch,
+      permission: permission.toApi(),
+      repository: toRepository(repo, owner.ownerUser, permission, this.config.rootUrl),
+    };
+  }
+
+  /** One repository the actor can see (404 otherwise), with its permission. */
+  async one(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoAccess> {
+    const ctx = await this.access.assign(actor, ownerName, repoName);
+    return this.toAccess(ctx.repo, ctx.owner, ctx.permission);
+  }
+
+  /** The repositories among `ids` that exist and the actor can see. */
+  async many(actor: Actor | null, ids: number[]): Promise<RepoAccess[]> {
+    const rows = await this.repos.findByIds([...new Set(ids)]);
+    if (rows.length === 0) return [];
+    const owners = await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(OrgPatterns.accessMany, {
+      actor,
+      body: { ownerIds: [...new Set(rows.map((r) => r.ownerId))] },
+    });
+    const collaborations = actor ? await this.access.collaborationsOf(actor.id) : [];
+    const result: RepoAccess[] = [];
+    for (const repo of rows) {
+      const owner = owners.find((o) => o.owner.id === repo.ownerId);
+      if (!owner) continue;
+      const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
+      const permission = resolveRepoPermission(actor, owner, repo, mode);
+      if (permission.canSee) result.push(this.toAccess(repo, owner, permission));
+    }
+    return result;
+  }
+
+  /** The commit a test delivery shows: `ref` (default: the default branch), null for an empty repository. */
+  async hookCommit(actor: Actor | null, ownerName: string, repoName: string, ref: string | undefined): Promise<HookCommit> {
+    const ctx = await this.access.assign(actor, ownerName, repoName);
+    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
+    const fullRef = ref ? ref : `refs/heads/${ctx.repo.defaultBranch}`;
+    if (ctx.repo.isEmpty) return { repository, ref: fullRef, commit: null };
+    const sha = await this.commits.resolve(ctx.repo.id, ref ? ref : ctx.repo.defaultBranch);
+    if (!sha) return { repository, ref: fullRef, commit: null };
+    return { repository, ref: fullRef, commit: await this.commits.read(ctx.repo.id, sha, repository.html_url) };
+  }
+}

@@ -1,0 +1,83 @@
+import { commit, envelope, repo, ROOT, user } from '../../test/fixtures.js';
+import { feedActionsOf, receiversOf } from './feed-actions.js';
+
+const ann = user(1, 'ann');
+const acme = user(9, 'acme');
+const proj = repo(5, acme, 'proj', { private: true });
+const ZERO = '0'.repeat(40);
+
+function pushed(ref: string, before: string, commits = [commit('a'.repeat(40), 'one'), commit('b'.repeat(40), 'two')]) {
+  return envelope('repo.pushed', {
+    ref,
+    before,
+    after: 'a'.repeat(40),
+    compare_url: `${ROOT}acme/proj/compare/x...y`,
+    commits,
+    total_commits: commits.length,
+    head_commit: commits[0] ?? null,
+    repository: proj,
+    pusher: ann,
+    sender: ann,
+  });
+}
+
+describe('feed actions', () => {
+  it('should record create_repo and rename_repo (content: the old name)', () => {
+    expect(feedActionsOf(envelope('repo.created', { repository: proj, organization: null, sender: ann }), ROOT)).toEqual([
+      { opType: 'create_repo', actUserId: 1, repo: proj, refName: '', content: '', commentId: 0 },
+    ]);
+    expect(feedActionsOf(envelope('repo.renamed', { repository: proj, oldName: 'old', sender: ann }), ROOT)).toMatchObject([
+      { opType: 'rename_repo', content: 'old' },
+    ]);
+  });
+
+  it("should record a branch push as commit_repo with Gitea's commit list content", () => {
+    const [a] = feedActionsOf(pushed('refs/heads/main', 'c'.repeat(40)), ROOT);
+    expect(a).toMatchObject({ opType: 'commit_repo', refName: 'refs/heads/main' });
+    expect(JSON.parse(a!.content)).toEqual({
+      Commits: [
+        expect.objectContaining({ Sha1: 'a'.repeat(40), Message: 'one', AuthorName: 'Ann', AuthorEmail: 'ann@example.com' }),
+        expect.objectContaining({ Sha1: 'b'.repeat(40), Message: 'two' }),
+      ],
+      HeadCommit: expect.objectContaining({ Sha1: 'a'.repeat(40) }),
+      CompareURL: 'acme/proj/compare/x...y',
+      Len: 2,
+    });
+  });
+
+  it('should keep at most five commits in a push entry', () => {
+    const commits = Array.from({ length: 8 }, (_, i) => commit(String(i).repeat(40), `c${i}`));
+    const [a] = feedActionsOf(pushed('refs/heads/main', 'c'.repeat(40), commits), ROOT);
+    expect(JSON.parse(a!.content)).toMatchObject({ Len: 8 });
+    expect((JSON.parse(a!.content) as { Commits: unknown[] }).Commits).toHaveLength(5);
+  });
+
+  it('should record tags: a new tag once (from its creation), a moved tag as push_tag, deletions', () => {
+    expect(feedActionsOf(pushed('refs/tags/v1', ZERO, []), ROOT)).toEqual([]);
+    expect(feedActionsOf(pushed('refs/tags/v1', 'c'.repeat(40), []), ROOT)).toMatchObject([{ opType: 'push_tag', refName: 'refs/tags/v1' }]);
+    expect(feedActionsOf(envelope('repo.ref_created', { ref: 'v1', ref_type: 'tag', sha: 'a'.repeat(40), repository: proj, sender: ann }), ROOT)).toMatchObject([
+      { opType: 'push_tag', refName: 'refs/tags/v1' },
+    ]);
+    expect(feedActionsOf(envelope('repo.ref_created', { ref: 'dev', ref_type: 'branch', sha: 'a'.repeat(40), repository: proj, sender: ann }), ROOT)).toMatchObject([
+      { opType: 'commit_repo', refName: 'refs/heads/dev', content: '' },
+    ]);
+    expect(feedActionsOf(envelope('repo.ref_deleted', { ref: 'dev', ref_type: 'branch', pusher_type: 'user', repository: proj, sender: ann }), ROOT)).toMatchObject([
+      { opType: 'delete_branch', refName: 'refs/heads/dev' },
+    ]);
+    expect(feedActionsOf(envelope('repo.ref_deleted', { ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann }), ROOT)).toMatchObject([
+      { opType: 'delete_tag', refName: 'refs/tags/v1' },
+    ]);
+  });
+
+  it("should give the entry to the actor and the repository's owner, once each", () => {
+    const [a] = feedActionsOf(envelope('repo.created', { repository: proj, organization: null, sender: ann }), ROOT);
+    expect(receiversOf(a!)).toEqual([1, 9]);
+    const own = repo(6, ann, 'mine');
+    const [b] = feedActionsOf(envelope('repo.created', { repository: own, organization: null, sender: ann }), ROOT);
+    expect(receiversOf(b!)).toEqual([1]);
+  });
+
+  it('should record nothing for events without feed entries', () => {
+    expect(feedActionsOf(envelope('user.created', { user: ann }), ROOT)).toEqual([]);
+  });
+});

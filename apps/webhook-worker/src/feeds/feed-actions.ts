@@ -1,0 +1,100 @@
+import type { EventEnvelope, EventName, PayloadCommit, Repository } from '@gitforge/contracts';
+
+/** One feed entry an event produces (before it is copied to each receiver). */
+export interface ActionSpec {
+  opType: string;
+  actUserId: number;
+  repo: Repository;
+  refName: string;
+  content: string;
+  commentId: number;
+}
+
+/** Gitea's UI.FEED_MAX_COMMIT_NUM: commits kept in a push entry's content. */
+const FEED_MAX_COMMITS = 5;
+const ZERO_SHA = /^0+$/;
+
+/** Gitea's PushCommit as stored in a commit_repo entry's content (Go field names). */
+function pushCommit(c: PayloadCommit): Record<string, string> {
+  return {
+    Sha1: c.id,
+    Message: c.message,
+    AuthorEmail: c.author.email,
+    AuthorName: c.author.name,
+    CommitterEmail: c.committer.email,
+    CommitterName: c.committer.name,
+    Timestamp: c.timestamp,
+  };
+}
+
+/** The content Gitea writes for a push: the newest commits, the head, a compare link (relative to the site root) when there are several. */
+function pushContent(commits: PayloadCommit[], head: PayloadCommit | null, total: number, compareUrl: string, rootUrl: string): string {
+  return JSON.stringify({
+    Commits: commits.slice(0, FEED_MAX_COMMITS).map(pushCommit),
+    HeadCommit: head ? pushCommit(head) : null,
+    CompareURL: total > 1 && compareUrl.startsWith(rootUrl) ? compareUrl.slice(rootUrl.length) : '',
+    Len: total,
+  });
+}
+
+const EMPTY_PUSH = JSON.stringify({ Commits: [], HeadCommit: null, CompareURL: '', Len: 0 });
+
+type Builders = { [N in EventName]?: (e: EventEnvelope<N>, rootUrl: string) => ActionSpec[] };
+
+/**
+ * The one table from domain events to feed entries, with Gitea's op_type names and contents
+ * (services/feed/notifier.go). Issues, pull requests and releases add one entry each when
+ * their events exist (create_issue, comment_issue, close_issue, reopen_issue,
+ * create_pull_request, merge_pull_request, close_pull_request, reopen_pull_request,
+ * publish_release, star_repo, watch_repo, transfer_repo).
+ */
+export const FeedActions: Builders = {
+  'repo.created': (e) => [
+    { opType: 'create_repo', actUserId: e.payload.sender.id, repo: e.payload.repository, refName: '', content: '', commentId: 0 },
+  ],
+  'repo.renamed': (e) => [
+    { opType: 'rename_repo', actUserId: e.payload.sender.id, repo: e.payload.repository, refName: '', content: e.payload.oldName, commentId: 0 },
+  ],
+  'repo.pushed': (e, rootUrl) => {
+    const p = e.payload;
+    if (ZERO_SHA.test(p.after)) return [];
+    const isTag = p.ref.startsWith('refs/tags/');
+    // A new tag is announced by its repo.ref_created event; only a moved tag is a push here.
+    if (isTag && ZERO_SHA.test(p.before)) return [];
+    return [
+      {
+        opType: isTag ? 'push_tag' : 'commit_repo',
+        actUserId: p.pusher.id,
+        repo: p.repository,
+        refName: p.ref,
+        content: pushContent(p.commits, p.head_commit, p.total_commits, p.compare_url, rootUrl),
+        commentId: 0,
+      },
+    ];
+  },
+  'repo.ref_created': (e) => {
+    const p = e.payload;
+    return p.ref_type === 'tag'
+      ? [{ opType: 'push_tag', actUserId: p.sender.id, repo: p.repository, refName: `refs/tags/${p.ref}`, content: EMPTY_PUSH, commentId: 0 }]
+      : [{ opType: 'commit_repo', actUserId: p.sender.id, repo: p.repository, refName: `refs/heads/${p.ref}`, content: '', commentId: 0 }];
+  },
+  'repo.ref_deleted': (e) => {
+    const p = e.payload;
+    return p.ref_type === 'tag'
+      ? [{ opType: 'delete_tag', actUserId: p.sender.id, repo: p.repository, refName: `refs/tags/${p.ref}`, content: EMPTY_PUSH, commentId: 0 }]
+      : [{ opType: 'delete_branch', actUserId: p.sender.id, repo: p.repository, refName: `refs/heads/${p.ref}`, content: '', commentId: 0 }];
+  },
+};
+
+export function feedActionsOf(envelope: EventEnvelope, rootUrl: string): ActionSpec[] {
+  const builder = FeedActions[envelope.name] as ((e: EventEnvelope, rootUrl: string) => ActionSpec[]) | undefined;
+  return builder ? builder(envelope, rootUrl) : [];
+}
+
+/**
+ * Whose feeds an entry goes to: the actor's, and the repository owner's (the organization's
+ * feed, or the owning user's, whom Gitea auto-watches to their repositories).
+ */
+export function receiversOf(spec: ActionSpec): number[] {
+  return [...new Set([spec.actUserId, spec.repo.owner.id])];
+}

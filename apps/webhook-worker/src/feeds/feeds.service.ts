@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ContractError,
+  forbidden,
+  notFound,
+  OrgPatterns,
+  pageOf,
+  RepoFactPatterns,
+  TeamFactPatterns,
+  UserPatterns,
+  type Activity,
+  type Actor,
+  type ListOptions,
+  type OwnerAccess,
+  type Page,
+  type RepoAccess,
+  type TeamFeedScope,
+  type User,
+} from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+import { toActivity } from './activity.mapper.js';
+import { FeedsRepository, type FeedFilter } from './feeds.repository.js';
+
+export interface FeedQuery {
+  options: ListOptions;
+  /** Gitea's `date` filter (YYYY-MM-DD, server time); anything unparsable is ignored. */
+  date?: string;
+}
+
+/** The day `date` names, in the server's time zone, as [from, to) epoch ms; undefined when it does not parse. */
+export function dayRange(date: string | undefined): [number, number] | undefined {
+  const m = date ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) : null;
+  if (!m) return undefined;
+  const from = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  if (from.getFullYear() !== Number(m[1]) || from.getMonth() !== Number(m[2]) - 1 || from.getDate() !== Number(m[3])) return undefined;
+  return [from.getTime(), from.getTime() + 86_400_000];
+}
+
+/**
+ * Gitea's activity feeds (models/activities GetFeeds): entries of repositories the viewer can
+ * read, by actors the viewer can see (public users for anonymous viewers, also limited ones
+ * for signed-in viewers; everyone for site admins); private repositories' entries only where
+ * the feed includes them (members, the user themself, readers of the repository).
+ */
+@Injectable()
+export class FeedsService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly feeds: FeedsRepository,
+  ) {}
+
+  async orgFeed(actor: Actor | null, org: string, query: FeedQuery): Promise<Page<Activity>> {
+    const owner = await this.rpc
+      .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } })
+      .catch((err: unknown) => {
+        throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+      });
+    if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
+    return this.feed(actor, { userId: owner.owner.id, includePrivate: !!actor && (actor.isAdmin || owner.isOrgMember) }, query);
+  }
+
+  async userFeed(actor: Actor | null, username: string, onlyPerformedBy: boolean, query: FeedQuery): Promise<Page<Activity>> {
+    const user = await this.rpc.call<User, { username: string }>(UserPatterns.get, { actor, params: { username } });
+    const self = !!actor && (actor.isAdmin || actor.id === user.id);
+    return this.feed(actor, { userId: user.id, actUserId: onlyPerformedBy ? user.id : undefined, includePrivate: self }, query);
+  }
+
+  async repoFeed(actor: Actor | null, owner: string, repo: string, query: FeedQuery): Promise<Page<Activity>> {
+    const access = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
+    return this.feed(actor, { repoId: access.id, actorCopyOnly: true, includePrivate: true }, query);
+  }
+
+  /** Team feeds: for site admins, organization owners and the team's members (other members get 403, outsiders 404). */
+  async teamFeed(actor: Actor | null, teamId: string, org: string | undefined, query: FeedQuery): Promise<Page<Activity>> {
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    const scope = await this.rpc.call<TeamFeedScope, Record<string, string>, { teamId: number }>(TeamFactPatterns.feedScope, {
+      actor,
+      body: { teamId: Number(teamId) },
+    });
+    if (org !== undefined && scope.orgLogin.toLowerCase() !== org.toLowerCase()) throw notFound();
+    if (!actor.isAdmin && !scope.isOrgOwner && !scope.isTeamMember) {
+      if (scope.isOrgMember) throw forbidden('Must be a team member');
+      throw notFound();
+    }
+    const filter: FeedFilter = { userId: scope.orgId, includePrivate: true };
+    if (!scope.includesAllRepositories) filter.repoIds = scope.repoIds;
+    return this.feed(actor, filter, query);
+  }
+
+  private async feed(actor: Actor | null, filter: FeedFilter, query: FeedQuery): Promise<Page<Activity>> {
+    const options = query.options;
+    filter.between = dayRange(query.date);
+    const involved = await this.feeds.involved(filter);
+    if (involved.repoIds.length === 0) return pageOf([], 0, options);
+    const [repos, users] = await Promise.all([
+      this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, { actor, body: { ids: involved.repoIds } }),
+      this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: involved.actUserIds } }),
+    ]);
+    const readable = new Map(repos.map((r) => [r.id, r.repository]));
+    const visibleUsers = users.filter((u) => this.actorVisible(actor, u));
+    const byId = new Map(visibleUsers.map((u) => [u.id, u]));
+    const [rows, total] = await this.feeds.page(filter, [...readable.keys()], [...byId.keys()], options);
+    return pageOf(
+      rows.map((a) => toActivity(a, readable.get(a.repoId) ?? null, byId.get(a.actUserId) ?? null)),
+      total,
+      options,
+    );
+  }
+
+  /** Whose actions a viewer sees: public users to anyone, limited ones to signed-in viewers, everyone to admins, oneself always. */
+  private actorVisible(actor: Actor | null, user: User): boolean {
+    if (!actor) return user.visibility === 'public';
+    if (actor.isAdmin || actor.id === user.id) return true;
+    return user.visibility === 'public' || user.visibility === 'limited';
+  }
+}

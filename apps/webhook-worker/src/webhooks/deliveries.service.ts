@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  branchFilterMatches,
+  ContractError,
+  HookPatterns,
+  notFound,
+  pageOf,
+  RepoFactPatterns,
+  UserPatterns,
+  type Actor,
+  type Hook,
+  type HookCommit,
+  type HookDelivery,
+  type HookDeliveryDetail,
+  type HookParams,
+  type ListOptions,
+  type Page,
+  type User,
+} from '@gitforge/contracts';
+import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { DeliveryQueue } from './delivery-queue.js';
+import { toDelivery, toDeliveryDetail } from './delivery.mapper.js';
+import { HookTasksRepository } from './hook-tasks.repository.js';
+import type { PushPayload } from './payloads/gitea-payloads.js';
+
+/**
+ * GitHub's deliveries API under every hook kind, and Gitea's test delivery. Access is the hook's:
+ * admin-service answers `hooks.get` for the caller only if the caller may manage the hook.
+ */
+@Injectable()
+export class DeliveriesService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly db: Database,
+    private readonly tasks: HookTasksRepository,
+    private readonly queue: DeliveryQueue,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  private hook(actor: Actor | null, params: HookParams): Promise<Hook> {
+    return this.rpc.call<Hook, HookParams>(HookPatterns.get, { actor, params });
+  }
+
+  async list(actor: Actor | null, params: HookParams, options: ListOptions): Promise<Page<HookDelivery>> {
+    const hook = await this.hook(actor, params);
+    const [rows, total] = await this.tasks.listDeliveries(hook.id, options);
+    return pageOf(rows.map(toDelivery), total, options);
+  }
+
+  private async delivery(actor: Actor | null, params: HookParams & { deliveryId: string }) {
+    const hook = await this.hook(actor, params);
+    const id = Number(params.deliveryId);
+    const row = Number.isSafeInteger(id) && id > 0 ? await this.tasks.findDelivery(hook.id, id) : null;
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async get(actor: Actor | null, params: HookParams & { deliveryId: string }): Promise<HookDeliveryDetail> {
+    return toDeliveryDetail(await this.delivery(actor, params));
+  }
+
+  /** Sends the delivery's event again under the same delivery id (`X-Gitea-Delivery`). */
+  async redeliver(actor: Actor | null, params: HookParams & { deliveryId: string }): Promise<void> {
+    const row = await this.delivery(actor, params);
+    await this.queue.redeliver(row.taskId, row.eventType);
+  }
+
+  /**
+   * Gitea's test delivery: a push of the commit at `ref` (default: the default branch head), sent
+   * only when the hook subscribes to push and its branch filter passes; nothing for an empty repository.
+   */
+  async test(actor: Actor | null, params: { owner: string; repo: string; id: string }, ref: string | undefined): Promise<void> {
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    const hook = await this.hook(actor, { kind: 'repo', ...params });
+    const at = await this.rpc.call<HookCommit, { owner: string; repo: string }, { ref?: string }>(RepoFactPatterns.hookCommit, {
+      actor,
+      params: { owner: params.owner, repo: params.repo },
+      query: ref ? { ref } : {},
+    });
+    if (!at.commit) return;
+    const branch = at.ref.startsWith('refs/heads/') ? at.ref.slice('refs/heads/'.length) : null;
+    if (!hook.events.includes('push') || (branch !== null && !branchFilterMatches(hook.branch_filter, branch))) return;
+    const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: [actor.id] } });
+    if (!sender) throw new ContractError('unauthenticated', 'token is required');
+    const sha = at.commit.id;
+    const payload: PushPayload = {
+      ref: at.ref,
+      before: sha,
+      after: sha,
+      compare_url: `${this.config.rootUrl}${at.repository.full_name}/compare/${sha}...${sha}`,
+      commits: [at.commit],
+      total_commits: 1,
+      head_commit: at.commit,
+      repository: at.repository,
+      pusher: sender,
+      sender,
+    };
+    const [task] = await this.db.transaction((m) =>
+      this.tasks.insertTasks(m, [
+        { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
+      ]),
+    );
+    await this.queue.enqueue([task!]);
+  }
+}

@@ -1,0 +1,167 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HookPatterns, type HookTarget } from '@gitforge/contracts';
+import { loadConfig, type Database, type QueueDriver, type RpcClient } from '@gitforge/platform';
+import { target } from '../../test/fixtures.js';
+import { WebhookWorkerConfig } from '../worker.config.js';
+import { DeliveryFailed, HookDeliveryProcessor } from './hook-delivery.processor.js';
+import type { HookDeliveryEntity, HookTaskEntity } from './hook-task.entity.js';
+import type { HookTargetsCache } from './hook-targets.cache.js';
+import type { AttemptRecord, HookTasksRepository } from './hook-tasks.repository.js';
+
+/** The task store in memory, with the repository's semantics (one record per attempt key). */
+class FakeTasks {
+  tasks = new Map<number, HookTaskEntity>();
+  attempts: HookDeliveryEntity[] = [];
+
+  async findTask(id: number) {
+    return this.tasks.get(id) ?? null;
+  }
+  async setTaskState(_m: unknown, id: number, state: HookTaskEntity['state']) {
+    this.tasks.get(id)!.state = state;
+  }
+  async recordAttempt(_m: unknown, a: AttemptRecord, state: HookTaskEntity['state'] | null) {
+    if (state) this.tasks.get(a.taskId)!.state = state;
+    const existing = this.attempts.findIndex((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
+    if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };
+    else this.attempts.push({ ...a, id: this.attempts.length + 1 });
+  }
+  async recentOutcomes(hookId: number, sinceMs: number, limit: number) {
+    return this.attempts
+      .filter((a) => a.hookId === hookId && a.deliveredAt.getTime() > sinceMs)
+      .reverse()
+      .slice(0, limit)
+      .map((a) => a.outcome);
+  }
+}
+
+describe(HookDeliveryProcessor.name, () => {
+  let server: http.Server;
+  let url: string;
+  let statuses: number[];
+  let received: number;
+  let tasks: FakeTasks;
+  let hook: HookTarget;
+  let rpcCalls: Array<{ pattern: string; body: unknown }>;
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received += 1;
+        res.statusCode = statuses.shift() ?? 200;
+        res.end('');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  function makeSut(env: Record<string, string> = {}): HookDeliveryProcessor {
+    const config = loadConfig(WebhookWorkerConfig, { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1', GITFORGE_WEBHOOK_DISABLE_AFTER_FAILURES: '3', ...env });
+    const db = { transaction: <T>(fn: (m: unknown) => Promise<T>) => fn({}) } as unknown as Database;
+    const cache = { get: async () => hook, forget: () => undefined } as unknown as HookTargetsCache;
+    const rpc = {
+      call: async (pattern: string, call: { body: unknown }) => {
+        rpcCalls.push({ pattern, body: call.body });
+      },
+    } as unknown as RpcClient;
+    return new HookDeliveryProcessor({} as QueueDriver, db, tasks as unknown as HookTasksRepository, cache, rpc, config);
+  }
+
+  beforeEach(() => {
+    statuses = [];
+    received = 0;
+    rpcCalls = [];
+    tasks = new FakeTasks();
+    hook = target({ url });
+    tasks.tasks.set(1, { id: 1, hookId: hook.id, eventId: 'e1', uuid: 'u-1', eventType: 'push', payload: '{"ref":"refs/heads/main"}', repoId: 1, state: 'pending', createdAt: new Date() });
+  });
+
+  const job = (attemptsMade: number, maxAttempts = 3, redelivery = false) => ({ id: 'task-1', name: 'push', attemptsMade, data: { taskId: 1, maxAttempts, redelivery } });
+
+  it('should deliver, record the attempt and close the task', async () => {
+    const sut = makeSut();
+    await sut.handle(job(0));
+    expect(received).toBe(1);
+    expect(tasks.tasks.get(1)!.state).toBe('delivered');
+    expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', guid: 'u-1', outcome: 'success', responseStatus: 200, statusText: 'OK' })]);
+  });
+
+  it('should fail the job on a 500 so the queue retries it, and close the task after the last attempt', async () => {
+    statuses = [500, 500];
+    const sut = makeSut();
+    await expect(sut.handle(job(0, 2))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(tasks.tasks.get(1)!.state).toBe('pending');
+    await sut.handle(job(1, 2));
+    expect(tasks.tasks.get(1)!.state).toBe('failed');
+    expect(tasks.attempts.map((a) => [a.attemptKey, a.responseStatus, a.outcome])).toEqual([
+      ['task-1#0', 500, 'failure'],
+      ['task-1#1', 500, 'failure'],
+    ]);
+  });
+
+  it('should write one record for an attempt that runs again after a crash', async () => {
+    statuses = [500, 200];
+    const sut = makeSut();
+    await expect(sut.handle(job(0))).rejects.toBeInstanceOf(DeliveryFailed);
+    // The queue runs the same attempt again (its worker died before the job was acknowledged).
+    await sut.handle(job(0));
+    expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', outcome: 'success', responseStatus: 200 })]);
+  });
+
+  it('should record a refused address as refused and not retry it', async () => {
+    hook = target({ url: 'http://169.254.169.254/' });
+    const sut = makeSut();
+    await sut.handle(job(0));
+    expect(tasks.attempts[0]).toMatchObject({ outcome: 'refused', statusText: expect.stringMatching(/^Refused: /) });
+    expect(tasks.tasks.get(1)!.state).toBe('failed');
+  });
+
+  it('should deactivate a hook after the configured consecutive failures since its last change', async () => {
+    statuses = [500, 500, 200, 500, 500, 500];
+    const sut = makeSut();
+    await expect(sut.handle(job(0, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(sut.handle(job(1, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await sut.handle(job(2, 9));
+    tasks.tasks.get(1)!.state = 'pending';
+    await expect(sut.handle(job(3, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(sut.handle(job(4, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(rpcCalls).toEqual([]);
+    await expect(sut.handle(job(5, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(rpcCalls).toEqual([{ pattern: HookPatterns.autoDisable, body: { hookId: hook.id } }]);
+  });
+
+  it('should not count failures from before the hook was last changed', async () => {
+    statuses = [500, 500, 500];
+    const sut = makeSut();
+    await expect(sut.handle(job(0, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(sut.handle(job(1, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    hook = { ...hook, updatedAtMs: Date.now() + 1 };
+    await expect(sut.handle(job(2, 9))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(rpcCalls).toEqual([]);
+  });
+
+  it('should close without sending a task whose hook was deactivated', async () => {
+    hook = target({ url, isActive: false });
+    await makeSut().handle(job(0));
+    expect(received).toBe(0);
+    expect(tasks.attempts).toEqual([]);
+    expect(tasks.tasks.get(1)!.state).toBe('failed');
+  });
+
+  it('should not send a delivered task again unless redelivered, keeping the delivery id', async () => {
+    tasks.tasks.get(1)!.state = 'delivered';
+    const sut = makeSut();
+    await sut.handle(job(0));
+    expect(received).toBe(0);
+    await sut.handle({ ...job(0, 1, true), id: 'task-1-redelivery-x' });
+    expect(received).toBe(1);
+    expect(tasks.attempts).toEqual([expect.objectContaining({ guid: 'u-1', redelivery: true, outcome: 'success' })]);
+  });
+});

@@ -1,0 +1,162 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { HookPatterns, QueueNames, type HookTarget } from '@gitforge/contracts';
+import { createLogger, Database, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
+import { WebhookWorkerConfig } from '../worker.config.js';
+import type { DeliveryJob } from './delivery-queue.js';
+import { buildHookRequest } from './hook-request.js';
+import { HookSender, type SendResult } from './hook-sender.js';
+import { HookTargetsCache } from './hook-targets.cache.js';
+import { HookTasksRepository, type AttemptRecord } from './hook-tasks.repository.js';
+import { HostMatcher } from './host-matcher.js';
+
+/** A failed attempt makes the job fail, so the queue retries it with exponential backoff. */
+export class DeliveryFailed extends Error {}
+
+function payloadAction(payload: string): string | null {
+  try {
+    const action = (JSON.parse(payload) as { action?: unknown }).action;
+    return typeof action === 'string' ? action : null;
+  } catch {
+    return null;
+  }
+}
+
+type AttemptEnd = Pick<
+  AttemptRecord,
+  'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'
+>;
+
+export function attemptEnd(result: SendResult): AttemptEnd {
+  if (result.kind === 'response') {
+    const ok = result.status >= 200 && result.status < 300;
+    return {
+      responseStatus: result.status,
+      responseHeaders: JSON.stringify(result.headers),
+      responseBody: result.body,
+      durationMs: result.durationMs,
+      outcome: ok ? 'success' : 'failure',
+      statusText: ok ? 'OK' : `Invalid HTTP Response: ${result.status}`,
+    };
+  }
+  const statusText =
+    result.kind === 'refused'
+      ? `Refused: ${result.message}`
+      : result.kind === 'timeout'
+        ? `Timed out: ${result.message}`
+        : `Delivery: ${result.message}`;
+  return {
+    responseStatus: 0,
+    responseHeaders: '{}',
+    // Gitea records the transport error as the response body.
+    responseBody: `Delivery: ${result.message}`,
+    durationMs: result.durationMs,
+    outcome: result.kind === 'refused' ? 'refused' : 'failure',
+    statusText,
+  };
+}
+
+/**
+ * Second stage: delivers one hook task (recorded at fan-out, before anything is sent) and
+ * records the attempt, keyed by job and attempt number, so a job that runs again after its
+ * worker died writes the same record, not a second one. Non-2xx answers, timeouts and connection errors are
+ * retried by the queue with backoff up to the configured attempts; addresses refused by the
+ * SSRF guard are recorded as refused and not retried. A hook failing continuously is deactivated.
+ */
+@Injectable()
+export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = createLogger('hook-delivery');
+  private readonly sender: HookSender;
+
+  constructor(
+    private readonly queue: QueueDriver,
+    private readonly db: Database,
+    private readonly tasks: HookTasksRepository,
+    private readonly targets: HookTargetsCache,
+    private readonly rpc: RpcClient,
+    private readonly config: WebhookWorkerConfig,
+  ) {
+    const list = [
+      config.GITFORGE_WEBHOOK_ALLOWED_HOSTS || 'external',
+      config.GITFORGE_WEBHOOK_ALLOW_LOOPBACK ? 'loopback' : '',
+    ]
+      .filter(Boolean)
+      .join(',');
+    this.sender = new HookSender(
+      new HostMatcher(list),
+      'GITFORGE_WEBHOOK_ALLOWED_HOSTS',
+      config.GITFORGE_WEBHOOK_TIMEOUT_MS,
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.queue.process<DeliveryJob>(QueueNames.webhookDeliveries, (job) => this.handle(job), {
+      concurrency: this.config.GITFORGE_WEBHOOK_CONCURRENCY,
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.sender.close();
+  }
+
+  async handle(job: QueueJob<DeliveryJob>): Promise<void> {
+    const { taskId, maxAttempts, redelivery } = job.data;
+    const task = await this.tasks.findTask(taskId);
+    if (!task) {
+      this.log.info({ taskId }, 'hook task is gone; nothing to deliver');
+      return;
+    }
+    if (task.state !== 'pending' && !redelivery) return;
+    const hook = await this.targets.get(task.hookId);
+    // Like Gitea: a task whose hook was removed or deactivated meanwhile is closed without sending.
+    if (!hook || (!hook.isActive && !redelivery)) {
+      await this.db.transaction((m) => this.tasks.setTaskState(m, task.id, 'failed'));
+      return;
+    }
+    const request = buildHookRequest(hook, task, this.config.rootUrl);
+    if (!request) {
+      await this.db.transaction((m) => this.tasks.setTaskState(m, task.id, 'failed'));
+      return;
+    }
+    const startedAt = new Date();
+    const end = attemptEnd(await this.sender.send(request));
+    const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
+    const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
+    await this.db.transaction((m) =>
+      this.tasks.recordAttempt(
+        m,
+        {
+          taskId: task.id,
+          hookId: hook.id,
+          attemptKey: `${job.id}#${job.attemptsMade}`,
+          guid: task.uuid,
+          eventType: task.eventType,
+          action: payloadAction(task.payload),
+          repoId: task.repoId,
+          redelivery,
+          url: request.url,
+          requestHeaders: JSON.stringify(request.recordedHeaders),
+          requestBody: request.recordedBody,
+          deliveredAt: startedAt,
+          ...end,
+        },
+        redelivery ? null : state,
+      ),
+    );
+    if (end.outcome !== 'success') await this.disableIfFailing(hook);
+    if (end.outcome === 'failure' && !lastAttempt) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
+  }
+
+  /**
+   * Deactivates a hook whose latest attempts since its last change all failed (GitLab's rule);
+   * editing the hook, e.g. to activate it again, starts the count afresh.
+   */
+  private async disableIfFailing(hook: HookTarget): Promise<void> {
+    const limit = this.config.GITFORGE_WEBHOOK_DISABLE_AFTER_FAILURES;
+    if (limit === 0 || !hook.isActive) return;
+    const outcomes = await this.tasks.recentOutcomes(hook.id, hook.updatedAtMs, limit);
+    if (outcomes.length < limit || outcomes.includes('success')) return;
+    this.log.warn({ hookId: hook.id, failures: limit }, 'hook keeps failing; deactivating it');
+    await this.rpc.call(HookPatterns.autoDisable, { actor: null, body: { hookId: hook.id } });
+    this.targets.forget(hook.id);
+  }
+}

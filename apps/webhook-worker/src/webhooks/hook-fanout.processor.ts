@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { HookPatterns, QueueNames, type EventEnvelope, type HookMatchQuery, type HookTarget } from '@gitforge/contracts';
+import { createLogger, Database, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
+import { DeliveryQueue } from './delivery-queue.js';
+import { isRawHookType } from './hook-types/hook-types.js';
+import { HookTargetsCache } from './hook-targets.cache.js';
+import { HookTasksRepository } from './hook-tasks.repository.js';
+import { buildHookPayload } from './payloads/webhook-payloads.js';
+
+const FANOUT_CONCURRENCY = 4;
+/** Tasks left pending by a crash or an unreachable queue are queued again at start, in pages of this. */
+const SWEEP_PAGE = 500;
+
+/**
+ * First stage: one domain event becomes one hook task per hook it reaches, written before
+ * anything is sent (unique on hook and event, so a replayed event creates nothing new), then
+ * each task is queued for delivery. A failure anywhere makes the queue run the event again.
+ */
+@Injectable()
+export class HookFanoutProcessor implements OnApplicationBootstrap {
+  private readonly log = createLogger('hook-fanout');
+
+  constructor(
+    private readonly queue: QueueDriver,
+    private readonly rpc: RpcClient,
+    private readonly db: Database,
+    private readonly tasks: HookTasksRepository,
+    private readonly targets: HookTargetsCache,
+    private readonly deliveries: DeliveryQueue,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.queue.process<EventEnvelope>(QueueNames.webhooks, (job) => this.handle(job), { concurrency: FANOUT_CONCURRENCY });
+    void this.requeuePending().catch((err: unknown) => this.log.warn({ err }, 'could not re-queue pending hook tasks'));
+  }
+
+  async handle(job: QueueJob<EventEnvelope>): Promise<void> {
+    const envelope = job.data;
+    const built = buildHookPayload(envelope);
+    if (!built) return;
+    // Gitea copies the default hooks into a repository when it is created, before announcing it.
+    if (envelope.name === 'repo.created') {
+      await this.rpc.call(HookPatterns.copyDefaults, { actor: null, body: { repoId: built.repoId } });
+    }
+    const query: HookMatchQuery = { event: built.event, repoId: built.repoId, ownerId: built.ownerId, branch: built.branch };
+    let targets = await this.rpc.call<HookTarget[], Record<string, string>, HookMatchQuery>(HookPatterns.matching, { actor: null, body: query });
+    // Gitea sends no "0 new commits" message to chat services; integrations still get the push.
+    if (built.chatTypesSkip) targets = targets.filter((t) => isRawHookType(t.type));
+    if (targets.length === 0) return;
+    this.targets.prime(targets);
+    const payload = JSON.stringify(built.payload, null, built.indent ?? 2);
+    const tasks = await this.db.transaction((m) =>
+      this.tasks.insertTasks(
+        m,
+        targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId })),
+      ),
+    );
+    await this.deliveries.enqueue(tasks.filter((t) => t.state === 'pending'));
+  }
+
+  /** Gitea re-queues undelivered tasks at start; the job id makes a task already queued a no-op. */
+  private async requeuePending(): Promise<void> {
+    let after = 0;
+    for (;;) {
+      const page = await this.tasks.findPendingTasks(after, SWEEP_PAGE);
+      await this.deliveries.enqueue(page);
+      if (page.length < SWEEP_PAGE) return;
+      after = page[page.length - 1]!.id;
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HookSender, RESPONSE_BODY_CAP } from './hook-sender.js';
+import { HostMatcher } from './host-matcher.js';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+
+describe(HookSender.name, () => {
+  let server: http.Server;
+  let port: number;
+  let handler: Handler;
+  const hits: Array<{ method: string; url: string }> = [];
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        hits.push({ method: req.method ?? '', url: req.url ?? '' });
+        handler(req, res, body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  beforeEach(() => {
+    hits.length = 0;
+  });
+
+  const sender = (allowed: string, timeoutMs = 2000): HookSender => new HookSender(new HostMatcher(allowed), 'GITFORGE_WEBHOOK_ALLOWED_HOSTS', timeoutMs);
+  const post = (url: string) => ({ url, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"a":1}' });
+
+  it('should deliver to an allowed address and record status, canonical headers and body', async () => {
+    handler = (_req, res, body) => {
+      res.setHeader('x-echo-length', String(body.length));
+      res.statusCode = 202;
+      res.end('accepted');
+    };
+    const s = sender('loopback');
+    const r = await s.send(post(`http://127.0.0.1:${port}/in`));
+    s.close();
+    expect(r).toMatchObject({ kind: 'response', status: 202, body: 'accepted', headers: expect.objectContaining({ 'X-Echo-Length': '7' }) });
+    expect(hits).toEqual([{ method: 'POST', url: '/in' }]);
+  });
+
+  it.each(['127.0.0.1', 'localhost'])('should refuse %s without the loopback allowance, never connecting', async (host) => {
+    handler = (_req, res) => res.end();
+    const s = sender('external');
+    const r = await s.send(post(`http://${host}:${port}/in`));
+    s.close();
+    expect(r).toMatchObject({ kind: 'refused', message: expect.stringContaining('webhook can only call allowed HTTP servers') });
+    expect(hits).toEqual([]);
+  });
+
+  it('should refuse the cloud metadata address', async () => {
+    const s = sender('external,loopback');
+    const r = await s.send(post('http://169.254.169.254/latest/meta-data/'));
+    s.close();
+    expect(r).toMatchObject({ kind: 'refused', message: expect.stringContaining("deny '169.254.169.254(169.254.169.254)'") });
+  });
+
+  it('should check each redirect hop again', async () => {
+    handler = (_req, res) => {
+      res.statusCode = 307;
+      res.setHeader('location', 'http://169.254.169.254/steal');
+      res.end();
+    };
+    const s = sender('127.0.0.1/32');
+    const r = await s.send(post(`http://127.0.0.1:${port}/redirect`));
+    s.close();
+    expect(r.kind).toBe('refused');
+    expect(hits).toHaveLength(1);
+  });
+
+  it('should follow an allowed redirect, continuing a 303 as GET', async () => {
+    handler = (req, res) => {
+      if (req.url === '/first') {
+        res.statusCode = 303;
+        res.setHeader('location', '/second');
+        res.end();
+      } else {
+        res.end('done');
+      }
+    };
+    const s = sender('loopback');
+    const r = await s.send(post(`http://127.0.0.1:${port}/first`));
+    s.close();
+    expect(r).toMatchObject({ kind: 'response', status: 200, body: 'done' });
+    expect(hits).toEqual([
+      { method: 'POST', url: '/first' },
+      { method: 'GET', url: '/second' },
+    ]);
+  });
+
+  it('should give up at the deadline', async () => {
+    handler = () => undefined;
+    const s = sender('loopback', 200);
+    const r = await s.send(post(`http://127.0.0.1:${port}/slow`));
+    s.close();
+    expect(r.kind).toBe('timeout');
+  });
+
+  it('should keep only the start of a large response body', async () => {
+    handler = (_req, res) => res.end('x'.repeat(RESPONSE_BODY_CAP * 3));
+    const s = sender('loopback');
+    const r = await s.send(post(`http://127.0.0.1:${port}/big`));
+    s.close();
+    expect(r.kind === 'response' && r.body.length).toBe(RESPONSE_BODY_CAP);
+  });
+
+  it('should report a connection error', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const unused = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const s = sender('loopback');
+    const r = await s.send(post(`http://127.0.0.1:${unused}/`));
+    s.close();
+    expect(r).toMatchObject({ kind: 'connection', message: expect.stringContaining('ECONNREFUSED') });
+  });
+});

@@ -1,0 +1,106 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { TimestampColumn } from '@gitforge/platform';
+
+export type HookTaskState = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One event for one hook (Gitea's hook_task), written before anything is sent: unique on
+ * (hook, event), so an event fanned out twice yields one task. `uuid` is the delivery id
+ * (`X-Gitea-Delivery`) shared by its attempts.
+ */
+@Entity({ name: 'hook_task' })
+export class HookTaskEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ type: 'integer' })
+  hookId!: number;
+
+  @Column({ type: 'varchar', length: 64 })
+  eventId!: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  uuid!: string;
+
+  /** Gitea's hook event type (`push`, `issue_label`, …). */
+  @Column({ type: 'varchar', length: 64 })
+  eventType!: string;
+
+  /** The Gitea payload as sent to gitea/gogs hooks (JSON text); other hook types convert it. */
+  @Column({ type: 'text' })
+  payload!: string;
+
+  @Column({ type: 'integer', nullable: true })
+  repoId!: number | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  state!: HookTaskState;
+
+  @TimestampColumn()
+  createdAt!: Date;
+}
+
+/** One delivery attempt (a GitHub "delivery"): what was sent and what came back, written once it is known. */
+@Entity({ name: 'hook_delivery' })
+export class HookDeliveryEntity {
+  @PrimaryGeneratedColumn()
+  id!: number;
+
+  @Column({ type: 'integer' })
+  taskId!: number;
+
+  @Column({ type: 'integer' })
+  hookId!: number;
+
+  /** Job id and attempt number: a job that runs again after a crash writes its attempt's record, not a second one. */
+  @Column({ type: 'varchar', length: 200 })
+  attemptKey!: string;
+
+  @Column({ type: 'varchar', length: 36 })
+  guid!: string;
+
+  /** The task's hook event type, and the payload's `action` when it has one (GitHub's `action`). */
+  @Column({ type: 'varchar', length: 64 })
+  eventType!: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  action!: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  repoId!: number | null;
+
+  @Column({ type: 'boolean', default: false })
+  redelivery!: boolean;
+
+  @Column({ type: 'text' })
+  url!: string;
+
+  /** JSON object of the headers sent (Authorization masked). */
+  @Column({ type: 'text', default: '{}' })
+  requestHeaders!: string;
+
+  @Column({ type: 'text', default: '' })
+  requestBody!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  responseStatus!: number;
+
+  @Column({ type: 'text', default: '{}' })
+  responseHeaders!: string;
+
+  @Column({ type: 'text', nullable: true })
+  responseBody!: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  durationMs!: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  outcome!: 'success' | 'failure' | 'refused';
+
+  @Column({ type: 'text', default: '' })
+  statusText!: string;
+
+  /** When the attempt started. */
+  @TimestampColumn()
+  deliveredAt!: Date;
+}

@@ -1,0 +1,16 @@
+import type { EventEnvelope } from '@gitforge/contracts';
+import type { BuiltHookPayload } from './webhook-payloads.js';
+import type { CreatePayload } from './gitea-payloads.js';
+
+/** Gitea's create payload: `ref` is the short name, as Gitea sends it. */
+export function createPayload(e: EventEnvelope<'repo.ref_created'>): BuiltHookPayload {
+  const p = e.payload;
+  const payload: CreatePayload = { sha: p.sha, ref: p.ref, ref_type: p.ref_type, repository: p.repository, sender: p.sender };
+  return {
+    event: 'create',
+    payload,
+    repoId: p.repository.id,
+    ownerId: p.repository.owner.id,
+    branch: p.ref_type === 'branch' ? p.ref : null,
+  };
+}

@@ -1,0 +1,91 @@
+import { commit, envelope, repo, user } from '../../../test/fixtures.js';
+import { buildHookPayload, coarseEvent } from './webhook-payloads.js';
+
+const ann = user(1, 'ann');
+const acme = user(9, 'acme');
+const proj = repo(5, acme, 'proj');
+
+describe('webhook payloads', () => {
+  it("should turn a push into Gitea's push payload on its branch", () => {
+    const c = commit('a'.repeat(40), 'fix it');
+    const built = buildHookPayload(
+      envelope('repo.pushed', {
+        ref: 'refs/heads/main',
+        before: 'b'.repeat(40),
+        after: 'a'.repeat(40),
+        compare_url: `${proj.html_url}/compare/bbb...aaa`,
+        commits: [c],
+        total_commits: 1,
+        head_commit: c,
+        repository: proj,
+        pusher: ann,
+        sender: ann,
+      }),
+    )!;
+    expect(built).toMatchObject({ event: 'push', repoId: 5, ownerId: 9, branch: 'main', chatTypesSkip: false });
+    expect(Object.keys(built.payload)).toEqual([
+      'ref',
+      'before',
+      'after',
+      'compare_url',
+      'commits',
+      'total_commits',
+      'head_commit',
+      'repository',
+      'pusher',
+      'sender',
+    ]);
+  });
+
+  it('should keep pushes without commits from chat hooks and tag pushes out of branch filters', () => {
+    const built = buildHookPayload(
+      envelope('repo.pushed', {
+        ref: 'refs/tags/v1',
+        before: '0'.repeat(40),
+        after: 'a'.repeat(40),
+        compare_url: '',
+        commits: [],
+        total_commits: 0,
+        head_commit: null,
+        repository: proj,
+        pusher: ann,
+        sender: ann,
+      }),
+    )!;
+    expect(built).toMatchObject({ branch: null, chatTypesSkip: true });
+  });
+
+  it('should map ref creation and deletion to create and delete payloads with short ref names', () => {
+    const created = buildHookPayload(envelope('repo.ref_created', { ref: 'feature/x', ref_type: 'branch', sha: 'c'.repeat(40), repository: proj, sender: ann }))!;
+    expect(created).toMatchObject({ event: 'create', branch: 'feature/x' });
+    expect(created.payload).toEqual({ sha: 'c'.repeat(40), ref: 'feature/x', ref_type: 'branch', repository: proj, sender: ann });
+    const deleted = buildHookPayload(envelope('repo.ref_deleted', { ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann }))!;
+    expect(deleted).toMatchObject({ event: 'delete', branch: null });
+    expect(deleted.payload).toEqual({ ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann });
+  });
+
+  it('should send repository events with the owner as organization and the old name on rename', () => {
+    const created = buildHookPayload(envelope('repo.created', { repository: proj, organization: null, sender: ann }))!;
+    expect(created).toMatchObject({ event: 'repository', indent: 1 });
+    expect(created.payload).toEqual({ action: 'created', repository: proj, organization: acme, sender: ann });
+    const renamed = buildHookPayload(envelope('repo.renamed', { repository: proj, oldName: 'old', sender: ann }))!;
+    expect(renamed.payload).toMatchObject({ action: 'renamed', changes: { name: { from: 'old' } } });
+    expect(buildHookPayload(envelope('repo.deleted', { repository: proj, organization: null, sender: ann }))!.payload).toMatchObject({ action: 'deleted' });
+  });
+
+  it('should send nothing for events without a webhook', () => {
+    expect(buildHookPayload(envelope('user.created', { user: ann }))).toBeNull();
+  });
+
+  it.each([
+    ['issue_assign', 'issues'],
+    ['pull_request_sync', 'pull_request'],
+    ['pull_request_comment', 'issue_comment'],
+    ['pull_request_review_approved', 'pull_request_approved'],
+    ['pull_request_review_rejected', 'pull_request_rejected'],
+    ['pull_request_review_comment', 'pull_request_comment'],
+    ['push', 'push'],
+  ])('should send %s under the X-Gitea-Event %s', (fine, coarse) => {
+    expect(coarseEvent(fine)).toBe(coarse);
+  });
+});

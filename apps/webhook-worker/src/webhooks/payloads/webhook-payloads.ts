@@ -1,0 +1,72 @@
+import type { EventEnvelope, EventName, HookEventType } from '@gitforge/contracts';
+import { createPayload } from './create.payload.js';
+import { deletePayload } from './delete.payload.js';
+import { pushPayload } from './push.payload.js';
+import { repositoryCreatedPayload, repositoryDeletedPayload, repositoryRenamedPayload } from './repository.payload.js';
+
+/** What one domain event becomes for webhooks. */
+export interface BuiltHookPayload {
+  /** Gitea's hook event type (`X-Gitea-Event-Type`); hooks subscribe by it. */
+  event: HookEventType;
+  /** The Gitea payload, sent as is to gitea/gogs hooks and converted for the others. */
+  payload: object;
+  repoId: number;
+  ownerId: number;
+  /** The branch a push/create/delete concerns, for branch filters; null otherwise. */
+  branch: string | null;
+  /** Not sent to slack/discord/msteams hooks (a push without commits). */
+  chatTypesSkip?: boolean;
+  /** JSON indent Gitea uses for this payload (2 unless said otherwise). */
+  indent?: number;
+}
+
+type Builders = { [N in EventName]?: (envelope: EventEnvelope<N>) => BuiltHookPayload | null };
+
+/**
+ * The one table from domain events to webhook payloads. Events without an entry (user and
+ * organization creation) reach no hook. Issues, pull requests, releases, statuses and packages
+ * get one entry each when their services emit events (payload shapes in gitea-payloads.ts;
+ * the chat formats already render them).
+ */
+export const WebhookPayloads: Builders = {
+  'repo.created': repositoryCreatedPayload,
+  'repo.deleted': repositoryDeletedPayload,
+  'repo.renamed': repositoryRenamedPayload,
+  'repo.pushed': pushPayload,
+  'repo.ref_created': createPayload,
+  'repo.ref_deleted': deletePayload,
+};
+
+export function buildHookPayload(envelope: EventEnvelope): BuiltHookPayload | null {
+  const builder = WebhookPayloads[envelope.name] as ((e: EventEnvelope) => BuiltHookPayload | null) | undefined;
+  return builder ? builder(envelope) : null;
+}
+
+/** The coarse event of `X-Gitea-Event` (Gitea's HookEventType.Event). */
+export function coarseEvent(event: string): string {
+  switch (event) {
+    case 'issues':
+    case 'issue_assign':
+    case 'issue_label':
+    case 'issue_milestone':
+      return 'issues';
+    case 'pull_request':
+    case 'pull_request_assign':
+    case 'pull_request_label':
+    case 'pull_request_milestone':
+    case 'pull_request_sync':
+    case 'pull_request_review_request':
+      return 'pull_request';
+    case 'issue_comment':
+    case 'pull_request_comment':
+      return 'issue_comment';
+    case 'pull_request_review_approved':
+      return 'pull_request_approved';
+    case 'pull_request_review_rejected':
+      return 'pull_request_rejected';
+    case 'pull_request_review_comment':
+      return 'pull_request_comment';
+    default:
+      return event;
+  }
+}

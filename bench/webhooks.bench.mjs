@@ -1,0 +1,163 @@
+// Webhook delivery throughput and latency in the distributed layout: API calls commit events
+// (repository renames) → outbox → BullMQ → fan-out to hook tasks → delivery over HTTP to a local
+// receiver. The reference is raw BullMQ no-op job throughput on the same Redis with the worker's
+// delivery concurrency, measured in the same run; the report gives ratios against it:
+// - live: renames by concurrent callers, deliveries/s from the first call to the last delivery,
+//   and the latency from each call's commit (its response) to each of its deliveries;
+// - backlog: the same renames made while the webhook worker is stopped (SIGSTOP), then the time
+//   the worker takes to fan out and deliver them all once it continues — the pipeline on its own;
+// - unloaded latency: one caller renaming every 100 ms, commit → delivery without a backlog.
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { api, startLayout } from './lib/layout.mjs';
+
+const REDIS_URL = process.env.GITFORGE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CONCURRENCY = 16; // the worker's GITFORGE_WEBHOOK_CONCURRENCY
+const HOOKS = Number(process.env.BENCH_WEBHOOK_HOOKS ?? 10);
+const LANES = Number(process.env.BENCH_WEBHOOK_LANES ?? 8);
+const CALLS_PER_LANE = Number(process.env.BENCH_WEBHOOK_CALLS ?? 25);
+const RAW_JOBS = 5000;
+const REPLICAS = Number(process.env.BENCH_WEBHOOK_REPLICAS ?? 1);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** BullMQ no-op jobs: added in bulk while one worker (CONCURRENCY) completes them. */
+async function rawBullmq() {
+  const prefix = `gfbench-raw-${randomBytes(4).toString('hex')}`;
+  const connection = () => new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queue = new Queue('noop', { connection: connection(), prefix });
+  let done = 0;
+  let finish;
+  const finished = new Promise((resolve) => (finish = resolve));
+  const worker = new Worker(
+    'noop',
+    async () => {
+      if (++done === RAW_JOBS) finish();
+    },
+    { connection: connection(), prefix, concurrency: CONCURRENCY },
+  );
+  await worker.waitUntilReady();
+  const started = performance.now();
+  for (let i = 0; i < RAW_JOBS; i += 500) {
+    const jobs = Array.from({ length: Math.min(500, RAW_JOBS - i) }, (_, j) => ({ name: 'e', data: { i: i + j }, opts: { jobId: `j${i + j}`, removeOnComplete: { count: 5000 } } }));
+    await queue.addBulk(jobs);
+  }
+  await finished;
+  const seconds = (performance.now() - started) / 1000;
+  await worker.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return RAW_JOBS / seconds;
+}
+
+/** Renames each lane's repository CALLS_PER_LANE times, lanes concurrently; answers name → commit time. */
+async function renames(layout, lanes, round) {
+  const committedAt = new Map();
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (let k = 1; k <= CALLS_PER_LANE; k++) {
+        const next = `${lane.base}-${round}-${k}`;
+        await api(layout, 'PATCH', `/repos/bench/${lane.name}`, { name: next });
+        committedAt.set(next, performance.now());
+        lane.name = next;
+      }
+    }),
+  );
+  return committedAt;
+}
+
+async function endToEnd() {
+  let received = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ at: performance.now(), body: Buffer.concat(chunks).toString('utf8') });
+      res.end('ok');
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}/hook`;
+  const extraEnv = JSON.parse(process.env.BENCH_WEBHOOK_ENV ?? '{}');
+  const layout = await startLayout('distributed', {
+    env: { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1', GITFORGE_LOG_LEVEL: 'warn', ...extraEnv },
+    replicas: { webhook: REPLICAS },
+  });
+  const waitFor = async (n) => {
+    const deadline = performance.now() + 180_000;
+    while (received.length < n && performance.now() < deadline) await sleep(10);
+    if (received.length < n) throw new Error(`only ${received.length} of ${n} deliveries arrived`);
+  };
+  try {
+    for (let h = 0; h < HOOKS; h++) {
+      await api(layout, 'POST', '/user/hooks', { type: 'gitea', config: { url, content_type: 'json' }, events: ['repository'], active: true });
+    }
+    const lanes = [];
+    for (let l = 0; l < LANES; l++) lanes.push({ base: `bench-${l}`, name: (await api(layout, 'POST', '/user/repos', { name: `bench-${l}` })).name });
+    await waitFor(LANES * HOOKS); // creation deliveries: warms every process up
+    const expected = LANES * CALLS_PER_LANE * HOOKS;
+
+    received = [];
+    const started = performance.now();
+    const committedAt = await renames(layout, lanes, 'live');
+    const apiSeconds = (performance.now() - started) / 1000;
+    await waitFor(expected);
+    const liveSeconds = (received.at(-1).at - started) / 1000;
+    const latencies = received.map((d) => Math.max(0, d.at - committedAt.get(JSON.parse(d.body).repository.name))).sort((a, b) => a - b);
+
+    const workers = Array.from({ length: REPLICAS }, (_, i) => layout.pids[`webhook-${i}`]);
+    for (const pid of workers) process.kill(pid, 'SIGSTOP');
+    received = [];
+    await renames(layout, lanes, 'backlog');
+    await sleep(2000); // the relay has queued the events
+    const resumed = performance.now();
+    for (const pid of workers) process.kill(pid, 'SIGCONT');
+    await waitFor(expected);
+    const drainSeconds = (received.at(-1).at - resumed) / 1000;
+
+    received = [];
+    const paced = new Map();
+    const lane = lanes[0];
+    for (let k = 1; k <= 30; k++) {
+      const next = `${lane.base}-paced-${k}`;
+      await api(layout, 'PATCH', `/repos/bench/${lane.name}`, { name: next });
+      paced.set(next, performance.now());
+      lane.name = next;
+      await sleep(100);
+    }
+    await waitFor(30 * HOOKS);
+    const unloaded = received.map((d) => Math.max(0, d.at - paced.get(JSON.parse(d.body).repository.name))).sort((a, b) => a - b);
+
+    return {
+      unloadedP50: quantile(unloaded, 0.5),
+      unloadedP99: quantile(unloaded, 0.99),
+      expected,
+      apiPerSecond: (LANES * CALLS_PER_LANE) / apiSeconds,
+      livePerSecond: expected / liveSeconds,
+      drainPerSecond: expected / drainSeconds,
+      p50: quantile(latencies, 0.5),
+      p99: quantile(latencies, 0.99),
+    };
+  } finally {
+    await layout.stop();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+export default async function () {
+  const raw = await rawBullmq();
+  const e2e = await endToEnd();
+  const events = LANES * CALLS_PER_LANE;
+  console.log(`raw BullMQ no-op jobs (concurrency ${CONCURRENCY}, same Redis): ${raw.toFixed(0)} jobs/s`);
+  console.log(`webhook worker replicas: ${REPLICAS} (concurrency ${CONCURRENCY} each)`);
+  console.log(`live: ${events} renames by ${LANES} concurrent callers (${e2e.apiPerSecond.toFixed(0)} API calls/s) × ${HOOKS} hooks = ${e2e.expected} deliveries`);
+  console.log(`  ${e2e.livePerSecond.toFixed(0)} deliveries/s = ${(e2e.livePerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);
+  console.log(`  latency commit → delivery: p50 ${e2e.p50.toFixed(1)} ms, p99 ${e2e.p99.toFixed(1)} ms`);
+  console.log(`backlog: ${events} events queued while the worker was stopped, fanned out and delivered in one go`);
+  console.log(`  ${e2e.drainPerSecond.toFixed(0)} deliveries/s = ${(e2e.drainPerSecond / raw).toFixed(2)}× raw`);
+  console.log(`unloaded latency commit → delivery (one rename every 100 ms × ${HOOKS} hooks): p50 ${e2e.unloadedP50.toFixed(1)} ms, p99 ${e2e.unloadedP99.toFixed(1)} ms`);
+}

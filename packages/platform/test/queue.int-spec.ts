@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QueueNames } from '@gitforge/contracts';
+import { BullMqDriver, SqliteQueueDriver, type QueueDriverOptions } from '@gitforge/platform';
+import { dropRedisNamespace, expectEventually, requireRedis, testRedisUrl, uniqueSuffix } from '@gitforge/platform/testing';
+
+/** A job handler that runs until released, recording each start. */
+function blockingHandler() {
+  const starts: Array<{ id: string; attempt: number }> = [];
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return { starts, release, handler: async (job: { id: string; attemptsMade: number }) => void (starts.push({ id: job.id, attempt: job.attemptsMade }), await released) };
+}
+
+describe('BullMQ driver shutdown and stalled jobs', () => {
+  const prefix = `gftest-${uniqueSuffix()}`;
+  const options: QueueDriverOptions = { lockMs: 1000, shutdownGraceMs: 300 };
+
+  beforeAll(async () => {
+    await requireRedis();
+  });
+
+  afterAll(async () => {
+    await dropRedisNamespace(prefix);
+  });
+
+  it('should let a running job finish within the shutdown grace and not run it again', async () => {
+    const first = new BullMqDriver(testRedisUrl(), prefix, { lockMs: 1000, shutdownGraceMs: 5000 });
+    const runs: string[] = [];
+    first.process(QueueNames.feeds, async (job) => {
+      runs.push(job.id);
+      await new Promise((r) => setTimeout(r, 300));
+      runs.push(`${job.id} done`);
+    });
+    await first.add(QueueNames.feeds, 'e', {}, { jobId: 'finishes' });
+    await expectEventually(() => expect(runs).toContain('finishes'));
+    await first.close();
+    expect(runs).toEqual(['finishes', 'finishes done']);
+    const second = new BullMqDriver(testRedisUrl(), prefix, options);
+    expect(await second.pendingCount(QueueNames.feeds)).toBe(0);
+    await second.close();
+  });
+
+  it('should return a job still running after the grace to the queue, where another worker takes it as stalled', async () => {
+    const queue = QueueNames.webhookDeliveries;
+    const first = new BullMqDriver(testRedisUrl(), prefix, options);
+    const stuck = blockingHandler();
+    first.process(queue, stuck.handler);
+    await first.add(queue, 'e', {}, { jobId: 'stuck' });
+    await expectEventually(() => expect(stuck.starts).toHaveLength(1));
+    await first.close();
+
+    const second = new BullMqDriver(testRedisUrl(), prefix, options);
+    const seen: Array<{ id: string; attempt: number }> = [];
+    second.process(queue, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade }));
+    // A stalled job runs again as the same attempt: it never failed.
+    await expectEventually(() => expect(seen).toEqual([{ id: 'stuck', attempt: 0 }]), { timeoutMs: 15_000 });
+    stuck.release();
+    await second.close();
+  });
+});
+
+describe('SQLite queue driver shutdown', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gf-queue-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should run a job still running after the grace again at the next start', async () => {
+    const file = join(dir, 'queue.sqlite');
+    const first = SqliteQueueDriver.acquire(file, { lockMs: 1000, shutdownGraceMs: 100 });
+    const stuck = blockingHandler();
+    first.process(QueueNames.webhooks, stuck.handler);
+    await first.add(QueueNames.webhooks, 'e', {}, { jobId: 'cut-off' });
+    await expectEventually(() => expect(stuck.starts).toHaveLength(1));
+    await first.close();
+
+    const second = SqliteQueueDriver.acquire(file);
+    const seen: Array<{ id: string; attempt: number }> = [];
+    second.process(QueueNames.webhooks, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade }));
+    await expectEventually(() => expect(seen).toEqual([{ id: 'cut-off', attempt: 0 }]));
+    stuck.release();
+    await second.close();
+  });
+
+  it('should finish a running job within the grace and not run it again', async () => {
+    const file = join(dir, 'queue.sqlite');
+    const first = SqliteQueueDriver.acquire(file, { lockMs: 1000, shutdownGraceMs: 5000 });
+    const runs: string[] = [];
+    first.process(QueueNames.webhooks, async (job) => {
+      runs.push(job.id);
+      await new Promise((r) => setTimeout(r, 200));
+      runs.push(`${job.id} done`);
+    });
+    await first.add(QueueNames.webhooks, 'e', {}, { jobId: 'finishes' });
+    await expectEventually(() => expect(runs).toContain('finishes'));
+    await first.close();
+    expect(runs).toEqual(['finishes', 'finishes done']);
+    const second = SqliteQueueDriver.acquire(file);
+    expect(await second.pendingCount(QueueNames.webhooks)).toBe(0);
+    await second.close();
+  });
+});
