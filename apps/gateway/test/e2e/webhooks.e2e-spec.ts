@@ -480,14 +480,15 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
     });
 
     it("should show a team's feed to its organization's owners, not to outsiders", async () => {
-      // The organization was the suite's first: its Owners team is team 1.
-      const res = await alice.api.get<Activity[]>('/teams/1/activities/feeds');
+      const teams = await alice.api.get<Array<{ id: number; name: string }>>(`/orgs/${org}/teams`);
+      const owners = teams.body.find((t) => t.name === 'Owners')!.id;
+      const res = await alice.api.get<Activity[]>(`/teams/${owners}/activities/feeds`);
       expect(res.status).toBe(200);
       expect(res.body.map((a) => a.repo.id)).toContain(privateRepo.id);
-      expect((await alice.api.get<Activity[]>(`/orgs/${org}/teams/1/activities/feeds`)).body).toEqual(res.body);
-      expect((await alice.api.get(`/orgs/${ivan.username}/teams/1/activities/feeds`)).status).toBe(404);
-      expect((await bob.api.get('/teams/1/activities/feeds')).status).toBe(404);
-      expect((await api.anonymous.get('/teams/1/activities/feeds')).status).toBe(401);
+      expect((await alice.api.get<Activity[]>(`/orgs/${org}/teams/${owners}/activities/feeds`)).body).toEqual(res.body);
+      expect((await alice.api.get(`/orgs/${ivan.username}/teams/${owners}/activities/feeds`)).status).toBe(404);
+      expect((await bob.api.get(`/teams/${owners}/activities/feeds`)).status).toBe(404);
+      expect((await api.anonymous.get(`/teams/${owners}/activities/feeds`)).status).toBe(401);
       expect((await alice.api.get('/teams/999999/activities/feeds')).status).toBe(404);
     });
   });

@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { formatTime, isValidRefName, type PayloadCommit } from '@gitforge/contracts';
+import { isValidRefName, type Actor, type PayloadCommit } from '@gitforge/contracts';
+import { DirectoryClient } from '../access/directory.client.js';
 import { GitService } from '../git/git.service.js';
+import { toPayloadCommit } from '../pushes/push-payload.mapper.js';
 
 const SHA = /^[0-9a-f]{4,64}$/;
 
 /** Reads one commit as a webhook PayloadCommit (Gitea's convert.ToPayloadCommit), through GitService. */
 @Injectable()
 export class HookCommitReader {
-  constructor(private readonly git: GitService) {}
+  constructor(
+    private readonly git: GitService,
+    private readonly directory: DirectoryClient,
+  ) {}
 
   /** The commit a ref points at: a branch, tag, full ref or commit id; null when nothing matches. */
   async resolve(repoId: number, ref: string): Promise<string | null> {
@@ -24,35 +29,17 @@ export class HookCommitReader {
     return null;
   }
 
-  async read(repoId: number, sha: string, htmlUrl: string): Promise<PayloadCommit> {
-    const fmt = ['%H', '%an', '%ae', '%cn', '%ce', '%aI', '%B'].join('%x00');
-    const out = (await this.git.run(repoId, ['log', '-1', `--format=${fmt}`, sha])).stdout.toString();
-    const [id = sha, authorName = '', authorEmail = '', committerName = '', committerEmail = '', authored = '', ...message] = out.split('\0');
-    const files = await this.changedFiles(repoId, id);
+  /**
+   * The commit as Gitea's test delivery shows it: the push payload's commit (with the accounts
+   * behind its e-mails), plus the verification object Gitea's ToPayloadCommit adds there.
+   */
+  async read(actor: Actor | null, repoId: number, sha: string, htmlUrl: string): Promise<PayloadCommit | null> {
+    const commit = await this.git.commitInfo(repoId, sha);
+    if (!commit) return null;
+    const accounts = await this.directory.usersByEmails(actor, [commit.author.email, commit.committer.email].filter(Boolean));
     return {
-      id,
-      message: message.join('\0').replace(/\n$/, ''),
-      url: `${htmlUrl}/commit/${id}`,
-      author: { name: authorName, email: authorEmail, username: '' },
-      committer: { name: committerName, email: committerEmail, username: '' },
+      ...toPayloadCommit(commit, htmlUrl, new Map(accounts.map((a) => [a.email.toLowerCase(), a.login]))),
       verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
-      timestamp: authored ? authored.replace(/\.\d+/, '') : formatTime(null),
-      ...files,
     };
-  }
-
-  private async changedFiles(repoId: number, sha: string): Promise<Pick<PayloadCommit, 'added' | 'removed' | 'modified'>> {
-    const out = (await this.git.run(repoId, ['diff-tree', '--no-commit-id', '--name-status', '--no-renames', '-r', '--root', '-z', sha])).stdout
-      .toString()
-      .split('\0');
-    const result = { added: [] as string[], removed: [] as string[], modified: [] as string[] };
-    for (let i = 0; i + 1 < out.length; i += 2) {
-      const status = out[i]!;
-      const path = out[i + 1]!;
-      if (status === 'A') result.added.push(path);
-      else if (status === 'D') result.removed.push(path);
-      else if (status) result.modified.push(path);
-    }
-    return result;
   }
 }

@@ -67,6 +67,6 @@ export class RepoFactsService {
     if (ctx.repo.isEmpty) return { repository, ref: fullRef, commit: null };
     const sha = await this.commits.resolve(ctx.repo.id, ref ? ref : ctx.repo.defaultBranch);
     if (!sha) return { repository, ref: fullRef, commit: null };
-    return { repository, ref: fullRef, commit: await this.commits.read(ctx.repo.id, sha, repository.html_url) };
+    return { repository, ref: fullRef, commit: await this.commits.read(actor, ctx.repo.id, sha, repository.html_url) };
   }
 }
