@@ -24,7 +24,11 @@ export class HealthController {
       ServiceNames.map(async (service) => {
         let status: 'pass' | 'fail' = 'fail';
         try {
-          const report = await this.rpc.call<HealthReport>(healthPattern(service), { actor: null }, { timeoutMs: 2000 });
+          const report = await this.rpc.call<HealthReport>(
+            healthPattern(service),
+            { actor: null },
+            { timeoutMs: 2000 },
+          );
           status = report.status;
         } catch {
           status = 'fail';

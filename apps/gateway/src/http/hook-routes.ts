@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   HookDeliveryPatterns,
   HookPatterns,
@@ -13,21 +12,17 @@ import {
   type Page,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
-import { Paged } from './paged.js';
 
 /**
  * The hook operations every hook route tree shares (repository, organization, user, admin);
- * the route only decides the HookParams and whether lists carry a Link header.
+ * the route only decides the HookParams (and, with @Paginated, whether lists carry a Link header).
  */
 @Injectable()
 export class HookRoutes {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly paged: Paged,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
-  async list(actor: Actor, params: HookParams, query: Record<string, string>, req: FastifyRequest, reply: FastifyReply, link: boolean): Promise<Hook[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Hook>, HookParams>(HookPatterns.list, { actor, params, query }), { link });
+  list(actor: Actor, params: HookParams, query: Record<string, string>): Promise<Page<Hook>> {
+    return this.rpc.call<Page<Hook>, HookParams>(HookPatterns.list, { actor, params, query });
   }
 
   create(actor: Actor, params: HookParams, body: CreateHookOption): Promise<Hook> {
@@ -46,8 +41,8 @@ export class HookRoutes {
     await this.rpc.call(HookPatterns.delete, { actor, params });
   }
 
-  async deliveries(actor: Actor, params: HookParams, query: Record<string, string>, req: FastifyRequest, reply: FastifyReply): Promise<HookDelivery[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<HookDelivery>, HookParams>(HookDeliveryPatterns.list, { actor, params, query }));
+  deliveries(actor: Actor, params: HookParams, query: Record<string, string>): Promise<Page<HookDelivery>> {
+    return this.rpc.call<Page<HookDelivery>, HookParams>(HookDeliveryPatterns.list, { actor, params, query });
   }
 
   delivery(actor: Actor, params: HookParams, deliveryId: string): Promise<HookDeliveryDetail> {

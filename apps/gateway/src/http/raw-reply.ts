@@ -36,7 +36,10 @@ export function sendRawFile(request: FastifyRequest, reply: FastifyReply, file: 
   const quoted = file.name.replace(/["\\]/g, '_');
   reply.header('Content-Type', type);
   reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+  reply.header(
+    'Content-Disposition',
+    `${inline ? 'inline' : 'attachment'}; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+  );
   reply.header('Access-Control-Expose-Headers', 'Content-Disposition');
   return data;
 }

@@ -1,8 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateHookOption, EditHookOption, type Actor, type Hook, type HookDelivery, type HookDeliveryDetail } from '@gitforge/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  CreateHookOption,
+  EditHookOption,
+  type Actor,
+  type Hook,
+  type Page,
+  type HookDelivery,
+  type HookDeliveryDetail,
+} from '@gitforge/contracts';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { HookRoutes } from '../../http/hook-routes.js';
+import { Paginated } from '../../http/paginated.js';
 
 /**
  * `/admin/hooks`: system hooks (every repository's events) and default hooks (copied into new
@@ -15,13 +23,9 @@ export class AdminHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
   @Get()
-  list(
-    @CurrentActor() actor: Actor,
-    @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Hook[]> {
-    return this.hooks.list(actor, { kind: 'admin' }, query, req, reply, true);
+  @Paginated()
+  list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Hook>> {
+    return this.hooks.list(actor, { kind: 'admin' }, query);
   }
 
   @Post()
@@ -46,24 +50,31 @@ export class AdminHooksController {
   }
 
   @Get(':id/deliveries')
+  @Paginated()
   deliveries(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<HookDelivery[]> {
-    return this.hooks.deliveries(actor, { kind: 'admin', id }, query, req, reply);
+  ): Promise<Page<HookDelivery>> {
+    return this.hooks.deliveries(actor, { kind: 'admin', id }, query);
   }
 
   @Get(':id/deliveries/:deliveryId')
-  delivery(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<HookDeliveryDetail> {
+  delivery(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<HookDeliveryDetail> {
     return this.hooks.delivery(actor, { kind: 'admin', id }, deliveryId);
   }
 
   @Post(':id/deliveries/:deliveryId/attempts')
   @HttpCode(202)
-  redeliver(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<void> {
+  redeliver(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<void> {
     return this.hooks.redeliver(actor, { kind: 'admin', id }, deliveryId);
   }
 }

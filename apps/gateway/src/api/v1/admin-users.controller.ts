@@ -15,7 +15,11 @@ export class AdminUsersController {
   }
 
   @Patch(':username')
-  edit(@CurrentActor() actor: Actor, @Param('username') username: string, @Body() body: EditUserOption): Promise<User> {
+  edit(
+    @CurrentActor() actor: Actor,
+    @Param('username') username: string,
+    @Body() body: EditUserOption,
+  ): Promise<User> {
     return this.rpc.call(UserPatterns.adminEdit, { actor, params: { username }, body });
   }
 

@@ -1,8 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateHookOption, EditHookOption, type Actor, type Hook, type HookDelivery, type HookDeliveryDetail } from '@gitforge/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  CreateHookOption,
+  EditHookOption,
+  type Actor,
+  type Hook,
+  type Page,
+  type HookDelivery,
+  type HookDeliveryDetail,
+} from '@gitforge/contracts';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { HookRoutes } from '../../http/hook-routes.js';
+import { Paginated } from '../../http/paginated.js';
 
 /** `/orgs/{org}/hooks`: organization hooks (organization owners) and their deliveries. */
 @Controller('api/v1/orgs/:org/hooks')
@@ -11,18 +19,21 @@ export class OrgHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
   @Get()
+  @Paginated({ link: false })
   list(
     @CurrentActor() actor: Actor,
     @Param('org') org: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Hook[]> {
-    return this.hooks.list(actor, { kind: 'org', org }, query, req, reply, false);
+  ): Promise<Page<Hook>> {
+    return this.hooks.list(actor, { kind: 'org', org }, query);
   }
 
   @Post()
-  create(@CurrentActor() actor: Actor, @Param('org') org: string, @Body() body: CreateHookOption): Promise<Hook> {
+  create(
+    @CurrentActor() actor: Actor,
+    @Param('org') org: string,
+    @Body() body: CreateHookOption,
+  ): Promise<Hook> {
     return this.hooks.create(actor, { kind: 'org', org }, body);
   }
 
@@ -32,7 +43,12 @@ export class OrgHooksController {
   }
 
   @Patch(':id')
-  edit(@CurrentActor() actor: Actor, @Param('org') org: string, @Param('id') id: string, @Body() body: EditHookOption): Promise<Hook> {
+  edit(
+    @CurrentActor() actor: Actor,
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Body() body: EditHookOption,
+  ): Promise<Hook> {
     return this.hooks.edit(actor, { kind: 'org', org, id }, body);
   }
 
@@ -43,25 +59,34 @@ export class OrgHooksController {
   }
 
   @Get(':id/deliveries')
+  @Paginated()
   deliveries(
     @CurrentActor() actor: Actor,
     @Param('org') org: string,
     @Param('id') id: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<HookDelivery[]> {
-    return this.hooks.deliveries(actor, { kind: 'org', org, id }, query, req, reply);
+  ): Promise<Page<HookDelivery>> {
+    return this.hooks.deliveries(actor, { kind: 'org', org, id }, query);
   }
 
   @Get(':id/deliveries/:deliveryId')
-  delivery(@CurrentActor() actor: Actor, @Param('org') org: string, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<HookDeliveryDetail> {
+  delivery(
+    @CurrentActor() actor: Actor,
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<HookDeliveryDetail> {
     return this.hooks.delivery(actor, { kind: 'org', org, id }, deliveryId);
   }
 
   @Post(':id/deliveries/:deliveryId/attempts')
   @HttpCode(202)
-  redeliver(@CurrentActor() actor: Actor, @Param('org') org: string, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<void> {
+  redeliver(
+    @CurrentActor() actor: Actor,
+    @Param('org') org: string,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<void> {
     return this.hooks.redeliver(actor, { kind: 'org', org, id }, deliveryId);
   }
 }

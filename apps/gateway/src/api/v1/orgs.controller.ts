@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   CreateOrgOption,
   CreateRepoOption,
@@ -13,13 +13,12 @@ import {
   type Organization,
   type Page,
   type Repository,
-  type SearchResults,
   type Team,
   type User,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
-import { Paged } from '../../http/paged.js';
+import { Paginated } from '../../http/paginated.js';
 
 /**
  * `/orgs`: organizations, their members, teams and repositories. Routes where Gitea looks up the
@@ -28,19 +27,15 @@ import { Paged } from '../../http/paged.js';
 @Controller('api/v1/orgs')
 @Access({ scope: 'organization' })
 export class OrgsController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly paged: Paged,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  async list(
+  @Paginated()
+  list(
     @CurrentActor() actor: Actor | null,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Organization[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Organization>>(OrgPatterns.list, { actor, query }));
+  ): Promise<Page<Organization>> {
+    return this.rpc.call<Page<Organization>>(OrgPatterns.list, { actor, query });
   }
 
   @Post()
@@ -55,7 +50,11 @@ export class OrgsController {
   }
 
   @Patch(':org')
-  edit(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Body() body: EditOrgOption): Promise<Organization> {
+  edit(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Body() body: EditOrgOption,
+  ): Promise<Organization> {
     return this.rpc.call(OrgPatterns.edit, { actor, params: { org }, body });
   }
 
@@ -66,14 +65,13 @@ export class OrgsController {
   }
 
   @Get(':org/members')
-  async members(
+  @Paginated({ link: false })
+  members(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<User[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<User>>(OrgPatterns.listMembers, { actor, params: { org }, query }), { link: false });
+  ): Promise<Page<User>> {
+    return this.rpc.call<Page<User>>(OrgPatterns.listMembers, { actor, params: { org }, query });
   }
 
   /** 204 for a member, 404 otherwise, or 303 to the public member check for callers outside the organization. */
@@ -84,90 +82,111 @@ export class OrgsController {
     @Param('username') username: string,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const check = await this.rpc.call<MemberCheck>(OrgPatterns.checkMember, { actor, params: { org, username } });
+    const check = await this.rpc.call<MemberCheck>(OrgPatterns.checkMember, {
+      actor,
+      params: { org, username },
+    });
     if (check.redirect) await reply.code(303).header('Location', check.redirect).send();
     else await reply.code(204).send();
   }
 
   @Delete(':org/members/:username')
   @HttpCode(204)
-  async removeMember(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+  async removeMember(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
     await this.rpc.call(OrgPatterns.removeMember, { actor, params: { org, username } });
   }
 
   @Get(':org/public_members')
-  async publicMembers(
+  @Paginated({ link: false })
+  publicMembers(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<User[]> {
-    const page = await this.rpc.call<Page<User>>(OrgPatterns.listPublicMembers, { actor, params: { org }, query });
-    return this.paged.send(req, reply, page, { link: false });
+  ): Promise<Page<User>> {
+    return this.rpc.call<Page<User>>(OrgPatterns.listPublicMembers, { actor, params: { org }, query });
   }
 
   @Get(':org/public_members/:username')
   @HttpCode(204)
-  async isPublicMember(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+  async isPublicMember(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
     await this.rpc.call(OrgPatterns.checkPublicMember, { actor, params: { org, username } });
   }
 
   @Put(':org/public_members/:username')
   @HttpCode(204)
-  async publicize(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+  async publicize(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
     await this.rpc.call(OrgPatterns.publicizeMember, { actor, params: { org, username } });
   }
 
   @Delete(':org/public_members/:username')
   @HttpCode(204)
-  async conceal(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Param('username') username: string): Promise<void> {
+  async conceal(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Param('username') username: string,
+  ): Promise<void> {
     await this.rpc.call(OrgPatterns.concealMember, { actor, params: { org, username } });
   }
 
   @Get(':org/teams')
-  async teams(
+  @Paginated({ link: false })
+  teams(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Team[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Team>>(TeamPatterns.listForOrg, { actor, params: { org }, query }), { link: false });
+  ): Promise<Page<Team>> {
+    return this.rpc.call<Page<Team>>(TeamPatterns.listForOrg, { actor, params: { org }, query });
   }
 
   @Post(':org/teams')
-  createTeam(@CurrentActor() actor: Actor | null, @Param('org') org: string, @Body() body: CreateTeamOption): Promise<Team> {
+  createTeam(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Body() body: CreateTeamOption,
+  ): Promise<Team> {
     return this.rpc.call(TeamPatterns.create, { actor, params: { org }, body });
   }
 
   /** Gitea's search envelope `{data, ok}`, with its paging headers. */
   @Get(':org/teams/search')
-  async searchTeams(
+  @Paginated({ search: true })
+  searchTeams(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SearchResults<Team>> {
-    const page = await this.rpc.call<Page<Team>>(TeamPatterns.search, { actor, params: { org }, query });
-    return { ok: true, data: this.paged.send(req, reply, page) };
+  ): Promise<Page<Team>> {
+    return this.rpc.call<Page<Team>>(TeamPatterns.search, { actor, params: { org }, query });
   }
 
   @Get(':org/repos')
-  async repos(
+  @Paginated()
+  repos(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Repository[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Repository>>(RepoPatterns.listForOrg, { actor, params: { org }, query }));
+  ): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>>(RepoPatterns.listForOrg, { actor, params: { org }, query });
   }
 
   @Post(':org/repos')
   @Access({ signIn: true })
-  createRepo(@CurrentActor() actor: Actor, @Param('org') org: string, @Body() body: CreateRepoOption): Promise<Repository> {
+  createRepo(
+    @CurrentActor() actor: Actor,
+    @Param('org') org: string,
+    @Body() body: CreateRepoOption,
+  ): Promise<Repository> {
     return this.rpc.call(RepoPatterns.createForOrg, { actor, params: { org }, body });
   }
 }

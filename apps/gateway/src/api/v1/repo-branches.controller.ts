@@ -1,9 +1,14 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BranchPatterns, CreateBranchRepoOption, type Actor, type Branch, type Page } from '@gitforge/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import {
+  BranchPatterns,
+  CreateBranchRepoOption,
+  type Actor,
+  type Branch,
+  type Page,
+} from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
-import { Paged } from '../../http/paged.js';
+import { Paginated } from '../../http/paginated.js';
 
 /**
  * `/repos/{owner}/{repo}/branches` (branch names may contain slashes). Writes leave sign-in to
@@ -12,36 +17,47 @@ import { Paged } from '../../http/paged.js';
 @Controller('api/v1/repos/:owner/:repo/branches')
 @Access({ scope: 'repository' })
 export class RepoBranchesController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly paged: Paged,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  async list(
+  @Paginated()
+  list(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,
     @Param('repo') repo: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Branch[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Branch>>(BranchPatterns.list, { actor, params: { owner, repo }, query }));
+  ): Promise<Page<Branch>> {
+    return this.rpc.call<Page<Branch>>(BranchPatterns.list, { actor, params: { owner, repo }, query });
   }
 
   @Get('*')
-  get(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('*') branch: string): Promise<Branch> {
+  get(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') branch: string,
+  ): Promise<Branch> {
     return this.rpc.call(BranchPatterns.get, { actor, params: { owner, repo, branch } });
   }
 
   @Post()
-  create(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Body() body: CreateBranchRepoOption): Promise<Branch> {
+  create(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Body() body: CreateBranchRepoOption,
+  ): Promise<Branch> {
     return this.rpc.call(BranchPatterns.create, { actor, params: { owner, repo }, body });
   }
 
   @Delete('*')
   @HttpCode(204)
-  async delete(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('*') branch: string): Promise<void> {
+  async delete(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') branch: string,
+  ): Promise<void> {
     await this.rpc.call(BranchPatterns.delete, { actor, params: { owner, repo, branch } });
   }
 }

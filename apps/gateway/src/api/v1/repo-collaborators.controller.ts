@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
 import {
   AddCollaboratorOption,
   CollaboratorPatterns,
@@ -10,28 +9,23 @@ import {
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
-import { Paged } from '../../http/paged.js';
+import { Paginated } from '../../http/paginated.js';
 
 /** `/repos/{owner}/{repo}/collaborators` (Gitea: reqToken on the whole group). */
 @Controller('api/v1/repos/:owner/:repo/collaborators')
 @Access({ scope: 'repository', signIn: true })
 export class RepoCollaboratorsController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly paged: Paged,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  async list(
+  @Paginated({ link: false })
+  list(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,
     @Param('repo') repo: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<User[]> {
-    const page = await this.rpc.call<Page<User>>(CollaboratorPatterns.list, { actor, params: { owner, repo }, query });
-    return this.paged.send(req, reply, page, { link: false });
+  ): Promise<Page<User>> {
+    return this.rpc.call<Page<User>>(CollaboratorPatterns.list, { actor, params: { owner, repo }, query });
   }
 
   @Get(':collaborator')
@@ -54,7 +48,11 @@ export class RepoCollaboratorsController {
     @Param('collaborator') collaborator: string,
     @Body() body: AddCollaboratorOption,
   ): Promise<void> {
-    await this.rpc.call(CollaboratorPatterns.add, { actor, params: { owner, repo, collaborator }, body: body ?? {} });
+    await this.rpc.call(CollaboratorPatterns.add, {
+      actor,
+      params: { owner, repo, collaborator },
+      body: body ?? {},
+    });
   }
 
   @Delete(':collaborator')

@@ -14,6 +14,7 @@ import {
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { Paginated } from '../../http/paginated.js';
 import { Paged } from '../../http/paged.js';
 
 type QueryParams = Record<string, string>;
@@ -44,7 +45,11 @@ export class RepoCommitsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Commit[]> {
-    const page = await this.rpc.call<Page<Commit>>(CommitPatterns.list, { actor, params: { owner, repo }, query });
+    const page = await this.rpc.call<Page<Commit>>(CommitPatterns.list, {
+      actor,
+      params: { owner, repo },
+      query,
+    });
     const pageCount = Math.ceil(page.total / page.limit);
     const items = this.paged.send(req, reply, page);
     reply.header('X-Page', String(page.page));
@@ -52,7 +57,10 @@ export class RepoCommitsController {
     reply.header('X-Total', String(page.total));
     reply.header('X-PageCount', String(pageCount));
     reply.header('X-HasMore', String(page.page < pageCount));
-    reply.header('Access-Control-Expose-Headers', ['X-Total-Count', 'Link', ...LEGACY_COMMIT_HEADERS].join(', '));
+    reply.header(
+      'Access-Control-Expose-Headers',
+      ['X-Total-Count', 'Link', ...LEGACY_COMMIT_HEADERS].join(', '),
+    );
     return items;
   }
 
@@ -74,9 +82,17 @@ export class RepoCommitsController {
     if (status) {
       const params = { owner, repo, ref: status[1]! };
       if (status[2] === 'statuses') {
-        return this.paged.send(req, reply, await this.rpc.call<Page<CommitStatus>>(CommitStatusPatterns.listByRef, { actor, params, query }));
+        return this.paged.send(
+          req,
+          reply,
+          await this.rpc.call<Page<CommitStatus>>(CommitStatusPatterns.listByRef, { actor, params, query }),
+        );
       }
-      const page = await this.rpc.call<Page<CombinedStatus>>(CommitStatusPatterns.combined, { actor, params, query });
+      const page = await this.rpc.call<Page<CombinedStatus>>(CommitStatusPatterns.combined, {
+        actor,
+        params,
+        query,
+      });
       return this.paged.send(req, reply, page)[0]!;
     }
     if (rest.includes('/')) throw new NotFoundException();
@@ -95,10 +111,23 @@ export class RepoCommitsController {
     return this.commit(actor, owner, repo, sha, query, reply);
   }
 
-  private async commit(actor: Actor | null, owner: string, repo: string, sha: string, query: QueryParams, reply: FastifyReply): Promise<Commit | string> {
+  private async commit(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    sha: string,
+    query: QueryParams,
+    reply: FastifyReply,
+  ): Promise<Commit | string> {
     const raw = /^(.+)\.(diff|patch)$/.exec(sha);
     if (raw) {
-      return sendText(reply, await this.rpc.call<RawText>(CommitPatterns.raw, { actor, params: { owner, repo, sha: raw[1]!, type: raw[2]! } }));
+      return sendText(
+        reply,
+        await this.rpc.call<RawText>(CommitPatterns.raw, {
+          actor,
+          params: { owner, repo, sha: raw[1]!, type: raw[2]! },
+        }),
+      );
     }
     return this.rpc.call<Commit>(CommitPatterns.get, { actor, params: { owner, repo, sha }, query });
   }
@@ -112,21 +141,28 @@ export class RepoCommitsController {
     @Query() query: QueryParams,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Compare | string> {
-    const res = await this.rpc.call<Compare | RawText>(CommitPatterns.compare, { actor, params: { owner, repo, basehead }, query });
+    const res = await this.rpc.call<Compare | RawText>(CommitPatterns.compare, {
+      actor,
+      params: { owner, repo, basehead },
+      query,
+    });
     return 'text' in res ? sendText(reply, res) : res;
   }
 
   @Get('statuses/:sha')
-  async statuses(
+  @Paginated()
+  statuses(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,
     @Param('repo') repo: string,
     @Param('sha') sha: string,
     @Query() query: QueryParams,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<CommitStatus[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<CommitStatus>>(CommitStatusPatterns.list, { actor, params: { owner, repo, sha }, query }));
+  ): Promise<Page<CommitStatus>> {
+    return this.rpc.call<Page<CommitStatus>>(CommitStatusPatterns.list, {
+      actor,
+      params: { owner, repo, sha },
+      query,
+    });
   }
 
   @Post('statuses/:sha')

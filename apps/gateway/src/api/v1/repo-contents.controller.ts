@@ -33,32 +33,81 @@ export class RepoContentsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('contents')
-  list(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Query() query: QueryParams) {
-    return this.rpc.call<ContentsResponse[]>(RepoContentPatterns.get, { actor, params: { owner, repo, filepath: '' }, query });
+  list(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Query() query: QueryParams,
+  ) {
+    return this.rpc.call<ContentsResponse[]>(RepoContentPatterns.get, {
+      actor,
+      params: { owner, repo, filepath: '' },
+      query,
+    });
   }
 
   @Get('contents/*')
-  get(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('*') filepath: string, @Query() query: QueryParams) {
-    return this.rpc.call<ContentsResponse | ContentsResponse[]>(RepoContentPatterns.get, { actor, params: { owner, repo, filepath }, query });
+  get(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') filepath: string,
+    @Query() query: QueryParams,
+  ) {
+    return this.rpc.call<ContentsResponse | ContentsResponse[]>(RepoContentPatterns.get, {
+      actor,
+      params: { owner, repo, filepath },
+      query,
+    });
   }
 
   @Get('contents-ext')
-  extRoot(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Query() query: QueryParams) {
-    return this.rpc.call<ContentsExtResponse>(RepoContentPatterns.getExt, { actor, params: { owner, repo, filepath: '' }, query });
+  extRoot(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Query() query: QueryParams,
+  ) {
+    return this.rpc.call<ContentsExtResponse>(RepoContentPatterns.getExt, {
+      actor,
+      params: { owner, repo, filepath: '' },
+      query,
+    });
   }
 
   @Get('contents-ext/*')
-  ext(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('*') filepath: string, @Query() query: QueryParams) {
-    return this.rpc.call<ContentsExtResponse>(RepoContentPatterns.getExt, { actor, params: { owner, repo, filepath }, query });
+  ext(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') filepath: string,
+    @Query() query: QueryParams,
+  ) {
+    return this.rpc.call<ContentsExtResponse>(RepoContentPatterns.getExt, {
+      actor,
+      params: { owner, repo, filepath },
+      query,
+    });
   }
 
   @Post('contents')
-  changeFiles(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Body() body: ChangeFilesOptions): Promise<FilesResponse> {
+  changeFiles(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Body() body: ChangeFilesOptions,
+  ): Promise<FilesResponse> {
     return this.rpc.call(RepoContentPatterns.changeFiles, { actor, params: { owner, repo }, body });
   }
 
   @Post('contents/*')
-  create(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('*') filepath: string, @Body() body: CreateFileOptions): Promise<FileResponse> {
+  create(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') filepath: string,
+    @Body() body: CreateFileOptions,
+  ): Promise<FileResponse> {
     return this.rpc.call(RepoContentPatterns.createFile, { actor, params: { owner, repo, filepath }, body });
   }
 
@@ -72,13 +121,23 @@ export class RepoContentsController {
     @Body() body: UpdateFileOptions,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<FileResponse> {
-    const res: FileResponse = await this.rpc.call(RepoContentPatterns.updateFile, { actor, params: { owner, repo, filepath }, body });
+    const res: FileResponse = await this.rpc.call(RepoContentPatterns.updateFile, {
+      actor,
+      params: { owner, repo, filepath },
+      body,
+    });
     void reply.status(body.sha ? 200 : 201);
     return res;
   }
 
   @Delete('contents/*')
-  delete(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('*') filepath: string, @Body() body: DeleteFileOptions): Promise<FileDeleteResponse> {
+  delete(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') filepath: string,
+    @Body() body: DeleteFileOptions,
+  ): Promise<FileDeleteResponse> {
     return this.rpc.call(RepoContentPatterns.deleteFile, { actor, params: { owner, repo, filepath }, body });
   }
 
@@ -92,7 +151,15 @@ export class RepoContentsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | undefined> {
-    return sendRawFile(req, reply, await this.rpc.call<RawFile>(RepoContentPatterns.raw, { actor, params: { owner, repo, filepath }, query }));
+    return sendRawFile(
+      req,
+      reply,
+      await this.rpc.call<RawFile>(RepoContentPatterns.raw, {
+        actor,
+        params: { owner, repo, filepath },
+        query,
+      }),
+    );
   }
 
   @Get('media/*')
@@ -105,16 +172,39 @@ export class RepoContentsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer | undefined> {
-    return sendRawFile(req, reply, await this.rpc.call<RawFile>(RepoContentPatterns.media, { actor, params: { owner, repo, filepath }, query }));
+    return sendRawFile(
+      req,
+      reply,
+      await this.rpc.call<RawFile>(RepoContentPatterns.media, {
+        actor,
+        params: { owner, repo, filepath },
+        query,
+      }),
+    );
   }
 
   @Get('git/blobs/:sha')
-  blob(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('sha') sha: string) {
+  blob(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+  ) {
     return this.rpc.call<GitBlobResponse>(RepoContentPatterns.blob, { actor, params: { owner, repo, sha } });
   }
 
   @Get('git/trees/:sha')
-  tree(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('sha') sha: string, @Query() query: QueryParams) {
-    return this.rpc.call<GitTreeResponse>(RepoContentPatterns.tree, { actor, params: { owner, repo, sha }, query });
+  tree(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+    @Query() query: QueryParams,
+  ) {
+    return this.rpc.call<GitTreeResponse>(RepoContentPatterns.tree, {
+      actor,
+      params: { owner, repo, sha },
+      query,
+    });
   }
 }

@@ -1,9 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateHookOption, EditHookOption, HookDeliveryPatterns, type Actor, type Hook, type HookDelivery, type HookDeliveryDetail } from '@gitforge/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  CreateHookOption,
+  EditHookOption,
+  HookDeliveryPatterns,
+  type Actor,
+  type Hook,
+  type Page,
+  type HookDelivery,
+  type HookDeliveryDetail,
+} from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { HookRoutes } from '../../http/hook-routes.js';
+import { Paginated } from '../../http/paginated.js';
 
 /** `/repos/{owner}/{repo}/hooks`: repository hooks (repository admins), their deliveries and test delivery. */
 @Controller('api/v1/repos/:owner/:repo/hooks')
@@ -15,24 +24,33 @@ export class RepoHooksController {
   ) {}
 
   @Get()
+  @Paginated()
   list(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,
     @Param('repo') repo: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Hook[]> {
-    return this.hooks.list(actor, { kind: 'repo', owner, repo }, query, req, reply, true);
+  ): Promise<Page<Hook>> {
+    return this.hooks.list(actor, { kind: 'repo', owner, repo }, query);
   }
 
   @Post()
-  create(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Body() body: CreateHookOption): Promise<Hook> {
+  create(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Body() body: CreateHookOption,
+  ): Promise<Hook> {
     return this.hooks.create(actor, { kind: 'repo', owner, repo }, body);
   }
 
   @Get(':id')
-  get(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<Hook> {
+  get(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+  ): Promise<Hook> {
     return this.hooks.get(actor, { kind: 'repo', owner, repo, id });
   }
 
@@ -49,7 +67,12 @@ export class RepoHooksController {
 
   @Delete(':id')
   @HttpCode(204)
-  delete(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<void> {
+  delete(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+  ): Promise<void> {
     return this.hooks.delete(actor, { kind: 'repo', owner, repo, id });
   }
 
@@ -63,20 +86,23 @@ export class RepoHooksController {
     @Param('id') id: string,
     @Query('ref') ref?: string,
   ): Promise<void> {
-    await this.rpc.call(HookDeliveryPatterns.test, { actor, params: { owner, repo, id }, query: ref ? { ref } : {} });
+    await this.rpc.call(HookDeliveryPatterns.test, {
+      actor,
+      params: { owner, repo, id },
+      query: ref ? { ref } : {},
+    });
   }
 
   @Get(':id/deliveries')
+  @Paginated()
   deliveries(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,
     @Param('repo') repo: string,
     @Param('id') id: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<HookDelivery[]> {
-    return this.hooks.deliveries(actor, { kind: 'repo', owner, repo, id }, query, req, reply);
+  ): Promise<Page<HookDelivery>> {
+    return this.hooks.deliveries(actor, { kind: 'repo', owner, repo, id }, query);
   }
 
   @Get(':id/deliveries/:deliveryId')

@@ -20,7 +20,11 @@ export class RepoBranchProtectionsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  list(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string): Promise<BranchProtection[]> {
+  list(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+  ): Promise<BranchProtection[]> {
     return this.rpc.call(BranchProtectionPatterns.list, { actor, params: { owner, repo } });
   }
 
@@ -35,7 +39,12 @@ export class RepoBranchProtectionsController {
   }
 
   @Get(':name')
-  get(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('name') name: string): Promise<BranchProtection> {
+  get(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('name') name: string,
+  ): Promise<BranchProtection> {
     return this.rpc.call(BranchProtectionPatterns.get, { actor, params: { owner, repo, name } });
   }
 
@@ -52,7 +61,12 @@ export class RepoBranchProtectionsController {
 
   @Delete(':name')
   @HttpCode(204)
-  async delete(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('name') name: string): Promise<void> {
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('name') name: string,
+  ): Promise<void> {
     await this.rpc.call(BranchProtectionPatterns.delete, { actor, params: { owner, repo, name } });
   }
 }
@@ -64,7 +78,11 @@ export class RepoTagProtectionsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  list(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string): Promise<TagProtection[]> {
+  list(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+  ): Promise<TagProtection[]> {
     return this.rpc.call(TagProtectionPatterns.list, { actor, params: { owner, repo } });
   }
 
@@ -79,7 +97,12 @@ export class RepoTagProtectionsController {
   }
 
   @Get(':id')
-  get(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<TagProtection> {
+  get(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+  ): Promise<TagProtection> {
     return this.rpc.call(TagProtectionPatterns.get, { actor, params: { owner, repo, id } });
   }
 
@@ -96,7 +119,12 @@ export class RepoTagProtectionsController {
 
   @Delete(':id')
   @HttpCode(204)
-  async delete(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<void> {
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+  ): Promise<void> {
     await this.rpc.call(TagProtectionPatterns.delete, { actor, params: { owner, repo, id } });
   }
 }

@@ -10,7 +10,11 @@ export class ReposController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  get(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string): Promise<Repository> {
+  get(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+  ): Promise<Repository> {
     return this.rpc.call(RepoPatterns.get, { actor, params: { owner, repo } });
   }
 
@@ -28,7 +32,11 @@ export class ReposController {
   @Delete()
   @Access({ signIn: true })
   @HttpCode(204)
-  async delete(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string): Promise<void> {
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+  ): Promise<void> {
     await this.rpc.call(RepoPatterns.delete, { actor, params: { owner, repo } });
   }
 }

@@ -1,9 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EditTeamOption, TeamPatterns, type Actor, type Page, type Repository, type Team, type User } from '@gitforge/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Put, Query } from '@nestjs/common';
+import {
+  EditTeamOption,
+  TeamPatterns,
+  type Actor,
+  type Page,
+  type Repository,
+  type Team,
+  type User,
+} from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
-import { Paged } from '../../http/paged.js';
+import { Paginated } from '../../http/paginated.js';
 
 /**
  * `/teams/{id}`. Gitea looks the team up (404) before asking for a token, so sign-in is left to
@@ -13,10 +20,7 @@ import { Paged } from '../../http/paged.js';
 @Controller('api/v1/teams/:id')
 @Access({ scope: 'organization' })
 export class TeamsController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly paged: Paged,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
   get(@CurrentActor() actor: Actor | null, @Param('id') id: string): Promise<Team> {
@@ -24,7 +28,11 @@ export class TeamsController {
   }
 
   @Patch()
-  edit(@CurrentActor() actor: Actor | null, @Param('id') id: string, @Body() body: EditTeamOption): Promise<Team> {
+  edit(
+    @CurrentActor() actor: Actor | null,
+    @Param('id') id: string,
+    @Body() body: EditTeamOption,
+  ): Promise<Team> {
     return this.rpc.call(TeamPatterns.edit, { actor, params: { id }, body });
   }
 
@@ -35,58 +43,80 @@ export class TeamsController {
   }
 
   @Get('members')
-  async members(
+  @Paginated({ link: false })
+  members(
     @CurrentActor() actor: Actor | null,
     @Param('id') id: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<User[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<User>>(TeamPatterns.listMembers, { actor, params: { id }, query }), { link: false });
+  ): Promise<Page<User>> {
+    return this.rpc.call<Page<User>>(TeamPatterns.listMembers, { actor, params: { id }, query });
   }
 
   @Get('members/:username')
-  member(@CurrentActor() actor: Actor | null, @Param('id') id: string, @Param('username') username: string): Promise<User> {
+  member(
+    @CurrentActor() actor: Actor | null,
+    @Param('id') id: string,
+    @Param('username') username: string,
+  ): Promise<User> {
     return this.rpc.call(TeamPatterns.getMember, { actor, params: { id, username } });
   }
 
   @Put('members/:username')
   @HttpCode(204)
-  async addMember(@CurrentActor() actor: Actor | null, @Param('id') id: string, @Param('username') username: string): Promise<void> {
+  async addMember(
+    @CurrentActor() actor: Actor | null,
+    @Param('id') id: string,
+    @Param('username') username: string,
+  ): Promise<void> {
     await this.rpc.call(TeamPatterns.addMember, { actor, params: { id, username } });
   }
 
   @Delete('members/:username')
   @HttpCode(204)
-  async removeMember(@CurrentActor() actor: Actor | null, @Param('id') id: string, @Param('username') username: string): Promise<void> {
+  async removeMember(
+    @CurrentActor() actor: Actor | null,
+    @Param('id') id: string,
+    @Param('username') username: string,
+  ): Promise<void> {
     await this.rpc.call(TeamPatterns.removeMember, { actor, params: { id, username } });
   }
 
   @Get('repos')
-  async repos(
+  @Paginated({ link: false })
+  repos(
     @CurrentActor() actor: Actor | null,
     @Param('id') id: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Repository[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Repository>>(TeamPatterns.listRepos, { actor, params: { id }, query }), { link: false });
+  ): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>>(TeamPatterns.listRepos, { actor, params: { id }, query });
   }
 
   @Get('repos/:org/:repo')
-  repo(@CurrentActor() actor: Actor | null, @Param('id') id: string, @Param('repo') repo: string): Promise<Repository> {
+  repo(
+    @CurrentActor() actor: Actor | null,
+    @Param('id') id: string,
+    @Param('repo') repo: string,
+  ): Promise<Repository> {
     return this.rpc.call(TeamPatterns.getRepo, { actor, params: { id, repo } });
   }
 
   @Put('repos/:org/:repo')
   @HttpCode(204)
-  async addRepo(@CurrentActor() actor: Actor | null, @Param('id') id: string, @Param('repo') repo: string): Promise<void> {
+  async addRepo(
+    @CurrentActor() actor: Actor | null,
+    @Param('id') id: string,
+    @Param('repo') repo: string,
+  ): Promise<void> {
     await this.rpc.call(TeamPatterns.addRepo, { actor, params: { id, repo } });
   }
 
   @Delete('repos/:org/:repo')
   @HttpCode(204)
-  async removeRepo(@CurrentActor() actor: Actor | null, @Param('id') id: string, @Param('repo') repo: string): Promise<void> {
+  async removeRepo(
+    @CurrentActor() actor: Actor | null,
+    @Param('id') id: string,
+    @Param('repo') repo: string,
+  ): Promise<void> {
     await this.rpc.call(TeamPatterns.removeRepo, { actor, params: { id, repo } });
   }
 }

@@ -1,8 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateHookOption, EditHookOption, type Actor, type Hook, type HookDelivery, type HookDeliveryDetail } from '@gitforge/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  CreateHookOption,
+  EditHookOption,
+  type Actor,
+  type Hook,
+  type Page,
+  type HookDelivery,
+  type HookDeliveryDetail,
+} from '@gitforge/contracts';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { HookRoutes } from '../../http/hook-routes.js';
+import { Paginated } from '../../http/paginated.js';
 
 /** `/user/hooks`: the signed-in user's hooks and their deliveries. */
 @Controller('api/v1/user/hooks')
@@ -11,13 +19,9 @@ export class UserHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
   @Get()
-  list(
-    @CurrentActor() actor: Actor,
-    @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Hook[]> {
-    return this.hooks.list(actor, { kind: 'user' }, query, req, reply, false);
+  @Paginated({ link: false })
+  list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Hook>> {
+    return this.hooks.list(actor, { kind: 'user' }, query);
   }
 
   @Post()
@@ -42,24 +46,31 @@ export class UserHooksController {
   }
 
   @Get(':id/deliveries')
+  @Paginated()
   deliveries(
     @CurrentActor() actor: Actor,
     @Param('id') id: string,
     @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<HookDelivery[]> {
-    return this.hooks.deliveries(actor, { kind: 'user', id }, query, req, reply);
+  ): Promise<Page<HookDelivery>> {
+    return this.hooks.deliveries(actor, { kind: 'user', id }, query);
   }
 
   @Get(':id/deliveries/:deliveryId')
-  delivery(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<HookDeliveryDetail> {
+  delivery(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<HookDeliveryDetail> {
     return this.hooks.delivery(actor, { kind: 'user', id }, deliveryId);
   }
 
   @Post(':id/deliveries/:deliveryId/attempts')
   @HttpCode(202)
-  redeliver(@CurrentActor() actor: Actor, @Param('id') id: string, @Param('deliveryId') deliveryId: string): Promise<void> {
+  redeliver(
+    @CurrentActor() actor: Actor,
+    @Param('id') id: string,
+    @Param('deliveryId') deliveryId: string,
+  ): Promise<void> {
     return this.hooks.redeliver(actor, { kind: 'user', id }, deliveryId);
   }
 }

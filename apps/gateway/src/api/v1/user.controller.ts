@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import {
   CreateEmailOption,
   CreateRepoOption,
@@ -20,16 +19,13 @@ import {
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
-import { Paged } from '../../http/paged.js';
+import { Paginated } from '../../http/paginated.js';
 
 /** `/user`: the authenticated user. */
 @Controller('api/v1/user')
 @Access({ signIn: true, scope: 'user' })
 export class UserController {
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly paged: Paged,
-  ) {}
+  constructor(private readonly rpc: RpcClient) {}
 
   @Get()
   get(@CurrentActor() actor: Actor): Promise<User> {
@@ -64,23 +60,15 @@ export class UserController {
   }
 
   @Get('followers')
-  async followers(
-    @CurrentActor() actor: Actor,
-    @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<User[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<User>>(UserPatterns.listFollowers, { actor, query }), { link: false });
+  @Paginated({ link: false })
+  followers(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<User>> {
+    return this.rpc.call<Page<User>>(UserPatterns.listFollowers, { actor, query });
   }
 
   @Get('following')
-  async following(
-    @CurrentActor() actor: Actor,
-    @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<User[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<User>>(UserPatterns.listFollowing, { actor, query }), { link: false });
+  @Paginated({ link: false })
+  following(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<User>> {
+    return this.rpc.call<Page<User>>(UserPatterns.listFollowing, { actor, query });
   }
 
   @Get('following/:username')
@@ -103,34 +91,22 @@ export class UserController {
 
   @Get('orgs')
   @Access({ scope: ['user', 'organization'] })
-  async orgs(
-    @CurrentActor() actor: Actor,
-    @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Organization[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Organization>>(OrgPatterns.listForUser, { actor, query }));
+  @Paginated()
+  orgs(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Organization>> {
+    return this.rpc.call<Page<Organization>>(OrgPatterns.listForUser, { actor, query });
   }
 
   @Get('teams')
-  async teams(
-    @CurrentActor() actor: Actor,
-    @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Team[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Team>>(TeamPatterns.listForActor, { actor, query }), { link: false });
+  @Paginated({ link: false })
+  teams(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Team>> {
+    return this.rpc.call<Page<Team>>(TeamPatterns.listForActor, { actor, query });
   }
 
   @Get('repos')
   @Access({ scope: 'repository' })
-  async repos(
-    @CurrentActor() actor: Actor,
-    @Query() query: Record<string, string>,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<Repository[]> {
-    return this.paged.send(req, reply, await this.rpc.call<Page<Repository>>(RepoPatterns.listForActor, { actor, query }));
+  @Paginated()
+  repos(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>>(RepoPatterns.listForActor, { actor, query });
   }
 
   @Post('repos')
