@@ -10,6 +10,7 @@ import {
   Database,
   loadConfig,
   OutboxRelay,
+  OutboxEventEntity,
   OutboxService,
   openServiceDatabase,
   PlatformConfig,
@@ -118,6 +119,21 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
     expect(await db.manager.count(WidgetEntity)).toBe(before + 20);
+  });
+
+  it('should find a row by columns as findOne does, conversions included', async () => {
+    await db.transaction((m) =>
+      m.insert(OutboxEventEntity, { eventId: 'lookup-1', name: 'user.created', envelope: '{}', createdAt: new Date(1700000000123), sentAt: new Date(1700000000999), attempts: 2 }),
+    );
+    const viaOrm = await db.manager.findOne(OutboxEventEntity, { where: { eventId: 'lookup-1' } });
+    const fast = await db.findOneBy(OutboxEventEntity, { eventId: 'lookup-1' });
+    expect(fast).toBeInstanceOf(OutboxEventEntity);
+    expect(fast).toEqual(viaOrm);
+    expect(fast!.createdAt).toEqual(new Date(1700000000123));
+    expect(fast!.sentAt).toEqual(new Date(1700000000999));
+    expect(fast!.lockedUntil).toBeNull();
+    await expect(db.findOneBy(OutboxEventEntity, { eventId: 'missing' })).resolves.toBeNull();
+    await expect(db.findOneBy(WidgetEntity, { name: 'evented', id: -1 })).resolves.toBeNull();
   });
 
   it('should relay committed events to every consumer queue once, and keep them while the queue is down', async () => {
