@@ -24,7 +24,7 @@ export class TeamsRepository {
   }
 
   findById(id: number, manager?: EntityManager): Promise<TeamEntity | null> {
-    return this.m(manager).findOne(TeamEntity, { where: { id } });
+    return this.db.findOneBy(TeamEntity, { id }, manager);
   }
 
   findByName(orgId: number, name: string, manager?: EntityManager): Promise<TeamEntity | null> {

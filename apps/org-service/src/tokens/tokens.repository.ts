@@ -9,7 +9,7 @@ export class TokensRepository {
   constructor(private readonly db: Database) {}
 
   findByHash(tokenHash: string): Promise<AccessTokenEntity | null> {
-    return this.db.manager.findOne(AccessTokenEntity, { where: { tokenHash } });
+    return this.db.findOneBy(AccessTokenEntity, { tokenHash });
   }
 
   findByName(userId: number, name: string, manager?: EntityManager): Promise<AccessTokenEntity | null> {

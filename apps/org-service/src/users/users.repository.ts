@@ -27,7 +27,7 @@ export class UsersRepository {
   }
 
   findById(id: number, manager?: EntityManager): Promise<UserEntity | null> {
-    return this.m(manager).findOne(UserEntity, { where: { id } });
+    return this.db.findOneBy(UserEntity, { id }, manager);
   }
 
   findByIds(ids: number[]): Promise<UserEntity[]> {
@@ -37,7 +37,7 @@ export class UsersRepository {
 
   /** Users and organizations share one namespace, case-insensitively. */
   findByName(name: string, manager?: EntityManager): Promise<UserEntity | null> {
-    return this.m(manager).findOne(UserEntity, { where: { lowerName: name.toLowerCase() } });
+    return this.db.findOneBy(UserEntity, { lowerName: name.toLowerCase() }, manager);
   }
 
   /** The individual whose primary address, or any verified secondary one, is `email` (Gitea's GetUserByEmail). */

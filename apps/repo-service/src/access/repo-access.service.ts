@@ -34,7 +34,7 @@ export class RepoAccessService {
 
   async collaboratorMode(repoId: number, userId: number | undefined): Promise<number> {
     if (userId === undefined) return AccessMode.none;
-    const row = await this.db.manager.findOne(CollaborationEntity, { where: { repoId, userId } });
+    const row = await this.db.findOneBy(CollaborationEntity, { repoId, userId });
     return row?.mode ?? AccessMode.none;
   }
 

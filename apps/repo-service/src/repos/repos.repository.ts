@@ -50,11 +50,11 @@ export class ReposRepository {
   constructor(private readonly db: Database) {}
 
   findByOwnerAndName(ownerId: number, name: string, manager?: EntityManager): Promise<RepositoryEntity | null> {
-    return (manager ?? this.db.manager).findOne(RepositoryEntity, { where: { ownerId, lowerName: name.toLowerCase() } });
+    return this.db.findOneBy(RepositoryEntity, { ownerId, lowerName: name.toLowerCase() }, manager);
   }
 
   findById(id: number, manager?: EntityManager): Promise<RepositoryEntity | null> {
-    return (manager ?? this.db.manager).findOne(RepositoryEntity, { where: { id } });
+    return this.db.findOneBy(RepositoryEntity, { id }, manager);
   }
 
   findByIds(ids: number[]): Promise<RepositoryEntity[]> {
