@@ -32,6 +32,15 @@ function registerBodyParsers(fastify: FastifyInstance): void {
     done(null, Object.fromEntries(new URLSearchParams(body)));
   };
   fastify.addContentTypeParser(['application/x-www-form-urlencoded', 'text/plain'], { parseAs: 'string' }, lenient);
+  // Gitea's binding reads an empty JSON body as `{}`: clients send `Content-Type: application/json`
+  // on every request, DELETE included, and must not get a 4xx for it.
+  const json = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, {});
+    json(req, text, done);
+  });
 }
 
 /** Builds the gateway application (not yet listening). */
