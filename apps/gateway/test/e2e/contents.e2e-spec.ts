@@ -236,7 +236,7 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       const blob = await alice.api.get<GitBlobResponse>(`/repos/${repo.full_name}/git/blobs/${small.body.sha}`);
       expect(blob.status).toBe(200);
       expect(blob.body).toMatchObject({ sha: small.body.sha, size: 6, encoding: 'base64', content: b64('small\n') });
-      expect((await alice.api.get(`/repos/${repo.full_name}/git/blobs/${'0'.repeat(40)}`)).status).toBe(404);
+      expect((await alice.api.get(`/repos/${repo.full_name}/git/blobs/${'0'.repeat(40)}`)).status).toBe(400);
 
       const head = (await gitOnDisk(layout, repo.id, ['rev-parse', 'main'])).trim();
       const top = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/${head}`);
@@ -246,6 +246,9 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
         ['README.md', 'blob', '100644'],
         ['assets', 'tree', '040000'],
       ]);
+      const abbreviated = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/${head.slice(0, 7)}`);
+      expect(abbreviated.body).toMatchObject({ sha: head, total_count: 2 });
+      expect((await alice.api.get(`/repos/${repo.full_name}/git/blobs/${small.body.sha.slice(0, 7)}`)).status).toBe(400);
       const all = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/main?recursive=true`);
       expect(all.body.tree!.map((e) => e.path)).toEqual(['README.md', 'assets', 'assets/big.bin', 'assets/small.txt']);
       const paged = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/main?recursive=true&per_page=3&page=1`);
@@ -253,7 +256,7 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect(paged.body.tree).toHaveLength(3);
       const past = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/main?recursive=true&per_page=3&page=3`);
       expect(past.body).toMatchObject({ tree: null, truncated: false });
-      expect((await alice.api.get(`/repos/${repo.full_name}/git/trees/${'f'.repeat(40)}`)).status).toBe(404);
+      expect((await alice.api.get(`/repos/${repo.full_name}/git/trees/${'f'.repeat(40)}`)).status).toBe(400);
     });
   });
 
@@ -444,7 +447,7 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect((await api.anonymous.post(`/repos/${repo.full_name}/contents/x.txt`, { content: b64('x') })).status).toBe(401);
       const denied = await put(bob, repo, 'x.txt', 'x');
       expect(denied.status).toBe(403);
-      expect(denied.body).toEqual(giteaError('user should have a permission to write to a repo'));
+      expect(denied.body).toEqual(giteaError('user should have a permission to write to the target branch'));
       const priv = await createRepo(alice, { private: true });
       expect((await put(bob, priv, 'x.txt', 'x')).status).toBe(404);
       expect((await api.anonymous.post(`/repos/${priv.full_name}/contents/x.txt`, { content: b64('x') })).status).toBe(404);

@@ -11,7 +11,7 @@ export class BranchesController {
 
   @MessagePattern(BranchPatterns.list)
   list(@Payload() req: RpcRequest<RepoParams>): Promise<Page<Branch>> {
-    return this.branches.list(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query));
+    return this.branches.list(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query), typeof req.query?.q === 'string' ? req.query.q : '');
   }
 
   @MessagePattern(BranchPatterns.get)

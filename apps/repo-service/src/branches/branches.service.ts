@@ -36,11 +36,12 @@ export class BranchesService {
     private readonly config: PlatformConfig,
   ) {}
 
-  /** Newest head commit first, then by name (Gitea's branch table order). */
-  async list(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<Branch>> {
+  /** Newest head commit first, then by name (Gitea's branch table order); `q` keeps names containing it. */
+  async list(actor: Actor | null, owner: string, repo: string, options: ListOptions, q = ''): Promise<Page<Branch>> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
     if (view.ctx.repo.isEmpty) return pageOf([], 0, options);
-    const all = (await this.refs.branches(view.repoId)).sort(
+    const keyword = q.trim().toLowerCase();
+    const all = (await this.refs.branches(view.repoId)).filter((b) => !keyword || b.name.toLowerCase().includes(keyword)).sort(
       (a, b) => b.committerTime - a.committerTime || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
     );
     const page = all.slice((options.page - 1) * options.limit, options.page * options.limit);
@@ -111,12 +112,13 @@ export class BranchesService {
 
   /**
    * `old_ref_name` (branch, tag or commit), else the deprecated `old_branch_name` (404 when
-   * missing), else the default branch. An unresolvable `old_ref_name` is a 500 in Gitea too.
+   * missing), else the default branch. Gitea answers an unresolvable `old_ref_name` with a 500;
+   * it is the caller's mistake, so here it is a 404 like a missing old branch.
    */
   private async startPoint(view: RepoView, body: CreateBranchRepoOption): Promise<GitCommit> {
     if (body.old_ref_name) {
       const commit = await this.refs.anyCommit(view.repoId, body.old_ref_name);
-      if (!commit) throw new ContractError('internal', `object does not exist [id: ${body.old_ref_name}, rel_path: ]`);
+      if (!commit) throw notFound(`object does not exist [id: ${body.old_ref_name}, rel_path: ]`);
       return commit;
     }
     if (body.old_branch_name) {

@@ -40,6 +40,9 @@ export function flag(value: unknown): boolean {
   return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value));
 }
 
+/** Gitea's [git] COMMITS_RANGE_SIZE. */
+const COMMITS_RANGE_SIZE = 50;
+
 /** A side of a comparison: the ref as written and its `~N`/`^` suffix. */
 interface CompareRef {
   name: string;
@@ -74,7 +77,10 @@ export class CommitsService {
     const base: LogOptions = { revs, path, since: dateOption(query.since), until: dateOption(query.until) };
     const total = await this.log.count(view.repoId, base);
     if (path !== undefined && total === 0) throw notFound();
-    const commits = await this.log.log(view.repoId, { ...base, skip: (options.page - 1) * options.limit, maxCount: options.limit });
+    // As Gitea's CommitsByFileAndRange: with `path` a page is always COMMITS_RANGE_SIZE commits
+    // ("limit … ignored if used with 'path'"), though the paging headers still show `limit`.
+    const size = path === undefined ? options.limit : COMMITS_RANGE_SIZE;
+    const commits = await this.log.log(view.repoId, { ...base, skip: (options.page - 1) * size, maxCount: size });
     return pageOf(await this.toCommits(view, actor, commits, query), total, options);
   }
 

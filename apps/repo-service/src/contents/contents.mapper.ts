@@ -14,6 +14,8 @@ export interface EntryFacts {
   blob?: { content: string | null; lfs: LfsPointer | null };
   lfs?: LfsPointer | null;
   lastCommit?: GitCommit;
+  /** Gitea's IncludeCommitMetadata (sha and dates) and IncludeCommitMessage, each on its own. */
+  withMetadata?: boolean;
   withMessage?: boolean;
   symlinkTarget?: string;
   submoduleUrl?: string | null;
@@ -50,12 +52,12 @@ export function toContentsResponse(urls: RepoUrls, ref: RefCommit, facts: EntryF
     submodule_git_url: null,
     _links: { self, git, html },
   };
-  if (facts.lastCommit) {
+  if (facts.lastCommit && facts.withMetadata) {
     res.last_commit_sha = facts.lastCommit.sha;
     res.last_committer_date = formatGitTime(facts.lastCommit.committer);
     res.last_author_date = formatGitTime(facts.lastCommit.author);
-    if (facts.withMessage) res.last_commit_message = facts.lastCommit.message;
   }
+  if (facts.lastCommit && facts.withMessage) res.last_commit_message = facts.lastCommit.message;
   if (type === 'file' && facts.blob) {
     res.encoding = facts.blob.content === null ? null : 'base64';
     res.content = facts.blob.content;

@@ -16,7 +16,7 @@ import { GitObjects, isDir, isSubmodule, isSymlink, type GitCommit, type GitTree
 import { GitService } from '../git/git.service.js';
 import { LastCommits } from '../git/last-commits.js';
 import { Lru } from '../git/lru.js';
-import { isLikelyCommitId, pathEscape, Refs, type RefCommit } from '../git/refs.js';
+import { isLikelyCommitId, isRevision, pathEscape, Refs, type RefCommit } from '../git/refs.js';
 import { toContentsResponse, toGitBlobResponse, type EntryFacts } from './contents.mapper.js';
 import { LFS_POINTER_MAX_SIZE, LfsStore, parseLfsPointer, type LfsPointer } from './lfs.js';
 import { codeReader, type RepoView } from './repo-view.js';
@@ -148,6 +148,7 @@ export class ContentsService {
           entry,
           size: entry.type === 'blob' ? (sizes.get(entry.sha) ?? 0) : 0,
           lastCommit: lastCommits?.get(entry.name),
+          withMetadata: options.commitMetadata,
           withMessage: options.commitMessage,
         };
         if (isSymlink(entry)) {
@@ -226,9 +227,11 @@ export class ContentsService {
   /** `GET …/git/blobs/{sha}`. */
   async blob(actor: Actor | null, owner: string, repo: string, sha: string): Promise<GitBlobResponse> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
-    if (!/^[0-9a-f]{4,64}$/.test(sha)) throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
+    // Gitea answers 400 for any id it cannot read as a blob, abbreviated ones included.
+    const missing = new ContractError('invalid_argument', `object does not exist [id: ${sha}, rel_path: ]`);
+    if (!isLikelyCommitId(sha, view.objectFormat)) throw missing;
     const info = await this.objects.info(view.repoId, sha);
-    if (!info || info.type !== 'blob') throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
+    if (!info || info.type !== 'blob') throw missing;
     const { content, lfs } = await this.blobContent(view.repoId, info.oid, info.size);
     return toGitBlobResponse(view.urls, info.oid, info.size, content, lfs);
   }
@@ -240,7 +243,7 @@ export class ContentsService {
   async tree(actor: Actor | null, owner: string, repo: string, sha: string, query: { recursive?: unknown; page?: unknown; per_page?: unknown }): Promise<GitTreeResponse> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
     const resolved = await this.treeOf(view, sha);
-    if (!resolved) throw new ContractError('not_found', `sha not found [${sha}]`);
+    if (!resolved) throw new ContractError('invalid_argument', `sha not found [${sha}]`);
     const recursive = query.recursive === true || query.recursive === 'true' || query.recursive === '1';
     const entries = recursive ? await this.lsTreeRecursive(view.repoId, resolved.tree) : await this.lsTree(view.repoId, resolved.tree);
     const toInt = (v: unknown): number => Number.parseInt(String(v ?? ''), 10) || 0;
@@ -266,20 +269,23 @@ export class ContentsService {
     return res;
   }
 
+  /**
+   * Gitea's GetTree: a full id as it is, anything else (branch, tag, abbreviated id) resolved
+   * first; a commit stands for its tree, a tag for its commit's tree under the tag's own id.
+   */
   private async treeOf(view: RepoView, sha: string): Promise<{ id: string; tree: string } | null> {
-    if (isLikelyCommitId(sha, view.objectFormat)) {
-      const info = await this.objects.info(view.repoId, sha);
-      if (info?.type === 'tree') return { id: info.oid, tree: info.oid };
-      if (info?.type === 'commit' || info?.type === 'tag') {
-        const commit = await this.objects.resolveCommit(view.repoId, info.oid);
-        const c = commit ? await this.objects.commit(view.repoId, commit) : null;
-        return c ? { id: c.sha, tree: c.tree } : null;
-      }
-      return null;
+    let id = sha;
+    if (!isLikelyCommitId(sha, view.objectFormat)) {
+      const resolved = (await this.refs.branchHead(view.repoId, sha)) ?? (isRevision(sha) ? (await this.objects.info(view.repoId, sha))?.oid : null);
+      if (!resolved) return null;
+      id = resolved;
     }
-    const head = (await this.refs.branchHead(view.repoId, sha)) ?? (await this.refs.tagCommit(view.repoId, sha));
-    const c = head ? await this.objects.commit(view.repoId, head) : null;
-    return c ? { id: c.sha, tree: c.tree } : null;
+    const info = await this.objects.info(view.repoId, id);
+    if (info?.type === 'tree') return { id: info.oid, tree: info.oid };
+    if (info?.type !== 'commit' && info?.type !== 'tag') return null;
+    const commit = await this.objects.resolveCommit(view.repoId, info.oid);
+    const c = commit ? await this.objects.commit(view.repoId, commit) : null;
+    return c ? { id: info.oid, tree: c.tree } : null;
   }
 
   private async lsTree(repoId: number, tree: string): Promise<Array<Omit<GitEntry, 'url'>>> {

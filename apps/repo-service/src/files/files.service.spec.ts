@@ -40,9 +40,12 @@ describe('file change rules', () => {
     expect([both.author.name, both.committer.name]).toEqual(['Ada', 'Bea']);
   });
 
-  it('should keep the doer’s name for their own address unless another is given, and ignore identities without e-mail', () => {
-    expect(signatures({ author: { email: 'alice@example.com' } }, doer, now).author).toMatchObject({ name: 'Alice A', email: 'Alice@Example.com' });
-    expect(signatures({ author: { name: 'Only A Name' } }, doer, now).author).toMatchObject({ name: 'Alice A' });
+  it('should take each of name and e-mail from the identity, then the other identity, then the doer', () => {
+    expect(signatures({ author: { name: 'Only A Name' } }, doer, now).author).toMatchObject({ name: 'Only A Name', email: 'Alice@Example.com' });
+    expect(signatures({ author: { email: 'x@y.z' } }, doer, now).committer).toMatchObject({ name: 'Alice A', email: 'x@y.z' });
+    const mixed = signatures({ author: { name: 'A', email: 'a@y.z' }, committer: { name: 'C' } }, doer, now);
+    expect(mixed.committer).toMatchObject({ name: 'C', email: 'a@y.z' });
+    expect(mixed.author).toMatchObject({ name: 'A', email: 'a@y.z' });
   });
 
   it('should keep the offset of given dates', () => {

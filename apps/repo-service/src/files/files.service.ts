@@ -106,7 +106,7 @@ export class FilesService {
     if (!ctx.permission.canRead('repo.code')) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
     if (repo.isArchived || repo.isMirror) throw new ContractError('locked', 'repo is not allowed to edit');
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    if (!ctx.permission.canWrite('repo.code')) throw forbidden('user should have a permission to write to a repo');
+    if (!ctx.permission.canWrite('repo.code')) throw forbidden('user should have a permission to write to the target branch');
     const view = repoView(ctx, this.config);
     const oldBranch = opts.branch || repo.defaultBranch;
     const newBranch = opts.new_branch || oldBranch;
@@ -249,18 +249,15 @@ export function defaultMessage(changes: FileChange[]): string {
  * means the signed-in user; the signed-in user's address keeps their name unless one is given.
  */
 export function signatures(opts: FileOptions, doer: User, now = new Date()): { author: CommitSignature; committer: CommitSignature } {
-  const doerName = doer.full_name || doer.login;
-  const person = (id: FileOptions['author']): { name: string; email: string } | null => {
-    if (!id?.email) return null;
-    if (id.email.toLowerCase() === doer.email.toLowerCase()) return { name: id.name || doerName, email: doer.email };
-    return { name: id.name || id.email, email: id.email };
-  };
-  const committerId = person(opts.committer);
-  const authorId = person(opts.author) ?? committerId ?? { name: doerName, email: doer.email };
-  const committerFinal = committerId ?? authorId;
+  // As Gitea's makeGitUserSignature: each of name and e-mail comes from the identity itself,
+  // else from the other identity, else from the signed-in user.
+  const person = (own: FileOptions['author'], other: FileOptions['author']): { name: string; email: string } => ({
+    name: own?.name || other?.name || doer.full_name || doer.login,
+    email: own?.email || other?.email || doer.email,
+  });
   return {
-    author: { ...authorId, ...gitDate(opts.dates?.author, now) },
-    committer: { ...committerFinal, ...gitDate(opts.dates?.committer, now) },
+    author: { ...person(opts.author, opts.committer), ...gitDate(opts.dates?.author, now) },
+    committer: { ...person(opts.committer, opts.author), ...gitDate(opts.dates?.committer, now) },
   };
 }
 

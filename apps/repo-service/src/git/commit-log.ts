@@ -45,7 +45,9 @@ export class CommitLog {
       '-z',
       FORMAT,
       '--date=raw',
-      '--no-renames',
+      // Renames are found for the line counts (Gitea's stats come from a rename-aware diff) and
+      // reported as a removal and an addition in the file lists, as Gitea's --no-renames lists are.
+      '-M',
       '--diff-merges=first-parent',
       '--raw',
       '--numstat',
@@ -79,6 +81,8 @@ export class CommitLog {
   }
 }
 
+const byPath = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 /** Parses the `-z` output of {@link FORMAT} followed by `--raw` and `--numstat` records. */
 export function parseLog(out: Buffer): LoggedCommit[] {
   const commits: LoggedCommit[] = [];
@@ -100,23 +104,39 @@ export function parseLog(out: Buffer): LoggedCommit[] {
     for (let i = 0; i < HEADER_FIELDS; i++) f.push(readField());
     const [sha, tree, parents, an, ae, ad, cn, ce, cd, message] = f as [string, string, string, string, string, string, string, string, string, string];
     const changes: CommitChanges = { added: [], removed: [], modified: [], additions: 0, deletions: 0 };
+    let renamed = false;
     for (;;) {
       while (pos < out.length && (out[pos] === 0 || out[pos] === 0x0a)) pos++;
       if (pos >= out.length || out[pos] === 0x1e) break;
       if (out[pos] === 0x3a) {
-        // :<old mode> <new mode> <old id> <new id> <status>\0<path>\0
+        // :<old mode> <new mode> <old id> <new id> <status>\0<path>\0, or for a rename
+        // :… R<score>\0<old path>\0<new path>\0
         const meta = readField();
         const path = readField();
         const status = meta.slice(meta.lastIndexOf(' ') + 1);
-        if (status === 'A') changes.added.push(path);
+        if (status.startsWith('R')) {
+          changes.removed.push(path);
+          changes.added.push(readField());
+          renamed = true;
+        } else if (status === 'A') changes.added.push(path);
         else if (status === 'D') changes.removed.push(path);
         else if (status === 'M') changes.modified.push(path);
       } else {
-        // <added>\t<deleted>\t<path>\0 ("-" for binary files)
-        const [a, d] = readField().split('\t');
+        // <added>\t<deleted>\t<path>\0 ("-" for binary files), or for a rename
+        // <added>\t<deleted>\t\0<old path>\0<new path>\0
+        const [a, d, path] = readField().split('\t');
+        if (path === '') {
+          readField();
+          readField();
+        }
         changes.additions += Number(a) || 0;
         changes.deletions += Number(d) || 0;
       }
+    }
+    if (renamed) {
+      // Back to the path order a --no-renames listing has.
+      changes.added.sort(byPath);
+      changes.removed.sort(byPath);
     }
     const sig = (name: string, email: string, raw: string) => parseSignature(`${name} <${email}> ${raw}`);
     commits.push({

@@ -65,6 +65,24 @@ describe('git readers and writer', () => {
       expect(await log.count(1, { revs: ['refs/heads/main'], path: 'run.sh' })).toBe(2);
       expect((await log.log(1, { revs: ['refs/heads/main'], skip: 1, maxCount: 1 })).map((c) => c.message)).toEqual(['first\n\nbody\n']);
     });
+
+    it('should count a renamed file\'s changed lines only, and list the rename as a removal and an addition', async () => {
+      const renamed = await new TestRepo().init();
+      try {
+        writeFileSync(join(renamed.work, 'z.txt'), Array.from({ length: 20 }, (_, i) => `line ${i}\n`).join(''));
+        renamed.sh('add', '-A');
+        renamed.sh('commit', '-q', '-m', 'one');
+        renamed.sh('mv', 'z.txt', 'b.txt');
+        writeFileSync(join(renamed.work, 'b.txt'), Array.from({ length: 20 }, (_, i) => `line ${i === 3 ? 'three' : i}\n`).join(''));
+        renamed.sh('add', '-A');
+        renamed.sh('commit', '-q', '-m', 'rename');
+        renamed.push();
+        const [head] = await new CommitLog(renamed.git).log(1, { revs: ['refs/heads/main'], maxCount: 1 });
+        expect(head!.changes).toEqual({ added: ['b.txt'], removed: ['z.txt'], modified: [], additions: 1, deletions: 1 });
+      } finally {
+        renamed.remove();
+      }
+    });
   });
 
   describe(CommitWriter.name, () => {

@@ -28,6 +28,14 @@ export function isLikelyCommitId(value: string, objectFormat: 'sha1' | 'sha256',
   return value.length >= (minLength ?? full) && value.length <= full && HEX.test(value);
 }
 
+/**
+ * Text git may resolve as a revision: no whitespace or control characters (cat-file reads one
+ * name per line), no `:` (a path or message search, not a commit), and no leading `-`.
+ */
+export function isRevision(value: string): boolean {
+  return value.length > 0 && value.length <= 512 && !value.startsWith('-') && !/[\s\x00-\x1f\x7f:\\]/.test(value);
+}
+
 /** Branch, tag and commit lookups. Ref names are validated before git sees them. */
 @Injectable()
 export class Refs {
@@ -82,9 +90,15 @@ export class Refs {
     return { inputRef, kind, name: kind === 'commit' ? commit.sha : name, commit };
   }
 
-  /** Any revision a user may name for a commit: branch, tag or (abbreviated) commit id. */
+  /**
+   * Any revision a user may name for a commit: a branch, a tag, then whatever git itself resolves
+   * (an abbreviated id, `HEAD`, `main~2`, `v1^`), as Gitea's GetCommit does through cat-file.
+   */
   async anyCommit(repoId: number, rev: string): Promise<GitCommit | null> {
-    const sha = (await this.branchHead(repoId, rev)) ?? (await this.tagCommit(repoId, rev)) ?? (await this.commitById(repoId, rev));
+    const sha =
+      (await this.branchHead(repoId, rev)) ??
+      (await this.tagCommit(repoId, rev)) ??
+      (isRevision(rev) ? await this.objects.resolveCommit(repoId, rev) : null);
     return sha ? this.objects.commit(repoId, sha) : null;
   }
 

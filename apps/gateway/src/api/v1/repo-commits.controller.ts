@@ -93,7 +93,8 @@ export class RepoCommitsController {
         params,
         query,
       });
-      return this.paged.send(req, reply, page)[0]!;
+      // Gitea counts the statuses in X-Total-Count but sends no Link for the combined status.
+      return this.paged.send(req, reply, page, { link: false })[0]!;
     }
     if (rest.includes('/')) throw new NotFoundException();
     return this.commit(actor, owner, repo, rest, query, reply);
