@@ -24,6 +24,16 @@ export class GatewayConfig extends PlatformConfig {
   GITFORGE_API_BODY_LIMIT_BYTES = 50 * 1024 * 1024;
 
   /**
+   * Largest push or fetch request body. repo-service enforces it on the decoded stream; the
+   * gateway refuses a declared Content-Length over it at once, so git reads a 413 instead of a
+   * connection reset while it is still sending.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  GITFORGE_GIT_MAX_BODY_BYTES = 2 * 1024 * 1024 * 1024;
+
+  /**
    * repo-service's smart-HTTP listener (its GITFORGE_GIT_HTTP_PORT), where clones and pushes are
    * streamed to. A load balancer in front of several repo-service replicas works. The all-in-one
    * process finds its own listener and ignores this.

@@ -1,4 +1,4 @@
-import { Agent, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
@@ -15,6 +15,8 @@ const GIT_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-r
 const FORWARDED = ['content-type', 'content-encoding', 'content-length', 'git-protocol', 'user-agent', 'accept'];
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
 const CHALLENGE = { 'WWW-Authenticate': GitHttp.challenge };
+/** How long the rest of a request body is read and dropped after repo-service answered early. */
+const DRAIN_AFTER_ANSWER_MS = 5_000;
 
 type GitRoute = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
 
@@ -44,7 +46,17 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
     // The body stays unread here: the handler streams `request.raw` to repo-service.
     fastify.addContentTypeParser(GIT_TYPES, (_request, _payload, done) => done(null, undefined));
     const route = (method: 'GET' | 'POST', tail: GitRoute): void => {
-      fastify.route({ method, url: `/:owner/:repo/${tail}`, handler: (request, reply) => this.proxy(request, reply, tail) });
+      fastify.route({
+        method,
+        url: `/:owner/:repo/${tail}`,
+        // Gitea's serviceRPC answers a POST of any other content type with a bare 400; checked
+        // before Fastify would try to parse the body as something else.
+        onRequest: (request, reply, done) => {
+          if (method === 'POST' && request.headers['content-type'] !== `application/x-${tail}-request`) void reply.code(400).send();
+          else done();
+        },
+        handler: (request, reply) => this.proxy(request, reply, tail),
+      });
     };
     route('GET', 'info/refs');
     route('POST', 'git-upload-pack');
@@ -72,6 +84,11 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
       return;
     }
 
+    if (Number(request.headers['content-length'] ?? 0) > this.config.GITFORGE_GIT_MAX_BODY_BYTES) {
+      reply.raw.once('finish', () => drainBriefly(request.raw));
+      void reply.code(413).type('text/plain; charset=utf-8').send('Request Entity Too Large\n');
+      return;
+    }
     const path = `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${tail}`;
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     const headers: OutgoingHttpHeaders = {
@@ -84,28 +101,48 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
     reply.hijack();
     const res = reply.raw;
     const upstream = httpRequest(`${base}${path}${search}`, { method: request.method, headers, agent: this.agent });
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    // repo-service may answer before the body is in (a body over its limit, an idle client): drop the rest.
-    res.on('finish', () => {
-      if (!request.raw.complete) request.raw.destroy();
-    });
+    let answered = false;
+    const badGateway = (why: string): void => {
+      log.info({ reqId: request.id, why }, 'git request ended without an answer from repo-service');
+      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Bad Gateway\n');
+      else res.destroy();
+    };
     upstream.on('response', (answer) => {
+      answered = true;
       res.writeHead(answer.statusCode ?? 502, { ...passThrough(answer.headers), 'X-Request-Id': request.id });
       pipeline(answer, res).catch(() => res.destroy());
     });
-    try {
-      await pipeline(request.raw, upstream);
-    } catch (err) {
-      log.info({ reqId: request.id, err: (err as Error).message }, 'git request ended early');
-      if (!res.headersSent) {
-        res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad Gateway\n');
-      } else {
-        res.destroy();
-      }
-    }
+    // Once repo-service has answered, its answer stream carries any failure; before that, the
+    // client must still get a status rather than a hung connection.
+    upstream.on('error', (err) => {
+      if (!answered) badGateway(err.message);
+    });
+    upstream.on('close', () => {
+      if (!answered) badGateway('closed');
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    // repo-service may answer before the body is in (a body over its limit, an idle client).
+    res.on('finish', () => {
+      request.raw.unpipe(upstream);
+      drainBriefly(request.raw);
+    });
+    request.raw.on('error', () => upstream.destroy());
+    request.raw.on('aborted', () => upstream.destroy());
+    request.raw.pipe(upstream);
   }
+}
+
+/**
+ * After an answer sent before the whole request body arrived: reads and drops the rest for a
+ * moment, so the client reads the answer instead of a reset connection, then cuts it off.
+ */
+function drainBriefly(body: IncomingMessage): void {
+  if (body.complete) return;
+  body.resume();
+  const cutOff = setTimeout(() => body.destroy(), DRAIN_AFTER_ANSWER_MS);
+  body.once('close', () => clearTimeout(cutOff));
 }
 
 function passThrough(headers: IncomingHttpHeaders): OutgoingHttpHeaders {

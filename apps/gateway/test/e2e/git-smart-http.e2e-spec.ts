@@ -243,7 +243,8 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
         ref: 'refs/heads/main',
         before: ZERO,
         after: c2,
-        compare_url: `${html}/compare/${ZERO}...${c2}`,
+        // Gitea's getCompareURL: nothing to compare for the first push of the default branch.
+        compare_url: layout.rootUrl,
         total_commits: 2,
         head_commit: { id: c2 },
         pusher: { login: alice.username },
@@ -265,8 +266,15 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
         },
         expect.objectContaining({ id: c1, added: ['a.txt'], modified: [], removed: [] }),
       ]);
-      // A new branch lists only the commits the repository did not have.
-      expect(topicPush!.payload).toMatchObject({ before: ZERO, after: c3, total_commits: 1, commits: [{ id: c3, author: { username: '' } }] });
+      // Like Gitea, a new branch lists the last commits of its history, new or not, and compares
+      // from the parent of the oldest one listed (here the root: so from the default branch).
+      expect(topicPush!.payload).toMatchObject({
+        before: ZERO,
+        after: c3,
+        total_commits: 3,
+        commits: [{ id: c3, author: { username: '' } }, { id: c2 }, { id: c1 }],
+        compare_url: `${html}/compare/main...${c3}`,
+      });
       expect(tagPush!.payload).toMatchObject({ ref: 'refs/tags/v1', after: c3, commits: [], total_commits: 0, head_commit: { id: c3 } });
       expect(deleted!.payload).toMatchObject({ ref: 'topic', ref_type: 'branch', pusher_type: 'user' });
     });
@@ -347,7 +355,7 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       await git.commit(dir, { 'bob.txt': 'bob\n' }, 'from bob');
       const res = await git.run(['push', 'origin', 'main'], { cwd: dir, allowFailure: true });
       expect(res.code).not.toBe(0);
-      expect(res.stderr).toContain('! [remote rejected] main -> main (permission denied)');
+      expect(res.stderr).toContain('! [remote rejected] main -> main (pre-receive hook declined: User permission denied for writing.)');
       expect(res.stderr).toContain('User permission denied for writing.');
       await addCollaborator(alice, 'secret', bob, 'write');
       await git.run(['push', 'origin', 'main'], { cwd: dir });
@@ -380,8 +388,8 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       await git.run(['tag', 'other'], { cwd: mine });
       const refused = await git.run(['push', 'origin', 'v1'], { cwd: mine, allowFailure: true });
       expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toContain('! [remote rejected] v1 -> v1 (protected tag)');
-      expect(refused.stderr).toContain('remote: gitforge: Tag v1 is protected');
+      expect(refused.stderr).toContain('! [remote rejected] v1 -> v1 (pre-receive hook declined: Tag v1 is protected)');
+      expect(refused.stderr).toContain('remote: Gitea: Tag v1 is protected');
       await git.run(['push', 'origin', 'other'], { cwd: mine });
 
       const bobs = await workingCopy(alice, 'tagged', bob);
@@ -390,7 +398,7 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       expect((await git.lsRemote(url(alice, 'tagged'))).has('refs/tags/v1')).toBe(true);
       // Deleting a protected tag is refused the same way.
       const del = await git.run(['push', 'origin', ':v1'], { cwd: mine, allowFailure: true });
-      expect(del.stderr).toContain('(protected tag)');
+      expect(del.stderr).toContain('(pre-receive hook declined: Tag v1 is protected)');
     });
 
     it('should let only the push allowlist push to a protected branch, and never force or delete it', async () => {
@@ -409,7 +417,7 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
 
       await git.commit(mine, { 'a.txt': 'alice\n' }, 'alice on main');
       const refused = await git.run(['push', 'origin', 'main'], { cwd: mine, allowFailure: true });
-      expect(refused.stderr).toContain('! [remote rejected] main -> main (protected branch)');
+      expect(refused.stderr).toContain('! [remote rejected] main -> main (pre-receive hook declined: Not allowed to push to protected branch main)');
       expect(refused.stderr).toContain('Not allowed to push to protected branch main');
 
       const bobs = await workingCopy(alice, 'guarded', bob);
@@ -419,14 +427,13 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       await git.run(['reset', '--quiet', '--hard', 'HEAD~1'], { cwd: bobs });
       await git.commit(bobs, { 'c.txt': 'rewritten\n' }, 'rewrite');
       const forced = await git.run(['push', '--force', 'origin', 'main'], { cwd: bobs, allowFailure: true });
-      expect(forced.stderr).toContain('(protected branch)');
-      expect(forced.stderr).toContain('branch main is protected from force push');
+      expect(forced.stderr).toContain('Branch main is protected from force push');
 
       const deleted = await git.run(['push', 'origin', ':release/1'], { cwd: bobs, allowFailure: true });
-      expect(deleted.stderr).toContain('! [remote rejected] release/1 (protected branch)');
-      expect(deleted.stderr).toContain('branch release/1 is protected from deletion');
+      expect(deleted.stderr).toContain('! [remote rejected] release/1 (pre-receive hook declined: Branch release/1 is protected from deletion)');
+      expect(deleted.stderr).toContain('remote: Gitea: Branch release/1 is protected from deletion');
       const defaultBranch = await git.run(['push', 'origin', ':main'], { cwd: bobs, allowFailure: true });
-      expect(defaultBranch.stderr).toContain('branch main is the default branch and cannot be deleted');
+      expect(defaultBranch.stderr).toContain('Branch main is the default branch and cannot be deleted');
     });
   });
 
@@ -442,9 +449,9 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
 
     it('should refuse ref names git could read as options, and paths with them', async () => {
       const dash = await git.run(['push', 'origin', 'HEAD:refs/heads/-x'], { cwd: work, allowFailure: true });
-      expect(dash.stderr).toContain('! [remote rejected] HEAD -> -x (invalid ref name)');
+      expect(dash.stderr).toContain('! [remote rejected] HEAD -> -x (pre-receive hook declined: Invalid branch name: -x)');
       const option = await git.run(['push', 'origin', `HEAD:refs/tags/--upload-pack=touch`], { cwd: work, allowFailure: true });
-      expect(option.stderr).toContain('(invalid ref name)');
+      expect(option.stderr).toContain('(pre-receive hook declined: Invalid tag name: --upload-pack=touch)');
       const path = await git.run(['clone', `${layout.rootUrl}--upload-pack=touch%20${encodeURIComponent(marker())}/x.git`, git.dir('evil')], {
         allowFailure: true,
       });
@@ -514,6 +521,31 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       await push.closed;
       await expectEventually(() => expect(leftovers(repo)).toEqual([]), { timeoutMs: 30_000 });
       expect((await git.lsRemote(url(alice, 'safety'))).has('refs/heads/dropped')).toBe(false);
+    });
+
+    it('should answer bad requests with a status, never a hung connection', async () => {
+      const path = `/${alice.username}/safety.git/git-upload-pack`;
+      const auth = { authorization: basicAuth(...creds(alice)) };
+      const notGzip = await rawRequest(layout, 'POST', path, { ...auth, 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' }, Buffer.from('0000 plainly not gzip'));
+      expect(notGzip.status).toBe(400);
+      const wrongType = await rawRequest(layout, 'POST', path, { ...auth, 'content-type': 'application/json' }, Buffer.from('{}'));
+      expect(wrongType.status).toBe(400);
+      const tooLarge = await rawRequest(
+        layout,
+        'POST',
+        `/${alice.username}/safety.git/git-receive-pack`,
+        { ...auth, 'content-type': 'application/x-git-receive-pack-request' },
+        Buffer.alloc(BODY_LIMIT + 1024),
+      );
+      expect(tooLarge.status).toBe(413);
+      // Gitea looks the owner up before it asks for credentials.
+      expect((await rawRequest(layout, 'GET', '/no-such-owner-x/repo.git/info/refs?service=git-upload-pack')).status).toBe(404);
+    });
+
+    it('should take push options, as Gitea advertises them', async () => {
+      await git.commit(work, { 'options.txt': 'o\n' }, 'with options');
+      await git.run(['push', '-o', 'ci.skip', '-o', 'topic=x', 'origin', 'HEAD:with-options'], { cwd: work });
+      expect((await git.lsRemote(url(alice, 'safety'))).has('refs/heads/with-options')).toBe(true);
     });
 
     it('should cut off a request body over the limit', async () => {

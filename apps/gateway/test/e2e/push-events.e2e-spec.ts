@@ -89,11 +89,15 @@ describe.each(layoutsUnderTest())('push events to webhooks and feeds (%s layout)
       pusher: { login: alice.username },
       sender: { login: alice.username },
     });
+    // As Gitea: the pusher as anyone sees them, the repository as its owner does, and no compare
+    // link for the first push of the default branch (the root URL alone).
+    expect(payload.pusher).toMatchObject({ email: `${alice.username.toLowerCase()}@noreply.localhost`, is_admin: false, last_login: '0001-01-01T00:00:00Z' });
+    expect(payload).toMatchObject({ compare_url: layout.rootUrl, repository: { permissions: { admin: true, push: true, pull: true } } });
     expect(payload.commits.map((c) => c.id)).toEqual([second, first]);
     expect(payload.commits[0]).toMatchObject({ message: 'change a, add b\n', added: ['b.txt'], modified: ['a.txt'] });
     expect(payload.commits[1]!.author).toMatchObject({ name: 'Alice', email: alice.email, username: alice.username });
     const create = JSON.parse(of('create')[0]!.body) as { ref: string; ref_type: string; sha: string };
-    expect(create).toMatchObject({ ref: 'main', ref_type: 'branch', sha: second });
+    expect(create).toMatchObject({ ref: 'main', ref_type: 'branch', sha: second, repository: { permissions: { admin: false, push: false, pull: false } } });
   });
 
   it('should deliver a tag push as create and a branch deletion as delete', async () => {
@@ -106,6 +110,14 @@ describe.each(layoutsUnderTest())('push events to webhooks and feeds (%s layout)
     expect(created).toEqual(expect.arrayContaining([expect.objectContaining({ ref: 'v1.0', ref_type: 'tag' })]));
     const deleted = of('delete').map((d) => JSON.parse(d.body) as { ref: string; ref_type: string; pusher_type: string });
     expect(deleted).toEqual([expect.objectContaining({ ref: 'topic', ref_type: 'branch', pusher_type: 'user' })]);
+    // A new branch lists the last commits of its history and compares from the default branch
+    // (its oldest listed commit has no parent); a new tag compares from the zero id.
+    const pushes = of('push').map((d) => JSON.parse(d.body) as PushPayload & { after: string });
+    const topic = pushes.find((p) => p.ref === 'refs/heads/topic')!;
+    expect(topic).toMatchObject({ total_commits: 2, compare_url: `${layout.rootUrl}${alice.username}/hooked/compare/main...${topic.after}` });
+    expect(topic.commits).toHaveLength(2);
+    const tag = pushes.find((p) => p.ref === 'refs/tags/v1.0')!;
+    expect(tag).toMatchObject({ total_commits: 0, commits: [], compare_url: `${layout.rootUrl}${alice.username}/hooked/compare/${'0'.repeat(40)}...${tag.after}` });
   });
 
   it('should deliver a file written through the API as a push', async () => {

@@ -37,7 +37,14 @@ export class DirectoryClient {
     return this.ask(DirectoryPatterns.teamIdsOfUser, { actor: null, body: { orgId, userId } });
   }
 
-  /** The actor as a User in its own view (with e-mail): pusher and event sender. */
+  /** A user as anyone sees them (Gitea's ToUser without a viewer): pushers and senders in event payloads. */
+  async publicUser(id: number): Promise<User> {
+    const [user] = await this.ask<User[], { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [id] } });
+    if (!user) throw new ContractError('not_found', `user does not exist [uid: ${id}, name: ]`);
+    return user;
+  }
+
+  /** The actor as a User in its own view (with its real e-mail): commit signatures. */
   async actorUser(actor: Actor): Promise<User> {
     const [user] = await this.ask<User[], { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: [actor.id] } });
     if (!user) throw new ContractError('unauthenticated', 'token is required');

@@ -213,6 +213,8 @@ export class GitService {
   spawnService(repoId: number, service: GitHttpService, options: ServiceSpawnOptions = {}): ChildProcess {
     const args = [
       ...(options.hooksPath ? ['-c', `core.hooksPath=${options.hooksPath}`] : []),
+      // As Gitea's global git config: `git push -o …` works (receive-pack refuses options unless advertised).
+      ...(service === 'receive-pack' ? ['-c', 'receive.advertisePushOptions=true'] : []),
       service,
       '--stateless-rpc',
       ...(options.advertise ? ['--advertise-refs'] : []),

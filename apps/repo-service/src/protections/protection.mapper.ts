@@ -9,8 +9,12 @@ export interface NameLookup {
   teams: Map<number, string>;
 }
 
+/** The listed accounts' or teams' names, ordered by name as Gitea reads them back. */
 const names = (ids: number[], byId: Map<number, string>): string[] =>
-  ids.map((id) => byId.get(id)).filter((n): n is string => n !== undefined);
+  ids
+    .map((id) => byId.get(id))
+    .filter((n): n is string => n !== undefined)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 export function toTagProtection(p: TagProtectionEntity, lookup: NameLookup): TagProtection {
   return {

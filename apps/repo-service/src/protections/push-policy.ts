@@ -19,11 +19,10 @@ export interface RefUpdate {
 }
 
 /**
- * The verdict on one ref update. A refusal carries a short `reason` for git's report-status
- * (the client prints `! [remote rejected] v1 -> v1 (protected tag)`) and Gitea's own sentence
- * for the `remote:` lines.
+ * The verdict on one ref update. A refusal carries Gitea's own sentence, shown both on the
+ * `remote:` lines and in git's report-status for that ref.
  */
-export type RefDecision = { ref: string; allowed: true } | { ref: string; allowed: false; reason: string; message: string };
+export type RefDecision = { ref: string; allowed: true } | { ref: string; allowed: false; message: string };
 
 /** Who pushes where. */
 export interface PushContext extends RepoContext {
@@ -35,7 +34,7 @@ export type ObjectEnv = Record<string, string>;
 
 export const isZeroId = (sha: string): boolean => /^0+$/.test(sha);
 
-const deny = (ref: string, reason: string, message: string): RefDecision => ({ ref, allowed: false, reason, message });
+const deny = (ref: string, message: string): RefDecision => ({ ref, allowed: false, message });
 
 /** Gitea's `;`-separated, case-insensitive file globs of a branch rule. */
 export function filePatterns(spec: string): RegExp[] {
@@ -154,18 +153,18 @@ export class PushPolicy {
     const canWrite = facts.ctx.permission.canWrite('repo.code');
     if (ref.startsWith('refs/heads/')) {
       const branch = ref.slice('refs/heads/'.length);
-      if (!isValidRefName(branch)) return deny(ref, 'invalid ref name', `Invalid branch name: ${branch}`);
-      if (!canWrite) return deny(ref, 'permission denied', 'User permission denied for writing.');
+      if (!isValidRefName(branch)) return deny(ref, `Invalid branch name: ${branch}`);
+      if (!canWrite) return deny(ref, 'User permission denied for writing.');
       return this.decideBranch(facts, u, branch, env);
     }
     if (ref.startsWith('refs/tags/')) {
       const tag = ref.slice('refs/tags/'.length);
-      if (!isValidRefName(tag)) return deny(ref, 'invalid ref name', `Invalid tag name: ${tag}`);
-      if (!canWrite) return deny(ref, 'permission denied', 'User permission denied for writing.');
+      if (!isValidRefName(tag)) return deny(ref, `Invalid tag name: ${tag}`);
+      if (!canWrite) return deny(ref, 'User permission denied for writing.');
       return this.decideTag(facts, ref, tag);
     }
-    if (!ref.startsWith('refs/') || !isValidRefName(ref.slice('refs/'.length))) return deny(ref, 'invalid ref name', `Invalid ref name: ${ref}`);
-    if (!canWrite) return deny(ref, 'permission denied', 'User permission denied for writing.');
+    if (!ref.startsWith('refs/') || !isValidRefName(ref.slice('refs/'.length))) return deny(ref, `Invalid ref name: ${ref}`);
+    if (!canWrite) return deny(ref, 'User permission denied for writing.');
     return { ref, allowed: true };
   }
 
@@ -177,13 +176,13 @@ export class PushPolicy {
       try {
         pattern = compileTagPattern(rule.namePattern);
       } catch {
-        return deny(ref, 'protected tag', `Tag ${tag} is protected`);
+        return deny(ref, `Tag ${tag} is protected`);
       }
       if (!pattern.test(tag)) continue;
       allowed = await facts.listed(rule.allowlistUserIds, rule.allowlistTeamIds);
       if (allowed) break;
     }
-    return allowed ? { ref, allowed: true } : deny(ref, 'protected tag', `Tag ${tag} is protected`);
+    return allowed ? { ref, allowed: true } : deny(ref, `Tag ${tag} is protected`);
   }
 
   private async decideBranch(facts: PushFacts, u: RefUpdate, branch: string, env?: ObjectEnv): Promise<RefDecision> {
@@ -192,20 +191,20 @@ export class PushPolicy {
     const deleting = isZeroId(u.newSha);
     const creating = isZeroId(u.oldSha);
     if (deleting && branch === facts.ctx.repo.defaultBranch) {
-      return deny(ref, 'default branch', `branch ${branch} is the default branch and cannot be deleted`);
+      return deny(ref, `Branch ${branch} is the default branch and cannot be deleted`);
     }
     const rule = firstMatchingRule(await facts.branches(), branch);
     if (!rule) return { ref, allowed: true };
-    if (deleting) return deny(ref, 'protected branch', `branch ${branch} is protected from deletion`);
+    if (deleting) return deny(ref, `Branch ${branch} is protected from deletion`);
 
     let force = false;
     if (!creating && !(await this.git.isAncestor(repoId, u.oldSha, u.newSha, env))) {
-      if (!rule.canForcePush) return deny(ref, 'protected branch', `branch ${branch} is protected from force push`);
+      if (!rule.canForcePush) return deny(ref, `Branch ${branch} is protected from force push`);
       force = true;
     }
     // gitforge keeps no signing keys, so no commit can be verified: a rule that requires it refuses new commits.
     if (rule.requireSignedCommits && (creating || !(await this.git.isAncestor(repoId, u.newSha, u.oldSha, env)))) {
-      return deny(ref, 'protected branch', `branch ${branch} is protected from unverified commit ${u.newSha}`);
+      return deny(ref, `Branch ${branch} is protected from unverified commit ${u.newSha}`);
     }
     const changed = creating ? [] : await this.changedFiles(repoId, u, rule, env);
     const protectedPatterns = filePatterns(rule.protectedFilePatterns);
@@ -213,12 +212,12 @@ export class PushPolicy {
 
     const canPush = !protectedPath && (force ? await this.canUserForcePush(facts, rule) : await this.canUserPush(facts, rule));
     if (canPush) return { ref, allowed: true };
-    if (protectedPath) return deny(ref, 'protected branch', `branch ${branch} is protected from changing file ${protectedPath}`);
+    if (protectedPath) return deny(ref, `Branch ${branch} is protected from changing file ${protectedPath}`);
     const unprotected = filePatterns(rule.unprotectedFilePatterns);
     if (unprotected.length > 0 && changed.length > 0 && changed.every((p) => unprotected.some((g) => g.test(p.trim().toLowerCase())))) {
       return { ref, allowed: true };
     }
-    return deny(ref, 'protected branch', `Not allowed to push to protected branch ${branch}`);
+    return deny(ref, `Not allowed to ${force ? 'force-push' : 'push'} to protected branch ${branch}`);
   }
 
   private async changedFiles(repoId: number, u: RefUpdate, rule: BranchProtectionEntity, env?: ObjectEnv): Promise<string[]> {

@@ -1,5 +1,6 @@
 import type { PayloadCommit, PayloadUser } from '@gitforge/contracts';
 import type { CommitInfo } from '../git/git.service.js';
+import { escapePathSegments, pathEscape } from '../git/refs.js';
 
 /** Go prints a zero UTC offset as `Z`; git's `%aI` writes `+00:00`. */
 export function rfc3339(isoDate: string): string {
@@ -27,7 +28,7 @@ export function toPayloadCommit(commit: CommitInfo, repoHtmlUrl: string, loginBy
   };
 }
 
-/** Gitea's compare link between two commits of a push. */
-export function compareUrl(repoHtmlUrl: string, before: string, after: string): string {
-  return `${repoHtmlUrl}/compare/${before}...${after}`;
+/** Gitea's ComposeCompareURL: the compare page between two revisions, relative to the root URL. */
+export function compareUrl(owner: string, repo: string, before: string, after: string): string {
+  return `${pathEscape(owner)}/${pathEscape(repo)}/compare/${escapePathSegments(before)}...${escapePathSegments(after)}`;
 }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { EventNames, type PayloadCommit, type Repository, type User } from '@gitforge/contracts';
+import { AccessMode, EventNames, type PayloadCommit, type Repository, type User } from '@gitforge/contracts';
 import { createLogger, Database, OutboxService, PlatformConfig } from '@gitforge/platform';
 import { DirectoryClient } from '../access/directory.client.js';
+import { RepoPermission } from '../access/repo-permission.js';
+import { GitObjects } from '../git/git-objects.js';
 import { GitService, type CommitInfo } from '../git/git.service.js';
 import { isZeroId, type PushContext, type RefUpdate } from '../protections/push-policy.js';
 import { repoUrls, toRepository } from '../repos/repo.mapper.js';
@@ -13,10 +15,14 @@ import { compareUrl, toPayloadCommit } from './push-payload.mapper.js';
 
 const log = createLogger('pushes');
 
-/** As many commits as a push event lists (the newest); `total_commits` counts them all. */
-const MAX_PAYLOAD_COMMITS = 20;
+/** Gitea's [ui] FEED_MAX_COMMIT_NUM: a push event lists the newest this many; `total_commits` counts them all. */
+const MAX_PAYLOAD_COMMITS = 5;
+/** A new branch's event describes the last this many commits of its history, new or not (Gitea's CommitsBeforeLimit(10)). */
+const NEW_BRANCH_COMMITS = 10;
+/** Webhook payloads show the repository as its owner sees it, except create events (Gitea's notifier). */
+const AS_OWNER = new RepoPermission(AccessMode.owner);
 
-type EventWriter = (m: EntityManager, repository: Repository) => Promise<unknown>;
+type EventWriter = (m: EntityManager, view: (permission: RepoPermission) => Repository) => Promise<unknown>;
 
 interface RefChange {
   update: RefUpdate;
@@ -25,6 +31,8 @@ interface RefChange {
   commits: CommitInfo[];
   total: number;
   head: CommitInfo | null;
+  /** Gitea's compare link, relative to the root URL ("" when there is nothing to compare). */
+  compare: string;
 }
 
 /**
@@ -42,6 +50,7 @@ export class PushesService {
     private readonly db: Database,
     private readonly repos: ReposRepository,
     private readonly git: GitService,
+    private readonly objects: GitObjects,
     private readonly outbox: OutboxService,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
@@ -50,7 +59,8 @@ export class PushesService {
   async afterRefUpdates(ctx: PushContext, updates: RefUpdate[]): Promise<void> {
     if (updates.length === 0) return;
     const repoId = ctx.repo.id;
-    const [sender, changes] = await Promise.all([this.directory.actorUser(ctx.actor), this.describe(repoId, updates)]);
+    // The pusher as anyone sees them (Gitea's ToUser without a viewer): payloads leave the forge.
+    const [sender, changes] = await Promise.all([this.directory.publicUser(ctx.actor.id), this.describe(ctx, updates)]);
     const emails = new Set<string>();
     for (const c of changes) {
       for (const commit of [...c.commits, ...(c.head ? [c.head] : [])]) emails.add(commit.author.email).add(commit.committer.email);
@@ -66,8 +76,9 @@ export class PushesService {
         if (!repo) return;
         const row = await this.refresh(repo, updates);
         await this.repos.update(m, repoId, row);
-        const repository = toRepository({ ...repo, ...row } as RepositoryEntity, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
-        for (const write of writers) await write(m, repository);
+        const fresh = { ...repo, ...row } as RepositoryEntity;
+        const view = (permission: RepoPermission): Repository => toRepository(fresh, ctx.owner.ownerUser, permission, this.config.rootUrl);
+        for (const write of writers) await write(m, view);
       }),
     );
     log.info({ repoId, refs: updates.length }, 'push recorded');
@@ -93,23 +104,29 @@ export class PushesService {
     };
   }
 
-  /** The commits each updated branch gained (new to the repository for a new branch) and each ref's head commit. */
-  private async describe(repoId: number, updates: RefUpdate[]): Promise<RefChange[]> {
-    const refs = await this.git.refs(repoId);
-    const moved = new Set(updates.map((u) => u.ref));
-    const before = new Set([...[...refs].filter(([ref]) => !moved.has(ref)).map(([, sha]) => sha), ...updates.map((u) => u.oldSha).filter((s) => !isZeroId(s))]);
+  /**
+   * What each ref update tells, as Gitea's pushUpdates does: an updated branch lists the commits
+   * it gained, a new branch the last commits of its history; a new tag only its commit.
+   */
+  private async describe(ctx: PushContext, updates: RefUpdate[]): Promise<RefChange[]> {
+    const repoId = ctx.repo.id;
     const out: RefChange[] = [];
     for (const update of updates) {
       const kind = update.ref.startsWith('refs/heads/') ? 'branch' : update.ref.startsWith('refs/tags/') ? 'tag' : null;
       if (!kind) continue;
       const name = update.ref.slice(kind === 'branch' ? 'refs/heads/'.length : 'refs/tags/'.length);
-      const change: RefChange = { update, kind, name, commits: [], total: 0, head: null };
+      const change: RefChange = { update, kind, name, commits: [], total: 0, head: null, compare: '' };
       if (!isZeroId(update.newSha)) {
         if (kind === 'branch') {
-          const exclude = isZeroId(update.oldSha) ? [...before] : [update.oldSha];
-          const listed = await this.git.commitsBetween(repoId, [update.newSha], exclude, MAX_PAYLOAD_COMMITS);
-          change.commits = listed.commits;
-          change.total = listed.total;
+          const creating = isZeroId(update.oldSha);
+          const listed = creating
+            ? await this.git.commitsBetween(repoId, [update.newSha], [], NEW_BRANCH_COMMITS)
+            : await this.git.commitsBetween(repoId, [update.newSha], [update.oldSha], MAX_PAYLOAD_COMMITS);
+          change.total = creating ? listed.commits.length : listed.total;
+          change.commits = listed.commits.slice(0, MAX_PAYLOAD_COMMITS);
+          change.compare = await this.compareFrom(ctx, change);
+        } else {
+          change.compare = compareUrl(ctx.owner.ownerUser.login, ctx.repo.name, update.oldSha, update.newSha);
         }
         change.head = change.commits[0]?.sha === update.newSha ? change.commits[0] : await this.git.commitInfo(repoId, update.newSha);
       }
@@ -118,12 +135,24 @@ export class PushesService {
     return out;
   }
 
+  /**
+   * Gitea's getCompareURL for a branch: from the old head, or for a new branch from the parent
+   * of the oldest commit listed, else from the default branch (unless this is it).
+   */
+  private async compareFrom(ctx: PushContext, change: RefChange): Promise<string> {
+    let from = isZeroId(change.update.oldSha) ? '' : change.update.oldSha;
+    const oldest = change.commits.at(-1);
+    if (!from && oldest) from = (await this.objects.commit(ctx.repo.id, oldest.sha))?.parents[0] ?? '';
+    if (!from && change.name !== ctx.repo.defaultBranch) from = ctx.repo.defaultBranch;
+    return from ? compareUrl(ctx.owner.ownerUser.login, ctx.repo.name, from, change.update.newSha) : '';
+  }
+
   /** Gitea's notifications for one ref, in its order: create before push for branches, after it for tags; a deleted branch only says so. */
   private events(ctx: PushContext, c: RefChange, sender: User, html: string, loginByEmail: Map<string, string>): EventWriter[] {
     const meta = { actor: ctx.actor, repoId: ctx.repo.id };
     const { oldSha: before, newSha: after, ref } = c.update;
     const deleted = isZeroId(after);
-    const pushed: EventWriter = (m, repository) =>
+    const pushed: EventWriter = (m, view) =>
       this.outbox.add(
         m,
         EventNames.repoPushed,
@@ -131,20 +160,21 @@ export class PushesService {
           ref,
           before,
           after,
-          compare_url: deleted ? '' : compareUrl(html, before, after),
+          // Gitea prefixes its relative compare link with the root URL, so "" becomes the root URL.
+          compare_url: `${this.config.rootUrl}${c.compare}`,
           commits: c.commits.map((commit): PayloadCommit => toPayloadCommit(commit, html, loginByEmail)),
           total_commits: c.total,
           head_commit: c.head ? toPayloadCommit(c.head, html, loginByEmail) : null,
-          repository,
+          repository: view(AS_OWNER),
           pusher: sender,
           sender,
         },
         meta,
       );
-    const created: EventWriter = (m, repository) =>
-      this.outbox.add(m, EventNames.refCreated, { ref: c.name, ref_type: c.kind, sha: after, repository, sender }, meta);
-    const removed: EventWriter = (m, repository) =>
-      this.outbox.add(m, EventNames.refDeleted, { ref: c.name, ref_type: c.kind, pusher_type: 'user', repository, sender }, meta);
+    const created: EventWriter = (m, view) =>
+      this.outbox.add(m, EventNames.refCreated, { ref: c.name, ref_type: c.kind, sha: after, repository: view(RepoPermission.none), sender }, meta);
+    const removed: EventWriter = (m, view) =>
+      this.outbox.add(m, EventNames.refDeleted, { ref: c.name, ref_type: c.kind, pusher_type: 'user', repository: view(AS_OWNER), sender }, meta);
 
     if (deleted) return c.kind === 'tag' ? [pushed, removed] : [removed];
     if (isZeroId(before)) return c.kind === 'tag' ? [pushed, created] : [created, pushed];

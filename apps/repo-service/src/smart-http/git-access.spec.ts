@@ -45,6 +45,12 @@ describe(GitAccess.name, () => {
     expect(await sut.check(null, 'o', 'missing', 'upload-pack')).toEqual(challenge);
   });
 
+  it('should answer 404 for an unknown owner before asking for credentials, as Gitea looks owners up first', async () => {
+    owner = null;
+    expect(await sut.check(null, 'nobody', 'r', 'upload-pack')).toMatchObject({ status: 404, message: 'Repository not found' });
+    expect(await sut.check(null, 'nobody', 'r', 'receive-pack')).toMatchObject({ status: 404 });
+  });
+
   it('should answer 404 to signed-in users who cannot read the code, and for unknown repositories', async () => {
     repo!.isPrivate = true;
     mode = AccessMode.none;

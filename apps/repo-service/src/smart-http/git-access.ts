@@ -34,6 +34,8 @@ export class GitAccess {
     const publicPull = !!owner && !!repo && !repo.isPrivate && pull && owner.owner.visibility === 'public';
     if (publicPull) return { ok: true, ctx: { repo, owner, permission: await this.access.permissionFor(actor, owner, repo) } };
 
+    // Gitea looks the owner up before it asks for credentials: an unknown owner is a 404 for everyone.
+    if (!owner) return refuse(404, 'Repository not found');
     if (!actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
     if (actor.scopes !== null) {
       if (!scopesAllow(actor.scopes, 'repository', !pull)) {
@@ -42,8 +44,8 @@ export class GitAccess {
       }
       if (repo?.isPrivate && isPublicOnly(actor.scopes)) return refuse(403, 'token scope is limited to public repos');
     }
-    if (!owner || !repo) {
-      if (pull || !owner) return refuse(404, 'Repository not found');
+    if (!repo) {
+      if (pull) return refuse(404, 'Repository not found');
       return refuse(403, `Push to create is not enabled for ${owner.owner.kind === 'organization' ? 'organizations' : 'users'}.`);
     }
     const permission = await this.access.permissionFor(actor, owner, repo);

@@ -47,14 +47,14 @@ export class PktLineReader {
 }
 
 /** git's reason when its pre-receive hook fails: every ref of the push gets it. */
-const HOOK_DECLINED = 'pre-receive hook declined';
+export const HOOK_DECLINED = 'pre-receive hook declined';
 /** Band-1 payload per packet: small enough for `side-band` (1000-byte packets) as well as `side-band-64k`. */
 const BAND_CHUNK = 995;
 
 /**
  * Passes receive-pack's answer through, replacing git's generic `ng <ref> pre-receive hook
  * declined` with gitforge's reason for that ref, so the client prints e.g.
- * `! [remote rejected] v1 -> v1 (protected tag)`. Works with and without side-band: a side-band
+ * `! [remote rejected] v1 -> v1 (pre-receive hook declined: Tag v1 is protected)`. Works with and without side-band: a side-band
  * answer starts every data packet with its band number (1-3), report-status lines never do.
  */
 export class ReportStatusRewriter extends Transform {

@@ -43,7 +43,7 @@ for (const key of ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', '
   if (process.env[key]) env[key] = process.env[key];
 }
 const fail = () => {
-  process.stderr.write('gitforge: the push could not be checked\\n');
+  process.stderr.write('Gitea: the push could not be checked\\n');
   process.exit(1);
 };
 const req = request(
@@ -158,7 +158,7 @@ export class PushHooks implements OnApplicationShutdown {
       return answer(400, { ok: false, messages: [] });
     } catch (err) {
       log.error({ err }, 'push hook failed');
-      return answer(500, { ok: false, messages: ['gitforge: internal error while checking the push'] });
+      return answer(500, { ok: false, messages: ['Gitea: internal error while checking the push'] });
     }
   }
 

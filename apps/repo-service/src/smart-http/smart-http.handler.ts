@@ -13,7 +13,7 @@ import { PushPolicy, type PushContext } from '../protections/push-policy.js';
 import { PushesService } from '../pushes/pushes.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { GitAccess } from './git-access.js';
-import { pkt, ReportStatusRewriter } from './pkt-line.js';
+import { HOOK_DECLINED, pkt, ReportStatusRewriter } from './pkt-line.js';
 import { PushHooks, type HookAnswer } from './push-hooks.js';
 
 const log = createLogger('smart-http');
@@ -22,9 +22,12 @@ const log = createLogger('smart-http');
 const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
 const ROUTE = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache', 'Cache-Control': 'no-cache, max-age=0, must-revalidate' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Request Entity Too Large' };
 const QUARANTINE_KEYS = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH'] as const;
 
 class BodyTooLarge extends Error {}
+
+const isZlibError = (err: unknown): boolean => typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('Z_');
 
 /** Counts request bytes (after gzip decoding) and stops at the limit. */
 class ByteLimit extends Transform {
@@ -113,7 +116,7 @@ export class SmartHttpHandler {
     if (advertise) return this.advertise(verdict.ctx, svc, env, res);
     if (header(req, 'content-type') !== `application/x-git-${svc}-request`) return plain(res, 400, 'Bad Request');
     const length = Number(header(req, 'content-length') ?? 0);
-    if (length > this.config.GITFORGE_GIT_MAX_BODY_BYTES) return plain(res, 413, 'Request Entity Too Large');
+    if (length > this.config.GITFORGE_GIT_MAX_BODY_BYTES) return plain(res, 413, 'Request Entity Too Large', { Connection: 'close' });
     return this.serve(req, res, verdict.ctx, verified.actor, svc, env);
   }
 
@@ -191,7 +194,7 @@ export class SmartHttpHandler {
         clearTimeout(term);
         clearTimeout(kill);
       });
-      if (status && !res.headersSent) plain(res, status, status === 413 ? 'Request Entity Too Large' : 'Request Timeout', { Connection: 'close' });
+      if (status && !res.headersSent) plain(res, status, STATUS_TEXT[status] ?? 'Bad Request', { Connection: 'close' });
       else res.destroy();
     };
     const idleMs = this.config.GITFORGE_GIT_IDLE_TIMEOUT_MS;
@@ -206,7 +209,10 @@ export class SmartHttpHandler {
     if (body !== req) req.on('error', (err) => body.destroy(err));
     child.stdin!.on('error', () => undefined);
     const input = pipeline(body, new ByteLimit(this.config.GITFORGE_GIT_MAX_BODY_BYTES, touch), child.stdin!).catch((err: unknown) => {
-      abort(err instanceof BodyTooLarge ? 'request body too large' : 'request stream failed', err instanceof BodyTooLarge ? 413 : undefined);
+      if (err instanceof BodyTooLarge) abort('request body too large', 413);
+      // A body that says it is gzip and is not: Gitea answers 400.
+      else if (isZlibError(err)) abort('request body is not valid gzip', 400);
+      else abort('request stream failed');
     });
 
     output.on('data', touch);
@@ -232,8 +238,10 @@ export class SmartHttpHandler {
         const messages: string[] = [];
         for (const d of decisions) {
           if (d.allowed) continue;
-          rejections.set(d.ref, d.reason);
-          messages.push(`gitforge: ${d.message}`);
+          // As Gitea: the sentence on a `remote: Gitea: …` line, and git's own "pre-receive hook
+          // declined" in that ref's report, here followed by the same sentence.
+          rejections.set(d.ref, `${HOOK_DECLINED}: ${d.message}`);
+          messages.push(`Gitea: ${d.message}`);
         }
         return { ok: messages.length === 0, messages };
       },
