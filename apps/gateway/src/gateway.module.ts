@@ -12,6 +12,7 @@ import { RepoSearchController } from './api/v1/repo-search.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
+import { RepoTagsController } from './api/v1/repo-tags.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
@@ -47,6 +48,7 @@ import { Paged } from './http/paged.js';
     RepoTagProtectionsController,
     RepoContentsController,
     RepoBranchesController,
+    RepoTagsController,
     RepoCommitsController,
     RepoHooksController,
     OrgHooksController,

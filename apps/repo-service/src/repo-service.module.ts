@@ -12,6 +12,7 @@ import { ProtectionsModule } from './protections/protections.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
 import { StatusesModule } from './statuses/statuses.module.js';
+import { TagsModule } from './tags/tags.module.js';
 
 @Module({
   imports: [
@@ -30,6 +31,7 @@ import { StatusesModule } from './statuses/statuses.module.js';
     BranchesModule,
     CommitsModule,
     StatusesModule,
+    TagsModule,
     RepoFactsModule,
   ],
 })

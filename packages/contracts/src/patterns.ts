@@ -213,6 +213,20 @@ export const BranchPatterns = definePatterns('repo', {
   delete: 'repos.branches.delete',
 });
 
+export const TagPatterns = definePatterns('repo', {
+  list: 'repos.tags.list',
+  get: 'repos.tags.get',
+  create: 'repos.tags.create',
+  delete: 'repos.tags.delete',
+  /** `git/tags/{sha}`: an annotated tag object. */
+  annotated: 'repos.git.tags.get',
+});
+
+export const GitRefPatterns = definePatterns('repo', {
+  /** `git/refs` and `git/refs/{prefix}`. */
+  list: 'repos.git.refs.list',
+});
+
 export const CommitPatterns = definePatterns('repo', {
   list: 'repos.commits.list',
   get: 'repos.commits.get',

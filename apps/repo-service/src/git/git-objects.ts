@@ -48,6 +48,33 @@ export function parseSignature(line: string): GitSignature {
   return { name: m[1]!, email: m[2]!, when: Number(m[3]), tz: m[4]! };
 }
 
+/** An annotated tag object. */
+export interface GitTag {
+  sha: string;
+  /** The tagged object and its type (usually a commit). */
+  object: string;
+  type: string;
+  name: string;
+  tagger: GitSignature;
+  message: string;
+}
+
+export function parseTag(sha: string, data: Buffer): GitTag {
+  const text = data.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const tag: GitTag = { sha, object: '', type: '', name: '', tagger: parseSignature(''), message: split < 0 ? '' : text.slice(split + 2) };
+  for (const line of (split < 0 ? text : text.slice(0, split)).split('\n')) {
+    const space = line.indexOf(' ');
+    const key = line.slice(0, space);
+    const value = line.slice(space + 1);
+    if (key === 'object') tag.object = value;
+    else if (key === 'type') tag.type = value;
+    else if (key === 'tag') tag.name = value;
+    else if (key === 'tagger') tag.tagger = parseSignature(value);
+  }
+  return tag;
+}
+
 export function parseCommit(sha: string, data: Buffer): GitCommit {
   const text = data.toString('utf8');
   const split = text.indexOf('\n\n');
@@ -113,6 +140,12 @@ export class GitObjects {
   async resolveCommit(repoId: number, name: string): Promise<string | null> {
     const info = await this.pool.info(repoId, `${name}^{commit}`);
     return info?.type === 'commit' ? info.oid : null;
+  }
+
+  /** An annotated tag object by id (null for anything else). */
+  async tag(repoId: number, sha: string): Promise<GitTag | null> {
+    const obj = await this.pool.read(repoId, sha);
+    return obj?.type === 'tag' ? parseTag(obj.oid, obj.data) : null;
   }
 
   async commit(repoId: number, sha: string): Promise<GitCommit | null> {

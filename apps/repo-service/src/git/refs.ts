@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isValidRefName } from '@gitforge/contracts';
-import { GitObjects, type GitCommit } from './git-objects.js';
+import { GitObjects, parseSignature, type GitCommit, type GitSignature } from './git-objects.js';
 import { GitService } from './git.service.js';
 
 export type RefKind = 'branch' | 'tag' | 'commit';
@@ -12,6 +12,15 @@ export interface RefCommit {
   /** Branch or tag short name, or the full commit id. */
   name: string;
   commit: GitCommit;
+}
+
+/** A tag as listed: its own object (the commit for a lightweight tag), the commit, the tagger or committer, the message. */
+export interface TagRef {
+  name: string;
+  id: string;
+  commit: string;
+  creator: GitSignature;
+  message: string;
 }
 
 export interface BranchRef {
@@ -121,6 +130,36 @@ export class Refs {
       .map((line) => {
         const [name, sha, time] = line.split('\0') as [string, string, string];
         return { name, sha, committerTime: Number(time) || 0 };
+      });
+  }
+
+  /**
+   * Every tag with its commit, date and message, in Gitea's order (for-each-ref sorted by the
+   * tagged commit's date, newest first). A lightweight tag's date and message are its commit's.
+   */
+  async tags(repoId: number): Promise<TagRef[]> {
+    const format = '%1e%(refname:strip=2)%00%(objectname)%00%(*objectname)%00%(creator)%00%(contents)';
+    const out = await this.git.run(repoId, ['for-each-ref', `--format=${format}`, '--sort=-*creatordate', 'refs/tags/']);
+    return out.stdout
+      .toString('utf8')
+      .split('\x1e')
+      .filter((record) => record.length > 0)
+      .map((record) => {
+        const [name = '', id = '', peeled = '', creator = '', ...message] = record.split('\0');
+        return { name, id, commit: peeled || id, creator: parseSignature(creator), message: message.join('\0').replace(/\n$/, '') };
+      });
+  }
+
+  /** Every ref with the object it points at and that object's type (Gitea's GetRefsFiltered). */
+  async all(repoId: number): Promise<Array<{ name: string; sha: string; type: string }>> {
+    const out = await this.git.run(repoId, ['for-each-ref', '--format=%(objectname) %(objecttype) %(refname)']);
+    return out.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [sha = '', type = '', ...name] = line.split(' ');
+        return { sha, type, name: name.join(' ') };
       });
   }
 

@@ -10,3 +10,4 @@ export * from './contents.js';
 export * from './commit.js';
 export * from './hook.js';
 export * from './facts.js';
+export * from './tag.js';

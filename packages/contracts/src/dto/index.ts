@@ -28,3 +28,4 @@ export * from './repo/create-branch-repo-option.dto.js';
 export * from './repo/create-status-option.dto.js';
 export * from './hook/create-hook-option.dto.js';
 export * from './hook/edit-hook-option.dto.js';
+export * from './repo/create-tag-option.dto.js';
