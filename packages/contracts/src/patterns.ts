@@ -162,6 +162,8 @@ export const BranchProtectionPatterns = definePatterns('repo', {
   create: 'repos.branchProtections.create',
   edit: 'repos.branchProtections.edit',
   delete: 'repos.branchProtections.delete',
+  /** `POST branch_protections/priority`: the rules' order, first to last. */
+  prioritize: 'repos.branchProtections.prioritize',
 });
 
 /** `/repos/{owner}/{repo}/tag_protections`. */
@@ -210,6 +212,7 @@ export const BranchPatterns = definePatterns('repo', {
   list: 'repos.branches.list',
   get: 'repos.branches.get',
   create: 'repos.branches.create',
+  rename: 'repos.branches.rename',
   delete: 'repos.branches.delete',
 });
 

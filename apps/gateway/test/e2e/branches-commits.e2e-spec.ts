@@ -9,6 +9,7 @@ import type {
   CreateRepoOption,
   CreateStatusOption,
   FileResponse,
+  RenameBranchRepoOption,
   Repository,
 } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
@@ -156,6 +157,47 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
       expect((await bob.api.delete(`/repos/${repo.full_name}/branches/from-tag`)).status).toBe(403);
       const repoNow = await alice.api.get<Repository>(`/repos/${repo.full_name}`);
       expect(repoNow.body.branch_count).toBe(5);
+    });
+
+    it('should rename a branch (204) with its own protection rule, and the default branch with it', async () => {
+      const own = await createRepo(alice);
+      await alice.api.post(`/repos/${own.full_name}/branches`, { new_branch_name: 'feature' });
+      await alice.api.post(`/repos/${own.full_name}/branch_protections`, { rule_name: 'feature' });
+      const renamed = await alice.api.patch(`/repos/${own.full_name}/branches/feature`, { name: 'feature-2' } satisfies RenameBranchRepoOption);
+      expect(renamed.status).toBe(204);
+      expect((await alice.api.get(`/repos/${own.full_name}/branches/feature`)).status).toBe(404);
+      expect((await alice.api.get<Branch>(`/repos/${own.full_name}/branches/feature-2`)).body).toMatchObject({ name: 'feature-2', protected: true });
+      expect((await alice.api.get(`/repos/${own.full_name}/branch_protections/feature-2`)).status).toBe(200);
+      const events = (await repoEvents(layout, own.id)).map((e) => [e.name, (e.payload as { ref: string }).ref]);
+      expect(events).toEqual(expect.arrayContaining([['repo.ref_deleted', 'feature'], ['repo.ref_created', 'feature-2']]));
+
+      expect((await alice.api.patch(`/repos/${own.full_name}/branches/main`, { name: 'trunk' })).status).toBe(204);
+      const after = await alice.api.get<Repository>(`/repos/${own.full_name}`);
+      expect(after.body.default_branch).toBe('trunk');
+      expect((await gitOnDisk(layout, own.id, ['symbolic-ref', 'HEAD'])).trim()).toBe('refs/heads/trunk');
+    });
+
+    it('should refuse renames as Gitea does', async () => {
+      const own = await createRepo(alice);
+      await alice.api.post(`/repos/${own.full_name}/branches`, { new_branch_name: 'release/1' });
+      await alice.api.post(`/repos/${own.full_name}/branches`, { new_branch_name: 'topic' });
+      const taken = await alice.api.patch(`/repos/${own.full_name}/branches/topic`, { name: 'main' });
+      expect(taken.status).toBe(422);
+      expect(taken.body).toEqual(giteaError('Cannot rename a branch using the same name or rename to a branch that already exists.'));
+      const missing = await alice.api.patch(`/repos/${own.full_name}/branches/nope`, { name: 'x' });
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual(giteaError("Branch doesn't exist."));
+      expect((await alice.api.patch(`/repos/${own.full_name}/branches/topic`, { name: 'bad..name' })).status).toBe(422);
+      await alice.api.post(`/repos/${own.full_name}/branch_protections`, { rule_name: 'release/*' });
+      const glob = await alice.api.patch(`/repos/${own.full_name}/branches/release/1`, { name: 'release-1' });
+      expect(glob.status).toBe(403);
+      expect(glob.body).toEqual(giteaError('Branch is protected by glob-based protection rules.'));
+      await alice.api.put(`/repos/${own.full_name}/collaborators/${bob.username}`, { permission: 'write' });
+      const notAdmin = await bob.api.patch(`/repos/${own.full_name}/branches/main`, { name: 'trunk' });
+      expect(notAdmin.status).toBe(403);
+      expect(notAdmin.body).toEqual(giteaError('User must be a repo or site admin to rename default or protected branches.'));
+      expect((await bob.api.patch(`/repos/${own.full_name}/branches/topic`, { name: 'bobs-topic' })).status).toBe(204);
+      expect((await api.anonymous.patch(`/repos/${own.full_name}/branches/topic`, { name: 'x' })).status).toBe(401);
     });
   });
 

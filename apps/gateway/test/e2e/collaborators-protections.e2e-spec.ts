@@ -14,6 +14,7 @@ import type {
 } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { ADMIN, Layout, layoutsUnderTest } from './support/layout.js';
+import { branchProtectionIds } from './support/repo-disk.js';
 
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/;
 const ADMIN_ONLY = 'user should be an owner or a collaborator with admin write of a repository';
@@ -313,6 +314,23 @@ describe.each(layoutsUnderTest())('collaborators and protections API (%s layout)
       const off = await owner.api.patch<BranchProtection>(`${base()}/main`, { enable_push: false });
       expect(off.body).toMatchObject({ enable_push: false, enable_push_whitelist: false });
       expect((await owner.api.patch(`${base()}/nope`, { enable_push: true })).status).toBe(404);
+    });
+
+    it('should reorder rules by priority (204), ignoring ids of other repositories', async () => {
+      const repo = (await owner.api.get<Repository>(`/repos/${owner.username}/branches`)).body;
+      const known = await branchProtectionIds(layout, repo.id);
+      const ids = ['release/*', 'develop', 'main'].map((n) => known.get(n)!);
+      const res = await owner.api.post(`${base()}/priority`, { ids: [...ids, 999_999] });
+      expect(res.status).toBe(204);
+      const after = await owner.api.get<BranchProtection[]>(base());
+      expect(after.body.map((b) => [b.rule_name, b.priority])).toEqual([
+        ['release/*', 1],
+        ['develop', 2],
+        ['main', 3],
+      ]);
+      expect((await writer.api.post(`${base()}/priority`, { ids })).status).toBe(403);
+      expect((await owner.api.post(`${base()}/priority`, { ids: 'x' })).status).toBe(422);
+      expect((await owner.api.post(`${base()}/priority`, { ids: [ids[2], ids[1], ids[0]] })).status).toBe(204);
     });
 
     it('should delete rules (204, then 404)', async () => {

@@ -1,4 +1,5 @@
 import { Injectable, Module } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { forbidden, type Actor, type ContractError } from '@gitforge/contracts';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { ProtectionsModule } from '../protections/protections.module.js';
@@ -32,6 +33,12 @@ export abstract class BranchPolicy {
 
   /** The error to answer when the branch may not be deleted (403 "branch protected"), or null. */
   abstract checkDelete(ctx: RepoContext, actor: Actor, branch: string): Promise<ContractError | null>;
+
+  /** How a branch is protected: by a rule named exactly after it, only by a glob rule, or not at all. */
+  abstract protectionKind(ctx: RepoContext, branch: string): Promise<'exact' | 'glob' | null>;
+
+  /** A renamed branch keeps the rule named exactly after it (Gitea's RenameBranch), in the caller's transaction. */
+  abstract renameRule(manager: EntityManager, ctx: RepoContext, from: string, to: string): Promise<void>;
 }
 
 /** {@link BranchPolicy} on the protections module's rules, decided by the same PushPolicy as `git push`. */
@@ -84,6 +91,16 @@ export class ProtectionRules extends BranchPolicy {
 
   async checkDelete(ctx: RepoContext, _actor: Actor, branch: string): Promise<ContractError | null> {
     return (await this.push.ruleFor(ctx.repo.id, branch)) ? forbidden('branch protected') : null;
+  }
+
+  async protectionKind(ctx: RepoContext, branch: string): Promise<'exact' | 'glob' | null> {
+    if (await this.protections.branchProtection(ctx.repo.id, branch)) return 'exact';
+    return (await this.push.ruleFor(ctx.repo.id, branch)) ? 'glob' : null;
+  }
+
+  async renameRule(manager: EntityManager, ctx: RepoContext, from: string, to: string): Promise<void> {
+    const exact = await this.protections.branchProtection(ctx.repo.id, from, manager);
+    if (exact) await this.protections.updateBranchProtection(manager, exact.id, { ruleName: to, updatedAt: new Date() });
   }
 }
 

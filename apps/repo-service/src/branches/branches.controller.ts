@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { BranchPatterns, normalizeListOptions, type Branch, type CreateBranchRepoOption, type Page, type RpcRequest } from '@gitforge/contracts';
+import { BranchPatterns, normalizeListOptions, type Branch, type CreateBranchRepoOption, type Page, type RenameBranchRepoOption, type RpcRequest } from '@gitforge/contracts';
 import { BranchesService } from './branches.service.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -22,6 +22,11 @@ export class BranchesController {
   @MessagePattern(BranchPatterns.create)
   create(@Payload() req: RpcRequest<RepoParams, CreateBranchRepoOption>): Promise<Branch> {
     return this.branches.create(req.actor, req.params.owner, req.params.repo, req.body);
+  }
+
+  @MessagePattern(BranchPatterns.rename)
+  rename(@Payload() req: RpcRequest<RepoParams & { branch: string }, RenameBranchRepoOption>): Promise<void> {
+    return this.branches.rename(req.actor, req.params.owner, req.params.repo, req.params.branch, req.body);
   }
 
   @MessagePattern(BranchPatterns.delete)

@@ -7,6 +7,7 @@ import {
   type Actor,
   type Branch,
   type CreateBranchRepoOption,
+  type RenameBranchRepoOption,
   type ListOptions,
   type Page,
 } from '@gitforge/contracts';
@@ -15,9 +16,11 @@ import { RepoAccessService } from '../access/repo-access.service.js';
 import { CommitUsers } from '../commits/commit-users.js';
 import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
 import { CommitWriter } from '../git/commit-writer.js';
+import { GitService } from '../git/git.service.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { Refs } from '../git/refs.js';
 import { PushesService } from '../pushes/pushes.service.js';
+import { ReposRepository } from '../repos/repos.repository.js';
 import { BranchPolicy } from './branch-policy.js';
 import { toBranch } from './branch.mapper.js';
 
@@ -30,6 +33,8 @@ export class BranchesService {
     private readonly objects: GitObjects,
     private readonly refs: Refs,
     private readonly writer: CommitWriter,
+    private readonly git: GitService,
+    private readonly repos: ReposRepository,
     private readonly commitUsers: CommitUsers,
     private readonly pushes: PushesService,
     private readonly policy: BranchPolicy,
@@ -80,6 +85,40 @@ export class BranchesService {
     await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: zeroId(from.sha), newSha: from.sha, ref: `refs/heads/${name}` }]);
     const [branch] = await this.toBranches(view, a, [{ name, commit: from }]);
     return branch!;
+  }
+
+  /**
+   * `PATCH …/branches/{branch}` (Gitea's RenameBranch): the default branch and branches with a
+   * rule of their own need a repository admin; the rule follows the branch, a glob-protected one
+   * stays put. Watchers hear of a deleted branch and a created one.
+   */
+  async rename(actor: Actor | null, owner: string, repo: string, from: string, body: RenameBranchRepoOption): Promise<void> {
+    const { view, actor: a } = await this.writable(actor, owner, repo);
+    const ctx = view.ctx;
+    const to = body.name;
+    const taken = new ContractError('unprocessable', 'Cannot rename a branch using the same name or rename to a branch that already exists.');
+    if (to === from || (await this.refs.branchHead(view.repoId, to))) throw taken;
+    const head = await this.refs.branchHead(view.repoId, from);
+    if (!head) throw notFound("Branch doesn't exist.");
+    const protection = await this.policy.protectionKind(ctx, from);
+    if ((from === ctx.repo.defaultBranch || protection === 'exact') && !ctx.permission.isAdmin) {
+      throw forbidden('User must be a repo or site admin to rename default or protected branches.');
+    }
+    if (protection === 'glob') throw forbidden('Branch is protected by glob-based protection rules.');
+    await this.db.transaction(async (m) => {
+      await this.policy.renameRule(m, ctx, from, to);
+      const moved = await this.writer.renameRef(view.repoId, `refs/heads/${from}`, `refs/heads/${to}`, head);
+      if (moved === 'name-conflict') throw taken;
+      if (moved !== 'ok') throw new ContractError('conflict', `branch ${from} was updated concurrently; try again`);
+      if (from === ctx.repo.defaultBranch) await this.repos.update(m, ctx.repo.id, { defaultBranch: to });
+      return null;
+    });
+    if (from === ctx.repo.defaultBranch) await this.git.setHead(view.repoId, to);
+    const defaultBranch = from === ctx.repo.defaultBranch ? to : ctx.repo.defaultBranch;
+    await this.pushes.afterRefUpdates({ ...ctx, repo: { ...ctx.repo, defaultBranch }, actor: a }, [
+      { oldSha: head, newSha: zeroId(head), ref: `refs/heads/${from}` },
+      { oldSha: zeroId(head), newSha: head, ref: `refs/heads/${to}` },
+    ]);
   }
 
   async delete(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {

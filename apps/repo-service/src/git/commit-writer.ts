@@ -87,9 +87,14 @@ export class CommitWriter {
     return this.casRef(repoId, ['update-ref', '-d', '--end-of-options', ref, expected]);
   }
 
-  private async casRef(repoId: number, args: string[]): Promise<RefUpdate> {
+  /** Moves `from` to `to` in one transaction, only if `from` still points at `expected` and `to` does not exist. */
+  async renameRef(repoId: number, from: string, to: string, expected: string): Promise<RefUpdate> {
+    return this.casRef(repoId, ['update-ref', '--stdin'], `create ${to} ${expected}\ndelete ${from} ${expected}\n`);
+  }
+
+  private async casRef(repoId: number, args: string[], input?: string): Promise<RefUpdate> {
     try {
-      await this.git.run(repoId, args);
+      await this.git.run(repoId, args, input === undefined ? {} : { input });
       return 'ok';
     } catch (err) {
       if (!(err instanceof GitError)) throw err;

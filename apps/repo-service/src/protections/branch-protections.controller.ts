@@ -6,6 +6,7 @@ import {
   type CreateBranchProtectionOption,
   type EditBranchProtectionOption,
   type RpcRequest,
+  type UpdateBranchProtectionPriories,
 } from '@gitforge/contracts';
 import { BranchProtectionsService } from './branch-protections.service.js';
 
@@ -34,6 +35,11 @@ export class BranchProtectionsController {
   @MessagePattern(BranchProtectionPatterns.edit)
   edit(@Payload() req: RpcRequest<NameParams, EditBranchProtectionOption>): Promise<BranchProtection> {
     return this.branches.edit(req.actor, req.params.owner, req.params.repo, req.params.name, req.body);
+  }
+
+  @MessagePattern(BranchProtectionPatterns.prioritize)
+  prioritize(@Payload() req: RpcRequest<RepoParams, UpdateBranchProtectionPriories>): Promise<void> {
+    return this.branches.prioritize(req.actor, req.params.owner, req.params.repo, req.body.ids);
   }
 
   @MessagePattern(BranchProtectionPatterns.delete)

@@ -187,6 +187,19 @@ export class BranchProtectionsService {
     return this.one(a, ctx, name);
   }
 
+  /** Gitea's UpdateProtectBranchPriorities: priorities 1, 2, … in the order given; ids of other repositories change nothing. */
+  async prioritize(actor: Actor | null, owner: string, repo: string, ids: number[]): Promise<void> {
+    const { ctx } = await this.guard.admin(actor, owner, repo, { write: true });
+    await this.db.transaction(async (m) => {
+      const mine = new Set((await this.protections.branchProtections(ctx.repo.id, m)).map((r) => r.id));
+      let priority = 1;
+      for (const id of ids) {
+        if (mine.has(id)) await this.protections.updateBranchProtection(m, id, { priority });
+        priority += 1;
+      }
+    });
+  }
+
   async delete(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
     const { ctx } = await this.guard.admin(actor, owner, repo);
     await this.db.transaction(async (m) => {

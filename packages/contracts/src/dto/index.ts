@@ -29,3 +29,5 @@ export * from './repo/create-status-option.dto.js';
 export * from './hook/create-hook-option.dto.js';
 export * from './hook/edit-hook-option.dto.js';
 export * from './repo/create-tag-option.dto.js';
+export * from './repo/update-branch-protection-priories.dto.js';
+export * from './repo/rename-branch-repo-option.dto.js';

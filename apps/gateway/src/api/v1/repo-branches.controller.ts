@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   BranchPatterns,
   CreateBranchRepoOption,
+  RenameBranchRepoOption,
   type Actor,
   type Branch,
   type Page,
@@ -48,6 +49,18 @@ export class RepoBranchesController {
     @Body() body: CreateBranchRepoOption,
   ): Promise<Branch> {
     return this.rpc.call(BranchPatterns.create, { actor, params: { owner, repo }, body });
+  }
+
+  @Patch('*')
+  @HttpCode(204)
+  async rename(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') branch: string,
+    @Body() body: RenameBranchRepoOption,
+  ): Promise<void> {
+    await this.rpc.call(BranchPatterns.rename, { actor, params: { owner, repo, branch }, body });
   }
 
   @Delete('*')

@@ -6,6 +6,7 @@ import {
   EditBranchProtectionOption,
   EditTagProtectionOption,
   TagProtectionPatterns,
+  UpdateBranchProtectionPriories,
   type Actor,
   type BranchProtection,
   type TagProtection,
@@ -36,6 +37,17 @@ export class RepoBranchProtectionsController {
     @Body() body: CreateBranchProtectionOption,
   ): Promise<BranchProtection> {
     return this.rpc.call(BranchProtectionPatterns.create, { actor, params: { owner, repo }, body });
+  }
+
+  @Post('priority')
+  @HttpCode(204)
+  async prioritize(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Body() body: UpdateBranchProtectionPriories,
+  ): Promise<void> {
+    await this.rpc.call(BranchProtectionPatterns.prioritize, { actor, params: { owner, repo }, body });
   }
 
   @Get(':name')

@@ -101,6 +101,19 @@ export async function repoEvents(layout: Layout, repoId: number): Promise<EventE
   return rows.map((r) => JSON.parse(r.envelope) as EventEnvelope).filter((e) => e.repoId === repoId);
 }
 
+/** A repository's branch protection rule ids by rule name (Gitea's API does not show them; its web UI orders rules by id). */
+export async function branchProtectionIds(layout: Layout, repoId: number): Promise<Map<string, number>> {
+  const rows = await query<{ id: number; rule_name: string }>(
+    layout,
+    {
+      sqlite: 'SELECT id, rule_name FROM protected_branch WHERE repo_id = ?',
+      pg: 'SELECT id, rule_name FROM gitforge_repo.protected_branch WHERE repo_id = $1',
+    },
+    [repoId],
+  );
+  return new Map(rows.map((r) => [r.rule_name, Number(r.id)]));
+}
+
 /** Marks a repository as a mirror (no API creates one in this build). */
 export async function markMirror(layout: Layout, repoId: number): Promise<void> {
   await query(layout, {
