@@ -198,6 +198,8 @@ export const RepoContentPatterns = definePatterns('repo', {
   get: 'repos.contents.get',
   /** `contents-ext`: `file_contents` or `dir_contents`, with the fields `includes` asks for. */
   getExt: 'repos.contents.getExt',
+  /** `file-contents`: several paths at once, each with its content and last commit. */
+  getFiles: 'repos.contents.getFiles',
   raw: 'repos.contents.raw',
   media: 'repos.contents.media',
   blob: 'repos.git.blob',

@@ -7,6 +7,7 @@ import type {
   DeleteFileOptions,
   FileDeleteResponse,
   FileResponse,
+  GetFilesOptions,
   FilesResponse,
   GitBlobResponse,
   GitTreeResponse,
@@ -148,6 +149,44 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect((await api.anonymous.get(`/repos/${priv.full_name}/contents/README.md`)).status).toBe(404);
       expect((await api.anonymous.get(`/repos/${priv.full_name}/raw/README.md`)).status).toBe(404);
       expect((await api.anonymous.get(`/repos/${repo.full_name}/contents/README.md`)).status).toBe(200);
+    });
+  });
+
+  describe('file-contents', () => {
+    let repo: Repository;
+
+    beforeAll(async () => {
+      repo = await createRepo(alice);
+      expect((await put(alice, repo, 'docs/a.md', 'alpha\n')).status).toBe(201);
+      expect((await put(alice, repo, 'b.txt', 'bravo\n', { new_branch: 'other' })).status).toBe(201);
+    });
+
+    it('should answer several files at once, by POST or by a JSON body in the query, null where nothing is', async () => {
+      const posted = await bob.api.post<Array<ContentsResponse | null>>(`/repos/${repo.full_name}/file-contents`, { files: ['docs/a.md', 'missing.txt', 'docs'] } satisfies GetFilesOptions);
+      expect(posted.status).toBe(200);
+      expect(posted.body).toHaveLength(3);
+      expect(posted.body[0]).toMatchObject({ path: 'docs/a.md', type: 'file', encoding: 'base64', content: b64('alpha\n'), last_commit_message: 'Add docs/a.md\n' });
+      expect(posted.body[0]!.last_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+      expect(posted.body[1]).toBeNull();
+      expect(posted.body[2]).toMatchObject({ path: 'docs', type: 'dir', content: null });
+      const query = encodeURIComponent(JSON.stringify({ files: ['b.txt'] }));
+      const got = await bob.api.get<Array<ContentsResponse | null>>(`/repos/${repo.full_name}/file-contents?ref=other&body=${query}`);
+      expect(got.status).toBe(200);
+      expect(got.body[0]).toMatchObject({ path: 'b.txt', content: b64('bravo\n') });
+      expect((await bob.api.get(`/repos/${repo.full_name}/file-contents?body=${query}`)).body).toEqual([null]);
+    });
+
+    it('should refuse a body that is not JSON (400), too many files (400) and hide private repositories', async () => {
+      const bad = await bob.api.get(`/repos/${repo.full_name}/file-contents?body=not-json`);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual(giteaError());
+      const many = await bob.api.post(`/repos/${repo.full_name}/file-contents`, { files: Array.from({ length: 51 }, (_, i) => `f${i}`) });
+      expect(many.status).toBe(400);
+      expect(many.body).toEqual(giteaError('pagesize must be less than or equal to 50'));
+      expect((await bob.api.post(`/repos/${repo.full_name}/file-contents`, { files: 'x' })).status).toBe(422);
+      const priv = await createRepo(alice, { private: true });
+      expect((await bob.api.post(`/repos/${priv.full_name}/file-contents`, { files: ['README.md'] })).status).toBe(404);
+      expect((await alice.api.post<unknown[]>(`/repos/${priv.full_name}/file-contents`, { files: ['README.md'] })).body).toHaveLength(1);
     });
   });
 

@@ -4,6 +4,7 @@ import {
   RepoContentPatterns,
   type ContentsExtResponse,
   type ContentsResponse,
+  type GetFilesOptions,
   type GitBlobResponse,
   type GitTreeResponse,
   type RawFile,
@@ -27,6 +28,11 @@ export class ContentsController {
   getExt(@Payload() req: RpcRequest<PathParams, undefined, RefQuery & { includes?: string }>): Promise<ContentsExtResponse> {
     const { owner, repo, filepath } = req.params;
     return this.contents.contentsExt(req.actor, owner, repo, filepath, req.query.ref, req.query.includes);
+  }
+
+  @MessagePattern(RepoContentPatterns.getFiles)
+  getFiles(@Payload() req: RpcRequest<{ owner: string; repo: string }, GetFilesOptions, RefQuery>): Promise<Array<ContentsResponse | null>> {
+    return this.contents.files(req.actor, req.params.owner, req.params.repo, req.query.ref, req.body.files);
   }
 
   @MessagePattern(RepoContentPatterns.raw)

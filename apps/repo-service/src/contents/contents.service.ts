@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   ContractError,
+  MAX_PAGE_LIMIT,
   notFound,
   type Actor,
   type ContentsExtResponse,
@@ -20,12 +21,14 @@ import { isLikelyCommitId, isRevision, pathEscape, Refs, type RefCommit } from '
 import { toContentsResponse, toGitBlobResponse, type EntryFacts } from './contents.mapper.js';
 import { LFS_POINTER_MAX_SIZE, LfsStore, parseLfsPointer, type LfsPointer } from './lfs.js';
 import { codeReader, type RepoView } from './repo-view.js';
-import { requireTreePath, splitPath } from './tree-path.js';
+import { cleanTreePath, requireTreePath, splitPath } from './tree-path.js';
 
 /** Blobs above this come without content (Gitea's `[api] DEFAULT_MAX_BLOB_SIZE`). */
 export const MAX_BLOB_SIZE = 10 * 1024 * 1024;
 /** Gitea's `[api] DEFAULT_GIT_TREES_PER_PAGE`. */
 const GIT_TREES_PER_PAGE = 1000;
+/** Gitea's [api] DEFAULT_MAX_RESPONSE_SIZE: `file-contents` stops including contents past this many bytes. */
+const MAX_FILES_RESPONSE_BYTES = 50 * 1024 * 1024;
 
 export interface ContentOptions {
   fileContent: boolean;
@@ -83,6 +86,33 @@ export class ContentsService {
       options[key] = true;
     }
     return this.contentsOrList(view, rawPath === '.' || rawPath === '/' ? '' : rawPath, ref, options);
+  }
+
+  /**
+   * `GET|POST …/file-contents` (Gitea's GetContentsListFromTreePaths): each path with its
+   * content, LFS and last-commit facts, or null where nothing is; contents stop being included
+   * once the answer holds MAX_FILES_RESPONSE_BYTES of them.
+   */
+  async files(actor: Actor | null, owner: string, repo: string, ref: string | undefined, paths: string[]): Promise<Array<ContentsResponse | null>> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    if (paths.length > MAX_PAGE_LIMIT) throw new ContractError('invalid_argument', `pagesize must be less than or equal to ${MAX_PAGE_LIMIT}`);
+    const refCommit = await this.resolveRef(view, ref);
+    const out: Array<ContentsResponse | null> = [];
+    let size = 0;
+    for (const raw of paths) {
+      const path = cleanTreePath(raw);
+      const entry = path === null ? null : await this.objects.entry(view.repoId, refCommit.commit, path);
+      if (path === null || !entry) {
+        out.push(null);
+        continue;
+      }
+      const options = { fileContent: size < MAX_FILES_RESPONSE_BYTES, lfsMetadata: true, commitMetadata: true, commitMessage: true };
+      const [facts] = await this.facts(view, refCommit, splitPath(path).dir, [entry], options);
+      const response = toContentsResponse(view.urls, refCommit, facts!);
+      if (response.content !== null) size += response.size;
+      out.push(response);
+    }
+    return out;
   }
 
   /** Gitea's GetContentsOrList; directory entries never carry content. */

@@ -31,3 +31,4 @@ export * from './hook/edit-hook-option.dto.js';
 export * from './repo/create-tag-option.dto.js';
 export * from './repo/update-branch-protection-priories.dto.js';
 export * from './repo/rename-branch-repo-option.dto.js';
+export * from './repo/get-files-options.dto.js';

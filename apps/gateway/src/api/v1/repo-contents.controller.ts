@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ChangeFilesOptions,
+  ContractError,
   CreateFileOptions,
   DeleteFileOptions,
+  GetFilesOptions,
   RepoContentPatterns,
   UpdateFileOptions,
   type Actor,
@@ -16,7 +18,7 @@ import {
   type GitTreeResponse,
   type RawFile,
 } from '@gitforge/contracts';
-import { RpcClient } from '@gitforge/platform';
+import { createValidationPipe, RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { sendRawFile } from '../../http/raw-reply.js';
 
@@ -30,6 +32,8 @@ type QueryParams = Record<string, string>;
 @Controller('api/v1/repos/:owner/:repo')
 @Access({ scope: 'repository' })
 export class RepoContentsController {
+  private readonly validation = createValidationPipe();
+
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('contents')
@@ -88,6 +92,36 @@ export class RepoContentsController {
       params: { owner, repo, filepath },
       query,
     });
+  }
+
+  /** Gitea reads the request as JSON from the `body` query parameter (400 when it is not JSON). */
+  @Get('file-contents')
+  async filesByQuery(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Query() query: QueryParams,
+  ): Promise<Array<ContentsResponse | null>> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(query.body ?? '');
+    } catch (err) {
+      throw new ContractError('invalid_argument', (err as Error).message);
+    }
+    const body = (await this.validation.transform(parsed, { type: 'body', metatype: GetFilesOptions })) as GetFilesOptions;
+    return this.files(actor, owner, repo, query, body);
+  }
+
+  @Post('file-contents')
+  @HttpCode(200)
+  files(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Query() query: QueryParams,
+    @Body() body: GetFilesOptions,
+  ): Promise<Array<ContentsResponse | null>> {
+    return this.rpc.call(RepoContentPatterns.getFiles, { actor, params: { owner, repo }, query: { ref: query.ref ?? '' }, body });
   }
 
   @Post('contents')
