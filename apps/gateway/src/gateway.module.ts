@@ -13,6 +13,7 @@ import { RepoCollaboratorsController } from './api/v1/repo-collaborators.control
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
+import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
@@ -49,6 +50,7 @@ import { Paged } from './http/paged.js';
     RepoContentsController,
     RepoBranchesController,
     RepoTagsController,
+    RepoTopicsController,
     RepoCommitsController,
     RepoHooksController,
     OrgHooksController,

@@ -13,6 +13,7 @@ import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
 import { StatusesModule } from './statuses/statuses.module.js';
 import { TagsModule } from './tags/tags.module.js';
+import { TopicsModule } from './topics/topics.module.js';
 
 @Module({
   imports: [
@@ -32,6 +33,7 @@ import { TagsModule } from './tags/tags.module.js';
     CommitsModule,
     StatusesModule,
     TagsModule,
+    TopicsModule,
     RepoFactsModule,
   ],
 })

@@ -218,6 +218,14 @@ export const BranchPatterns = definePatterns('repo', {
   delete: 'repos.branches.delete',
 });
 
+/** `/repos/{owner}/{repo}/topics`. */
+export const TopicPatterns = definePatterns('repo', {
+  list: 'repos.topics.list',
+  replace: 'repos.topics.replace',
+  add: 'repos.topics.add',
+  delete: 'repos.topics.delete',
+});
+
 export const TagPatterns = definePatterns('repo', {
   list: 'repos.tags.list',
   get: 'repos.tags.get',

@@ -94,3 +94,8 @@ export class Repository {
   licenses!: string[];
   branch_count!: number;
 }
+
+/** Gitea's `TopicName` (`GET /repos/{owner}/{repo}/topics`). */
+export class TopicName {
+  topics!: string[];
+}

@@ -32,3 +32,4 @@ export * from './repo/create-tag-option.dto.js';
 export * from './repo/update-branch-protection-priories.dto.js';
 export * from './repo/rename-branch-repo-option.dto.js';
 export * from './repo/get-files-options.dto.js';
+export * from './repo/repo-topic-options.dto.js';

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ReposModule } from '../repos/repos.module.js';
+import { TopicsController } from './topics.controller.js';
+import { TopicsService } from './topics.service.js';
+
+/** Repository topics (what `GET /repos/search?topic=true` matches). */
+@Module({
+  imports: [ReposModule],
+  controllers: [TopicsController],
+  providers: [TopicsService],
+})
+export class TopicsModule {}
