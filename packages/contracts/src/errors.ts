@@ -10,6 +10,8 @@ export const ErrorCodes = [
   'conflict',
   'unprocessable',
   'unauthenticated',
+  /** Gitea's 405 for an operation the resource does not support (teams of a user's repository). */
+  'method_not_allowed',
   'locked',
   'payload_too_large',
   'unavailable',

@@ -28,3 +28,5 @@ export * from './repo/create-branch-repo-option.dto.js';
 export * from './repo/create-status-option.dto.js';
 export * from './hook/create-hook-option.dto.js';
 export * from './hook/edit-hook-option.dto.js';
+export * from './admin/rename-user-option.dto.js';
+export * from './org/rename-org-option.dto.js';

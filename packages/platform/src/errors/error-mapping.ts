@@ -9,6 +9,7 @@ export const HttpStatusOfCode: Record<ErrorCode, number> = {
   conflict: 409,
   unprocessable: 422,
   unauthenticated: 401,
+  method_not_allowed: 405,
   locked: 423,
   payload_too_large: 413,
   unavailable: 503,
