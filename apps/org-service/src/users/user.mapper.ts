@@ -41,6 +41,17 @@ export function toUser(u: UserEntity, viewer: Actor | null, rootUrl: string): Us
   };
 }
 
+/**
+ * Gitea's ToUserWithAccessMode for a caller with access to something the user owns (a repository's
+ * `owner`): the e-mail unless kept private, never the fields reserved for the user and site admins.
+ */
+export function toUserWithAccess(u: UserEntity, rootUrl: string): User {
+  return {
+    ...toUser(u, null, rootUrl),
+    email: u.keepEmailPrivate ? placeholderEmail(u, rootUrl) : u.email,
+  };
+}
+
 /** Gitea shows `<name>@noreply.<host>` where the real address is hidden. */
 function placeholderEmail(u: UserEntity, rootUrl: string): string {
   return `${u.lowerName}@noreply.${new URL(rootUrl).hostname}`;
