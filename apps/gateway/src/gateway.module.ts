@@ -4,6 +4,7 @@ import { PlatformModule } from '@gitforge/platform';
 import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
 import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
 import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
+import { AdminOrgsController } from './api/v1/admin-orgs.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
@@ -14,6 +15,8 @@ import { RepoBranchProtectionsController, RepoTagProtectionsController } from '.
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
+import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
+import { RepositoriesController } from './api/v1/repositories.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { TeamsController } from './api/v1/teams.controller.js';
 import { RepoHooksController } from './api/v1/repo-hooks.controller.js';
@@ -37,9 +40,12 @@ import { Paged } from './http/paged.js';
     UserController,
     UsersController,
     AdminUsersController,
+    AdminOrgsController,
     OrgsController,
     RepoSearchController,
     ReposController,
+    RepositoriesController,
+    RepoTeamsController,
     AdminEmailsController,
     TeamsController,
     RepoCollaboratorsController,
