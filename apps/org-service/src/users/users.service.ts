@@ -5,7 +5,6 @@ import {
   forbidden,
   invalid,
   isPublicOnly,
-  isValidUsername,
   notFound,
   ownerNameProblem,
   pageOf,
@@ -31,6 +30,7 @@ import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
 import { parseAdminUserFilter } from './admin-user-filter.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password.js';
+import { RENAME_FORM_MESSAGES, renameProblem, type RenameProblem } from './account-names.js';
 import { UserEntity, UserType } from './user.entity.js';
 import { pseudoUser, toUser, toUserSettings } from './user.mapper.js';
 import { UsersRepository } from './users.repository.js';
@@ -38,29 +38,7 @@ import { canSeeProfile, hasOrgOrUserVisible, type Viewer } from './visibility.js
 
 const userNotFound = (name: string): ContractError => notFound(`user redirect does not exist [name: ${name}]`);
 
-/** Why a new account name is refused, with Gitea's error text (IsUsableUsername, ErrUserAlreadyExist). */
-export interface RenameProblem {
-  kind: 'taken' | 'reserved' | 'pattern' | 'chars';
-  message: string;
-}
 
-/** Gitea's IsUsableUsername: valid characters first, then reserved names and patterns. */
-export function renameProblem(name: string): RenameProblem | undefined {
-  if (!isValidUsername(name)) {
-    return { kind: 'chars', message: `name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters` };
-  }
-  const reserved = ownerNameProblem(name);
-  if (!reserved) return undefined;
-  return { kind: reserved.startsWith('name is reserved') ? 'reserved' : 'pattern', message: reserved };
-}
-
-/** The translated form messages Gitea's admin RenameUser answers (locale en-US). */
-const RENAME_FORM_MESSAGES: Record<RenameProblem['kind'], (name: string) => string> = {
-  taken: () => 'The username is already taken.',
-  reserved: (name) => `The username "${name}" is reserved.`,
-  pattern: (name) => `The pattern "${name}" is not allowed in a username.`,
-  chars: (name) => `User name "${name}" contains invalid characters.`,
-};
 
 @Injectable()
 export class UsersService {

@@ -4,12 +4,21 @@ import {
   forbidden,
   TeamPatterns,
   type Actor,
+  type OwnerAccess,
   type RepoTeamLink,
   type RepoTeamRequest,
   type Team,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
+
+/**
+ * Gitea's CanChangeRepoTeamAccess for a repository administrator: site admins and organization
+ * owners always, other repository administrators only when the organization lets them.
+ */
+export function canChangeRepoTeamAccess(actor: Actor, owner: OwnerAccess): boolean {
+  return actor.isAdmin || owner.isOrgOwner || owner.organization?.repo_admin_change_team_access === true;
+}
 
 /**
  * `/repos/{owner}/{repo}/teams` (Gitea's routers/api/v1/repo/teams.go). This service decides who may
@@ -63,8 +72,7 @@ export class RepoTeamsService {
     const { actor: a, ctx } = await this.context(actor, owner, repo);
     if (!ctx.permission.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
     const orgId = this.requireOrgOwned(ctx);
-    const mayChange = a.isAdmin || ctx.owner.isOrgOwner || ctx.owner.organization?.repo_admin_change_team_access === true;
-    if (!mayChange) throw forbidden('Must have permission to manage team repository access');
+    if (!canChangeRepoTeamAccess(a, ctx.owner)) throw forbidden('Must have permission to manage team repository access');
     await this.ask<void>(TeamPatterns.linkRepo, a, { orgId, repoId: ctx.repo.id, team, link });
   }
 }
