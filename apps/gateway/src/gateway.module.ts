@@ -19,6 +19,7 @@ import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
 import { RepositoriesController } from './api/v1/repositories.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { TeamsController } from './api/v1/teams.controller.js';
+import { TokenController } from './api/v1/token.controller.js';
 import { RepoHooksController } from './api/v1/repo-hooks.controller.js';
 import { UserHooksController } from './api/v1/user-hooks.controller.js';
 import { UserController } from './api/v1/user.controller.js';
@@ -37,6 +38,7 @@ import { Paged } from './http/paged.js';
   controllers: [
     HealthController,
     MiscController,
+    TokenController,
     UserController,
     UsersController,
     AdminUsersController,

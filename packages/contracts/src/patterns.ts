@@ -74,6 +74,10 @@ export const TokenPatterns = definePatterns('org', {
   create: 'users.tokens.create',
   list: 'users.tokens.list',
   delete: 'users.tokens.delete',
+  /** `GET /token`: body `{ token }`, the secret of the request's `Authorization: token|Bearer` header (404 without one). */
+  current: 'tokens.current.get',
+  /** `DELETE /token`: deletes that token. */
+  deleteCurrent: 'tokens.current.delete',
 });
 
 /** Params of `/users/{username}/tokens` routes; the gateway says whether the caller used HTTP Basic. */

@@ -1,5 +1,6 @@
 import type {
   AccessToken,
+  CurrentAccessToken,
   CreateOrgOption,
   CreateRepoOption,
   Organization,
@@ -11,6 +12,7 @@ import type {
   Team,
   User,
 } from '@gitforge/contracts';
+import { expectEventually } from '@gitforge/platform/testing';
 import { addToTeam, createOrg, createTeam, tokenApi } from './support/accounts.js';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
@@ -261,6 +263,32 @@ describe.each(layoutsUnderTest())('accounts through the gateway (%s layout)', (k
       const bad = await alice.api.post(`/users/${alice.username}/tokens`, { name: uniqueName('t'), scopes: ['read:nothing'] });
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual(giteaError('invalid access token scope provided: invalid access token scope: read:nothing'));
+    });
+  });
+
+  describe('/token', () => {
+    it('should answer the token of the Authorization header, whatever its scopes, and delete it', async () => {
+      const created = await alice.api.post<AccessToken>(`/users/${alice.username}/tokens`, { name: uniqueName('self'), scopes: ['read:issue'] });
+      const self = api.as({ token: created.body.sha1 });
+      const res = await self.get<CurrentAccessToken>('/token');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        id: created.body.id,
+        name: created.body.name,
+        scopes: ['read:issue'],
+        created_at: expect.any(String),
+        last_used_at: expect.any(String),
+        user: { id: alice.id, login: alice.username },
+      });
+      expect((await self.delete('/token')).status).toBe(204);
+      await expectEventually(async () => expect((await self.get('/user')).status).toBe(401), { timeoutMs: 5000 });
+    });
+
+    it('should answer 404 for other credentials and 401 anonymously', async () => {
+      const basic = await alice.api.get('/token');
+      expect(basic.status).toBe(404);
+      expect(basic.body).toEqual(giteaError('invalid access token'));
+      expect((await api.anonymous.get('/token')).status).toBe(401);
     });
   });
 

@@ -5,6 +5,7 @@ import {
   TokenPatterns,
   type AccessToken,
   type CreateAccessTokenOption,
+  type CurrentAccessToken,
   type Page,
   type RpcRequest,
   type TokenParams,
@@ -23,6 +24,16 @@ export class TokensController {
   @MessagePattern(TokenPatterns.list)
   list(@Payload() req: RpcRequest<TokenParams>): Promise<Page<AccessToken>> {
     return this.tokens.list(req.actor, req.params, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(TokenPatterns.current)
+  current(@Payload() req: RpcRequest<Record<string, string>, { token?: string }>): Promise<CurrentAccessToken> {
+    return this.tokens.current(req.actor, req.body?.token);
+  }
+
+  @MessagePattern(TokenPatterns.deleteCurrent)
+  deleteCurrent(@Payload() req: RpcRequest<Record<string, string>, { token?: string }>): Promise<void> {
+    return this.tokens.deleteCurrent(req.actor, req.body?.token);
   }
 
   @MessagePattern(TokenPatterns.delete)

@@ -14,16 +14,18 @@ import {
   type AccessToken,
   type Actor,
   type CreateAccessTokenOption,
+  type CurrentAccessToken,
   type ListOptions,
   type Page,
   type TokenParams,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { rejectPublicOnlyUser } from '../auth/actor.js';
+import { rejectPublicOnlyUser, requireActor } from '../auth/actor.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { individualVisible } from '../users/visibility.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { toAccessToken } from './token.mapper.js';
+import type { AccessTokenEntity } from './access-token.entity.js';
+import { toAccessToken, toCurrentAccessToken } from './token.mapper.js';
 import { TokensRepository } from './tokens.repository.js';
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -92,6 +94,22 @@ export class TokensService {
     );
   }
 
+  /** `GET /token`: the token the request authenticated with, and its user. */
+  async current(actor: Actor | null, secret: string | undefined): Promise<CurrentAccessToken> {
+    requireActor(actor);
+    const row = await requireHeaderToken(this.tokens, secret);
+    const user = await this.users.findById(row.userId);
+    if (!user) throw notFound('access token does not exist');
+    return toCurrentAccessToken(row, user);
+  }
+
+  /** `DELETE /token`: a token deletes itself (a token already gone is not an error). */
+  async deleteCurrent(actor: Actor | null, secret: string | undefined): Promise<void> {
+    requireActor(actor);
+    const row = await requireHeaderToken(this.tokens, secret);
+    await this.db.transaction((m) => this.tokens.delete(m, row.id));
+  }
+
   /** `token` is the id or the name of the token. */
   async delete(actor: Actor | null, params: TokenParams & { token: string }): Promise<void> {
     const { user } = await this.owner(actor, params);
@@ -106,6 +124,14 @@ export class TokensService {
     const id = target.id;
     await this.db.transaction((m) => this.tokens.delete(m, id));
   }
+}
+
+/** Gitea's getToken for `/token`: the token of the Authorization header, 404 without one. */
+async function requireHeaderToken(tokens: TokensRepository, secret: string | undefined): Promise<AccessTokenEntity> {
+  if (!secret) throw notFound('invalid access token');
+  const row = await tokens.findByHash(hashToken(secret));
+  if (!row) throw notFound('access token does not exist');
+  return row;
 }
 
 function covers(have: string[], want: string[]): boolean {
