@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthPatterns, forbidden, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
+import { AuthPatterns, ContractError, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { GatewayConfig } from '../gateway.config.js';
 import { extractCredentials, sudoTarget } from './credentials.js';
@@ -27,7 +27,7 @@ export class Authenticator {
     const extracted = extractCredentials(request);
     if (!extracted) {
       // Gitea's sudo middleware refuses anyone who is not a signed-in site admin, anonymous callers included.
-      if (sudoTarget(request)) throw forbidden('Only administrators allowed to sudo.');
+      if (sudoTarget(request)) throw ContractError.bare('permission_denied', 'Only administrators allowed to sudo.');
       return null;
     }
     if (extracted.fromQuery) reply?.header('X-Gitea-Warning', 'token and access_token API authentication is deprecated');

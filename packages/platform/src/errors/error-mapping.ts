@@ -24,7 +24,8 @@ export function toErrorPayload(err: unknown): ErrorPayload {
   return { code: 'internal', message: '' };
 }
 
-/** Gitea's error body: `{message, url}` plus any extra fields (e.g. `invalidTopics`). */
+/** Gitea's error body: `{message, url}` plus any extra fields (e.g. `invalidTopics`); `{message}` alone for bare ones. */
 export function giteaErrorBody(payload: ErrorPayload, rootUrl: string): Record<string, unknown> {
+  if (payload.bare) return { message: payload.message };
   return { ...(payload.details ?? {}), message: payload.message, url: `${rootUrl}api/swagger` };
 }
