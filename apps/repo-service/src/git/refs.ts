@@ -33,6 +33,7 @@ export function isLikelyCommitId(value: string, objectFormat: 'sha1' | 'sha256',
  * name per line), no `:` (a path or message search, not a commit), and no leading `-`.
  */
 export function isRevision(value: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   return value.length > 0 && value.length <= 512 && !value.startsWith('-') && !/[\s\x00-\x1f\x7f:\\]/.test(value);
 }
 
