@@ -137,8 +137,7 @@ export class OrgsService {
 
   /** `GET /orgs/{org}`; anonymous callers do not see the organization's e-mail (Gitea's org.Get). */
   async get(actor: Actor | null, name: string): Promise<Organization> {
-    const org = toOrganization(await this.requireVisibleOrg(actor, name), this.config.rootUrl);
-    return actor ? org : { ...org, email: '' };
+    return toOrganization(await this.requireVisibleOrg(actor, name), this.config.rootUrl, actor !== null);
   }
 
   /**

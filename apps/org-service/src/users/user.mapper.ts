@@ -57,12 +57,13 @@ function placeholderEmail(u: UserEntity, rootUrl: string): string {
   return `${u.lowerName}@noreply.${new URL(rootUrl).hostname}`;
 }
 
-export function toOrganization(u: UserEntity, rootUrl: string): Organization {
+/** Gitea's convert.ToOrganization; `GET /orgs/{org}` leaves the e-mail out for anonymous callers (`showEmail`). */
+export function toOrganization(u: UserEntity, rootUrl: string, showEmail = true): Organization {
   return {
     id: u.id,
     name: u.name,
     full_name: u.fullName,
-    email: u.email,
+    email: showEmail ? u.email : '',
     avatar_url: avatarUrl(u, rootUrl),
     description: u.description,
     website: u.website,
