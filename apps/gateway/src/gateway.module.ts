@@ -4,6 +4,7 @@ import { PlatformModule } from '@gitforge/platform';
 import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
 import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
 import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
+import { AdminOrgsController } from './api/v1/admin-orgs.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
@@ -16,8 +17,11 @@ import { RepoTagsController } from './api/v1/repo-tags.controller.js';
 import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
+import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
+import { RepositoriesController } from './api/v1/repositories.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
 import { TeamsController } from './api/v1/teams.controller.js';
+import { TokenController } from './api/v1/token.controller.js';
 import { RepoHooksController } from './api/v1/repo-hooks.controller.js';
 import { UserHooksController } from './api/v1/user-hooks.controller.js';
 import { UserController } from './api/v1/user.controller.js';
@@ -36,12 +40,16 @@ import { Paged } from './http/paged.js';
   controllers: [
     HealthController,
     MiscController,
+    TokenController,
     UserController,
     UsersController,
     AdminUsersController,
+    AdminOrgsController,
     OrgsController,
     RepoSearchController,
     ReposController,
+    RepositoriesController,
+    RepoTeamsController,
     AdminEmailsController,
     TeamsController,
     RepoCollaboratorsController,

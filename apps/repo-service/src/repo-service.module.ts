@@ -9,6 +9,7 @@ import { CommitsModule } from './commits/commits.module.js';
 import { ContentsModule } from './contents/contents.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
+import { RepoTeamsModule } from './repo-teams/repo-teams.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
 import { StatusesModule } from './statuses/statuses.module.js';
@@ -25,6 +26,7 @@ import { TopicsModule } from './topics/topics.module.js';
     }),
     ReposModule,
     CollaboratorsModule,
+    RepoTeamsModule,
     ProtectionsModule,
     SmartHttpModule,
     ContentsModule,

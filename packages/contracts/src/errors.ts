@@ -10,6 +10,8 @@ export const ErrorCodes = [
   'conflict',
   'unprocessable',
   'unauthenticated',
+  /** Gitea's 405 for an operation the resource does not support (teams of a user's repository). */
+  'method_not_allowed',
   'locked',
   'payload_too_large',
   'unavailable',
@@ -24,10 +26,15 @@ export interface ErrorPayload {
   message: string;
   /** Extra JSON fields Gitea adds to some error bodies (e.g. `invalidTopics`). */
   details?: Record<string, unknown>;
+  /** Gitea's authentication middlewares write `{message}` alone, without the `url` of APIError. */
+  bare?: true;
 }
 
 /** The only error a service throws on purpose; anything else becomes `internal`. */
 export class ContractError extends Error {
+  /** Set by `bare()`: the body is `{message}` only. */
+  bare?: true;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -37,12 +44,26 @@ export class ContractError extends Error {
     this.name = 'ContractError';
   }
 
+  /** An error Gitea answers from an authentication middleware, with `{message}` and no `url`. */
+  static bare(code: ErrorCode, message: string): ContractError {
+    const err = new ContractError(code, message);
+    err.bare = true;
+    return err;
+  }
+
   toPayload(): ErrorPayload {
-    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.details ? { details: this.details } : {}),
+      ...(this.bare ? { bare: true as const } : {}),
+    };
   }
 
   static fromPayload(payload: ErrorPayload): ContractError {
-    return new ContractError(payload.code, payload.message, payload.details);
+    const err = new ContractError(payload.code, payload.message, payload.details);
+    if (payload.bare) err.bare = true;
+    return err;
   }
 
   static isPayload(value: unknown): value is ErrorPayload {

@@ -1,3 +1,5 @@
+import type { Team } from './api/org.js';
+
 /** The services that answer on the transport; each has one request stream. */
 export const ServiceNames = ['org', 'repo', 'issue', 'admin', 'webhook'] as const;
 export type ServiceName = (typeof ServiceNames)[number];
@@ -37,11 +39,18 @@ export const UserPatterns = definePatterns('org', {
   getMany: 'users.getMany',
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
+  /** `GET /admin/users`: individuals matching the admin filters, by name unless sorted otherwise. */
+  adminSearch: 'users.adminSearch',
   adminCreate: 'users.adminCreate',
   /** `PATCH /admin/users/{username}`. */
   adminEdit: 'users.adminEdit',
-  /** `DELETE /admin/users/{username}`: refused while the user owns repositories (asks repo-service). */
+  /**
+   * `DELETE /admin/users/{username}`: refused while the user owns repositories or belongs to
+   * organizations, unless `purge` (query) deletes those repositories and memberships first.
+   */
   adminDelete: 'users.adminDelete',
+  /** `POST /admin/users/{username}/rename`. */
+  adminRename: 'users.adminRename',
   /** `GET /users/search`: answers a Page; the gateway wraps it in `{data, ok}`. */
   search: 'users.search',
   getSettings: 'users.settings.get',
@@ -65,7 +74,18 @@ export const TokenPatterns = definePatterns('org', {
   create: 'users.tokens.create',
   list: 'users.tokens.list',
   delete: 'users.tokens.delete',
+  /** `GET /token`: body `{ token }`, the secret of the request's `Authorization: token|Bearer` header (404 without one). */
+  current: 'tokens.current.get',
+  /** `DELETE /token`: deletes that token. */
+  deleteCurrent: 'tokens.current.delete',
 });
+
+/** Params of `/users/{username}/tokens` routes; the gateway says whether the caller used HTTP Basic. */
+export interface TokenParams {
+  username: string;
+  /** Gitea manages tokens over Basic only (password, or a token as Basic credentials). */
+  basicAuth: boolean;
+}
 
 export const OrgPatterns = definePatterns('org', {
   create: 'orgs.create',
@@ -80,6 +100,14 @@ export const OrgPatterns = definePatterns('org', {
   reachableRepos: 'orgs.reachableRepos',
   /** `GET /orgs`: every organization the actor may see, by name. */
   list: 'orgs.list',
+  /** `GET /admin/orgs`: every organization, by name. */
+  adminList: 'orgs.adminList',
+  /** `POST /admin/users/{username}/orgs`: a site administrator creates an organization owned by a user. */
+  createForUser: 'orgs.createForUser',
+  /** `POST /orgs/{org}/rename`. */
+  rename: 'orgs.rename',
+  /** `GET /users/{username}/orgs/{org}/permissions`. */
+  userPermissions: 'orgs.userPermissions',
   /** `GET /user/orgs` (no `params.username`) and `GET /users/{username}/orgs`. */
   listForUser: 'orgs.listForUser',
   edit: 'orgs.edit',
@@ -116,12 +144,41 @@ export const TeamPatterns = definePatterns('org', {
   removeRepo: 'teams.repos.remove',
   /** Which repositories a team reaches, for repository search by `team_id` (404 when the actor may not read the team). */
   repoScope: 'teams.repos.scope',
+  /**
+   * For repo-service's `/repos/{owner}/{repo}/teams`, which has checked the caller: the
+   * organization's teams that reach a repository (all-repository teams and linked ones), Owners first.
+   */
+  listForRepo: 'teams.forRepo.list',
+  /** For repo-service: one team of the organization by name (404 when unknown) and whether it reaches the repository. */
+  getForRepo: 'teams.forRepo.get',
+  /** For repo-service: link (`link: true`) or unlink a repository; 422 when it already is or is not linked. */
+  linkRepo: 'teams.forRepo.link',
 });
+
+/** Body of the `teams.forRepo.*` patterns. */
+export interface RepoTeamRequest {
+  orgId: number;
+  repoId: number;
+  /** The team's name (any case); absent for the list. */
+  team?: string;
+  link?: boolean;
+}
+
+/** Answer of `teams.forRepo.get`. */
+export interface RepoTeamLink {
+  team: Team;
+  /** The team reaches the repository (it includes every repository, or it is linked). */
+  linked: boolean;
+}
 
 export const RepoPatterns = definePatterns('repo', {
   createForActor: 'repos.createForActor',
   createForOrg: 'repos.createForOrg',
+  /** `POST /admin/users/{username}/repos`: a site administrator creates a repository for any account. */
+  createForUser: 'repos.createForUser',
   get: 'repos.get',
+  /** `GET /repositories/{id}`. */
+  getById: 'repos.getById',
   edit: 'repos.edit',
   delete: 'repos.delete',
   listForActor: 'repos.listForActor',
@@ -137,6 +194,8 @@ export const RepoPatterns = definePatterns('repo', {
   findMany: 'repos.findMany',
   /** How many repositories an owner has (user and organization deletion are refused while any remain). */
   countForOwner: 'repos.countForOwner',
+  /** body `{ ownerId }`: delete every repository of an owner (a site administrator purging a user). */
+  deleteAllOfOwner: 'repos.deleteAllOfOwner',
 });
 
 /** Body of `repos.findMany`; `page` and `limit` travel in the query. */
@@ -145,6 +204,17 @@ export interface FindReposRequest {
   ids?: number[];
   names?: string[];
 }
+
+/**
+ * `/repos/{owner}/{repo}/teams`: repo-service checks the repository and the caller, org-service
+ * (which owns teams) answers and links through TeamPatterns' `forRepo` patterns.
+ */
+export const RepoTeamPatterns = definePatterns('repo', {
+  list: 'repos.teams.list',
+  get: 'repos.teams.get',
+  add: 'repos.teams.add',
+  remove: 'repos.teams.remove',
+});
 
 /** `/repos/{owner}/{repo}/collaborators`. */
 export const CollaboratorPatterns = definePatterns('repo', {

@@ -13,8 +13,25 @@ describe('scopes', () => {
   });
 
   it('should normalise, deduplicate and drop read scopes covered by write', () => {
-    expect(normalizeScopes(['write:issue,read:issue', 'read:user', 'read:user'])).toEqual(['read:user', 'write:issue']);
+    expect(normalizeScopes(['write:issue,read:issue', 'read:user', 'read:user'])).toEqual(['write:issue', 'read:user']);
     expect(normalizeScopes(['all', 'read:user'])).toEqual(['all']);
+  });
+
+  it('should order scopes as Gitea does: public-only first, then by category', () => {
+    expect(normalizeScopes(['read:user', 'write:repository'])).toEqual(['write:repository', 'read:user']);
+    expect(normalizeScopes(['read:user', 'public-only', 'read:admin', 'read:activitypub'])).toEqual([
+      'public-only',
+      'read:activitypub',
+      'read:admin',
+      'read:user',
+    ]);
+    expect(normalizeScopes(['all', 'public-only'])).toEqual(['public-only', 'all']);
+  });
+
+  it('should collapse every write scope into all', () => {
+    const writes = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'].map((c) => `write:${c}`);
+    expect(normalizeScopes(writes)).toEqual(['all']);
+    expect(normalizeScopes(writes.slice(1))).toEqual(writes.slice(1));
   });
 
   it('should know Gitea scope names only', () => {

@@ -23,14 +23,21 @@ export function isKnownScope(scope: string): boolean {
 }
 
 /**
- * Splits a token's scope list the way Gitea stores it (comma separated, deduplicated, sorted),
- * dropping `read:x` when `write:x` is present.
+ * A token's scope list as Gitea stores and answers it (AccessTokenScope.Normalize): comma-separated
+ * entries split and deduplicated, `public-only` first, then one entry per category in Gitea's
+ * category order (`write:x` covers `read:x`), and `all` in place of every write scope. Clients
+ * compare the answered list with what they sent, so the order is part of the wire format.
+ * Unknown entries are the caller's to reject (isKnownScope); they are dropped here.
  */
 export function normalizeScopes(scopes: string[]): string[] {
   const set = new Set(scopes.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean));
-  if (set.has('all')) return set.has('public-only') ? ['all', 'public-only'] : ['all'];
-  for (const c of ScopeCategories) if (set.has(`write:${c}`)) set.delete(`read:${c}`);
-  return [...set].sort();
+  const result: string[] = set.has('public-only') ? ['public-only'] : [];
+  if (set.has('all') || ScopeCategories.every((c) => set.has(`write:${c}`))) return [...result, 'all'];
+  for (const c of ScopeCategories) {
+    if (set.has(`write:${c}`)) result.push(`write:${c}`);
+    else if (set.has(`read:${c}`)) result.push(`read:${c}`);
+  }
+  return result;
 }
 
 /** Whether a token's scopes grant `category` for reading or writing. `null` scopes (password auth) grant everything. */

@@ -34,3 +34,8 @@ declare module 'fastify' {
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor | null => {
   return ctx.switchToHttp().getRequest<FastifyRequest>().gitforge?.actor ?? null;
 });
+
+/** Whether the request authenticated with HTTP Basic (routes that decide this after a lookup). */
+export const BasicAuth = createParamDecorator((_: unknown, ctx: ExecutionContext): boolean => {
+  return ctx.switchToHttp().getRequest<FastifyRequest>().gitforge?.basic ?? false;
+});

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthPatterns, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
+import { AuthPatterns, ContractError, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { GatewayConfig } from '../gateway.config.js';
 import { extractCredentials, sudoTarget } from './credentials.js';
@@ -25,7 +25,11 @@ export class Authenticator {
   /** Null for an anonymous request; throws unauthenticated/permission_denied for bad credentials. */
   async authenticate(request: FastifyRequest, reply?: FastifyReply): Promise<AuthResult | null> {
     const extracted = extractCredentials(request);
-    if (!extracted) return null;
+    if (!extracted) {
+      // Gitea's sudo middleware refuses anyone who is not a signed-in site admin, anonymous callers included.
+      if (sudoTarget(request)) throw ContractError.bare('permission_denied', 'Only administrators allowed to sudo.');
+      return null;
+    }
     if (extracted.fromQuery) reply?.header('X-Gitea-Warning', 'token and access_token API authentication is deprecated');
     const body: AuthenticateRequest = { credentials: extracted.credentials, sudo: sudoTarget(request) };
     const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');

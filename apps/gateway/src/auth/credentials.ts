@@ -42,3 +42,10 @@ export function sudoTarget(request: FastifyRequest): string | undefined {
   const value = typeof query?.sudo === 'string' ? query.sudo : request.headers.sudo;
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+/** The token of an `Authorization: token|Bearer` header only (Gitea's `/token` reads no other form). */
+export function headerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^(token|bearer)\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[2];
+}

@@ -138,7 +138,8 @@ describe.each(layoutsUnderTest())('foundation through the gateway (%s layout)', 
       expect(res.status).toBe(201);
       expect(res.body.sha1).toMatch(/^[0-9a-f]{40}$/);
       expect(res.body.token_last_eight).toBe(res.body.sha1.slice(-8));
-      expect(res.body.scopes).toEqual(['read:user', 'write:repository']);
+      // Gitea's order: by category (repository before user), not alphabetical.
+      expect(res.body.scopes).toEqual(['write:repository', 'read:user']);
       token = res.body;
       const list = await alice.api.get<AccessToken[]>(`/users/${alice.username}/tokens`);
       expect(list.status).toBe(200);

@@ -80,8 +80,8 @@ describe.each(layoutsUnderTest())('organizations through the gateway (%s layout)
   });
 
   describe('edit and delete', () => {
-    it('should let owners edit the organization (200), clearing the profile fields not sent', async () => {
-      const org = await createOrg(owner.api, { full_name: 'Before', location: 'Paris' });
+    it('should let owners edit the organization (200), changing only the fields sent', async () => {
+      const org = await createOrg(owner.api, { full_name: 'Before', location: 'Paris', description: 'first' });
       const res = await owner.api.patch<Organization>(`/orgs/${org.name}`, {
         description: 'after',
         website: 'https://example.com',
@@ -91,15 +91,24 @@ describe.each(layoutsUnderTest())('organizations through the gateway (%s layout)
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
         name: org.name,
-        full_name: '',
-        location: '',
+        full_name: 'Before',
+        location: 'Paris',
         description: 'after',
         website: 'https://example.com',
         visibility: 'limited',
         repo_admin_change_team_access: true,
       });
-      const back = await owner.api.patch<Organization>(`/orgs/${org.name}`, { visibility: 'public', email: 'org@example.com' });
-      expect(back.body).toMatchObject({ visibility: 'public', email: 'org@example.com', repo_admin_change_team_access: true });
+      const back = await owner.api.patch<Organization>(`/orgs/${org.name}`, { visibility: 'public', email: 'org@example.com', full_name: '' });
+      expect(back.body).toMatchObject({ visibility: 'public', email: 'org@example.com', full_name: '', location: 'Paris', repo_admin_change_team_access: true });
+      const cleared = await owner.api.patch<Organization>(`/orgs/${org.name}`, { email: '' });
+      expect(cleared.body).toMatchObject({ email: '', description: 'after' });
+    });
+
+    it('should refuse an invalid e-mail address (422)', async () => {
+      const org = await createOrg(owner.api);
+      const res = await owner.api.patch(`/orgs/${org.name}`, { email: 'bad' });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual(giteaError(/e-mail/));
     });
 
     it('should refuse to edit for non-owners (403), anonymous callers (401) and unknown names (404)', async () => {

@@ -422,7 +422,7 @@ describe.each(layoutsUnderTest())('users through the gateway (%s layout)', (kind
       await expectEventually(async () => {
         const res = await token.get('/user');
         expect(res.status).toBe(403);
-        expect(res.body).toMatchObject({ message: 'This account is prohibited from signing in, please contact your site administrator.' });
+        expect(res.body).toEqual({ message: 'This account is prohibited from signing in, please contact your site administrator.' });
       });
       await api.admin.patch(`/admin/users/${oz.username}`, { login_name: oz.username, prohibit_login: false, active: false });
       await expectEventually(async () => expect((await oz.api.get('/user')).status).toBe(403));

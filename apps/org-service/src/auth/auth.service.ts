@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, forbidden, notFound, type Actor, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
+import { ContractError, notFound, type Actor, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
 import { hashToken, looksLikeToken } from '../tokens/tokens.service.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
@@ -71,16 +71,17 @@ export class AuthService {
    * none) an inactive account gets the same answer as a prohibited one.
    */
   private checkCanSignIn(user: UserEntity): void {
+    // Gitea's verifyAuthWithOptions writes these with ctx.JSON: `{message}` without `url`.
     if (!user.isActive || user.prohibitLogin) {
-      throw forbidden('This account is prohibited from signing in, please contact your site administrator.');
+      throw ContractError.bare('permission_denied', 'This account is prohibited from signing in, please contact your site administrator.');
     }
     if (user.mustChangePassword) {
-      throw forbidden(`You must change your password. Change it at: ${this.config.rootUrl}user/change_password`);
+      throw ContractError.bare('permission_denied', `You must change your password. Change it at: ${this.config.rootUrl}user/change_password`);
     }
   }
 
   private async sudo(actor: Actor, username: string): Promise<Actor> {
-    if (!actor.isAdmin) throw forbidden('Only administrators allowed to sudo.');
+    if (!actor.isAdmin) throw ContractError.bare('permission_denied', 'Only administrators allowed to sudo.');
     const user = await this.users.findByName(username);
     if (!user || user.isOrganization) throw notFound(`user redirect does not exist [name: ${username}]`);
     return { id: user.id, login: user.name, isAdmin: user.isAdmin, scopes: actor.scopes };

@@ -6,6 +6,8 @@ import {
   type CreateOrgOption,
   type EditOrgOption,
   type Organization,
+  type OrganizationPermissions,
+  type RenameOrgOption,
   type OwnerAccess,
   type Page,
   type ReachableRepos,
@@ -20,6 +22,26 @@ export class OrgsController {
   @MessagePattern(OrgPatterns.create)
   create(@Payload() req: RpcRequest<Record<string, string>, CreateOrgOption>): Promise<Organization> {
     return this.orgs.create(req.actor, req.body);
+  }
+
+  @MessagePattern(OrgPatterns.createForUser)
+  createForUser(@Payload() req: RpcRequest<{ username: string }, CreateOrgOption>): Promise<Organization> {
+    return this.orgs.createForUser(req.actor, req.params.username, req.body);
+  }
+
+  @MessagePattern(OrgPatterns.adminList)
+  adminList(@Payload() req: RpcRequest): Promise<Page<Organization>> {
+    return this.orgs.adminList(req.actor, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(OrgPatterns.rename)
+  rename(@Payload() req: RpcRequest<{ org: string }, RenameOrgOption>): Promise<void> {
+    return this.orgs.rename(req.actor, req.params.org, req.body.new_name);
+  }
+
+  @MessagePattern(OrgPatterns.userPermissions)
+  userPermissions(@Payload() req: RpcRequest<{ username: string; org: string }>): Promise<OrganizationPermissions> {
+    return this.orgs.userPermissions(req.actor, req.params.username, req.params.org);
   }
 
   @MessagePattern(OrgPatterns.get)

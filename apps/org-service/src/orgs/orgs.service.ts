@@ -3,6 +3,7 @@ import {
   AccessMode,
   EventNames,
   forbidden,
+  isPublicOnly,
   notFound,
   ownerNameProblem,
   pageOf,
@@ -12,16 +13,19 @@ import {
   type EditOrgOption,
   type ListOptions,
   type Organization,
+  type OrganizationPermissions,
   type OwnerAccess,
   type Page,
   type ReachableRepos,
   type TeamRepoAccess,
   type Visibility,
+  Visibilities,
 } from '@gitforge/contracts';
 import { Database, OutboxService, PlatformConfig } from '@gitforge/platform';
-import { requireActor } from '../auth/actor.js';
-import { UserEntity, UserType } from '../users/user.entity.js';
-import { toOrganization, toUser } from '../users/user.mapper.js';
+import { rejectPublicOnlyOrg, rejectPublicOnlyUser, requireActor } from '../auth/actor.js';
+import { emailProblem, emailProblemMessage } from '../emails/email-validation.js';
+import { canCreateOrganization, UserEntity, UserType } from '../users/user.entity.js';
+import { toOrganization, toUser, toUserWithAccess } from '../users/user.mapper.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
 import type { TeamEntity } from './org.entities.js';
@@ -41,10 +45,25 @@ export class OrgsService {
 
   async create(actor: Actor | null, body: CreateOrgOption): Promise<Organization> {
     const creator = await this.users.findById(requireActor(actor).id);
-    // Gitea's CanCreateOrganization.
-    if (!creator || !(creator.isAdmin || (!creator.isRestricted && creator.allowCreateOrganization))) {
-      throw forbidden('Create organization not allowed');
-    }
+    if (!creator || !canCreateOrganization(creator)) throw forbidden('Create organization not allowed');
+    return this.insertOrganization(actor, creator, body);
+  }
+
+  /**
+   * `POST /admin/users/{username}/orgs`: a site administrator creates an organization owned by a
+   * user. As Gitea's admin CreateOrg, the e-mail and repo_admin_change_team_access of the body are
+   * not used, and the owner must be allowed to create organizations.
+   */
+  async createForUser(actor: Actor | null, username: string, body: CreateOrgOption): Promise<Organization> {
+    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    const owner = await this.usersService.requireByName(username);
+    if (owner.isOrganization) throw unprocessable(`${owner.name} is an organization not a user`);
+    if (!canCreateOrganization(owner)) throw forbidden('user is not allowed to create organizations');
+    return this.insertOrganization(actor, owner, { ...body, email: undefined, repo_admin_change_team_access: undefined });
+  }
+
+  /** Gitea's CreateOrganization: the account, its Owners team and the owner as the team's member. */
+  private async insertOrganization(actor: Actor | null, owner: UserEntity, body: CreateOrgOption): Promise<Organization> {
     const problem = ownerNameProblem(body.username);
     if (problem) throw unprocessable(problem);
     const id = await this.db.transaction(async (m) => {
@@ -65,11 +84,11 @@ export class OrgsService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.orgs.createWithOwner(m, org.id, creator.id);
+      await this.orgs.createWithOwner(m, org.id, owner.id);
       await this.outbox.add(
         m,
         EventNames.orgCreated,
-        { organization: toOrganization(org, this.config.rootUrl), sender: toUser(creator, null, this.config.rootUrl) },
+        { organization: toOrganization(org, this.config.rootUrl), sender: toUser(owner, null, this.config.rootUrl) },
         { actor },
       );
       return org.id;
@@ -77,17 +96,22 @@ export class OrgsService {
     return toOrganization((await this.users.findById(id))!, this.config.rootUrl);
   }
 
-  /** Gitea's orgAssignment: the organization of that name, whatever its visibility. */
-  async requireOrg(name: string): Promise<UserEntity> {
+  /**
+   * Gitea's orgAssignment followed by checkTokenPublicOnly, which every `/orgs/{org}` route runs:
+   * the organization of that name whatever its visibility (404 "not found" otherwise), and 403 for
+   * a public-only token when it is not public.
+   */
+  async requireOrg(actor: Actor | null, name: string): Promise<UserEntity> {
     const org = await this.users.findByName(name);
-    if (!org || !org.isOrganization) throw notFound(`GetOrgByName [${name}]`);
+    if (!org || !org.isOrganization) throw notFound();
+    rejectPublicOnlyOrg(actor, org);
     return org;
   }
 
   /** The organization if the actor may see it (Gitea's reqOrgVisible); hidden ones answer 404. */
   async requireVisibleOrg(actor: Actor | null, name: string): Promise<UserEntity> {
-    const org = await this.requireOrg(name);
-    if (!(await this.usersService.ownerVisibleTo(org, actor))) throw notFound(`GetOrgByName [${name}]`);
+    const org = await this.requireOrg(actor, name);
+    if (!(await this.usersService.ownerVisibleTo(org, actor))) throw notFound();
     return org;
   }
 
@@ -111,16 +135,22 @@ export class OrgsService {
     return (await this.orgs.teamsOfUser(orgId, userId)).some((t) => t.accessMode >= AccessMode.owner);
   }
 
+  /** `GET /orgs/{org}`; anonymous callers do not see the organization's e-mail (Gitea's org.Get). */
   async get(actor: Actor | null, name: string): Promise<Organization> {
-    return toOrganization(await this.requireVisibleOrg(actor, name), this.config.rootUrl);
+    return toOrganization(await this.requireVisibleOrg(actor, name), this.config.rootUrl, actor !== null);
   }
 
-  /** `GET /orgs`: public organizations, limited ones for signed-in callers, private ones for site admins. */
+  /**
+   * `GET /orgs`: public organizations, limited ones for signed-in callers, private ones for site
+   * admins; public-only tokens see public ones (Gitea's SearchUserOptions.ApplyPublicOnly).
+   */
   async list(actor: Actor | null, options: ListOptions): Promise<Page<Organization>> {
     const viewer = await this.usersService.viewerOf(actor);
     const visibilities: Visibility[] = ['public'];
-    if (viewer) visibilities.push('limited');
-    if (viewer?.isAdmin) visibilities.push('private');
+    if (viewer && !isPublicOnly(actor!.scopes)) {
+      visibilities.push('limited');
+      if (viewer.isAdmin) visibilities.push('private');
+    }
     const [rows, total] = await this.users.listOrganizations(viewer, visibilities, options);
     return pageOf(
       rows.map((o) => toOrganization(o, this.config.rootUrl)),
@@ -129,15 +159,10 @@ export class OrgsService {
     );
   }
 
-  /**
-   * `GET /user/orgs` (no username) and `GET /users/{username}/orgs`: every organization of the user
-   * for itself and site admins, otherwise its public memberships of public organizations.
-   */
-  async listForUser(actor: Actor | null, username: string | undefined, options: ListOptions): Promise<Page<Organization>> {
-    const user = username === undefined ? await this.usersService.requireSelf(actor) : await this.usersService.requireByName(username);
-    const viewer = await this.usersService.viewerOf(actor);
-    const includePrivate = viewer !== null && (viewer.isAdmin || viewer.id === user.id);
-    const [rows, total] = await this.users.organizationsOf(user.id, includePrivate, options);
+  /** `GET /admin/orgs` (Gitea's admin GetAllOrgs): every organization, by name. */
+  async adminList(actor: Actor | null, options: ListOptions): Promise<Page<Organization>> {
+    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    const [rows, total] = await this.users.listOrganizations({ id: actor.id, isAdmin: true, isRestricted: false }, [...Visibilities], options);
     return pageOf(
       rows.map((o) => toOrganization(o, this.config.rootUrl)),
       total,
@@ -145,27 +170,83 @@ export class OrgsService {
     );
   }
 
-  /** `PATCH /orgs/{org}` for its owners (see EditOrgOption for which fields Gitea always writes). */
-  async edit(actor: Actor | null, name: string, body: EditOrgOption): Promise<Organization> {
-    const org = await this.requireOrg(name);
-    await this.requireOwner(actor, org);
-    const changes: Partial<UserEntity> = {
-      fullName: body.full_name ?? '',
-      description: body.description ?? '',
-      website: body.website ?? '',
-      location: body.location ?? '',
-      updatedAt: new Date(),
+  /**
+   * `GET /user/orgs` (no username), `GET /users/{username}/orgs` and `GET /admin/users/{username}/orgs`
+   * (Gitea's listUserOrgs with DoerViewOtherVisibility): the user itself and site admins see every
+   * membership; other signed-in callers public memberships of public and limited organizations;
+   * anonymous callers and public-only tokens public memberships of public organizations.
+   */
+  async listForUser(actor: Actor | null, username: string | undefined, options: ListOptions): Promise<Page<Organization>> {
+    const user = username === undefined ? await this.usersService.requireSelf(actor) : await this.usersService.requireByName(username);
+    if (username !== undefined) rejectPublicOnlyUser(actor, user);
+    const viewer = await this.usersService.viewerOf(actor);
+    const publicOnly = actor !== null && isPublicOnly(actor.scopes);
+    const everything = viewer !== null && !publicOnly && (viewer.isAdmin || viewer.id === user.id);
+    const visibilities: Visibility[] = everything ? [...Visibilities] : viewer && !publicOnly ? ['public', 'limited'] : ['public'];
+    const [rows, total] = await this.users.organizationsOf(user.id, { allMemberships: everything, visibilities }, options);
+    return pageOf(
+      rows.map((o) => toOrganization(o, this.config.rootUrl)),
+      total,
+      options,
+    );
+  }
+
+  /**
+   * `GET /users/{username}/orgs/{org}/permissions` (Gitea's GetUserOrgsPermissions): what the user
+   * may do in an organization the caller can see, from the user's highest team access.
+   */
+  async userPermissions(actor: Actor | null, username: string, orgName: string): Promise<OrganizationPermissions> {
+    const user = await this.usersService.requireByName(username);
+    rejectPublicOnlyUser(actor, user);
+    requireActor(actor);
+    const org = await this.users.findByName(orgName);
+    if (!org) throw notFound(`user redirect does not exist [name: ${orgName}]`);
+    if (!(await this.usersService.ownerVisibleTo(org, actor))) throw notFound();
+    const teams = org.isOrganization ? await this.orgs.teamsOfUser(org.id, user.id) : [];
+    const level = Math.max(AccessMode.none, ...teams.map((t) => t.accessMode));
+    return {
+      can_read: level > AccessMode.none,
+      can_write: level > AccessMode.read,
+      is_admin: level > AccessMode.write,
+      is_owner: level > AccessMode.admin,
+      can_create_repository: teams.some((t) => t.accessMode >= AccessMode.owner || t.canCreateOrgRepo),
     };
+  }
+
+  /**
+   * `PATCH /orgs/{org}` for its owners. As Gitea's org.Edit, only the fields present change; an
+   * e-mail must be valid (422) and an empty one clears it; an unknown visibility is ignored.
+   */
+  async edit(actor: Actor | null, name: string, body: EditOrgOption): Promise<Organization> {
+    const org = await this.requireOrg(actor, name);
+    await this.requireOwner(actor, org);
+    const changes: Partial<UserEntity> = { updatedAt: new Date() };
+    if (body.email !== undefined && body.email !== '') {
+      const problem = emailProblem(body.email);
+      if (problem) throw unprocessable(emailProblemMessage(problem, body.email));
+    }
     if (body.email !== undefined) changes.email = body.email;
+    if (body.full_name !== undefined) changes.fullName = body.full_name;
+    if (body.description !== undefined) changes.description = body.description;
+    if (body.website !== undefined) changes.website = body.website;
+    if (body.location !== undefined) changes.location = body.location;
     if (body.visibility) changes.visibility = body.visibility;
     if (body.repo_admin_change_team_access !== undefined) changes.repoAdminChangeTeamAccess = body.repo_admin_change_team_access;
     await this.db.transaction((m) => this.users.update(m, org.id, changes));
     return toOrganization((await this.users.findById(org.id))!, this.config.rootUrl);
   }
 
+  /** `POST /orgs/{org}/rename` for its owners (Gitea's org.Rename): 204, or 422 with the reason. */
+  async rename(actor: Actor | null, name: string, newName: string): Promise<void> {
+    const org = await this.requireOrg(actor, name);
+    requireActor(actor);
+    await this.requireOwner(actor, org);
+    await this.usersService.rename(org, newName, (problem) => problem.message);
+  }
+
   /** `DELETE /orgs/{org}` for its owners; refused while it owns repositories. */
   async delete(actor: Actor | null, name: string): Promise<void> {
-    const org = await this.requireOrg(name);
+    const org = await this.requireOrg(actor, name);
     const a = await this.requireOwner(actor, org);
     await this.usersService.refuseWhileOwningRepositories(a, org);
     await this.db.transaction(async (m) => {
@@ -188,7 +269,7 @@ export class OrgsService {
         kind: owner.isOrganization ? 'organization' : 'user',
         visibility: owner.visibility,
       },
-      ownerUser: toUser(owner, actor, this.config.rootUrl),
+      ownerUser: toUserWithAccess(owner, this.config.rootUrl),
       visible: await this.usersService.ownerVisibleTo(owner, actor),
       isOrgOwner: false,
       isOrgMember: false,

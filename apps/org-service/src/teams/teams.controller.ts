@@ -7,6 +7,8 @@ import {
   type EditTeamOption,
   type Page,
   type Repository,
+  type RepoTeamLink,
+  type RepoTeamRequest,
   type RpcRequest,
   type Team,
   type User,
@@ -102,6 +104,21 @@ export class TeamsController {
   @MessagePattern(TeamPatterns.removeRepo)
   removeRepo(@Payload() req: RpcRequest<TeamParams & { repo: string }>): Promise<void> {
     return this.teams.removeRepo(req.actor, Number(req.params.id), req.params.repo);
+  }
+
+  @MessagePattern(TeamPatterns.listForRepo)
+  listForRepo(@Payload() req: RpcRequest<Record<string, string>, RepoTeamRequest>): Promise<Team[]> {
+    return this.teams.listForRepo(req.body.orgId, req.body.repoId);
+  }
+
+  @MessagePattern(TeamPatterns.getForRepo)
+  getForRepo(@Payload() req: RpcRequest<Record<string, string>, RepoTeamRequest>): Promise<RepoTeamLink> {
+    return this.teams.getForRepo(req.body.orgId, req.body.repoId, req.body.team ?? '');
+  }
+
+  @MessagePattern(TeamPatterns.linkRepo)
+  linkRepo(@Payload() req: RpcRequest<Record<string, string>, RepoTeamRequest>): Promise<void> {
+    return this.teams.linkRepo(req.body.orgId, req.body.repoId, req.body.team ?? '', req.body.link === true);
   }
 
   @MessagePattern(TeamPatterns.repoScope)

@@ -75,6 +75,23 @@ export class TeamsRepository {
       .getManyAndCount();
   }
 
+  /** Gitea's GetRepoTeams: the organization's teams reaching a repository (all-repository teams and linked ones), Owners first, then by name. */
+  ofRepo(orgId: number, repoId: number): Promise<TeamEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(TeamEntity, 't')
+      .where('t.org_id = :orgId', { orgId })
+      .andWhere(
+        new Brackets((w) => {
+          w.where('t.includes_all_repositories = :yes', { yes: true }).orWhere(
+            't.id IN (SELECT tr.team_id FROM team_repo tr WHERE tr.repo_id = :repoId)',
+            { repoId },
+          );
+        }),
+      )
+      .orderBy(`CASE WHEN t.name = '${OWNER_TEAM_NAME}' THEN '' ELSE t.lower_name END`, 'ASC')
+      .getMany();
+  }
+
   async isMember(teamId: number, userId: number, manager?: EntityManager): Promise<boolean> {
     return (await this.m(manager).count(TeamUserEntity, { where: { teamId, userId } })) > 0;
   }

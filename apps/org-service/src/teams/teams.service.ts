@@ -14,13 +14,14 @@ import {
   type ListOptions,
   type Page,
   type Repository,
+  type RepoTeamLink,
   type Team,
   type User,
   type Visibility,
   type TeamRepoScope,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
-import { rejectPublicOnly, requireActor } from '../auth/actor.js';
+import { rejectPublicOnly, rejectPublicOnlyOrg, requireActor } from '../auth/actor.js';
 import { OWNER_TEAM_NAME, type TeamEntity } from '../orgs/org.entities.js';
 import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { OrgsService } from '../orgs/orgs.service.js';
@@ -61,12 +62,13 @@ export class TeamsService {
     private readonly config: PlatformConfig,
   ) {}
 
-  /** Gitea's orgAssignment(false, true): the team by id, with its organization. */
+  /** Gitea's orgAssignment(false, true), reqToken and checkTokenPublicOnly: the team by id, with its organization. */
   private async context(actor: Actor | null, teamId: number): Promise<TeamContext> {
     const team = Number.isSafeInteger(teamId) ? await this.teams.findById(teamId) : null;
     const org = team ? await this.users.findById(team.orgId) : null;
     if (!team || !org) throw notFound();
     const a = requireActor(actor);
+    rejectPublicOnlyOrg(a, org);
     return { team, org, actor: a, viewer: await this.usersService.viewerOf(a) };
   }
 
@@ -112,7 +114,7 @@ export class TeamsService {
   }
 
   async create(actor: Actor | null, orgName: string, body: CreateTeamOption): Promise<Team> {
-    const org = await this.orgsService.requireOrg(orgName);
+    const org = await this.orgsService.requireOrg(actor, orgName);
     await this.orgsService.requireMember(actor, org);
     await this.orgsService.requireOwner(actor, org);
     let mode = parseTeamAccess(body.permission);
@@ -140,7 +142,8 @@ export class TeamsService {
       });
       return team.id;
     });
-    return toTeam((await this.teams.findById(id))!, null);
+    // Gitea (1.21+) answers the new team with its organization (convert.ToTeam(ctx, team, true)).
+    return toTeam((await this.teams.findById(id))!, toOrganization(org, this.config.rootUrl));
   }
 
   private checkName(name: string): void {
@@ -317,6 +320,40 @@ export class TeamsService {
       includesAllRepositories: ctx.team.includesAllRepositories,
       repoIds: ctx.team.includesAllRepositories ? [] : await this.teams.repoIds(ctx.team.id),
     };
+  }
+
+  /** `GET /repos/{owner}/{repo}/teams` (repo-service checked the caller): Gitea answers these teams without their organization. */
+  async listForRepo(orgId: number, repoId: number): Promise<Team[]> {
+    return (await this.teams.ofRepo(orgId, repoId)).map((t) => toTeam(t, null));
+  }
+
+  /** One team of an organization by name, and whether it reaches the repository (Gitea's getTeamByParam and HasRepository). */
+  async getForRepo(orgId: number, repoId: number, name: string): Promise<RepoTeamLink> {
+    const team = await this.requireTeamNamed(orgId, name);
+    return { team: toTeam(team, null), linked: team.includesAllRepositories || (await this.teams.hasRepo(team.id, repoId)) };
+  }
+
+  /**
+   * `PUT`/`DELETE /repos/{owner}/{repo}/teams/{team}` (repo-service checked the caller): 422 when the
+   * team already reaches the repository or does not. Unlinking from a team that includes every
+   * repository changes nothing, as in Gitea's RemoveRepositoryFromTeam.
+   */
+  async linkRepo(orgId: number, repoId: number, name: string, link: boolean): Promise<void> {
+    const team = await this.requireTeamNamed(orgId, name);
+    await this.db.transaction(async (m) => {
+      const linked = team.includesAllRepositories || (await this.teams.hasRepo(team.id, repoId, m));
+      if (link && linked) throw unprocessable(`team '${team.name}' is already added to repo`);
+      if (!link && !linked) throw unprocessable(`team '${team.name}' was not added to repo`);
+      if (team.includesAllRepositories) return;
+      if (link) await this.teams.addRepo(m, team, repoId);
+      else await this.teams.removeRepo(m, team.id, repoId);
+    });
+  }
+
+  private async requireTeamNamed(orgId: number, name: string): Promise<TeamEntity> {
+    const team = await this.teams.findByName(orgId, name);
+    if (!team) throw notFound(`team does not exist [org_id ${orgId}, team_id 0, name: ${name}]`);
+    return team;
   }
 
   async getRepo(actor: Actor | null, teamId: number, repoName: string): Promise<Repository> {

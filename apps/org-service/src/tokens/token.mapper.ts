@@ -1,4 +1,5 @@
-import { formatTime, type AccessToken } from '@gitforge/contracts';
+import { formatTime, type AccessToken, type CurrentAccessToken } from '@gitforge/contracts';
+import type { UserEntity } from '../users/user.entity.js';
 import type { AccessTokenEntity } from './access-token.entity.js';
 
 /** The secret (`sha1`) only exists in the creation response. */
@@ -11,5 +12,17 @@ export function toAccessToken(t: AccessTokenEntity, secret = ''): AccessToken {
     scopes: t.scopes ? t.scopes.split(',') : [],
     created_at: formatTime(t.createdAt),
     last_used_at: formatTime(t.lastUsedAt),
+  };
+}
+
+/** Gitea's CurrentAccessToken (`GET /token`): no secret, the owner as UserMeta. */
+export function toCurrentAccessToken(t: AccessTokenEntity, user: Pick<UserEntity, 'id' | 'name'>): CurrentAccessToken {
+  return {
+    id: t.id,
+    name: t.name,
+    scopes: t.scopes ? t.scopes.split(',') : [],
+    created_at: formatTime(t.createdAt),
+    last_used_at: formatTime(t.lastUsedAt),
+    user: { id: user.id, login: user.name },
   };
 }

@@ -14,13 +14,18 @@ import {
   type AccessToken,
   type Actor,
   type CreateAccessTokenOption,
+  type CurrentAccessToken,
   type ListOptions,
   type Page,
+  type TokenParams,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
+import { rejectPublicOnlyUser, requireActor } from '../auth/actor.js';
 import type { UserEntity } from '../users/user.entity.js';
+import { individualVisible } from '../users/visibility.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { toAccessToken } from './token.mapper.js';
+import type { AccessTokenEntity } from './access-token.entity.js';
+import { toAccessToken, toCurrentAccessToken } from './token.mapper.js';
 import { TokensRepository } from './tokens.repository.js';
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -36,23 +41,30 @@ export class TokensService {
     private readonly users: UsersRepository,
   ) {}
 
-  /** The user whose tokens are managed: the actor itself, or anyone for a site admin. */
-  private async owner(actor: Actor | null, username: string): Promise<UserEntity> {
-    if (!actor) throw new ContractError('unauthenticated', 'auth required');
-    const user = await this.users.findByName(username);
-    if (!user || user.isOrganization) throw notFound(`user redirect does not exist [name: ${username}]`);
-    if (user.id !== actor.id && !actor.isAdmin) throw forbidden('You do not have permission to access this resource');
-    return user;
+  /**
+   * The user whose tokens are managed, checked in Gitea's order for `/users/{username}/tokens`:
+   * the account must exist and be visible (404), public-only tokens stop at non-public users (403),
+   * then reqSelfOrAdmin (403) and reqBasicOrRevProxyAuth (401): tokens are only managed over Basic.
+   */
+  private async owner(actor: Actor | null, params: TokenParams): Promise<{ user: UserEntity; actor: Actor }> {
+    const user = await this.users.findByName(params.username);
+    if (!user || user.isOrganization) throw notFound(`user redirect does not exist [name: ${params.username}]`);
+    if (actor) rejectPublicOnlyUser(actor, user);
+    if (!individualVisible(user, actor)) throw notFound(`user redirect does not exist [name: ${params.username}]`);
+    if (!actor || (user.id !== actor.id && !actor.isAdmin)) throw forbidden('doer should be the site admin or be same as the contextUser');
+    if (!params.basicAuth) throw new ContractError('unauthenticated', 'auth required');
+    return { user, actor };
   }
 
-  async create(actor: Actor | null, username: string, body: CreateAccessTokenOption): Promise<AccessToken> {
-    const user = await this.owner(actor, username);
-    const requested = body.scopes ?? [];
+  async create(actor: Actor | null, params: TokenParams, body: CreateAccessTokenOption): Promise<AccessToken> {
+    const { user, actor: a } = await this.owner(actor, params);
+    const requested = (body.scopes ?? []).flatMap((s) => s.split(',')).filter((s) => s !== '');
+    const unknown = requested.find((s) => !isKnownScope(s));
+    if (unknown !== undefined) throw invalid(`invalid access token scope provided: invalid access token scope: ${unknown}`);
     const scopes = normalizeScopes(requested);
     if (scopes.length === 0) throw invalid('access token must have a scope');
-    if (!scopes.every(isKnownScope)) throw invalid('invalid access token scope provided');
     // A token can only mint tokens it could itself use.
-    if (actor!.scopes !== null && !covers(actor!.scopes, scopes)) {
+    if (a.scopes !== null && !covers(a.scopes, scopes)) {
       throw forbidden('cannot create access token with scopes that exceed the current token scope');
     }
     const secret = randomBytes(20).toString('hex');
@@ -72,8 +84,8 @@ export class TokensService {
     return toAccessToken((await this.tokens.findById(user.id, id))!, secret);
   }
 
-  async list(actor: Actor | null, username: string, options: ListOptions): Promise<Page<AccessToken>> {
-    const user = await this.owner(actor, username);
+  async list(actor: Actor | null, params: TokenParams, options: ListOptions): Promise<Page<AccessToken>> {
+    const { user } = await this.owner(actor, params);
     const [rows, total] = await this.tokens.list(user.id, options);
     return pageOf(
       rows.map((t) => toAccessToken(t)),
@@ -82,9 +94,26 @@ export class TokensService {
     );
   }
 
+  /** `GET /token`: the token the request authenticated with, and its user. */
+  async current(actor: Actor | null, secret: string | undefined): Promise<CurrentAccessToken> {
+    requireActor(actor);
+    const row = await requireHeaderToken(this.tokens, secret);
+    const user = await this.users.findById(row.userId);
+    if (!user) throw notFound('access token does not exist');
+    return toCurrentAccessToken(row, user);
+  }
+
+  /** `DELETE /token`: a token deletes itself (a token already gone is not an error). */
+  async deleteCurrent(actor: Actor | null, secret: string | undefined): Promise<void> {
+    requireActor(actor);
+    const row = await requireHeaderToken(this.tokens, secret);
+    await this.db.transaction((m) => this.tokens.delete(m, row.id));
+  }
+
   /** `token` is the id or the name of the token. */
-  async delete(actor: Actor | null, username: string, token: string): Promise<void> {
-    const user = await this.owner(actor, username);
+  async delete(actor: Actor | null, params: TokenParams & { token: string }): Promise<void> {
+    const { user } = await this.owner(actor, params);
+    const token = params.token;
     let target = /^\d+$/.test(token) ? await this.tokens.findById(user.id, Number(token)) : null;
     if (!target) {
       const byName = await this.tokens.findAllByName(user.id, token);
@@ -95,6 +124,14 @@ export class TokensService {
     const id = target.id;
     await this.db.transaction((m) => this.tokens.delete(m, id));
   }
+}
+
+/** Gitea's getToken for `/token`: the token of the Authorization header, 404 without one. */
+async function requireHeaderToken(tokens: TokensRepository, secret: string | undefined): Promise<AccessTokenEntity> {
+  if (!secret) throw notFound('invalid access token');
+  const row = await tokens.findByHash(hashToken(secret));
+  if (!row) throw notFound('access token does not exist');
+  return row;
 }
 
 function covers(have: string[], want: string[]): boolean {

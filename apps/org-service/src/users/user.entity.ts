@@ -110,3 +110,8 @@ export class UserEntity {
     return this.type === UserType.organization;
   }
 }
+
+/** Gitea's CanCreateOrganization: site admins always, others unless restricted or refused this. */
+export function canCreateOrganization(u: Pick<UserEntity, 'isAdmin' | 'isRestricted' | 'allowCreateOrganization'>): boolean {
+  return u.isAdmin || (!u.isRestricted && u.allowCreateOrganization);
+}

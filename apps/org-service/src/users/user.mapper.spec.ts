@@ -1,6 +1,6 @@
 import type { Actor } from '@gitforge/contracts';
 import { UserEntity } from './user.entity.js';
-import { toUser } from './user.mapper.js';
+import { toUser, toUserWithAccess } from './user.mapper.js';
 
 function user(overrides: Partial<UserEntity> = {}): UserEntity {
   return Object.assign(new UserEntity(), {
@@ -43,5 +43,12 @@ describe(toUser.name, () => {
     expect(toUser(user(), null, 'http://h/').email).toBe('alice@noreply.h');
     expect(toUser(user({ keepEmailPrivate: true }), viewer(9), 'http://h/').email).toBe('alice@noreply.h');
     expect(toUser(user({ keepEmailPrivate: true }), viewer(1, true), 'http://h/').email).toBe('alice@example.com');
+  });
+});
+
+describe(toUserWithAccess.name, () => {
+  it('should show the e-mail unless kept private and never the fields of the user itself', () => {
+    expect(toUserWithAccess(user(), 'http://h/')).toMatchObject({ email: 'alice@example.com', active: false, is_admin: false, language: '', login_name: '' });
+    expect(toUserWithAccess(user({ keepEmailPrivate: true }), 'http://h/').email).toBe('alice@noreply.h');
   });
 });

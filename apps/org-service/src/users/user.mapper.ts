@@ -41,17 +41,29 @@ export function toUser(u: UserEntity, viewer: Actor | null, rootUrl: string): Us
   };
 }
 
+/**
+ * Gitea's ToUserWithAccessMode for a caller with access to something the user owns (a repository's
+ * `owner`): the e-mail unless kept private, never the fields reserved for the user and site admins.
+ */
+export function toUserWithAccess(u: UserEntity, rootUrl: string): User {
+  return {
+    ...toUser(u, null, rootUrl),
+    email: u.keepEmailPrivate ? placeholderEmail(u, rootUrl) : u.email,
+  };
+}
+
 /** Gitea shows `<name>@noreply.<host>` where the real address is hidden. */
 function placeholderEmail(u: UserEntity, rootUrl: string): string {
   return `${u.lowerName}@noreply.${new URL(rootUrl).hostname}`;
 }
 
-export function toOrganization(u: UserEntity, rootUrl: string): Organization {
+/** Gitea's convert.ToOrganization; `GET /orgs/{org}` leaves the e-mail out for anonymous callers (`showEmail`). */
+export function toOrganization(u: UserEntity, rootUrl: string, showEmail = true): Organization {
   return {
     id: u.id,
     name: u.name,
     full_name: u.fullName,
-    email: u.email,
+    email: showEmail ? u.email : '',
     avatar_url: avatarUrl(u, rootUrl),
     description: u.description,
     website: u.website,

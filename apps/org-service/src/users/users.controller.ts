@@ -7,12 +7,14 @@ import {
   type CreateUserOption,
   type EditUserOption,
   type Page,
+  type RenameUserOption,
   type RpcRequest,
   type User,
   type UserSettings,
   type UserSettingsOptions,
   type OwnerFilter,
 } from '@gitforge/contracts';
+import { optionalBool } from './admin-user-filter.js';
 import { UsersService } from './users.service.js';
 
 /** Gitea's FormInt64: a malformed number reads as 0 (no filter). */
@@ -60,6 +62,11 @@ export class UsersController {
     return this.users.updateSettings(req.actor, req.body ?? {});
   }
 
+  @MessagePattern(UserPatterns.adminSearch)
+  adminSearch(@Payload() req: RpcRequest): Promise<Page<User>> {
+    return this.users.adminSearch(req.actor, req.query, normalizeListOptions(req.query));
+  }
+
   @MessagePattern(UserPatterns.adminCreate)
   adminCreate(@Payload() req: RpcRequest<Record<string, string>, CreateUserOption>): Promise<User> {
     return this.users.adminCreate(req.actor, req.body);
@@ -70,9 +77,14 @@ export class UsersController {
     return this.users.adminEdit(req.actor, req.params.username, req.body);
   }
 
+  @MessagePattern(UserPatterns.adminRename)
+  adminRename(@Payload() req: RpcRequest<{ username: string }, RenameUserOption>): Promise<void> {
+    return this.users.adminRename(req.actor, req.params.username, req.body.new_username);
+  }
+
   @MessagePattern(UserPatterns.adminDelete)
-  adminDelete(@Payload() req: RpcRequest<{ username: string }>): Promise<void> {
-    return this.users.adminDelete(req.actor, req.params.username);
+  adminDelete(@Payload() req: RpcRequest<{ username: string }, undefined, { purge?: string }>): Promise<void> {
+    return this.users.adminDelete(req.actor, req.params.username, optionalBool(req.query.purge) === true);
   }
 
   @MessagePattern(OrgPatterns.ownerFilter)

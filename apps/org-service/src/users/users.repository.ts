@@ -6,6 +6,7 @@ import { EmailAddressEntity } from '../emails/email-address.entity.js';
 import { FollowEntity } from '../follows/follow.entity.js';
 import { OrgUserEntity, TeamUserEntity } from '../orgs/org.entities.js';
 import { UserEntity, UserType } from './user.entity.js';
+import type { AdminUserFilter } from './admin-user-filter.js';
 import type { Viewer } from './visibility.js';
 
 export interface UserSearch {
@@ -96,6 +97,35 @@ export class UsersRepository {
       .getManyAndCount();
   }
 
+  /** `GET /admin/users`: individuals of any visibility matching the filter, one page and the total. */
+  adminSearch(filter: AdminUserFilter, options: ListOptions): Promise<[UserEntity[], number]> {
+    const qb = this.db.manager.createQueryBuilder(UserEntity, 'u').where('u.type = :type', { type: UserType.individual });
+    const keyword = filter.keyword?.toLowerCase();
+    if (keyword) {
+      const like = `%${keyword}%`;
+      qb.andWhere('(u.lower_name LIKE :like OR LOWER(u.full_name) LIKE :like OR LOWER(u.email) LIKE :like)', { like });
+    }
+    if (filter.loginName !== undefined) qb.andWhere('u.login_name = :loginName', { loginName: filter.loginName });
+    if (filter.sourceId !== undefined) qb.andWhere('u.login_source = :sourceId', { sourceId: filter.sourceId });
+    if (filter.visibility !== undefined) qb.andWhere('u.visibility = :visibility', { visibility: filter.visibility });
+    const flags = [
+      ['isActive', 'is_active'],
+      ['isAdmin', 'is_admin'],
+      ['isRestricted', 'is_restricted'],
+      ['isProhibitLogin', 'prohibit_login'],
+    ] as const;
+    for (const [key, column] of flags) {
+      if (filter[key] !== undefined) qb.andWhere(`u.${column} = :${key}`, { [key]: filter[key] });
+    }
+    if (filter.is2faEnabled === true) qb.andWhere('1 = 0');
+    return qb
+      .orderBy(`u.${filter.orderBy.column}`, filter.orderBy.direction)
+      .addOrderBy('u.id', filter.orderBy.direction)
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
   /**
    * Gitea's BuildCanSeeUserCondition (search results): anonymous callers see public accounts; a
    * signed-in caller its own account, organizations it belongs to and, unless restricted, every
@@ -172,15 +202,20 @@ export class UsersRepository {
   }
 
   /**
-   * Gitea's FindOrgs for a user: with `includePrivate` every organization it belongs to, else only
-   * public organizations where its membership is public. By name.
+   * Gitea's FindOrgs for a user: organizations of these visibilities where it is a member, all of
+   * its memberships or only the public ones. By name.
    */
-  organizationsOf(userId: number, includePrivate: boolean, options: ListOptions): Promise<[UserEntity[], number]> {
+  organizationsOf(
+    userId: number,
+    filter: { allMemberships: boolean; visibilities: Visibility[] },
+    options: ListOptions,
+  ): Promise<[UserEntity[], number]> {
     const qb = this.db.manager
       .createQueryBuilder(UserEntity, 'u')
       .innerJoin(OrgUserEntity, 'ou', 'ou.org_id = u.id AND ou.user_id = :userId', { userId })
-      .where('u.type = :type', { type: UserType.organization });
-    if (!includePrivate) qb.andWhere('ou.is_public = :yes AND u.visibility = :pub', { yes: true, pub: 'public' });
+      .where('u.type = :type', { type: UserType.organization })
+      .andWhere('u.visibility IN (:...vis)', { vis: filter.visibilities });
+    if (!filter.allMemberships) qb.andWhere('ou.is_public = :yes', { yes: true });
     return qb
       .orderBy('u.lower_name', 'ASC')
       .skip((options.page - 1) * options.limit)

@@ -21,19 +21,24 @@ import {
   type OwnerFilter,
 } from '@gitforge/contracts';
 import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
-import { rejectPublicOnly } from '../auth/actor.js';
+import { rejectPublicOnly, rejectPublicOnlyUser } from '../auth/actor.js';
 import { EmailsRepository } from '../emails/emails.repository.js';
+import { emailProblem, emailProblemMessage } from '../emails/email-validation.js';
 import { EmailsService } from '../emails/emails.service.js';
 import { FollowsRepository } from '../follows/follows.repository.js';
 import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
+import { parseAdminUserFilter } from './admin-user-filter.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password.js';
+import { RENAME_FORM_MESSAGES, renameProblem, type RenameProblem } from './account-names.js';
 import { UserEntity, UserType } from './user.entity.js';
 import { pseudoUser, toUser, toUserSettings } from './user.mapper.js';
 import { UsersRepository } from './users.repository.js';
 import { canSeeProfile, hasOrgOrUserVisible, type Viewer } from './visibility.js';
 
 const userNotFound = (name: string): ContractError => notFound(`user redirect does not exist [name: ${name}]`);
+
+
 
 @Injectable()
 export class UsersService {
@@ -95,9 +100,13 @@ export class UsersService {
     return toUser(await this.requireSelf(actor), actor, this.config.rootUrl);
   }
 
-  /** `GET /users/{username}`: hidden accounts answer the same 404 as unknown ones. */
+  /**
+   * `GET /users/{username}`: hidden accounts answer the same 404 as unknown ones; a public-only
+   * token gets 403 for a user that is not public (checkTokenPublicOnly runs before the visibility check).
+   */
   async get(actor: Actor | null, username: string): Promise<User> {
     const user = await this.requireByName(username);
+    rejectPublicOnlyUser(actor, user);
     const viewer = await this.viewerOf(actor);
     const visible = await canSeeProfile(user, viewer, async () => ({
       followsViewer: await this.users.isFollowing(user.id, viewer!.id),
@@ -154,14 +163,29 @@ export class UsersService {
     return toUserSettings((await this.users.findById(me.id))!);
   }
 
+  /** `GET /admin/users` (Gitea's admin SearchUsers): individuals only, every visibility. */
+  async adminSearch(actor: Actor | null, query: Record<string, unknown>, options: ListOptions): Promise<Page<User>> {
+    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    const [rows, total] = await this.users.adminSearch(parseAdminUserFilter(query), options);
+    return pageOf(
+      rows.map((u) => toUser(u, actor, this.config.rootUrl)),
+      total,
+      options,
+    );
+  }
+
   async adminCreate(actor: Actor | null, body: CreateUserOption): Promise<User> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
     const loginSource = body.source_id ?? 0;
-    if (loginSource === 0 && (body.password ?? '').length < MIN_PASSWORD_LENGTH) {
+    // gitforge has no external authentication sources, so any other source is unknown (Gitea's parseAuthSource).
+    if (loginSource !== 0) throw unprocessable(`login source does not exist [id: ${loginSource}]`);
+    if ((body.password ?? '').length < MIN_PASSWORD_LENGTH) {
       throw new ContractError('invalid_argument', 'PasswordIsRequired');
     }
     const problem = ownerNameProblem(body.username);
     if (problem) throw unprocessable(problem);
+    const emailInvalid = emailProblem(body.email);
+    if (emailInvalid) throw unprocessable(emailProblemMessage(emailInvalid, body.email));
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     const id = await this.db.transaction(async (m) => {
       if (await this.users.findByName(body.username, m)) throw unprocessable(`user already exists [name: ${body.username}]`);
@@ -229,16 +253,45 @@ export class UsersService {
   }
 
   /**
-   * `DELETE /admin/users/{username}`: refused (422) for organizations, oneself, the last site
-   * administrator, and users that still own repositories or belong to organizations.
-   * `purge` (deleting those first) is not offered.
+   * `POST /admin/users/{username}/rename` (Gitea's admin RenameUser): individuals only; 422 with
+   * Gitea's form messages when the name is taken or not allowed.
    */
-  async adminDelete(actor: Actor | null, username: string): Promise<void> {
+  async adminRename(actor: Actor | null, username: string, newName: string): Promise<void> {
+    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    const target = await this.requireByName(username);
+    if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
+    await this.rename(target, newName, (problem) => RENAME_FORM_MESSAGES[problem.kind](newName));
+  }
+
+  /**
+   * Gitea's user_service.RenameUser for users and organizations: the same name changes nothing, a
+   * change of case only is allowed, otherwise the name must be usable and free (422, in words
+   * `describe` chooses: admin renames answer form messages, organization renames the error's).
+   * Repositories, teams and memberships follow by id.
+   */
+  async rename(account: UserEntity, newName: string, describe: (problem: RenameProblem) => string): Promise<void> {
+    if (newName === account.name) return;
+    const problem = renameProblem(newName);
+    if (problem) throw unprocessable(describe(problem));
+    await this.db.transaction(async (m) => {
+      const clash = await this.users.findByName(newName, m);
+      if (clash && clash.id !== account.id) throw unprocessable(describe({ kind: 'taken', message: `user already exists [name: ${newName}]` }));
+      await this.users.update(m, account.id, { name: newName, lowerName: newName.toLowerCase(), updatedAt: new Date() });
+    });
+  }
+
+  /**
+   * `DELETE /admin/users/{username}`: refused (422) for organizations, oneself, the last site
+   * administrator, and users that still own repositories or belong to organizations. With `purge`
+   * those repositories and memberships go first (Gitea's DeleteUser(purge)).
+   */
+  async adminDelete(actor: Actor | null, username: string, purge: boolean): Promise<void> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
     const target = await this.requireByName(username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     if (target.id === actor.id) throw unprocessable('you cannot delete yourself');
     if (target.isAdmin && (await this.users.countAdmins()) <= 1) throw unprocessable(`can not delete the last admin user [uid: ${target.id}]`);
+    if (purge) await this.purge(actor, target);
     await this.refuseWhileOwningRepositories(actor, target);
     if ((await this.orgs.countMemberships(target.id)) > 0) {
       throw unprocessable(`user still has membership of organizations [uid: ${target.id}]`);
@@ -249,6 +302,31 @@ export class UsersService {
       await this.tokens.deleteOfUser(m, target.id);
       await this.users.delete(m, target.id);
     });
+  }
+
+  /**
+   * The purge part of Gitea's DeleteUser: the user's repositories (repo-service deletes them), then
+   * its memberships; an organization whose last owner it is goes too, with its repositories.
+   */
+  private async purge(actor: Actor, user: UserEntity): Promise<void> {
+    await this.deleteRepositoriesOf(actor, user.id);
+    for (const orgId of await this.users.orgIdsOfMember(user.id)) {
+      const ownerTeam = await this.orgs.findOwnerTeam(orgId);
+      const owners = ownerTeam ? await this.orgs.ownerTeamMembers(ownerTeam.id) : [];
+      if (owners.includes(user.id) && owners.every((id) => id === user.id)) {
+        await this.deleteRepositoriesOf(actor, orgId);
+        await this.db.transaction(async (m) => {
+          await this.orgs.deleteOrganizationData(m, orgId);
+          await this.users.delete(m, orgId);
+        });
+      } else {
+        await this.db.transaction((m) => this.orgs.removeMember(m, orgId, user.id));
+      }
+    }
+  }
+
+  private async deleteRepositoriesOf(actor: Actor, ownerId: number): Promise<void> {
+    await this.rpc.call<void, Record<string, string>, { ownerId: number }>(RepoPatterns.deleteAllOfOwner, { actor, body: { ownerId } });
   }
 
   /** Gitea's ErrUserOwnRepos, asked of repo-service (which owns repositories). */

@@ -1,5 +1,5 @@
 import type { Visibility } from '@gitforge/contracts';
-import { canSeeProfile, hasOrgOrUserVisible, type Viewer } from './visibility.js';
+import { canSeeProfile, hasOrgOrUserVisible, individualVisible, type Viewer } from './visibility.js';
 
 const viewer = (over: Partial<NonNullable<Viewer>> = {}): Viewer => ({ id: 10, isAdmin: false, isRestricted: false, ...over });
 const owner = (visibility: Visibility, isOrganization = false) => ({ id: 1, visibility, isOrganization });
@@ -43,6 +43,17 @@ describe('visibility', () => {
       expect(await canSeeProfile(owner('private', true), viewer(), async () => ({ followsViewer: false, sharesTeam: true }))).toBe(true);
       expect(await canSeeProfile(owner('private', true), viewer(), async () => ({ followsViewer: false, sharesTeam: false }))).toBe(false);
       expect(await canSeeProfile(owner('private', true), null, never)).toBe(false);
+    });
+  });
+
+  describe(individualVisible.name, () => {
+    it('should show private users to themselves and site admins, limited ones to signed-in callers', () => {
+      expect(individualVisible(owner('private'), { id: 1, isAdmin: false })).toBe(true);
+      expect(individualVisible(owner('private'), { id: 2, isAdmin: true })).toBe(true);
+      expect(individualVisible(owner('private'), { id: 2, isAdmin: false })).toBe(false);
+      expect(individualVisible(owner('limited'), { id: 2, isAdmin: false })).toBe(true);
+      expect(individualVisible(owner('limited'), null)).toBe(false);
+      expect(individualVisible(owner('private', true), null)).toBe(true);
     });
   });
 });

@@ -51,3 +51,14 @@ export async function canSeeProfile(
       return false;
   }
 }
+
+/**
+ * Gitea's individualPermsChecker on `/users/{username}/…` routes: a private user is seen by itself
+ * and site admins, a limited one by signed-in callers; organizations are checked elsewhere.
+ */
+export function individualVisible(user: Owner & Pick<UserEntity, 'isOrganization'>, actor: { id: number; isAdmin: boolean } | null): boolean {
+  if (user.isOrganization) return true;
+  if (user.visibility === 'private') return actor !== null && (actor.id === user.id || actor.isAdmin);
+  if (user.visibility === 'limited') return actor !== null;
+  return true;
+}

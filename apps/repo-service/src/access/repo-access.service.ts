@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessMode, notFound, OrgPatterns, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { AccessMode, forbidden, isPublicOnly, notFound, OrgPatterns, type Actor, type OwnerAccess } from '@gitforge/contracts';
 import { Database, RpcClient } from '@gitforge/platform';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { ReposRepository } from '../repos/repos.repository.js';
@@ -51,7 +51,10 @@ export class RepoAccessService {
     return this.permissionFor(user, await this.ownerAccess(user, { id: repo.ownerId }), repo);
   }
 
-  /** The repository if the actor may see it; 404 otherwise. */
+  /**
+   * The repository if the actor may see it; 404 otherwise. A public-only token then stops at a
+   * private repository it could otherwise see (Gitea's checkTokenPublicOnly, 403).
+   */
   async assign(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoContext> {
     const owner = await this.ownerAccess(actor, { name: ownerName }).catch((err: unknown) => {
       throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
@@ -60,6 +63,7 @@ export class RepoAccessService {
     if (!repo) throw notFound();
     const permission = await this.permissionFor(actor, owner, repo);
     if (!permission.canSee) throw notFound();
+    if (repo.isPrivate && actor && isPublicOnly(actor.scopes)) throw forbidden('token scope is limited to public repos');
     return { repo, owner, permission };
   }
 }

@@ -42,12 +42,8 @@ export function isLikelyCommitId(value: string, objectFormat: 'sha1' | 'sha256',
  * name per line), no `:` (a path or message search, not a commit), and no leading `-`.
  */
 export function isRevision(value: string): boolean {
-  if (value.length === 0 || value.length > 512 || value.startsWith('-')) return false;
-  for (const ch of value) {
-    const code = ch.codePointAt(0)!;
-    if (code < 0x20 || code === 0x7f || ch === ':' || ch === '\\' || /\s/.test(ch)) return false;
-  }
-  return true;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  return value.length > 0 && value.length <= 512 && !value.startsWith('-') && !/[\s\x00-\x1f\x7f:\\]/.test(value);
 }
 
 /** Branch, tag and commit lookups. Ref names are validated before git sees them. */

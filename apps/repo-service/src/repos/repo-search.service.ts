@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  isPublicOnly,
   OrgPatterns,
   pageOf,
   TeamPatterns,
@@ -84,7 +85,9 @@ export class RepoSearchService {
     // Stars are not kept yet, so nobody has starred anything.
     if (formInt(q.starredBy) > 0) return pageOf([], 0, options);
 
-    const includePrivate = actor !== null && (q.private === undefined || q.private === '' || formBool(q.private));
+    // Public-only tokens search public repositories only (Gitea's SearchRepoOptions.ApplyPublicOnly).
+    const includePrivate =
+      actor !== null && !isPublicOnly(actor.scopes) && (q.private === undefined || q.private === '' || formBool(q.private));
     const [owners, reach, collaborations] = await Promise.all([
       this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor }),
       actor ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor }) : Promise.resolve({ orgIds: [], repoIds: [] }),

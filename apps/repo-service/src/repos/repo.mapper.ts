@@ -94,6 +94,7 @@ export function toRepository(
     internal: !r.isPrivate && owner.visibility === 'private',
     mirror_interval: '',
     mirror_updated: formatTime(null),
+    mirror_last_sync_at: formatTime(null),
     object_format_name: r.objectFormat,
     topics: r.topics,
     licenses: [],

@@ -32,6 +32,16 @@ export class ReposController {
     return this.repos.createForOrg(req.actor, req.params.org, req.body);
   }
 
+  @MessagePattern(RepoPatterns.createForUser)
+  createForUser(@Payload() req: RpcRequest<{ username: string }, CreateRepoOption>): Promise<Repository> {
+    return this.repos.createForUser(req.actor, req.params.username, req.body);
+  }
+
+  @MessagePattern(RepoPatterns.getById)
+  getById(@Payload() req: RpcRequest<{ id: string }>): Promise<Repository> {
+    return this.repos.getById(req.actor, Number(req.params.id));
+  }
+
   @MessagePattern(RepoPatterns.get)
   get(@Payload() req: RpcRequest<RepoParams>): Promise<Repository> {
     return this.repos.get(req.actor, req.params.owner, req.params.repo);
@@ -65,6 +75,11 @@ export class ReposController {
   @MessagePattern(RepoPatterns.findMany)
   findMany(@Payload() req: RpcRequest<Record<string, string>, FindReposRequest>): Promise<Page<Repository>> {
     return this.repos.findMany(req.actor, req.body, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(RepoPatterns.deleteAllOfOwner)
+  deleteAllOfOwner(@Payload() req: RpcRequest<Record<string, string>, { ownerId: number }>): Promise<void> {
+    return this.repos.deleteAllOfOwner(req.actor, req.body.ownerId);
   }
 
   @MessagePattern(RepoPatterns.countForOwner)

@@ -13,6 +13,8 @@ export interface RepoListFilter {
   alsoIds?: number[];
   /** Which private repositories the viewer may list: all of them, none, or these ids. */
   privateVisible: 'all' | 'none' | number[];
+  /** Oldest first, or by name (Gitea's SearchRepository default, used by `GET /user/repos`). */
+  orderBy: 'id' | 'name';
 }
 
 /** Gitea's repository search, once permissions and visibility are resolved into ids. */
@@ -62,7 +64,7 @@ export class ReposRepository {
     return this.db.manager.find(RepositoryEntity, { where: { id: In(ids) } });
   }
 
-  /** Repositories of some owners (and some other ids), oldest first, one page and the total. */
+  /** Repositories of some owners (and some other ids) in the filter's order, one page and the total. */
   list(filter: RepoListFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {
     const qb = this.db.manager.createQueryBuilder(RepositoryEntity, 'r');
     qb.where(
@@ -75,8 +77,9 @@ export class ReposRepository {
     const pv = filter.privateVisible;
     if (pv === 'none' || (Array.isArray(pv) && pv.length === 0)) qb.andWhere('r.is_private = :no', { no: false });
     else if (Array.isArray(pv)) qb.andWhere('(r.is_private = :no OR r.id IN (:...privateIds))', { no: false, privateIds: pv });
+    if (filter.orderBy === 'name') qb.orderBy('r.lower_name', 'ASC').addOrderBy('r.id', 'ASC');
+    else qb.orderBy('r.id', 'ASC');
     return qb
-      .orderBy('r.id', 'ASC')
       .skip((options.page - 1) * options.limit)
       .take(options.limit)
       .getManyAndCount();
@@ -92,6 +95,11 @@ export class ReposRepository {
       .skip((options.page - 1) * options.limit)
       .take(options.limit)
       .getManyAndCount();
+  }
+
+  /** Every repository of an owner (deleting them all). */
+  allOfOwner(ownerId: number): Promise<RepositoryEntity[]> {
+    return this.db.manager.find(RepositoryEntity, { where: { ownerId }, order: { id: 'ASC' } });
   }
 
   countForOwner(ownerId: number): Promise<number> {
@@ -113,6 +121,11 @@ export class ReposRepository {
 
   async update(manager: EntityManager, id: number, changes: Partial<RepositoryEntity>): Promise<void> {
     await manager.update(RepositoryEntity, { id }, changes);
+  }
+
+  /** A direct grant on a new repository (its creator, when teams do not make it an administrator). */
+  async addCollaboration(manager: EntityManager, repoId: number, userId: number, mode: number): Promise<void> {
+    await manager.insert(CollaborationEntity, { repoId, userId, mode });
   }
 
   async delete(manager: EntityManager, id: number): Promise<void> {

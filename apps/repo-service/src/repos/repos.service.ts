@@ -4,6 +4,8 @@ import {
   ContractError,
   EventNames,
   forbidden,
+  invalid,
+  isPublicOnly,
   notFound,
   OrgPatterns,
   pageOf,
@@ -23,13 +25,29 @@ import {
 } from '@gitforge/contracts';
 import { Database, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
-import { resolveRepoPermission } from '../access/repo-permission.js';
+import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
 import { DEFAULT_REPO_SETTINGS, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
 
 const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
+
+/** Gitea's README templates (options/readme) and what `auto_init` uses when none is named. */
+const README_TEMPLATES = ['Default'];
+const DEFAULT_README_TEMPLATE = 'Default';
+
+/**
+ * Gitea's issue label templates (options/label). Labels belong to issue-service, which has none
+ * to fill yet, so a known template is accepted and an unknown one refused as Gitea does.
+ */
+const LABEL_TEMPLATES = ['Advanced', 'Default'];
+
+/** Gitea's checkTokenPublicOnly for an owner named in the path: public-only tokens reach public owners only. */
+function rejectPublicOnlyOwner(actor: Actor | null, owner: OwnerAccess): void {
+  if (!actor || !isPublicOnly(actor.scopes) || owner.owner.visibility === 'public') return;
+  throw forbidden(owner.owner.kind === 'organization' ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
+}
 
 @Injectable()
 export class ReposService {
@@ -62,20 +80,41 @@ export class ReposService {
     return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
   }
 
+  /** `POST /user/repos`; public-only tokens may not create repositories (Gitea's rejectPublicOnly). */
   async createForActor(actor: Actor | null, body: CreateRepoOption): Promise<Repository> {
     const a = this.requireActor(actor);
+    if (isPublicOnly(a.scopes)) throw forbidden('this endpoint is not available for public-only tokens');
     return this.create(a, await this.access.ownerAccess(a, { id: a.id }), body);
+  }
+
+  /** `POST /admin/users/{username}/repos`: a site administrator creates a repository for any account. */
+  async createForUser(actor: Actor | null, username: string, body: CreateRepoOption): Promise<Repository> {
+    const a = this.requireActor(actor);
+    if (!a.isAdmin) throw forbidden('user should be the site admin');
+    return this.create(a, await this.access.ownerAccess(a, { name: username }), body);
   }
 
   async createForOrg(actor: Actor | null, org: string, body: CreateRepoOption): Promise<Repository> {
     const a = this.requireActor(actor);
     const owner = await this.access.ownerAccess(a, { name: org });
-    if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
+    if (owner.owner.kind !== 'organization') throw notFound();
+    rejectPublicOnlyOwner(a, owner);
+    if (!owner.visible) throw notFound();
     if (!a.isAdmin && !owner.canCreateRepo) throw forbidden('Given user is not allowed to create repository in organization.');
     return this.create(a, owner, body);
   }
 
+  /**
+   * Gitea's CreateUserRepo and CreateRepositoryByExample: the README template is checked first
+   * (400), then the name (422, 409) and the label template (422). A creator who is not already an
+   * administrator of a new organization repository (a member whose team may create repositories)
+   * becomes an admin collaborator, and the answer shows the owner's permissions whoever asked.
+   */
   private async create(actor: Actor, owner: OwnerAccess, body: CreateRepoOption): Promise<Repository> {
+    const readme = body.auto_init ? body.readme || DEFAULT_README_TEMPLATE : '';
+    if (readme && !README_TEMPLATES.includes(readme)) {
+      throw invalid(`readme template does not exist, available templates: [${README_TEMPLATES.join(' ')}]`);
+    }
     const problem = repoNameProblem(body.name);
     if (problem) throw unprocessable(problem);
     const sender = await this.actorUser(actor);
@@ -84,6 +123,9 @@ export class ReposService {
     const id = await this.db.transaction(async (m) => {
       if (await this.repos.findByOwnerAndName(owner.owner.id, body.name, m)) {
         throw new ContractError('conflict', 'The repository with the same name already exists.');
+      }
+      if (body.issue_labels && !LABEL_TEMPLATES.includes(body.issue_labels)) {
+        throw unprocessable(`failed to load label template file "${body.issue_labels}": label template does not exist`);
       }
       const now = new Date();
       const repo = await this.repos.insert(m, {
@@ -101,6 +143,10 @@ export class ReposService {
         createdAt: now,
         updatedAt: now,
       });
+      const permission = resolveRepoPermission(actor, owner, repo, AccessMode.none);
+      if (owner.owner.kind === 'organization' && !permission.isAdmin) {
+        await this.repos.addCollaboration(m, repo.id, actor.id, AccessMode.admin);
+      }
       // The repository is on disk before the row commits, so no committed row lacks its git directory.
       try {
         await this.git.initBare(repo.id, branch, objectFormat);
@@ -120,12 +166,11 @@ export class ReposService {
         await this.git.remove(repo.id);
         throw err;
       }
-      const permission = resolveRepoPermission(actor, owner, repo, AccessMode.none);
       await this.outbox.add(
         m,
         EventNames.repoCreated,
         {
-          repository: toRepository(repo, owner.ownerUser, permission, this.config.rootUrl),
+          repository: toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
           organization: owner.organization,
           sender,
         },
@@ -134,11 +179,24 @@ export class ReposService {
       return repo.id;
     });
     const repo = (await this.repos.findById(id))!;
-    return toRepository(repo, owner.ownerUser, await this.access.permissionFor(actor, owner, repo), this.config.rootUrl);
+    return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
   }
 
   async get(actor: Actor | null, owner: string, name: string): Promise<Repository> {
     return this.toApi(await this.access.assign(actor, owner, name));
+  }
+
+  /**
+   * `GET /repositories/{id}` (Gitea's GetByID): 404 for an unknown id or one the actor may not see;
+   * a public-only token does not reach private repositories here either.
+   */
+  async getById(actor: Actor | null, id: number): Promise<Repository> {
+    const repo = Number.isSafeInteger(id) && id > 0 ? await this.repos.findById(id) : null;
+    if (!repo) throw notFound();
+    const owner = await this.access.ownerAccess(actor, { id: repo.ownerId });
+    const permission = await this.access.permissionFor(actor, owner, repo);
+    if (!permission.canSee || (repo.isPrivate && actor && isPublicOnly(actor.scopes))) throw notFound();
+    return toRepository(repo, owner.ownerUser, permission, this.config.rootUrl);
   }
 
   async edit(actor: Actor | null, ownerName: string, name: string, body: EditRepoOption): Promise<Repository> {
@@ -229,7 +287,35 @@ export class ReposService {
     await this.git.remove(ctx.repo.id);
   }
 
-  /** `GET /user/repos`: owned, collaborated, and reached through organization teams. */
+  /**
+   * For org-service's user purge (`DELETE /admin/users/{username}?purge=true`) and the deletion of
+   * organizations it leaves ownerless: every repository of the owner goes, each with its
+   * `repo.deleted` event, as Gitea's DeleteUser deletes them one at a time. Site admins only.
+   */
+  async deleteAllOfOwner(actor: Actor | null, ownerId: number): Promise<void> {
+    const a = this.requireActor(actor);
+    if (!a.isAdmin) throw forbidden('user should be the site admin');
+    const owner = await this.access.ownerAccess(a, { id: ownerId });
+    const sender = await this.actorUser(a);
+    for (const repo of await this.repos.allOfOwner(ownerId)) {
+      const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+      await this.db.transaction(async (m) => {
+        await this.repos.delete(m, repo.id);
+        await this.outbox.add(
+          m,
+          EventNames.repoDeleted,
+          { repository: snapshot, organization: owner.organization, sender },
+          { actor: a, repoId: repo.id },
+        );
+      });
+      await this.git.remove(repo.id);
+    }
+  }
+
+  /**
+   * `GET /user/repos`: owned, collaborated, and reached through organization teams, by name (Gitea's
+   * ListMyRepos searches with the default alphabetical order). Public-only tokens see public ones.
+   */
   async listForActor(actor: Actor | null, options: ListOptions): Promise<Page<Repository>> {
     const a = this.requireActor(actor);
     const [reach, collaborations] = await Promise.all([
@@ -241,24 +327,32 @@ export class ReposService {
       {
         ownerIds: [a.id, ...reach.orgIds],
         alsoIds: [...reach.repoIds, ...collaborations.map((c) => c.repoId)],
-        privateVisible: 'all',
+        privateVisible: isPublicOnly(a.scopes) ? 'none' : 'all',
+        orderBy: 'name',
       },
       options,
     );
   }
 
-  /** `GET /users/{username}/repos` and `GET /orgs/{org}/repos`: what the actor may see of one owner. */
+  /**
+   * `GET /users/{username}/repos` and `GET /orgs/{org}/repos`: what the actor may see of one owner.
+   * Public-only tokens stop at non-public owners (403) and see public repositories only.
+   */
   async listForOwner(actor: Actor | null, ownerName: string, options: ListOptions, kind: 'user' | 'organization' | 'any'): Promise<Page<Repository>> {
     const owner = await this.access.ownerAccess(actor, { name: ownerName });
-    if (!owner.visible || (kind !== 'any' && owner.owner.kind !== kind)) throw notFound();
+    if (kind !== 'any' && owner.owner.kind !== kind) throw notFound();
+    rejectPublicOnlyOwner(actor, owner);
+    if (!owner.visible) throw notFound();
     let privateVisible: RepoListFilter['privateVisible'] = 'none';
-    if (actor && (actor.isAdmin || actor.id === owner.owner.id || owner.isOrgOwner || owner.teamAccess.all)) {
+    if (actor && isPublicOnly(actor.scopes)) {
+      privateVisible = 'none';
+    } else if (actor && (actor.isAdmin || actor.id === owner.owner.id || owner.isOrgOwner || owner.teamAccess.all)) {
       privateVisible = 'all';
     } else if (actor) {
       const collaborations = await this.access.collaborationsOf(actor.id);
       privateVisible = [...Object.keys(owner.teamAccess.repos).map(Number), ...collaborations.map((c) => c.repoId)];
     }
-    return this.listPage(actor, { ownerIds: [owner.owner.id], privateVisible }, options, [owner]);
+    return this.listPage(actor, { ownerIds: [owner.owner.id], privateVisible, orderBy: 'id' }, options, [owner]);
   }
 
   private async listPage(

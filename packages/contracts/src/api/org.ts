@@ -32,6 +32,15 @@ export class Team {
   visibility!: Visibility;
 }
 
+/** Gitea's `OrganizationPermissions` (`GET /users/{username}/orgs/{org}/permissions`). */
+export class OrganizationPermissions {
+  can_create_repository!: boolean;
+  can_read!: boolean;
+  can_write!: boolean;
+  is_admin!: boolean;
+  is_owner!: boolean;
+}
+
 /** Where `GET /orgs/{org}/members/{username}` sends a caller who may only see public members. */
 export interface MemberCheck {
   /** Null: the user is a member (204). Otherwise the absolute path to redirect to (303). */
@@ -52,7 +61,7 @@ export interface OwnerRef {
  */
 export interface OwnerAccess {
   owner: OwnerRef;
-  /** The owner as a User, seen by the actor (Repository.owner). */
+  /** The owner as a User, as Gitea renders Repository.owner for callers with access (ToUserWithAccessMode). */
   ownerUser: User;
   /** The actor may see the owner at all (visibility rules). */
   visible: boolean;

@@ -89,6 +89,8 @@ export class Repository {
   internal!: boolean;
   mirror_interval!: string;
   mirror_updated!: string;
+  /** When a pull mirror last synchronised; the zero time for other repositories. */
+  mirror_last_sync_at!: string;
   object_format_name!: string;
   topics!: string[];
   licenses!: string[];

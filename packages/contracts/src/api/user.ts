@@ -40,6 +40,17 @@ export class AccessToken {
   last_used_at!: string;
 }
 
+/** Gitea's `CurrentAccessToken` (`GET /token`): the token the request authenticated with. */
+export class CurrentAccessToken {
+  id!: number;
+  name!: string;
+  scopes!: string[];
+  created_at!: string;
+  last_used_at!: string;
+  /** Gitea's `UserMeta`. */
+  user!: { id: number; login: string };
+}
+
 export class ServerVersion {
   version!: string;
 }

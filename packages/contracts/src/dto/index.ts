@@ -33,3 +33,5 @@ export * from './repo/update-branch-protection-priories.dto.js';
 export * from './repo/rename-branch-repo-option.dto.js';
 export * from './repo/get-files-options.dto.js';
 export * from './repo/repo-topic-options.dto.js';
+export * from './admin/rename-user-option.dto.js';
+export * from './org/rename-org-option.dto.js';

@@ -17,4 +17,10 @@ describe('error mapping', () => {
       url: 'http://h/api/swagger',
     });
   });
+
+  it('should write bare errors (authentication middlewares) as {message} alone, across the transport too', () => {
+    const payload = toErrorPayload(ContractError.bare('permission_denied', 'Only administrators allowed to sudo.'));
+    expect(payload).toEqual({ code: 'permission_denied', message: 'Only administrators allowed to sudo.', bare: true });
+    expect(giteaErrorBody(ContractError.fromPayload(payload).toPayload(), 'http://h/')).toEqual({ message: 'Only administrators allowed to sudo.' });
+  });
 });

@@ -9,6 +9,7 @@ export const HttpStatusOfCode: Record<ErrorCode, number> = {
   conflict: 409,
   unprocessable: 422,
   unauthenticated: 401,
+  method_not_allowed: 405,
   locked: 423,
   payload_too_large: 413,
   unavailable: 503,
@@ -23,7 +24,8 @@ export function toErrorPayload(err: unknown): ErrorPayload {
   return { code: 'internal', message: '' };
 }
 
-/** Gitea's error body: `{message, url}` plus any extra fields (e.g. `invalidTopics`). */
+/** Gitea's error body: `{message, url}` plus any extra fields (e.g. `invalidTopics`); `{message}` alone for bare ones. */
 export function giteaErrorBody(payload: ErrorPayload, rootUrl: string): Record<string, unknown> {
+  if (payload.bare) return { message: payload.message };
   return { ...(payload.details ?? {}), message: payload.message, url: `${rootUrl}api/swagger` };
 }

@@ -1,10 +1,9 @@
 import { Controller, Get } from '@nestjs/common';
 import type { ServerVersion } from '@gitforge/contracts';
-import { Access } from '../../auth/access-policy.js';
 import { GITEA_COMPATIBLE_VERSION } from '../../version.js';
 
+/** Gitea's "Misc (public accessible)" routes: no token scope is required. */
 @Controller('api/v1')
-@Access({ scope: 'misc' })
 export class MiscController {
   /** Clients gate features on this, so it names the Gitea release whose API we match. */
   @Get('version')

@@ -5,6 +5,7 @@ import {
   CreateRepoOption,
   CreateTeamOption,
   EditOrgOption,
+  RenameOrgOption,
   OrgPatterns,
   RepoPatterns,
   TeamPatterns,
@@ -62,6 +63,17 @@ export class OrgsController {
   @HttpCode(204)
   async delete(@CurrentActor() actor: Actor | null, @Param('org') org: string): Promise<void> {
     await this.rpc.call(OrgPatterns.delete, { actor, params: { org } });
+  }
+
+  /** Owners only; 204, or 422 when the new name is taken or not allowed. */
+  @Post(':org/rename')
+  @HttpCode(204)
+  async rename(
+    @CurrentActor() actor: Actor | null,
+    @Param('org') org: string,
+    @Body() body: RenameOrgOption,
+  ): Promise<void> {
+    await this.rpc.call(OrgPatterns.rename, { actor, params: { org }, body });
   }
 
   @Get(':org/members')

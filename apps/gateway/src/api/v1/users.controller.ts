@@ -8,12 +8,14 @@ import {
   type AccessToken,
   type Actor,
   type Organization,
+  type OrganizationPermissions,
   type Page,
   type Repository,
+  type TokenParams,
   type User,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
-import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { Access, BasicAuth, CurrentActor } from '../../auth/access-policy.js';
 import { Paginated } from '../../http/paginated.js';
 
 /** `/users/{username}`: any account, as the caller may see it. */
@@ -78,6 +80,17 @@ export class UsersController {
     return this.rpc.call<Page<Organization>>(OrgPatterns.listForUser, { actor, params: { username }, query });
   }
 
+  /** Gitea looks both accounts up before asking for a token, so sign-in is left to the service. */
+  @Get(':username/orgs/:org/permissions')
+  @Access({ scope: ['user', 'organization'] })
+  orgPermissions(
+    @CurrentActor() actor: Actor | null,
+    @Param('username') username: string,
+    @Param('org') org: string,
+  ): Promise<OrganizationPermissions> {
+    return this.rpc.call(OrgPatterns.userPermissions, { actor, params: { username, org } });
+  }
+
   @Get(':username/repos')
   @Access({ scope: 'repository' })
   @Paginated()
@@ -89,35 +102,41 @@ export class UsersController {
     return this.rpc.call<Page<Repository>>(RepoPatterns.listForUser, { actor, params: { username }, query });
   }
 
+  /*
+   * Tokens: Gitea looks the user up (404), then checks self-or-admin (403), then asks for Basic
+   * authentication (401), so the service decides all three; the gateway only says whether the
+   * caller used Basic.
+   */
   @Post(':username/tokens')
-  @Access({ basic: true })
   createToken(
-    @CurrentActor() actor: Actor,
+    @CurrentActor() actor: Actor | null,
+    @BasicAuth() basicAuth: boolean,
     @Param('username') username: string,
     @Body() body: CreateAccessTokenOption,
   ): Promise<AccessToken> {
-    return this.rpc.call(TokenPatterns.create, { actor, params: { username }, body });
+    return this.rpc.call<AccessToken, TokenParams, CreateAccessTokenOption>(TokenPatterns.create, { actor, params: { username, basicAuth }, body });
   }
 
+  /** Gitea sets X-Total-Count only (no Link) on this list. */
   @Get(':username/tokens')
-  @Access({ basic: true })
-  @Paginated()
+  @Paginated({ link: false })
   listTokens(
-    @CurrentActor() actor: Actor,
+    @CurrentActor() actor: Actor | null,
+    @BasicAuth() basicAuth: boolean,
     @Param('username') username: string,
     @Query() query: Record<string, string>,
   ): Promise<Page<AccessToken>> {
-    return this.rpc.call<Page<AccessToken>>(TokenPatterns.list, { actor, params: { username }, query });
+    return this.rpc.call<Page<AccessToken>, TokenParams>(TokenPatterns.list, { actor, params: { username, basicAuth }, query });
   }
 
   @Delete(':username/tokens/:token')
-  @Access({ basic: true })
   @HttpCode(204)
   async deleteToken(
-    @CurrentActor() actor: Actor,
+    @CurrentActor() actor: Actor | null,
+    @BasicAuth() basicAuth: boolean,
     @Param('username') username: string,
     @Param('token') token: string,
   ): Promise<void> {
-    await this.rpc.call(TokenPatterns.delete, { actor, params: { username, token } });
+    await this.rpc.call<void, TokenParams & { token: string }>(TokenPatterns.delete, { actor, params: { username, basicAuth, token } });
   }
 }
