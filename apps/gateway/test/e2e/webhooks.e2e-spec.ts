@@ -250,9 +250,10 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(d!.headers['x-github-delivery']).toBe(d!.headers['x-gitea-delivery']);
       expect(bodyOf(d!)).toMatchObject({
         action: 'created',
-        repository: { id: repo.id, full_name: repo.full_name },
+        repository: { id: repo.id, full_name: repo.full_name, permissions: { admin: true, push: true, pull: true } },
         organization: { login: carol.username },
-        sender: { login: carol.username },
+        // The sender as anyone sees them, as Gitea's ToUser without a viewer renders it.
+        sender: { login: carol.username, email: `${carol.username.toLowerCase()}@noreply.localhost`, last_login: '0001-01-01T00:00:00Z' },
       });
     });
 

@@ -66,10 +66,13 @@ export class ReposService {
     return actor;
   }
 
-  /** The actor as a User (its own view, with e-mail): commit identity and event sender. */
-  private async actorUser(actor: Actor): Promise<User> {
+  /**
+   * The actor as a User: in its own view (with its real e-mail) for a commit's identity, or as
+   * anyone sees it for an event's sender (Gitea's ToUser without a viewer: payloads leave the forge).
+   */
+  private async actorUser(actor: Actor, view: 'own' | 'public' = 'own'): Promise<User> {
     const [user] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, {
-      actor,
+      actor: view === 'own' ? actor : null,
       body: { ids: [actor.id] },
     });
     if (!user) throw new ContractError('unauthenticated', 'token is required');
@@ -117,7 +120,7 @@ export class ReposService {
     }
     const problem = repoNameProblem(body.name);
     if (problem) throw unprocessable(problem);
-    const sender = await this.actorUser(actor);
+    const [identity, sender] = await Promise.all([this.actorUser(actor), this.actorUser(actor, 'public')]);
     const branch = body.default_branch || 'main';
     const objectFormat = body.object_format_name === 'sha256' ? 'sha256' : 'sha1';
     const id = await this.db.transaction(async (m) => {
@@ -155,7 +158,7 @@ export class ReposService {
             branch,
             files: [{ name: 'README.md', content: `# ${body.name}\n\n${body.description ?? ''}` }],
             message: 'Initial commit',
-            author: { name: sender.full_name || sender.login, email: sender.email },
+            author: { name: identity.full_name || identity.login, email: identity.email },
           });
           repo.isEmpty = false;
           repo.numBranches = 1;
@@ -241,7 +244,7 @@ export class ReposService {
     if (settingsChanged) changes.settings = settings;
     if (Object.keys(changes).length > 0) {
       const oldName = repo.name;
-      const sender = changes.name ? await this.actorUser(a) : null;
+      const sender = changes.name ? await this.actorUser(a, 'public') : null;
       await this.db.transaction(async (m) => {
         if (changes.lowerName && changes.lowerName !== repo.lowerName) {
           const clash = await this.repos.findByOwnerAndName(repo.ownerId, changes.lowerName, m);
@@ -273,8 +276,9 @@ export class ReposService {
     const a = this.requireActor(actor);
     const ctx = await this.access.assign(a, ownerName, name);
     if (!ctx.permission.isOwner) throw forbidden('user should be the owner of the repo');
-    const sender = await this.actorUser(a);
-    const snapshot = this.toApi(ctx);
+    const sender = await this.actorUser(a, 'public');
+    // As Gitea's notifier: the repository as its owner sees it.
+    const snapshot = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
     await this.db.transaction(async (m) => {
       await this.repos.delete(m, ctx.repo.id);
       await this.outbox.add(
@@ -296,7 +300,7 @@ export class ReposService {
     const a = this.requireActor(actor);
     if (!a.isAdmin) throw forbidden('user should be the site admin');
     const owner = await this.access.ownerAccess(a, { id: ownerId });
-    const sender = await this.actorUser(a);
+    const sender = await this.actorUser(a, 'public');
     for (const repo of await this.repos.allOfOwner(ownerId)) {
       const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
       await this.db.transaction(async (m) => {
