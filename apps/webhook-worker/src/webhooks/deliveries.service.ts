@@ -97,9 +97,10 @@ export class DeliveriesService {
       sender,
     };
     const [task] = await this.db.transaction((m) =>
-      this.tasks.insertTasks(m, [
-        { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
-      ]),
+      this.tasks.insertTasks(
+        [{ hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id }],
+        m,
+      ),
     );
     await this.queue.enqueue([task!]);
   }
