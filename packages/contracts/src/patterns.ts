@@ -35,6 +35,8 @@ export const UserPatterns = definePatterns('org', {
   get: 'users.get',
   /** Batched lookup by id for other services (one call per page, never per row). */
   getMany: 'users.getMany',
+  /** As getMany, for activity feeds: each user with whether they keep their activity private (`hide_activity`). */
+  activityActors: 'users.activityActors',
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
   adminCreate: 'users.adminCreate',
