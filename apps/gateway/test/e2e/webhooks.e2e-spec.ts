@@ -293,16 +293,22 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       await api.admin.delete(`/admin/hooks/${def.body.id}`);
     });
 
-    it('should announce a rename with the old name', async () => {
+    it('should send no repository webhook for a rename, as Gitea sends none, but record it in the feed', async () => {
       const erin = await createUser(api, 'erin');
       await erin.api.post('/user/hooks', gitea('/rename', { events: ['repository'] }));
       const repo = await createRepo(erin);
       await receiver.waitFor('/rename');
       const newName = uniqueName('renamed');
       expect((await erin.api.patch(`/repos/${repo.full_name}`, { name: newName })).status).toBe(200);
-      const [created, renamed] = await receiver.waitFor('/rename', 2);
-      expect(bodyOf(created!)).toMatchObject({ action: 'created' });
-      expect(bodyOf(renamed!)).toMatchObject({ action: 'renamed', repository: { name: newName }, changes: { name: { from: repo.name } } });
+      await expectEventually(async () => {
+        const feed = await erin.api.get<Array<{ op_type: string; content: string }>>(`/users/${erin.username}/activities/feeds`);
+        expect(feed.body.map((a) => [a.op_type, a.content])).toContainEqual(['rename_repo', repo.name]);
+      });
+      // The rename's feed entry and its (absent) webhook come from the same event, through the same relay.
+      const deleted = await erin.api.delete(`/repos/${erin.username}/${newName}`);
+      expect(deleted.status).toBe(204);
+      const [created, removed] = await receiver.waitFor('/rename', 2);
+      expect([bodyOf(created!).action, bodyOf(removed!).action]).toEqual(['created', 'deleted']);
     });
 
     it("should send slack, discord and msteams hooks their services' formats", async () => {
@@ -395,15 +401,62 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(res.status).toBe(204);
       const [d] = await receiver.waitFor('/test-push');
       expect(d!.headers['x-gitea-event']).toBe('push');
-      const body = bodyOf(d!) as { ref: string; before: string; after: string; commits: Array<{ id: string; message: string; added: string[] }>; total_commits: number; pusher: { login: string } };
+      const body = bodyOf(d!) as {
+        ref: string;
+        before: string;
+        after: string;
+        commits: Array<{ id: string; message: string; added: string[] | null; removed: string[] | null; modified: string[] | null }>;
+        total_commits: number;
+        pusher: { login: string; email: string };
+        repository: Repository;
+      };
       expect(body).toMatchObject({ ref: 'refs/heads/main', total_commits: 1, pusher: { login: alice.username } });
       expect(body.before).toBe(body.after);
-      expect(body.commits[0]).toMatchObject({ id: body.after, message: 'Initial commit\n', added: ['README.md'] });
+      // Gitea's ToPayloadCommit leaves the file lists out, and TestHook shows the repository with no access.
+      expect(body.commits[0]).toMatchObject({ id: body.after, message: 'Initial commit\n', added: null, removed: null, modified: null });
+      expect(body.repository.permissions).toEqual({ admin: false, push: false, pull: false });
+      expect(body.pusher.email).toMatch(/@noreply\./);
+      const unknownRef = await alice.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests?ref=nonexist`);
+      expect(unknownRef.status).toBe(404);
+      expect(unknownRef.body).toEqual(giteaError('unable to find a git ref'));
+      const bySha = await alice.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests?ref=${body.after}`);
+      expect(bySha.status).toBe(204);
+      const [, again] = await receiver.waitFor('/test-push', 2);
+      expect(bodyOf(again!)).toMatchObject({ ref: body.after, after: body.after });
       expect((await bob.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests`)).status).toBe(403);
       expect((await alice.api.post(`/repos/${repo.full_name}/hooks/999999/tests`)).status).toBe(404);
       const empty = await createRepo(alice);
       const emptyHook = await alice.api.post<Hook>(`/repos/${empty.full_name}/hooks`, gitea('/test-empty'));
       expect((await alice.api.post(`/repos/${empty.full_name}/hooks/${emptyHook.body.id}/tests`)).status).toBe(204);
+    });
+
+    it("should send a status hook Gitea's CommitStatusPayload when a commit status is reported", async () => {
+      const gina = await createUser(api, 'gina');
+      const hook = await gina.api.post<Hook>('/user/hooks', gitea('/status', { events: ['status'] }));
+      expect(hook.status).toBe(201);
+      const repo = await createRepo(gina, uniqueName('st'), { auto_init: true });
+      const branch = await gina.api.get<{ commit: { id: string } }>(`/repos/${repo.full_name}/branches/main`);
+      const sha = branch.body.commit.id;
+      const res = await gina.api.post(`/repos/${repo.full_name}/statuses/${sha}`, { state: 'success', context: 'ci/build', description: 'passed', target_url: 'https://ci.example.com/1' });
+      expect(res.status).toBe(201);
+      const [d] = await receiver.waitFor('/status');
+      expect(d!.headers).toMatchObject({ 'x-gitea-event': 'status', 'x-gitea-event-type': 'status' });
+      const body = bodyOf(d!);
+      expect(Object.keys(body)).toEqual(['commit', 'context', 'created_at', 'description', 'id', 'repository', 'sender', 'sha', 'state', 'target_url', 'updated_at']);
+      expect(body).toMatchObject({
+        sha,
+        state: 'success',
+        context: 'ci/build',
+        description: 'passed',
+        target_url: 'https://ci.example.com/1',
+        commit: { id: sha, url: `${repo.html_url}/commit/${sha}`, added: ['README.md'] },
+        repository: { full_name: repo.full_name, permissions: { admin: true, push: true, pull: true } },
+        sender: { login: gina.username },
+      });
+      expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(body.updated_at).toBe(body.created_at);
+      // Only hooks subscribed to status get it: the repository creation before reached none.
+      expect(receiver.at('/status')).toHaveLength(1);
     });
   });
 
@@ -443,6 +496,28 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       const anonymous = await api.anonymous.get<Activity[]>(`/orgs/${org}/activities/feeds`);
       expect(anonymous.body.map((a) => a.repo.id)).not.toContain(privateRepo.id);
       expect((await bob.api.get(`/orgs/no-such-org-x/activities/feeds`)).status).toBe(404);
+    });
+
+    it('should hide the actions of a user who hides their activity from everyone but themself and site admins', async () => {
+      const kim = await createUser(api, 'kim');
+      expect((await kim.api.patch('/user/settings', { hide_activity: true })).status).toBe(200);
+      const repo = (await kim.api.post<Repository>('/user/repos', { name: uniqueName('kimrepo') })).body;
+      const own = await expectEventually(async () => {
+        const res = await kim.api.get<Activity[]>(`/users/${kim.username}/activities/feeds`);
+        expect(res.body.map((a) => [a.op_type, a.repo.id])).toContainEqual(['create_repo', repo.id]);
+        return res;
+      });
+      expect(own.status).toBe(200);
+      const asAdmin = await api.admin.get<Activity[]>(`/users/${kim.username}/activities/feeds`);
+      expect(asAdmin.body.map((a) => a.repo.id)).toContain(repo.id);
+      for (const viewer of [api.anonymous, bob.api]) {
+        const res = await viewer.get<Activity[]>(`/users/${kim.username}/activities/feeds`);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual([]);
+        expect(res.headers.get('x-total-count')).toBe('0');
+      }
+      const repoFeed = await api.anonymous.get<Activity[]>(`/repos/${repo.full_name}/activities/feeds`);
+      expect(repoFeed.body).toEqual([]);
     });
 
     it("should show a user's feed, newest first, with page and limit", async () => {

@@ -100,8 +100,7 @@ describe('chat hook formats', () => {
     expect(chatPayload('discord', 'repository', { ...created, action: 'deleted' }, ROOT, {})).toMatchObject({
       embeds: [{ title: '[acme/proj] Repository deleted', url: '', color: 0xff3232 }],
     });
-    const renamed = { ...created, action: 'renamed', changes: { name: { from: 'old' }, added_labels: null, removed_labels: null } };
-    expect(chatPayload('msteams', 'repository', renamed, ROOT, {})).toMatchObject({ title: '[acme/proj] Repository renamed from old' });
+    expect(chatPayload('msteams', 'repository', created, ROOT, {})).toMatchObject({ title: '[acme/proj] Repository created' });
   });
 
   it('should render the events of services still to come (issues, releases) from their Gitea payloads', () => {
