@@ -183,6 +183,17 @@ export class HooksService {
         icon_url: config.icon_url ?? base.icon_url ?? '',
       };
     }
+    // Gitea's API stores no settings for these (only its web forms do, unvalidated there too);
+    // kept when given so such hooks can be delivered at all, and never shown in `config`.
+    if (type === 'matrix') {
+      const base = previous ?? {};
+      return {
+        homeserver_url: config.homeserver_url ?? base.homeserver_url ?? '',
+        room_id: config.room_id ?? base.room_id ?? '',
+        message_type: config.message_type ?? base.message_type ?? '',
+      };
+    }
+    if (type === 'packagist') return { package_url: config.package_url ?? previous?.package_url ?? '' };
     return previous ?? {};
   }
 

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliveryDetail, Repository } from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
@@ -128,7 +128,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
     it.each([
       [{ config: { url: 'http://x.test/', content_type: 'json' } }, 422, '[Type]: Required'],
       [{ type: 'gitea' }, 422, '[Config]: Required'],
-      [{ type: 'dingtalk', config: { url: 'http://x.test/', content_type: 'json' } }, 422, 'Invalid hook type: dingtalk'],
+      [{ type: 'jira', config: { url: 'http://x.test/', content_type: 'json' } }, 422, 'Invalid hook type: jira'],
       [{ type: 'gitea', config: { content_type: 'json' } }, 422, 'Missing config option: url'],
       [{ type: 'gitea', config: { url: 'http://x.test/' } }, 422, 'Missing config option: content_type'],
       [{ type: 'gitea', config: { url: 'http://x.test/', content_type: 'xml' } }, 422, 'Invalid content type'],
@@ -340,6 +340,53 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         sections: [{ activitySubtitle: fred.username, facts: [{ name: 'Repository:', value: repo.full_name }] }],
       });
       expect(teams!.headers['x-gitea-event']).toBe('repository');
+    });
+
+    it("should accept Gitea's other hook types and send each its service's format", async () => {
+      const ola = await createUser(api, 'ola');
+      const cfg = (path: string, extra: Record<string, string> = {}) => ({ url: receiver.url(path), content_type: 'json', ...extra });
+      const types = {
+        dingtalk: cfg('/dingtalk'),
+        telegram: cfg('/telegram'),
+        feishu: cfg('/feishu'),
+        wechatwork: cfg('/wechatwork'),
+        matrix: cfg('/matrix', { room_id: '!room:example.com', message_type: '1' }),
+        packagist: cfg('/packagist', { package_url: 'https://packagist.org/packages/acme/x' }),
+      };
+      for (const [type, config] of Object.entries(types)) {
+        const res = await ola.api.post<Hook>('/user/hooks', { type, config, events: ['repository'], active: true } satisfies CreateHookOption);
+        expect(res.status).toBe(201);
+        // Gitea's ToHook shows only url and content_type for these types.
+        expect(res.body).toMatchObject({ type, config: { url: config.url, content_type: 'json' } });
+        expect(Object.keys(res.body.config).sort()).toEqual(['content_type', 'url']);
+      }
+      const repo = await createRepo(ola);
+      const title = `[${repo.full_name}] Repository created`;
+      const [ding] = await receiver.waitFor('/dingtalk');
+      expect(bodyOf(ding!)).toMatchObject({ msgtype: 'actionCard', actionCard: { title, text: title, singleTitle: 'view repository', singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${encodeURIComponent(repo.html_url)}` } });
+      const [tg] = await receiver.waitFor('/telegram');
+      expect(bodyOf(tg!)).toEqual({ text: `[<a href="${repo.html_url}">${repo.full_name}</a>] Repository created`, parse_mode: 'HTML', disable_web_page_preview: true });
+      const [fs] = await receiver.waitFor('/feishu');
+      expect(bodyOf(fs!)).toEqual({ msg_type: 'text', content: { text: title } });
+      const [wx] = await receiver.waitFor('/wechatwork');
+      expect(bodyOf(wx!)).toMatchObject({ msgtype: 'markdown', markdown: { content: title } });
+      const matrix = await expectEventually(async () => {
+        const got = receiver.received.filter((d) => d.path.startsWith('/matrix/'));
+        expect(got).toHaveLength(1);
+        return got[0]!;
+      });
+      // A PUT under the body's SHA-1 as transaction id, Gitea's idempotent Matrix send.
+      expect(matrix.method).toBe('PUT');
+      expect(matrix.path).toBe(`/matrix/${createHash('sha1').update(matrix.body).digest('hex')}`);
+      expect(bodyOf(matrix)).toEqual({
+        body: `[[${repo.full_name}](${repo.html_url})] Repository created by [${ola.username}](${layout.rootUrl}${ola.username})`,
+        msgtype: 'm.notice',
+        format: 'org.matrix.custom.html',
+        formatted_body: `[<a href="${repo.html_url}">${repo.full_name}</a>] Repository created by <a href="${layout.rootUrl}${ola.username}">${ola.username}</a>`,
+      });
+      const [pk] = await receiver.waitFor('/packagist');
+      expect(bodyOf(pk!)).toEqual({ repository: { url: '' } });
+      expect(pk!.headers['x-gitea-event']).toBe('repository');
     });
 
     it('should retry a failing receiver with backoff and record both attempts', async () => {

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { HookTarget } from '@gitforge/contracts';
 import { chatPayload, isRawHookType } from './hook-types/hook-types.js';
 import type { HookHttpRequest } from './hook-sender.js';
@@ -44,6 +44,13 @@ export function buildHookRequest(hook: HookTarget, task: TaskForRequest, rootUrl
     body = json;
     contentType = 'application/json';
   }
+  let url = hook.url;
+  let method = 'POST';
+  // Matrix takes the message as a PUT under a transaction id: the body's SHA-1, so a resend is idempotent.
+  if (hook.type === 'matrix') {
+    method = 'PUT';
+    url = `${hook.url}/${createHash('sha1').update(body).digest('hex')}`;
+  }
   const sha1 = hook.secret ? createHmac('sha1', hook.secret).update(json).digest('hex') : '';
   const sha256 = hook.secret ? createHmac('sha256', hook.secret).update(json).digest('hex') : '';
   const event = coarseEvent(task.eventType);
@@ -70,5 +77,5 @@ export function buildHookRequest(hook: HookTarget, task: TaskForRequest, rootUrl
     headers.Authorization = hook.authorizationHeader;
     recordedHeaders.Authorization = '******';
   }
-  return { url: hook.url, method: 'POST', headers, body, recordedHeaders, recordedBody: json };
+  return { url, method, headers, body, recordedHeaders, recordedBody: json };
 }
