@@ -24,7 +24,7 @@ import {
   type Page,
   type RepoAccess,
 } from '@gitforge/contracts';
-import { Database, RpcClient } from '@gitforge/platform';
+import { Database, isUniqueViolation, RpcClient } from '@gitforge/platform';
 import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
 import { parseMeta, toHook, toTarget } from './hook.mapper.js';
 import { HooksRepository, type HookOwnerFilter } from './hooks.repository.js';
@@ -253,7 +253,21 @@ export class HooksService {
    * Copies the default hooks into a new repository (Gitea does it when the repository is
    * created). Idempotent: a copy exists at most once per default hook and repository.
    */
+  /**
+   * Copies the default hooks a repository lacks. repo-service asks at creation and the webhook
+   * worker again with repo.created, possibly at the same moment: the loser of that race meets
+   * the unique (repo, source) index and, on the second try, finds the copies made.
+   */
   async copyDefaults(repoId: number): Promise<number> {
+    try {
+      return await this.copyMissingDefaults(repoId);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      return this.copyMissingDefaults(repoId);
+    }
+  }
+
+  private copyMissingDefaults(repoId: number): Promise<number> {
     return this.db.transaction(async (m) => {
       const defaults = await this.hooks.findDefaults(m);
       const copied = new Set((await this.hooks.findCopies(m, repoId)).map((w) => w.defaultSourceId));

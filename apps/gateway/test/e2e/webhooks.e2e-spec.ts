@@ -275,6 +275,9 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       const def = await api.admin.post<Hook>('/admin/hooks', gitea('/default', { events: ['repository'] }));
       const name = uniqueName('orgrepo');
       expect((await alice.api.post(`/orgs/${org}/repos`, { name })).status).toBe(201);
+      // Gitea copies the default hooks while creating the repository: they are there at once.
+      const repoHooks = await alice.api.get<Hook[]>(`/repos/${org}/${name}/hooks`);
+      expect(repoHooks.body).toEqual([expect.objectContaining({ config: { url: receiver.url('/default'), content_type: 'json' }, events: ['repository'] })]);
       const [o] = await receiver.waitFor('/org-events');
       expect(o!.headers['x-gitea-hook-installation-target-type']).toBe('organization');
       expect(bodyOf(o!)).toMatchObject({ action: 'created', repository: { full_name: `${org}/${name}` }, organization: { login: org } });
@@ -284,8 +287,9 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       // The default hook was copied into the new repository, which then announced itself to it.
       const [copied] = await receiver.waitFor('/default');
       expect(copied!.headers['x-gitea-hook-installation-target-type']).toBe('repository');
-      const repoHooks = await alice.api.get<Hook[]>(`/repos/${org}/${name}/hooks`);
-      expect(repoHooks.body).toEqual([expect.objectContaining({ config: { url: receiver.url('/default'), content_type: 'json' }, events: ['repository'] })]);
+      // The worker's copy on repo.created (the fallback) found it done: still one copy, one delivery.
+      expect((await alice.api.get<Hook[]>(`/repos/${org}/${name}/hooks`)).body).toHaveLength(1);
+      expect(receiver.at('/default').filter((d) => (bodyOf(d).repository as Repository).full_name === `${org}/${name}`)).toHaveLength(1);
       // Everything for this event went out together; the push-only and inactive hooks got none of it.
       expect(receiver.at('/org-push-only')).toEqual([]);
       expect(receiver.at('/org-inactive')).toEqual([]);
