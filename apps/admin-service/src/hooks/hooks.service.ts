@@ -109,10 +109,12 @@ export class HooksService {
 
   async list(actor: Actor | null, params: HookParams, options: ListOptions, type?: string): Promise<Page<Hook>> {
     const place = await this.place(actor, params);
-    let filter = place.filter;
-    // Gitea lists system hooks unless asked for `default` or `all` hooks.
-    if (params.kind === 'admin') filter = { kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] };
-    const [rows, total] = await this.hooks.list(filter, options);
+    if (params.kind === 'admin') {
+      // Gitea lists system hooks unless asked for `default` or `all` hooks, all of them in one answer.
+      const rows = await this.hooks.listAll({ kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] });
+      return pageOf(rows.map(toHook), rows.length, { page: 1, limit: Math.max(rows.length, 1) });
+    }
+    const [rows, total] = await this.hooks.list(place.filter, options);
     return pageOf(rows.map(toHook), total, options);
   }
 

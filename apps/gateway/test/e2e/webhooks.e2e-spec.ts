@@ -93,7 +93,11 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(list.status).toBe(200);
       expect(list.body).toHaveLength(1);
       expect(Number(list.headers.get('x-total-count'))).toBeGreaterThanOrEqual(2);
-      expect(list.headers.get('link')).toContain('rel="next"');
+      // Gitea's ListHooks sets X-Total-Count only, for organization and user hooks too.
+      expect(list.headers.get('link')).toBeNull();
+      const orgList = await alice.api.get<Hook[]>(`/orgs/${org}/hooks?limit=1`);
+      expect(orgList.headers.get('link')).toBeNull();
+      expect(orgList.headers.get('x-total-count')).not.toBeNull();
       const one = await alice.api.get<Hook>(`/repos/${repo.full_name}/hooks/${list.body[0]!.id}`);
       expect(one.status).toBe(200);
       expect(one.body).toEqual(list.body[0]);
@@ -202,6 +206,11 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(await ids('?type=default')).toEqual(expect.arrayContaining([def.body.id]));
       expect(await ids('?type=default')).not.toContain(sys.body.id);
       expect(await ids('?type=all')).toEqual(expect.arrayContaining([def.body.id, sys.body.id]));
+      // Gitea's admin ListHooks answers them all, whatever page and limit say, without paging headers.
+      const all = await api.admin.get<Hook[]>('/admin/hooks?type=all&limit=1&page=5');
+      expect(all.body.map((h) => h.id)).toEqual(expect.arrayContaining([def.body.id, sys.body.id]));
+      expect(all.headers.get('x-total-count')).toBeNull();
+      expect(all.headers.get('link')).toBeNull();
       expect((await api.admin.get<Hook>(`/admin/hooks/${def.body.id}`)).body.id).toBe(def.body.id);
       expect((await api.admin.patch<Hook>(`/admin/hooks/${sys.body.id}`, { name: 'sys' })).body).toMatchObject({ name: 'sys', active: false });
       expect((await api.admin.delete(`/admin/hooks/${sys.body.id}`)).status).toBe(204);

@@ -24,7 +24,8 @@ export class RepoHooksController {
   ) {}
 
   @Get()
-  @Paginated()
+  // Gitea's ListHooks sets X-Total-Count only.
+  @Paginated({ link: false })
   list(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,
