@@ -251,6 +251,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         'x-github-event': 'repository',
         'x-gitea-hook-installation-target-type': 'user',
         authorization: 'Bearer carol',
+        'user-agent': 'Go-http-client/1.1',
         'x-gitea-signature': hmac('sha256', 'carol-secret', d!.body),
         'x-hub-signature-256': `sha256=${hmac('sha256', 'carol-secret', d!.body)}`,
         'x-hub-signature': `sha1=${hmac('sha1', 'carol-secret', d!.body)}`,

@@ -4,6 +4,9 @@ import { chatPayload, isRawHookType } from './hook-types/hook-types.js';
 import type { HookHttpRequest } from './hook-sender.js';
 import { coarseEvent } from './payloads/webhook-payloads.js';
 
+/** What Go's net/http client sends as User-Agent when the request sets none. */
+const GO_USER_AGENT = 'Go-http-client/1.1';
+
 export interface TaskForRequest {
   uuid: string;
   eventType: string;
@@ -73,6 +76,9 @@ export function buildHookRequest(hook: HookTarget, task: TaskForRequest, rootUrl
     'X-GitHub-Hook-Installation-Target-Type': hook.kind,
   };
   const recordedHeaders = { ...headers };
+  // Gitea sets no User-Agent, so Go's HTTP client sends its own; receivers may match on it. It is
+  // added below the request Gitea records, so the recorded headers leave it out as Gitea's do.
+  headers['User-Agent'] = GO_USER_AGENT;
   if (hook.authorizationHeader) {
     headers.Authorization = hook.authorizationHeader;
     recordedHeaders.Authorization = '******';
