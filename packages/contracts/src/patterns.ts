@@ -239,6 +239,11 @@ export const HookPatterns = definePatterns('admin', {
   get: 'hooks.get',
   edit: 'hooks.edit',
   delete: 'hooks.delete',
+  /**
+   * `/repos/{o}/{r}/hooks/git[/{id}]` (git hooks): after Gitea's repository-admin check, always
+   * Gitea's answer with DISABLE_GIT_HOOKS (its default), as gitforge runs no custom git hooks.
+   */
+  gitHooks: 'hooks.git',
   /** For the webhook worker: the active hooks an event reaches (repository, owner, system hooks). */
   matching: 'hooks.matching',
   /** For the webhook worker: one hook's delivery settings, secret included (null when gone). */

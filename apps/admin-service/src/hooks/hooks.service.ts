@@ -232,6 +232,16 @@ export class HooksService {
     return toHook((await this.hooks.findById(hook.id))!);
   }
 
+  /**
+   * Gitea's git hook routes (reqToken, reqAdmin, reqGitHook): a repository admin still needs
+   * CanEditGitHook, false for everyone while DISABLE_GIT_HOOKS is set, Gitea's default and the
+   * only mode gitforge has (it runs no user-provided git hooks).
+   */
+  async gitHooks(actor: Actor | null, owner: string, repo: string): Promise<never> {
+    await this.place(actor, { kind: 'repo', owner, repo });
+    throw forbidden('must be allowed to edit Git hooks');
+  }
+
   async delete(actor: Actor | null, params: HookParams): Promise<void> {
     const hook = await this.find(await this.place(actor, params), params);
     await this.db.transaction((m) => this.hooks.delete(m, hook.id));

@@ -164,6 +164,24 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect((await alice.api.get(`/repos/${repo.full_name}/hooks/999999`)).status).toBe(404);
       expect((await api.admin.get(`/repos/${privateRepo.full_name}/hooks`)).status).toBe(200);
     });
+
+    it("should answer git hook routes as Gitea with git hooks disabled (its default): 403 after the admin check", async () => {
+      expect((await api.anonymous.get(`/repos/${repo.full_name}/hooks/git`)).status).toBe(401);
+      const outsider = await bob.api.get(`/repos/${repo.full_name}/hooks/git`);
+      expect(outsider.status).toBe(403);
+      expect(outsider.body).toEqual(giteaError('user should be an owner or a collaborator with admin write of a repository'));
+      expect((await bob.api.get(`/repos/${privateRepo.full_name}/hooks/git`)).status).toBe(404);
+      for (const res of [
+        await alice.api.get(`/repos/${repo.full_name}/hooks/git`),
+        await alice.api.get(`/repos/${repo.full_name}/hooks/git/pre-receive`),
+        await alice.api.patch(`/repos/${repo.full_name}/hooks/git/pre-receive`, { content: '#!/bin/sh\nexit 0\n' }),
+        await alice.api.delete(`/repos/${repo.full_name}/hooks/git/pre-receive`),
+        await api.admin.get(`/repos/${repo.full_name}/hooks/git`),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(giteaError('must be allowed to edit Git hooks'));
+      }
+    });
   });
 
   describe('organization, user and admin hooks', () => {
