@@ -530,8 +530,9 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         target_url: 'https://ci.example.com/1',
         commit: { id: sha, url: `${repo.html_url}/commit/${sha}`, added: ['README.md'] },
         repository: { full_name: repo.full_name, permissions: { admin: true, push: true, pull: true } },
-        sender: { login: gina.username },
+        sender: { login: gina.username, is_admin: false, last_login: '0001-01-01T00:00:00Z' },
       });
+      expect((body.sender as { email: string }).email).toMatch(/@noreply\./);
       expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(body.updated_at).toBe(body.created_at);
       // Only hooks subscribed to status get it: the repository creation before reached none.

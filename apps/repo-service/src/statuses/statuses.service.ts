@@ -55,11 +55,12 @@ export class StatusesService {
     if (!commit) throw notFound(`commit doesn't exist: ${sha}`);
     const context = body.context ?? '';
     // What the status webhook shows, read before the transaction (Gitea's CreateCommitStatus
-    // notifier): the commit as a push shows it, the repository with owner rights, the reporter.
+    // notifier): the commit as a push shows it, the repository with owner rights, the reporter
+    // as anyone sees them (ToUser without a viewer: no e-mail, no private fields).
     const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
     const [payloadCommit, [sender]] = await Promise.all([
       this.commits.payloadCommit(actor, view.repoId, commit.sha, repository.html_url),
-      this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: [actor.id] } }),
+      this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [actor.id] } }),
     ]);
     if (!payloadCommit || !sender) throw notFound(`commit doesn't exist: ${sha}`);
     for (let attempt = 1; ; attempt++) {
