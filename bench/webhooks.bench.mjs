@@ -1,12 +1,12 @@
 // Webhook delivery throughput and latency in the distributed layout: API calls commit events
-// (repository renames) → outbox → BullMQ → fan-out to hook tasks → delivery over HTTP to a local
-// receiver. The reference is raw BullMQ no-op job throughput on the same Redis with the worker's
+// (commit statuses: a light write whose event Gitea sends to `status` hooks) → outbox → BullMQ →
+// fan-out to hook tasks → delivery over HTTP to a local receiver. The reference is raw BullMQ no-op job throughput on the same Redis with the worker's
 // delivery concurrency, measured in the same run; the report gives ratios against it:
-// - live: renames by concurrent callers, deliveries/s from the first call to the last delivery,
+// - live: statuses reported by concurrent callers, deliveries/s from the first call to the last delivery,
 //   and the latency from each call's commit (its response) to each of its deliveries;
-// - backlog: the same renames made while the webhook worker is stopped (SIGSTOP), then the time
+// - backlog: the same reports made while the webhook worker is stopped (SIGSTOP), then the time
 //   the worker takes to fan out and deliver them all once it continues — the pipeline on its own;
-// - unloaded latency: one caller renaming every 100 ms, commit → delivery without a backlog.
+// - unloaded latency: one caller reporting a status every 100 ms, commit → delivery without a backlog.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
@@ -53,16 +53,20 @@ async function rawBullmq() {
   return RAW_JOBS / seconds;
 }
 
-/** Renames each lane's repository CALLS_PER_LANE times, lanes concurrently; answers name → commit time. */
-async function renames(layout, lanes, round) {
+/** Reports one status on a lane's head commit under a context unique to the call; answers when it committed. */
+async function report(layout, lane, context) {
+  await api(layout, 'POST', `/repos/bench/${lane.name}/statuses/${lane.sha}`, { state: 'success', context });
+  return performance.now();
+}
+
+/** Reports CALLS_PER_LANE statuses per lane, lanes concurrently; answers context → commit time. */
+async function reports(layout, lanes, round) {
   const committedAt = new Map();
   await Promise.all(
     lanes.map(async (lane) => {
       for (let k = 1; k <= CALLS_PER_LANE; k++) {
-        const next = `${lane.base}-${round}-${k}`;
-        await api(layout, 'PATCH', `/repos/bench/${lane.name}`, { name: next });
-        committedAt.set(next, performance.now());
-        lane.name = next;
+        const context = `${lane.name}-${round}-${k}`;
+        committedAt.set(context, await report(layout, lane, context));
       }
     }),
   );
@@ -93,25 +97,29 @@ async function endToEnd() {
   };
   try {
     for (let h = 0; h < HOOKS; h++) {
-      await api(layout, 'POST', '/user/hooks', { type: 'gitea', config: { url, content_type: 'json' }, events: ['repository'], active: true });
+      await api(layout, 'POST', '/user/hooks', { type: 'gitea', config: { url, content_type: 'json' }, events: ['status'], active: true });
     }
     const lanes = [];
-    for (let l = 0; l < LANES; l++) lanes.push({ base: `bench-${l}`, name: (await api(layout, 'POST', '/user/repos', { name: `bench-${l}` })).name });
-    await waitFor(LANES * HOOKS); // creation deliveries: warms every process up
+    for (let l = 0; l < LANES; l++) {
+      const name = (await api(layout, 'POST', '/user/repos', { name: `bench-${l}`, auto_init: true })).name;
+      lanes.push({ name, sha: (await api(layout, 'GET', `/repos/bench/${name}/branches/main`)).commit.id });
+    }
+    for (const lane of lanes) await report(layout, lane, `${lane.name}-warmup`);
+    await waitFor(LANES * HOOKS); // one delivery per lane and hook: warms every process up
     const expected = LANES * CALLS_PER_LANE * HOOKS;
 
     received = [];
     const started = performance.now();
-    const committedAt = await renames(layout, lanes, 'live');
+    const committedAt = await reports(layout, lanes, 'live');
     const apiSeconds = (performance.now() - started) / 1000;
     await waitFor(expected);
     const liveSeconds = (received.at(-1).at - started) / 1000;
-    const latencies = received.map((d) => Math.max(0, d.at - committedAt.get(JSON.parse(d.body).repository.name))).sort((a, b) => a - b);
+    const latencies = received.map((d) => Math.max(0, d.at - committedAt.get(JSON.parse(d.body).context))).sort((a, b) => a - b);
 
     const workers = Array.from({ length: REPLICAS }, (_, i) => layout.pids[`webhook-${i}`]);
     for (const pid of workers) process.kill(pid, 'SIGSTOP');
     received = [];
-    await renames(layout, lanes, 'backlog');
+    await reports(layout, lanes, 'backlog');
     await sleep(2000); // the relay has queued the events
     const resumed = performance.now();
     for (const pid of workers) process.kill(pid, 'SIGCONT');
@@ -120,16 +128,13 @@ async function endToEnd() {
 
     received = [];
     const paced = new Map();
-    const lane = lanes[0];
     for (let k = 1; k <= 30; k++) {
-      const next = `${lane.base}-paced-${k}`;
-      await api(layout, 'PATCH', `/repos/bench/${lane.name}`, { name: next });
-      paced.set(next, performance.now());
-      lane.name = next;
+      const context = `${lanes[0].name}-paced-${k}`;
+      paced.set(context, await report(layout, lanes[0], context));
       await sleep(100);
     }
     await waitFor(30 * HOOKS);
-    const unloaded = received.map((d) => Math.max(0, d.at - paced.get(JSON.parse(d.body).repository.name))).sort((a, b) => a - b);
+    const unloaded = received.map((d) => Math.max(0, d.at - paced.get(JSON.parse(d.body).context))).sort((a, b) => a - b);
 
     return {
       unloadedP50: quantile(unloaded, 0.5),
@@ -154,10 +159,10 @@ export default async function () {
   const events = LANES * CALLS_PER_LANE;
   console.log(`raw BullMQ no-op jobs (concurrency ${CONCURRENCY}, same Redis): ${raw.toFixed(0)} jobs/s`);
   console.log(`webhook worker replicas: ${REPLICAS} (concurrency ${CONCURRENCY} each)`);
-  console.log(`live: ${events} renames by ${LANES} concurrent callers (${e2e.apiPerSecond.toFixed(0)} API calls/s) × ${HOOKS} hooks = ${e2e.expected} deliveries`);
+  console.log(`live: ${events} status reports by ${LANES} concurrent callers (${e2e.apiPerSecond.toFixed(0)} API calls/s) × ${HOOKS} hooks = ${e2e.expected} deliveries`);
   console.log(`  ${e2e.livePerSecond.toFixed(0)} deliveries/s = ${(e2e.livePerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);
   console.log(`  latency commit → delivery: p50 ${e2e.p50.toFixed(1)} ms, p99 ${e2e.p99.toFixed(1)} ms`);
   console.log(`backlog: ${events} events queued while the worker was stopped, fanned out and delivered in one go`);
   console.log(`  ${e2e.drainPerSecond.toFixed(0)} deliveries/s = ${(e2e.drainPerSecond / raw).toFixed(2)}× raw`);
-  console.log(`unloaded latency commit → delivery (one rename every 100 ms × ${HOOKS} hooks): p50 ${e2e.unloadedP50.toFixed(1)} ms, p99 ${e2e.unloadedP99.toFixed(1)} ms`);
+  console.log(`unloaded latency commit → delivery (one status every 100 ms × ${HOOKS} hooks): p50 ${e2e.unloadedP50.toFixed(1)} ms, p99 ${e2e.unloadedP99.toFixed(1)} ms`);
 }

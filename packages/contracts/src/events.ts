@@ -28,6 +28,8 @@ export const EventNames = {
   refCreated: 'repo.ref_created',
   /** A branch or tag was deleted (by push or API). */
   refDeleted: 'repo.ref_deleted',
+  /** A commit status was reported (`POST /repos/{o}/{r}/statuses/{sha}`). */
+  statusCreated: 'commit_status.created',
 } as const;
 export type EventName = (typeof EventNames)[keyof typeof EventNames];
 
@@ -57,6 +59,23 @@ export interface EventPayloads {
   /** `ref` is the short name (`main`, `v1.0`), as Gitea's create payload. */
   'repo.ref_created': { ref: string; ref_type: 'branch' | 'tag'; sha: string; repository: Repository; sender: User };
   'repo.ref_deleted': { ref: string; ref_type: 'branch' | 'tag'; pusher_type: 'user'; repository: Repository; sender: User };
+  /**
+   * Gitea's CommitStatusPayload as is: `id` is the status row's id (not the per-commit index the
+   * API shows), `commit` the commit as a push payload shows it, times in UTC.
+   */
+  'commit_status.created': {
+    id: number;
+    sha: string;
+    state: string;
+    context: string;
+    description: string;
+    target_url: string;
+    created_at: string;
+    updated_at: string;
+    commit: PayloadCommit;
+    repository: Repository;
+    sender: User;
+  };
 }
 
 export const CURRENT_EVENT_VERSION = 1;

@@ -37,6 +37,8 @@ export const UserPatterns = definePatterns('org', {
   get: 'users.get',
   /** Batched lookup by id for other services (one call per page, never per row). */
   getMany: 'users.getMany',
+  /** As getMany, for activity feeds: each user with whether they keep their activity private (`hide_activity`). */
+  activityActors: 'users.activityActors',
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
   /** `GET /admin/users`: individuals matching the admin filters, by name unless sorted otherwise. */
@@ -334,6 +336,11 @@ export const HookPatterns = definePatterns('admin', {
   get: 'hooks.get',
   edit: 'hooks.edit',
   delete: 'hooks.delete',
+  /**
+   * `/repos/{o}/{r}/hooks/git[/{id}]` (git hooks): after Gitea's repository-admin check, always
+   * Gitea's answer with DISABLE_GIT_HOOKS (its default), as gitforge runs no custom git hooks.
+   */
+  gitHooks: 'hooks.git',
   /** For the webhook worker: the active hooks an event reaches (repository, owner, system hooks). */
   matching: 'hooks.matching',
   /** For the webhook worker: one hook's delivery settings, secret included (null when gone). */

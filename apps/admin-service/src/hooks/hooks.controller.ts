@@ -44,6 +44,11 @@ export class HooksController {
     return this.hooks.delete(req.actor, req.params);
   }
 
+  @MessagePattern(HookPatterns.gitHooks)
+  gitHooks(@Payload() req: RpcRequest<{ owner: string; repo: string }>): Promise<never> {
+    return this.hooks.gitHooks(req.actor, req.params.owner, req.params.repo);
+  }
+
   @MessagePattern(HookPatterns.matching)
   matching(@Payload() req: RpcRequest<Record<string, string>, HookMatchQuery>): Promise<HookTarget[]> {
     return this.hooks.matching(req.body);

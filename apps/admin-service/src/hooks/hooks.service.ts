@@ -24,7 +24,7 @@ import {
   type Page,
   type RepoAccess,
 } from '@gitforge/contracts';
-import { Database, RpcClient } from '@gitforge/platform';
+import { Database, isUniqueViolation, RpcClient } from '@gitforge/platform';
 import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
 import { parseMeta, toHook, toTarget } from './hook.mapper.js';
 import { HooksRepository, type HookOwnerFilter } from './hooks.repository.js';
@@ -109,10 +109,12 @@ export class HooksService {
 
   async list(actor: Actor | null, params: HookParams, options: ListOptions, type?: string): Promise<Page<Hook>> {
     const place = await this.place(actor, params);
-    let filter = place.filter;
-    // Gitea lists system hooks unless asked for `default` or `all` hooks.
-    if (params.kind === 'admin') filter = { kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] };
-    const [rows, total] = await this.hooks.list(filter, options);
+    if (params.kind === 'admin') {
+      // Gitea lists system hooks unless asked for `default` or `all` hooks, all of them in one answer.
+      const rows = await this.hooks.listAll({ kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] });
+      return pageOf(rows.map(toHook), rows.length, { page: 1, limit: Math.max(rows.length, 1) });
+    }
+    const [rows, total] = await this.hooks.list(place.filter, options);
     return pageOf(rows.map(toHook), total, options);
   }
 
@@ -183,6 +185,17 @@ export class HooksService {
         icon_url: config.icon_url ?? base.icon_url ?? '',
       };
     }
+    // Gitea's API stores no settings for these (only its web forms do, unvalidated there too);
+    // kept when given so such hooks can be delivered at all, and never shown in `config`.
+    if (type === 'matrix') {
+      const base = previous ?? {};
+      return {
+        homeserver_url: config.homeserver_url ?? base.homeserver_url ?? '',
+        room_id: config.room_id ?? base.room_id ?? '',
+        message_type: config.message_type ?? base.message_type ?? '',
+      };
+    }
+    if (type === 'packagist') return { package_url: config.package_url ?? previous?.package_url ?? '' };
     return previous ?? {};
   }
 
@@ -219,6 +232,16 @@ export class HooksService {
     return toHook((await this.hooks.findById(hook.id))!);
   }
 
+  /**
+   * Gitea's git hook routes (reqToken, reqAdmin, reqGitHook): a repository admin still needs
+   * CanEditGitHook, false for everyone while DISABLE_GIT_HOOKS is set, Gitea's default and the
+   * only mode gitforge has (it runs no user-provided git hooks).
+   */
+  async gitHooks(actor: Actor | null, owner: string, repo: string): Promise<never> {
+    await this.place(actor, { kind: 'repo', owner, repo });
+    throw forbidden('must be allowed to edit Git hooks');
+  }
+
   async delete(actor: Actor | null, params: HookParams): Promise<void> {
     const hook = await this.find(await this.place(actor, params), params);
     await this.db.transaction((m) => this.hooks.delete(m, hook.id));
@@ -242,7 +265,21 @@ export class HooksService {
    * Copies the default hooks into a new repository (Gitea does it when the repository is
    * created). Idempotent: a copy exists at most once per default hook and repository.
    */
+  /**
+   * Copies the default hooks a repository lacks. repo-service asks at creation and the webhook
+   * worker again with repo.created, possibly at the same moment: the loser of that race meets
+   * the unique (repo, source) index and, on the second try, finds the copies made.
+   */
   async copyDefaults(repoId: number): Promise<number> {
+    try {
+      return await this.copyMissingDefaults(repoId);
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      return this.copyMissingDefaults(repoId);
+    }
+  }
+
+  private copyMissingDefaults(repoId: number): Promise<number> {
     return this.db.transaction(async (m) => {
       const defaults = await this.hooks.findDefaults(m);
       const copied = new Set((await this.hooks.findCopies(m, repoId)).map((w) => w.defaultSourceId));

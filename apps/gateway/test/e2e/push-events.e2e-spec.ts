@@ -139,7 +139,11 @@ describe.each(layoutsUnderTest())('push events to webhooks and feeds (%s layout)
     );
     const commits = feed.find((e) => e.op_type === 'commit_repo' && e.ref_name === 'refs/heads/main')!;
     expect(commits).toMatchObject({ act_user: { login: alice.username }, repo: { full_name: `${alice.username}/hooked` } });
-    expect(feed.find((e) => e.op_type === 'push_tag')!.ref_name).toBe('refs/tags/v1.0');
+    const tag = feed.filter((e) => e.op_type === 'push_tag');
+    // Once per tag, with its commit as head and a compare link from the empty id (Gitea's pushUpdates).
+    expect(tag.map((e) => e.ref_name)).toEqual(['refs/tags/v1.0']);
+    const content = JSON.parse(tag[0]!.content) as { Commits: null; HeadCommit: { Sha1: string }; CompareURL: string; Len: number };
+    expect(content).toMatchObject({ Commits: null, Len: 0, CompareURL: `${alice.username}/hooked/compare/${'0'.repeat(40)}...${content.HeadCommit.Sha1}` });
     const userFeed = await alice.api.get<Activity[]>(`/users/${alice.username}/activities/feeds`);
     expect(userFeed.body.some((e) => e.op_type === 'commit_repo')).toBe(true);
   });

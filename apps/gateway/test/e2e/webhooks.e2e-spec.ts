@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { CreateHookOption, EditHookOption, Hook, HookDelivery, HookDeliveryDetail, Repository } from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
@@ -93,7 +93,11 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(list.status).toBe(200);
       expect(list.body).toHaveLength(1);
       expect(Number(list.headers.get('x-total-count'))).toBeGreaterThanOrEqual(2);
-      expect(list.headers.get('link')).toContain('rel="next"');
+      // Gitea's ListHooks sets X-Total-Count only, for organization and user hooks too.
+      expect(list.headers.get('link')).toBeNull();
+      const orgList = await alice.api.get<Hook[]>(`/orgs/${org}/hooks?limit=1`);
+      expect(orgList.headers.get('link')).toBeNull();
+      expect(orgList.headers.get('x-total-count')).not.toBeNull();
       const one = await alice.api.get<Hook>(`/repos/${repo.full_name}/hooks/${list.body[0]!.id}`);
       expect(one.status).toBe(200);
       expect(one.body).toEqual(list.body[0]);
@@ -128,7 +132,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
     it.each([
       [{ config: { url: 'http://x.test/', content_type: 'json' } }, 422, '[Type]: Required'],
       [{ type: 'gitea' }, 422, '[Config]: Required'],
-      [{ type: 'dingtalk', config: { url: 'http://x.test/', content_type: 'json' } }, 422, 'Invalid hook type: dingtalk'],
+      [{ type: 'jira', config: { url: 'http://x.test/', content_type: 'json' } }, 422, 'Invalid hook type: jira'],
       [{ type: 'gitea', config: { content_type: 'json' } }, 422, 'Missing config option: url'],
       [{ type: 'gitea', config: { url: 'http://x.test/' } }, 422, 'Missing config option: content_type'],
       [{ type: 'gitea', config: { url: 'http://x.test/', content_type: 'xml' } }, 422, 'Invalid content type'],
@@ -159,6 +163,24 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect((await alice.api.get(`/repos/${alice.username}/no-such-repo/hooks`)).status).toBe(404);
       expect((await alice.api.get(`/repos/${repo.full_name}/hooks/999999`)).status).toBe(404);
       expect((await api.admin.get(`/repos/${privateRepo.full_name}/hooks`)).status).toBe(200);
+    });
+
+    it("should answer git hook routes as Gitea with git hooks disabled (its default): 403 after the admin check", async () => {
+      expect((await api.anonymous.get(`/repos/${repo.full_name}/hooks/git`)).status).toBe(401);
+      const outsider = await bob.api.get(`/repos/${repo.full_name}/hooks/git`);
+      expect(outsider.status).toBe(403);
+      expect(outsider.body).toEqual(giteaError('user should be an owner or a collaborator with admin write of a repository'));
+      expect((await bob.api.get(`/repos/${privateRepo.full_name}/hooks/git`)).status).toBe(404);
+      for (const res of [
+        await alice.api.get(`/repos/${repo.full_name}/hooks/git`),
+        await alice.api.get(`/repos/${repo.full_name}/hooks/git/pre-receive`),
+        await alice.api.patch(`/repos/${repo.full_name}/hooks/git/pre-receive`, { content: '#!/bin/sh\nexit 0\n' }),
+        await alice.api.delete(`/repos/${repo.full_name}/hooks/git/pre-receive`),
+        await api.admin.get(`/repos/${repo.full_name}/hooks/git`),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(giteaError('must be allowed to edit Git hooks'));
+      }
     });
   });
 
@@ -202,6 +224,11 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(await ids('?type=default')).toEqual(expect.arrayContaining([def.body.id]));
       expect(await ids('?type=default')).not.toContain(sys.body.id);
       expect(await ids('?type=all')).toEqual(expect.arrayContaining([def.body.id, sys.body.id]));
+      // Gitea's admin ListHooks answers them all, whatever page and limit say, without paging headers.
+      const all = await api.admin.get<Hook[]>('/admin/hooks?type=all&limit=1&page=5');
+      expect(all.body.map((h) => h.id)).toEqual(expect.arrayContaining([def.body.id, sys.body.id]));
+      expect(all.headers.get('x-total-count')).toBeNull();
+      expect(all.headers.get('link')).toBeNull();
       expect((await api.admin.get<Hook>(`/admin/hooks/${def.body.id}`)).body.id).toBe(def.body.id);
       expect((await api.admin.patch<Hook>(`/admin/hooks/${sys.body.id}`, { name: 'sys' })).body).toMatchObject({ name: 'sys', active: false });
       expect((await api.admin.delete(`/admin/hooks/${sys.body.id}`)).status).toBe(204);
@@ -242,6 +269,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         'x-github-event': 'repository',
         'x-gitea-hook-installation-target-type': 'user',
         authorization: 'Bearer carol',
+        'user-agent': 'Go-http-client/1.1',
         'x-gitea-signature': hmac('sha256', 'carol-secret', d!.body),
         'x-hub-signature-256': `sha256=${hmac('sha256', 'carol-secret', d!.body)}`,
         'x-hub-signature': `sha1=${hmac('sha1', 'carol-secret', d!.body)}`,
@@ -276,6 +304,9 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       const def = await api.admin.post<Hook>('/admin/hooks', gitea('/default', { events: ['repository'] }));
       const name = uniqueName('orgrepo');
       expect((await alice.api.post(`/orgs/${org}/repos`, { name })).status).toBe(201);
+      // Gitea copies the default hooks while creating the repository: they are there at once.
+      const repoHooks = await alice.api.get<Hook[]>(`/repos/${org}/${name}/hooks`);
+      expect(repoHooks.body).toEqual([expect.objectContaining({ config: { url: receiver.url('/default'), content_type: 'json' }, events: ['repository'] })]);
       const [o] = await receiver.waitFor('/org-events');
       expect(o!.headers['x-gitea-hook-installation-target-type']).toBe('organization');
       expect(bodyOf(o!)).toMatchObject({ action: 'created', repository: { full_name: `${org}/${name}` }, organization: { login: org } });
@@ -285,8 +316,9 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       // The default hook was copied into the new repository, which then announced itself to it.
       const [copied] = await receiver.waitFor('/default');
       expect(copied!.headers['x-gitea-hook-installation-target-type']).toBe('repository');
-      const repoHooks = await alice.api.get<Hook[]>(`/repos/${org}/${name}/hooks`);
-      expect(repoHooks.body).toEqual([expect.objectContaining({ config: { url: receiver.url('/default'), content_type: 'json' }, events: ['repository'] })]);
+      // The worker's copy on repo.created (the fallback) found it done: still one copy, one delivery.
+      expect((await alice.api.get<Hook[]>(`/repos/${org}/${name}/hooks`)).body).toHaveLength(1);
+      expect(receiver.at('/default').filter((d) => (bodyOf(d).repository as Repository).full_name === `${org}/${name}`)).toHaveLength(1);
       // Everything for this event went out together; the push-only and inactive hooks got none of it.
       expect(receiver.at('/org-push-only')).toEqual([]);
       expect(receiver.at('/org-inactive')).toEqual([]);
@@ -294,16 +326,22 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       await api.admin.delete(`/admin/hooks/${def.body.id}`);
     });
 
-    it('should announce a rename with the old name', async () => {
+    it('should send no repository webhook for a rename, as Gitea sends none, but record it in the feed', async () => {
       const erin = await createUser(api, 'erin');
       await erin.api.post('/user/hooks', gitea('/rename', { events: ['repository'] }));
       const repo = await createRepo(erin);
       await receiver.waitFor('/rename');
       const newName = uniqueName('renamed');
       expect((await erin.api.patch(`/repos/${repo.full_name}`, { name: newName })).status).toBe(200);
-      const [created, renamed] = await receiver.waitFor('/rename', 2);
-      expect(bodyOf(created!)).toMatchObject({ action: 'created' });
-      expect(bodyOf(renamed!)).toMatchObject({ action: 'renamed', repository: { name: newName }, changes: { name: { from: repo.name } } });
+      await expectEventually(async () => {
+        const feed = await erin.api.get<Array<{ op_type: string; content: string }>>(`/users/${erin.username}/activities/feeds`);
+        expect(feed.body.map((a) => [a.op_type, a.content])).toContainEqual(['rename_repo', repo.name]);
+      });
+      // The rename's feed entry and its (absent) webhook come from the same event, through the same relay.
+      const deleted = await erin.api.delete(`/repos/${erin.username}/${newName}`);
+      expect(deleted.status).toBe(204);
+      const [created, removed] = await receiver.waitFor('/rename', 2);
+      expect([bodyOf(created!).action, bodyOf(removed!).action]).toEqual(['created', 'deleted']);
     });
 
     it("should send slack, discord and msteams hooks their services' formats", async () => {
@@ -335,6 +373,53 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         sections: [{ activitySubtitle: fred.username, facts: [{ name: 'Repository:', value: repo.full_name }] }],
       });
       expect(teams!.headers['x-gitea-event']).toBe('repository');
+    });
+
+    it("should accept Gitea's other hook types and send each its service's format", async () => {
+      const ola = await createUser(api, 'ola');
+      const cfg = (path: string, extra: Record<string, string> = {}) => ({ url: receiver.url(path), content_type: 'json', ...extra });
+      const types = {
+        dingtalk: cfg('/dingtalk'),
+        telegram: cfg('/telegram'),
+        feishu: cfg('/feishu'),
+        wechatwork: cfg('/wechatwork'),
+        matrix: cfg('/matrix', { room_id: '!room:example.com', message_type: '1' }),
+        packagist: cfg('/packagist', { package_url: 'https://packagist.org/packages/acme/x' }),
+      };
+      for (const [type, config] of Object.entries(types)) {
+        const res = await ola.api.post<Hook>('/user/hooks', { type, config, events: ['repository'], active: true } satisfies CreateHookOption);
+        expect(res.status).toBe(201);
+        // Gitea's ToHook shows only url and content_type for these types.
+        expect(res.body).toMatchObject({ type, config: { url: config.url, content_type: 'json' } });
+        expect(Object.keys(res.body.config).sort()).toEqual(['content_type', 'url']);
+      }
+      const repo = await createRepo(ola);
+      const title = `[${repo.full_name}] Repository created`;
+      const [ding] = await receiver.waitFor('/dingtalk');
+      expect(bodyOf(ding!)).toMatchObject({ msgtype: 'actionCard', actionCard: { title, text: title, singleTitle: 'view repository', singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${encodeURIComponent(repo.html_url)}` } });
+      const [tg] = await receiver.waitFor('/telegram');
+      expect(bodyOf(tg!)).toEqual({ text: `[<a href="${repo.html_url}">${repo.full_name}</a>] Repository created`, parse_mode: 'HTML', disable_web_page_preview: true });
+      const [fs] = await receiver.waitFor('/feishu');
+      expect(bodyOf(fs!)).toEqual({ msg_type: 'text', content: { text: title } });
+      const [wx] = await receiver.waitFor('/wechatwork');
+      expect(bodyOf(wx!)).toMatchObject({ msgtype: 'markdown', markdown: { content: title } });
+      const matrix = await expectEventually(async () => {
+        const got = receiver.received.filter((d) => d.path.startsWith('/matrix/'));
+        expect(got).toHaveLength(1);
+        return got[0]!;
+      });
+      // A PUT under the body's SHA-1 as transaction id, Gitea's idempotent Matrix send.
+      expect(matrix.method).toBe('PUT');
+      expect(matrix.path).toBe(`/matrix/${createHash('sha1').update(matrix.body).digest('hex')}`);
+      expect(bodyOf(matrix)).toEqual({
+        body: `[[${repo.full_name}](${repo.html_url})] Repository created by [${ola.username}](${layout.rootUrl}${ola.username})`,
+        msgtype: 'm.notice',
+        format: 'org.matrix.custom.html',
+        formatted_body: `[<a href="${repo.html_url}">${repo.full_name}</a>] Repository created by <a href="${layout.rootUrl}${ola.username}">${ola.username}</a>`,
+      });
+      const [pk] = await receiver.waitFor('/packagist');
+      expect(bodyOf(pk!)).toEqual({ repository: { url: '' } });
+      expect(pk!.headers['x-gitea-event']).toBe('repository');
     });
 
     it('should retry a failing receiver with backoff and record both attempts', async () => {
@@ -396,15 +481,63 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(res.status).toBe(204);
       const [d] = await receiver.waitFor('/test-push');
       expect(d!.headers['x-gitea-event']).toBe('push');
-      const body = bodyOf(d!) as { ref: string; before: string; after: string; commits: Array<{ id: string; message: string; added: string[] }>; total_commits: number; pusher: { login: string } };
+      const body = bodyOf(d!) as {
+        ref: string;
+        before: string;
+        after: string;
+        commits: Array<{ id: string; message: string; added: string[] | null; removed: string[] | null; modified: string[] | null }>;
+        total_commits: number;
+        pusher: { login: string; email: string };
+        repository: Repository;
+      };
       expect(body).toMatchObject({ ref: 'refs/heads/main', total_commits: 1, pusher: { login: alice.username } });
       expect(body.before).toBe(body.after);
-      expect(body.commits[0]).toMatchObject({ id: body.after, message: 'Initial commit\n', added: ['README.md'] });
+      // Gitea's ToPayloadCommit leaves the file lists out, and TestHook shows the repository with no access.
+      expect(body.commits[0]).toMatchObject({ id: body.after, message: 'Initial commit\n', added: null, removed: null, modified: null });
+      expect(body.repository.permissions).toEqual({ admin: false, push: false, pull: false });
+      expect(body.pusher.email).toMatch(/@noreply\./);
+      const unknownRef = await alice.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests?ref=nonexist`);
+      expect(unknownRef.status).toBe(404);
+      expect(unknownRef.body).toEqual(giteaError('unable to find a git ref'));
+      const bySha = await alice.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests?ref=${body.after}`);
+      expect(bySha.status).toBe(204);
+      const [, again] = await receiver.waitFor('/test-push', 2);
+      expect(bodyOf(again!)).toMatchObject({ ref: body.after, after: body.after });
       expect((await bob.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests`)).status).toBe(403);
       expect((await alice.api.post(`/repos/${repo.full_name}/hooks/999999/tests`)).status).toBe(404);
       const empty = await createRepo(alice);
       const emptyHook = await alice.api.post<Hook>(`/repos/${empty.full_name}/hooks`, gitea('/test-empty'));
       expect((await alice.api.post(`/repos/${empty.full_name}/hooks/${emptyHook.body.id}/tests`)).status).toBe(204);
+    });
+
+    it("should send a status hook Gitea's CommitStatusPayload when a commit status is reported", async () => {
+      const gina = await createUser(api, 'gina');
+      const hook = await gina.api.post<Hook>('/user/hooks', gitea('/status', { events: ['status'] }));
+      expect(hook.status).toBe(201);
+      const repo = await createRepo(gina, uniqueName('st'), { auto_init: true });
+      const branch = await gina.api.get<{ commit: { id: string } }>(`/repos/${repo.full_name}/branches/main`);
+      const sha = branch.body.commit.id;
+      const res = await gina.api.post(`/repos/${repo.full_name}/statuses/${sha}`, { state: 'success', context: 'ci/build', description: 'passed', target_url: 'https://ci.example.com/1' });
+      expect(res.status).toBe(201);
+      const [d] = await receiver.waitFor('/status');
+      expect(d!.headers).toMatchObject({ 'x-gitea-event': 'status', 'x-gitea-event-type': 'status' });
+      const body = bodyOf(d!);
+      expect(Object.keys(body)).toEqual(['commit', 'context', 'created_at', 'description', 'id', 'repository', 'sender', 'sha', 'state', 'target_url', 'updated_at']);
+      expect(body).toMatchObject({
+        sha,
+        state: 'success',
+        context: 'ci/build',
+        description: 'passed',
+        target_url: 'https://ci.example.com/1',
+        commit: { id: sha, url: `${repo.html_url}/commit/${sha}`, added: ['README.md'] },
+        repository: { full_name: repo.full_name, permissions: { admin: true, push: true, pull: true } },
+        sender: { login: gina.username, is_admin: false, last_login: '0001-01-01T00:00:00Z' },
+      });
+      expect((body.sender as { email: string }).email).toMatch(/@noreply\./);
+      expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(body.updated_at).toBe(body.created_at);
+      // Only hooks subscribed to status get it: the repository creation before reached none.
+      expect(receiver.at('/status')).toHaveLength(1);
     });
   });
 
@@ -444,6 +577,28 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       const anonymous = await api.anonymous.get<Activity[]>(`/orgs/${org}/activities/feeds`);
       expect(anonymous.body.map((a) => a.repo.id)).not.toContain(privateRepo.id);
       expect((await bob.api.get(`/orgs/no-such-org-x/activities/feeds`)).status).toBe(404);
+    });
+
+    it('should hide the actions of a user who hides their activity from everyone but themself and site admins', async () => {
+      const kim = await createUser(api, 'kim');
+      expect((await kim.api.patch('/user/settings', { hide_activity: true })).status).toBe(200);
+      const repo = (await kim.api.post<Repository>('/user/repos', { name: uniqueName('kimrepo') })).body;
+      const own = await expectEventually(async () => {
+        const res = await kim.api.get<Activity[]>(`/users/${kim.username}/activities/feeds`);
+        expect(res.body.map((a) => [a.op_type, a.repo.id])).toContainEqual(['create_repo', repo.id]);
+        return res;
+      });
+      expect(own.status).toBe(200);
+      const asAdmin = await api.admin.get<Activity[]>(`/users/${kim.username}/activities/feeds`);
+      expect(asAdmin.body.map((a) => a.repo.id)).toContain(repo.id);
+      for (const viewer of [api.anonymous, bob.api]) {
+        const res = await viewer.get<Activity[]>(`/users/${kim.username}/activities/feeds`);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual([]);
+        expect(res.headers.get('x-total-count')).toBe('0');
+      }
+      const repoFeed = await api.anonymous.get<Activity[]>(`/repos/${repo.full_name}/activities/feeds`);
+      expect(repoFeed.body).toEqual([]);
     });
 
     it("should show a user's feed, newest first, with page and limit", async () => {

@@ -4,6 +4,7 @@ import {
   OrgPatterns,
   normalizeListOptions,
   UserPatterns,
+  type ActivityActor,
   type CreateUserOption,
   type EditUserOption,
   type Page,
@@ -41,6 +42,11 @@ export class UsersController {
   @MessagePattern(UserPatterns.getMany)
   getMany(@Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>): Promise<User[]> {
     return this.users.getMany(req.actor, req.body.ids);
+  }
+
+  @MessagePattern(UserPatterns.activityActors)
+  activityActors(@Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>): Promise<ActivityActor[]> {
+    return this.users.activityActors(req.actor, req.body.ids);
   }
 
   @MessagePattern(UserPatterns.search)

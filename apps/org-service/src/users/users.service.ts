@@ -10,6 +10,7 @@ import {
   pageOf,
   RepoPatterns,
   unprocessable,
+  type ActivityActor,
   type Actor,
   type CreateUserOption,
   type EditUserOption,
@@ -119,6 +120,11 @@ export class UsersService {
   async getMany(actor: Actor | null, ids: number[]): Promise<User[]> {
     const users = await this.users.findByIds(ids);
     return users.map((u) => toUser(u, actor, this.config.rootUrl));
+  }
+
+  async activityActors(actor: Actor | null, ids: number[]): Promise<ActivityActor[]> {
+    const users = await this.users.findByIds(ids);
+    return users.map((u) => ({ user: toUser(u, actor, this.config.rootUrl), hideActivity: u.keepActivityPrivate }));
   }
 
   /** `GET /users/search`: individuals matching `q` (login, full name, visible e-mail) or `uid`, as the caller may see them. */

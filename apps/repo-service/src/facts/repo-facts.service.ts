@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AccessMode, OrgPatterns, type Actor, type HookCommit, type OwnerAccess, type RepoAccess } from '@gitforge/contracts';
+import { AccessMode, notFound, OrgPatterns, type Actor, type HookCommit, type OwnerAccess, type RepoAccess } from '@gitforge/contracts';
 import { PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
-import { resolveRepoPermission, type RepoPermission } from '../access/repo-permission.js';
+import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
@@ -59,14 +59,19 @@ export class RepoFactsService {
     return result;
   }
 
-  /** The commit a test delivery shows: `ref` (default: the default branch), null for an empty repository. */
+  /**
+   * The commit a test delivery shows: `ref` (default: the default branch), null for an empty
+   * repository; a ref that names nothing is Gitea's 404 (RepoRefForAPI). The repository is shown
+   * as Gitea's TestHook builds it, with no access (all permissions false).
+   */
   async hookCommit(actor: Actor | null, ownerName: string, repoName: string, ref: string | undefined): Promise<HookCommit> {
     const ctx = await this.access.assign(actor, ownerName, repoName);
-    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
+    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.none), this.config.rootUrl);
     const fullRef = ref ? ref : `refs/heads/${ctx.repo.defaultBranch}`;
     if (ctx.repo.isEmpty) return { repository, ref: fullRef, commit: null };
-    const sha = await this.commits.resolve(ctx.repo.id, ref ? ref : ctx.repo.defaultBranch);
-    if (!sha) return { repository, ref: fullRef, commit: null };
-    return { repository, ref: fullRef, commit: await this.commits.read(actor, ctx.repo.id, sha, repository.html_url) };
+    const sha = await this.commits.resolve(ctx.repo.id, ref ? ref : ctx.repo.defaultBranch, ctx.repo.objectFormat);
+    const commit = sha ? await this.commits.read(actor, ctx.repo.id, sha, repository.html_url) : null;
+    if (!commit) throw notFound('unable to find a git ref');
+    return { repository, ref: fullRef, commit };
   }
 }

@@ -27,6 +27,7 @@ import { Database, OutboxService, PlatformConfig, RpcClient } from '@gitforge/pl
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
+import { copyDefaultHooks } from './default-hooks.js';
 import { DEFAULT_REPO_SETTINGS, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
@@ -181,6 +182,7 @@ export class ReposService {
       );
       return repo.id;
     });
+    await copyDefaultHooks(this.rpc, id);
     const repo = (await this.repos.findById(id))!;
     return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
   }

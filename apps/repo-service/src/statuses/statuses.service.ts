@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  AccessMode,
   ContractError,
+  EventNames,
   forbidden,
+  formatTime,
   notFound,
   pageOf,
   UserPatterns,
@@ -14,9 +17,11 @@ import {
   type Page,
   type User,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
+import { RepoPermission } from '../access/repo-permission.js';
 import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
+import { HookCommitReader } from '../facts/hook-commit.reader.js';
 import { isLikelyCommitId, Refs } from '../git/refs.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import type { CommitStatusEntity } from './commit-status.entity.js';
@@ -36,6 +41,8 @@ export class StatusesService {
     private readonly statuses: StatusesRepository,
     private readonly rpc: RpcClient,
     private readonly config: PlatformConfig,
+    private readonly outbox: OutboxService,
+    private readonly commits: HookCommitReader,
   ) {}
 
   async create(actor: Actor | null, owner: string, repo: string, sha: string, body: CreateStatusOption): Promise<CommitStatus> {
@@ -47,16 +54,26 @@ export class StatusesService {
     const commit = await this.refs.anyCommit(view.repoId, sha);
     if (!commit) throw notFound(`commit doesn't exist: ${sha}`);
     const context = body.context ?? '';
+    // What the status webhook shows, read before the transaction (Gitea's CreateCommitStatus
+    // notifier): the commit as a push shows it, the repository with owner rights, the reporter
+    // as anyone sees them (ToUser without a viewer: no e-mail, no private fields).
+    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+    const [payloadCommit, [sender]] = await Promise.all([
+      this.commits.payloadCommit(actor, view.repoId, commit.sha, repository.html_url),
+      this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [actor.id] } }),
+    ]);
+    if (!payloadCommit || !sender) throw notFound(`commit doesn't exist: ${sha}`);
     for (let attempt = 1; ; attempt++) {
       try {
         const id = await this.db.transaction(async (m) => {
           const now = new Date();
+          const targetUrl = body.target_url ?? '';
           const row = await this.statuses.insert(m, {
             repoId: view.repoId,
             idx: await this.statuses.nextIndex(m, view.repoId, commit.sha),
             sha: commit.sha,
             state: body.state,
-            targetUrl: body.target_url ?? '',
+            targetUrl,
             description: body.description ?? '',
             context,
             contextHash: createHash('sha1').update(context).digest('hex'),
@@ -64,6 +81,25 @@ export class StatusesService {
             createdAt: now,
             updatedAt: now,
           });
+          await this.outbox.add(
+            m,
+            EventNames.statusCreated,
+            {
+              id: row.id,
+              sha: commit.sha,
+              state: body.state,
+              context,
+              description: body.description ?? '',
+              // A webhook's receiver cannot resolve a path: Gitea makes a relative target absolute.
+              target_url: targetUrl.startsWith('/') ? this.config.rootUrl.replace(/\/$/, '') + targetUrl : targetUrl,
+              created_at: formatTime(now),
+              updated_at: formatTime(now),
+              commit: payloadCommit,
+              repository,
+              sender,
+            },
+            { actor, repoId: view.repoId },
+          );
           return row.id;
         });
         const saved = (await this.statuses.findById(id))!;

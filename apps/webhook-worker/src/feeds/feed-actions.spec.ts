@@ -52,21 +52,38 @@ describe('feed actions', () => {
     expect((JSON.parse(a!.content) as { Commits: unknown[] }).Commits).toHaveLength(5);
   });
 
-  it('should record tags: a new tag once (from its creation), a moved tag as push_tag, deletions', () => {
-    expect(feedActionsOf(pushed('refs/tags/v1', ZERO, []), ROOT)).toEqual([]);
-    expect(feedActionsOf(pushed('refs/tags/v1', 'c'.repeat(40), []), ROOT)).toMatchObject([{ opType: 'push_tag', refName: 'refs/tags/v1' }]);
-    expect(feedActionsOf(envelope('repo.ref_created', { ref: 'v1', ref_type: 'tag', sha: 'a'.repeat(40), repository: proj, sender: ann }), ROOT)).toMatchObject([
-      { opType: 'push_tag', refName: 'refs/tags/v1' },
-    ]);
+  it('should link a single-commit branch push to its comparison too, but not a new branch', () => {
+    const one = [commit('a'.repeat(40), 'one')];
+    expect(JSON.parse(feedActionsOf(pushed('refs/heads/main', 'c'.repeat(40), one), ROOT)[0]!.content)).toMatchObject({ CompareURL: 'acme/proj/compare/x...y', Len: 1 });
+    expect(JSON.parse(feedActionsOf(pushed('refs/heads/new', ZERO, one), ROOT)[0]!.content)).toMatchObject({ CompareURL: '' });
+  });
+
+  it('should record a pushed tag, new or moved, once, with its commit as head and a compare link from the empty id', () => {
+    const head = commit('a'.repeat(40), 'tagged');
+    for (const before of [ZERO, 'c'.repeat(40)]) {
+      const [a, ...rest] = feedActionsOf(pushed('refs/tags/v1', before, [head]), ROOT);
+      expect(rest).toEqual([]);
+      expect(a).toMatchObject({ opType: 'push_tag', refName: 'refs/tags/v1' });
+      expect(JSON.parse(a!.content)).toEqual({
+        Commits: null,
+        HeadCommit: expect.objectContaining({ Sha1: 'a'.repeat(40), Message: 'tagged' }),
+        CompareURL: `acme/proj/compare/${ZERO}...${'a'.repeat(40)}`,
+        Len: 0,
+      });
+    }
+    expect(feedActionsOf(envelope('repo.ref_created', { ref: 'v1', ref_type: 'tag', sha: 'a'.repeat(40), repository: proj, sender: ann }), ROOT)).toEqual([]);
+  });
+
+  it('should record branch creation and deletions', () => {
     expect(feedActionsOf(envelope('repo.ref_created', { ref: 'dev', ref_type: 'branch', sha: 'a'.repeat(40), repository: proj, sender: ann }), ROOT)).toMatchObject([
       { opType: 'commit_repo', refName: 'refs/heads/dev', content: '' },
     ]);
     expect(feedActionsOf(envelope('repo.ref_deleted', { ref: 'dev', ref_type: 'branch', pusher_type: 'user', repository: proj, sender: ann }), ROOT)).toMatchObject([
       { opType: 'delete_branch', refName: 'refs/heads/dev' },
     ]);
-    expect(feedActionsOf(envelope('repo.ref_deleted', { ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann }), ROOT)).toMatchObject([
-      { opType: 'delete_tag', refName: 'refs/tags/v1' },
-    ]);
+    const [deleted] = feedActionsOf(envelope('repo.ref_deleted', { ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann }), ROOT);
+    expect(deleted).toMatchObject({ opType: 'delete_tag', refName: 'refs/tags/v1' });
+    expect(JSON.parse(deleted!.content)).toEqual({ Commits: null, HeadCommit: null, CompareURL: '', Len: 0 });
   });
 
   it("should give the entry to the actor and the repository's owner, once each", () => {

@@ -27,17 +27,36 @@ function pushCommit(c: PayloadCommit): Record<string, string> {
   };
 }
 
-/** The content Gitea writes for a push: the newest commits, the head, a compare link (relative to the site root) when there are several. */
-function pushContent(commits: PayloadCommit[], head: PayloadCommit | null, total: number, compareUrl: string, rootUrl: string): string {
+/**
+ * The content Gitea writes for a branch push: the newest commits, the head, and the compare link
+ * (relative to the site root) whenever the branch existed before, one commit or many
+ * (services/repository/push.go). A new branch's link, which Gitea derives from the oldest
+ * listed commit's parent, is left out.
+ */
+function pushContent(commits: PayloadCommit[], head: PayloadCommit | null, total: number, before: string, compareUrl: string, rootUrl: string): string {
   return JSON.stringify({
     Commits: commits.slice(0, FEED_MAX_COMMITS).map(pushCommit),
     HeadCommit: head ? pushCommit(head) : null,
-    CompareURL: total > 1 && compareUrl.startsWith(rootUrl) ? compareUrl.slice(rootUrl.length) : '',
+    CompareURL: !ZERO_SHA.test(before) && compareUrl.startsWith(rootUrl) ? compareUrl.slice(rootUrl.length) : '',
     Len: total,
   });
 }
 
-const EMPTY_PUSH = JSON.stringify({ Commits: [], HeadCommit: null, CompareURL: '', Len: 0 });
+/**
+ * A pushed tag's content (new or moved alike): no commit list, its commit as head, and a compare
+ * link from the empty id, as Gitea's pushUpdates writes for every tag it did not delete.
+ */
+function tagContent(repo: Repository, head: PayloadCommit | null, after: string): string {
+  return JSON.stringify({
+    Commits: null,
+    HeadCommit: head ? pushCommit(head) : null,
+    CompareURL: `${encodeURIComponent(repo.owner.login)}/${encodeURIComponent(repo.name)}/compare/${'0'.repeat(after.length)}...${after}`,
+    Len: 0,
+  });
+}
+
+/** Gitea's NewPushCommits() as JSON: a deleted tag's content. */
+const EMPTY_PUSH = JSON.stringify({ Commits: null, HeadCommit: null, CompareURL: '', Len: 0 });
 
 type Builders = { [N in EventName]?: (e: EventEnvelope<N>, rootUrl: string) => ActionSpec[] };
 
@@ -59,24 +78,21 @@ export const FeedActions: Builders = {
     const p = e.payload;
     if (ZERO_SHA.test(p.after)) return [];
     const isTag = p.ref.startsWith('refs/tags/');
-    // A new tag is announced by its repo.ref_created event; only a moved tag is a push here.
-    if (isTag && ZERO_SHA.test(p.before)) return [];
     return [
       {
         opType: isTag ? 'push_tag' : 'commit_repo',
         actUserId: p.pusher.id,
         repo: p.repository,
         refName: p.ref,
-        content: pushContent(p.commits, p.head_commit, p.total_commits, p.compare_url, rootUrl),
+        content: isTag ? tagContent(p.repository, p.head_commit, p.after) : pushContent(p.commits, p.head_commit, p.total_commits, p.before, p.compare_url, rootUrl),
         commentId: 0,
       },
     ];
   },
+  // A new tag's push_tag comes from its repo.pushed (Gitea's feed CreateRef skips tags too).
   'repo.ref_created': (e) => {
     const p = e.payload;
-    return p.ref_type === 'tag'
-      ? [{ opType: 'push_tag', actUserId: p.sender.id, repo: p.repository, refName: `refs/tags/${p.ref}`, content: EMPTY_PUSH, commentId: 0 }]
-      : [{ opType: 'commit_repo', actUserId: p.sender.id, repo: p.repository, refName: `refs/heads/${p.ref}`, content: '', commentId: 0 }];
+    return p.ref_type === 'tag' ? [] : [{ opType: 'commit_repo', actUserId: p.sender.id, repo: p.repository, refName: `refs/heads/${p.ref}`, content: '', commentId: 0 }];
   },
   'repo.ref_deleted': (e) => {
     const p = e.payload;

@@ -1,7 +1,7 @@
-import { TeamFactPatterns, type Actor, type TeamFeedScope } from '@gitforge/contracts';
+import { TeamFactPatterns, type Actor, type TeamFeedScope, type User, type Visibility } from '@gitforge/contracts';
 import type { RpcClient } from '@gitforge/platform';
 import type { FeedsRepository } from './feeds.repository.js';
-import { dayRange, FeedsService } from './feeds.service.js';
+import { actorVisible, dayRange, FeedsService } from './feeds.service.js';
 
 const actor = (id: number, isAdmin = false): Actor => ({ id, login: `u${id}`, isAdmin, scopes: null });
 
@@ -52,5 +52,22 @@ describe(FeedsService.name, () => {
     expect(dayRange('2024-02-30')).toBeUndefined();
     expect(dayRange('yesterday')).toBeUndefined();
     expect(dayRange(undefined)).toBeUndefined();
+  });
+
+  describe(actorVisible.name, () => {
+    const who = (visibility: Visibility, hideActivity: boolean) => ({ user: { id: 7, visibility } as User, hideActivity });
+
+    it.each([
+      ['anonymous', null, 'public', false, true],
+      ['anonymous', null, 'public', true, false],
+      ['anonymous', null, 'limited', false, false],
+      ['a signed-in viewer', actor(1), 'limited', false, true],
+      ['a signed-in viewer', actor(1), 'public', true, false],
+      ['a signed-in viewer', actor(1), 'private', false, false],
+      ['the user themself', actor(7), 'private', true, true],
+      ['a site admin', actor(1, true), 'public', true, true],
+    ] as const)('should let %s see a %s user hiding activity=%s: %s', (_who, viewer, visibility, hide, expected) => {
+      expect(actorVisible(viewer, who(visibility, hide))).toBe(expected);
+    });
   });
 });

@@ -9,6 +9,7 @@ import {
   TeamFactPatterns,
   UserPatterns,
   type Activity,
+  type ActivityActor,
   type Actor,
   type ListOptions,
   type OwnerAccess,
@@ -34,6 +35,18 @@ export function dayRange(date: string | undefined): [number, number] | undefined
   const from = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   if (from.getFullYear() !== Number(m[1]) || from.getMonth() !== Number(m[2]) - 1 || from.getDate() !== Number(m[3])) return undefined;
   return [from.getTime(), from.getTime() + 86_400_000];
+}
+
+/**
+ * Whose actions a viewer sees (Gitea's activityQueryCondition): users who do not hide their
+ * activity, public ones to anyone and limited ones to signed-in viewers; everyone to site
+ * admins; oneself always, hidden or not.
+ */
+export function actorVisible(viewer: Actor | null, actor: ActivityActor): boolean {
+  const { user, hideActivity } = actor;
+  if (!viewer) return !hideActivity && user.visibility === 'public';
+  if (viewer.isAdmin || viewer.id === user.id) return true;
+  return !hideActivity && (user.visibility === 'public' || user.visibility === 'limited');
 }
 
 /**
@@ -94,23 +107,15 @@ export class FeedsService {
     if (involved.repoIds.length === 0) return pageOf([], 0, options);
     const [repos, users] = await Promise.all([
       this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, { actor, body: { ids: involved.repoIds } }),
-      this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: involved.actUserIds } }),
+      this.rpc.call<ActivityActor[], Record<string, string>, { ids: number[] }>(UserPatterns.activityActors, { actor, body: { ids: involved.actUserIds } }),
     ]);
     const readable = new Map(repos.map((r) => [r.id, r.repository]));
-    const visibleUsers = users.filter((u) => this.actorVisible(actor, u));
-    const byId = new Map(visibleUsers.map((u) => [u.id, u]));
+    const byId = new Map(users.filter((u) => actorVisible(actor, u)).map((u) => [u.user.id, u.user]));
     const [rows, total] = await this.feeds.page(filter, [...readable.keys()], [...byId.keys()], options);
     return pageOf(
       rows.map((a) => toActivity(a, readable.get(a.repoId) ?? null, byId.get(a.actUserId) ?? null)),
       total,
       options,
     );
-  }
-
-  /** Whose actions a viewer sees: public users to anyone, limited ones to signed-in viewers, everyone to admins, oneself always. */
-  private actorVisible(actor: Actor | null, user: User): boolean {
-    if (!actor) return user.visibility === 'public';
-    if (actor.isAdmin || actor.id === user.id) return true;
-    return user.visibility === 'public' || user.visibility === 'limited';
   }
 }

@@ -68,7 +68,9 @@ export class DeliveriesService {
 
   /**
    * Gitea's test delivery: a push of the commit at `ref` (default: the default branch head), sent
-   * only when the hook subscribes to push and its branch filter passes; nothing for an empty repository.
+   * only when the hook subscribes to push and its branch filter passes (TestHook goes through
+   * PrepareWebhook, which checks both); nothing for an empty repository, 404 for an unknown ref.
+   * Pusher and sender are shown as to anyone (ToUserWithAccessMode with no access).
    */
   async test(actor: Actor | null, params: { owner: string; repo: string; id: string }, ref: string | undefined): Promise<void> {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
@@ -81,7 +83,7 @@ export class DeliveriesService {
     if (!at.commit) return;
     const branch = at.ref.startsWith('refs/heads/') ? at.ref.slice('refs/heads/'.length) : null;
     if (!hook.events.includes('push') || (branch !== null && !branchFilterMatches(hook.branch_filter, branch))) return;
-    const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: [actor.id] } });
+    const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [actor.id] } });
     if (!sender) throw new ContractError('unauthenticated', 'token is required');
     const sha = at.commit.id;
     const payload: PushPayload = {
@@ -97,9 +99,10 @@ export class DeliveriesService {
       sender,
     };
     const [task] = await this.db.transaction((m) =>
-      this.tasks.insertTasks(m, [
-        { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
-      ]),
+      this.tasks.insertTasks(
+        [{ hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id }],
+        m,
+      ),
     );
     await this.queue.enqueue([task!]);
   }

@@ -14,13 +14,16 @@ class FakeTasks {
   tasks = new Map<number, HookTaskEntity>();
   attempts: HookDeliveryEntity[] = [];
 
-  async findTask(id: number) {
-    return this.tasks.get(id) ?? null;
+  async findTasks(ids: number[]) {
+    return ids.flatMap((id) => (this.tasks.has(id) ? [{ ...this.tasks.get(id)! }] : []));
   }
   async setTaskState(_m: unknown, id: number, state: HookTaskEntity['state']) {
     this.tasks.get(id)!.state = state;
   }
-  async recordAttempt(_m: unknown, a: AttemptRecord, state: HookTaskEntity['state'] | null) {
+  async recordAttempts(entries: Array<{ attempt: AttemptRecord; taskState: HookTaskEntity['state'] | null }>) {
+    for (const { attempt, taskState } of entries) this.record(attempt, taskState);
+  }
+  private record(a: AttemptRecord, state: HookTaskEntity['state'] | null) {
     if (state) this.tasks.get(a.taskId)!.state = state;
     const existing = this.attempts.findIndex((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
     if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };

@@ -5,9 +5,14 @@ import { WebhookWorkerConfig } from '../worker.config.js';
 import type { DeliveryJob } from './delivery-queue.js';
 import { buildHookRequest } from './hook-request.js';
 import { HookSender, type SendResult } from './hook-sender.js';
+import { Batcher } from './batcher.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
+import type { HookTaskEntity, HookTaskState } from './hook-task.entity.js';
 import { HookTasksRepository, type AttemptRecord } from './hook-tasks.repository.js';
 import { HostMatcher } from './host-matcher.js';
+
+/** Reads or writes that concurrent delivery jobs share in one statement (at most the delivery concurrency in practice). */
+const MAX_BATCH = 100;
 
 /** A failed attempt makes the job fail, so the queue retries it with exponential backoff. */
 export class DeliveryFailed extends Error {}
@@ -66,6 +71,10 @@ export function attemptEnd(result: SendResult): AttemptEnd {
 export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = createLogger('hook-delivery');
   private readonly sender: HookSender;
+  /** Task reads of concurrent jobs, one query per batch. */
+  private readonly loads: Batcher<number, HookTaskEntity | null>;
+  /** Attempt records of concurrent jobs, one commit per batch; null or the error that kept the record out. */
+  private readonly records: Batcher<{ attempt: AttemptRecord; taskState: HookTaskState | null }, unknown>;
 
   constructor(
     private readonly queue: QueueDriver,
@@ -86,6 +95,20 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       'GITFORGE_WEBHOOK_ALLOWED_HOSTS',
       config.GITFORGE_WEBHOOK_TIMEOUT_MS,
     );
+    this.loads = new Batcher(async (ids) => {
+      const found = new Map((await this.tasks.findTasks([...new Set(ids)])).map((t) => [t.id, t]));
+      return ids.map((id) => found.get(id) ?? null);
+    }, MAX_BATCH);
+    this.records = new Batcher(async (entries) => {
+      try {
+        await this.tasks.recordAttempts(entries);
+        return entries.map(() => null);
+      } catch (err) {
+        if (entries.length === 1) return [err];
+        // One record the database refuses must not fail its neighbours' jobs: write them one by one.
+        return Promise.all(entries.map((e) => this.tasks.recordAttempts([e]).then(() => null, (one: unknown) => one)));
+      }
+    }, MAX_BATCH);
   }
 
   onApplicationBootstrap(): void {
@@ -100,7 +123,7 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
 
   async handle(job: QueueJob<DeliveryJob>): Promise<void> {
     const { taskId, maxAttempts, redelivery } = job.data;
-    const task = await this.tasks.findTask(taskId);
+    const task = await this.loads.submit(taskId);
     if (!task) {
       this.log.info({ taskId }, 'hook task is gone; nothing to deliver');
       return;
@@ -121,27 +144,25 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     const end = attemptEnd(await this.sender.send(request));
     const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
     const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
-    await this.db.transaction((m) =>
-      this.tasks.recordAttempt(
-        m,
-        {
-          taskId: task.id,
-          hookId: hook.id,
-          attemptKey: `${job.id}#${job.attemptsMade}`,
-          guid: task.uuid,
-          eventType: task.eventType,
-          action: payloadAction(task.payload),
-          repoId: task.repoId,
-          redelivery,
-          url: request.url,
-          requestHeaders: JSON.stringify(request.recordedHeaders),
-          requestBody: request.recordedBody,
-          deliveredAt: startedAt,
-          ...end,
-        },
-        redelivery ? null : state,
-      ),
-    );
+    const refused = await this.records.submit({
+      attempt: {
+        taskId: task.id,
+        hookId: hook.id,
+        attemptKey: `${job.id}#${job.attemptsMade}`,
+        guid: task.uuid,
+        eventType: task.eventType,
+        action: payloadAction(task.payload),
+        repoId: task.repoId,
+        redelivery,
+        url: request.url,
+        requestHeaders: JSON.stringify(request.recordedHeaders),
+        requestBody: request.recordedBody,
+        deliveredAt: startedAt,
+        ...end,
+      },
+      taskState: redelivery ? null : state,
+    });
+    if (refused) throw refused;
     if (end.outcome !== 'success') await this.disableIfFailing(hook);
     if (end.outcome === 'failure' && !lastAttempt) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HookPatterns, QueueNames, type EventEnvelope, type HookMatchQuery, type HookTarget } from '@gitforge/contracts';
-import { createLogger, Database, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
+import { createLogger, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
 import { DeliveryQueue } from './delivery-queue.js';
 import { isRawHookType } from './hook-types/hook-types.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
@@ -24,7 +24,6 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
   constructor(
     private readonly queue: QueueDriver,
     private readonly rpc: RpcClient,
-    private readonly db: Database,
     private readonly tasks: HookTasksRepository,
     private readonly targets: HookTargetsCache,
     private readonly deliveries: DeliveryQueue,
@@ -50,11 +49,8 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     if (targets.length === 0) return;
     this.targets.prime(targets);
     const payload = JSON.stringify(built.payload, null, built.indent ?? 2);
-    const tasks = await this.db.transaction((m) =>
-      this.tasks.insertTasks(
-        m,
-        targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId })),
-      ),
+    const tasks = await this.tasks.insertTasks(
+      targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId })),
     );
     await this.deliveries.enqueue(tasks.filter((t) => t.state === 'pending'));
   }

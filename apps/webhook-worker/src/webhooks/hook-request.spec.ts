@@ -40,6 +40,12 @@ describe('buildHookRequest', () => {
     expect(r.recordedBody).toBe(payload);
   });
 
+  it("should send Go's default User-Agent, as Gitea's client does, without recording it", () => {
+    const r = buildHookRequest(target(), task, ROOT)!;
+    expect(r.headers['User-Agent']).toBe('Go-http-client/1.1');
+    expect(r.recordedHeaders['User-Agent']).toBeUndefined();
+  });
+
   it('should send the authorization header but record it masked', () => {
     const r = buildHookRequest(target({ authorizationHeader: 'Bearer abc' }), task, ROOT)!;
     expect(r.headers.Authorization).toBe('Bearer abc');

@@ -1,8 +1,11 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { HookTarget } from '@gitforge/contracts';
 import { chatPayload, isRawHookType } from './hook-types/hook-types.js';
 import type { HookHttpRequest } from './hook-sender.js';
 import { coarseEvent } from './payloads/webhook-payloads.js';
+
+/** What Go's net/http client sends as User-Agent when the request sets none. */
+const GO_USER_AGENT = 'Go-http-client/1.1';
 
 export interface TaskForRequest {
   uuid: string;
@@ -44,6 +47,13 @@ export function buildHookRequest(hook: HookTarget, task: TaskForRequest, rootUrl
     body = json;
     contentType = 'application/json';
   }
+  let url = hook.url;
+  let method = 'POST';
+  // Matrix takes the message as a PUT under a transaction id: the body's SHA-1, so a resend is idempotent.
+  if (hook.type === 'matrix') {
+    method = 'PUT';
+    url = `${hook.url}/${createHash('sha1').update(body).digest('hex')}`;
+  }
   const sha1 = hook.secret ? createHmac('sha1', hook.secret).update(json).digest('hex') : '';
   const sha256 = hook.secret ? createHmac('sha256', hook.secret).update(json).digest('hex') : '';
   const event = coarseEvent(task.eventType);
@@ -66,9 +76,12 @@ export function buildHookRequest(hook: HookTarget, task: TaskForRequest, rootUrl
     'X-GitHub-Hook-Installation-Target-Type': hook.kind,
   };
   const recordedHeaders = { ...headers };
+  // Gitea sets no User-Agent, so Go's HTTP client sends its own; receivers may match on it. It is
+  // added below the request Gitea records, so the recorded headers leave it out as Gitea's do.
+  headers['User-Agent'] = GO_USER_AGENT;
   if (hook.authorizationHeader) {
     headers.Authorization = hook.authorizationHeader;
     recordedHeaders.Authorization = '******';
   }
-  return { url: hook.url, method: 'POST', headers, body, recordedHeaders, recordedBody: json };
+  return { url, method, headers, body, recordedHeaders, recordedBody: json };
 }

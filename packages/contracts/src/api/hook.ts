@@ -1,8 +1,8 @@
 import type { Repository } from './repo.js';
 import type { User } from './user.js';
 
-/** Hook types gitforge delivers (Gitea's names); each has its own payload format. */
-export const HookTypes = ['gitea', 'gogs', 'slack', 'discord', 'msteams'] as const;
+/** Hook types gitforge delivers (Gitea's names, CreateHookOption's enum); each has its own payload format. */
+export const HookTypes = ['gitea', 'gogs', 'slack', 'discord', 'dingtalk', 'telegram', 'msteams', 'feishu', 'matrix', 'wechatwork', 'packagist'] as const;
 export type HookType = (typeof HookTypes)[number];
 
 /** Gitea's HookEventType names: what a hook subscribes to and what `X-Gitea-Event-Type` carries. */
@@ -66,12 +66,17 @@ export type HookScope =
 /** Route parameters of every hook operation: the scope plus the hook id where there is one. */
 export type HookParams = HookScope & { id?: string };
 
-/** Chat-service settings of slack (and discord) hooks. */
+/** Chat-service settings: slack's channel settings, discord's name and icon, matrix's room, packagist's package. */
 export interface HookMeta {
   channel?: string;
   username?: string;
   icon_url?: string;
   color?: string;
+  homeserver_url?: string;
+  room_id?: string;
+  /** 1 = m.notice, 2 = m.text (Gitea's MatrixMeta.MessageType). */
+  message_type?: string;
+  package_url?: string;
 }
 
 /** A hook as the webhook worker needs it to deliver (secret included); never sent over HTTP. */

@@ -23,7 +23,8 @@ export interface PayloadCommit {
   committer: PayloadUser;
   verification: PayloadCommitVerification | null;
   timestamp: string;
-  added: string[];
-  removed: string[];
-  modified: string[];
+  /** Null where Gitea leaves them out (a test delivery's commit, convert.ToPayloadCommit). */
+  added: string[] | null;
+  removed: string[] | null;
+  modified: string[] | null;
 }

@@ -29,6 +29,12 @@ export class User {
   username!: string;
 }
 
+/** A user whose actions appear in activity feeds, and whether they hide them (Gitea's `keep_activity_private`). */
+export interface ActivityActor {
+  user: User;
+  hideActivity: boolean;
+}
+
 /** Gitea's `AccessToken`; `sha1` (the secret) is only set in the creation response. */
 export class AccessToken {
   id!: number;

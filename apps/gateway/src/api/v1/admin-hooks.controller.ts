@@ -22,10 +22,10 @@ import { Paginated } from '../../http/paginated.js';
 export class AdminHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
+  /** Gitea's admin ListHooks answers every hook of the kind asked for: no paging, no paging headers. */
   @Get()
-  @Paginated()
-  list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Hook>> {
-    return this.hooks.list(actor, { kind: 'admin' }, query);
+  async list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Hook[]> {
+    return (await this.hooks.list(actor, { kind: 'admin' }, query)).items;
   }
 
   @Post()

@@ -3,6 +3,7 @@ import {
   CreateHookOption,
   EditHookOption,
   HookDeliveryPatterns,
+  HookPatterns,
   type Actor,
   type Hook,
   type Page,
@@ -24,7 +25,8 @@ export class RepoHooksController {
   ) {}
 
   @Get()
-  @Paginated()
+  // Gitea's ListHooks sets X-Total-Count only.
+  @Paginated({ link: false })
   list(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,
@@ -42,6 +44,30 @@ export class RepoHooksController {
     @Body() body: CreateHookOption,
   ): Promise<Hook> {
     return this.hooks.create(actor, { kind: 'repo', owner, repo }, body);
+  }
+
+  /**
+   * Git hooks (`/hooks/git`, `/hooks/git/{id}`): the answer of Gitea's reqGitHook with git hooks
+   * disabled. No body is read: Gitea refuses before binding EditGitHookOption.
+   */
+  @Get('git')
+  listGitHooks(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string): Promise<never> {
+    return this.rpc.call(HookPatterns.gitHooks, { actor, params: { owner, repo } });
+  }
+
+  @Get('git/:name')
+  getGitHook(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string): Promise<never> {
+    return this.rpc.call(HookPatterns.gitHooks, { actor, params: { owner, repo } });
+  }
+
+  @Patch('git/:name')
+  editGitHook(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string): Promise<never> {
+    return this.rpc.call(HookPatterns.gitHooks, { actor, params: { owner, repo } });
+  }
+
+  @Delete('git/:name')
+  deleteGitHook(@CurrentActor() actor: Actor, @Param('owner') owner: string, @Param('repo') repo: string): Promise<never> {
+    return this.rpc.call(HookPatterns.gitHooks, { actor, params: { owner, repo } });
   }
 
   @Get(':id')

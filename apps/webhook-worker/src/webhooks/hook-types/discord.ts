@@ -24,7 +24,6 @@ import {
   pullRequestInfo,
   refShortName,
   releaseInfo,
-  repositoryRenamedText,
   reviewAction,
   statusInfo,
   wikiInfo,
@@ -129,8 +128,7 @@ export function discordPayload(event: string, payload: object, rootUrl: string, 
     case 'repository': {
       const p = payload as RepositoryPayload;
       if (p.action === 'created') return create(p.sender, `[${p.repository.full_name}] Repository created`, '', p.repository.html_url, Colors.green);
-      if (p.action === 'deleted') return create(p.sender, `[${p.repository.full_name}] Repository deleted`, '', '', Colors.red);
-      return create(p.sender, repositoryRenamedText(p.repository.full_name, p), '', p.repository.html_url, Colors.yellow);
+      return create(p.sender, `[${p.repository.full_name}] Repository deleted`, '', '', Colors.red);
     }
     case 'release': {
       const p = payload as ReleasePayload;

@@ -5,7 +5,6 @@ import type {
   PackagePayload,
   PullRequestPayload,
   ReleasePayload,
-  RepositoryPayload,
   WikiPayload,
 } from '../payloads/gitea-payloads.js';
 
@@ -245,11 +244,6 @@ export function statusInfo(p: CommitStatusPayload, link: LinkFormatter, withSend
   let text = `Commit Status changed: ${refLink} - ${p.description}`;
   if (withSender) text += senderSuffix(p.sender.login, rootUrl, link);
   return { text, color: Colors.green };
-}
-
-export function repositoryRenamedText(fullName: string, p: RepositoryPayload): string {
-  const old = p.changes?.name?.from ?? '';
-  return old === '' ? `[${fullName}] Repository renamed` : `[${fullName}] Repository renamed from ${old}`;
 }
 
 /** The review verdict word of a review event type. */

@@ -100,8 +100,7 @@ describe('chat hook formats', () => {
     expect(chatPayload('discord', 'repository', { ...created, action: 'deleted' }, ROOT, {})).toMatchObject({
       embeds: [{ title: '[acme/proj] Repository deleted', url: '', color: 0xff3232 }],
     });
-    const renamed = { ...created, action: 'renamed', changes: { name: { from: 'old' }, added_labels: null, removed_labels: null } };
-    expect(chatPayload('msteams', 'repository', renamed, ROOT, {})).toMatchObject({ title: '[acme/proj] Repository renamed from old' });
+    expect(chatPayload('msteams', 'repository', created, ROOT, {})).toMatchObject({ title: '[acme/proj] Repository created' });
   });
 
   it('should render the events of services still to come (issues, releases) from their Gitea payloads', () => {
@@ -124,5 +123,64 @@ describe('chat hook formats', () => {
 
   it('should decline events a format does not render', () => {
     expect(chatPayload('slack', 'workflow_run', {}, ROOT, {})).toBeNull();
+  });
+
+  describe("Gitea's other chat formats", () => {
+    it('should render a push for dingtalk as an action card opening the compare page in the browser', () => {
+      expect(chatPayload('dingtalk', 'push', push, ROOT, {})).toMatchObject({
+        msgtype: 'actionCard',
+        actionCard: {
+          title: '[acme/proj:main] 2 new commits',
+          text: `[1234567](${c1.url}) Fix the build\n\nLonger text - Ann\r\n[abcdef1](${c2.url}) ${c2.message} - Ann`,
+          hideAvatar: '0',
+          singleTitle: 'view commits 1234567...abcdef1',
+          singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${encodeURIComponent(push.compare_url)}`,
+        },
+      });
+    });
+
+    it('should render a push for telegram as escaped HTML with links', () => {
+      const p = chatPayload('telegram', 'push', { ...push, commits: [{ ...c1, message: 'a < b & c' }], total_commits: 1 }, ROOT, {});
+      expect(p).toEqual({
+        text: `[<a href="${proj.html_url}">acme/proj</a>:<a href="${c1.url}">main</a>] 1 new commit\n[<a href="${c1.url}">1234567</a>] a &lt; b &amp; c - Ann`,
+        parse_mode: 'HTML',
+        disable_web_page_preview: true,
+      });
+    });
+
+    it('should render a push for matrix with the commits attached and a plain body beside the HTML', () => {
+      const p = chatPayload('matrix', 'push', { ...push, commits: [c1], total_commits: 1 }, ROOT, { message_type: '2' });
+      expect(p).toEqual({
+        body: `[[acme/proj](${proj.html_url})] ann pushed 1 commit to [main](${proj.html_url}/src/branch/main):\n[1234567](${c1.url}): ${c1.message} - Ann`,
+        msgtype: 'm.text',
+        format: 'org.matrix.custom.html',
+        formatted_body: `[<a href="${proj.html_url}">acme/proj</a>] ann pushed 1 commit to <a href="${proj.html_url}/src/branch/main">main</a>:<br><a href="${c1.url}">1234567</a>: ${c1.message} - Ann`,
+        'io.gitea.commits': [c1],
+      });
+    });
+
+    it('should render a push for feishu and wechatwork without a commit count, as Gitea does', () => {
+      expect(chatPayload('feishu', 'push', { ...push, commits: [c1] }, ROOT, {})).toEqual({
+        msg_type: 'text',
+        content: { text: `[acme/proj:main] \r\n[1234567](${c1.url}) Fix the build\n\nLonger text - Ann` },
+      });
+      expect(chatPayload('wechatwork', 'push', { ...push, commits: [c1] }, ROOT, {})).toMatchObject({
+        msgtype: 'markdown',
+        markdown: {
+          content: `# acme/proj:main <font color="warning">    </font>\r\n\r\n > [1234567](${c1.url}) \r\n ><font color="info">Fix the build\r\nLonger text</font> \n ><font color="warning">Author: Ann</font>`,
+        },
+      });
+    });
+
+    it('should ask packagist to update the package on a push only', () => {
+      const meta = { package_url: 'https://packagist.org/packages/acme/proj' };
+      expect(chatPayload('packagist', 'push', push, ROOT, meta)).toEqual({ repository: { url: meta.package_url } });
+      expect(chatPayload('packagist', 'repository', { action: 'created', repository: proj, organization: null, sender: ann }, ROOT, meta)).toEqual({ repository: { url: '' } });
+    });
+
+    it('should render a commit status with the shared status text', () => {
+      const status = { commit: c1, context: 'ci', created_at: '', description: 'ok', id: 1, repository: proj, sender: ann, sha: c1.id, state: 'success', target_url: 'https://ci/1', updated_at: '' };
+      expect(chatPayload('feishu', 'status', status, ROOT, {})).toEqual({ msg_type: 'text', content: { text: `Commit Status changed: ci [1234567890] - ok by ann` } });
+    });
   });
 });

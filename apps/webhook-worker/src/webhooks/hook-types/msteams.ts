@@ -25,7 +25,6 @@ import {
   pullRequestInfo,
   refShortName,
   releaseInfo,
-  repositoryRenamedText,
   reviewAction,
   statusInfo,
   wikiInfo,
@@ -131,8 +130,7 @@ export function msteamsPayload(event: string, payload: object, rootUrl: string):
     case 'repository': {
       const p = payload as RepositoryPayload;
       if (p.action === 'created') return card(p.repository, p.sender, `[${p.repository.full_name}] Repository created`, '', p.repository.html_url, Colors.green, null);
-      if (p.action === 'deleted') return card(p.repository, p.sender, `[${p.repository.full_name}] Repository deleted`, '', '', Colors.yellow, null);
-      return card(p.repository, p.sender, repositoryRenamedText(p.repository.full_name, p), '', p.repository.html_url, Colors.yellow, null);
+      return card(p.repository, p.sender, `[${p.repository.full_name}] Repository deleted`, '', '', Colors.yellow, null);
     }
     case 'release': {
       const p = payload as ReleasePayload;

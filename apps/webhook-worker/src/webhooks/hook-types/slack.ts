@@ -23,7 +23,6 @@ import {
   refShortName,
   refUrl,
   releaseInfo,
-  repositoryRenamedText,
   reviewAction,
   statusInfo,
   wikiInfo,
@@ -125,8 +124,7 @@ export function slackPayload(event: string, payload: object, rootUrl: string, me
       const p = payload as RepositoryPayload;
       const repoLink = slackLink(p.repository.html_url, p.repository.full_name);
       if (p.action === 'created') return create(`[${repoLink}] Repository created by ${senderLink(p.sender.login)}`);
-      if (p.action === 'deleted') return create(`[${repoLink}] Repository deleted by ${senderLink(p.sender.login)}`);
-      return create(`${repositoryRenamedText(repoLink, p)} by ${senderLink(p.sender.login)}`);
+      return create(`[${repoLink}] Repository deleted by ${senderLink(p.sender.login)}`);
     }
     case 'release':
       return create(releaseInfo(payload as ReleasePayload, slackLink, true, rootUrl).text);

@@ -50,12 +50,11 @@ export interface ChangesPayload {
 }
 
 export interface RepositoryPayload {
-  action: 'created' | 'deleted' | 'renamed';
+  action: 'created' | 'deleted';
   repository: Repository;
   /** The owner as a User (Gitea fills it for user-owned repositories too). */
   organization: User | null;
   sender: User;
-  changes?: ChangesPayload;
 }
 
 interface IssueLike {
@@ -119,11 +118,17 @@ export interface PackagePayload {
   sender: User;
 }
 
+/** Gitea's CommitStatusPayload, fields in its struct's order. */
 export interface CommitStatusPayload {
-  sha: string;
+  commit: PayloadCommit;
   context: string;
+  created_at: string;
   description: string;
-  target_url: string;
+  id: number;
   repository: Repository;
   sender: User;
+  sha: string;
+  state: string;
+  target_url: string;
+  updated_at: string;
 }

@@ -6,9 +6,8 @@ import type { RepositoryPayload } from './gitea-payloads.js';
  * Gitea's repository payload. `organization` is the repository's owner as a User, also for a
  * user's repository (Gitea passes the owner there); Gitea writes this payload with a one-space indent.
  */
-function repositoryPayload(action: RepositoryPayload['action'], repository: Repository, sender: User, oldName?: string): BuiltHookPayload {
+function repositoryPayload(action: RepositoryPayload['action'], repository: Repository, sender: User): BuiltHookPayload {
   const payload: RepositoryPayload = { action, repository, organization: repository.owner, sender };
-  if (oldName !== undefined) payload.changes = { name: { from: oldName }, added_labels: null, removed_labels: null };
   return { event: 'repository', payload, repoId: repository.id, ownerId: repository.owner.id, branch: null, indent: 1 };
 }
 
@@ -17,6 +16,3 @@ export const repositoryCreatedPayload = (e: EventEnvelope<'repo.created'>): Buil
 
 export const repositoryDeletedPayload = (e: EventEnvelope<'repo.deleted'>): BuiltHookPayload =>
   repositoryPayload('deleted', e.payload.repository, e.payload.sender);
-
-export const repositoryRenamedPayload = (e: EventEnvelope<'repo.renamed'>): BuiltHookPayload =>
-  repositoryPayload('renamed', e.payload.repository, e.payload.sender, e.payload.oldName);

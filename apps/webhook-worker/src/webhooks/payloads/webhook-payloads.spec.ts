@@ -64,13 +64,33 @@ describe('webhook payloads', () => {
     expect(deleted.payload).toEqual({ ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann });
   });
 
-  it('should send repository events with the owner as organization and the old name on rename', () => {
+  it('should send repository events with the owner as organization, and none for a rename (Gitea has none)', () => {
     const created = buildHookPayload(envelope('repo.created', { repository: proj, organization: null, sender: ann }))!;
     expect(created).toMatchObject({ event: 'repository', indent: 1 });
     expect(created.payload).toEqual({ action: 'created', repository: proj, organization: acme, sender: ann });
-    const renamed = buildHookPayload(envelope('repo.renamed', { repository: proj, oldName: 'old', sender: ann }))!;
-    expect(renamed.payload).toMatchObject({ action: 'renamed', changes: { name: { from: 'old' } } });
+    expect(buildHookPayload(envelope('repo.renamed', { repository: proj, oldName: 'old', sender: ann }))).toBeNull();
     expect(buildHookPayload(envelope('repo.deleted', { repository: proj, organization: null, sender: ann }))!.payload).toMatchObject({ action: 'deleted' });
+  });
+
+  it("should send a reported commit status as Gitea's status payload, in its field order, outside branch filters", () => {
+    const c = commit('a'.repeat(40), 'fix it');
+    const status = {
+      id: 42,
+      sha: c.id,
+      state: 'success',
+      context: 'ci/build',
+      description: 'passed',
+      target_url: 'https://ci.example.com/1',
+      created_at: '2026-01-02T03:04:05Z',
+      updated_at: '2026-01-02T03:04:05Z',
+      commit: c,
+      repository: proj,
+      sender: ann,
+    };
+    const built = buildHookPayload(envelope('commit_status.created', status))!;
+    expect(built).toMatchObject({ event: 'status', repoId: 5, ownerId: 9, branch: null });
+    expect(Object.keys(built.payload)).toEqual(['commit', 'context', 'created_at', 'description', 'id', 'repository', 'sender', 'sha', 'state', 'target_url', 'updated_at']);
+    expect(built.payload).toEqual(status);
   });
 
   it('should send nothing for events without a webhook', () => {

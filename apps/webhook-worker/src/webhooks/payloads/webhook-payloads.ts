@@ -2,7 +2,8 @@ import type { EventEnvelope, EventName, HookEventType } from '@gitforge/contract
 import { createPayload } from './create.payload.js';
 import { deletePayload } from './delete.payload.js';
 import { pushPayload } from './push.payload.js';
-import { repositoryCreatedPayload, repositoryDeletedPayload, repositoryRenamedPayload } from './repository.payload.js';
+import { repositoryCreatedPayload, repositoryDeletedPayload } from './repository.payload.js';
+import { statusPayload } from './status.payload.js';
 
 /** What one domain event becomes for webhooks. */
 export interface BuiltHookPayload {
@@ -24,17 +25,18 @@ type Builders = { [N in EventName]?: (envelope: EventEnvelope<N>) => BuiltHookPa
 
 /**
  * The one table from domain events to webhook payloads. Events without an entry (user and
- * organization creation) reach no hook. Issues, pull requests, releases, statuses and packages
+ * organization creation, repository renames: Gitea's webhook notifier has no rename handler)
+ * reach no hook; a rename still makes a rename_repo feed entry. Issues, pull requests, releases and packages
  * get one entry each when their services emit events (payload shapes in gitea-payloads.ts;
  * the chat formats already render them).
  */
 export const WebhookPayloads: Builders = {
   'repo.created': repositoryCreatedPayload,
   'repo.deleted': repositoryDeletedPayload,
-  'repo.renamed': repositoryRenamedPayload,
   'repo.pushed': pushPayload,
   'repo.ref_created': createPayload,
   'repo.ref_deleted': deletePayload,
+  'commit_status.created': statusPayload,
 };
 
 export function buildHookPayload(envelope: EventEnvelope): BuiltHookPayload | null {

@@ -1,0 +1,46 @@
+import { Batcher } from './batcher.js';
+
+describe(Batcher.name, () => {
+  it('should send calls that arrive while a batch is in flight together, each caller getting its own answer', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const sut = new Batcher<number, number>(async (inputs) => {
+      batches.push(inputs);
+      if (batches.length === 1) await gate;
+      return inputs.map((i) => i * 10);
+    }, 100);
+    const first = sut.submit(1);
+    await Promise.resolve();
+    const rest = [sut.submit(2), sut.submit(3), sut.submit(4)];
+    release();
+    await expect(Promise.all([first, ...rest])).resolves.toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('should split what waits into batches of at most the maximum', async () => {
+    const batches: number[][] = [];
+    const sut = new Batcher<number, number>(async (inputs) => {
+      batches.push(inputs);
+      return inputs;
+    }, 2);
+    await Promise.all([1, 2, 3, 4, 5].map((i) => sut.submit(i)));
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it('should fail every caller of a failed batch and go on with the next one', async () => {
+    let calls = 0;
+    const sut = new Batcher<number, number>(async (inputs) => {
+      calls += 1;
+      if (calls === 1) throw new Error('database gone');
+      return inputs;
+    }, 100);
+    const failed = [sut.submit(1), sut.submit(2)];
+    await expect(Promise.all(failed)).rejects.toThrow('database gone');
+    await expect(Promise.allSettled(failed)).resolves.toEqual([
+      { status: 'rejected', reason: expect.any(Error) },
+      { status: 'rejected', reason: expect.any(Error) },
+    ]);
+    await expect(sut.submit(3)).resolves.toBe(3);
+  });
+});

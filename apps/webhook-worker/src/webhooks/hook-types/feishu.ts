@@ -1,0 +1,70 @@
+import type {
+  CommitStatusPayload,
+  CreatePayload,
+  DeletePayload,
+  ForkPayload,
+  IssueCommentPayload,
+  PackagePayload,
+  PullRequestPayload,
+  PushPayload,
+  ReleasePayload,
+  RepositoryPayload,
+  WikiPayload,
+} from '../payloads/gitea-payloads.js';
+import { chatKind, issueCommentInfo, noneLinkFormatter, packageInfo, refShortName, releaseInfo, reviewAction, statusInfo, wikiInfo } from './general.js';
+
+export interface FeishuPayload {
+  msg_type: 'text';
+  content: { text: string };
+}
+
+const text = (t: string): FeishuPayload => ({ msg_type: 'text', content: { text: t.trim() } });
+
+/**
+ * Gitea's feishu format (services/webhook/feishu.go); null for an event it does not render.
+ * Issue and pull request messages use Gitea's own feishu layout (getIssuesInfo), not rendered
+ * until those events exist; a push's first line has no commit count, as in Gitea.
+ */
+export function feishuPayload(event: string, payload: object, rootUrl: string): FeishuPayload | null {
+  switch (chatKind(event, payload)) {
+    case 'create':
+    case 'delete': {
+      const p = payload as CreatePayload | DeletePayload;
+      return text(`[${p.repository.full_name}] ${p.ref_type} ${refShortName(p.ref)} ${event === 'create' ? 'created' : 'deleted'}`);
+    }
+    case 'fork': {
+      const p = payload as ForkPayload;
+      return text(`${p.forkee.full_name} is forked to ${p.repository.full_name}`);
+    }
+    case 'push': {
+      const p = payload as PushPayload;
+      const commits = p.commits.map((c) => `[${c.id.slice(0, 7)}](${c.url}) ${c.message.replace(/[\r\n]+$/, '')} - ${c.author.name}`).join('\r\n');
+      return text(`[${p.repository.full_name}:${refShortName(p.ref)}] \r\n${commits}`);
+    }
+    case 'issueComment': {
+      const p = payload as IssueCommentPayload;
+      const info = issueCommentInfo(p, noneLinkFormatter, true, rootUrl);
+      return text(`${info.text}\r\n\r\n${p.comment.body}`);
+    }
+    case 'review': {
+      const p = payload as PullRequestPayload;
+      const action = reviewAction(event);
+      if (!action) return null;
+      return text(`[${p.repository.full_name}] Pull request review ${action} : #${p.number} ${p.pull_request.title}\r\n\r\n${p.review?.content ?? ''}`);
+    }
+    case 'repository': {
+      const p = payload as RepositoryPayload;
+      return text(`[${p.repository.full_name}] Repository ${p.action}`);
+    }
+    case 'release':
+      return text(releaseInfo(payload as ReleasePayload, noneLinkFormatter, true, rootUrl).text);
+    case 'wiki':
+      return text(wikiInfo(payload as WikiPayload, noneLinkFormatter, true, rootUrl).text);
+    case 'package':
+      return text(packageInfo(payload as PackagePayload, noneLinkFormatter, true, rootUrl).text);
+    case 'status':
+      return text(statusInfo(payload as CommitStatusPayload, noneLinkFormatter, true, rootUrl).text);
+    default:
+      return null;
+  }
+}
