@@ -1,4 +1,4 @@
-import { branchFilterMatches, compileGlob, isValidGlob } from './glob.js';
+import { branchFilterMatches, compileGlob, compileTagPattern, isGlobPattern, isValidGlob } from './glob.js';
 
 describe('compileGlob', () => {
   it.each([
@@ -40,5 +40,88 @@ describe('branchFilterMatches', () => {
     ['[broken', 'x', false],
   ])('should apply the filter %p to branch %p: %p', (filter, branch, expected) => {
     expect(branchFilterMatches(filter, branch)).toBe(expected);
+  });
+});
+
+describe('compileGlob with separators', () => {
+  it('should keep a single star inside one path segment when separators are given', () => {
+    const sut = compileGlob('release/*', '/');
+    expect(sut.test('release/v1')).toBe(true);
+    expect(sut.test('release/v1/hotfix')).toBe(false);
+    expect(sut.test('release')).toBe(false);
+  });
+
+  it('should let a double star cross separators', () => {
+    const sut = compileGlob('release/**', '/');
+    expect(sut.test('release/v1/hotfix')).toBe(true);
+    expect(compileGlob('**', '/').test('any/thing')).toBe(true);
+  });
+
+  it('should match anything with a star when there are no separators', () => {
+    expect(compileGlob('v*').test('v1/2')).toBe(true);
+    expect(compileGlob('v*').test('x1')).toBe(false);
+  });
+
+  it('should support question marks, classes, negated classes and alternatives', () => {
+    expect(compileGlob('v?.0').test('v1.0')).toBe(true);
+    expect(compileGlob('v?.0').test('v10.0')).toBe(false);
+    expect(compileGlob('v[0-9]').test('v7')).toBe(true);
+    expect(compileGlob('v[!0-9]').test('v7')).toBe(false);
+    expect(compileGlob('{main,master}').test('master')).toBe(true);
+    expect(compileGlob('{main,master}').test('mainx')).toBe(false);
+  });
+
+  it('should treat regular-expression characters literally', () => {
+    expect(compileGlob('v1.0').test('v1x0')).toBe(false);
+    expect(compileGlob('a+b(c)|d$').test('a+b(c)|d$')).toBe(true);
+    expect(compileGlob('\\*').test('*')).toBe(true);
+    expect(compileGlob('release-*/x', '/').test('release-1/x')).toBe(true);
+    expect(compileGlob('\\*').test('x')).toBe(false);
+  });
+
+  it('should refuse unterminated classes and alternatives', () => {
+    expect(() => compileGlob('v[0-9')).toThrow();
+    expect(() => compileGlob('{a,b')).toThrow();
+  });
+});
+
+describe('compileTagPattern', () => {
+  it('should read slashes as an unanchored regular expression', () => {
+    const sut = compileTagPattern('/^v[0-9]+$/');
+    expect(sut.test('v12')).toBe(true);
+    expect(sut.test('v12-rc')).toBe(false);
+    expect(compileTagPattern('/rc/').test('v1-rc1')).toBe(true);
+  });
+
+  it('should read anything else as a glob over the whole name', () => {
+    expect(compileTagPattern('v*').test('v1.0')).toBe(true);
+    expect(compileTagPattern('v1').test('v10')).toBe(false);
+  });
+});
+
+describe('isGlobPattern', () => {
+  it('should tell plain branch names from globs', () => {
+    expect(isGlobPattern('main')).toBe(false);
+    expect(isGlobPattern('release/v1.0')).toBe(false);
+    expect(isGlobPattern('release/*')).toBe(true);
+  });
+});
+
+describe('linear-time matching', () => {
+  // A backtracking engine would not finish these within the test's timeout (the time doubles per character).
+  it('should decide patterns a backtracking engine takes exponential time on', () => {
+    expect(compileTagPattern('/(a+)+$/').test(`${'a'.repeat(5000)}!`)).toBe(false);
+    expect(compileTagPattern('/(a+)+$/').test('a'.repeat(5000))).toBe(true);
+    expect(compileGlob('x*y*x*y*x*y*x*y*x*y*x*y*x*y*x*y*x*y*x*y*z', '/').test('xy'.repeat(2000))).toBe(false);
+  });
+
+  it('should refuse patterns too long to compile', () => {
+    expect(isValidGlob('x'.repeat(5000))).toBe(false);
+    expect(() => compileTagPattern(`/${'x'.repeat(5000)}/`)).toThrow();
+  });
+
+  it("should read Go's regular expression syntax for tag patterns and refuse what Go refuses", () => {
+    expect(compileTagPattern('/^v\\d+\\.\\d+$/').test('v1.2')).toBe(true);
+    expect(() => compileTagPattern('/(?<=v)1/')).toThrow();
   });
 });

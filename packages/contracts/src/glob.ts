@@ -1,70 +1,116 @@
-/**
- * Glob patterns as Gitea compiles them for `branch_filter` (gobwas/glob without separators):
- * `*` and `**` match any run of characters (slashes included), `?` one character,
- * `[abc]`, `[a-z]`, `[!abc]` a class, `{a,b}` alternatives, `\` escapes the next character.
- * Throws on a malformed pattern (unclosed class or group), which Gitea's binding reports as
- * `[BranchFilter]: GlobPattern`.
- */
-export function compileGlob(pattern: string): RegExp {
-  let i = 0;
-  const escape = (c: string): string => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+import { RE2JS } from 're2js';
 
-  const parseSequence = (inGroup: boolean): string => {
-    let out = '';
-    while (i < pattern.length) {
-      const c = pattern[i]!;
-      if (inGroup && (c === ',' || c === '}')) return out;
-      i += 1;
-      switch (c) {
-        case '\\': {
-          if (i >= pattern.length) throw new Error('unexpected end of pattern after escape');
-          out += escape(pattern[i]!);
-          i += 1;
-          break;
-        }
-        case '*':
-          while (pattern[i] === '*') i += 1;
-          out += '[\\s\\S]*';
-          break;
-        case '?':
-          out += '[\\s\\S]';
-          break;
-        case '[': {
-          const close = pattern.indexOf(']', i);
-          if (close < 0) throw new Error('unclosed character class');
-          let body = pattern.slice(i, close);
-          i = close + 1;
-          const negated = body.startsWith('!');
-          if (negated) body = body.slice(1);
-          if (body.length === 0) throw new Error('empty character class');
-          const cls = body
-            .split('')
-            .map((ch, idx, all) => (ch === '-' && idx > 0 && idx < all.length - 1 ? '-' : escape(ch)))
-            .join('');
-          out += negated ? `[^${cls}]` : `[${cls}]`;
-          break;
-        }
-        case '{': {
-          const alternatives: string[] = [];
-          for (;;) {
-            alternatives.push(parseSequence(true));
-            if (i >= pattern.length) throw new Error('unclosed group');
-            const sep = pattern[i]!;
-            i += 1;
-            if (sep === '}') break;
-          }
-          out += `(?:${alternatives.join('|')})`;
-          break;
-        }
-        default:
-          out += escape(c);
+/**
+ * A compiled pattern. Matching runs on RE2 (as Go's regexp does in Gitea), in time linear in the
+ * input: a rule or filter written by one user (`x*y*x*y*…`, `/(a+)+$/`) cannot stall a push or
+ * a delivery, which a backtracking JavaScript RegExp would.
+ */
+export interface Pattern {
+  test(value: string): boolean;
+}
+
+/** Longest pattern compiled; beyond it a pattern is refused as malformed. */
+const MAX_PATTERN_LENGTH = 4096;
+
+function compile(source: string, anchored: boolean): Pattern {
+  const re = RE2JS.compile(source, RE2JS.DOTALL);
+  return anchored ? { test: (value) => re.matches(value) } : { test: (value) => re.test(value) };
+}
+
+/**
+ * Gitea's globs (gobwas/glob): `*` matches any run of characters that are not separators, `**`
+ * any run at all, `?` one non-separator character, `[abc]`, `[a-z]`, `[!abc]` a class, `{a,b}`
+ * alternatives (which may hold globs), `\` escapes the next character. The whole value must
+ * match. Without separators (hook branch filters, tag patterns) `*` matches anything. Throws on
+ * a malformed pattern (unclosed class or group), which Gitea's binding reports as `GlobPattern`.
+ */
+export function compileGlob(pattern: string, separators = ''): Pattern {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new Error('pattern too long');
+  const chars = [...pattern];
+  const seps = [...separators].map(quote).join('');
+  const one = seps ? `[^${seps}]` : '.';
+  let pos = 0;
+
+  const charClass = (): string => {
+    let out = '[';
+    if (chars[pos] === '!') {
+      pos++;
+      out += '^';
+    }
+    let empty = true;
+    while (pos < chars.length) {
+      const c = chars[pos++]!;
+      if (c === ']') {
+        if (empty) throw new Error('empty character class');
+        return `${out}]`;
+      }
+      empty = false;
+      if (c === '\\') {
+        if (pos >= chars.length) throw new Error('unterminated character class escape');
+        out += quote(chars[pos++]!);
+      } else {
+        out += c === '-' ? '-' : quote(c);
       }
     }
-    if (inGroup) throw new Error('unclosed group');
+    throw new Error('unterminated character class');
+  };
+
+  const sequence = (inBraces: boolean): string => {
+    let out = '';
+    while (pos < chars.length) {
+      const c = chars[pos++]!;
+      if (inBraces && c === '}') return `${out})`;
+      switch (c) {
+        case '*':
+          if (chars[pos] === '*') {
+            while (chars[pos] === '*') pos++;
+            out += '.*';
+          } else {
+            out += `${one}*`;
+          }
+          break;
+        case '?':
+          out += one;
+          break;
+        case '[':
+          out += charClass();
+          break;
+        case '{':
+          out += `(?:${sequence(true)}`;
+          break;
+        case ',':
+          out += inBraces ? '|' : ',';
+          break;
+        case '\\':
+          if (pos >= chars.length) throw new Error('no character to escape');
+          out += quote(chars[pos++]!);
+          break;
+        default:
+          out += quote(c);
+      }
+    }
+    if (inBraces) throw new Error('unterminated alternatives');
     return out;
   };
 
-  return new RegExp(`^${parseSequence(false)}$`);
+  return compile(sequence(false), true);
+}
+
+/**
+ * A tag protection's `name_pattern` as Gitea matches it: `/…/` is a regular expression in Go's
+ * (RE2) syntax that may match anywhere in the name, anything else a glob over the whole name.
+ */
+export function compileTagPattern(pattern: string): Pattern {
+  if (pattern.length >= 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
+    if (pattern.length > MAX_PATTERN_LENGTH) throw new Error('pattern too long');
+    return compile(pattern.slice(1, -1), false);
+  }
+  return compileGlob(pattern);
+}
+
+/** Whether a branch rule name uses glob syntax (otherwise it names one branch, case-insensitively). */
+export function isGlobPattern(name: string): boolean {
+  return /[*?\\[\]{}]/.test(name);
 }
 
 /** Whether `pattern` compiles (Gitea's GlobPattern binding rule). */
@@ -85,4 +131,9 @@ export function branchFilterMatches(filter: string, branch: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** One character as an RE2 literal: letters, digits and non-ASCII as they are, anything else escaped. */
+function quote(c: string): string {
+  return /^[\p{L}\p{N}_ ]$/u.test(c) ? c : /^[\x21-\x7e]$/.test(c) ? `\\${c}` : `\\x{${c.codePointAt(0)!.toString(16)}}`;
 }

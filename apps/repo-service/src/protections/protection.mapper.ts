@@ -1,6 +1,5 @@
-import { formatTime, type BranchProtection, type TagProtection } from '@gitforge/contracts';
+import { formatTime, isGlobPattern, type BranchProtection, type TagProtection } from '@gitforge/contracts';
 import type { BranchProtectionEntity } from './branch-protection.entity.js';
-import { isGlobPattern } from './glob.js';
 import type { TagProtectionEntity } from './tag-protection.entity.js';
 
 /** Names of the accounts and teams a protection lists, resolved once for a whole response. */

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { isValidRefName, type Actor } from '@gitforge/contracts';
+import { compileGlob, compileTagPattern, isGlobPattern, isValidRefName, type Actor, type Pattern } from '@gitforge/contracts';
 import { createLogger } from '@gitforge/platform';
 import { DirectoryClient } from '../access/directory.client.js';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService } from '../git/git.service.js';
 import type { BranchProtectionEntity } from './branch-protection.entity.js';
-import { compileGlob, compileTagPattern, isGlobPattern } from './glob.js';
 import { ProtectionsRepository } from './protections.repository.js';
 import type { TagProtectionEntity } from './tag-protection.entity.js';
 
@@ -37,8 +36,8 @@ export const isZeroId = (sha: string): boolean => /^0+$/.test(sha);
 const deny = (ref: string, message: string): RefDecision => ({ ref, allowed: false, message });
 
 /** Gitea's `;`-separated, case-insensitive file globs of a branch rule. */
-export function filePatterns(spec: string): RegExp[] {
-  const out: RegExp[] = [];
+export function filePatterns(spec: string): Pattern[] {
+  const out: Pattern[] = [];
   for (const raw of spec.toLowerCase().split(';')) {
     const expr = raw.trim();
     if (!expr) continue;
@@ -172,7 +171,7 @@ export class PushPolicy {
   private async decideTag(facts: PushFacts, ref: string, tag: string): Promise<RefDecision> {
     let allowed = true;
     for (const rule of await facts.tags()) {
-      let pattern: RegExp;
+      let pattern: Pattern;
       try {
         pattern = compileTagPattern(rule.namePattern);
       } catch {

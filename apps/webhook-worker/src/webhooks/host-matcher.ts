@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { compileGlob } from '@gitforge/contracts';
+import { compileGlob, type Pattern } from '@gitforge/contracts';
 
 const cidrs = (list: string[]): BlockList => {
   const bl = new BlockList();
@@ -56,7 +56,7 @@ export const isExternalIp = (ip: string): boolean => !isLoopbackIp(ip) && !NOT_G
  */
 export class HostMatcher {
   private readonly builtins = new Set<string>();
-  private readonly patterns: RegExp[] = [];
+  private readonly patterns: Pattern[] = [];
   private readonly networks = new BlockList();
   private matchAll = false;
 
