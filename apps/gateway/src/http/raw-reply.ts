@@ -33,13 +33,31 @@ export function sendRawFile(request: FastifyRequest, reply: FastifyReply, file: 
   const data = Buffer.from(file.content, 'base64');
   const type = sniffContentType(data);
   const inline = type.startsWith('text/') || type.startsWith('image/') || type === 'application/pdf';
-  const quoted = file.name.replace(/["\\]/g, '_');
   reply.header('Content-Type', type);
   reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header(
-    'Content-Disposition',
-    `${inline ? 'inline' : 'attachment'}; filename="${quoted}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-  );
+  reply.header('Content-Disposition', contentDisposition(inline ? 'inline' : 'attachment', file.name));
   reply.header('Access-Control-Expose-Headers', 'Content-Disposition');
   return data;
+}
+
+const TSPECIALS = '()<>@,;:\\"/[]?=';
+
+/**
+ * Go's mime.FormatMediaType for one `filename`, as Gitea writes Content-Disposition: a token as it
+ * is, other printable ASCII quoted, anything else (non-ASCII, control characters) only as RFC 2231
+ * `filename*=utf-8''…` — a header may not carry those characters raw.
+ */
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const bytes = Buffer.from(name, 'utf8');
+  if (bytes.every((b) => b >= 0x20 && b < 0x7f)) {
+    const token = name.length > 0 && [...name].every((c) => c !== ' ' && !TSPECIALS.includes(c));
+    return `${kind}; filename=${token ? name : `"${name.replace(/["\\]/g, (c) => `\\${c}`)}"`}`;
+  }
+  let encoded = '';
+  for (const b of bytes) {
+    const c = String.fromCharCode(b);
+    const escape = b <= 0x20 || b >= 0x7f || c === '*' || c === "'" || c === '%' || TSPECIALS.includes(c);
+    encoded += escape ? `%${b.toString(16).toUpperCase().padStart(2, '0')}` : c;
+  }
+  return `${kind}; filename*=utf-8''${encoded}`;
 }

@@ -255,6 +255,12 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect((await alice.api.get(`/repos/${repo.full_name}/raw/assets/small.txt?ref=main`)).text).toBe('small\n');
       expect((await alice.api.get(`/repos/${repo.full_name}/raw/assets`)).status).toBe(404);
       expect((await alice.api.get(`/repos/${repo.full_name}/raw/assets/none.txt`)).status).toBe(404);
+      // A name a header cannot carry raw goes out RFC 2231-encoded, as Go's mime package writes it.
+      expect((await put(alice, repo, 'intl/日本.txt', 'nihon\n', { new_branch: 'intl' })).status).toBe(201);
+      const unicode = await alice.api.get(`/repos/${repo.full_name}/raw/intl/${encodeURIComponent('日本.txt')}?ref=intl`);
+      expect(unicode.status).toBe(200);
+      expect(unicode.headers.get('content-disposition')).toBe("inline; filename*=utf-8''%E6%97%A5%E6%9C%AC.txt");
+      expect((await alice.api.get(`/repos/${repo.full_name}/media/intl/${encodeURIComponent('日本.txt')}?ref=intl`)).text).toBe('nihon\n');
     });
 
     it('should resolve an LFS pointer in media only when the object is stored', async () => {
