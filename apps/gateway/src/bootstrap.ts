@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   createLogger,
   createValidationPipe,
+  giteaErrorBody,
   GiteaExceptionFilter,
   loadConfig,
+  normalizeJsonBody,
+  parseQueryString,
   PinoNestLogger,
   RequestContexts,
   setLogLevel,
@@ -22,14 +25,14 @@ function registerBodyParsers(fastify: FastifyInstance): void {
     const trimmed = body.trim();
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
       try {
-        done(null, JSON.parse(trimmed));
+        done(null, normalizeJsonBody(JSON.parse(trimmed)));
       } catch (err) {
         (err as { code?: string }).code = 'FST_ERR_CTP_INVALID_JSON_BODY';
         done(err as Error);
       }
       return;
     }
-    done(null, Object.fromEntries(new URLSearchParams(body)));
+    done(null, parseQueryString(body));
   };
   fastify.addContentTypeParser(['application/x-www-form-urlencoded', 'text/plain'], { parseAs: 'string' }, lenient);
   // Gitea's binding reads an empty JSON body as `{}`: clients send `Content-Type: application/json`
@@ -39,7 +42,14 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, {});
-    json(req, text, done);
+    json(req, text, (err, value) => {
+      if (err) return done(err);
+      try {
+        done(null, normalizeJsonBody(value));
+      } catch (tooDeep) {
+        done(tooDeep as Error);
+      }
+    });
   });
 }
 
@@ -56,7 +66,16 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: true, maxParamLength: 1000 },
+    // Router-level failures (a path that does not decode, a parameter over the length limit) get
+    // Gitea's JSON error body too, not Fastify's own.
+    frameworkErrors: (err: { code?: string }, _req: FastifyRequest, reply: FastifyReply) => {
+      const notFound = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply
+        .code(notFound ? 404 : 400)
+        .type('application/json; charset=utf-8')
+        .send(giteaErrorBody({ code: notFound ? 'not_found' : 'invalid_argument', message: notFound ? 'not found' : 'invalid URL path' }, config.rootUrl));
+    },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: true, maxParamLength: 1000, querystringParser: parseQueryString },
   });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule, adapter, {
     logger: new PinoNestLogger(),

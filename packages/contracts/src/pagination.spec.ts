@@ -14,4 +14,10 @@ describe(normalizeListOptions.name, () => {
   it('should ignore garbage', () => {
     expect(normalizeListOptions({ page: 'x', limit: 'y' })).toEqual({ page: 1, limit: DEFAULT_PAGE_LIMIT });
   });
+
+  it('should read a page beyond int64 as page 1, as Go does, and cap very high pages', () => {
+    expect(normalizeListOptions({ page: '99999999999999999999' })).toEqual({ page: 1, limit: DEFAULT_PAGE_LIMIT });
+    expect(normalizeListOptions({ page: '1e309' }).page).toBe(1);
+    expect(normalizeListOptions({ page: String(2 ** 40) }).page).toBe(1_000_000_000);
+  });
 });

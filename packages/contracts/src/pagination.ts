@@ -1,6 +1,8 @@
 /** Gitea's `[api] DEFAULT_PAGING_NUM` and `MAX_RESPONSE_ITEMS`. */
 export const DEFAULT_PAGE_LIMIT = 30;
 export const MAX_PAGE_LIMIT = 50;
+/** Highest page number read; any higher one answers the same empty page. */
+const MAX_PAGE = 1_000_000_000;
 
 export interface ListOptions {
   page: number;
@@ -21,12 +23,14 @@ export function normalizeListOptions(
   raw: { page?: unknown; limit?: unknown },
   defaults: { limit?: number; max?: number } = {},
 ): ListOptions {
+  // Go's strconv.Atoi fails on a number beyond int64, and Gitea then reads 0: page 1. Pages past
+  // MAX_PAGE are empty anyway, and keep offsets inside what every database takes.
   const toInt = (v: unknown): number => {
     const n = typeof v === 'number' ? v : Number.parseInt(String(v ?? ''), 10);
-    return Number.isFinite(n) ? Math.trunc(n) : 0;
+    return Number.isSafeInteger(n) ? n : 0;
   };
   const max = defaults.max ?? MAX_PAGE_LIMIT;
-  const page = Math.max(1, toInt(raw.page));
+  const page = Math.min(MAX_PAGE, Math.max(1, toInt(raw.page)));
   let limit = toInt(raw.limit);
   if (limit <= 0) limit = Math.min(defaults.limit ?? DEFAULT_PAGE_LIMIT, max);
   if (limit > max) limit = max;

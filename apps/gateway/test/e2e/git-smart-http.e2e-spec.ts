@@ -530,6 +530,9 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       expect(notGzip.status).toBe(400);
       const wrongType = await rawRequest(layout, 'POST', path, { ...auth, 'content-type': 'application/json' }, Buffer.from('{}'));
       expect(wrongType.status).toBe(400);
+      // git stops reading a body it cannot use; its answer still reaches the client, not a reset.
+      const junk = await rawRequest(layout, 'POST', path, { ...auth, 'content-type': 'application/x-git-upload-pack-request' }, Buffer.alloc(3 * 1024 * 1024, '0'));
+      expect(junk.status).toBe(200);
       const tooLarge = await rawRequest(
         layout,
         'POST',

@@ -22,6 +22,8 @@ const log = createLogger('smart-http');
 const SAFE_GIT_PROTOCOL = /^[0-9a-zA-Z]+=[0-9a-zA-Z]+(:[0-9a-zA-Z]+=[0-9a-zA-Z]+)*$/;
 const ROUTE = /^\/([^/]+)\/([^/]+)\/(info\/refs|git-upload-pack|git-receive-pack)$/;
 const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache', 'Cache-Control': 'no-cache, max-age=0, must-revalidate' };
+/** How long a finished answer waits for the rest of a request body that git did not read. */
+const DRAIN_MS = 5_000;
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Request Entity Too Large' };
 const QUARANTINE_KEYS = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH'] as const;
 
@@ -205,19 +207,26 @@ export class SmartHttpHandler {
       if (!res.writableFinished) abort('client went away');
     });
 
-    const body: Readable = header(req, 'content-encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
-    if (body !== req) req.on('error', (err) => body.destroy(err));
-    child.stdin!.on('error', () => undefined);
-    const input = pipeline(body, new ByteLimit(this.config.GITFORGE_GIT_MAX_BODY_BYTES, touch), child.stdin!).catch((err: unknown) => {
-      if (err instanceof BodyTooLarge) abort('request body too large', 413);
-      // A body that says it is gzip and is not: Gitea answers 400.
-      else if (isZlibError(err)) abort('request body is not valid gzip', 400);
-      else abort('request stream failed');
-    });
+    const input = this.feed(req, child, touch, abort);
 
     output.on('data', touch);
     output.on('error', () => abort('git output failed'));
-    output.pipe(res);
+    // git may finish before the client has sent its whole body (it stopped reading). Closing the
+    // connection then would reset it with unread data, and the client would never read the answer;
+    // so the answer ends once the body is drained, or after DRAIN_MS at the latest.
+    output.pipe(res, { end: false });
+    output.on('end', () => {
+      if (req.complete || req.destroyed) return void res.end();
+      const late = setTimeout(() => res.end(), DRAIN_MS);
+      req.once('close', () => {
+        clearTimeout(late);
+        res.end();
+      });
+      req.once('end', () => {
+        clearTimeout(late);
+        res.end();
+      });
+    });
 
     try {
       const code = await exited;
@@ -227,6 +236,40 @@ export class SmartHttpHandler {
       clearInterval(idle);
       push?.close();
     }
+  }
+
+  /**
+   * Streams the request body (gunzipped when it says so) into git, up to the size limit. Not a
+   * `pipeline`: that would destroy the request when git stops reading (it has answered, or found
+   * the input unusable), and the client would get a reset instead of git's answer. Then the rest
+   * of the body is read and dropped while git's output goes out.
+   */
+  private feed(req: IncomingMessage, child: ChildProcess, touch: () => void, abort: (why: string, status?: number) => void): Promise<void> {
+    const stdin = child.stdin!;
+    const body: Readable = header(req, 'content-encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
+    const limit = new ByteLimit(this.config.GITFORGE_GIT_MAX_BODY_BYTES, touch);
+    return new Promise<void>((resolve) => {
+      const stopFeeding = (): void => {
+        body.unpipe(limit);
+        limit.unpipe(stdin);
+        if (!req.destroyed) req.resume();
+        resolve();
+      };
+      stdin.on('error', stopFeeding);
+      stdin.on('close', stopFeeding);
+      limit.on('error', (err) => {
+        abort(err instanceof BodyTooLarge ? 'request body too large' : 'request stream failed', err instanceof BodyTooLarge ? 413 : undefined);
+        stopFeeding();
+      });
+      body.on('error', (err) => {
+        // A body that says it is gzip and is not: Gitea answers 400.
+        if (isZlibError(err)) abort('request body is not valid gzip', 400);
+        else abort('request stream failed');
+        stopFeeding();
+      });
+      if (body !== req) req.on('error', (err) => body.destroy(err));
+      body.pipe(limit).pipe(stdin);
+    });
   }
 
   /** Registers the push's hook callbacks: PushPolicy before the refs move, PushesService after. */

@@ -1,3 +1,4 @@
 export * from './gitea-exception.filter.js';
 export * from './pagination.js';
 export * from './validation.js';
+export * from './request-input.js';
