@@ -225,6 +225,8 @@ export const CollaboratorPatterns = definePatterns('repo', {
   add: 'repos.collaborators.add',
   remove: 'repos.collaborators.remove',
   permission: 'repos.collaborators.permission',
+  /** body `{ userId }`: every collaboration of a user being deleted (site administrators only). */
+  removeUser: 'repos.collaborators.removeUser',
 });
 
 /** `/repos/{owner}/{repo}/branch_protections`. */

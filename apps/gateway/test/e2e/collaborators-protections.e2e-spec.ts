@@ -132,6 +132,16 @@ describe.each(layoutsUnderTest())('collaborators and protections API (%s layout)
       expect((await reader.api.get(`/repos/${owner.username}/team`)).status).toBe(404);
       expect((await owner.api.get<User[]>(`${base()}/collaborators`)).headers.get('x-total-count')).toBe('1');
     });
+
+    it('should forget the collaborations of a deleted user', async () => {
+      const leaving = await createUser(api, 'leaving');
+      expect((await owner.api.put(`${base()}/collaborators/${leaving.username}`, {})).status).toBe(204);
+      expect((await owner.api.get<User[]>(`${base()}/collaborators`)).headers.get('x-total-count')).toBe('2');
+      expect((await api.admin.delete(`/admin/users/${leaving.username}`)).status).toBe(204);
+      const after = await owner.api.get<User[]>(`${base()}/collaborators`);
+      expect(after.headers.get('x-total-count')).toBe('1');
+      expect(after.body.map((u) => u.login)).not.toContain(leaving.username);
+    });
   });
 
   describe('tag protections', () => {

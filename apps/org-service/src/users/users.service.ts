@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  CollaboratorPatterns,
   ContractError,
   EventNames,
   forbidden,
@@ -302,6 +303,8 @@ export class UsersService {
     if ((await this.orgs.countMemberships(target.id)) > 0) {
       throw unprocessable(`user still has membership of organizations [uid: ${target.id}]`);
     }
+    // repo-service owns collaborations: they go before the account, so no list shows a ghost.
+    await this.rpc.call<void, Record<string, string>, { userId: number }>(CollaboratorPatterns.removeUser, { actor, body: { userId: target.id } });
     await this.db.transaction(async (m) => {
       await this.follows.removeAllOf(m, target.id);
       await this.emailRows.deleteOfUser(m, target.id);

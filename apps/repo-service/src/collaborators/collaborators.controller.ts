@@ -33,6 +33,11 @@ export class CollaboratorsController {
     return this.collaborators.add(req.actor, req.params.owner, req.params.repo, req.params.collaborator, req.body);
   }
 
+  @MessagePattern(CollaboratorPatterns.removeUser)
+  removeUser(@Payload() req: RpcRequest<Record<string, string>, { userId: number }>): Promise<void> {
+    return this.collaborators.removeUser(req.actor, req.body.userId);
+  }
+
   @MessagePattern(CollaboratorPatterns.remove)
   remove(@Payload() req: RpcRequest<UserParams>): Promise<void> {
     return this.collaborators.remove(req.actor, req.params.owner, req.params.repo, req.params.collaborator);

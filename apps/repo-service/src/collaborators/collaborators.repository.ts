@@ -27,6 +27,10 @@ export class CollaboratorsRepository {
     else if (existing.mode !== mode) await manager.update(CollaborationEntity, { repoId, userId }, { mode });
   }
 
+  async deleteOfUser(manager: EntityManager, userId: number): Promise<void> {
+    await manager.delete(CollaborationEntity, { userId });
+  }
+
   async delete(manager: EntityManager, repoId: number, userId: number): Promise<void> {
     await manager.delete(CollaborationEntity, { repoId, userId });
   }

@@ -91,6 +91,12 @@ export class CollaboratorsService {
   }
 
   /** A user's access mode in the repository: site admins and repository admins may ask about anyone, others about themselves. */
+  /** A user is being deleted (org-service asks first, as Gitea's DeleteUser removes its collaborations). */
+  async removeUser(actor: Actor | null, userId: number): Promise<void> {
+    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    await this.db.transaction((m) => this.collaborators.deleteOfUser(m, userId));
+  }
+
   async permission(actor: Actor | null, owner: string, repo: string, name: string): Promise<RepoCollaboratorPermission> {
     const { actor: a, ctx } = await this.assign(actor, owner, repo);
     if (!a.isAdmin && a.login.toLowerCase() !== name.toLowerCase() && !ctx.permission.isAdmin) {
