@@ -1,17 +1,13 @@
 import type {
-  CommitStatusPayload,
   CreatePayload,
   DeletePayload,
   ForkPayload,
   IssueCommentPayload,
-  PackagePayload,
   PullRequestPayload,
   PushPayload,
-  ReleasePayload,
   RepositoryPayload,
-  WikiPayload,
 } from '../payloads/gitea-payloads.js';
-import { chatKind, issueCommentInfo, noneLinkFormatter, packageInfo, refShortName, releaseInfo, reviewAction, statusInfo, wikiInfo } from './general.js';
+import { chatKind, oneLineInfo, issueCommentInfo, noneLinkFormatter, refShortName, reviewAction } from './general.js';
 
 export interface FeishuPayload {
   msg_type: 'text';
@@ -26,7 +22,8 @@ const text = (t: string): FeishuPayload => ({ msg_type: 'text', content: { text:
  * until those events exist; a push's first line has no commit count, as in Gitea.
  */
 export function feishuPayload(event: string, payload: object, rootUrl: string): FeishuPayload | null {
-  switch (chatKind(event, payload)) {
+  const kind = chatKind(event, payload);
+  switch (kind) {
     case 'create':
     case 'delete': {
       const p = payload as CreatePayload | DeletePayload;
@@ -56,15 +53,9 @@ export function feishuPayload(event: string, payload: object, rootUrl: string): 
       const p = payload as RepositoryPayload;
       return text(`[${p.repository.full_name}] Repository ${p.action}`);
     }
-    case 'release':
-      return text(releaseInfo(payload as ReleasePayload, noneLinkFormatter, true, rootUrl).text);
-    case 'wiki':
-      return text(wikiInfo(payload as WikiPayload, noneLinkFormatter, true, rootUrl).text);
-    case 'package':
-      return text(packageInfo(payload as PackagePayload, noneLinkFormatter, true, rootUrl).text);
-    case 'status':
-      return text(statusInfo(payload as CommitStatusPayload, noneLinkFormatter, true, rootUrl).text);
-    default:
-      return null;
+    default: {
+      const line = oneLineInfo(kind, payload, noneLinkFormatter, rootUrl);
+      return line === null ? null : text(line);
+    }
   }
 }

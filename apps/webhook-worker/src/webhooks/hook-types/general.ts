@@ -276,6 +276,25 @@ export type ChatKind =
   | 'package'
   | 'status';
 
+/**
+ * The line a release, wiki, package or status event reads as (Gitea's get*PayloadInfo with the
+ * sender), for the formats that send it as it is; null for any other kind.
+ */
+export function oneLineInfo(kind: ChatKind | null, payload: object, link: LinkFormatter, rootUrl: string): string | null {
+  switch (kind) {
+    case 'release':
+      return releaseInfo(payload as ReleasePayload, link, true, rootUrl).text;
+    case 'wiki':
+      return wikiInfo(payload as WikiPayload, link, true, rootUrl).text;
+    case 'package':
+      return packageInfo(payload as PackagePayload, link, true, rootUrl).text;
+    case 'status':
+      return statusInfo(payload as CommitStatusPayload, link, true, rootUrl).text;
+    default:
+      return null;
+  }
+}
+
 export function chatKind(event: string, payload: object): ChatKind | null {
   switch (event) {
     case 'create':

@@ -1,19 +1,15 @@
 import type { HookMeta, PayloadCommit } from '@gitforge/contracts';
 import type {
-  CommitStatusPayload,
   CreatePayload,
   DeletePayload,
   ForkPayload,
   IssueCommentPayload,
   IssuePayload,
-  PackagePayload,
   PullRequestPayload,
   PushPayload,
-  ReleasePayload,
   RepositoryPayload,
-  WikiPayload,
 } from '../payloads/gitea-payloads.js';
-import { chatKind, issueCommentInfo, issuesInfo, packageInfo, pathEscapeSegments, pullRequestInfo, refShortName, releaseInfo, reviewAction, statusInfo, wikiInfo } from './general.js';
+import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pathEscapeSegments, pullRequestInfo, refShortName, reviewAction } from './general.js';
 import { htmlLinkFormatter as link } from './html.js';
 
 /** An m.room.message event body; the request PUTs it under a transaction id (see hook-request.ts). */
@@ -49,7 +45,8 @@ export function matrixPayload(event: string, payload: object, rootUrl: string, m
     formatted_body: text,
     ...(commits && commits.length > 0 ? { 'io.gitea.commits': commits } : {}),
   });
-  switch (chatKind(event, payload)) {
+  const kind = chatKind(event, payload);
+  switch (kind) {
     case 'create': {
       const p = payload as CreatePayload;
       return message(`[${link(p.repository.html_url, p.repository.full_name)}:${refLink(p.repository.html_url, p.ref)}] ${p.ref_type} created by ${p.sender.login}`);
@@ -88,15 +85,9 @@ export function matrixPayload(event: string, payload: object, rootUrl: string, m
       const sender = link(rootUrl + p.sender.login, p.sender.login);
       return message(`[${link(p.repository.html_url, p.repository.full_name)}] Repository ${p.action} by ${sender}`);
     }
-    case 'release':
-      return message(releaseInfo(payload as ReleasePayload, link, true, rootUrl).text);
-    case 'wiki':
-      return message(wikiInfo(payload as WikiPayload, link, true, rootUrl).text);
-    case 'package':
-      return message(packageInfo(payload as PackagePayload, link, true, rootUrl).text);
-    case 'status':
-      return message(statusInfo(payload as CommitStatusPayload, link, true, rootUrl).text);
-    default:
-      return null;
+    default: {
+      const line = oneLineInfo(kind, payload, link, rootUrl);
+      return line === null ? null : message(line);
+    }
   }
 }

@@ -1,31 +1,24 @@
 import type { HookMeta } from '@gitforge/contracts';
 import type {
-  CommitStatusPayload,
   CreatePayload,
   DeletePayload,
   ForkPayload,
   IssueCommentPayload,
   IssuePayload,
-  PackagePayload,
   PullRequestPayload,
   PushPayload,
-  ReleasePayload,
   RepositoryPayload,
-  WikiPayload,
 } from '../payloads/gitea-payloads.js';
 import {
   chatKind,
+  oneLineInfo,
   hexColor,
   issueCommentInfo,
   issuesInfo,
-  packageInfo,
   pullRequestInfo,
   refShortName,
   refUrl,
-  releaseInfo,
   reviewAction,
-  statusInfo,
-  wikiInfo,
 } from './general.js';
 
 interface SlackAttachment {
@@ -72,7 +65,8 @@ export function slackPayload(event: string, payload: object, rootUrl: string, me
     attachments,
   });
   const senderLink = (login: string): string => slackLink(rootUrl + login, login);
-  switch (chatKind(event, payload)) {
+  const kind = chatKind(event, payload);
+  switch (kind) {
     case 'create': {
       const p = payload as CreatePayload;
       return create(`[${slackLink(p.repository.html_url, p.repository.full_name)}:${slackRefLink(p.repository.html_url, p.ref)}] ${p.ref_type} created by ${p.sender.login}`);
@@ -126,15 +120,9 @@ export function slackPayload(event: string, payload: object, rootUrl: string, me
       if (p.action === 'created') return create(`[${repoLink}] Repository created by ${senderLink(p.sender.login)}`);
       return create(`[${repoLink}] Repository deleted by ${senderLink(p.sender.login)}`);
     }
-    case 'release':
-      return create(releaseInfo(payload as ReleasePayload, slackLink, true, rootUrl).text);
-    case 'wiki':
-      return create(wikiInfo(payload as WikiPayload, slackLink, true, rootUrl).text);
-    case 'package':
-      return create(packageInfo(payload as PackagePayload, slackLink, true, rootUrl).text);
-    case 'status':
-      return create(statusInfo(payload as CommitStatusPayload, slackLink, true, rootUrl).text);
-    default:
-      return null;
+    default: {
+      const line = oneLineInfo(kind, payload, slackLink, rootUrl);
+      return line === null ? null : create(line);
+    }
   }
 }

@@ -1,18 +1,14 @@
 import type {
-  CommitStatusPayload,
   CreatePayload,
   DeletePayload,
   ForkPayload,
   IssueCommentPayload,
   IssuePayload,
-  PackagePayload,
   PullRequestPayload,
   PushPayload,
-  ReleasePayload,
   RepositoryPayload,
-  WikiPayload,
 } from '../payloads/gitea-payloads.js';
-import { chatKind, issueCommentInfo, issuesInfo, packageInfo, pathEscapeSegments, pullRequestInfo, refShortName, releaseInfo, reviewAction, statusInfo, wikiInfo } from './general.js';
+import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pathEscapeSegments, pullRequestInfo, refShortName, reviewAction } from './general.js';
 import { escapeHtml, htmlLinkFormatter as link } from './html.js';
 
 /** A Bot API sendMessage body (the hook URL carries the bot token and chat id). */
@@ -27,7 +23,8 @@ const html = (text: string): TelegramPayload => ({ text: text.trim(), parse_mode
 
 /** Gitea's telegram format (services/webhook/telegram.go); null for an event it does not render. */
 export function telegramPayload(event: string, payload: object, rootUrl: string): TelegramPayload | null {
-  switch (chatKind(event, payload)) {
+  const kind = chatKind(event, payload);
+  switch (kind) {
     case 'create':
     case 'delete': {
       const p = payload as CreatePayload | DeletePayload;
@@ -77,15 +74,9 @@ export function telegramPayload(event: string, payload: object, rootUrl: string)
       if (p.action === 'created') return html(`[${link(p.repository.html_url, p.repository.full_name)}] Repository created`);
       return html(`[${escapeHtml(p.repository.full_name)}] Repository deleted`);
     }
-    case 'release':
-      return html(releaseInfo(payload as ReleasePayload, link, true, rootUrl).text);
-    case 'wiki':
-      return html(wikiInfo(payload as WikiPayload, link, true, rootUrl).text);
-    case 'package':
-      return html(packageInfo(payload as PackagePayload, link, true, rootUrl).text);
-    case 'status':
-      return html(statusInfo(payload as CommitStatusPayload, link, true, rootUrl).text);
-    default:
-      return null;
+    default: {
+      const line = oneLineInfo(kind, payload, link, rootUrl);
+      return line === null ? null : html(line);
+    }
   }
 }

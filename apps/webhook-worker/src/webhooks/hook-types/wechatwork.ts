@@ -1,18 +1,14 @@
 import type {
-  CommitStatusPayload,
   CreatePayload,
   DeletePayload,
   ForkPayload,
   IssueCommentPayload,
   IssuePayload,
-  PackagePayload,
   PullRequestPayload,
   PushPayload,
-  ReleasePayload,
   RepositoryPayload,
-  WikiPayload,
 } from '../payloads/gitea-payloads.js';
-import { chatKind, issueCommentInfo, issuesInfo, noneLinkFormatter, packageInfo, pullRequestInfo, refShortName, releaseInfo, reviewAction, statusInfo, wikiInfo } from './general.js';
+import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, noneLinkFormatter, pullRequestInfo, refShortName, reviewAction } from './general.js';
 
 export interface WechatworkPayload {
   msgtype: 'markdown';
@@ -28,7 +24,8 @@ const markdown = (content: string): WechatworkPayload => ({
 
 /** Gitea's wechatwork format (services/webhook/wechatwork.go); null for an event it does not render. */
 export function wechatworkPayload(event: string, payload: object, rootUrl: string): WechatworkPayload | null {
-  switch (chatKind(event, payload)) {
+  const kind = chatKind(event, payload);
+  switch (kind) {
     case 'create':
     case 'delete': {
       const p = payload as CreatePayload | DeletePayload;
@@ -73,15 +70,9 @@ export function wechatworkPayload(event: string, payload: object, rootUrl: strin
       const p = payload as RepositoryPayload;
       return markdown(`[${p.repository.full_name}] Repository ${p.action}`);
     }
-    case 'release':
-      return markdown(releaseInfo(payload as ReleasePayload, noneLinkFormatter, true, rootUrl).text);
-    case 'wiki':
-      return markdown(wikiInfo(payload as WikiPayload, noneLinkFormatter, true, rootUrl).text);
-    case 'package':
-      return markdown(packageInfo(payload as PackagePayload, noneLinkFormatter, true, rootUrl).text);
-    case 'status':
-      return markdown(statusInfo(payload as CommitStatusPayload, noneLinkFormatter, true, rootUrl).text);
-    default:
-      return null;
+    default: {
+      const line = oneLineInfo(kind, payload, noneLinkFormatter, rootUrl);
+      return line === null ? null : markdown(line);
+    }
   }
 }
