@@ -37,16 +37,22 @@ export class DirectoryClient {
     return this.ask(DirectoryPatterns.teamIdsOfUser, { actor: null, body: { orgId, userId } });
   }
 
-  /** A user as anyone sees them (Gitea's ToUser without a viewer): pushers and senders in event payloads. */
+  /** Users by id as `viewer` sees them (null: as anyone does, Gitea's ToUser without a viewer), one call; unknown ids are left out. */
+  usersByIds(viewer: Actor | null, ids: number[]): Promise<User[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.ask(UserPatterns.getMany, { actor: viewer, body: { ids } });
+  }
+
+  /** A user as anyone sees them: pushers and senders in event payloads, which leave the forge. */
   async publicUser(id: number): Promise<User> {
-    const [user] = await this.ask<User[], { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [id] } });
+    const [user] = await this.usersByIds(null, [id]);
     if (!user) throw new ContractError('not_found', `user does not exist [uid: ${id}, name: ]`);
     return user;
   }
 
-  /** The actor as a User in its own view (with its real e-mail): commit signatures. */
+  /** The actor as a User in its own view (with its real e-mail): commit identities. */
   async actorUser(actor: Actor): Promise<User> {
-    const [user] = await this.ask<User[], { ids: number[] }>(UserPatterns.getMany, { actor, body: { ids: [actor.id] } });
+    const [user] = await this.usersByIds(actor, [actor.id]);
     if (!user) throw new ContractError('unauthenticated', 'token is required');
     return user;
   }

@@ -6,7 +6,6 @@ import {
   forbidden,
   notFound,
   pageOf,
-  UserPatterns,
   type AccountRef,
   type Actor,
   type AddCollaboratorOption,
@@ -15,7 +14,7 @@ import {
   type RepoCollaboratorPermission,
   type User,
 } from '@gitforge/contracts';
-import { Database, RpcClient } from '@gitforge/platform';
+import { Database } from '@gitforge/platform';
 import { actorOf, DirectoryClient, userDoesNotExist } from '../access/directory.client.js';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
@@ -28,7 +27,6 @@ export class CollaboratorsService {
     private readonly collaborators: CollaboratorsRepository,
     private readonly access: RepoAccessService,
     private readonly directory: DirectoryClient,
-    private readonly rpc: RpcClient,
   ) {}
 
   private async assign(actor: Actor | null, owner: string, repo: string): Promise<{ actor: Actor; ctx: RepoContext }> {
@@ -53,13 +51,7 @@ export class CollaboratorsService {
   async list(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<User>> {
     const { actor: a, ctx } = await this.assign(actor, owner, repo);
     const [rows, total] = await this.collaborators.page(ctx.repo.id, options);
-    const users =
-      rows.length === 0
-        ? []
-        : await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, {
-            actor: a,
-            body: { ids: rows.map((r) => r.userId) },
-          });
+    const users = await this.directory.usersByIds(a, rows.map((r) => r.userId));
     const byId = new Map(users.map((u) => [u.id, u]));
     return pageOf(
       rows.map((r) => byId.get(r.userId)).filter((u): u is User => u !== undefined),

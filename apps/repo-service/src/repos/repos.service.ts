@@ -11,19 +11,19 @@ import {
   pageOf,
   repoNameProblem,
   unprocessable,
-  UserPatterns,
   type Actor,
   type CreateRepoOption,
   type EditRepoOption,
   type FindReposRequest,
   type ListOptions,
   type OwnerAccess,
+  type User,
   type Page,
   type ReachableRepos,
   type Repository,
-  type User,
 } from '@gitforge/contracts';
 import { Database, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { DirectoryClient } from '../access/directory.client.js';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
@@ -59,6 +59,7 @@ export class ReposService {
     private readonly git: GitService,
     private readonly outbox: OutboxService,
     private readonly rpc: RpcClient,
+    private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
   ) {}
 
@@ -67,18 +68,6 @@ export class ReposService {
     return actor;
   }
 
-  /**
-   * The actor as a User: in its own view (with its real e-mail) for a commit's identity, or as
-   * anyone sees it for an event's sender (Gitea's ToUser without a viewer: payloads leave the forge).
-   */
-  private async actorUser(actor: Actor, view: 'own' | 'public' = 'own'): Promise<User> {
-    const [user] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, {
-      actor: view === 'own' ? actor : null,
-      body: { ids: [actor.id] },
-    });
-    if (!user) throw new ContractError('unauthenticated', 'token is required');
-    return user;
-  }
 
   toApi(ctx: RepoContext): Repository {
     return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
@@ -121,7 +110,7 @@ export class ReposService {
     }
     const problem = repoNameProblem(body.name);
     if (problem) throw unprocessable(problem);
-    const [identity, sender] = await Promise.all([this.actorUser(actor), this.actorUser(actor, 'public')]);
+    const [identity, sender] = await Promise.all([this.directory.actorUser(actor), this.directory.publicUser(actor.id)]);
     const branch = body.default_branch || 'main';
     const objectFormat = body.object_format_name === 'sha256' ? 'sha256' : 'sha1';
     const id = await this.db.transaction(async (m) => {
@@ -246,7 +235,7 @@ export class ReposService {
     if (settingsChanged) changes.settings = settings;
     if (Object.keys(changes).length > 0) {
       const oldName = repo.name;
-      const sender = changes.name ? await this.actorUser(a, 'public') : null;
+      const sender = changes.name ? await this.directory.publicUser(a.id) : null;
       await this.db.transaction(async (m) => {
         if (changes.lowerName && changes.lowerName !== repo.lowerName) {
           const clash = await this.repos.findByOwnerAndName(repo.ownerId, changes.lowerName, m);
@@ -278,19 +267,7 @@ export class ReposService {
     const a = this.requireActor(actor);
     const ctx = await this.access.assign(a, ownerName, name);
     if (!ctx.permission.isOwner) throw forbidden('user should be the owner of the repo');
-    const sender = await this.actorUser(a, 'public');
-    // As Gitea's notifier: the repository as its owner sees it.
-    const snapshot = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
-    await this.db.transaction(async (m) => {
-      await this.repos.delete(m, ctx.repo.id);
-      await this.outbox.add(
-        m,
-        EventNames.repoDeleted,
-        { repository: snapshot, organization: ctx.owner.organization, sender },
-        { actor: a, repoId: ctx.repo.id },
-      );
-    });
-    await this.git.remove(ctx.repo.id);
+    await this.remove(a, ctx.owner, ctx.repo, await this.directory.publicUser(a.id));
   }
 
   /**
@@ -302,20 +279,18 @@ export class ReposService {
     const a = this.requireActor(actor);
     if (!a.isAdmin) throw forbidden('user should be the site admin');
     const owner = await this.access.ownerAccess(a, { id: ownerId });
-    const sender = await this.actorUser(a, 'public');
-    for (const repo of await this.repos.allOfOwner(ownerId)) {
-      const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
-      await this.db.transaction(async (m) => {
-        await this.repos.delete(m, repo.id);
-        await this.outbox.add(
-          m,
-          EventNames.repoDeleted,
-          { repository: snapshot, organization: owner.organization, sender },
-          { actor: a, repoId: repo.id },
-        );
-      });
-      await this.git.remove(repo.id);
-    }
+    const sender = await this.directory.publicUser(a.id);
+    for (const repo of await this.repos.allOfOwner(ownerId)) await this.remove(a, owner, repo, sender);
+  }
+
+  /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
+  private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
+    const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+    await this.db.transaction(async (m) => {
+      await this.repos.delete(m, repo.id);
+      await this.outbox.add(m, EventNames.repoDeleted, { repository: snapshot, organization: owner.organization, sender }, { actor, repoId: repo.id });
+    });
+    await this.git.remove(repo.id);
   }
 
   /**

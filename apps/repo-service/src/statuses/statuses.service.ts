@@ -8,16 +8,15 @@ import {
   formatTime,
   notFound,
   pageOf,
-  UserPatterns,
   type Actor,
   type CombinedStatus,
   type CommitStatus,
   type CreateStatusOption,
   type ListOptions,
   type Page,
-  type User,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, isUniqueViolation, OutboxService, PlatformConfig } from '@gitforge/platform';
+import { DirectoryClient } from '../access/directory.client.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
@@ -39,7 +38,7 @@ export class StatusesService {
     private readonly access: RepoAccessService,
     private readonly refs: Refs,
     private readonly statuses: StatusesRepository,
-    private readonly rpc: RpcClient,
+    private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
     private readonly outbox: OutboxService,
     private readonly commits: HookCommitReader,
@@ -58,11 +57,11 @@ export class StatusesService {
     // notifier): the commit as a push shows it, the repository with owner rights, the reporter
     // as anyone sees them (ToUser without a viewer: no e-mail, no private fields).
     const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
-    const [payloadCommit, [sender]] = await Promise.all([
+    const [payloadCommit, sender] = await Promise.all([
       this.commits.payloadCommit(actor, view.repoId, commit.sha, repository.html_url),
-      this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [actor.id] } }),
+      this.directory.publicUser(actor.id),
     ]);
-    if (!payloadCommit || !sender) throw notFound(`commit doesn't exist: ${sha}`);
+    if (!payloadCommit) throw notFound(`commit doesn't exist: ${sha}`);
     for (let attempt = 1; ; attempt++) {
       try {
         const id = await this.db.transaction(async (m) => {
@@ -147,10 +146,7 @@ export class StatusesService {
 
   /** Creators as anyone sees them (Gitea's ToUser without a viewer), one lookup per page. */
   private async toApi(view: RepoView, rows: CommitStatusEntity[]): Promise<CommitStatus[]> {
-    const ids = [...new Set(rows.map((r) => r.creatorId).filter((id) => id > 0))];
-    const users = ids.length
-      ? await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids } })
-      : [];
+    const users = await this.directory.usersByIds(null, [...new Set(rows.map((r) => r.creatorId).filter((id) => id > 0))]);
     return rows.map((r) => toCommitStatus(r, view.urls, users.find((u) => u.id === r.creatorId) ?? null));
   }
 }
