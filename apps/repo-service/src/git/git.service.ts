@@ -297,17 +297,6 @@ export class GitService {
       });
   }
 
-  /** Every ref and the object it points at. */
-  async refs(repoId: number): Promise<Map<string, string>> {
-    const out = (await this.run(repoId, ['for-each-ref', '--format=%(objectname) %(refname)'])).stdout.toString('utf8');
-    const refs = new Map<string, string>();
-    for (const line of out.split('\n')) {
-      const space = line.indexOf(' ');
-      if (space > 0) refs.set(line.slice(space + 1), line.slice(0, space));
-    }
-    return refs;
-  }
-
   async branchExists(repoId: number, branch: string): Promise<boolean> {
     if (!isValidRefName(branch)) return false;
     const r = await this.run(repoId, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { okCodes: [1] });
