@@ -334,6 +334,8 @@ export const CommitStatusPatterns = definePatterns('repo', {
 /** Webhook configuration (admin-service). Params are a HookScope plus the hook id. */
 export const HookPatterns = definePatterns('admin', {
   list: 'hooks.list',
+  /** `GET /admin/hooks`: every system and/or default hook (query `type`), unpaged as Gitea answers. */
+  listAdmin: 'hooks.listAdmin',
   create: 'hooks.create',
   get: 'hooks.get',
   edit: 'hooks.edit',

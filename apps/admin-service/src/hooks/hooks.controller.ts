@@ -20,8 +20,12 @@ export class HooksController {
 
   @MessagePattern(HookPatterns.list)
   list(@Payload() req: RpcRequest<HookParams, undefined, Record<string, unknown>>): Promise<Page<Hook>> {
-    const type = typeof req.query.type === 'string' ? req.query.type : undefined;
-    return this.hooks.list(req.actor, req.params, normalizeListOptions(req.query), type);
+    return this.hooks.list(req.actor, req.params, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(HookPatterns.listAdmin)
+  listAdmin(@Payload() req: RpcRequest<Record<string, string>, undefined, Record<string, unknown>>): Promise<Hook[]> {
+    return this.hooks.listAdmin(req.actor, typeof req.query.type === 'string' ? req.query.type : undefined);
   }
 
   @MessagePattern(HookPatterns.create)

@@ -107,15 +107,17 @@ export class HooksService {
     return hook;
   }
 
-  async list(actor: Actor | null, params: HookParams, options: ListOptions, type?: string): Promise<Page<Hook>> {
+  async list(actor: Actor | null, params: HookParams, options: ListOptions): Promise<Page<Hook>> {
     const place = await this.place(actor, params);
-    if (params.kind === 'admin') {
-      // Gitea lists system hooks unless asked for `default` or `all` hooks, all of them in one answer.
-      const rows = await this.hooks.listAll({ kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] });
-      return pageOf(rows.map(toHook), rows.length, { page: 1, limit: Math.max(rows.length, 1) });
-    }
     const [rows, total] = await this.hooks.list(place.filter, options);
     return pageOf(rows.map(toHook), total, options);
+  }
+
+  /** Gitea's admin ListHooks: system hooks unless asked for `default` or `all` hooks, all of them in one answer. */
+  async listAdmin(actor: Actor | null, type: string | undefined): Promise<Hook[]> {
+    await this.place(actor, { kind: 'admin' });
+    const rows = await this.hooks.listAll({ kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] });
+    return rows.map(toHook);
   }
 
   async get(actor: Actor | null, params: HookParams): Promise<Hook> {
@@ -261,10 +263,6 @@ export class HooksService {
     return hook ? toTarget(hook) : null;
   }
 
-  /**
-   * Copies the default hooks into a new repository (Gitea does it when the repository is
-   * created). Idempotent: a copy exists at most once per default hook and repository.
-   */
   /**
    * Copies the default hooks a repository lacks. repo-service asks at creation and the webhook
    * worker again with repo.created, possibly at the same moment: the loser of that race meets

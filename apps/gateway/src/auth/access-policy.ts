@@ -8,8 +8,6 @@ export interface AccessPolicy {
   signIn?: boolean;
   /** Gitea's reqSiteAdmin: 403 "user should be the site admin". */
   admin?: boolean;
-  /** Gitea's reqBasicOrRevProxyAuth: HTTP Basic (password or token), else 401. */
-  basic?: boolean;
   /** Token scope categories (all of them are needed; a controller's and a route's add up); GET/HEAD need read, other methods write. */
   scope?: ScopeCategory | ScopeCategory[];
 }

@@ -29,8 +29,7 @@ export class AuthGuard implements CanActivate {
     request.gitforge = { actor: auth?.actor ?? null, basic: auth?.basic ?? false };
     const actor = request.gitforge.actor;
 
-    if ((policy.signIn || policy.admin || policy.basic) && !actor) throw new ContractError('unauthenticated', 'token is required');
-    if (policy.basic && !request.gitforge.basic) throw new ContractError('unauthenticated', 'auth required');
+    if ((policy.signIn || policy.admin) && !actor) throw new ContractError('unauthenticated', 'token is required');
     if (actor && actor.scopes !== null) {
       const write = request.method !== 'GET' && request.method !== 'HEAD';
       for (const scope of scopes) {

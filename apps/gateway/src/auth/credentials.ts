@@ -43,9 +43,8 @@ export function sudoTarget(request: FastifyRequest): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The token of an `Authorization: token|Bearer` header only (Gitea's `/token` reads no other form). */
+/** The token of an `Authorization: token|Bearer` header only (Gitea's `/token` reads no other form), read as authentication reads it. */
 export function headerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  const match = header ? /^(token|bearer)\s+(\S+)\s*$/i.exec(header) : null;
-  return match?.[2];
+  const extracted = extractCredentials(request);
+  return extracted && !extracted.fromQuery && extracted.credentials.kind === 'token' ? extracted.credentials.token : undefined;
 }

@@ -102,10 +102,12 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
     const res = reply.raw;
     const upstream = httpRequest(`${base}${path}${search}`, { method: request.method, headers, agent: this.agent });
     let answered = false;
+    // Called by 'error' and then 'close' of one failed upstream request: the first one answers.
     const badGateway = (why: string): void => {
+      if (answered) return;
+      answered = true;
       log.info({ reqId: request.id, why }, 'git request ended without an answer from repo-service');
-      if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Bad Gateway\n');
-      else res.destroy();
+      res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Bad Gateway\n');
     };
     upstream.on('response', (answer) => {
       answered = true;
@@ -114,12 +116,8 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
     });
     // Once repo-service has answered, its answer stream carries any failure; before that, the
     // client must still get a status rather than a hung connection.
-    upstream.on('error', (err) => {
-      if (!answered) badGateway(err.message);
-    });
-    upstream.on('close', () => {
-      if (!answered) badGateway('closed');
-    });
+    upstream.on('error', (err) => badGateway(err.message));
+    upstream.on('close', () => badGateway('closed'));
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   CreateHookOption,
   EditHookOption,
@@ -22,10 +23,12 @@ import { Paginated } from '../../http/paginated.js';
 export class AdminHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
-  /** Gitea's admin ListHooks answers every hook of the kind asked for: no paging, no paging headers. */
+  /** Gitea's admin ListHooks answers every hook of the kind asked for in one list (X-Total-Count counts it). */
   @Get()
-  async list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Hook[]> {
-    return (await this.hooks.list(actor, { kind: 'admin' }, query)).items;
+  async list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>, @Res({ passthrough: true }) reply: FastifyReply): Promise<Hook[]> {
+    const hooks = await this.hooks.listAdmin(actor, query);
+    void reply.header('X-Total-Count', String(hooks.length));
+    return hooks;
   }
 
   @Post()

@@ -18,7 +18,7 @@ import {
   type GitTreeResponse,
   type RawFile,
 } from '@gitforge/contracts';
-import { createValidationPipe, RpcClient } from '@gitforge/platform';
+import { createValidationPipe, normalizeJsonBody, RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { sendRawFile } from '../../http/raw-reply.js';
 
@@ -104,7 +104,8 @@ export class RepoContentsController {
   ): Promise<Array<ContentsResponse | null>> {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(query.body ?? '');
+      // The same decoding as every JSON body (bootstrap's parser): nulls unset, nesting limited.
+      parsed = normalizeJsonBody(JSON.parse(query.body ?? ''));
     } catch (err) {
       throw new ContractError('invalid_argument', (err as Error).message);
     }
