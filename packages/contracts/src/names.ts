@@ -44,10 +44,15 @@ const RESERVED_REPO_SUFFIXES = ['.git', '.rss', '.atom', '.wiki'];
 
 /** Why an owner name cannot be used, in Gitea's words, or undefined when it can. */
 export function ownerNameProblem(name: string): string | undefined {
+  return ownerNameRefusal(name)?.message;
+}
+
+/** The same, with its kind: a reserved name, or a reserved pattern (Gitea's two errors, told apart in its forms). */
+export function ownerNameRefusal(name: string): { kind: 'reserved' | 'pattern'; message: string } | undefined {
   const lower = name.toLowerCase();
-  if (RESERVED_OWNER_NAMES.has(lower)) return `name is reserved [name: ${name}]`;
+  if (RESERVED_OWNER_NAMES.has(lower)) return { kind: 'reserved', message: `name is reserved [name: ${name}]` };
   const suffix = RESERVED_OWNER_SUFFIXES.find((s) => lower.endsWith(s));
-  if (suffix) return `name pattern is not allowed [pattern: *${suffix}]`;
+  if (suffix) return { kind: 'pattern', message: `name pattern is not allowed [pattern: *${suffix}]` };
   return undefined;
 }
 

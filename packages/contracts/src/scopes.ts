@@ -18,6 +18,11 @@ const ALL_SCOPES = new Set<string>([
   ...ScopeCategories.flatMap((c) => [`read:${c}`, `write:${c}`]),
 ]);
 
+/** Scope entries as Gitea parses them: each item split on commas, trimmed, empty ones dropped. */
+export function splitScopes(scopes: string[]): string[] {
+  return scopes.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
 export function isKnownScope(scope: string): boolean {
   return ALL_SCOPES.has(scope);
 }
@@ -30,7 +35,7 @@ export function isKnownScope(scope: string): boolean {
  * Unknown entries are the caller's to reject (isKnownScope); they are dropped here.
  */
 export function normalizeScopes(scopes: string[]): string[] {
-  const set = new Set(scopes.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean));
+  const set = new Set(splitScopes(scopes));
   const result: string[] = set.has('public-only') ? ['public-only'] : [];
   if (set.has('all') || ScopeCategories.every((c) => set.has(`write:${c}`))) return [...result, 'all'];
   for (const c of ScopeCategories) {

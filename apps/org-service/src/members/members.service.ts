@@ -109,9 +109,6 @@ export class MembersService {
 
   /** Gitea's ErrLastOrgOwner: an organization keeps at least one owner. */
   async refuseLastOwner(orgId: number, userId: number): Promise<void> {
-    const owners = await this.orgs.findOwnerTeam(orgId);
-    if (!owners || !(await this.orgsService.isOwner(orgId, userId))) return;
-    const others = (await this.orgs.ownerTeamMembers(owners.id)).filter((id) => id !== userId);
-    if (others.length === 0) throw unprocessable(`user is the last member of owner team [uid: ${userId}]`);
+    if (await this.orgs.isLastOwner(orgId, userId)) throw unprocessable(`user is the last member of owner team [uid: ${userId}]`);
   }
 }

@@ -59,6 +59,13 @@ export class OrgsRepository {
     return this.m(manager).findOne(TeamEntity, { where: { orgId, lowerName: OWNER_TEAM_NAME.toLowerCase() } });
   }
 
+  /** Whether the user is in the organization's Owners team and nobody else is (Gitea's ErrLastOrgOwner). */
+  async isLastOwner(orgId: number, userId: number): Promise<boolean> {
+    const team = await this.findOwnerTeam(orgId);
+    const owners = team ? await this.ownerTeamMembers(team.id) : [];
+    return owners.includes(userId) && owners.every((id) => id === userId);
+  }
+
   /** Ids of the users in a team (the Owners team is small). */
   async ownerTeamMembers(teamId: number): Promise<number[]> {
     return (await this.db.manager.find(TeamUserEntity, { where: { teamId } })).map((tu) => tu.userId);

@@ -29,6 +29,7 @@ import { toOrganization, toUser, toUserWithAccess } from '../users/user.mapper.j
 import { UsersRepository } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
 import type { TeamEntity } from './org.entities.js';
+import { canCreateOrgRepo, toOrganizationPermissions } from './org-permissions.mapper.js';
 import { OrgsRepository } from './orgs.repository.js';
 import { storedUnits } from '../teams/team-units.js';
 
@@ -202,15 +203,7 @@ export class OrgsService {
     const org = await this.users.findByName(orgName);
     if (!org) throw notFound(`user redirect does not exist [name: ${orgName}]`);
     if (!(await this.usersService.ownerVisibleTo(org, actor))) throw notFound();
-    const teams = org.isOrganization ? await this.orgs.teamsOfUser(org.id, user.id) : [];
-    const level = Math.max(AccessMode.none, ...teams.map((t) => t.accessMode));
-    return {
-      can_read: level > AccessMode.none,
-      can_write: level > AccessMode.read,
-      is_admin: level > AccessMode.write,
-      is_owner: level > AccessMode.admin,
-      can_create_repository: teams.some((t) => t.accessMode >= AccessMode.owner || t.canCreateOrgRepo),
-    };
+    return toOrganizationPermissions(org.isOrganization ? await this.orgs.teamsOfUser(org.id, user.id) : []);
   }
 
   /**
@@ -281,7 +274,7 @@ export class OrgsService {
     const teams = await this.orgs.teamsOfUser(owner.id, actor.id);
     result.isOrgMember = teams.length > 0 || (await this.orgs.isMember(owner.id, actor.id));
     result.isOrgOwner = teams.some((t) => t.accessMode >= AccessMode.owner);
-    result.canCreateRepo = result.isOrgOwner || teams.some((t) => t.canCreateOrgRepo);
+    result.canCreateRepo = canCreateOrgRepo(teams);
     const allTeams = teams.filter((t) => t.includesAllRepositories);
     if (allTeams.length > 0) result.teamAccess.all = combineTeams(allTeams);
     const links = await this.orgs.repoLinksOfTeams(teams.filter((t) => !t.includesAllRepositories).map((t) => t.id));

@@ -17,12 +17,6 @@ export function toAccessToken(t: AccessTokenEntity, secret = ''): AccessToken {
 
 /** Gitea's CurrentAccessToken (`GET /token`): no secret, the owner as UserMeta. */
 export function toCurrentAccessToken(t: AccessTokenEntity, user: Pick<UserEntity, 'id' | 'name'>): CurrentAccessToken {
-  return {
-    id: t.id,
-    name: t.name,
-    scopes: t.scopes ? t.scopes.split(',') : [],
-    created_at: formatTime(t.createdAt),
-    last_used_at: formatTime(t.lastUsedAt),
-    user: { id: user.id, login: user.name },
-  };
+  const { id, name, scopes, created_at, last_used_at } = toAccessToken(t);
+  return { id, name, scopes, created_at, last_used_at, user: { id: user.id, login: user.name } };
 }

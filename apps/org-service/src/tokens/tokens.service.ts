@@ -6,6 +6,7 @@ import {
   invalid,
   isKnownScope,
   normalizeScopes,
+  splitScopes,
   notFound,
   pageOf,
   scopesAllow,
@@ -58,7 +59,7 @@ export class TokensService {
 
   async create(actor: Actor | null, params: TokenParams, body: CreateAccessTokenOption): Promise<AccessToken> {
     const { user, actor: a } = await this.owner(actor, params);
-    const requested = (body.scopes ?? []).flatMap((s) => s.split(',')).filter((s) => s !== '');
+    const requested = splitScopes(body.scopes ?? []);
     const unknown = requested.find((s) => !isKnownScope(s));
     if (unknown !== undefined) throw invalid(`invalid access token scope provided: invalid access token scope: ${unknown}`);
     const scopes = normalizeScopes(requested);

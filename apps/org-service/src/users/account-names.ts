@@ -1,4 +1,4 @@
-import { isValidUsername, ownerNameProblem } from '@gitforge/contracts';
+import { isValidUsername, ownerNameRefusal } from '@gitforge/contracts';
 
 /** Why a new account name is refused, with Gitea's error text (IsUsableUsername, ErrUserAlreadyExist). */
 export interface RenameProblem {
@@ -11,9 +11,7 @@ export function renameProblem(name: string): RenameProblem | undefined {
   if (!isValidUsername(name)) {
     return { kind: 'chars', message: `name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters` };
   }
-  const reserved = ownerNameProblem(name);
-  if (!reserved) return undefined;
-  return { kind: reserved.startsWith('name is reserved') ? 'reserved' : 'pattern', message: reserved };
+  return ownerNameRefusal(name);
 }
 
 /** The translated form messages Gitea's admin RenameUser answers (locale en-US). */

@@ -320,9 +320,7 @@ export class UsersService {
   private async purge(actor: Actor, user: UserEntity): Promise<void> {
     await this.deleteRepositoriesOf(actor, user.id);
     for (const orgId of await this.users.orgIdsOfMember(user.id)) {
-      const ownerTeam = await this.orgs.findOwnerTeam(orgId);
-      const owners = ownerTeam ? await this.orgs.ownerTeamMembers(ownerTeam.id) : [];
-      if (owners.includes(user.id) && owners.every((id) => id === user.id)) {
+      if (await this.orgs.isLastOwner(orgId, user.id)) {
         await this.deleteRepositoriesOf(actor, orgId);
         await this.db.transaction(async (m) => {
           await this.orgs.deleteOrganizationData(m, orgId);

@@ -36,7 +36,7 @@ export async function canSeeProfile(
   relations: () => Promise<ViewerRelations>,
 ): Promise<boolean> {
   if (viewer && (viewer.isAdmin || viewer.id === user.id)) return true;
-  if (!user.isOrganization && (user.visibility === 'private' || (user.visibility === 'limited' && !viewer))) return false;
+  if (!individualVisible(user, viewer)) return false;
   switch (user.visibility) {
     case 'public':
       return true;

@@ -18,7 +18,7 @@ import {
   type Page,
   type User,
 } from '@gitforge/contracts';
-import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { PlatformConfig, RpcClient } from '@gitforge/platform';
 import { DeliveryQueue } from './delivery-queue.js';
 import { toDelivery, toDeliveryDetail } from './delivery.mapper.js';
 import { HookTasksRepository } from './hook-tasks.repository.js';
@@ -32,7 +32,6 @@ import type { PushPayload } from './payloads/gitea-payloads.js';
 export class DeliveriesService {
   constructor(
     private readonly rpc: RpcClient,
-    private readonly db: Database,
     private readonly tasks: HookTasksRepository,
     private readonly queue: DeliveryQueue,
     private readonly config: PlatformConfig,
@@ -98,12 +97,9 @@ export class DeliveriesService {
       pusher: sender,
       sender,
     };
-    const [task] = await this.db.transaction((m) =>
-      this.tasks.insertTasks(
-        [{ hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id }],
-        m,
-      ),
-    );
+    const [task] = await this.tasks.insertTasks([
+      { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
+    ]);
     await this.queue.enqueue([task!]);
   }
 }

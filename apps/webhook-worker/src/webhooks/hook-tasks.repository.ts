@@ -59,10 +59,9 @@ export class HookTasksRepository {
    * Creates the tasks of one event that do not exist yet (unique on hook and event, so a
    * replayed event adds nothing) and answers all of the event's tasks for those hooks. On
    * PostgreSQL one statement (its outer SELECT sees the rows that existed before it, the CTE
-   * those it inserted); SQLite needs an insert and a read in a transaction: the caller's, when
-   * it passes its manager.
+   * those it inserted); SQLite needs an insert and a read in one transaction.
    */
-  async insertTasks(tasks: NewTask[], manager?: EntityManager): Promise<HookTaskEntity[]> {
+  async insertTasks(tasks: NewTask[]): Promise<HookTaskEntity[]> {
     if (tasks.length === 0) return [];
     const now = Date.now();
     const values: unknown[] = [];
@@ -84,7 +83,7 @@ export class HookTasksRepository {
       await m.query(insert, values.slice(0, tasks.length * 8));
       return (await m.query(existing, values.slice(tasks.length * 8))) as TaskRow[];
     };
-    const found = manager ? await insertAndRead(manager) : this.db.isPostgres ? await insertAndRead(this.db.manager) : await this.db.transaction(insertAndRead);
+    const found = this.db.isPostgres ? await insertAndRead(this.db.manager) : await this.db.transaction(insertAndRead);
     return found.map(toTask).sort((a, b) => a.id - b.id);
   }
 
