@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
+import { IssueServiceEntities, IssueServiceMigrations } from './entities.js';
+import { IssuesModule } from './issues/issues.module.js';
 
 @Module({
-  imports: [PlatformModule.forService({ service: 'issue' })],
+  imports: [
+    PlatformModule.forService({ service: 'issue', entities: IssueServiceEntities, migrations: IssueServiceMigrations }),
+    IssuesModule,
+  ],
 })
 export class IssueServiceModule {}

@@ -1,5 +1,5 @@
 import type { Actor } from './actor.js';
-import type { Organization, PayloadCommit, Repository, User } from './api/index.js';
+import type { Comment, Issue, Label, Organization, PayloadCommit, Repository, User } from './api/index.js';
 
 /**
  * A domain event as written to a service's outbox and carried by the queues.
@@ -30,6 +30,22 @@ export const EventNames = {
   refDeleted: 'repo.ref_deleted',
   /** A commit status was reported (`POST /repos/{o}/{r}/statuses/{sha}`). */
   statusCreated: 'commit_status.created',
+  /** An issue (or pull request) was opened. */
+  issueOpened: 'issue.opened',
+  /** Its title, body or ref changed (`changes` says what it was). */
+  issueEdited: 'issue.edited',
+  issueClosed: 'issue.closed',
+  issueReopened: 'issue.reopened',
+  issueDeleted: 'issue.deleted',
+  /** Assignees changed: action `assigned` or `unassigned`, one event per user. */
+  issueAssigned: 'issue.assigned',
+  /** Labels changed: action `label_updated` or `label_cleared`. */
+  issueLabeled: 'issue.labeled',
+  /** Milestone changed: action `milestoned` or `demilestoned`. */
+  issueMilestoned: 'issue.milestoned',
+  commentCreated: 'comment.created',
+  commentEdited: 'comment.edited',
+  commentDeleted: 'comment.deleted',
 } as const;
 export type EventName = (typeof EventNames)[keyof typeof EventNames];
 
@@ -76,6 +92,54 @@ export interface EventPayloads {
     repository: Repository;
     sender: User;
   };
+  'issue.opened': IssueEventPayload;
+  'issue.edited': IssueEventPayload;
+  'issue.closed': IssueEventPayload;
+  'issue.reopened': IssueEventPayload;
+  'issue.deleted': IssueEventPayload;
+  'issue.assigned': IssueEventPayload;
+  'issue.labeled': IssueEventPayload;
+  'issue.milestoned': IssueEventPayload;
+  'comment.created': CommentEventPayload;
+  'comment.edited': CommentEventPayload;
+  'comment.deleted': CommentEventPayload;
+}
+
+/** What an issue changed from (Gitea's ChangesPayload). */
+export interface IssueChanges {
+  title?: { from: string };
+  body?: { from: string };
+  ref?: { from: string };
+  added_labels?: Label[] | null;
+  removed_labels?: Label[] | null;
+}
+
+/**
+ * An issue event as Gitea's IssuePayload carries it: the issue as it is after the change, the
+ * repository as its owner sees it, the sender as anyone does. `is_pull` selects the
+ * pull_request_* webhook twins.
+ */
+export interface IssueEventPayload {
+  action: string;
+  index: number;
+  issue: Issue;
+  repository: Repository;
+  sender: User;
+  changes?: IssueChanges;
+  /** For `assigned`/`unassigned`: the user concerned. */
+  assignee?: User;
+  is_pull: boolean;
+}
+
+/** A comment event (Gitea's IssueCommentPayload). */
+export interface CommentEventPayload {
+  action: 'created' | 'edited' | 'deleted';
+  issue: Issue;
+  comment: Comment;
+  repository: Repository;
+  sender: User;
+  changes?: { body: { from: string } };
+  is_pull: boolean;
 }
 
 export const CURRENT_EVENT_VERSION = 1;

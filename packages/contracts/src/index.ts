@@ -4,6 +4,7 @@ export * from './actor.js';
 export * from './errors.js';
 export * from './pagination.js';
 export * from './patterns.js';
+export * from './issue-patterns.js';
 export * from './events.js';
 export * from './queues.js';
 export * from './access.js';

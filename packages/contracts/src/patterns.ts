@@ -379,6 +379,10 @@ export const RepoFactPatterns = definePatterns('repo', {
   accessMany: 'repos.accessMany',
   /** The commit at a ref (default branch) as a webhook PayloadCommit, for test deliveries. */
   hookCommit: 'repos.hookCommit',
+  /** What several users may do in one repository (body `{repoId, userIds}`), one call per list. */
+  usersAccess: 'repos.usersAccess',
+  /** issue-service's counts of issues and pulls (RepoIssueCounters), applied when newer. */
+  setIssueCounters: 'repos.issueCounters.set',
 });
 
 /** Team facts for team activity feeds. */

@@ -26,3 +26,4 @@ export * from './http/index.js';
 export * from './internal/internal-http.js';
 export * from './platform.module.js';
 export * from './bootstrap/start-service.js';
+export * from './directory/directory.client.js';

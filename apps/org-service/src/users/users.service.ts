@@ -118,9 +118,11 @@ export class UsersService {
     return toUser(user, actor, this.config.rootUrl);
   }
 
+  /** Users by id; the pseudo users (-1 the ghost of deleted accounts, -2 Actions) when asked for. */
   async getMany(actor: Actor | null, ids: number[]): Promise<User[]> {
-    const users = await this.users.findByIds(ids);
-    return users.map((u) => toUser(u, actor, this.config.rootUrl));
+    const users = await this.users.findByIds(ids.filter((id) => id > 0));
+    const pseudo = ids.map((id) => (id < 0 ? pseudoUser(id) : undefined)).filter((u): u is UserEntity => u !== undefined);
+    return [...users, ...pseudo].map((u) => toUser(u, actor, this.config.rootUrl));
   }
 
   async activityActors(actor: Actor | null, ids: number[]): Promise<ActivityActor[]> {

@@ -14,8 +14,7 @@ import {
   type RepoCollaboratorPermission,
   type User,
 } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
-import { actorOf, DirectoryClient, userDoesNotExist } from '../access/directory.client.js';
+import { actorOf, Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 

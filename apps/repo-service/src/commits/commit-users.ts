@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '@gitforge/contracts';
-import { DirectoryClient } from '../access/directory.client.js';
 import type { UsersByEmail } from './commit.mapper.js';
+import { DirectoryClient } from '@gitforge/platform';
 
 /** The accounts behind commit e-mails, as the actor sees them: one directory call for a whole page of commits. */
 @Injectable()

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { isValidRefName, type Actor, type PayloadCommit } from '@gitforge/contracts';
-import { DirectoryClient } from '../access/directory.client.js';
 import { GitService } from '../git/git.service.js';
 import { toPayloadCommit } from '../pushes/push-payload.mapper.js';
+import { DirectoryClient } from '@gitforge/platform';
 
 
 /** Reads one commit as a webhook PayloadCommit (Gitea's convert.ToPayloadCommit), through GitService. */

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RepoFactPatterns, type HookCommit, type RepoAccess, type RpcRequest } from '@gitforge/contracts';
+import { RepoFactPatterns, type HookCommit, type RepoAccess, type RepoIssueCounters, type RpcRequest, type UserRepoAccess } from '@gitforge/contracts';
 import { RepoFactsService } from './repo-facts.service.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -22,5 +22,15 @@ export class RepoFactsController {
   @MessagePattern(RepoFactPatterns.hookCommit)
   hookCommit(@Payload() req: RpcRequest<RepoParams, undefined, { ref?: string }>): Promise<HookCommit> {
     return this.facts.hookCommit(req.actor, req.params.owner, req.params.repo, req.query.ref || undefined);
+  }
+
+  @MessagePattern(RepoFactPatterns.usersAccess)
+  usersAccess(@Payload() req: RpcRequest<Record<string, string>, { repoId: number; userIds: number[] }>): Promise<UserRepoAccess[]> {
+    return this.facts.usersAccess(req.body.repoId, req.body.userIds);
+  }
+
+  @MessagePattern(RepoFactPatterns.setIssueCounters)
+  setIssueCounters(@Payload() req: RpcRequest<Record<string, string>, RepoIssueCounters>): Promise<void> {
+    return this.facts.setIssueCounters(req.body);
   }
 }

@@ -4,7 +4,7 @@ import { HookCommitReader } from './hook-commit.reader.js';
 import { RepoFactsController } from './repo-facts.controller.js';
 import { RepoFactsService } from './repo-facts.service.js';
 
-/** Repository facts for other services (webhooks, feeds): access checks and commits, read only. */
+/** Repository facts for other services (webhooks, feeds, issues): access checks, commits, and the issue counters issue-service sends. */
 @Module({
   imports: [ReposModule],
   controllers: [RepoFactsController],

@@ -1,11 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { AccessMode, notFound, OrgPatterns, type Actor, type HookCommit, type OwnerAccess, type RepoAccess } from '@gitforge/contracts';
-import { PlatformConfig, RpcClient } from '@gitforge/platform';
+import {
+  AccessMode,
+  notFound,
+  OrgPatterns,
+  RepoUnitKeys,
+  type Actor,
+  type HookCommit,
+  type OwnerAccess,
+  type RepoAccess,
+  type RepoIssueCounters,
+  type RepoUnitKey,
+  type UserRepoAccess,
+} from '@gitforge/contracts';
+import { actorOf, Database, DirectoryClient, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../repos/repos.repository.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { trackerSettings, type RepositoryEntity } from '../repos/repository.entity.js';
 import { HookCommitReader } from './hook-commit.reader.js';
 
 /** Answers other services' questions about repositories and the caller's access to them. */
@@ -17,6 +29,8 @@ export class RepoFactsService {
     private readonly commits: HookCommitReader,
     private readonly rpc: RpcClient,
     private readonly config: PlatformConfig,
+    private readonly db: Database,
+    private readonly directory: DirectoryClient,
   ) {}
 
   private toAccess(repo: RepositoryEntity, owner: OwnerAccess, permission: RepoPermission): RepoAccess {
@@ -30,7 +44,34 @@ export class RepoFactsService {
       defaultBranch: repo.defaultBranch,
       permission: permission.toApi(),
       repository: toRepository(repo, owner.ownerUser, permission, this.config.rootUrl),
+      isArchived: repo.isArchived,
+      isMirror: repo.isMirror,
+      ownerKind: owner.owner.kind,
+      units: unitModes(permission),
+      isAdmin: permission.isAdmin,
+      settings: {
+        has_issues: repo.settings.has_issues,
+        has_pull_requests: repo.settings.has_pull_requests,
+        has_projects: repo.settings.has_projects,
+        ...trackerSettings(repo.settings),
+      },
     };
+  }
+
+  /** What each of `userIds` may do in the repository (as if signed in with a password); unknown users are left out. */
+  async usersAccess(repoId: number, userIds: number[]): Promise<UserRepoAccess[]> {
+    const repo = await this.repos.findById(repoId);
+    if (!repo || userIds.length === 0) return [];
+    const accounts = await this.directory.accountsByIds(null, [...new Set(userIds)]);
+    return Promise.all(
+      accounts
+        .filter((a) => a.kind === 'user')
+        .map(async (a) => ({ userId: a.id, active: a.isActive, units: unitModes(await this.access.permissionOfUser(actorOf(a), repo)) })),
+    );
+  }
+
+  async setIssueCounters(counters: RepoIssueCounters): Promise<void> {
+    await this.db.transaction((m) => this.repos.setIssueCounters(m, counters));
   }
 
   /** One repository the actor can see (404 otherwise), with its permission. */
@@ -74,4 +115,8 @@ export class RepoFactsService {
     if (!commit) throw notFound('unable to find a git ref');
     return { repository, ref: fullRef, commit };
   }
+}
+
+function unitModes(permission: RepoPermission): Record<RepoUnitKey, number> {
+  return Object.fromEntries(RepoUnitKeys.map((unit) => [unit, permission.unitMode(unit)])) as Record<RepoUnitKey, number>;
 }

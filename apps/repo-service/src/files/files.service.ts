@@ -16,8 +16,7 @@ import {
   type UpdateFileOptions,
   type User,
 } from '@gitforge/contracts';
-import { Database, PlatformConfig } from '@gitforge/platform';
-import { DirectoryClient } from '../access/directory.client.js';
+import { Database, DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { BranchPolicy } from '../branches/branch-policy.js';
 import { toFileCommitResponse, unsignedVerification } from '../commits/commit.mapper.js';

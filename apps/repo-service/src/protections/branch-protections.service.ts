@@ -9,8 +9,7 @@ import {
   type CreateBranchProtectionOption,
   type EditBranchProtectionOption,
 } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
-import { actorOf, DirectoryClient } from '../access/directory.client.js';
+import { actorOf, Database, DirectoryClient } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import type { RepoPermission } from '../access/repo-permission.js';
 import type { BranchProtectionEntity } from './branch-protection.entity.js';

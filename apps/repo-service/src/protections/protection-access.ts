@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError, forbidden, type Actor } from '@gitforge/contracts';
-import { DirectoryClient } from '../access/directory.client.js';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import type { BranchProtectionEntity } from './branch-protection.entity.js';
 import { mentionedIds, type NameLookup } from './protection.mapper.js';
 import type { TagProtectionEntity } from './tag-protection.entity.js';
+import { DirectoryClient } from '@gitforge/platform';
 
 /**
  * What the protection endpoints share: Gitea's `reqToken` + `reqAdmin` (+ `mustNotBeArchived`

@@ -1,5 +1,4 @@
 import { AccessMode, type OwnerAccess } from '@gitforge/contracts';
-import { DirectoryClient } from '../access/directory.client.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
@@ -8,6 +7,7 @@ import type { BranchProtectionEntity } from './branch-protection.entity.js';
 import { ProtectionsRepository } from './protections.repository.js';
 import { firstMatchingRule, PushPolicy, type PushContext, type RefUpdate } from './push-policy.js';
 import type { TagProtectionEntity } from './tag-protection.entity.js';
+import { DirectoryClient } from '@gitforge/platform';
 
 const ZERO = '0'.repeat(40);
 const A = 'a'.repeat(40);

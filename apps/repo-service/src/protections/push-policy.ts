@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { compileGlob, compileTagPattern, isGlobPattern, isValidRefName, type Actor, type Pattern } from '@gitforge/contracts';
-import { createLogger } from '@gitforge/platform';
-import { DirectoryClient } from '../access/directory.client.js';
+import { createLogger, DirectoryClient } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService } from '../git/git.service.js';
 import type { BranchProtectionEntity } from './branch-protection.entity.js';

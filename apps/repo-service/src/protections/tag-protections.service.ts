@@ -8,8 +8,7 @@ import {
   type EditTagProtectionOption,
   type TagProtection,
 } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
-import { DirectoryClient } from '../access/directory.client.js';
+import { Database, DirectoryClient } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { ProtectionAccess } from './protection-access.js';
 import { toTagProtection } from './protection.mapper.js';

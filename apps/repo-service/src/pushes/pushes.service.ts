@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AccessMode, EventNames, type PayloadCommit, type Repository, type User } from '@gitforge/contracts';
-import { createLogger, Database, OutboxService, PlatformConfig } from '@gitforge/platform';
-import { DirectoryClient } from '../access/directory.client.js';
+import { createLogger, Database, DirectoryClient, OutboxService, PlatformConfig } from '@gitforge/platform';
 import { RepoPermission } from '../access/repo-permission.js';
 import { GitObjects } from '../git/git-objects.js';
 import { GitService, type CommitInfo } from '../git/git.service.js';

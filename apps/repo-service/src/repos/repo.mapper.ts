@@ -1,6 +1,6 @@
 import { formatTime, type Repository, type User } from '@gitforge/contracts';
 import type { RepoPermission } from '../access/repo-permission.js';
-import type { RepositoryEntity } from './repository.entity.js';
+import { trackerSettings, type RepositoryEntity } from './repository.entity.js';
 
 export interface RepoUrls {
   html: string;
@@ -65,9 +65,7 @@ export function toRepository(
     permissions: permission.toApi(),
     has_code: s.has_code,
     has_issues: s.has_issues,
-    ...(s.has_issues
-      ? { internal_tracker: { enable_time_tracker: true, allow_only_contributors_to_track_time: true, enable_issue_dependencies: true } }
-      : {}),
+    ...(s.has_issues ? { internal_tracker: trackerSettings(s) } : {}),
     has_wiki: s.has_wiki,
     has_pull_requests: s.has_pull_requests,
     has_projects: s.has_projects,

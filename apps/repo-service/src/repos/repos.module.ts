@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { DirectoryClient } from '../access/directory.client.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitService } from '../git/git.service.js';
 import { ReposController } from './repos.controller.js';
 import { ReposRepository } from './repos.repository.js';
 import { RepoSearchService } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
+import { DirectoryClient } from '@gitforge/platform';
 
 @Module({
   controllers: [ReposController],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
-import type { ListOptions, OwnerFilter } from '@gitforge/contracts';
+import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/contracts';
 import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
@@ -121,6 +121,16 @@ export class ReposRepository {
 
   async update(manager: EntityManager, id: number, changes: Partial<RepositoryEntity>): Promise<void> {
     await manager.update(RepositoryEntity, { id }, changes);
+  }
+
+  /** Applies issue-service's counts unless newer ones are already stored (a late, older write loses). */
+  async setIssueCounters(manager: EntityManager, c: RepoIssueCounters): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(RepositoryEntity)
+      .set({ numOpenIssues: c.numIssues - c.numClosedIssues, numOpenPulls: c.numPulls - c.numClosedPulls, issueCountersVersion: c.version })
+      .where('id = :id AND issue_counters_version < :version', { id: c.repoId, version: c.version })
+      .execute();
   }
 
   /** A direct grant on a new repository (its creator, when teams do not make it an administrator). */

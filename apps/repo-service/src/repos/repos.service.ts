@@ -22,13 +22,12 @@ import {
   type ReachableRepos,
   type Repository,
 } from '@gitforge/contracts';
-import { Database, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
-import { DirectoryClient } from '../access/directory.client.js';
+import { Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
 import { copyDefaultHooks } from './default-hooks.js';
-import { DEFAULT_REPO_SETTINGS, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
+import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
 
@@ -230,6 +229,14 @@ export class ReposService {
       if (value !== undefined && value !== settings[key]) {
         (settings as unknown as Record<string, unknown>)[key] = value;
         settingsChanged = true;
+      }
+    }
+    if (body.internal_tracker) {
+      for (const [key, value] of Object.entries(body.internal_tracker) as Array<[keyof typeof body.internal_tracker, boolean | undefined]>) {
+        if (value !== undefined && value !== trackerSettings(settings)[key]) {
+          settings[key] = value;
+          settingsChanged = true;
+        }
       }
     }
     if (settingsChanged) changes.settings = settings;

@@ -26,6 +26,19 @@ export interface RepoSettings {
   default_merge_style: string;
   default_update_style: string;
   projects_mode: string;
+  /** InternalTracker (rows written before these keys existed read as Gitea's defaults). */
+  enable_time_tracker?: boolean;
+  allow_only_contributors_to_track_time?: boolean;
+  enable_issue_dependencies?: boolean;
+}
+
+/** The issue tracker's settings, Gitea's defaults where a row has none. */
+export function trackerSettings(s: RepoSettings): { enable_time_tracker: boolean; allow_only_contributors_to_track_time: boolean; enable_issue_dependencies: boolean } {
+  return {
+    enable_time_tracker: s.enable_time_tracker ?? true,
+    allow_only_contributors_to_track_time: s.allow_only_contributors_to_track_time ?? true,
+    enable_issue_dependencies: s.enable_issue_dependencies ?? true,
+  };
 }
 
 /** Gitea's defaults for a new repository: every unit on, every merge style allowed. */
@@ -53,6 +66,9 @@ export const DEFAULT_REPO_SETTINGS: RepoSettings = {
   default_merge_style: 'merge',
   default_update_style: 'merge',
   projects_mode: 'all',
+  enable_time_tracker: true,
+  allow_only_contributors_to_track_time: true,
+  enable_issue_dependencies: true,
 };
 
 @Entity({ name: 'repository' })
@@ -123,6 +139,10 @@ export class RepositoryEntity {
 
   @Column({ type: 'integer', default: 0 })
   numOpenPulls!: number;
+
+  /** The RepoIssueCounters version the open counts above come from; older ones are ignored. */
+  @Column({ type: 'integer', default: 0 })
+  issueCountersVersion!: number;
 
   @Column({ type: 'integer', default: 0 })
   numReleases!: number;

@@ -15,8 +15,7 @@ import {
   type ListOptions,
   type Page,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, OutboxService, PlatformConfig } from '@gitforge/platform';
-import { DirectoryClient } from '../access/directory.client.js';
+import { Database, DirectoryClient, isUniqueViolation, OutboxService, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';

@@ -12,8 +12,7 @@ import {
   type Reference,
   type Tag,
 } from '@gitforge/contracts';
-import { Database, PlatformConfig } from '@gitforge/platform';
-import { DirectoryClient } from '../access/directory.client.js';
+import { Database, DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { codeReader, type RepoView } from '../contents/repo-view.js';
 import { CommitWriter } from '../git/commit-writer.js';

@@ -1,4 +1,5 @@
 import type { PayloadCommit } from './payload.js';
+import type { RepoUnitKey } from '../access.js';
 import type { Permission, Repository } from './repo.js';
 
 /**
@@ -16,6 +17,45 @@ export interface RepoAccess {
   permission: Permission;
   /** The repository as the caller sees it. */
   repository: Repository;
+  isArchived: boolean;
+  isMirror: boolean;
+  ownerKind: 'user' | 'organization';
+  /** The caller's AccessMode per unit (team grants restrict units); site admins and owners have all. */
+  units: Record<RepoUnitKey, number>;
+  /** The caller may manage the repository (Gitea's IsAdmin, also site admins). */
+  isAdmin: boolean;
+  /** Units switched on, and the issue tracker's settings (Gitea's InternalTracker). */
+  settings: RepoUnitSettings;
+}
+
+export interface RepoUnitSettings {
+  has_issues: boolean;
+  has_pull_requests: boolean;
+  has_projects: boolean;
+  enable_time_tracker: boolean;
+  allow_only_contributors_to_track_time: boolean;
+  enable_issue_dependencies: boolean;
+}
+
+/** What one user may do in one repository, unit by unit (assignee and reviewer checks). */
+export interface UserRepoAccess {
+  userId: number;
+  /** Inactive and login-prohibited users can be given nothing. */
+  active: boolean;
+  units: Record<RepoUnitKey, number>;
+}
+
+/**
+ * issue-service's counters of one repository, computed by counting. `version` grows with each
+ * change, so a late write of an older count never replaces a newer one.
+ */
+export interface RepoIssueCounters {
+  repoId: number;
+  numIssues: number;
+  numClosedIssues: number;
+  numPulls: number;
+  numClosedPulls: number;
+  version: number;
 }
 
 /** `repos.hookCommit`: the commit a test delivery carries, or null for an empty repository. */

@@ -11,3 +11,4 @@ export * from './commit.js';
 export * from './hook.js';
 export * from './facts.js';
 export * from './tag.js';
+export * from './issue.js';

@@ -35,3 +35,8 @@ export * from './repo/get-files-options.dto.js';
 export * from './repo/repo-topic-options.dto.js';
 export * from './admin/rename-user-option.dto.js';
 export * from './org/rename-org-option.dto.js';
+export * from './issue/create-issue-option.dto.js';
+export * from './issue/edit-issue-option.dto.js';
+export * from './issue/issue-assignees-option.dto.js';
+export * from './issue/edit-deadline-option.dto.js';
+export * from './issue/lock-issue-option.dto.js';

@@ -1,5 +1,13 @@
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { AlphaDashDot, GitRefName } from '../common/validators.js';
+
+/** Gitea's InternalTracker: the issue tracker's settings (each optional in a PATCH). */
+export class InternalTrackerOption {
+  @IsOptional() @IsBoolean() enable_time_tracker?: boolean;
+  @IsOptional() @IsBoolean() allow_only_contributors_to_track_time?: boolean;
+  @IsOptional() @IsBoolean() enable_issue_dependencies?: boolean;
+}
 
 /** `PATCH /repos/{owner}/{repo}`: only the fields present change. */
 export class EditRepoOption {
@@ -67,4 +75,9 @@ export class EditRepoOption {
   @IsOptional()
   @IsIn(['repo', 'owner', 'all'])
   projects_mode?: string;
+
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => InternalTrackerOption)
+  internal_tracker?: InternalTrackerOption;
 }

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError, DirectoryPatterns, UserPatterns, type AccountRef, type Actor, type TeamRef, type User } from '@gitforge/contracts';
-import { RpcClient } from '@gitforge/platform';
+import { RpcClient } from '../transport/rpc-client.js';
 
 type Body<B> = { actor: Actor | null; body: B };
 
-/** org-service's directory as repo-service asks it: one call per list, never per row. */
+/** org-service's directory as the other services ask it: one call per list, never per row. */
 @Injectable()
 export class DirectoryClient {
   constructor(private readonly rpc: RpcClient) {}

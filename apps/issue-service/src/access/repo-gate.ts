@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AccessMode,
+  ContractError,
+  forbidden,
+  notFound,
+  RepoFactPatterns,
+  type Actor,
+  type RepoAccess,
+  type RepoUnitKey,
+  type UserRepoAccess,
+} from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+
+/**
+ * repo-service's answer to "may this actor see this repository, and what may it do there",
+ * asked once per request (or once per page of repositories), never per row.
+ */
+@Injectable()
+export class RepoGate {
+  constructor(private readonly rpc: RpcClient) {}
+
+  /** The repository if the actor can see it; repo-service answers 404 otherwise. */
+  assign(actor: Actor | null, owner: string, repo: string): Promise<RepoAccess> {
+    return this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
+  }
+
+  /** The repositories among `ids` the actor can see, one call. */
+  many(actor: Actor | null, ids: number[]): Promise<RepoAccess[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, {
+      actor,
+      body: { ids: [...new Set(ids)] },
+    });
+  }
+
+  /** What each user may do in the repository (assignees), one call. */
+  usersAccess(repoId: number, userIds: number[]): Promise<UserRepoAccess[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.rpc.call<UserRepoAccess[], Record<string, string>, { repoId: number; userIds: number[] }>(RepoFactPatterns.usersAccess, {
+      actor: null,
+      body: { repoId, userIds: [...new Set(userIds)] },
+    });
+  }
+}
+
+/** The unit an issue belongs to: pull requests have their own. */
+export const unitOf = (isPull: boolean): RepoUnitKey => (isPull ? 'repo.pulls' : 'repo.issues');
+
+function enabled(repo: RepoAccess, unit: RepoUnitKey): boolean {
+  if (unit === 'repo.issues') return repo.settings.has_issues;
+  if (unit === 'repo.pulls') return repo.settings.has_pull_requests;
+  if (unit === 'repo.projects') return repo.settings.has_projects;
+  return true;
+}
+
+/** Gitea's Permission.CanRead(unit): the unit is on and the actor reaches it. */
+export function canRead(repo: RepoAccess, unit: RepoUnitKey): boolean {
+  return enabled(repo, unit) && repo.units[unit] >= AccessMode.read;
+}
+
+/** Gitea's Permission.CanWrite(unit). */
+export function canWrite(repo: RepoAccess, unit: RepoUnitKey): boolean {
+  return enabled(repo, unit) && repo.units[unit] >= AccessMode.write;
+}
+
+export const canReadIssuesOrPulls = (repo: RepoAccess, isPull: boolean): boolean => canRead(repo, unitOf(isPull));
+export const canWriteIssuesOrPulls = (repo: RepoAccess, isPull: boolean): boolean => canWrite(repo, unitOf(isPull));
+
+/** Gitea's mustEnableIssuesOrPulls: neither unit readable is a 404. */
+export function requireIssuesOrPulls(repo: RepoAccess): void {
+  if (!canRead(repo, 'repo.issues') && !canRead(repo, 'repo.pulls')) throw notFound();
+}
+
+/** Gitea's mustNotBeArchived: every write to an archived repository is 423. */
+export function requireNotArchived(repo: RepoAccess): void {
+  if (repo.isArchived) throw new ContractError('locked', 'repo is archived');
+}
+
+/** Gitea's reqToken for the routes that need a signed-in caller. */
+export function requireActor(actor: Actor | null): Actor {
+  if (!actor) throw new ContractError('unauthenticated', 'token is required');
+  return actor;
+}
+
+/** Gitea's reqAdmin: repository administrators (and site administrators). */
+export function requireRepoAdmin(repo: RepoAccess): void {
+  if (!repo.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+}
+
+/**
+ * Gitea's CanBeAssigned: an active user with write access to code, issues or pull requests
+ * (team members of an organization with one of those units).
+ */
+export function canBeAssigned(access: UserRepoAccess | undefined): boolean {
+  if (!access?.active) return false;
+  return (['repo.code', 'repo.issues', 'repo.pulls'] as const).some((unit) => access.units[unit] >= AccessMode.write);
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Actor, Comment, EventName, Issue, IssueChanges, RepoAccess, User } from '@gitforge/contracts';
+import { OutboxService } from '@gitforge/platform';
+import { repositoryForEvents } from './issue.mapper.js';
+
+type IssueEventName = Extract<EventName, `issue.${string}`>;
+type CommentEventName = Extract<EventName, `comment.${string}`>;
+
+/**
+ * Writes issue and comment events to the outbox, in the caller's transaction, shaped as Gitea's
+ * notifier hands them to webhooks and feeds: the issue as it is now, the repository as its owner
+ * sees it, the sender as anyone does.
+ */
+@Injectable()
+export class IssueEvents {
+  constructor(private readonly outbox: OutboxService) {}
+
+  async issue(
+    m: EntityManager,
+    name: IssueEventName,
+    e: { actor: Actor; action: string; issue: Issue; repo: RepoAccess; sender: User; changes?: IssueChanges; assignee?: User },
+  ): Promise<void> {
+    await this.outbox.add(
+      m,
+      name,
+      {
+        action: e.action,
+        index: e.issue.number,
+        issue: e.issue,
+        repository: repositoryForEvents(e.repo),
+        sender: e.sender,
+        ...(e.changes ? { changes: e.changes } : {}),
+        ...(e.assignee ? { assignee: e.assignee } : {}),
+        is_pull: e.issue.pull_request !== null,
+      },
+      { actor: e.actor, repoId: e.repo.id },
+    );
+  }
+
+  async comment(
+    m: EntityManager,
+    name: CommentEventName,
+    e: { actor: Actor; issue: Issue; comment: Comment; repo: RepoAccess; sender: User; changes?: { body: { from: string } } },
+  ): Promise<void> {
+    const action = name === 'comment.created' ? 'created' : name === 'comment.edited' ? 'edited' : 'deleted';
+    await this.outbox.add(
+      m,
+      name,
+      {
+        action,
+        issue: e.issue,
+        comment: e.comment,
+        repository: repositoryForEvents(e.repo),
+        sender: e.sender,
+        ...(e.changes ? { changes: e.changes } : {}),
+        is_pull: e.issue.pull_request !== null,
+      },
+      { actor: e.actor, repoId: e.repo.id },
+    );
+  }
+}

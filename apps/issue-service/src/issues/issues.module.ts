@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { DirectoryClient } from '@gitforge/platform';
+import { RepoGate } from '../access/repo-gate.js';
+import { LabelsRepository } from '../labels/labels.repository.js';
+import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { IssueCounters } from './issue-counters.js';
+import { IssueEvents } from './issue-events.js';
+import { IssueLoader } from './issue-loader.js';
+import { IssuesController } from './issues.controller.js';
+import { IssuesRepository } from './issues.repository.js';
+import { IssuesService } from './issues.service.js';
+
+/** Issues themselves, and what every other feature of the tracker builds on (access, loading, events, counts). */
+@Module({
+  controllers: [IssuesController],
+  providers: [
+    RepoGate,
+    DirectoryClient,
+    IssuesRepository,
+    LabelsRepository,
+    MilestonesRepository,
+    IssueLoader,
+    IssueEvents,
+    IssueCounters,
+    IssuesService,
+  ],
+  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, MilestonesRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
+})
+export class IssuesModule {}

@@ -1,0 +1,195 @@
+import { Injectable } from '@nestjs/common';
+import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { Database } from '@gitforge/platform';
+import type { ListOptions, RepoIssueCounters } from '@gitforge/contracts';
+import { IssueLabelEntity } from '../labels/issue-label.entity.js';
+import { IssueAssigneeEntity } from './issue-assignee.entity.js';
+import { IssueCounterEntity } from './issue-counter.entity.js';
+import { IssueMentionEntity } from './issue-mention.entity.js';
+import { IssueEntity } from './issue.entity.js';
+
+/** The filters of Gitea's IssuesOptions that the issue listings use. */
+export interface IssueFilter {
+  repoIds: number[];
+  /** undefined: both. */
+  isClosed?: boolean;
+  isPull?: boolean;
+  /** Issues carrying any of these labels. */
+  labelIds?: number[];
+  milestoneIds?: number[];
+  keyword?: string;
+  posterId?: number;
+  assigneeId?: number;
+  mentionedId?: number;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+  /** Only pinned issues, in pin order. */
+  pinned?: boolean;
+}
+
+const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+@Injectable()
+export class IssuesRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * The next number of a repository (issues and pulls share it). The counter row is updated
+   * first, so concurrent creations in one repository take turns and never share a number.
+   */
+  async nextIndex(m: EntityManager, repoId: number): Promise<number> {
+    await m.createQueryBuilder().insert().into(IssueCounterEntity).values({ repoId }).orIgnore().execute();
+    await m.increment(IssueCounterEntity, { repoId }, 'lastIndex', 1);
+    const row = await m.findOneByOrFail(IssueCounterEntity, { repoId });
+    return row.lastIndex;
+  }
+
+  /**
+   * Counts the repository's issues and pulls and stores the counts with a new version. Runs
+   * in the transaction that changed them; the counter row's lock orders concurrent ones.
+   */
+  async recount(m: EntityManager, repoId: number): Promise<RepoIssueCounters> {
+    await m.createQueryBuilder().insert().into(IssueCounterEntity).values({ repoId }).orIgnore().execute();
+    await m.increment(IssueCounterEntity, { repoId }, 'version', 1);
+    const rows = await m
+      .createQueryBuilder(IssueEntity, 'i')
+      .select('i.is_pull', 'isPull')
+      .addSelect('i.is_closed', 'isClosed')
+      .addSelect('COUNT(*)', 'n')
+      .where('i.repo_id = :repoId', { repoId })
+      .groupBy('i.is_pull')
+      .addGroupBy('i.is_closed')
+      .getRawMany<{ isPull: boolean | number; isClosed: boolean | number; n: string | number }>();
+    const count = (pull: boolean, closed?: boolean): number =>
+      rows.filter((r) => Boolean(r.isPull) === pull && (closed === undefined || Boolean(r.isClosed) === closed)).reduce((sum, r) => sum + Number(r.n), 0);
+    const counts = {
+      numIssues: count(false),
+      numClosedIssues: count(false, true),
+      numPulls: count(true),
+      numClosedPulls: count(true, true),
+    };
+    await m.update(IssueCounterEntity, { repoId }, counts);
+    const row = await m.findOneByOrFail(IssueCounterEntity, { repoId });
+    return { repoId, ...counts, version: row.version };
+  }
+
+  insert(m: EntityManager, issue: Partial<IssueEntity>): Promise<IssueEntity> {
+    return m.save(IssueEntity, m.create(IssueEntity, issue));
+  }
+
+  async update(m: EntityManager, id: number, changes: Partial<IssueEntity>): Promise<void> {
+    if (Object.keys(changes).length > 0) await m.update(IssueEntity, { id }, changes);
+  }
+
+  findByIndex(repoId: number, idx: number, m?: EntityManager): Promise<IssueEntity | null> {
+    return this.db.findOneBy(IssueEntity, { repoId, idx }, m);
+  }
+
+  findById(id: number, m?: EntityManager): Promise<IssueEntity | null> {
+    return this.db.findOneBy(IssueEntity, { id }, m);
+  }
+
+  findByIds(ids: number[], m?: EntityManager): Promise<IssueEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return (m ?? this.db.manager).find(IssueEntity, { where: { id: In(ids) } });
+  }
+
+  /** Deletes the issue and the rows that only exist for it. */
+  async delete(m: EntityManager, id: number): Promise<void> {
+    await m.delete(IssueEntity, { id });
+    await m.delete(IssueAssigneeEntity, { issueId: id });
+    await m.delete(IssueLabelEntity, { issueId: id });
+    await m.delete(IssueMentionEntity, { issueId: id });
+  }
+
+  /** One page of issues, newest first (pinned ones by pin order), and the total. */
+  list(f: IssueFilter, options: ListOptions): Promise<[IssueEntity[], number]> {
+    const qb = this.filtered(f);
+    if (f.pinned) qb.orderBy('i.pin_order', 'ASC');
+    else qb.orderBy('i.created_at', 'DESC').addOrderBy('i.id', 'DESC');
+    return qb
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  private filtered(f: IssueFilter): SelectQueryBuilder<IssueEntity> {
+    const qb = this.db.manager.createQueryBuilder(IssueEntity, 'i');
+    if (f.repoIds.length === 0) return qb.where('1 = 0');
+    qb.where('i.repo_id IN (:...repoIds)', { repoIds: f.repoIds });
+    if (f.isClosed !== undefined) qb.andWhere('i.is_closed = :isClosed', { isClosed: f.isClosed });
+    if (f.isPull !== undefined) qb.andWhere('i.is_pull = :isPull', { isPull: f.isPull });
+    if (f.pinned) qb.andWhere('i.pin_order > 0');
+    if (f.labelIds && f.labelIds.length > 0) {
+      qb.andWhere('i.id IN (SELECT il.issue_id FROM issue_label il WHERE il.label_id IN (:...labelIds))', { labelIds: f.labelIds });
+    }
+    if (f.milestoneIds && f.milestoneIds.length > 0) qb.andWhere('i.milestone_id IN (:...milestoneIds)', { milestoneIds: f.milestoneIds });
+    if (f.posterId !== undefined) qb.andWhere('i.poster_id = :posterId', { posterId: f.posterId });
+    if (f.assigneeId !== undefined) {
+      qb.andWhere('i.id IN (SELECT a.issue_id FROM issue_assignee a WHERE a.assignee_id = :assigneeId)', { assigneeId: f.assigneeId });
+    }
+    if (f.mentionedId !== undefined) {
+      qb.andWhere('i.id IN (SELECT mn.issue_id FROM issue_mention mn WHERE mn.user_id = :mentionedId)', { mentionedId: f.mentionedId });
+    }
+    if (f.updatedAfter) qb.andWhere('i.updated_at >= :after', { after: f.updatedAfter.getTime() });
+    if (f.updatedBefore) qb.andWhere('i.updated_at <= :before', { before: f.updatedBefore.getTime() });
+    if (f.keyword) {
+      const keyword = f.keyword;
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where("LOWER(i.title) LIKE :kw ESCAPE '\\'", { kw: like(keyword) }).orWhere("LOWER(i.body) LIKE :kw ESCAPE '\\'", { kw: like(keyword) });
+          if (/^#?\d{1,9}$/.test(keyword)) w.orWhere('i.idx = :kwIndex', { kwIndex: Number(keyword.replace('#', '')) });
+        }),
+      );
+    }
+    return qb;
+  }
+
+  /** Assignee ids per issue, in assignment order. */
+  async assigneesOf(issueIds: number[], m?: EntityManager): Promise<Map<number, number[]>> {
+    const result = new Map<number, number[]>();
+    if (issueIds.length === 0) return result;
+    const rows = await (m ?? this.db.manager).find(IssueAssigneeEntity, { where: { issueId: In(issueIds) }, order: { id: 'ASC' } });
+    for (const r of rows) result.set(r.issueId, [...(result.get(r.issueId) ?? []), r.assigneeId]);
+    return result;
+  }
+
+  async addAssignee(m: EntityManager, issueId: number, assigneeId: number): Promise<void> {
+    await m.createQueryBuilder().insert().into(IssueAssigneeEntity).values({ issueId, assigneeId }).orIgnore().execute();
+  }
+
+  async removeAssignee(m: EntityManager, issueId: number, assigneeId: number): Promise<void> {
+    await m.delete(IssueAssigneeEntity, { issueId, assigneeId });
+  }
+
+  /** Records mentions (existing ones stay). */
+  async addMentions(m: EntityManager, issueId: number, userIds: number[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(IssueMentionEntity)
+      .values(userIds.map((userId) => ({ issueId, userId })))
+      .orIgnore()
+      .execute();
+  }
+
+  /** The highest pin order of a repository's pinned issues (or pulls). */
+  async maxPinOrder(m: EntityManager, repoId: number, isPull: boolean): Promise<number> {
+    const row = await m
+      .createQueryBuilder(IssueEntity, 'i')
+      .select('MAX(i.pin_order)', 'max')
+      .where('i.repo_id = :repoId AND i.is_pull = :isPull', { repoId, isPull })
+      .getRawOne<{ max: number | string | null }>();
+    return Number(row?.max ?? 0);
+  }
+
+  /** Pinned issues of one kind, in pin order. */
+  pinned(m: EntityManager, repoId: number, isPull: boolean): Promise<IssueEntity[]> {
+    return m
+      .createQueryBuilder(IssueEntity, 'i')
+      .where('i.repo_id = :repoId AND i.is_pull = :isPull AND i.pin_order > 0', { repoId, isPull })
+      .orderBy('i.pin_order', 'ASC')
+      .getMany();
+  }
+}

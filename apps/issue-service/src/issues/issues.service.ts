@@ -1,0 +1,491 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  ContractError,
+  forbidden,
+  invalid,
+  notFound,
+  pageOf,
+  unprocessable,
+  type Actor,
+  type CreateIssueOption,
+  type EditDeadlineOption,
+  type EditIssueOption,
+  type Issue,
+  type IssueAssigneesOption,
+  type IssueChanges,
+  type IssueDeadline,
+  type ListOptions,
+  type LockIssueOption,
+  type Page,
+  type RepoAccess,
+  type RepoIssueCounters,
+  type User,
+} from '@gitforge/contracts';
+import { Database, DirectoryClient } from '@gitforge/platform';
+import {
+  canBeAssigned,
+  canRead,
+  canReadIssuesOrPulls,
+  canWrite,
+  canWriteIssuesOrPulls,
+  requireActor,
+  requireIssuesOrPulls,
+  requireNotArchived,
+  requireRepoAdmin,
+  RepoGate,
+} from '../access/repo-gate.js';
+import { keepOnePerScope } from '../labels/label-scope.js';
+import type { LabelEntity } from '../labels/label.entity.js';
+import { LabelsRepository } from '../labels/labels.repository.js';
+import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { IssueCounters } from './issue-counters.js';
+import { IssueEvents } from './issue-events.js';
+import { IssueLoader } from './issue-loader.js';
+import type { IssueEntity } from './issue.entity.js';
+import { IssuesRepository, type IssueFilter } from './issues.repository.js';
+import { mentionedLogins } from './mentions.js';
+
+/** Gitea's `[repository.issue] MAX_PINNED`. */
+const MAX_PINNED = 3;
+
+/** An issue and its repository, after the access checks of the issue routes. */
+export interface IssueContext {
+  repo: RepoAccess;
+  issue: IssueEntity;
+}
+
+/** Query parameters of `GET /repos/{o}/{r}/issues`. */
+export interface IssueListQuery {
+  state?: string;
+  labels?: string;
+  q?: string;
+  type?: string;
+  milestones?: string;
+  since?: string;
+  before?: string;
+  created_by?: string;
+  assigned_by?: string;
+  mentioned_by?: string;
+}
+
+/** A time as Gitea's issue routes parse it (RFC 3339); anything else is Gitea's 422. */
+export function parseQueryTime(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const d = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) {
+    throw unprocessable(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse ${name}`);
+  }
+  return d;
+}
+
+/** The last second of the due date's day, as Gitea stores deadlines edited after creation. */
+function endOfDay(value: string): Date {
+  const d = new Date(value);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 23, 59, 59));
+}
+
+/** An issue number from a path: anything that is not a positive integer names no issue. */
+export function parseIndex(raw: string | number): number {
+  const n = typeof raw === 'number' ? raw : /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  return n;
+}
+
+@Injectable()
+export class IssuesService {
+  constructor(
+    private readonly db: Database,
+    private readonly gate: RepoGate,
+    private readonly issues: IssuesRepository,
+    private readonly labels: LabelsRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly loader: IssueLoader,
+    private readonly directory: DirectoryClient,
+    private readonly events: IssueEvents,
+    private readonly counters: IssueCounters,
+  ) {}
+
+  /**
+   * The issue `{owner}/{repo}#{index}` if the actor may read it: an invisible repository, a
+   * missing issue and one of a unit the actor cannot read all answer 404.
+   */
+  async issueFor(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<IssueContext> {
+    const access = await this.gate.assign(actor, owner, repo);
+    requireIssuesOrPulls(access);
+    const issue = await this.issues.findByIndex(access.id, parseIndex(index));
+    if (!issue || !canReadIssuesOrPulls(access, issue.isPull)) throw notFound();
+    return { repo: access, issue };
+  }
+
+  /** As {@link issueFor}, for a change: signed in, and not in an archived repository. */
+  async issueForWrite(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<IssueContext & { actor: Actor }> {
+    const a = requireActor(actor);
+    const ctx = await this.issueFor(a, owner, repo, index);
+    requireNotArchived(ctx.repo);
+    return { ...ctx, actor: a };
+  }
+
+  async get(actor: Actor | null, owner: string, repo: string, index: string): Promise<Issue> {
+    const { repo: access, issue } = await this.issueFor(actor, owner, repo, index);
+    return this.loader.one(issue, access);
+  }
+
+  async create(actor: Actor | null, owner: string, repoName: string, body: CreateIssueOption): Promise<Issue> {
+    const a = requireActor(actor);
+    const repo = await this.gate.assign(a, owner, repoName);
+    requireIssuesOrPulls(repo);
+    requireNotArchived(repo);
+    if (!canRead(repo, 'repo.issues') && !repo.isAdmin) {
+      throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+    }
+    // Like Gitea, only writers set labels, a milestone, assignees and a due date; others' are ignored.
+    const writer = canWrite(repo, 'repo.issues');
+    const labels = writer ? await this.resolveLabels(repo, body.labels ?? []) : [];
+    const milestoneId = writer && body.milestone ? (await this.resolveMilestone(repo, body.milestone)) : 0;
+    const assigneeNames = writer ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
+    const assignees = await this.resolveAssignees(a, repo, assigneeNames, 'unprocessable');
+    const mentions = await this.resolveMentions(repo, body.body ?? '');
+    const known = await this.loader.users([a.id, ...assignees.map((u) => u.id)]);
+    const sender = known.get(a.id)!;
+    const now = new Date();
+    const result = await this.db.transaction(async (m) => {
+      const index = await this.issues.nextIndex(m, repo.id);
+      const row = await this.issues.insert(m, {
+        repoId: repo.id,
+        idx: index,
+        posterId: a.id,
+        title: body.title,
+        body: body.body ?? '',
+        ref: body.ref ?? '',
+        milestoneId,
+        isPull: false,
+        isClosed: body.closed === true,
+        closedAt: body.closed === true ? now : null,
+        deadline: writer && body.due_date ? new Date(body.due_date) : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.labels.addToIssue(m, row.id, keepOnePerScope(labels).map((l) => l.id));
+      for (const u of assignees) await this.issues.addAssignee(m, row.id, u.id);
+      await this.issues.addMentions(m, row.id, mentions);
+      const counters = await this.issues.recount(m, repo.id);
+      const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
+      const base = { actor: a, issue, repo, sender };
+      await this.events.issue(m, 'issue.opened', { ...base, action: 'opened' });
+      for (const u of assignees) await this.events.issue(m, 'issue.assigned', { ...base, action: 'assigned', assignee: known.get(u.id) });
+      if (labels.length > 0) await this.events.issue(m, 'issue.labeled', { ...base, action: 'label_updated' });
+      if (milestoneId) await this.events.issue(m, 'issue.milestoned', { ...base, action: 'milestoned' });
+      if (body.closed) await this.events.issue(m, 'issue.closed', { ...base, action: 'closed' });
+      return { id: row.id, counters };
+    });
+    return this.afterChange(result, repo);
+  }
+
+  /** `GET /repos/{o}/{r}/issues`: Gitea's ListIssues filters, newest first. */
+  async list(actor: Actor | null, owner: string, repoName: string, query: IssueListQuery, options: ListOptions): Promise<Page<Issue>> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    const filter = await this.repoFilter(repo, query);
+    const [rows, total] = await this.issues.list(filter, options);
+    return pageOf(await this.loader.load(rows, new Map([[repo.id, repo]])), total, options);
+  }
+
+  /** The filter of a repository's issue list; Gitea's rules for `type` when a unit is unreadable. */
+  async repoFilter(repo: RepoAccess, query: IssueListQuery): Promise<IssueFilter> {
+    let isPull: boolean | undefined = query.type === 'pulls' ? true : query.type === 'issues' ? false : undefined;
+    if (isPull !== undefined && !canReadIssuesOrPulls(repo, isPull)) throw notFound();
+    if (isPull === undefined) {
+      const issues = canRead(repo, 'repo.issues');
+      const pulls = canRead(repo, 'repo.pulls');
+      if (!issues && !pulls) throw notFound();
+      if (!issues) isPull = true;
+      else if (!pulls) isPull = false;
+    }
+    const updatedAfter = parseQueryTime('since', query.since);
+    const updatedBefore = parseQueryTime('before', query.before);
+    const filter: IssueFilter = { repoIds: [repo.id], isPull, isClosed: stateFilter(query.state), updatedAfter, updatedBefore };
+    const keyword = (query.q ?? '').trim();
+    if (keyword && !keyword.includes('\0')) filter.keyword = keyword;
+    const labelNames = splitList(query.labels);
+    if (labelNames.length > 0) {
+      // Unknown names are discarded, as Gitea does.
+      const ids = await this.labels.idsByNames(repo.id, repo.ownerKind === 'organization' ? repo.ownerId : 0, labelNames);
+      if (ids.length > 0) filter.labelIds = ids;
+    }
+    const milestones = splitList(query.milestones);
+    if (milestones.length > 0) {
+      const ids: number[] = [];
+      for (const part of milestones) {
+        // Names first, then ids; unknown ones are discarded.
+        const byName = await this.milestones.findByName(repo.id, part);
+        const found = byName ?? (/^\d{1,15}$/.test(part) ? await this.milestones.findInRepo(repo.id, Number(part)) : null);
+        if (found) ids.push(found.id);
+      }
+      filter.milestoneIds = ids.length > 0 ? ids : [-1];
+    }
+    const [createdBy, assignedBy, mentionedBy] = await this.userFilters([query.created_by, query.assigned_by, query.mentioned_by]);
+    if (createdBy !== undefined) filter.posterId = createdBy;
+    if (assignedBy !== undefined) filter.assigneeId = assignedBy;
+    if (mentionedBy !== undefined) filter.mentionedId = mentionedBy;
+    return filter;
+  }
+
+  /** Usernames of the user filters, one directory call; an unknown one is Gitea's 404. */
+  private async userFilters(names: Array<string | undefined>): Promise<Array<number | undefined>> {
+    const wanted = names.filter((n): n is string => typeof n === 'string' && n !== '');
+    if (wanted.length === 0) return names.map(() => undefined);
+    const found = await this.directory.accountsByNames(null, wanted);
+    return names.map((name) => {
+      if (typeof name !== 'string' || name === '') return undefined;
+      const account = found.find((a) => a.login.toLowerCase() === name.toLowerCase());
+      if (!account) throw notFound(`user does not exist [uid: 0, name: ${name}]`);
+      return account.id;
+    });
+  }
+
+  async edit(actor: Actor | null, owner: string, repoName: string, index: string, body: EditIssueOption): Promise<Issue> {
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
+    const writer = canWriteIssuesOrPulls(repo, issue.isPull);
+    if (issue.posterId !== a.id && !writer) throw forbidden('user should have permission to edit the issue');
+    const changes: Partial<IssueEntity> = {};
+    const edited: IssueChanges[] = [];
+    if (body.title && body.title !== issue.title) {
+      changes.title = body.title;
+      edited.push({ title: { from: issue.title } });
+    }
+    if (body.body !== undefined && body.body !== issue.body) {
+      if (body.content_version && body.content_version !== issue.contentVersion) throw invalid('the issue is already changed');
+      changes.body = body.body;
+      changes.contentVersion = issue.contentVersion + 1;
+      edited.push({ body: { from: issue.body } });
+    }
+    if (body.ref !== undefined && body.ref !== issue.ref) {
+      changes.ref = body.ref;
+      edited.push({ ref: { from: issue.ref } });
+    }
+    if (writer && (body.due_date !== undefined || body.unset_due_date !== undefined)) {
+      changes.deadline = body.unset_due_date || !body.due_date ? null : endOfDay(body.due_date);
+    }
+    let milestoneAction: 'milestoned' | 'demilestoned' | null = null;
+    if (writer && body.milestone !== undefined && body.milestone !== issue.milestoneId) {
+      changes.milestoneId = body.milestone > 0 ? await this.resolveMilestone(repo, body.milestone) : 0;
+      milestoneAction = changes.milestoneId > 0 ? 'milestoned' : 'demilestoned';
+    }
+    let stateAction: 'closed' | 'reopened' | null = null;
+    if (body.state !== undefined && (body.state === 'closed') !== issue.isClosed) {
+      changes.isClosed = body.state === 'closed';
+      changes.closedAt = changes.isClosed ? new Date() : null;
+      stateAction = changes.isClosed ? 'closed' : 'reopened';
+    }
+    // GitHub's rule, as Gitea follows it: `assignees` replaces the set, an empty list clears it.
+    const replaceAssignees = writer && (body.assignees !== undefined || body.assignee !== undefined);
+    const wantedNames = replaceAssignees ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
+    const wanted = replaceAssignees ? await this.resolveAssignees(a, repo, wantedNames, 'unprocessable') : [];
+    const mentions = changes.body !== undefined ? await this.resolveMentions(repo, changes.body) : [];
+    const current = await this.issues.assigneesOf([issue.id]);
+    const before = current.get(issue.id) ?? [];
+    const added = replaceAssignees ? wanted.filter((u) => !before.includes(u.id)).map((u) => u.id) : [];
+    const removed = replaceAssignees ? before.filter((id) => !wanted.some((u) => u.id === id)) : [];
+    const known = await this.loader.users([a.id, ...added, ...removed]);
+    const sender = known.get(a.id)!;
+    const result = await this.db.transaction(async (m) => {
+      const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0;
+      if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: new Date() });
+      for (const id of added) await this.issues.addAssignee(m, issue.id, id);
+      for (const id of removed) await this.issues.removeAssignee(m, issue.id, id);
+      await this.issues.addMentions(m, issue.id, mentions);
+      const counters = changes.isClosed !== undefined ? await this.issues.recount(m, repo.id) : null;
+      const row = (await this.issues.findById(issue.id, m))!;
+      const api = await this.loader.one(row, repo, { m, known: [...known.values()] });
+      const base = { actor: a, issue: api, repo, sender };
+      for (const change of edited) await this.events.issue(m, 'issue.edited', { ...base, action: 'edited', changes: change });
+      for (const id of added) await this.events.issue(m, 'issue.assigned', { ...base, action: 'assigned', assignee: known.get(id) });
+      for (const id of removed) await this.events.issue(m, 'issue.assigned', { ...base, action: 'unassigned', assignee: known.get(id) });
+      if (milestoneAction) await this.events.issue(m, 'issue.milestoned', { ...base, action: milestoneAction });
+      if (stateAction) await this.events.issue(m, stateAction === 'closed' ? 'issue.closed' : 'issue.reopened', { ...base, action: stateAction });
+      return { id: issue.id, counters };
+    });
+    return this.afterChange(result, repo);
+  }
+
+  /** `DELETE /repos/{o}/{r}/issues/{index}`: repository administrators only (Gitea's reqAdmin). */
+  async delete(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
+    requireRepoAdmin(repo);
+    const api = await this.loader.one(issue, repo);
+    const sender = (await this.loader.users([a.id])).get(a.id)!;
+    const counters = await this.db.transaction(async (m) => {
+      await this.deleteRows(m, issue);
+      const recounted = await this.issues.recount(m, repo.id);
+      await this.events.issue(m, 'issue.deleted', { actor: a, action: 'deleted', issue: api, repo, sender });
+      return recounted;
+    });
+    await this.counters.publish(counters);
+  }
+
+  /** The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind. */
+  private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
+    await this.issues.delete(m, issue.id);
+  }
+
+  /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */
+  async editDeadline(actor: Actor | null, owner: string, repoName: string, index: string, body: EditDeadlineOption): Promise<IssueDeadline> {
+    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('Not repo writer');
+    const deadline = body.due_date ? endOfDay(body.due_date) : null;
+    await this.db.transaction((m) => this.issues.update(m, issue.id, { deadline, updatedAt: new Date() }));
+    return { due_date: deadline ? deadline.toISOString().replace(/\.\d{3}Z$/, 'Z') : null };
+  }
+
+  /** `PUT/DELETE …/issues/{index}/lock` (204): writers of the issue's unit. */
+  async setLocked(actor: Actor | null, owner: string, repoName: string, index: string, locked: boolean, _body?: LockIssueOption): Promise<void> {
+    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('user should have permission to lock the issue');
+    if (issue.isLocked === locked) return;
+    await this.db.transaction((m) => this.issues.update(m, issue.id, { isLocked: locked, updatedAt: new Date() }));
+  }
+
+  /** `POST …/issues/{index}/pin` (204): repository administrators; at most MAX_PINNED per kind. */
+  async pin(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
+    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    requireRepoAdmin(repo);
+    if (issue.pinOrder > 0) return;
+    await this.db.transaction(async (m) => {
+      const pinned = await this.issues.pinned(m, repo.id, issue.isPull);
+      if (pinned.length >= MAX_PINNED) throw invalid('You have reached the max number of pinned Issues');
+      await this.issues.update(m, issue.id, { pinOrder: (await this.issues.maxPinOrder(m, repo.id, issue.isPull)) + 1 });
+    });
+  }
+
+  /** `DELETE …/issues/{index}/pin` (204): the ones pinned after it move up. */
+  async unpin(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
+    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    requireRepoAdmin(repo);
+    if (issue.pinOrder === 0) return;
+    await this.db.transaction(async (m) => {
+      const rest = (await this.issues.pinned(m, repo.id, issue.isPull)).filter((p) => p.id !== issue.id);
+      await this.issues.update(m, issue.id, { pinOrder: 0 });
+      for (const [i, p] of rest.entries()) if (p.pinOrder !== i + 1) await this.issues.update(m, p.id, { pinOrder: i + 1 });
+    });
+  }
+
+  /** `PATCH …/issues/{index}/pin/{position}` (204): moves a pinned issue to a position (1-based). */
+  async movePin(actor: Actor | null, owner: string, repoName: string, index: string, position: string): Promise<void> {
+    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    requireRepoAdmin(repo);
+    if (issue.pinOrder === 0) return;
+    const target = /^\d{1,9}$/.test(position) ? Number(position) : 0;
+    await this.db.transaction(async (m) => {
+      const order = (await this.issues.pinned(m, repo.id, issue.isPull)).filter((p) => p.id !== issue.id);
+      const at = Math.min(Math.max(target, 1), order.length + 1) - 1;
+      order.splice(at, 0, issue);
+      for (const [i, p] of order.entries()) if (p.pinOrder !== i + 1 || p.id === issue.id) await this.issues.update(m, p.id, { pinOrder: i + 1 });
+    });
+  }
+
+  /** `GET /repos/{o}/{r}/issues/pinned` (or pulls/pinned). */
+  async listPinned(actor: Actor | null, owner: string, repoName: string, isPull: boolean): Promise<Issue[]> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    if (!canReadIssuesOrPulls(repo, isPull)) {
+      throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+    }
+    const rows = await this.issues.pinned(this.db.manager, repo.id, isPull);
+    return this.loader.load(rows, new Map([[repo.id, repo]]));
+  }
+
+  /** `POST …/issues/{index}/assignees` (201) and `DELETE` (200): the issue afterwards. */
+  async changeAssignees(actor: Actor | null, owner: string, repoName: string, index: string, body: IssueAssigneesOption, add: boolean): Promise<Issue> {
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
+    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('user should have permission to change the assignees');
+    const names = [...new Set(body.assignees ?? [])];
+    const users = add ? await this.resolveAssignees(a, repo, names, 'permission_denied') : await this.requireUsers(names);
+    const before = (await this.issues.assigneesOf([issue.id])).get(issue.id) ?? [];
+    const changed = users.filter((u) => before.includes(u.id) !== add).map((u) => u.id);
+    const known = await this.loader.users([a.id, ...changed]);
+    const sender = known.get(a.id)!;
+    const result = await this.db.transaction(async (m) => {
+      for (const id of changed) {
+        if (add) await this.issues.addAssignee(m, issue.id, id);
+        else await this.issues.removeAssignee(m, issue.id, id);
+      }
+      if (changed.length > 0) await this.issues.update(m, issue.id, { updatedAt: new Date() });
+      const row = (await this.issues.findById(issue.id, m))!;
+      const api = await this.loader.one(row, repo, { m, known: [...known.values()] });
+      for (const id of changed) {
+        await this.events.issue(m, 'issue.assigned', { actor: a, issue: api, repo, sender, action: add ? 'assigned' : 'unassigned', assignee: known.get(id) });
+      }
+      return { id: issue.id, counters: null };
+    });
+    return this.afterChange(result, repo);
+  }
+
+  /** After a committed change: the counts to repo-service, then the issue as it is now. */
+  private async afterChange(result: { id: number; counters: RepoIssueCounters | null }, repo: RepoAccess): Promise<Issue> {
+    await this.counters.publish(result.counters);
+    const row = await this.issues.findById(result.id);
+    if (!row) throw notFound();
+    return this.loader.one(row, repo);
+  }
+
+  private async requireUsers(names: string[]): Promise<User[]> {
+    const accounts = await this.directory.requireUsers(null, names);
+    return accounts.map((acc) => acc.user);
+  }
+
+  /**
+   * Assignees by name: unknown names are Gitea's 422; users who cannot be assigned (no write
+   * access to code, issues or pulls, or inactive) answer `denied` (422 on create and edit,
+   * 403 on the assignee routes, as Gitea).
+   */
+  private async resolveAssignees(actor: Actor, repo: RepoAccess, names: string[], denied: 'unprocessable' | 'permission_denied'): Promise<Array<{ id: number }>> {
+    if (names.length === 0) return [];
+    const accounts = await this.directory.requireUsers(actor, names);
+    const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
+    for (const account of accounts) {
+      if (!canBeAssigned(access.find((x) => x.userId === account.id))) {
+        throw new ContractError(denied, `user does not have access to repo [user_id: ${account.id}, repo_name: ${repo.name}]`);
+      }
+    }
+    return accounts.map((acc) => ({ id: acc.id }));
+  }
+
+  /** Labels by id that the repository may use (its own, its organization's); others are 422. */
+  private async resolveLabels(repo: RepoAccess, ids: number[]): Promise<LabelEntity[]> {
+    const found = await this.labels.findByIds(ids);
+    return [...new Set(ids)].map((id) => {
+      const label = found.find((l) => l.id === id);
+      const usable = label && (label.repoId === repo.id || (repo.ownerKind === 'organization' && label.orgId === repo.ownerId));
+      if (!usable) throw unprocessable(`label does not exist [label_id: ${id}]`);
+      return label;
+    });
+  }
+
+  private async resolveMilestone(repo: RepoAccess, id: number): Promise<number> {
+    const milestone = await this.milestones.findInRepo(repo.id, id);
+    if (!milestone) throw unprocessable(`milestone does not exist [id: ${id}, repo_id: ${repo.id}]`);
+    return milestone.id;
+  }
+
+  /** Users mentioned in a body who can read the repository's issues (Gitea's ResolveIssueMentionsByVisibility). */
+  async resolveMentions(repo: RepoAccess, text: string): Promise<number[]> {
+    const logins = mentionedLogins(text);
+    if (logins.length === 0) return [];
+    const accounts = (await this.directory.accountsByNames(null, logins)).filter((acc) => acc.kind === 'user' && acc.isActive);
+    const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
+    return access.filter((x) => x.units['repo.issues'] >= 1 || x.units['repo.pulls'] >= 1).map((x) => x.userId);
+  }
+}
+
+function stateFilter(state: string | undefined): boolean | undefined {
+  if (state === 'closed') return true;
+  if (state === 'all') return undefined;
+  return false;
+}
+
+function splitList(value: string | undefined): string[] {
+  if (typeof value !== 'string') return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}

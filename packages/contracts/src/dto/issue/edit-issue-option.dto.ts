@@ -1,0 +1,55 @@
+import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** `PATCH /repos/{owner}/{repo}/issues/{index}`: only the fields present change. */
+export class EditIssueOption {
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  title?: string;
+
+  @IsOptional()
+  @IsString()
+  body?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  ref?: string;
+
+  /** Deprecated: one assignee by name (empty: none). */
+  @IsOptional()
+  @IsString()
+  assignee?: string;
+
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  assignees?: string[];
+
+  /** Milestone id; 0 removes it. */
+  @IsOptional()
+  @IsInt()
+  milestone?: number;
+
+  @IsOptional()
+  @IsIn(['open', 'closed'])
+  state?: 'open' | 'closed';
+
+  @IsOptional()
+  @IsISO8601()
+  due_date?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  unset_due_date?: boolean;
+
+  /** The content_version the editor saw: a different current one answers 409. */
+  @IsOptional()
+  @IsInt()
+  content_version?: number;
+
+  @IsOptional()
+  @IsArray()
+  @IsInt({ each: true })
+  projects?: number[];
+}
