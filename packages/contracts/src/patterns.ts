@@ -381,6 +381,11 @@ export const RepoFactPatterns = definePatterns('repo', {
   hookCommit: 'repos.hookCommit',
   /** What several users may do in one repository (body `{repoId, userIds}`), one call per list. */
   usersAccess: 'repos.usersAccess',
+  /**
+   * Every repository the actor reaches (optionally of one `owner`, or one `team` of it), with
+   * its access: the repositories `GET /repos/issues/search` looks in.
+   */
+  reachable: 'repos.reachable',
   /** issue-service's counts of issues and pulls (RepoIssueCounters), applied when newer. */
   setIssueCounters: 'repos.issueCounters.set',
 });

@@ -34,6 +34,11 @@ export class RepoGate {
     });
   }
 
+  /** Every repository the actor reaches (of one owner or team), with its access: one call. */
+  reachable(actor: Actor | null, scope: { owner?: string; team?: string }): Promise<RepoAccess[]> {
+    return this.rpc.call<RepoAccess[], Record<string, string>, { owner?: string; team?: string }>(RepoFactPatterns.reachable, { actor, body: scope });
+  }
+
   /** What each user may do in the repository (assignees), one call. */
   usersAccess(repoId: number, userIds: number[]): Promise<UserRepoAccess[]> {
     if (userIds.length === 0) return Promise.resolve([]);

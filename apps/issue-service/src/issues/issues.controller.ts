@@ -13,7 +13,7 @@ import {
   type Page,
   type RpcRequest,
 } from '@gitforge/contracts';
-import { IssuesService, type IssueListQuery } from './issues.service.js';
+import { ISSUE_SEARCH_PAGE_SIZE, IssuesService, type IssueListQuery, type IssueSearchQuery } from './issues.service.js';
 
 type RepoParams = { owner: string; repo: string };
 type IssueParams = RepoParams & { index: string };
@@ -30,6 +30,11 @@ export class IssuesController {
   @MessagePattern(IssuePatterns.list)
   list(@Payload() req: RpcRequest<RepoParams, undefined, IssueListQuery & { page?: string; limit?: string }>): Promise<Page<Issue>> {
     return this.issues.list(req.actor, req.params.owner, req.params.repo, req.query, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(IssuePatterns.search)
+  search(@Payload() req: RpcRequest<Record<string, string>, undefined, IssueSearchQuery & { page?: string; limit?: string }>): Promise<Page<Issue>> {
+    return this.issues.search(req.actor, req.query, normalizeListOptions(req.query, { limit: ISSUE_SEARCH_PAGE_SIZE }));
   }
 
   @MessagePattern(IssuePatterns.get)

@@ -10,7 +10,10 @@ import { IssueEntity } from './issue.entity.js';
 
 /** The filters of Gitea's IssuesOptions that the issue listings use. */
 export interface IssueFilter {
+  /** Repositories whose issues (and pulls, unless `pullRepoIds` is given) are listed. */
   repoIds: number[];
+  /** When set, pulls come from these repositories and only issues from `repoIds`. */
+  pullRepoIds?: number[];
   /** undefined: both. */
   isClosed?: boolean;
   isPull?: boolean;
@@ -23,8 +26,6 @@ export interface IssueFilter {
   mentionedId?: number;
   updatedAfter?: Date;
   updatedBefore?: Date;
-  /** Only pinned issues, in pin order. */
-  pinned?: boolean;
 }
 
 const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -102,11 +103,16 @@ export class IssuesRepository {
     await m.delete(IssueMentionEntity, { issueId: id });
   }
 
-  /** One page of issues, newest first (pinned ones by pin order), and the total. */
-  list(f: IssueFilter, options: ListOptions): Promise<[IssueEntity[], number]> {
+  /** One page of issues, newest first (those of `priorityRepoId` first), and the total. */
+  list(f: IssueFilter, options: ListOptions, priorityRepoId?: number): Promise<[IssueEntity[], number]> {
     const qb = this.filtered(f);
-    if (f.pinned) qb.orderBy('i.pin_order', 'ASC');
-    else qb.orderBy('i.created_at', 'DESC').addOrderBy('i.id', 'DESC');
+    if (priorityRepoId) {
+      qb.addSelect('CASE WHEN i.repo_id = :priority THEN 1 ELSE 2 END', 'priority_rank').setParameter('priority', priorityRepoId);
+      qb.orderBy('priority_rank', 'ASC').addOrderBy('i.created_at', 'DESC');
+    } else {
+      qb.orderBy('i.created_at', 'DESC');
+    }
+    qb.addOrderBy('i.id', 'DESC');
     return qb
       .skip((options.page - 1) * options.limit)
       .take(options.limit)
@@ -115,11 +121,17 @@ export class IssuesRepository {
 
   private filtered(f: IssueFilter): SelectQueryBuilder<IssueEntity> {
     const qb = this.db.manager.createQueryBuilder(IssueEntity, 'i');
-    if (f.repoIds.length === 0) return qb.where('1 = 0');
-    qb.where('i.repo_id IN (:...repoIds)', { repoIds: f.repoIds });
+    if (f.pullRepoIds) {
+      const issues = f.repoIds.length > 0 ? '(i.is_pull = :no AND i.repo_id IN (:...repoIds))' : '1 = 0';
+      const pulls = f.pullRepoIds.length > 0 ? '(i.is_pull = :yes AND i.repo_id IN (:...pullRepoIds))' : '1 = 0';
+      qb.where(`(${issues} OR ${pulls})`, { no: false, yes: true, repoIds: f.repoIds, pullRepoIds: f.pullRepoIds });
+    } else if (f.repoIds.length === 0) {
+      return qb.where('1 = 0');
+    } else {
+      qb.where('i.repo_id IN (:...repoIds)', { repoIds: f.repoIds });
+    }
     if (f.isClosed !== undefined) qb.andWhere('i.is_closed = :isClosed', { isClosed: f.isClosed });
     if (f.isPull !== undefined) qb.andWhere('i.is_pull = :isPull', { isPull: f.isPull });
-    if (f.pinned) qb.andWhere('i.pin_order > 0');
     if (f.labelIds && f.labelIds.length > 0) {
       qb.andWhere('i.id IN (SELECT il.issue_id FROM issue_label il WHERE il.label_id IN (:...labelIds))', { labelIds: f.labelIds });
     }

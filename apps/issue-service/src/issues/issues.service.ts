@@ -69,6 +69,31 @@ export interface IssueListQuery {
   mentioned_by?: string;
 }
 
+/** Query parameters of `GET /repos/issues/search`. */
+export interface IssueSearchQuery {
+  state?: string;
+  labels?: string;
+  milestones?: string;
+  q?: string;
+  priority_repo_id?: string;
+  type?: string;
+  since?: string;
+  before?: string;
+  assigned?: string;
+  created?: string;
+  mentioned?: string;
+  review_requested?: string;
+  reviewed?: string;
+  owner?: string;
+  team?: string;
+}
+
+/** Gitea's `[ui] ISSUE_PAGING_NUM`: the default page size of the issue search. */
+export const ISSUE_SEARCH_PAGE_SIZE = 20;
+
+/** Go's strconv.ParseBool as Gitea's FormBool reads flags. */
+const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
+
 /** A time as Gitea's issue routes parse it (RFC 3339); anything else is Gitea's 422. */
 export function parseQueryTime(name: string, value: string | undefined): Date | undefined {
   if (value === undefined || value === '') return undefined;
@@ -148,9 +173,11 @@ export class IssuesService {
     const mentions = await this.resolveMentions(repo, body.body ?? '');
     const known = await this.loader.users([a.id, ...assignees.map((u) => u.id)]);
     const sender = known.get(a.id)!;
-    const now = new Date();
     const result = await this.db.transaction(async (m) => {
       const index = await this.issues.nextIndex(m, repo.id);
+      // Taken after the number, so creation times never run against numbers; whole seconds, as
+      // Gitea stores them, so issues of one second are listed by number.
+      const now = wholeSeconds(new Date());
       const row = await this.issues.insert(m, {
         repoId: repo.id,
         idx: index,
@@ -190,6 +217,44 @@ export class IssuesService {
     return pageOf(await this.loader.load(rows, new Map([[repo.id, repo]])), total, options);
   }
 
+  /**
+   * `GET /repos/issues/search`: issues and pulls of every repository the actor reaches whose
+   * unit it can read (optionally of one owner or team), Gitea's filters, priority repository first.
+   */
+  async search(actor: Actor | null, query: IssueSearchQuery, options: ListOptions): Promise<Page<Issue>> {
+    const updatedAfter = parseQueryTime('since', query.since);
+    const updatedBefore = parseQueryTime('before', query.before);
+    const repos = await this.gate.reachable(actor, { owner: query.owner || undefined, team: query.team || undefined });
+    const type = query.type === 'pulls' || query.type === 'issues' ? query.type : undefined;
+    const issueRepos = type === 'pulls' ? [] : repos.filter((r) => canRead(r, 'repo.issues')).map((r) => r.id);
+    const pullRepos = type === 'issues' ? [] : repos.filter((r) => canRead(r, 'repo.pulls')).map((r) => r.id);
+    const filter: IssueFilter = { repoIds: issueRepos, pullRepoIds: pullRepos, isClosed: stateFilter(query.state), updatedAfter, updatedBefore };
+    const keyword = (query.q ?? '').trim();
+    if (keyword && !keyword.includes('\0')) filter.keyword = keyword;
+    const allIds = [...new Set([...issueRepos, ...pullRepos])];
+    const labelNames = splitList(query.labels);
+    if (labelNames.length > 0) {
+      const orgIds = [...new Set(repos.filter((r) => r.ownerKind === 'organization').map((r) => r.ownerId))];
+      filter.labelIds = await this.labels.idsByNames(allIds, orgIds, labelNames);
+      if (filter.labelIds.length === 0) filter.labelIds = [-1];
+    }
+    const milestoneNames = splitList(query.milestones);
+    if (milestoneNames.length > 0) {
+      const ids = await this.milestones.idsByNames(allIds, milestoneNames);
+      filter.milestoneIds = ids.length > 0 ? ids : [-1];
+    }
+    // The caller's own filters; anonymous callers asking for them find nothing, as Gitea's user id 0.
+    const self = actor?.id ?? 0;
+    if (formBool(query.created)) filter.posterId = self;
+    if (formBool(query.assigned)) filter.assigneeId = self;
+    if (formBool(query.mentioned)) filter.mentionedId = self;
+    // Review requests come with pull requests; until then nobody has been asked for a review.
+    if (formBool(query.review_requested) || formBool(query.reviewed)) filter.repoIds = filter.pullRepoIds = [];
+    const priority = Number.parseInt(query.priority_repo_id ?? '', 10);
+    const [rows, total] = await this.issues.list(filter, options, Number.isSafeInteger(priority) && priority > 0 ? priority : undefined);
+    return pageOf(await this.loader.load(rows, new Map(repos.map((r) => [r.id, r]))), total, options);
+  }
+
   /** The filter of a repository's issue list; Gitea's rules for `type` when a unit is unreadable. */
   async repoFilter(repo: RepoAccess, query: IssueListQuery): Promise<IssueFilter> {
     let isPull: boolean | undefined = query.type === 'pulls' ? true : query.type === 'issues' ? false : undefined;
@@ -209,7 +274,7 @@ export class IssuesService {
     const labelNames = splitList(query.labels);
     if (labelNames.length > 0) {
       // Unknown names are discarded, as Gitea does.
-      const ids = await this.labels.idsByNames(repo.id, repo.ownerKind === 'organization' ? repo.ownerId : 0, labelNames);
+      const ids = await this.labels.idsByNames([repo.id], repo.ownerKind === 'organization' ? [repo.ownerId] : [], labelNames);
       if (ids.length > 0) filter.labelIds = ids;
     }
     const milestones = splitList(query.milestones);
@@ -254,7 +319,7 @@ export class IssuesService {
       edited.push({ title: { from: issue.title } });
     }
     if (body.body !== undefined && body.body !== issue.body) {
-      if (body.content_version && body.content_version !== issue.contentVersion) throw invalid('the issue is already changed');
+      if (body.content_version !== undefined && body.content_version !== issue.contentVersion) throw invalid('the issue is already changed');
       changes.body = body.body;
       changes.contentVersion = issue.contentVersion + 1;
       edited.push({ body: { from: issue.body } });
@@ -474,6 +539,10 @@ export class IssuesService {
     const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
     return access.filter((x) => x.units['repo.issues'] >= 1 || x.units['repo.pulls'] >= 1).map((x) => x.userId);
   }
+}
+
+export function wholeSeconds(d: Date): Date {
+  return new Date(Math.floor(d.getTime() / 1000) * 1000);
 }
 
 function stateFilter(state: string | undefined): boolean | undefined {

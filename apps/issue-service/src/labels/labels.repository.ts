@@ -30,14 +30,14 @@ export class LabelsRepository {
     return (m ?? this.db.manager).find(LabelEntity, { where: { id: In([...new Set(ids)]) } });
   }
 
-  /** Ids of the labels a repository can use (its own and its organization's) with one of these names. */
-  async idsByNames(repoId: number, orgId: number, names: string[]): Promise<number[]> {
-    if (names.length === 0) return [];
+  /** Ids of the labels these repositories can use (their own and their organizations') with one of these names. */
+  async idsByNames(repoIds: number[], orgIds: number[], names: string[]): Promise<number[]> {
+    if (names.length === 0 || repoIds.length === 0) return [];
     const qb = this.db.manager
       .createQueryBuilder(LabelEntity, 'l')
       .select('l.id', 'id')
       .where('l.name IN (:...names)', { names })
-      .andWhere(orgId > 0 ? '(l.repo_id = :repoId OR l.org_id = :orgId)' : 'l.repo_id = :repoId', { repoId, orgId });
+      .andWhere(orgIds.length > 0 ? '(l.repo_id IN (:...repoIds) OR l.org_id IN (:...orgIds))' : 'l.repo_id IN (:...repoIds)', { repoIds, orgIds });
     return (await qb.getRawMany<{ id: number }>()).map((r) => Number(r.id));
   }
 

@@ -22,6 +22,13 @@ export class MilestonesRepository {
     return this.db.findOneBy(MilestoneEntity, { repoId, name });
   }
 
+  /** Ids of the milestones of these repositories with one of these names. */
+  async idsByNames(repoIds: number[], names: string[]): Promise<number[]> {
+    if (names.length === 0 || repoIds.length === 0) return [];
+    const rows = await this.db.manager.find(MilestoneEntity, { where: { repoId: In(repoIds), name: In(names) }, select: { id: true } });
+    return rows.map((r) => r.id);
+  }
+
   /** Open and closed issues (pulls included, as Gitea counts) of each milestone, counted now. */
   async counts(ids: number[], m?: EntityManager): Promise<Map<number, MilestoneCounts>> {
     const result = new Map<number, MilestoneCounts>(ids.map((id) => [id, { open: 0, closed: 0 }]));

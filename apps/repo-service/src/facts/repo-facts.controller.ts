@@ -29,6 +29,11 @@ export class RepoFactsController {
     return this.facts.usersAccess(req.body.repoId, req.body.userIds);
   }
 
+  @MessagePattern(RepoFactPatterns.reachable)
+  reachable(@Payload() req: RpcRequest<Record<string, string>, { owner?: string; team?: string }>): Promise<RepoAccess[]> {
+    return this.facts.reachable(req.actor, req.body);
+  }
+
   @MessagePattern(RepoFactPatterns.setIssueCounters)
   setIssueCounters(@Payload() req: RpcRequest<Record<string, string>, RepoIssueCounters>): Promise<void> {
     return this.facts.setIssueCounters(req.body);

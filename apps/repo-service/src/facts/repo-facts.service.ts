@@ -16,6 +16,7 @@ import { actorOf, Database, DirectoryClient, PlatformConfig, RpcClient } from '@
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
+import { RepoSearchService } from '../repos/repo-search.service.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { trackerSettings, type RepositoryEntity } from '../repos/repository.entity.js';
 import { HookCommitReader } from './hook-commit.reader.js';
@@ -31,6 +32,7 @@ export class RepoFactsService {
     private readonly config: PlatformConfig,
     private readonly db: Database,
     private readonly directory: DirectoryClient,
+    private readonly search: RepoSearchService,
   ) {}
 
   private toAccess(repo: RepositoryEntity, owner: OwnerAccess, permission: RepoPermission): RepoAccess {
@@ -68,6 +70,11 @@ export class RepoFactsService {
         .filter((a) => a.kind === 'user')
         .map(async (a) => ({ userId: a.id, active: a.isActive, units: unitModes(await this.access.permissionOfUser(actorOf(a), repo)) })),
     );
+  }
+
+  /** The repositories an actor reaches whose `unit` it can read (issue search), with their access. */
+  async reachable(actor: Actor | null, scope: { owner?: string; team?: string }): Promise<RepoAccess[]> {
+    return this.many(actor, await this.search.reachableIds(actor, scope));
   }
 
   async setIssueCounters(counters: RepoIssueCounters): Promise<void> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  invalid,
   isPublicOnly,
   OrgPatterns,
   pageOf,
@@ -13,7 +14,7 @@ import {
   type Repository,
   type TeamRepoScope,
 } from '@gitforge/contracts';
-import { RpcClient } from '@gitforge/platform';
+import { DirectoryClient, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { ReposRepository, type RepoSearchFilter } from './repos.repository.js';
 import { ReposService } from './repos.service.js';
@@ -72,6 +73,7 @@ export class RepoSearchService {
     private readonly reposService: ReposService,
     private readonly access: RepoAccessService,
     private readonly rpc: RpcClient,
+    private readonly directory: DirectoryClient,
   ) {}
 
   async search(actor: Actor | null, q: RepoSearchQuery, options: ListOptions): Promise<Page<Repository>> {
@@ -88,12 +90,8 @@ export class RepoSearchService {
     // Public-only tokens search public repositories only (Gitea's SearchRepoOptions.ApplyPublicOnly).
     const includePrivate =
       actor !== null && !isPublicOnly(actor.scopes) && (q.private === undefined || q.private === '' || formBool(q.private));
-    const [owners, reach, collaborations] = await Promise.all([
-      this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor }),
-      actor ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor }) : Promise.resolve({ orgIds: [], repoIds: [] }),
-      actor ? this.access.collaborationsOf(actor.id) : Promise.resolve([]),
-    ]);
     const filter: RepoSearchFilter = {
+      ...(await this.reachFilter(actor, includePrivate)),
       keywords: (q.q ?? '')
         .trim()
         .toLowerCase()
@@ -102,11 +100,6 @@ export class RepoSearchService {
         .filter(Boolean),
       topicOnly: formBool(q.topic),
       includeDescription: formBool(q.includeDesc),
-      unrestricted: actor?.isAdmin === true && includePrivate,
-      includePrivate,
-      owners,
-      fullOwnerIds: actor ? [actor.id, ...reach.orgIds] : [],
-      reachableIds: [...reach.repoIds, ...collaborations.map((c) => c.repoId)],
       isPrivate: optionalBool(q.is_private),
       template: optionalBool(q.template),
       archived: optionalBool(q.archived),
@@ -132,5 +125,53 @@ export class RepoSearchService {
     }
     const [rows, total] = await this.repos.search(filter, options);
     return pageOf(await this.reposService.toApiMany(actor, rows), total, options);
+  }
+
+  /**
+   * Ids of every repository the actor reaches (public ones of visible owners, and the private
+   * ones it may read), optionally of one owner or one team of that owner: Gitea's repository
+   * condition of `GET /repos/issues/search`. Unknown owners and teams are Gitea's 400.
+   */
+  async reachableIds(actor: Actor | null, scope: { owner?: string; team?: string }): Promise<number[]> {
+    const includePrivate = actor !== null && !isPublicOnly(actor.scopes);
+    const filter: RepoSearchFilter = {
+      ...(await this.reachFilter(actor, includePrivate)),
+      keywords: [],
+      topicOnly: false,
+      includeDescription: false,
+      orderBy: { column: 'id', direction: 'ASC' },
+    };
+    if (scope.team && !scope.owner) throw invalid('Owner organisation is required for filtering on team');
+    if (scope.owner) {
+      const [owner] = await this.directory.accountsByNames(actor, [scope.owner]);
+      if (!owner) throw invalid('Owner not found');
+      filter.ownerId = owner.id;
+      if (scope.team) {
+        const [team] = await this.directory.teams(owner.id, { names: [scope.team] });
+        if (!team) throw invalid('Team not found');
+        const teamScope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(team.id) } });
+        filter.team = { orgId: teamScope.orgId, ids: teamScope.includesAllRepositories ? null : teamScope.repoIds };
+      }
+    }
+    return this.repos.searchIds(filter);
+  }
+
+  /** The part of a search filter that says what the actor reaches. */
+  private async reachFilter(
+    actor: Actor | null,
+    includePrivate: boolean,
+  ): Promise<Pick<RepoSearchFilter, 'unrestricted' | 'includePrivate' | 'owners' | 'fullOwnerIds' | 'reachableIds'>> {
+    const [owners, reach, collaborations] = await Promise.all([
+      this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor }),
+      actor ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor }) : Promise.resolve({ orgIds: [], repoIds: [] }),
+      actor ? this.access.collaborationsOf(actor.id) : Promise.resolve([]),
+    ]);
+    return {
+      unrestricted: actor?.isAdmin === true && includePrivate,
+      includePrivate,
+      owners,
+      fullOwnerIds: actor ? [actor.id, ...reach.orgIds] : [],
+      reachableIds: [...reach.repoIds, ...collaborations.map((c) => c.repoId)],
+    };
   }
 }

@@ -10,6 +10,6 @@ import { DirectoryClient } from '@gitforge/platform';
 @Module({
   controllers: [ReposController],
   providers: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
-  exports: [ReposRepository, ReposService, RepoAccessService, GitService, DirectoryClient],
+  exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
 })
 export class ReposModule {}

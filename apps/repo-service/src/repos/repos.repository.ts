@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, In, type EntityManager } from 'typeorm';
+import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/contracts';
 import { CollaborationEntity } from '../access/collaboration.entity.js';
@@ -147,6 +147,20 @@ export class ReposRepository {
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {
+    return this.searchQuery(f)
+      .addOrderBy('r.id', f.orderBy.direction)
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  /** Every id the search finds, unpaged (issue search across the repositories an actor reaches). */
+  async searchIds(f: RepoSearchFilter): Promise<number[]> {
+    const rows = await this.searchQuery(f).select('r.id', 'id').getRawMany<{ id: number }>();
+    return rows.map((r) => Number(r.id));
+  }
+
+  private searchQuery(f: RepoSearchFilter): SelectQueryBuilder<RepositoryEntity> {
     const qb = this.db.manager.createQueryBuilder(RepositoryEntity, 'r');
     qb.where('1 = 1');
     if (f.keywords.length > 0) {
@@ -213,10 +227,6 @@ export class ReposRepository {
     } else {
       qb.orderBy(`r.${f.orderBy.column}`, f.orderBy.direction);
     }
-    return qb
-      .addOrderBy('r.id', f.orderBy.direction)
-      .skip((options.page - 1) * options.limit)
-      .take(options.limit)
-      .getManyAndCount();
+    return qb;
   }
 }

@@ -1,4 +1,4 @@
-import { BodyTooDeep, MAX_BODY_DEPTH, normalizeJsonBody, parseQueryString } from './request-input.js';
+import { BodyTooDeep, MAX_BODY_DEPTH, normalizeJsonBody, NulInBody, parseQueryString } from './request-input.js';
 
 describe(normalizeJsonBody.name, () => {
   it('should drop null fields at every depth, as Go leaves them unset', () => {
@@ -13,6 +13,12 @@ describe(normalizeJsonBody.name, () => {
     let deep: unknown = 1;
     for (let i = 0; i <= MAX_BODY_DEPTH; i++) deep = [deep];
     expect(() => normalizeJsonBody(deep)).toThrow(BodyTooDeep);
+  });
+
+  it('should refuse NUL characters in values and keys, which no text field can store', () => {
+    expect(() => normalizeJsonBody({ title: 'a\u0000b' })).toThrow(NulInBody);
+    expect(() => normalizeJsonBody({ list: [{ ['k\u0000']: 'v' }] })).toThrow(NulInBody);
+    expect(normalizeJsonBody({ title: 'a\u0001b' })).toEqual({ title: 'a\u0001b' });
   });
 
   it('should drop keys that would reach a prototype', () => {

@@ -10,13 +10,24 @@ export class BodyTooDeep extends Error {
 }
 
 /**
+ * A string holding U+0000: no text column of PostgreSQL and no git message or environment value
+ * can store it, so it is refused as an undecodable body (422) before it reaches a service.
+ */
+export class NulInBody extends Error {
+  readonly code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+  constructor() {
+    super('a string holds a NUL character (U+0000)');
+  }
+}
+
+/**
  * A decoded JSON body as Go's encoding/json leaves it for Gitea's handlers: a `null` field is the
  * same as an absent one (so `{"description": null}` changes nothing), and a lone UTF-16
  * surrogate becomes U+FFFD. Nesting deeper than {@link MAX_BODY_DEPTH} is refused before the
  * validators walk it recursively.
  */
 export function normalizeJsonBody(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return wellFormed(value);
+  if (typeof value === 'string') return wellFormed(noNul(value));
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_BODY_DEPTH) throw new BodyTooDeep();
   if (Array.isArray(value)) return value.map((v) => normalizeJsonBody(v, depth + 1));
@@ -24,7 +35,7 @@ export function normalizeJsonBody(value: unknown, depth = 0): unknown {
   for (const [key, v] of Object.entries(value)) {
     // Keys that would reach an object's prototype are dropped (the form parser does not refuse them).
     if (v === null || key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
-    out[wellFormed(key)] = normalizeJsonBody(v, depth + 1);
+    out[wellFormed(noNul(key))] = normalizeJsonBody(v, depth + 1);
   }
   return out;
 }
@@ -39,6 +50,11 @@ export function parseQueryString(query: string): Record<string, string> {
     if (!Object.hasOwn(out, key)) out[key] = wellFormed(value);
   }
   return out;
+}
+
+function noNul(value: string): string {
+  if (value.includes('\u0000')) throw new NulInBody();
+  return value;
 }
 
 /** Lone UTF-16 surrogates replaced by U+FFFD, as Go decodes them (String.prototype.toWellFormed). */

@@ -17,6 +17,19 @@ import { Paginated } from '../../http/paginated.js';
 
 type QueryParams = Record<string, string>;
 
+/** `GET /repos/issues/search`: issues across every repository the caller reaches. */
+@Controller('api/v1/repos/issues')
+@Access({ scope: 'issue' })
+export class IssueSearchController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get('search')
+  @Paginated()
+  search(@CurrentActor() actor: Actor | null, @Query() query: QueryParams): Promise<Page<Issue>> {
+    return this.rpc.call(IssuePatterns.search, { actor, query });
+  }
+}
+
 /** `/repos/{owner}/{repo}/issues…` (Gitea's issue routes: token scope `issue`). */
 @Controller('api/v1/repos/:owner/:repo')
 @Access({ scope: 'issue' })
