@@ -50,9 +50,10 @@ export class Issues1763800000300 implements MigrationInterface {
     );
     await q.createIndex('issue', new TableIndex({ name: 'uq_issue_repo_index', columnNames: ['repo_id', 'idx'], isUnique: true }));
     // The default listing: a repository's open (or closed) issues, newest first.
-    await q.createIndex('issue', new TableIndex({ name: 'idx_issue_repo_state', columnNames: ['repo_id', 'is_pull', 'is_closed', 'created_at'] }));
+    await q.createIndex('issue', new TableIndex({ name: 'idx_issue_repo_state', columnNames: ['repo_id', 'is_closed', 'created_at'] }));
     await q.createIndex('issue', new TableIndex({ name: 'idx_issue_poster', columnNames: ['poster_id'] }));
-    await q.createIndex('issue', new TableIndex({ name: 'idx_issue_milestone', columnNames: ['milestone_id'] }));
+    // Milestones' open and closed counts are counted on read: an index answers them alone.
+    await q.createIndex('issue', new TableIndex({ name: 'idx_issue_milestone', columnNames: ['milestone_id', 'is_closed'] }));
     await q.createIndex('issue', new TableIndex({ name: 'idx_issue_updated', columnNames: ['updated_at'] }));
 
     await q.createTable(
