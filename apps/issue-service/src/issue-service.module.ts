@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { IssueServiceEntities, IssueServiceMigrations } from './entities.js';
+import { DependenciesModule } from './dependencies/dependencies.module.js';
 import { IssuesModule } from './issues/issues.module.js';
 
 @Module({
   imports: [
     PlatformModule.forService({ service: 'issue', entities: IssueServiceEntities, migrations: IssueServiceMigrations }),
     IssuesModule,
+    DependenciesModule,
   ],
 })
 export class IssueServiceModule {}

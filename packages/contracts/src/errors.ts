@@ -13,6 +13,8 @@ export const ErrorCodes = [
   /** Gitea's 405 for an operation the resource does not support (teams of a user's repository). */
   'method_not_allowed',
   'locked',
+  /** Gitea's 412: the change needs something else first (an issue with open dependencies cannot close). */
+  'failed_precondition',
   'payload_too_large',
   'unavailable',
   'deadline_exceeded',
@@ -81,4 +83,5 @@ export const notFound = (message = 'not found'): ContractError => new ContractEr
 export const forbidden = (message: string): ContractError => new ContractError('permission_denied', message);
 export const unprocessable = (message: string): ContractError => new ContractError('unprocessable', message);
 export const conflict = (message: string): ContractError => new ContractError('conflict', message);
+export const failedPrecondition = (message: string): ContractError => new ContractError('failed_precondition', message);
 export const invalid = (message: string): ContractError => new ContractError('invalid_argument', message);

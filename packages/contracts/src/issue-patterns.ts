@@ -129,3 +129,13 @@ export const ProjectPatterns = definePatterns('issue', {
   moveIssue: 'projects.issues.move',
   removeIssue: 'projects.issues.remove',
 });
+
+/** Issue dependencies: `dependencies` are the issues that block an issue, `blocks` those it blocks. */
+export const IssueDependencyPatterns = definePatterns('issue', {
+  listDependencies: 'issues.dependencies.list',
+  addDependency: 'issues.dependencies.add',
+  removeDependency: 'issues.dependencies.remove',
+  listBlocks: 'issues.blocks.list',
+  addBlock: 'issues.blocks.add',
+  removeBlock: 'issues.blocks.remove',
+});

@@ -284,6 +284,37 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect((await search(reader.api, 'state=closed')).body).toEqual([]);
   });
 
+  it('should keep dependencies: blockers keep an issue open (412) until they close, across repositories', async () => {
+    const fresh = await createRepo(owner.api);
+    await addCollaborator(owner.api, fresh, writer, 'write');
+    const [blocked, blocker] = [await createIssue(writer.api, fresh, { title: 'blocked' }), await createIssue(writer.api, fresh, { title: 'blocker' })];
+    const other = await createIssue(owner.api, repo, { title: 'elsewhere' });
+    const deps = path(fresh, `/${blocked.number}/dependencies`);
+    const added = await writer.api.post<Issue>(deps, { index: blocker.number });
+    expect(added).toMatchObject({ status: 201, body: { number: blocked.number } });
+    expect((await writer.api.post(deps, { index: other.number, owner: owner.username, repo: repo.name })).status).toBe(201);
+    expect((await writer.api.post(deps, { index: blocker.number })).status).toBe(409);
+    expect((await writer.api.post(path(fresh, `/${blocker.number}/dependencies`), { index: blocked.number })).status).toBe(422);
+    expect((await writer.api.post(deps, { index: blocked.number })).status).toBe(422);
+    expect((await reader.api.post(deps, { index: blocker.number })).status).toBe(404);
+    expect((await writer.api.post(deps, { index: 999999 })).status).toBe(404);
+    expect((await writer.api.post(deps, {})).status).toBe(422);
+    const listed = await reader.api.get<Issue[]>(deps);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((i) => i.title)).toEqual(['blocker', 'elsewhere']);
+    expect((await reader.api.get<Issue[]>(path(fresh, `/${blocker.number}/blocks`))).body.map((i) => i.title)).toEqual(['blocked']);
+    const refused = await writer.api.patch(path(fresh, `/${blocked.number}`), { state: 'closed' });
+    expect(refused).toMatchObject({ status: 412, body: giteaError('cannot close this issue because it still has open dependencies') });
+    expect((await writer.api.patch(path(fresh, `/${blocker.number}`), { state: 'closed' })).status).toBe(201);
+    expect((await writer.api.delete(deps, { index: other.number, owner: owner.username, repo: repo.name })).status).toBe(201);
+    expect((await writer.api.delete(deps, { index: other.number, owner: owner.username, repo: repo.name })).status).toBe(404);
+    expect((await writer.api.patch(path(fresh, `/${blocked.number}`), { state: 'closed' })).status).toBe(201);
+    // The tracker's dependency switch: off, the list is 404 and links cannot be made.
+    await owner.api.patch(`/repos/${fresh.full_name}`, { internal_tracker: { enable_issue_dependencies: false } } satisfies EditRepoOption);
+    expect((await reader.api.get(deps)).status).toBe(404);
+    expect((await writer.api.post(path(fresh, `/${blocker.number}/blocks`), { index: blocked.number })).status).toBe(404);
+  });
+
   it('should keep open_issues_count equal to the open issues listed', async () => {
     const listed = await owner.api.get<Issue[]>(`${path(repo)}?state=open&limit=1`);
     expect(await openCount(repo)).toBe(Number(listed.headers.get('x-total-count')));

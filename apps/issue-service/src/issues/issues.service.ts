@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   ContractError,
+  failedPrecondition,
   forbidden,
   invalid,
   notFound,
@@ -35,6 +36,7 @@ import {
   requireRepoAdmin,
   RepoGate,
 } from '../access/repo-gate.js';
+import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
 import type { LabelEntity } from '../labels/label.entity.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
@@ -129,6 +131,7 @@ export class IssuesService {
     private readonly directory: DirectoryClient,
     private readonly events: IssueEvents,
     private readonly counters: IssueCounters,
+    private readonly dependencies: DependenciesRepository,
   ) {}
 
   /**
@@ -354,6 +357,7 @@ export class IssuesService {
     const known = await this.loader.users([a.id, ...added, ...removed]);
     const sender = known.get(a.id)!;
     const result = await this.db.transaction(async (m) => {
+      if (changes.isClosed) await this.requireNoOpenBlockers(repo, issue, m);
       const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0;
       if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: new Date() });
       for (const id of added) await this.issues.addAssignee(m, issue.id, id);
@@ -391,6 +395,14 @@ export class IssuesService {
   /** The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind. */
   private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
     await this.issues.delete(m, issue.id);
+    await this.dependencies.deleteAllOf(m, issue.id);
+  }
+
+  /** Gitea's 412: an issue cannot close while an issue it depends on is open. */
+  private async requireNoOpenBlockers(repo: RepoAccess, issue: IssueEntity, m: EntityManager): Promise<void> {
+    if (repo.settings.enable_issue_dependencies && (await this.dependencies.hasOpenBlockers(issue.id, m))) {
+      throw failedPrecondition(`cannot close this ${issue.isPull ? 'pull request' : 'issue'} because it still has open dependencies`);
+    }
   }
 
   /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */

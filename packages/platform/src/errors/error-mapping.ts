@@ -11,6 +11,7 @@ export const HttpStatusOfCode: Record<ErrorCode, number> = {
   unauthenticated: 401,
   method_not_allowed: 405,
   locked: 423,
+  failed_precondition: 412,
   payload_too_large: 413,
   unavailable: 503,
   deadline_exceeded: 504,

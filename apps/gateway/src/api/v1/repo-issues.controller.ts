@@ -4,6 +4,8 @@ import {
   EditDeadlineOption,
   EditIssueOption,
   IssueAssigneesOption,
+  IssueDependencyPatterns,
+  IssueMeta,
   IssuePatterns,
   LockIssueOption,
   type Actor,
@@ -127,5 +129,40 @@ export class RepoIssuesController {
     @Body() body: IssueAssigneesOption,
   ): Promise<Issue> {
     return this.rpc.call(IssuePatterns.removeAssignees, { actor, params, body });
+  }
+
+  @Get('issues/:index/dependencies')
+  dependencies(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string }, @Query() query: QueryParams): Promise<Issue[]> {
+    return this.rpc.call(IssueDependencyPatterns.listDependencies, { actor, params, query });
+  }
+
+  @Post('issues/:index/dependencies')
+  @HttpCode(201)
+  addDependency(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string }, @Body() body: IssueMeta): Promise<Issue> {
+    return this.rpc.call(IssueDependencyPatterns.addDependency, { actor, params, body });
+  }
+
+  /** Gitea answers a removal with 201 too. */
+  @Delete('issues/:index/dependencies')
+  @HttpCode(201)
+  removeDependency(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string }, @Body() body: IssueMeta): Promise<Issue> {
+    return this.rpc.call(IssueDependencyPatterns.removeDependency, { actor, params, body });
+  }
+
+  @Get('issues/:index/blocks')
+  blocks(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string }, @Query() query: QueryParams): Promise<Issue[]> {
+    return this.rpc.call(IssueDependencyPatterns.listBlocks, { actor, params, query });
+  }
+
+  @Post('issues/:index/blocks')
+  @HttpCode(201)
+  addBlock(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string }, @Body() body: IssueMeta): Promise<Issue> {
+    return this.rpc.call(IssueDependencyPatterns.addBlock, { actor, params, body });
+  }
+
+  @Delete('issues/:index/blocks')
+  @HttpCode(201)
+  removeBlock(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string }, @Body() body: IssueMeta): Promise<Issue> {
+    return this.rpc.call(IssueDependencyPatterns.removeBlock, { actor, params, body });
   }
 }
