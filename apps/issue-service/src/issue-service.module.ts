@@ -2,11 +2,15 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { IssueServiceEntities, IssueServiceMigrations } from './entities.js';
 import { IssuesModule } from './issues/issues.module.js';
+import { LabelsModule } from './labels/labels.module.js';
+import { MilestonesModule } from './milestones/milestones.module.js';
 
 @Module({
   imports: [
     PlatformModule.forService({ service: 'issue', entities: IssueServiceEntities, migrations: IssueServiceMigrations }),
     IssuesModule,
+    LabelsModule,
+    MilestonesModule,
   ],
 })
 export class IssueServiceModule {}
