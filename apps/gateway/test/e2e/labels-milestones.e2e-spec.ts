@@ -241,6 +241,10 @@ describe.each(layoutsUnderTest())('labels and milestones (%s layout)', (kind) =>
       expect((await bob.api.patch(`/orgs/${org.name}/labels/${team.id}`, { name: 'y' })).status).toBe(403);
       expect((await bob.api.delete(`/orgs/${org.name}/labels/${team.id}`)).status).toBe(403);
       expect((await api.anonymous.post(`/orgs/${org.name}/labels`, { name: 'x', color: '#fff' })).status).toBe(401);
+      // Site administrators manage any organization's labels (Gitea's reqOrgOwnership lets them through).
+      const byAdmin = await api.admin.post<Label>(`/orgs/${org.name}/labels`, { name: 'by-admin', color: '#fff' });
+      expect(byAdmin.status).toBe(201);
+      expect((await api.admin.delete(`/orgs/${org.name}/labels/by-admin`)).status).toBe(204);
       const hidden = await createOrg(alice.api, { visibility: 'private' });
       expect((await bob.api.get(`/orgs/${hidden.name}/labels`)).status).toBe(404);
       expect((await bob.api.post(`/orgs/${hidden.name}/labels`, { name: 'x', color: '#fff' })).status).toBe(404);
