@@ -6,6 +6,7 @@ import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
 import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
 import { AdminOrgsController } from './api/v1/admin-orgs.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
+import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } from './api/v1/labels-milestones.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
@@ -68,6 +69,9 @@ import { Paged } from './http/paged.js';
     ActivityFeedsController,
     IssueSearchController,
     RepoIssuesController,
+    RepoLabelsController,
+    OrgLabelsController,
+    RepoMilestonesController,
   ],
   providers: [Authenticator, Paged, SmartHttpProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })

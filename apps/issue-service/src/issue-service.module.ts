@@ -3,12 +3,16 @@ import { PlatformModule } from '@gitforge/platform';
 import { IssueServiceEntities, IssueServiceMigrations } from './entities.js';
 import { DependenciesModule } from './dependencies/dependencies.module.js';
 import { IssuesModule } from './issues/issues.module.js';
+import { LabelsModule } from './labels/labels.module.js';
+import { MilestonesModule } from './milestones/milestones.module.js';
 
 @Module({
   imports: [
     PlatformModule.forService({ service: 'issue', entities: IssueServiceEntities, migrations: IssueServiceMigrations }),
     IssuesModule,
     DependenciesModule,
+    LabelsModule,
+    MilestonesModule,
   ],
 })
 export class IssueServiceModule {}

@@ -88,6 +88,16 @@ export function requireActor(actor: Actor | null): Actor {
   return actor;
 }
 
+/**
+ * Gitea's reqRepoWriter(issues, pulls), which guards label and milestone changes: writers of
+ * either unit and repository administrators.
+ */
+export function requireIssuesWriter(repo: RepoAccess): void {
+  if (!canWrite(repo, 'repo.issues') && !canWrite(repo, 'repo.pulls') && !repo.isAdmin) {
+    throw forbidden('user should have a permission to write to a repo');
+  }
+}
+
 /** Gitea's reqAdmin: repository administrators (and site administrators). */
 export function requireRepoAdmin(repo: RepoAccess): void {
   if (!repo.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');

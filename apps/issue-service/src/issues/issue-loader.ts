@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Issue, RepoAccess, User } from '@gitforge/contracts';
 import { DirectoryClient, PlatformConfig } from '@gitforge/platform';
-import { toLabel } from '../labels/label.mapper.js';
+import { repoLabelHome, toLabel } from '../labels/label.mapper.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { toMilestone } from '../milestones/milestone.mapper.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
@@ -49,7 +49,7 @@ export class IssueLoader {
       return toIssue(r, repo, {
         poster: users.get(r.posterId) ?? users.get(GHOST_ID)!,
         assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
-        labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, { rootUrl: this.config.rootUrl, repoApiUrl: repo.repository.url, orgLogin: repo.ownerLogin })),
+        labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
         milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
         assets: [],
         projects: [],

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DirectoryClient } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
+import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { IssueCounters } from './issue-counters.js';
@@ -19,6 +20,7 @@ import { IssuesService } from './issues.service.js';
     DirectoryClient,
     IssuesRepository,
     LabelsRepository,
+    LabelResolver,
     MilestonesRepository,
     DependenciesRepository,
     IssueLoader,
@@ -26,6 +28,6 @@ import { IssuesService } from './issues.service.js';
     IssueCounters,
     IssuesService,
   ],
-  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, MilestonesRepository, DependenciesRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
+  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, LabelResolver, MilestonesRepository, DependenciesRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
 })
 export class IssuesModule {}

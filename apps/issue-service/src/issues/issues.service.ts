@@ -38,7 +38,7 @@ import {
 } from '../access/repo-gate.js';
 import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
-import type { LabelEntity } from '../labels/label.entity.js';
+import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { IssueCounters } from './issue-counters.js';
@@ -132,6 +132,7 @@ export class IssuesService {
     private readonly events: IssueEvents,
     private readonly counters: IssueCounters,
     private readonly dependencies: DependenciesRepository,
+    private readonly labelResolver: LabelResolver,
   ) {}
 
   /**
@@ -169,7 +170,7 @@ export class IssuesService {
     }
     // Like Gitea, only writers set labels, a milestone, assignees and a due date; others' are ignored.
     const writer = canWrite(repo, 'repo.issues');
-    const labels = writer ? await this.resolveLabels(repo, body.labels ?? []) : [];
+    const labels = writer ? await this.labelResolver.resolve(repo, body.labels ?? []) : [];
     const milestoneId = writer && body.milestone ? (await this.resolveMilestone(repo, body.milestone)) : 0;
     const assigneeNames = writer ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
     const assignees = await this.resolveAssignees(a, repo, assigneeNames, 'unprocessable');
@@ -524,17 +525,6 @@ export class IssuesService {
       }
     }
     return accounts.map((acc) => ({ id: acc.id }));
-  }
-
-  /** Labels by id that the repository may use (its own, its organization's); others are 422. */
-  private async resolveLabels(repo: RepoAccess, ids: number[]): Promise<LabelEntity[]> {
-    const found = await this.labels.findByIds(ids);
-    return [...new Set(ids)].map((id) => {
-      const label = found.find((l) => l.id === id);
-      const usable = label && (label.repoId === repo.id || (repo.ownerKind === 'organization' && label.orgId === repo.ownerId));
-      if (!usable) throw unprocessable(`label does not exist [label_id: ${id}]`);
-      return label;
-    });
   }
 
   private async resolveMilestone(repo: RepoAccess, id: number): Promise<number> {

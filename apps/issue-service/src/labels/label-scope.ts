@@ -22,3 +22,19 @@ export function keepOnePerScope<L extends Pick<LabelEntity, 'name' | 'exclusive'
     return !scope || lastOfScope.get(scope) === l;
   });
 }
+
+/**
+ * The labels of an issue after adding `added` to `current`, as Gitea adds them one at a time: a
+ * label already there is skipped, and a new exclusive label removes the others of its scope
+ * (so of several given for one scope, the last one stays).
+ */
+export function addKeepingScopes<L extends Pick<LabelEntity, 'id' | 'name' | 'exclusive'>>(current: L[], added: L[]): L[] {
+  let result = [...current];
+  for (const label of added) {
+    if (result.some((l) => l.id === label.id)) continue;
+    const scope = exclusiveScope(label);
+    if (scope) result = result.filter((l) => exclusiveScope(l) !== scope);
+    result.push(label);
+  }
+  return result;
+}

@@ -1,4 +1,4 @@
-import type { Label } from '@gitforge/contracts';
+import type { Label, RepoAccess } from '@gitforge/contracts';
 import type { LabelEntity } from './label.entity.js';
 
 /**
@@ -9,6 +9,11 @@ export interface LabelHome {
   rootUrl: string;
   repoApiUrl?: string;
   orgLogin?: string;
+}
+
+/** Where the labels usable in a repository live: the repository, or its organization. */
+export function repoLabelHome(rootUrl: string, repo: RepoAccess): LabelHome {
+  return { rootUrl, repoApiUrl: repo.repository.url, orgLogin: repo.ownerLogin };
 }
 
 /** Gitea's ToLabel: the colour without `#`. */

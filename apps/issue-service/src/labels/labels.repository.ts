@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { IssueLabelEntity } from './issue-label.entity.js';
 import { LabelEntity } from './label.entity.js';
+
+/** Whose labels: a repository's or an organization's. */
+export type LabelOwner = { repoId: number } | { orgId: number };
+
+const ownedBy = (owner: LabelOwner): Pick<LabelEntity, 'repoId' | 'orgId'> =>
+  'repoId' in owner ? { repoId: owner.repoId, orgId: 0 } : { repoId: 0, orgId: owner.orgId };
 
 @Injectable()
 export class LabelsRepository {
@@ -50,5 +57,39 @@ export class LabelsRepository {
       .values(labelIds.map((labelId) => ({ issueId, labelId })))
       .orIgnore()
       .execute();
+  }
+
+  async removeFromIssue(m: EntityManager, issueId: number, labelIds: number[]): Promise<void> {
+    if (labelIds.length > 0) await m.delete(IssueLabelEntity, { issueId, labelId: In(labelIds) });
+  }
+
+  /** One page of an owner's labels by name (Gitea's default sort), and their total. */
+  list(owner: LabelOwner, options: ListOptions): Promise<[LabelEntity[], number]> {
+    return this.db.manager.findAndCount(LabelEntity, {
+      where: ownedBy(owner),
+      order: { name: 'ASC', id: 'ASC' },
+      skip: (options.page - 1) * options.limit,
+      take: options.limit,
+    });
+  }
+
+  /** An owner's label by id, or by name (the first of that name, as Gitea's GetLabelInRepoByName). */
+  async findOwned(owner: LabelOwner, key: { id: number } | { name: string }): Promise<LabelEntity | null> {
+    const found = await this.db.manager.find(LabelEntity, { where: { ...ownedBy(owner), ...key }, order: { id: 'ASC' }, take: 1 });
+    return found[0] ?? null;
+  }
+
+  insert(m: EntityManager, owner: LabelOwner, label: Partial<LabelEntity>): Promise<LabelEntity> {
+    return m.save(LabelEntity, m.create(LabelEntity, { ...label, ...ownedBy(owner) }));
+  }
+
+  async update(m: EntityManager, id: number, changes: Partial<LabelEntity>): Promise<void> {
+    if (Object.keys(changes).length > 0) await m.update(LabelEntity, { id }, changes);
+  }
+
+  /** Deletes the label and takes it off every issue that carries it. */
+  async delete(m: EntityManager, id: number): Promise<void> {
+    await m.delete(IssueLabelEntity, { labelId: id });
+    await m.delete(LabelEntity, { id });
   }
 }

@@ -1,9 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
+import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { IssueEntity } from '../issues/issue.entity.js';
 import type { MilestoneCounts } from './milestone.mapper.js';
 import { MilestoneEntity } from './milestone.entity.js';
+
+/** The filters of Gitea's GetMilestonesOption that the API uses. */
+export interface MilestoneFilter {
+  /** undefined: both. */
+  isClosed?: boolean;
+  /** Part of the title, in any case. */
+  name?: string;
+}
+
+/** Gitea stores "no due date" as 9999-12-31 and sorts by it, so those come last. */
+const NO_DEADLINE = Date.UTC(9999, 11, 31);
+
+const like = (s: string): string => `%${s.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 @Injectable()
 export class MilestonesRepository {
@@ -48,5 +62,32 @@ export class MilestonesRepository {
       else c.open = Number(r.n);
     }
     return result;
+  }
+
+  /** One page of a repository's milestones, soonest due first (then oldest), and the total. */
+  list(repoId: number, f: MilestoneFilter, options: ListOptions): Promise<[MilestoneEntity[], number]> {
+    const qb = this.db.manager.createQueryBuilder(MilestoneEntity, 'ms').where('ms.repo_id = :repoId', { repoId });
+    if (f.isClosed !== undefined) qb.andWhere('ms.is_closed = :isClosed', { isClosed: f.isClosed });
+    if (f.name) qb.andWhere("UPPER(ms.name) LIKE :name ESCAPE '\\'", { name: like(f.name) });
+    return qb
+      .orderBy(`COALESCE(ms.deadline, ${NO_DEADLINE})`, 'ASC')
+      .addOrderBy('ms.id', 'ASC')
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  insert(m: EntityManager, milestone: Partial<MilestoneEntity>): Promise<MilestoneEntity> {
+    return m.save(MilestoneEntity, m.create(MilestoneEntity, milestone));
+  }
+
+  async update(m: EntityManager, id: number, changes: Partial<MilestoneEntity>): Promise<void> {
+    if (Object.keys(changes).length > 0) await m.update(MilestoneEntity, { id }, changes);
+  }
+
+  /** Deletes the milestone and takes it off its issues and pulls. */
+  async delete(m: EntityManager, id: number): Promise<void> {
+    await m.update(IssueEntity, { milestoneId: id }, { milestoneId: 0 });
+    await m.delete(MilestoneEntity, { id });
   }
 }

@@ -41,3 +41,8 @@ export * from './issue/issue-assignees-option.dto.js';
 export * from './issue/edit-deadline-option.dto.js';
 export * from './issue/lock-issue-option.dto.js';
 export * from './issue/issue-meta.dto.js';
+export * from './issue/create-label-option.dto.js';
+export * from './issue/edit-label-option.dto.js';
+export * from './issue/issue-labels-option.dto.js';
+export * from './issue/create-milestone-option.dto.js';
+export * from './issue/edit-milestone-option.dto.js';

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { ContractError, forbidden, isPublicOnly, notFound, OrgPatterns, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+
+/** An organization the actor may see, and whether the actor may manage it. */
+export interface OrgAccess {
+  id: number;
+  login: string;
+  /** Gitea's reqOrgOwnership: a member of the Owners team or a site administrator. */
+  canManage: boolean;
+}
+
+/**
+ * org-service's answer to "may this actor see this organization" (Gitea's orgAssignment with
+ * reqOrgVisible), asked once per request.
+ */
+@Injectable()
+export class OrgGate {
+  constructor(private readonly rpc: RpcClient) {}
+
+  /**
+   * The organization `name` if it exists and the actor may see it (404 otherwise, users
+   * included); a public-only token stops at one that is not public (403), as Gitea's reqToken.
+   */
+  async assign(actor: Actor | null, name: string): Promise<OrgAccess> {
+    const access = await this.rpc
+      .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: name } })
+      .catch((err: unknown) => {
+        throw err instanceof ContractError && err.code === 'not_found' ? notFound() : err;
+      });
+    if (access.owner.kind !== 'organization' || !access.visible) throw notFound();
+    if (actor && isPublicOnly(actor.scopes) && access.owner.visibility !== 'public') throw forbidden('token scope is limited to public orgs');
+    return { id: access.owner.id, login: access.owner.login, canManage: actor !== null && (actor.isAdmin || access.isOrgOwner) };
+  }
+}
+
+/** Gitea's reqOrgOwnership, after reqToken. */
+export function requireOrgOwner(org: OrgAccess): void {
+  if (!org.canManage) throw forbidden('Must be an organization owner');
+}

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import {
+  forbidden,
+  unprocessable,
+  type Actor,
+  type IssueLabelsOption,
+  type Label,
+  type RepoAccess,
+} from '@gitforge/contracts';
+import { Database, PlatformConfig } from '@gitforge/platform';
+import { canWriteIssuesOrPulls } from '../access/repo-gate.js';
+import { IssueEvents } from '../issues/issue-events.js';
+import { IssueLoader } from '../issues/issue-loader.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import { IssuesService, type IssueContext } from '../issues/issues.service.js';
+import { addKeepingScopes, keepOnePerScope } from './label-scope.js';
+import type { LabelEntity } from './label.entity.js';
+import { LabelResolver } from './label-resolver.js';
+import { repoLabelHome, toLabel } from './label.mapper.js';
+import { LabelsRepository } from './labels.repository.js';
+
+/** A label id in a path as Go's ParseInt reads it; anything else is 0, which names no label. */
+function labelId(raw: string): number {
+  return /^-?\d{1,15}$/.test(raw) ? Number(raw) : 0;
+}
+
+/** The labels of one issue (Gitea's routers/api/v1/repo/issue_label.go). */
+@Injectable()
+export class IssueLabelsService {
+  constructor(
+    private readonly db: Database,
+    private readonly issuesService: IssuesService,
+    private readonly issues: IssuesRepository,
+    private readonly labels: LabelsRepository,
+    private readonly loader: IssueLoader,
+    private readonly events: IssueEvents,
+    private readonly config: PlatformConfig,
+    private readonly resolver: LabelResolver,
+  ) {}
+
+  /** `GET …/issues/{index}/labels`: by name. */
+  async list(actor: Actor | null, owner: string, repo: string, index: string): Promise<Label[]> {
+    const { repo: access, issue } = await this.issuesService.issueFor(actor, owner, repo, index);
+    return this.toLabels(access, await this.current(issue.id));
+  }
+
+  /**
+   * `POST …/issues/{index}/labels` (200): adds labels one at a time, each new exclusive one
+   * taking the place of the issue's other labels of its scope; answers the issue's labels.
+   */
+  async add(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
+    const ctx = await this.writable(actor, owner, repo, index, 'write permission is required');
+    const wanted = await this.resolver.resolve(ctx.repo, body.labels);
+    const current = await this.current(ctx.issue.id);
+    return this.apply(ctx, current, addKeepingScopes(current, wanted), 'label_updated');
+  }
+
+  /** `PUT …/issues/{index}/labels` (200): the given labels, one per exclusive scope, replace the issue's. */
+  async replace(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
+    const ctx = await this.writable(actor, owner, repo, index, 'write permission is required');
+    const wanted = await this.resolver.resolve(ctx.repo, body.labels);
+    return this.apply(ctx, await this.current(ctx.issue.id), keepOnePerScope(wanted), 'label_updated');
+  }
+
+  /** `DELETE …/issues/{index}/labels/{id}` (204): any existing label id, else Gitea's 422. */
+  async remove(actor: Actor | null, owner: string, repo: string, index: string, rawId: string): Promise<void> {
+    const ctx = await this.writable(actor, owner, repo, index, 'user should have permission to change the labels');
+    const id = labelId(rawId);
+    const [label] = await this.labels.findByIds([id]);
+    if (!label) throw unprocessable(`label does not exist [label_id: ${id}]`);
+    const current = await this.current(ctx.issue.id);
+    await this.apply(
+      ctx,
+      current,
+      current.filter((l) => l.id !== label.id),
+      'label_updated',
+    );
+  }
+
+  /** `DELETE …/issues/{index}/labels` (204). */
+  async clear(actor: Actor | null, owner: string, repo: string, index: string): Promise<void> {
+    const ctx = await this.writable(actor, owner, repo, index, 'user should have permission to change the labels');
+    await this.apply(ctx, await this.current(ctx.issue.id), [], 'label_cleared');
+  }
+
+  /** The issue if the actor may change its labels: writers of its unit (Gitea's CanWriteIssuesOrPulls). */
+  private async writable(actor: Actor | null, owner: string, repo: string, index: string, denied: string): Promise<IssueContext & { actor: Actor }> {
+    const ctx = await this.issuesService.issueForWrite(actor, owner, repo, index);
+    if (!canWriteIssuesOrPulls(ctx.repo, ctx.issue.isPull)) throw forbidden(denied);
+    return ctx;
+  }
+
+  private async current(issueId: number): Promise<LabelEntity[]> {
+    return (await this.labels.labelsOfIssues([issueId])).get(issueId) ?? [];
+  }
+
+  /**
+   * Makes `next` the issue's labels. A change bumps the issue's `updated_at` and writes
+   * `issue.labeled` in the same transaction; no change writes nothing. Answers the labels after.
+   */
+  private async apply(
+    ctx: IssueContext & { actor: Actor },
+    current: LabelEntity[],
+    next: LabelEntity[],
+    action: 'label_updated' | 'label_cleared',
+  ): Promise<Label[]> {
+    const { repo, issue, actor } = ctx;
+    const added = next.filter((l) => !current.some((c) => c.id === l.id));
+    const removed = current.filter((c) => !next.some((l) => l.id === c.id));
+    if (added.length === 0 && removed.length === 0) return this.toLabels(repo, current);
+    const sender = (await this.loader.users([actor.id])).get(actor.id)!;
+    await this.db.transaction(async (m) => {
+      await this.labels.removeFromIssue(m, issue.id, removed.map((l) => l.id));
+      await this.labels.addToIssue(m, issue.id, added.map((l) => l.id));
+      await this.issues.update(m, issue.id, { updatedAt: new Date() });
+      const row = (await this.issues.findById(issue.id, m))!;
+      const api = await this.loader.one(row, repo, { m, known: [sender] });
+      const changes = action === 'label_updated' ? { changes: { added_labels: this.toLabels(repo, added), removed_labels: this.toLabels(repo, removed) } } : {};
+      await this.events.issue(m, 'issue.labeled', { actor, action, issue: api, repo, sender, ...changes });
+    });
+    return this.toLabels(repo, await this.current(issue.id));
+  }
+
+  private toLabels(repo: RepoAccess, labels: LabelEntity[]): Label[] {
+    const home = repoLabelHome(this.config.rootUrl, repo);
+    return labels.map((l) => toLabel(l, home));
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { invalid, unprocessable, type RepoAccess } from '@gitforge/contracts';
+import type { LabelEntity } from './label.entity.js';
+import { LabelsRepository } from './labels.repository.js';
+
+/**
+ * Labels named in a request (ids, or names of the repository's and its organization's labels),
+ * the one way every route that sets an issue's labels reads them. An id or a name that names
+ * no label the repository may use is a 422, so a typo never passes silently.
+ */
+@Injectable()
+export class LabelResolver {
+  constructor(private readonly labels: LabelsRepository) {}
+
+  /**
+   * Not ids and names mixed (400), nothing else (400). In id order, the order Gitea reads them
+   * in, so of several exclusive labels of one scope the one with the highest id stays.
+   */
+  async resolve(repo: RepoAccess, items: Array<number | string> | undefined): Promise<LabelEntity[]> {
+    const ids: number[] = [];
+    const names: string[] = [];
+    for (const item of items ?? []) {
+      if (typeof item === 'number' && Number.isFinite(item)) ids.push(Math.trunc(item));
+      else if (typeof item === 'string') names.push(item);
+      else throw invalid('a label must be an integer or a string');
+    }
+    if (ids.length > 0 && names.length > 0) throw invalid('labels should be an array of strings or integers');
+    const orgIds = repo.ownerKind === 'organization' ? [repo.ownerId] : [];
+    const usable = (l: LabelEntity): boolean => l.repoId === repo.id || orgIds.includes(l.orgId);
+    const found = (await this.labels.findByIds([...ids, ...(await this.labels.idsByNames([repo.id], orgIds, names))])).filter(usable);
+    for (const id of ids) if (!found.some((l) => l.id === id)) throw unprocessable(`label does not exist [label_id: ${id}]`);
+    for (const name of names) if (!found.some((l) => l.name === name)) throw unprocessable(`label does not exist [name: ${name}]`);
+    return found.sort((a, b) => a.id - b.id);
+  }
+}

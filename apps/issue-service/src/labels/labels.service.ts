@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import {
+  notFound,
+  pageOf,
+  type Actor,
+  type CreateLabelOption,
+  type EditLabelOption,
+  type Label,
+  type ListOptions,
+  type Page,
+  type RepoAccess,
+} from '@gitforge/contracts';
+import { Database, PlatformConfig } from '@gitforge/platform';
+import { OrgGate, requireOrgOwner, type OrgAccess } from '../access/org-gate.js';
+import { RepoGate, requireActor, requireIssuesWriter, requireNotArchived } from '../access/repo-gate.js';
+import { parseLabelColor } from './label-color.js';
+import type { LabelEntity } from './label.entity.js';
+import { repoLabelHome, toLabel, type LabelHome } from './label.mapper.js';
+import { LabelsRepository, type LabelOwner } from './labels.repository.js';
+
+/**
+ * A label in a path: a number is an id (Go's ParseInt, sign allowed), anything else a name
+ * (Gitea's getRepoLabelByIDOrName and getOrgLabelByIDOrName).
+ */
+export function labelKey(raw: string): { id: number } | { name: string } {
+  return /^[+-]?\d{1,15}$/.test(raw) ? { id: Number(raw) } : { name: raw };
+}
+
+/** Where a label is managed: its owner, and how its `url` is written. */
+interface LabelScope {
+  owner: LabelOwner;
+  home: LabelHome;
+}
+
+/** Repository and organization labels (Gitea's routers/api/v1/repo/label.go and org/label.go). */
+@Injectable()
+export class LabelsService {
+  constructor(
+    private readonly db: Database,
+    private readonly gate: RepoGate,
+    private readonly orgs: OrgGate,
+    private readonly labels: LabelsRepository,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  /** `GET /repos/{o}/{r}/labels`: anyone who sees the repository. */
+  async listForRepo(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<Label>> {
+    return this.list(this.repoScope(await this.gate.assign(actor, owner, repo)), options);
+  }
+
+  async getForRepo(actor: Actor | null, owner: string, repo: string, id: string): Promise<Label> {
+    const scope = this.repoScope(await this.gate.assign(actor, owner, repo));
+    return toLabel(await this.find(scope, id), scope.home);
+  }
+
+  /** `POST /repos/{o}/{r}/labels` (201): `is_archived` is honoured here. */
+  async createForRepo(actor: Actor | null, owner: string, repo: string, body: CreateLabelOption): Promise<Label> {
+    return this.create(await this.repoScopeForWrite(actor, owner, repo), body, body.is_archived === true);
+  }
+
+  async editForRepo(actor: Actor | null, owner: string, repo: string, id: string, body: EditLabelOption): Promise<Label> {
+    const scope = await this.repoScopeForWrite(actor, owner, repo);
+    return this.edit(scope, await this.find(scope, id), body);
+  }
+
+  async deleteForRepo(actor: Actor | null, owner: string, repo: string, id: string): Promise<void> {
+    const scope = await this.repoScopeForWrite(actor, owner, repo);
+    await this.delete(await this.find(scope, id));
+  }
+
+  /** `GET /orgs/{org}/labels`: anyone who may see the organization, signed in or not. */
+  async listForOrg(actor: Actor | null, org: string, options: ListOptions): Promise<Page<Label>> {
+    return this.list(this.orgScope(await this.orgs.assign(actor, org)), options);
+  }
+
+  /** `GET /orgs/{org}/labels/{id}`: Gitea asks for a token here, unlike the list. */
+  async getForOrg(actor: Actor | null, org: string, id: string): Promise<Label> {
+    const access = await this.orgs.assign(actor, org);
+    requireActor(actor);
+    const scope = this.orgScope(access);
+    return toLabel(await this.find(scope, id), scope.home);
+  }
+
+  /** `POST /orgs/{org}/labels` (201): Gitea creates organization labels unarchived whatever `is_archived` says. */
+  async createForOrg(actor: Actor | null, org: string, body: CreateLabelOption): Promise<Label> {
+    return this.create(await this.orgScopeForWrite(actor, org), body, false);
+  }
+
+  async editForOrg(actor: Actor | null, org: string, id: string, body: EditLabelOption): Promise<Label> {
+    const scope = await this.orgScopeForWrite(actor, org);
+    return this.edit(scope, await this.find(scope, id), body);
+  }
+
+  async deleteForOrg(actor: Actor | null, org: string, id: string): Promise<void> {
+    const scope = await this.orgScopeForWrite(actor, org);
+    await this.delete(await this.find(scope, id));
+  }
+
+  private repoScope(repo: RepoAccess): LabelScope {
+    return { owner: { repoId: repo.id }, home: repoLabelHome(this.config.rootUrl, repo) };
+  }
+
+  private orgScope(org: OrgAccess): LabelScope {
+    return { owner: { orgId: org.id }, home: { rootUrl: this.config.rootUrl, orgLogin: org.login } };
+  }
+
+  /** Gitea's order: the repository (404), a token (401), writers of issues or pulls (403), then not archived (423). */
+  private async repoScopeForWrite(actor: Actor | null, owner: string, repoName: string): Promise<LabelScope> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    requireActor(actor);
+    requireIssuesWriter(repo);
+    requireNotArchived(repo);
+    return this.repoScope(repo);
+  }
+
+  /** Gitea's order: the visible organization (404), a token (401), an owner (403). */
+  private async orgScopeForWrite(actor: Actor | null, org: string): Promise<LabelScope> {
+    const access = await this.orgs.assign(actor, org);
+    requireActor(actor);
+    requireOrgOwner(access);
+    return this.orgScope(access);
+  }
+
+  private async list(scope: LabelScope, options: ListOptions): Promise<Page<Label>> {
+    const [rows, total] = await this.labels.list(scope.owner, options);
+    return pageOf(
+      rows.map((l) => toLabel(l, scope.home)),
+      total,
+      options,
+    );
+  }
+
+  private async find(scope: LabelScope, raw: string): Promise<LabelEntity> {
+    const label = await this.labels.findOwned(scope.owner, labelKey(raw));
+    if (!label) throw notFound();
+    return label;
+  }
+
+  private async create(scope: LabelScope, body: CreateLabelOption, archived: boolean): Promise<Label> {
+    const color = parseLabelColor(body.color);
+    const now = new Date();
+    const row = await this.db.transaction((m) =>
+      this.labels.insert(m, scope.owner, {
+        name: body.name,
+        color,
+        description: body.description ?? '',
+        exclusive: body.exclusive === true,
+        archivedAt: archived ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    return toLabel(row, scope.home);
+  }
+
+  /** Present fields change; an absent `is_archived` un-archives the label, as Gitea reads it as false. */
+  private async edit(scope: LabelScope, label: LabelEntity, body: EditLabelOption): Promise<Label> {
+    const changes: Partial<LabelEntity> = { updatedAt: new Date() };
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.exclusive !== undefined) changes.exclusive = body.exclusive;
+    if (body.color !== undefined) changes.color = parseLabelColor(body.color);
+    if (body.description !== undefined) changes.description = body.description;
+    // An archived label keeps the time it was archived at.
+    changes.archivedAt = body.is_archived === true ? (label.archivedAt ?? changes.updatedAt) : null;
+    await this.db.transaction((m) => this.labels.update(m, label.id, changes));
+    return toLabel({ ...label, ...changes }, scope.home);
+  }
+
+  private async delete(label: LabelEntity): Promise<void> {
+    await this.db.transaction((m) => this.labels.delete(m, label.id));
+  }
+}
