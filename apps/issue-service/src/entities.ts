@@ -5,7 +5,10 @@ import { IssueEntity } from './issues/issue.entity.js';
 import { IssueLabelEntity } from './labels/issue-label.entity.js';
 import { LabelEntity } from './labels/label.entity.js';
 import { Issues1763800000300 } from './migrations/1763800000300-issues.js';
+import { Times1763800000304 } from './migrations/1763800000304-times.js';
 import { MilestoneEntity } from './milestones/milestone.entity.js';
+import { StopwatchEntity } from './times/stopwatch.entity.js';
+import { TrackedTimeEntity } from './times/tracked-time.entity.js';
 
 export const IssueServiceEntities = [
   IssueEntity,
@@ -15,5 +18,7 @@ export const IssueServiceEntities = [
   LabelEntity,
   IssueLabelEntity,
   MilestoneEntity,
+  TrackedTimeEntity,
+  StopwatchEntity,
 ];
-export const IssueServiceMigrations = [Issues1763800000300];
+export const IssueServiceMigrations = [Issues1763800000300, Times1763800000304];

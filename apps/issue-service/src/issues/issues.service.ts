@@ -39,6 +39,7 @@ import { keepOnePerScope } from '../labels/label-scope.js';
 import type { LabelEntity } from '../labels/label.entity.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { TimesRepository } from '../times/times.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -104,6 +105,7 @@ export class IssuesService {
     private readonly directory: DirectoryClient,
     private readonly events: IssueEvents,
     private readonly counters: IssueCounters,
+    private readonly times: TimesRepository,
   ) {}
 
   /**
@@ -326,6 +328,7 @@ export class IssuesService {
   /** The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind. */
   private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
     await this.issues.delete(m, issue.id);
+    await this.times.deleteForIssue(m, issue.id);
   }
 
   /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */
