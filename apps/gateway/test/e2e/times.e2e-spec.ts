@@ -13,6 +13,8 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
   let carol: TestUser;
   let repo: Repository;
   let issue: Issue;
+  /** Another issue of the same repository, for times that must not show on `issue`. */
+  let other: Issue;
 
   const createRepo = async (owner: TestUser, extra: Record<string, unknown> = {}): Promise<Repository> => {
     const res = await owner.api.post<Repository>('/user/repos', { name: uniqueName('timed'), ...extra });
@@ -45,6 +47,7 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
     repo = await createRepo(alice);
     await addCollaborator(repo, bob);
     issue = await createIssue(alice, repo, 'Measure me');
+    other = await createIssue(alice, repo, 'Other');
   });
 
   afterAll(async () => {
@@ -67,6 +70,10 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
       const old = await add(bob.api, repo, issue, { time: 120, created: '2000-01-11T14:53:38Z' });
       expect(old.status).toBe(200);
       expect(old.body).toMatchObject({ time: 120, user_name: bob.username, created: '2000-01-11T14:53:38Z' });
+      // Go clients send the zero time when they mean "now".
+      const zero = await add(alice.api, repo, other, { time: 1, created: '0001-01-01T00:00:00Z' });
+      expect(zero.status).toBe(200);
+      expect(Date.parse(zero.body.created)).toBeGreaterThan(Date.parse('2020-01-01T00:00:00Z'));
 
       const list = await alice.api.get<TrackedTime[]>(times(repo, issue));
       expect(list.status).toBe(200);
@@ -80,6 +87,8 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
       const paged = await alice.api.get<TrackedTime[]>(`${times(repo, issue)}?page=2&limit=1`);
       expect(paged.body.map((t) => t.user_name)).toEqual([bob.username]);
       expect(paged.headers.get('x-total-count')).toBe('2');
+      // Without `page` Gitea pages nothing: `limit` alone is ignored.
+      expect((await alice.api.get<TrackedTime[]>(`${times(repo, issue)}?limit=1`)).body).toHaveLength(2);
     });
 
     it("should validate the body as Gitea's binding does", async () => {
@@ -139,11 +148,14 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
       expect(again.status).toBe(404);
       expect(again.body).toEqual(giteaError('tracked time was already deleted'));
       expect((await bob.api.delete(`${times(repo, issue)}/999999`)).status).toBe(404);
-      const other = (await add(bob.api, repo, issue, { time: 8 })).body;
-      expect((await api.admin.delete(`${times(repo, issue)}/${other.id}`)).status).toBe(204);
+      const elsewhere = (await add(bob.api, repo, other, { time: 9 })).body;
+      expect((await bob.api.delete(`${times(repo, issue)}/${elsewhere.id}`)).status).toBe(404);
+      expect((await bob.api.delete(`${times(repo, other)}/${elsewhere.id}`)).status).toBe(204);
+      const another = (await add(bob.api, repo, issue, { time: 8 })).body;
+      expect((await api.admin.delete(`${times(repo, issue)}/${another.id}`)).status).toBe(204);
       const left = (await alice.api.get<TrackedTime[]>(times(repo, issue))).body.map((t) => t.id);
       expect(left).not.toContain(mine.id);
-      expect(left).not.toContain(other.id);
+      expect(left).not.toContain(another.id);
     });
 
     it("should reset the caller's own times on the issue (204), then answer 404", async () => {
@@ -200,12 +212,6 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
   });
 
   describe('stopwatches', () => {
-    let second: Issue;
-
-    beforeAll(async () => {
-      second = await createIssue(alice, repo, 'Second');
-    });
-
     it('should start (201), refuse a second start (409), show it in /user/stopwatches and stop it into a tracked time (201)', async () => {
       expect((await bob.api.post(`${stopwatch(repo, issue)}/start`)).status).toBe(201);
       const twice = await bob.api.post(`${stopwatch(repo, issue)}/start`);
@@ -252,10 +258,10 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
     it('should stop a stopwatch running on another issue when one starts', async () => {
       const count = (await bob.api.get<TrackedTime[]>(times(repo, issue))).body.length;
       expect((await bob.api.post(`${stopwatch(repo, issue)}/start`)).status).toBe(201);
-      expect((await bob.api.post(`${stopwatch(repo, second)}/start`)).status).toBe(201);
-      expect((await bob.api.get<StopWatch[]>('/user/stopwatches')).body.map((s) => s.issue_index)).toEqual([second.number]);
+      expect((await bob.api.post(`${stopwatch(repo, other)}/start`)).status).toBe(201);
+      expect((await bob.api.get<StopWatch[]>('/user/stopwatches')).body.map((s) => s.issue_index)).toEqual([other.number]);
       expect((await bob.api.get<TrackedTime[]>(times(repo, issue))).body).toHaveLength(count + 1);
-      expect((await bob.api.delete(`${stopwatch(repo, second)}/delete`)).status).toBe(204);
+      expect((await bob.api.delete(`${stopwatch(repo, other)}/delete`)).status).toBe(204);
     });
 
     it('should refuse stopwatches to readers (403) and to anonymous callers (401)', async () => {

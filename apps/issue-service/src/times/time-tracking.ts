@@ -31,10 +31,13 @@ export function canUseTimetracker(repo: RepoAccess, issue: TrackedIssue, actor: 
   return canWriteIssuesOrPulls(repo, issue.isPull) || issue.posterId === actor.id || issue.assigneeIds.includes(actor.id);
 }
 
+/** Gitea's answer to tracked-time changes (and the repository listing) while tracking is off. */
+export const trackingDisabled = (): ContractError => new ContractError('invalid_argument', 'time tracking disabled');
+
 /** The tracked-time routes' check: tracking off is Gitea's 400, tracking not allowed its 403. */
 export function requireTimetracker(repo: RepoAccess, issue: TrackedIssue, actor: Actor): void {
   if (canUseTimetracker(repo, issue, actor)) return;
-  if (!timetrackerEnabled(repo)) throw new ContractError('invalid_argument', 'time tracking disabled');
+  if (!timetrackerEnabled(repo)) throw trackingDisabled();
   throw forbidden('user is not allowed to track time on this issue');
 }
 

@@ -21,7 +21,7 @@ import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
 import { IssuesService, parseQueryTime, type IssueContext } from '../issues/issues.service.js';
 import { toStopWatch, toTrackedTime } from './time.mapper.js';
-import { requireStopwatchAccess, requireTimetracker, timesOwnerFilter, timetrackerEnabled, type TrackedIssue } from './time-tracking.js';
+import { requireStopwatchAccess, requireTimetracker, timesOwnerFilter, timetrackerEnabled, trackingDisabled, type TrackedIssue } from './time-tracking.js';
 import { TimesRepository, type ReadableRepos, type TimeFilter } from './times.repository.js';
 import type { TrackedTimeEntity } from './tracked-time.entity.js';
 
@@ -59,7 +59,7 @@ export class TimesService {
     const a = requireActor(actor);
     const repo = await this.gate.assign(a, owner, repoName);
     if (!canRead(repo, 'repo.issues')) throw notFound();
-    if (!timetrackerEnabled(repo)) throw new ContractError('invalid_argument', 'time tracking disabled');
+    if (!timetrackerEnabled(repo)) throw trackingDisabled();
     const filter = await this.listFilter(a, repo, query);
     return this.page({ ...filter, repoId: repo.id }, page, new Map([[repo.id, repo]]));
   }
@@ -75,14 +75,14 @@ export class TimesService {
 
   /** `POST …/issues/{index}/times` (200): repository and site administrators may log time for someone else. */
   async add(actor: Actor | null, owner: string, repoName: string, index: string, body: AddTimeOption): Promise<TrackedTime> {
-    const ctx = await this.issuesService.issueForWrite(actor, owner, repoName, index);
-    const { repo, issue, actor: a } = ctx;
+    const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
     requireTimetracker(repo, await this.tracked(issue), a);
-    let userId = a.id;
-    const forOther = body.user_name !== undefined && body.user_name !== '' && (a.isAdmin || (repo.isAdmin && body.user_name.toLowerCase() !== a.login.toLowerCase()));
-    if (forOther) [{ id: userId }] = await this.directory.requireUsers(null, [body.user_name!]);
-    // Gitea keeps whole seconds.
-    const createdAt = wholeSeconds(body.created ? new Date(body.created) : new Date());
+    const name = body.user_name ?? '';
+    const forOther = name !== '' && (a.isAdmin || (repo.isAdmin && name.toLowerCase() !== a.login.toLowerCase()));
+    const userId = forOther ? (await this.directory.requireUsers(null, [name]))[0]!.id : a.id;
+    // Go clients send the zero time for "now" (AddTimeOption.created has no omitempty); Gitea keeps whole seconds.
+    const given = body.created ? new Date(body.created) : null;
+    const createdAt = wholeSeconds(given && given.getTime() !== GO_ZERO_TIME ? given : new Date());
     const row = await this.db.transaction(async (m) => {
       const inserted = await this.times.insertTime(m, { issueId: issue.id, userId, time: body.time, createdAt });
       await this.touch(m, issue);
@@ -229,6 +229,9 @@ export class TimesService {
     return { isPull: issue.isPull, posterId: issue.posterId, assigneeIds: assignees.get(issue.id) ?? [] };
   }
 }
+
+/** Go's zero time.Time, `0001-01-01T00:00:00Z`. */
+const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
 
 const wholeSeconds = (d: Date): Date => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
