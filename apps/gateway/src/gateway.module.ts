@@ -17,6 +17,7 @@ import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
 import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
 import { IssueSearchController, RepoIssuesController } from './api/v1/repo-issues.controller.js';
+import { TimesController } from './api/v1/times.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
@@ -72,6 +73,7 @@ import { Paged } from './http/paged.js';
     RepoLabelsController,
     OrgLabelsController,
     RepoMilestonesController,
+    TimesController,
   ],
   providers: [Authenticator, Paged, SmartHttpProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })

@@ -7,7 +7,10 @@ import { IssueLabelEntity } from './labels/issue-label.entity.js';
 import { LabelEntity } from './labels/label.entity.js';
 import { Issues1763800000300 } from './migrations/1763800000300-issues.js';
 import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue-dependencies.js';
+import { Times1763800000304 } from './migrations/1763800000304-times.js';
 import { MilestoneEntity } from './milestones/milestone.entity.js';
+import { StopwatchEntity } from './times/stopwatch.entity.js';
+import { TrackedTimeEntity } from './times/tracked-time.entity.js';
 
 export const IssueServiceEntities = [
   IssueEntity,
@@ -18,5 +21,7 @@ export const IssueServiceEntities = [
   IssueLabelEntity,
   MilestoneEntity,
   IssueDependencyEntity,
+  TrackedTimeEntity,
+  StopwatchEntity,
 ];
-export const IssueServiceMigrations = [Issues1763800000300, IssueDependencies1763800000306];
+export const IssueServiceMigrations = [Issues1763800000300, Times1763800000304, IssueDependencies1763800000306];

@@ -5,6 +5,7 @@ import { DependenciesModule } from './dependencies/dependencies.module.js';
 import { IssuesModule } from './issues/issues.module.js';
 import { LabelsModule } from './labels/labels.module.js';
 import { MilestonesModule } from './milestones/milestones.module.js';
+import { TimesModule } from './times/times.module.js';
 
 @Module({
   imports: [
@@ -13,6 +14,7 @@ import { MilestonesModule } from './milestones/milestones.module.js';
     DependenciesModule,
     LabelsModule,
     MilestonesModule,
+    TimesModule,
   ],
 })
 export class IssueServiceModule {}

@@ -32,7 +32,19 @@ export class IssueLoader {
    * transaction, so no call is made while it holds its locks); `m` reads uncommitted rows.
    */
   async load(rows: IssueEntity[], repos: Map<number, RepoAccess>, options: { m?: EntityManager; known?: User[] } = {}): Promise<Issue[]> {
-    if (rows.length === 0) return [];
+    return (await this.loadWithUsers(rows, repos, [], options)).issues;
+  }
+
+  /**
+   * As {@link load}, also fetching the users `userIds` in the same directory call (the owners of
+   * rows that show issues, such as tracked times); a missing one maps to Gitea's ghost user.
+   */
+  async loadWithUsers(
+    rows: IssueEntity[],
+    repos: Map<number, RepoAccess>,
+    userIds: number[],
+    options: { m?: EntityManager; known?: User[] } = {},
+  ): Promise<{ issues: Issue[]; users: Map<number, User> }> {
     const ids = rows.map((r) => r.id);
     const [assignees, labels, milestones] = await Promise.all([
       this.issues.assigneesOf(ids, options.m),
@@ -40,14 +52,16 @@ export class IssueLoader {
       this.milestones.findByIds(rows.map((r) => r.milestoneId).filter((id) => id > 0), options.m),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
-    const users = await this.users([...rows.map((r) => r.posterId), ...[...assignees.values()].flat()], options.known ?? []);
+    const wanted = [...rows.map((r) => r.posterId), ...userIds];
+    const users = await this.users([...wanted, ...[...assignees.values()].flat()], options.known ?? []);
     // A deleted poster shows as Gitea's ghost user.
-    if (rows.some((r) => !users.has(r.posterId))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(u.id, u);
-    return rows.map((r) => {
+    if (wanted.some((id) => !users.has(id))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(u.id, u);
+    for (const id of wanted) if (!users.has(id)) users.set(id, users.get(GHOST_ID)!);
+    const issues = rows.map((r) => {
       const repo = repos.get(r.repoId)!;
       const milestone = milestones.find((m) => m.id === r.milestoneId);
       return toIssue(r, repo, {
-        poster: users.get(r.posterId) ?? users.get(GHOST_ID)!,
+        poster: users.get(r.posterId)!,
         assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
         labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
         milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
@@ -56,6 +70,7 @@ export class IssueLoader {
         pullRequest: null,
       });
     });
+    return { issues, users };
   }
 
   /** One issue of one repository. */

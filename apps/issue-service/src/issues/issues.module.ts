@@ -5,6 +5,7 @@ import { DependenciesRepository } from '../dependencies/dependencies.repository.
 import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { TimesRepository } from '../times/times.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -23,11 +24,25 @@ import { IssuesService } from './issues.service.js';
     LabelResolver,
     MilestonesRepository,
     DependenciesRepository,
+    TimesRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,
     IssuesService,
   ],
-  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, LabelResolver, MilestonesRepository, DependenciesRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
+  exports: [
+    RepoGate,
+    DirectoryClient,
+    IssuesRepository,
+    LabelsRepository,
+    LabelResolver,
+    MilestonesRepository,
+    DependenciesRepository,
+    TimesRepository,
+    IssueLoader,
+    IssueEvents,
+    IssueCounters,
+    IssuesService,
+  ],
 })
 export class IssuesModule {}

@@ -41,6 +41,7 @@ import { keepOnePerScope } from '../labels/label-scope.js';
 import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { TimesRepository } from '../times/times.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -133,6 +134,7 @@ export class IssuesService {
     private readonly counters: IssueCounters,
     private readonly dependencies: DependenciesRepository,
     private readonly labelResolver: LabelResolver,
+    private readonly times: TimesRepository,
   ) {}
 
   /**
@@ -397,6 +399,7 @@ export class IssuesService {
   private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
     await this.issues.delete(m, issue.id);
     await this.dependencies.deleteAllOf(m, issue.id);
+    await this.times.deleteForIssue(m, issue.id);
   }
 
   /** Gitea's 412: an issue cannot close while an issue it depends on is open. */

@@ -46,3 +46,4 @@ export * from './issue/edit-label-option.dto.js';
 export * from './issue/issue-labels-option.dto.js';
 export * from './issue/create-milestone-option.dto.js';
 export * from './issue/edit-milestone-option.dto.js';
+export * from './issue/add-time-option.dto.js';

@@ -86,3 +86,8 @@ export function GlobPattern(options?: ValidationOptions): PropertyDecorator {
     options,
   );
 }
+
+/** Gitea's `Required` binding on a number: present and not zero. */
+export function NonZero(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'Required', validator: { validate: (v: unknown) => typeof v === 'number' && v !== 0 } }, options);
+}
