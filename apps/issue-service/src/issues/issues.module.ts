@@ -3,6 +3,7 @@ import { DirectoryClient } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { ProjectsRepository } from '../projects/projects.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -19,11 +20,12 @@ import { IssuesService } from './issues.service.js';
     IssuesRepository,
     LabelsRepository,
     MilestonesRepository,
+    ProjectsRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,
     IssuesService,
   ],
-  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, MilestonesRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
+  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, MilestonesRepository, ProjectsRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
 })
 export class IssuesModule {}

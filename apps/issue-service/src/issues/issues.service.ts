@@ -39,6 +39,7 @@ import { keepOnePerScope } from '../labels/label-scope.js';
 import type { LabelEntity } from '../labels/label.entity.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { ProjectsRepository } from '../projects/projects.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -100,6 +101,7 @@ export class IssuesService {
     private readonly issues: IssuesRepository,
     private readonly labels: LabelsRepository,
     private readonly milestones: MilestonesRepository,
+    private readonly projects: ProjectsRepository,
     private readonly loader: IssueLoader,
     private readonly directory: DirectoryClient,
     private readonly events: IssueEvents,
@@ -326,6 +328,7 @@ export class IssuesService {
   /** The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind. */
   private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
     await this.issues.delete(m, issue.id);
+    await this.projects.removeIssue(m, issue.id);
   }
 
   /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */

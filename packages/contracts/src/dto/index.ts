@@ -40,3 +40,8 @@ export * from './issue/edit-issue-option.dto.js';
 export * from './issue/issue-assignees-option.dto.js';
 export * from './issue/edit-deadline-option.dto.js';
 export * from './issue/lock-issue-option.dto.js';
+export * from './issue/create-project-option.dto.js';
+export * from './issue/edit-project-option.dto.js';
+export * from './issue/create-project-column-option.dto.js';
+export * from './issue/edit-project-column-option.dto.js';
+export * from './issue/move-project-issue-option.dto.js';
