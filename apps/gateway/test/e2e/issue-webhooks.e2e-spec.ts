@@ -1,17 +1,37 @@
 import { createHmac } from 'node:crypto';
-import type { CreateHookOption, CreateIssueOption, EditIssueOption, Issue, IssueAssigneesOption, Repository } from '@gitforge/contracts';
+import type {
+  CreateHookOption,
+  CreateIssueOption,
+  EditIssueOption,
+  Issue,
+  IssueAssigneesOption,
+  Repository,
+} from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, uniqueName, type TestUser } from './support/api.js';
 import { HookReceiver, type ReceivedDelivery } from './support/hook-receiver.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 
-const hmac = (algo: 'sha1' | 'sha256', secret: string, body: string): string => createHmac(algo, secret).update(body).digest('hex');
+const hmac = (algo: 'sha1' | 'sha256', secret: string, body: string): string =>
+  createHmac(algo, secret).update(body).digest('hex');
 
-type Activity = { op_type: string; content: string; is_private: boolean; comment_id: number; act_user: { login: string }; repo: { id: number } };
+type Activity = {
+  op_type: string;
+  content: string;
+  is_private: boolean;
+  comment_id: number;
+  act_user: { login: string };
+  repo: { id: number };
+};
 type IssuePayloadBody = {
   action: string;
   number: number;
-  changes?: { title?: { from: string }; body?: { from: string }; added_labels: unknown; removed_labels: unknown };
+  changes?: {
+    title?: { from: string };
+    body?: { from: string };
+    added_labels: unknown;
+    removed_labels: unknown;
+  };
   issue: Issue;
   repository: Repository;
   sender: { login: string };
@@ -43,7 +63,10 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
     receiver = await HookReceiver.start();
     alice = await createUser(api, 'alice');
     bob = await createUser(api, 'bob');
-    const created = await alice.api.post<Repository>('/user/repos', { name: uniqueName('tracker'), private: true });
+    const created = await alice.api.post<Repository>('/user/repos', {
+      name: uniqueName('tracker'),
+      private: true,
+    });
     expect(created.status).toBe(201);
     repo = created.body;
     const hook = await alice.api.post(`/repos/${repo.full_name}/hooks`, {
@@ -76,7 +99,10 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
   });
 
   it("should send an opened issue with Gitea's headers, signature and IssuePayload", async () => {
-    const res = await alice.api.post<Issue>(`/repos/${repo.full_name}/issues`, { title: 'Broken build', body: 'It fails\nbadly' } satisfies CreateIssueOption);
+    const res = await alice.api.post<Issue>(`/repos/${repo.full_name}/issues`, {
+      title: 'Broken build',
+      body: 'It fails\nbadly',
+    } satisfies CreateIssueOption);
     expect(res.status).toBe(201);
     issue = res.body;
     const [d] = await receiver.waitFor('/all');
@@ -95,7 +121,14 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
     expect(body).toMatchObject({
       action: 'opened',
       number: issue.number,
-      issue: { id: issue.id, number: issue.number, title: 'Broken build', body: 'It fails\nbadly', state: 'open', user: { login: alice.username } },
+      issue: {
+        id: issue.id,
+        number: issue.number,
+        title: 'Broken build',
+        body: 'It fails\nbadly',
+        state: 'open',
+        user: { login: alice.username },
+      },
       repository: { id: repo.id, full_name: repo.full_name, private: true },
       sender: { login: alice.username },
       commit_id: '',
@@ -103,32 +136,54 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
   });
 
   it('should send edits with what they changed from, then closing and reopening', async () => {
-    const edited = await alice.api.patch<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`, { title: 'Broken build on main' } satisfies EditIssueOption);
+    const edited = await alice.api.patch<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`, {
+      title: 'Broken build on main',
+    } satisfies EditIssueOption);
     expect(edited.status).toBe(201);
     const e = bodyOf(await withAction('/all', 'edited', 2));
     expect(e).toMatchObject({ number: issue.number, issue: { title: 'Broken build on main' } });
     expect(e.changes).toEqual({ title: { from: 'Broken build' }, added_labels: null, removed_labels: null });
 
-    expect((await alice.api.patch(`/repos/${repo.full_name}/issues/${issue.number}`, { state: 'closed' } satisfies EditIssueOption)).status).toBe(201);
+    expect(
+      (
+        await alice.api.patch(`/repos/${repo.full_name}/issues/${issue.number}`, {
+          state: 'closed',
+        } satisfies EditIssueOption)
+      ).status,
+    ).toBe(201);
     const closed = await withAction('/all', 'closed', 3);
     expect(closed.headers['x-gitea-event-type']).toBe('issues');
     expect(bodyOf(closed)).toMatchObject({ issue: { state: 'closed' }, sender: { login: alice.username } });
     expect(bodyOf(closed)).not.toHaveProperty('changes');
 
-    expect((await alice.api.patch(`/repos/${repo.full_name}/issues/${issue.number}`, { state: 'open' } satisfies EditIssueOption)).status).toBe(201);
+    expect(
+      (
+        await alice.api.patch(`/repos/${repo.full_name}/issues/${issue.number}`, {
+          state: 'open',
+        } satisfies EditIssueOption)
+      ).status,
+    ).toBe(201);
     const reopened = await withAction('/all', 'reopened', 4);
     expect(bodyOf(reopened)).toMatchObject({ issue: { state: 'open' } });
     expect(reopened.headers['x-gitea-signature']).toBe(hmac('sha256', secret, reopened.body));
   });
 
   it('should send an assignment as issue_assign under X-Gitea-Event issues, and not to issues_only hooks', async () => {
-    const res = await alice.api.post<Issue>(`/repos/${repo.full_name}/issues/${issue.number}/assignees`, { assignees: [alice.username] } satisfies IssueAssigneesOption);
+    const res = await alice.api.post<Issue>(`/repos/${repo.full_name}/issues/${issue.number}/assignees`, {
+      assignees: [alice.username],
+    } satisfies IssueAssigneesOption);
     expect(res.status).toBe(201);
     const d = await withAction('/all', 'assigned', 5);
     expect(d.headers).toMatchObject({ 'x-gitea-event': 'issues', 'x-gitea-event-type': 'issue_assign' });
-    expect(bodyOf(d)).toMatchObject({ number: issue.number, issue: { assignees: [{ login: alice.username }], assignee: { login: alice.username } } });
+    expect(bodyOf(d)).toMatchObject({
+      number: issue.number,
+      issue: { assignees: [{ login: alice.username }], assignee: { login: alice.username } },
+    });
 
-    const removed = await alice.api.delete<Issue>(`/repos/${repo.full_name}/issues/${issue.number}/assignees`, { assignees: [alice.username] } satisfies IssueAssigneesOption);
+    const removed = await alice.api.delete<Issue>(
+      `/repos/${repo.full_name}/issues/${issue.number}/assignees`,
+      { assignees: [alice.username] } satisfies IssueAssigneesOption,
+    );
     expect(removed.status).toBe(200);
     const un = await withAction('/all', 'unassigned', 6);
     expect(un.headers['x-gitea-event-type']).toBe('issue_assign');
@@ -136,7 +191,12 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
 
     // The issues-only hook got the four issue events and nothing else.
     const only = await receiver.waitFor('/only', 4);
-    expect(only.map((x) => x.headers['x-gitea-event-type'])).toEqual(['issues', 'issues', 'issues', 'issues']);
+    expect(only.map((x) => x.headers['x-gitea-event-type'])).toEqual([
+      'issues',
+      'issues',
+      'issues',
+      'issues',
+    ]);
     expect(only.map((x) => bodyOf(x).action).sort()).toEqual(['closed', 'edited', 'opened', 'reopened']);
   });
 
@@ -144,7 +204,9 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
     const all = await receiver.waitFor('/slack', 6);
     const texts = all.map((d) => (JSON.parse(d.body) as { text: string }).text);
     const title = `<${repo.html_url}/issues/${issue.number}|#${issue.number} Broken build>`;
-    expect(texts).toContain(`[<${repo.html_url}|${repo.full_name}>] Issue opened: ${title} by <${layout.rootUrl}${alice.username}|${alice.username}>`);
+    expect(texts).toContain(
+      `[<${repo.html_url}|${repo.full_name}>] Issue opened: ${title} by <${layout.rootUrl}${alice.username}|${alice.username}>`,
+    );
     expect(texts.some((t) => t.includes('Issue assigned to') && t.includes(alice.username))).toBe(true);
   });
 
@@ -152,11 +214,18 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
     const feed = await expectEventually(async () => {
       const res = await alice.api.get<Activity[]>(`/repos/${repo.full_name}/activities/feeds`);
       expect(res.status).toBe(200);
-      expect(res.body.map((a) => a.op_type).sort()).toEqual(expect.arrayContaining(['close_issue', 'create_issue', 'reopen_issue']));
+      expect(res.body.map((a) => a.op_type).sort()).toEqual(
+        expect.arrayContaining(['close_issue', 'create_issue', 'reopen_issue']),
+      );
       return res.body;
     });
     const of = (op: string) => feed.find((a) => a.op_type === op)!;
-    expect(of('create_issue')).toMatchObject({ content: `${issue.number}|Broken build`, is_private: true, act_user: { login: alice.username }, repo: { id: repo.id } });
+    expect(of('create_issue')).toMatchObject({
+      content: `${issue.number}|Broken build`,
+      is_private: true,
+      act_user: { login: alice.username },
+      repo: { id: repo.id },
+    });
     expect(of('close_issue')).toMatchObject({ content: `${issue.number}|`, is_private: true });
     expect(of('reopen_issue')).toMatchObject({ content: `${issue.number}|` });
     // Edits and assignments make no feed entries, as in Gitea.

@@ -31,12 +31,18 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
   }
 
   async function createIssue(r: Repository, title = 'Task'): Promise<Issue> {
-    const res = await alice.api.post<Issue>(`/repos/${r.full_name}/issues`, { title } satisfies CreateIssueOption);
+    const res = await alice.api.post<Issue>(`/repos/${r.full_name}/issues`, {
+      title,
+    } satisfies CreateIssueOption);
     expect(res.status).toBe(201);
     return res.body;
   }
 
-  async function createProject(path: string, body: CreateProjectOption = { title: uniqueName('board') }, as: Api = alice.api): Promise<Project> {
+  async function createProject(
+    path: string,
+    body: CreateProjectOption = { title: uniqueName('board') },
+    as: Api = alice.api,
+  ): Promise<Project> {
     const res = await as.post<Project>(path, body);
     expect(res.status).toBe(201);
     return res.body;
@@ -56,7 +62,10 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
     carol = await createUser(api, 'carol');
     repo = await createRepo(alice.api, '/user/repos', { name: uniqueName('board') });
     secret = await createRepo(alice.api, '/user/repos', { name: uniqueName('secret'), private: true });
-    expect((await alice.api.put(`/repos/${repo.full_name}/collaborators/${bob.username}`, { permission: 'read' })).status).toBe(204);
+    expect(
+      (await alice.api.put(`/repos/${repo.full_name}/collaborators/${bob.username}`, { permission: 'read' }))
+        .status,
+    ).toBe(204);
     org = uniqueName('org');
     expect((await alice.api.post('/orgs', { username: org })).status).toBe(201);
     orgRepo = await createRepo(alice.api, `/orgs/${org}/repos`, { name: uniqueName('orgrepo') });
@@ -68,7 +77,10 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
 
   describe('repository projects', () => {
     it("should create a project (201) with Gitea's default column", async () => {
-      const res = await alice.api.post<Project>(`/repos/${repo.full_name}/projects`, { title: 'Roadmap', description: 'What comes next' } satisfies CreateProjectOption);
+      const res = await alice.api.post<Project>(`/repos/${repo.full_name}/projects`, {
+        title: 'Roadmap',
+        description: 'What comes next',
+      } satisfies CreateProjectOption);
       expect(res.status).toBe(201);
       const id = res.body.id;
       expect(res.body).toEqual({
@@ -105,7 +117,11 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
     });
 
     it("should start a template's project with its columns, Backlog the default", async () => {
-      const kanban = await createProject(`/repos/${repo.full_name}/projects`, { title: 'Kanban', template_type: 'basic_kanban', card_type: 'images_and_text' });
+      const kanban = await createProject(`/repos/${repo.full_name}/projects`, {
+        title: 'Kanban',
+        template_type: 'basic_kanban',
+        card_type: 'images_and_text',
+      });
       expect(kanban).toMatchObject({ template_type: 'basic_kanban', card_type: 'images_and_text' });
       expect((await columnsOf(kanban)).map((c) => [c.title, c.default])).toEqual([
         ['Backlog', true],
@@ -113,15 +129,27 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
         ['In Progress', false],
         ['Done', false],
       ]);
-      const triage = await createProject(`/repos/${repo.full_name}/projects`, { title: 'Bugs', template_type: 'bug_triage' });
-      expect((await columnsOf(triage)).map((c) => c.title)).toEqual(['Backlog', 'Needs Triage', 'High Priority', 'Low Priority', 'Closed']);
+      const triage = await createProject(`/repos/${repo.full_name}/projects`, {
+        title: 'Bugs',
+        template_type: 'bug_triage',
+      });
+      expect((await columnsOf(triage)).map((c) => c.title)).toEqual([
+        'Backlog',
+        'Needs Triage',
+        'High Priority',
+        'Low Priority',
+        'Closed',
+      ]);
     });
 
     it('should refuse bad input with 422', async () => {
       const missing = await alice.api.post(`/repos/${repo.full_name}/projects`, { description: 'no title' });
       expect(missing.status).toBe(422);
       expect(missing.body).toEqual(giteaError('[Title]: Required'));
-      const template = await alice.api.post(`/repos/${repo.full_name}/projects`, { title: 'x', template_type: 'scrum' });
+      const template = await alice.api.post(`/repos/${repo.full_name}/projects`, {
+        title: 'x',
+        template_type: 'scrum',
+      });
       expect(template.status).toBe(422);
       expect(template.body).toEqual(giteaError(/TemplateType/));
     });
@@ -131,7 +159,9 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       const first = await createProject(`/repos/${own.full_name}/projects`, { title: 'first' });
       const second = await createProject(`/repos/${own.full_name}/projects`, { title: 'second' });
       const third = await createProject(`/repos/${own.full_name}/projects`, { title: 'third' });
-      const closed = await alice.api.patch<Project>(`/projects/${first.id}`, { state: 'closed' } satisfies EditProjectOption);
+      const closed = await alice.api.patch<Project>(`/projects/${first.id}`, {
+        state: 'closed',
+      } satisfies EditProjectOption);
       expect(closed.status).toBe(200);
       expect(closed.body).toMatchObject({ is_closed: true, closed_at: expect.stringMatching(/Z$/) });
       const open = await bob.api.get<Project[]>(`/repos/${own.full_name}/projects?limit=1`);
@@ -139,13 +169,28 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect(open.body.map((p) => p.id)).toEqual([third.id]);
       expect(open.headers.get('x-total-count')).toBe('2');
       expect(open.headers.get('link')).toContain('rel="next"');
-      expect((await api.anonymous.get<Project[]>(`/repos/${own.full_name}/projects?state=closed`)).body.map((p) => p.id)).toEqual([first.id]);
-      expect((await alice.api.get<Project[]>(`/repos/${own.full_name}/projects?state=all`)).body.map((p) => p.id)).toEqual([third.id, second.id, first.id]);
-      const reopened = await alice.api.patch<Project>(`/projects/${first.id}`, { state: 'open', title: 'first again', description: 'back' } satisfies EditProjectOption);
-      expect(reopened.body).toMatchObject({ is_closed: false, closed_at: null, title: 'first again', description: 'back' });
+      expect(
+        (await api.anonymous.get<Project[]>(`/repos/${own.full_name}/projects?state=closed`)).body.map(
+          (p) => p.id,
+        ),
+      ).toEqual([first.id]);
+      expect(
+        (await alice.api.get<Project[]>(`/repos/${own.full_name}/projects?state=all`)).body.map((p) => p.id),
+      ).toEqual([third.id, second.id, first.id]);
+      const reopened = await alice.api.patch<Project>(`/projects/${first.id}`, {
+        state: 'open',
+        title: 'first again',
+        description: 'back',
+      } satisfies EditProjectOption);
+      expect(reopened.body).toMatchObject({
+        is_closed: false,
+        closed_at: null,
+        title: 'first again',
+        description: 'back',
+      });
     });
 
-    it('should keep private repositories\' projects from outsiders (404) and changes from readers (403) and anonymous callers (401)', async () => {
+    it("should keep private repositories' projects from outsiders (404) and changes from readers (403) and anonymous callers (401)", async () => {
       const hidden = await createProject(`/repos/${secret.full_name}/projects`);
       expect((await carol.api.get(`/repos/${secret.full_name}/projects`)).status).toBe(404);
       expect((await carol.api.get(`/projects/${hidden.id}`)).status).toBe(404);
@@ -153,7 +198,9 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect((await carol.api.post(`/repos/${secret.full_name}/projects`, { title: 'x' })).status).toBe(404);
 
       const visible = await createProject(`/repos/${repo.full_name}/projects`);
-      const denied = await bob.api.post(`/repos/${repo.full_name}/projects`, { title: 'x' } satisfies CreateProjectOption);
+      const denied = await bob.api.post(`/repos/${repo.full_name}/projects`, {
+        title: 'x',
+      } satisfies CreateProjectOption);
       expect(denied.status).toBe(403);
       expect(denied.body).toEqual(giteaError('user should have permission to write projects'));
       expect((await bob.api.patch(`/projects/${visible.id}`, { title: 'y' })).status).toBe(403);
@@ -193,9 +240,19 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
     });
 
     it('should add columns after the last one, edit them and move the default', async () => {
-      const res = await alice.api.post<ProjectColumn>(`/projects/${project.id}/columns`, { title: 'Doing', color: '#00aabb' } satisfies CreateProjectColumnOption);
+      const res = await alice.api.post<ProjectColumn>(`/projects/${project.id}/columns`, {
+        title: 'Doing',
+        color: '#00aabb',
+      } satisfies CreateProjectColumnOption);
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ project_id: project.id, title: 'Doing', color: '#00aabb', default: false, sorting: 1, num_issues: 0 });
+      expect(res.body).toMatchObject({
+        project_id: project.id,
+        title: 'Doing',
+        color: '#00aabb',
+        default: false,
+        sorting: 1,
+        num_issues: 0,
+      });
       const bad = await alice.api.post(`/projects/${project.id}/columns`, { title: 'x', color: 'blue' });
       expect(bad.status).toBe(422);
       expect(bad.body).toEqual(giteaError(/Color/));
@@ -210,41 +267,63 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
         ['Uncategorized', false],
         ['In progress', true],
       ]);
-      expect((await alice.api.patch(`/projects/${project.id}/columns/999999999`, { title: 'x' })).status).toBe(404);
+      expect(
+        (await alice.api.patch(`/projects/${project.id}/columns/999999999`, { title: 'x' })).status,
+      ).toBe(404);
     });
 
     it("should put an issue on the board, move it between columns, and show it in the issue's projects", async () => {
       const [uncategorized, doing] = await columnsOf(project);
-      const add = await alice.api.post(`/projects/${project.id}/columns/${uncategorized!.id}/issues`, { issue_id: issue.id } satisfies MoveProjectIssueOption);
+      const add = await alice.api.post(`/projects/${project.id}/columns/${uncategorized!.id}/issues`, {
+        issue_id: issue.id,
+      } satisfies MoveProjectIssueOption);
       expect(add.status).toBe(204);
-      const listed = await bob.api.get<Issue[]>(`/projects/${project.id}/columns/${uncategorized!.id}/issues`);
+      const listed = await bob.api.get<Issue[]>(
+        `/projects/${project.id}/columns/${uncategorized!.id}/issues`,
+      );
       expect(listed.status).toBe(200);
       expect(listed.body.map((i) => i.id)).toEqual([issue.id]);
       expect(listed.headers.get('x-total-count')).toBe('1');
       const shown = await bob.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`);
       expect(shown.body.projects).toEqual([(await alice.api.get<Project>(`/projects/${project.id}`)).body]);
 
-      expect((await alice.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, { issue_id: issue.id })).status).toBe(204);
+      expect(
+        (await alice.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, { issue_id: issue.id }))
+          .status,
+      ).toBe(204);
       expect((await columnsOf(project)).map((c) => c.num_issues)).toEqual([0, 1]);
-      expect((await alice.api.get<Issue[]>(`/projects/${project.id}/columns/${uncategorized!.id}/issues`)).body).toEqual([]);
+      expect(
+        (await alice.api.get<Issue[]>(`/projects/${project.id}/columns/${uncategorized!.id}/issues`)).body,
+      ).toEqual([]);
 
       const elsewhere = await createIssue(secret, 'Not here');
-      const foreign = await alice.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, { issue_id: elsewhere.id });
+      const foreign = await alice.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, {
+        issue_id: elsewhere.id,
+      });
       expect(foreign.status).toBe(422);
       expect(foreign.body).toEqual(giteaError("the issue does not belong to the project's repository"));
-      expect((await alice.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, { issue_id: 999999999 })).status).toBe(404);
+      expect(
+        (await alice.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, { issue_id: 999999999 }))
+          .status,
+      ).toBe(404);
       const invalid = await alice.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, {});
       expect(invalid.status).toBe(422);
       expect(invalid.body).toEqual(giteaError('[IssueId]: Required'));
-      expect((await bob.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, { issue_id: issue.id })).status).toBe(403);
+      expect(
+        (await bob.api.post(`/projects/${project.id}/columns/${doing!.id}/issues`, { issue_id: issue.id }))
+          .status,
+      ).toBe(403);
     });
 
-    it('should keep the default column, and move a deleted column\'s issues to it', async () => {
+    it("should keep the default column, and move a deleted column's issues to it", async () => {
       const [uncategorized, doing] = await columnsOf(project);
       const refused = await alice.api.delete(`/projects/${project.id}/columns/${doing!.id}`);
       expect(refused.status).toBe(422);
       expect(refused.body).toEqual(giteaError('the default column cannot be deleted'));
-      expect((await alice.api.patch(`/projects/${project.id}/columns/${uncategorized!.id}`, { default: true })).status).toBe(200);
+      expect(
+        (await alice.api.patch(`/projects/${project.id}/columns/${uncategorized!.id}`, { default: true }))
+          .status,
+      ).toBe(200);
       expect((await alice.api.delete(`/projects/${project.id}/columns/${doing!.id}`)).status).toBe(204);
       expect((await columnsOf(project)).map((c) => [c.title, c.num_issues])).toEqual([['Uncategorized', 1]]);
       expect((await alice.api.get(`/projects/${project.id}/columns/${doing!.id}/issues`)).status).toBe(404);
@@ -254,20 +333,30 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect((await bob.api.delete(`/projects/${project.id}/issues/${issue.id}`)).status).toBe(403);
       expect((await alice.api.delete(`/projects/${project.id}/issues/${issue.id}`)).status).toBe(204);
       expect((await alice.api.delete(`/projects/${project.id}/issues/${issue.id}`)).status).toBe(404);
-      expect((await alice.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`)).body.projects).toEqual([]);
+      expect(
+        (await alice.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`)).body.projects,
+      ).toEqual([]);
 
       const doomed = await createProject(`/repos/${repo.full_name}/projects`);
       const [column] = await columnsOf(doomed);
-      expect((await alice.api.post(`/projects/${doomed.id}/columns/${column!.id}/issues`, { issue_id: issue.id })).status).toBe(204);
+      expect(
+        (await alice.api.post(`/projects/${doomed.id}/columns/${column!.id}/issues`, { issue_id: issue.id }))
+          .status,
+      ).toBe(204);
       expect((await alice.api.delete(`/projects/${doomed.id}`)).status).toBe(204);
       expect((await alice.api.get(`/projects/${doomed.id}`)).status).toBe(404);
-      expect((await alice.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`)).body.projects).toEqual([]);
+      expect(
+        (await alice.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`)).body.projects,
+      ).toEqual([]);
     });
 
     it('should take a deleted issue off its boards', async () => {
       const gone = await createIssue(repo, 'Short-lived');
       const [column] = await columnsOf(project);
-      expect((await alice.api.post(`/projects/${project.id}/columns/${column!.id}/issues`, { issue_id: gone.id })).status).toBe(204);
+      expect(
+        (await alice.api.post(`/projects/${project.id}/columns/${column!.id}/issues`, { issue_id: gone.id }))
+          .status,
+      ).toBe(204);
       expect((await alice.api.delete(`/repos/${repo.full_name}/issues/${gone.number}`)).status).toBe(204);
       expect((await columnsOf(project)).map((c) => c.num_issues)).toEqual([0]);
     });
@@ -275,10 +364,17 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
 
   describe('organization projects', () => {
     it('should let the owners create them and anyone read them in a public organization', async () => {
-      const res = await alice.api.post<Project>(`/orgs/${org}/projects`, { title: 'Company roadmap' } satisfies CreateProjectOption);
+      const res = await alice.api.post<Project>(`/orgs/${org}/projects`, {
+        title: 'Company roadmap',
+      } satisfies CreateProjectOption);
       expect(res.status).toBe(201);
       const orgUser = (await api.anonymous.get<{ id: number }>(`/orgs/${org}`)).body;
-      expect(res.body).toMatchObject({ repo_id: 0, owner_id: orgUser.id, creator_id: alice.id, html_url: `${layout.rootUrl}${org}/-/projects/${res.body.id}` });
+      expect(res.body).toMatchObject({
+        repo_id: 0,
+        owner_id: orgUser.id,
+        creator_id: alice.id,
+        html_url: `${layout.rootUrl}${org}/-/projects/${res.body.id}`,
+      });
       const list = await api.anonymous.get<Project[]>(`/orgs/${org}/projects`);
       expect(list.status).toBe(200);
       expect(list.body.map((p) => p.id)).toEqual([res.body.id]);
@@ -293,17 +389,33 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
     });
 
     it("should take the organization's repositories' issues only", async () => {
-      const project = await createProject(`/orgs/${org}/projects`, { title: 'Cross-repo', template_type: 'basic_kanban' });
+      const project = await createProject(`/orgs/${org}/projects`, {
+        title: 'Cross-repo',
+        template_type: 'basic_kanban',
+      });
       const [backlog] = await columnsOf(project);
       const own = await createIssue(orgRepo, 'Org work');
-      expect((await alice.api.post(`/projects/${project.id}/columns/${backlog!.id}/issues`, { issue_id: own.id })).status).toBe(204);
-      expect((await api.anonymous.get<Issue[]>(`/projects/${project.id}/columns/${backlog!.id}/issues`)).body.map((i) => i.id)).toEqual([own.id]);
+      expect(
+        (await alice.api.post(`/projects/${project.id}/columns/${backlog!.id}/issues`, { issue_id: own.id }))
+          .status,
+      ).toBe(204);
+      expect(
+        (await api.anonymous.get<Issue[]>(`/projects/${project.id}/columns/${backlog!.id}/issues`)).body.map(
+          (i) => i.id,
+        ),
+      ).toEqual([own.id]);
       const shown = await alice.api.get<Issue>(`/repos/${orgRepo.full_name}/issues/${own.number}`);
-      expect(shown.body.projects.map((p) => [p.id, p.html_url])).toEqual([[project.id, `${layout.rootUrl}${org}/-/projects/${project.id}`]]);
+      expect(shown.body.projects.map((p) => [p.id, p.html_url])).toEqual([
+        [project.id, `${layout.rootUrl}${org}/-/projects/${project.id}`],
+      ]);
       const foreign = await createIssue(repo, 'Personal');
-      const refused = await alice.api.post(`/projects/${project.id}/columns/${backlog!.id}/issues`, { issue_id: foreign.id });
+      const refused = await alice.api.post(`/projects/${project.id}/columns/${backlog!.id}/issues`, {
+        issue_id: foreign.id,
+      });
       expect(refused.status).toBe(422);
-      expect(refused.body).toEqual(giteaError("the issue does not belong to a repository of the project's owner"));
+      expect(refused.body).toEqual(
+        giteaError("the issue does not belong to a repository of the project's owner"),
+      );
     });
 
     it("should hide a private organization's projects and the issues of private repositories from outsiders", async () => {
@@ -316,10 +428,23 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
 
       const board = await createProject(`/orgs/${org}/projects`);
       const [column] = await columnsOf(board);
-      const privateRepo = await createRepo(alice.api, `/orgs/${org}/repos`, { name: uniqueName('orgsecret'), private: true });
+      const privateRepo = await createRepo(alice.api, `/orgs/${org}/repos`, {
+        name: uniqueName('orgsecret'),
+        private: true,
+      });
       const confidential = await createIssue(privateRepo, 'Confidential');
-      expect((await alice.api.post(`/projects/${board.id}/columns/${column!.id}/issues`, { issue_id: confidential.id })).status).toBe(204);
-      expect((await alice.api.get<Issue[]>(`/projects/${board.id}/columns/${column!.id}/issues`)).body.map((i) => i.id)).toEqual([confidential.id]);
+      expect(
+        (
+          await alice.api.post(`/projects/${board.id}/columns/${column!.id}/issues`, {
+            issue_id: confidential.id,
+          })
+        ).status,
+      ).toBe(204);
+      expect(
+        (await alice.api.get<Issue[]>(`/projects/${board.id}/columns/${column!.id}/issues`)).body.map(
+          (i) => i.id,
+        ),
+      ).toEqual([confidential.id]);
       const outsider = await carol.api.get<Issue[]>(`/projects/${board.id}/columns/${column!.id}/issues`);
       expect(outsider.status).toBe(200);
       expect(outsider.body).toEqual([]);

@@ -25,8 +25,14 @@ export class Projects1763800000305 implements MigrationInterface {
         ],
       }),
     );
-    await q.createIndex('project', new TableIndex({ name: 'idx_project_repo', columnNames: ['repo_id', 'is_closed'] }));
-    await q.createIndex('project', new TableIndex({ name: 'idx_project_owner', columnNames: ['owner_id', 'is_closed'] }));
+    await q.createIndex(
+      'project',
+      new TableIndex({ name: 'idx_project_repo', columnNames: ['repo_id', 'is_closed'] }),
+    );
+    await q.createIndex(
+      'project',
+      new TableIndex({ name: 'idx_project_owner', columnNames: ['owner_id', 'is_closed'] }),
+    );
 
     await q.createTable(
       new Table({
@@ -44,17 +50,35 @@ export class Projects1763800000305 implements MigrationInterface {
         ],
       }),
     );
-    await q.createIndex('project_column', new TableIndex({ name: 'idx_project_column_project', columnNames: ['project_id'] }));
+    await q.createIndex(
+      'project_column',
+      new TableIndex({ name: 'idx_project_column_project', columnNames: ['project_id'] }),
+    );
 
     await q.createTable(
       new Table({
         name: 'project_issue',
-        columns: [col.id(), col.int('project_id'), col.int('issue_id'), col.int('column_id'), col.int('sorting', { default: 0 })],
+        columns: [
+          col.id(),
+          col.int('project_id'),
+          col.int('issue_id'),
+          col.int('column_id'),
+          col.int('sorting', { default: 0 }),
+        ],
       }),
     );
-    await q.createIndex('project_issue', new TableIndex({ name: 'uq_project_issue', columnNames: ['project_id', 'issue_id'], isUnique: true }));
-    await q.createIndex('project_issue', new TableIndex({ name: 'idx_project_issue_issue', columnNames: ['issue_id'] }));
-    await q.createIndex('project_issue', new TableIndex({ name: 'idx_project_issue_column', columnNames: ['column_id'] }));
+    await q.createIndex(
+      'project_issue',
+      new TableIndex({ name: 'uq_project_issue', columnNames: ['project_id', 'issue_id'], isUnique: true }),
+    );
+    await q.createIndex(
+      'project_issue',
+      new TableIndex({ name: 'idx_project_issue_issue', columnNames: ['issue_id'] }),
+    );
+    await q.createIndex(
+      'project_issue',
+      new TableIndex({ name: 'idx_project_issue_column', columnNames: ['column_id'] }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -26,6 +26,7 @@ function teamProjectsMode(owner: OwnerAccess): number {
 export function orgProjectRights(actor: Actor | null, owner: OwnerAccess): ProjectRights {
   const read = owner.visible || (actor?.isAdmin ?? false);
   if (!actor) return { read, write: false };
-  const write = actor.isAdmin || owner.isOrgOwner || (owner.isOrgMember && teamProjectsMode(owner) >= AccessMode.write);
+  const write =
+    actor.isAdmin || owner.isOrgOwner || (owner.isOrgMember && teamProjectsMode(owner) >= AccessMode.write);
   return { read, write };
 }

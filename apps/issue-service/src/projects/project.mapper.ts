@@ -6,8 +6,13 @@ import type { ProjectEntity } from './project.entity.js';
  * Where a project's web page lives (Gitea's Project.Link): under its repository, or under its
  * organization's `/-/projects`.
  */
-export function projectHome(rootUrl: string, where: { repoHtmlUrl: string } | { ownerLogin: string }): string {
-  return 'repoHtmlUrl' in where ? `${where.repoHtmlUrl}/projects` : `${rootUrl}${encodeURIComponent(where.ownerLogin)}/-/projects`;
+export function projectHome(
+  rootUrl: string,
+  where: { repoHtmlUrl: string } | { ownerLogin: string },
+): string {
+  return 'repoHtmlUrl' in where
+    ? `${where.repoHtmlUrl}/projects`
+    : `${rootUrl}${encodeURIComponent(where.ownerLogin)}/-/projects`;
 }
 
 /** A project as gitforge's project API shows it (Gitea's project model, SPEC.md's Project). */

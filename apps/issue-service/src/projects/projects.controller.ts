@@ -27,7 +27,13 @@ export class ProjectsController {
 
   @MessagePattern(ProjectPatterns.listForRepo)
   listForRepo(@Payload() req: RpcRequest<RepoParams, undefined, ListQuery>): Promise<Page<Project>> {
-    return this.projects.listForRepo(req.actor, req.params.owner, req.params.repo, req.query, normalizeListOptions(req.query));
+    return this.projects.listForRepo(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      req.query,
+      normalizeListOptions(req.query),
+    );
   }
 
   @MessagePattern(ProjectPatterns.createForRepo)
@@ -82,7 +88,12 @@ export class ProjectsController {
 
   @MessagePattern(ProjectPatterns.listColumnIssues)
   listColumnIssues(@Payload() req: RpcRequest<ColumnParams, undefined, ListQuery>): Promise<Page<Issue>> {
-    return this.projects.listColumnIssues(req.actor, req.params.id, req.params.column_id, normalizeListOptions(req.query));
+    return this.projects.listColumnIssues(
+      req.actor,
+      req.params.id,
+      req.params.column_id,
+      normalizeListOptions(req.query),
+    );
   }
 
   @MessagePattern(ProjectPatterns.moveIssue)

@@ -53,14 +53,20 @@ export class ProjectsRepository {
 
   /** A project's columns in board order. */
   columns(projectId: number, m?: EntityManager): Promise<ProjectColumnEntity[]> {
-    return (m ?? this.db.manager).find(ProjectColumnEntity, { where: { projectId }, order: { sorting: 'ASC', id: 'ASC' } });
+    return (m ?? this.db.manager).find(ProjectColumnEntity, {
+      where: { projectId },
+      order: { sorting: 'ASC', id: 'ASC' },
+    });
   }
 
   findColumn(projectId: number, id: number, m?: EntityManager): Promise<ProjectColumnEntity | null> {
     return this.db.findOneBy(ProjectColumnEntity, { projectId, id }, m);
   }
 
-  insertColumns(m: EntityManager, columns: Array<Partial<ProjectColumnEntity>>): Promise<ProjectColumnEntity[]> {
+  insertColumns(
+    m: EntityManager,
+    columns: Array<Partial<ProjectColumnEntity>>,
+  ): Promise<ProjectColumnEntity[]> {
     return m.save(
       ProjectColumnEntity,
       columns.map((c) => m.create(ProjectColumnEntity, c)),
@@ -122,7 +128,11 @@ export class ProjectsRepository {
   }
 
   /** One page of a column's issues in board order, among `repoIds` (those the viewer may read), and the total. */
-  async columnIssues(columnId: number, repoIds: number[], options: ListOptions): Promise<[IssueEntity[], number]> {
+  async columnIssues(
+    columnId: number,
+    repoIds: number[],
+    options: ListOptions,
+  ): Promise<[IssueEntity[], number]> {
     if (repoIds.length === 0) return [[], 0];
     const qb = this.db.manager
       .createQueryBuilder(IssueEntity, 'i')

@@ -80,17 +80,33 @@ export class ProjectsService {
     private readonly config: PlatformConfig,
   ) {}
 
-  async listForRepo(actor: Actor | null, owner: string, repo: string, query: ProjectListQuery, options: ListOptions): Promise<Page<Project>> {
+  async listForRepo(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    query: ProjectListQuery,
+    options: ListOptions,
+  ): Promise<Page<Project>> {
     const scope = await this.repoScope(actor, owner, repo);
     return this.list(scope, { repoId: scope.repo!.id, isClosed: stateFilter(query.state) }, options);
   }
 
-  async listForOrg(actor: Actor | null, org: string, query: ProjectListQuery, options: ListOptions): Promise<Page<Project>> {
+  async listForOrg(
+    actor: Actor | null,
+    org: string,
+    query: ProjectListQuery,
+    options: ListOptions,
+  ): Promise<Page<Project>> {
     const scope = await this.orgScope(actor, { owner: org });
     return this.list(scope, { ownerId: scope.owner!.owner.id, isClosed: stateFilter(query.state) }, options);
   }
 
-  async createForRepo(actor: Actor | null, owner: string, repo: string, body: CreateProjectOption): Promise<Project> {
+  async createForRepo(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    body: CreateProjectOption,
+  ): Promise<Project> {
     const scope = await this.repoScope(actor, owner, repo);
     return this.create(actor, scope, { repoId: scope.repo!.id, ownerId: 0 }, body);
   }
@@ -111,7 +127,8 @@ export class ProjectsService {
     const p = ctx.project;
     const changes: Partial<ProjectEntity> = {};
     if (body.title !== undefined && body.title !== p.title) changes.title = body.title;
-    if (body.description !== undefined && body.description !== p.description) changes.description = body.description;
+    if (body.description !== undefined && body.description !== p.description)
+      changes.description = body.description;
     if (body.card_type !== undefined && body.card_type !== p.cardType) changes.cardType = body.card_type;
     if (body.state !== undefined && (body.state === 'closed') !== p.isClosed) {
       changes.isClosed = body.state === 'closed';
@@ -130,20 +147,37 @@ export class ProjectsService {
 
   async listColumns(actor: Actor | null, id: string): Promise<ProjectColumn[]> {
     const ctx = await this.projectFor(actor, id);
-    const [columns, counts] = await Promise.all([this.projects.columns(ctx.project.id), this.projects.columnCounts(ctx.project.id)]);
+    const [columns, counts] = await Promise.all([
+      this.projects.columns(ctx.project.id),
+      this.projects.columnCounts(ctx.project.id),
+    ]);
     return columns.map((c) => toProjectColumn(c, counts.get(c.id) ?? 0));
   }
 
   /** `POST /projects/{id}/columns`: at most Gitea's 20; after the last one unless `sorting` says where. */
-  async createColumn(actor: Actor | null, id: string, body: CreateProjectColumnOption): Promise<ProjectColumn> {
+  async createColumn(
+    actor: Actor | null,
+    id: string,
+    body: CreateProjectColumnOption,
+  ): Promise<ProjectColumn> {
     const { actor: a, ...ctx } = await this.projectForWrite(actor, id);
     const column = await this.db.transaction(async (m) => {
       const existing = await this.projects.columns(ctx.project.id, m);
       if (existing.length >= MAX_COLUMNS) throw unprocessable('maximum number of columns reached');
-      const sorting = body.sorting ?? (existing.length > 0 ? Math.max(...existing.map((c) => c.sorting)) + 1 : 0);
+      const sorting =
+        body.sorting ?? (existing.length > 0 ? Math.max(...existing.map((c) => c.sorting)) + 1 : 0);
       const now = new Date();
       const [created] = await this.projects.insertColumns(m, [
-        { projectId: ctx.project.id, title: body.title, color: body.color ?? '', sorting, isDefault: false, creatorId: a.id, createdAt: now, updatedAt: now },
+        {
+          projectId: ctx.project.id,
+          title: body.title,
+          color: body.color ?? '',
+          sorting,
+          isDefault: false,
+          creatorId: a.id,
+          createdAt: now,
+          updatedAt: now,
+        },
       ]);
       await this.projects.update(m, ctx.project.id, { updatedAt: now });
       return created!;
@@ -152,7 +186,12 @@ export class ProjectsService {
   }
 
   /** `PATCH /projects/{id}/columns/{column_id}`; `default: true` makes it the default column. */
-  async editColumn(actor: Actor | null, id: string, columnId: string, body: EditProjectColumnOption): Promise<ProjectColumn> {
+  async editColumn(
+    actor: Actor | null,
+    id: string,
+    columnId: string,
+    body: EditProjectColumnOption,
+  ): Promise<ProjectColumn> {
     const ctx = await this.projectForWrite(actor, id);
     const column = await this.columnOf(ctx, columnId);
     const changes: Partial<ProjectColumnEntity> = {};
@@ -161,9 +200,13 @@ export class ProjectsService {
     if (body.sorting !== undefined) changes.sorting = body.sorting;
     await this.db.transaction(async (m) => {
       await this.projects.updateColumn(m, column.id, { ...changes, updatedAt: new Date() });
-      if (body.default === true && !column.isDefault) await this.projects.setDefaultColumn(m, ctx.project.id, column.id);
+      if (body.default === true && !column.isDefault)
+        await this.projects.setDefaultColumn(m, ctx.project.id, column.id);
     });
-    const [updated, counts] = await Promise.all([this.projects.findColumn(ctx.project.id, column.id), this.projects.columnCounts(ctx.project.id)]);
+    const [updated, counts] = await Promise.all([
+      this.projects.findColumn(ctx.project.id, column.id),
+      this.projects.columnCounts(ctx.project.id),
+    ]);
     return toProjectColumn(updated!, counts.get(column.id) ?? 0);
   }
 
@@ -182,10 +225,17 @@ export class ProjectsService {
    * `GET /projects/{id}/columns/{column_id}/issues` in board order: an organization project's
    * board shows only the issues of repositories the actor may read.
    */
-  async listColumnIssues(actor: Actor | null, id: string, columnId: string, options: ListOptions): Promise<Page<Issue>> {
+  async listColumnIssues(
+    actor: Actor | null,
+    id: string,
+    columnId: string,
+    options: ListOptions,
+  ): Promise<Page<Issue>> {
     const ctx = await this.projectFor(actor, id);
     const column = await this.columnOf(ctx, columnId);
-    const repos = ctx.repo ? [ctx.repo] : await this.gate.many(actor, await this.projects.columnRepoIds(column.id));
+    const repos = ctx.repo
+      ? [ctx.repo]
+      : await this.gate.many(actor, await this.projects.columnRepoIds(column.id));
     const readable = repos.filter((r) => canRead(r, 'repo.issues') || canRead(r, 'repo.pulls'));
     const [rows, total] = await this.projects.columnIssues(
       column.id,
@@ -200,17 +250,25 @@ export class ProjectsService {
    * column, or moves it there. A repository project takes its repository's issues only, an
    * organization project those of the organization's repositories (422 otherwise).
    */
-  async moveIssue(actor: Actor | null, id: string, columnId: string, body: MoveProjectIssueOption): Promise<void> {
+  async moveIssue(
+    actor: Actor | null,
+    id: string,
+    columnId: string,
+    body: MoveProjectIssueOption,
+  ): Promise<void> {
     const ctx = await this.projectForWrite(actor, id);
     const column = await this.columnOf(ctx, columnId);
     const issue = await this.issues.findById(body.issue_id);
     if (!issue) throw notFound('issue does not exist');
     if (ctx.repo) {
-      if (issue.repoId !== ctx.repo.id) throw unprocessable("the issue does not belong to the project's repository");
+      if (issue.repoId !== ctx.repo.id)
+        throw unprocessable("the issue does not belong to the project's repository");
     } else {
       const [repo] = await this.gate.many(actor, [issue.repoId]);
-      if (!repo || !(canRead(repo, issue.isPull ? 'repo.pulls' : 'repo.issues'))) throw notFound('issue does not exist');
-      if (repo.ownerId !== ctx.project.ownerId) throw unprocessable("the issue does not belong to a repository of the project's owner");
+      if (!repo || !canRead(repo, issue.isPull ? 'repo.pulls' : 'repo.issues'))
+        throw notFound('issue does not exist');
+      if (repo.ownerId !== ctx.project.ownerId)
+        throw unprocessable("the issue does not belong to a repository of the project's owner");
     }
     await this.db.transaction((m) => this.projects.place(m, ctx.project.id, issue.id, column.id));
   }
@@ -223,7 +281,11 @@ export class ProjectsService {
     await this.db.transaction((m) => this.projects.unplace(m, ctx.project.id, placement.issueId));
   }
 
-  private async list(scope: ProjectScope, filter: ProjectFilter, options: ListOptions): Promise<Page<Project>> {
+  private async list(
+    scope: ProjectScope,
+    filter: ProjectFilter,
+    options: ListOptions,
+  ): Promise<Page<Project>> {
     const [rows, total] = await this.projects.list(filter, options);
     return pageOf(
       rows.map((p) => toProject(p, this.config.rootUrl, scope.home)),
@@ -233,7 +295,12 @@ export class ProjectsService {
   }
 
   /** A new project with its template's columns, or Gitea's default "Uncategorized" one. */
-  private async create(actor: Actor | null, scope: ProjectScope, where: { repoId: number; ownerId: number }, body: CreateProjectOption): Promise<Project> {
+  private async create(
+    actor: Actor | null,
+    scope: ProjectScope,
+    where: { repoId: number; ownerId: number },
+    body: CreateProjectOption,
+  ): Promise<Project> {
     const a = this.requireWrite(actor, scope);
     const templateType = body.template_type ?? 'none';
     const now = new Date();
@@ -254,7 +321,16 @@ export class ProjectsService {
       const titles = template ? ['Backlog', ...template] : ['Uncategorized'];
       await this.projects.insertColumns(
         m,
-        titles.map((title, i) => ({ projectId: row.id, title, isDefault: i === 0, sorting: i, color: '', creatorId: a.id, createdAt: now, updatedAt: now })),
+        titles.map((title, i) => ({
+          projectId: row.id,
+          title,
+          isDefault: i === 0,
+          sorting: i,
+          color: '',
+          creatorId: a.id,
+          createdAt: now,
+          updatedAt: now,
+        })),
       );
       return row;
     });
@@ -270,17 +346,35 @@ export class ProjectsService {
   private scopeOfRepo(repo: RepoAccess): ProjectScope {
     const rights = repoProjectRights(repo);
     if (!rights.read) throw notFound();
-    return { repo, owner: null, rights, home: projectHome(this.config.rootUrl, { repoHtmlUrl: repo.repository.html_url }) };
+    return {
+      repo,
+      owner: null,
+      rights,
+      home: projectHome(this.config.rootUrl, { repoHtmlUrl: repo.repository.html_url }),
+    };
   }
 
   /** An organization the actor can see; users have no projects here. */
-  private async orgScope(actor: Actor | null, query: { owner: string } | { ownerId: number }): Promise<ProjectScope> {
-    const owner = await this.rpc.call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, { actor, body: query }).catch((err: unknown) => {
-      throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
-    });
+  private async orgScope(
+    actor: Actor | null,
+    query: { owner: string } | { ownerId: number },
+  ): Promise<ProjectScope> {
+    const owner = await this.rpc
+      .call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, {
+        actor,
+        body: query,
+      })
+      .catch((err: unknown) => {
+        throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+      });
     const rights = orgProjectRights(actor, owner);
     if (owner.owner.kind !== 'organization' || !rights.read) throw notFound();
-    return { repo: null, owner, rights, home: projectHome(this.config.rootUrl, { ownerLogin: owner.owner.login }) };
+    return {
+      repo: null,
+      owner,
+      rights,
+      home: projectHome(this.config.rootUrl, { ownerLogin: owner.owner.login }),
+    };
   }
 
   /** The project if the actor may read its repository's or organization's projects; 404 otherwise. */
@@ -295,7 +389,10 @@ export class ProjectsService {
     return { ...(await this.orgScope(actor, { ownerId: project.ownerId })), project };
   }
 
-  private async projectForWrite(actor: Actor | null, rawId: string): Promise<ProjectContext & { actor: Actor }> {
+  private async projectForWrite(
+    actor: Actor | null,
+    rawId: string,
+  ): Promise<ProjectContext & { actor: Actor }> {
     const ctx = await this.projectFor(actor, rawId);
     return { ...ctx, actor: this.requireWrite(actor, ctx) };
   }

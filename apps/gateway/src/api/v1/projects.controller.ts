@@ -30,26 +30,42 @@ export class ProjectsController {
   @Get('repos/:owner/:repo/projects')
   @Paginated()
   @Access({ scope: 'issue' })
-  listForRepo(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string }, @Query() query: QueryParams): Promise<Page<Project>> {
+  listForRepo(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { owner: string; repo: string },
+    @Query() query: QueryParams,
+  ): Promise<Page<Project>> {
     return this.rpc.call(ProjectPatterns.listForRepo, { actor, params, query });
   }
 
   @Post('repos/:owner/:repo/projects')
   @Access({ signIn: true, scope: 'issue' })
-  createForRepo(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string }, @Body() body: CreateProjectOption): Promise<Project> {
+  createForRepo(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { owner: string; repo: string },
+    @Body() body: CreateProjectOption,
+  ): Promise<Project> {
     return this.rpc.call(ProjectPatterns.createForRepo, { actor, params, body });
   }
 
   @Get('orgs/:org/projects')
   @Paginated()
   @Access({ scope: 'organization' })
-  listForOrg(@CurrentActor() actor: Actor | null, @Param() params: { org: string }, @Query() query: QueryParams): Promise<Page<Project>> {
+  listForOrg(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { org: string },
+    @Query() query: QueryParams,
+  ): Promise<Page<Project>> {
     return this.rpc.call(ProjectPatterns.listForOrg, { actor, params, query });
   }
 
   @Post('orgs/:org/projects')
   @Access({ signIn: true, scope: 'organization' })
-  createForOrg(@CurrentActor() actor: Actor | null, @Param() params: { org: string }, @Body() body: CreateProjectOption): Promise<Project> {
+  createForOrg(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { org: string },
+    @Body() body: CreateProjectOption,
+  ): Promise<Project> {
     return this.rpc.call(ProjectPatterns.createForOrg, { actor, params, body });
   }
 
@@ -61,7 +77,11 @@ export class ProjectsController {
 
   @Patch('projects/:id')
   @Access({ signIn: true, scope: 'issue' })
-  edit(@CurrentActor() actor: Actor | null, @Param() params: { id: string }, @Body() body: EditProjectOption): Promise<Project> {
+  edit(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { id: string },
+    @Body() body: EditProjectOption,
+  ): Promise<Project> {
     return this.rpc.call(ProjectPatterns.edit, { actor, params, body });
   }
 
@@ -74,19 +94,30 @@ export class ProjectsController {
 
   @Get('projects/:id/columns')
   @Access({ scope: 'issue' })
-  listColumns(@CurrentActor() actor: Actor | null, @Param() params: { id: string }): Promise<ProjectColumn[]> {
+  listColumns(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { id: string },
+  ): Promise<ProjectColumn[]> {
     return this.rpc.call(ProjectPatterns.listColumns, { actor, params });
   }
 
   @Post('projects/:id/columns')
   @Access({ signIn: true, scope: 'issue' })
-  createColumn(@CurrentActor() actor: Actor | null, @Param() params: { id: string }, @Body() body: CreateProjectColumnOption): Promise<ProjectColumn> {
+  createColumn(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { id: string },
+    @Body() body: CreateProjectColumnOption,
+  ): Promise<ProjectColumn> {
     return this.rpc.call(ProjectPatterns.createColumn, { actor, params, body });
   }
 
   @Patch('projects/:id/columns/:column_id')
   @Access({ signIn: true, scope: 'issue' })
-  editColumn(@CurrentActor() actor: Actor | null, @Param() params: ColumnParams, @Body() body: EditProjectColumnOption): Promise<ProjectColumn> {
+  editColumn(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: ColumnParams,
+    @Body() body: EditProjectColumnOption,
+  ): Promise<ProjectColumn> {
     return this.rpc.call(ProjectPatterns.editColumn, { actor, params, body });
   }
 
@@ -100,7 +131,11 @@ export class ProjectsController {
   @Get('projects/:id/columns/:column_id/issues')
   @Paginated()
   @Access({ scope: 'issue' })
-  listColumnIssues(@CurrentActor() actor: Actor | null, @Param() params: ColumnParams, @Query() query: QueryParams): Promise<Page<Issue>> {
+  listColumnIssues(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: ColumnParams,
+    @Query() query: QueryParams,
+  ): Promise<Page<Issue>> {
     return this.rpc.call(ProjectPatterns.listColumnIssues, { actor, params, query });
   }
 
@@ -108,14 +143,21 @@ export class ProjectsController {
   @Post('projects/:id/columns/:column_id/issues')
   @HttpCode(204)
   @Access({ signIn: true, scope: 'issue' })
-  async moveIssue(@CurrentActor() actor: Actor | null, @Param() params: ColumnParams, @Body() body: MoveProjectIssueOption): Promise<void> {
+  async moveIssue(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: ColumnParams,
+    @Body() body: MoveProjectIssueOption,
+  ): Promise<void> {
     await this.rpc.call(ProjectPatterns.moveIssue, { actor, params, body });
   }
 
   @Delete('projects/:id/issues/:issue_id')
   @HttpCode(204)
   @Access({ signIn: true, scope: 'issue' })
-  async removeIssue(@CurrentActor() actor: Actor | null, @Param() params: { id: string; issue_id: string }): Promise<void> {
+  async removeIssue(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: { id: string; issue_id: string },
+  ): Promise<void> {
     await this.rpc.call(ProjectPatterns.removeIssue, { actor, params });
   }
 }

@@ -6,10 +6,25 @@ import { buildHookPayload, coarseEvent } from './webhook-payloads.js';
 const ann = user(1, 'ann');
 const proj = repo(5, user(9, 'acme'), 'proj');
 const bug = issue(3, proj, ann);
-const pr = issue(7, proj, ann, { html_url: `${proj.html_url}/pulls/7`, pull_request: { merged: false, merged_at: null, draft: false, html_url: `${proj.html_url}/pulls/7` } });
+const pr = issue(7, proj, ann, {
+  html_url: `${proj.html_url}/pulls/7`,
+  pull_request: { merged: false, merged_at: null, draft: false, html_url: `${proj.html_url}/pulls/7` },
+});
 
-function commentEvent(action: CommentEventPayload['action'], on = bug, extra: Partial<CommentEventPayload> = {}): CommentEventPayload {
-  return { action, issue: on, comment: comment(40, on, ann, 'Looks good\nsecond line'), repository: proj, sender: ann, is_pull: on.pull_request !== null, ...extra };
+function commentEvent(
+  action: CommentEventPayload['action'],
+  on = bug,
+  extra: Partial<CommentEventPayload> = {},
+): CommentEventPayload {
+  return {
+    action,
+    issue: on,
+    comment: comment(40, on, ann, 'Looks good\nsecond line'),
+    repository: proj,
+    sender: ann,
+    is_pull: on.pull_request !== null,
+    ...extra,
+  };
 }
 
 describe('issue comment webhook payloads', () => {
@@ -17,14 +32,41 @@ describe('issue comment webhook payloads', () => {
     const p = commentEvent('created');
     const built = buildHookPayload(envelope('comment.created', p))!;
     expect(built).toMatchObject({ event: 'issue_comment', repoId: 5, ownerId: 9, branch: null });
-    expect(Object.keys(built.payload)).toEqual(['action', 'issue', 'comment', 'repository', 'sender', 'is_pull']);
-    expect(built.payload).toEqual({ action: 'created', issue: bug, comment: p.comment, repository: proj, sender: ann, is_pull: false });
+    expect(Object.keys(built.payload)).toEqual([
+      'action',
+      'issue',
+      'comment',
+      'repository',
+      'sender',
+      'is_pull',
+    ]);
+    expect(built.payload).toEqual({
+      action: 'created',
+      issue: bug,
+      comment: p.comment,
+      repository: proj,
+      sender: ann,
+      is_pull: false,
+    });
   });
 
   it('should carry the old body of an edited comment, and none for a deleted one', () => {
-    const edited = buildHookPayload(envelope('comment.edited', commentEvent('edited', bug, { changes: { body: { from: 'Looks bad' } } })))!;
-    expect(Object.keys(edited.payload)).toEqual(['action', 'issue', 'comment', 'changes', 'repository', 'sender', 'is_pull']);
-    expect(edited.payload).toMatchObject({ action: 'edited', changes: { body: { from: 'Looks bad' }, added_labels: null, removed_labels: null } });
+    const edited = buildHookPayload(
+      envelope('comment.edited', commentEvent('edited', bug, { changes: { body: { from: 'Looks bad' } } })),
+    )!;
+    expect(Object.keys(edited.payload)).toEqual([
+      'action',
+      'issue',
+      'comment',
+      'changes',
+      'repository',
+      'sender',
+      'is_pull',
+    ]);
+    expect(edited.payload).toMatchObject({
+      action: 'edited',
+      changes: { body: { from: 'Looks bad' }, added_labels: null, removed_labels: null },
+    });
     const deleted = buildHookPayload(envelope('comment.deleted', commentEvent('deleted')))!;
     expect(deleted.payload).toMatchObject({ action: 'deleted' });
     expect(deleted.payload).not.toHaveProperty('changes');

@@ -7,10 +7,26 @@ const ann = user(1, 'ann');
 const bob = user(2, 'bob');
 const acme = user(9, 'acme');
 const proj = repo(5, acme, 'proj');
-const bug: Label = { id: 4, name: 'bug', exclusive: false, is_archived: false, color: 'ee0701', description: '', url: '' };
+const bug: Label = {
+  id: 4,
+  name: 'bug',
+  exclusive: false,
+  is_archived: false,
+  color: 'ee0701',
+  description: '',
+  url: '',
+};
 
 function issueEvent(action: string, extra: Partial<IssueEventPayload> = {}): IssueEventPayload {
-  return { action, index: 3, issue: issue(3, proj, ann), repository: proj, sender: ann, is_pull: false, ...extra };
+  return {
+    action,
+    index: 3,
+    issue: issue(3, proj, ann),
+    repository: proj,
+    sender: ann,
+    is_pull: false,
+    ...extra,
+  };
 }
 
 describe('issue webhook payloads', () => {
@@ -18,17 +34,50 @@ describe('issue webhook payloads', () => {
     const p = issueEvent('opened');
     const built = buildHookPayload(envelope('issue.opened', p))!;
     expect(built).toMatchObject({ event: 'issues', repoId: 5, ownerId: 9, branch: null });
-    expect(Object.keys(built.payload)).toEqual(['action', 'number', 'issue', 'repository', 'sender', 'commit_id']);
-    expect(built.payload).toEqual({ action: 'opened', number: 3, issue: p.issue, repository: proj, sender: ann, commit_id: '' });
+    expect(Object.keys(built.payload)).toEqual([
+      'action',
+      'number',
+      'issue',
+      'repository',
+      'sender',
+      'commit_id',
+    ]);
+    expect(built.payload).toEqual({
+      action: 'opened',
+      number: 3,
+      issue: p.issue,
+      repository: proj,
+      sender: ann,
+      commit_id: '',
+    });
   });
 
   it('should say what an edit changed from, with the label lists Gitea always writes', () => {
-    const built = buildHookPayload(envelope('issue.edited', issueEvent('edited', { changes: { title: { from: 'Old' } } })))!;
+    const built = buildHookPayload(
+      envelope('issue.edited', issueEvent('edited', { changes: { title: { from: 'Old' } } })),
+    )!;
     expect(built.event).toBe('issues');
-    expect(Object.keys(built.payload)).toEqual(['action', 'number', 'changes', 'issue', 'repository', 'sender', 'commit_id']);
-    expect(built.payload).toMatchObject({ action: 'edited', changes: { title: { from: 'Old' }, added_labels: null, removed_labels: null } });
-    const body = buildHookPayload(envelope('issue.edited', issueEvent('edited', { changes: { body: { from: 'was' } } })))!;
-    expect((body.payload as { changes: object }).changes).toEqual({ body: { from: 'was' }, added_labels: null, removed_labels: null });
+    expect(Object.keys(built.payload)).toEqual([
+      'action',
+      'number',
+      'changes',
+      'issue',
+      'repository',
+      'sender',
+      'commit_id',
+    ]);
+    expect(built.payload).toMatchObject({
+      action: 'edited',
+      changes: { title: { from: 'Old' }, added_labels: null, removed_labels: null },
+    });
+    const body = buildHookPayload(
+      envelope('issue.edited', issueEvent('edited', { changes: { body: { from: 'was' } } })),
+    )!;
+    expect((body.payload as { changes: object }).changes).toEqual({
+      body: { from: 'was' },
+      added_labels: null,
+      removed_labels: null,
+    });
   });
 
   it.each([
@@ -50,7 +99,12 @@ describe('issue webhook payloads', () => {
   });
 
   it('should carry label changes when the event has them', () => {
-    const built = buildHookPayload(envelope('issue.labeled', issueEvent('label_updated', { changes: { added_labels: [bug], removed_labels: [] } })))!;
+    const built = buildHookPayload(
+      envelope(
+        'issue.labeled',
+        issueEvent('label_updated', { changes: { added_labels: [bug], removed_labels: [] } }),
+      ),
+    )!;
     expect(built.payload).toMatchObject({ changes: { added_labels: [bug], removed_labels: [] } });
   });
 
@@ -65,7 +119,16 @@ describe('issue webhook payloads', () => {
     const p = issueEvent('opened', { index: 7, issue: pr, is_pull: true });
     const built = buildHookPayload(envelope('issue.opened', p))!;
     expect(built.event).toBe('pull_request');
-    expect(Object.keys(built.payload)).toEqual(['action', 'number', 'pull_request', 'requested_reviewer', 'repository', 'sender', 'commit_id', 'review']);
+    expect(Object.keys(built.payload)).toEqual([
+      'action',
+      'number',
+      'pull_request',
+      'requested_reviewer',
+      'repository',
+      'sender',
+      'commit_id',
+      'review',
+    ]);
     expect(built.payload).toMatchObject({
       action: 'opened',
       number: 7,
@@ -98,16 +161,30 @@ describe('issue webhook payloads', () => {
   });
 
   it('should render what it builds in the chat formats', () => {
-    const assigned = buildHookPayload(envelope('issue.assigned', issueEvent('assigned', { issue: issue(3, proj, ann, { assignees: [bob], assignee: bob }) })))!;
+    const assigned = buildHookPayload(
+      envelope(
+        'issue.assigned',
+        issueEvent('assigned', { issue: issue(3, proj, ann, { assignees: [bob], assignee: bob }) }),
+      ),
+    )!;
     expect(chatPayload('slack', assigned.event, assigned.payload, ROOT, {})).toMatchObject({
       text: `[<${proj.html_url}|acme/proj>] Issue assigned to <${ROOT}bob|bob>: <${proj.html_url}/issues/3|#3 Issue 3> by <${ROOT}ann|ann>`,
     });
     const closed = buildHookPayload(envelope('issue.closed', issueEvent('closed')))!;
     expect(chatPayload('discord', closed.event, closed.payload, ROOT, {})).toMatchObject({
-      embeds: [{ title: '[acme/proj] Issue closed: #3 Issue 3', url: `${proj.html_url}/issues/3`, color: 0xff3232 }],
+      embeds: [
+        { title: '[acme/proj] Issue closed: #3 Issue 3', url: `${proj.html_url}/issues/3`, color: 0xff3232 },
+      ],
     });
-    const pr = issue(7, proj, ann, { html_url: `${proj.html_url}/pulls/7`, pull_request: { merged: false, merged_at: null, draft: false, html_url: `${proj.html_url}/pulls/7` } });
-    const opened = buildHookPayload(envelope('issue.opened', issueEvent('opened', { index: 7, issue: pr, is_pull: true })))!;
-    expect(chatPayload('msteams', opened.event, opened.payload, ROOT, {})).toMatchObject({ title: '[acme/proj] Pull request opened: #7 Issue 7' });
+    const pr = issue(7, proj, ann, {
+      html_url: `${proj.html_url}/pulls/7`,
+      pull_request: { merged: false, merged_at: null, draft: false, html_url: `${proj.html_url}/pulls/7` },
+    });
+    const opened = buildHookPayload(
+      envelope('issue.opened', issueEvent('opened', { index: 7, issue: pr, is_pull: true })),
+    )!;
+    expect(chatPayload('msteams', opened.event, opened.payload, ROOT, {})).toMatchObject({
+      title: '[acme/proj] Pull request opened: #7 Issue 7',
+    });
   });
 });

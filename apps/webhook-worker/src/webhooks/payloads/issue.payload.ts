@@ -1,8 +1,27 @@
-import type { EventEnvelope, HookEventType, Issue, IssueChanges, IssueEventPayload } from '@gitforge/contracts';
+import type {
+  EventEnvelope,
+  HookEventType,
+  Issue,
+  IssueChanges,
+  IssueEventPayload,
+} from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { ChangesPayload, IssuePayload, PullRequestObject, PullRequestPayload } from './gitea-payloads.js';
+import type {
+  ChangesPayload,
+  IssuePayload,
+  PullRequestObject,
+  PullRequestPayload,
+} from './gitea-payloads.js';
 
-type IssueEventName = 'issue.opened' | 'issue.edited' | 'issue.closed' | 'issue.reopened' | 'issue.deleted' | 'issue.assigned' | 'issue.labeled' | 'issue.milestoned';
+type IssueEventName =
+  | 'issue.opened'
+  | 'issue.edited'
+  | 'issue.closed'
+  | 'issue.reopened'
+  | 'issue.deleted'
+  | 'issue.assigned'
+  | 'issue.labeled'
+  | 'issue.milestoned';
 
 /** The hook event type of an issue event, and of its pull request twin (Gitea's notifier). */
 const HOOK_EVENTS: Record<IssueEventName, { issue: HookEventType; pull: HookEventType }> = {
@@ -97,6 +116,14 @@ export function issuePayload(e: EventEnvelope<IssueEventName>): BuiltHookPayload
     };
     return { event: kinds.pull, payload, ...base };
   }
-  const payload: IssuePayload = { action: p.action, number: p.index, ...changes, issue: p.issue, repository: p.repository, sender: p.sender, commit_id: '' };
+  const payload: IssuePayload = {
+    action: p.action,
+    number: p.index,
+    ...changes,
+    issue: p.issue,
+    repository: p.repository,
+    sender: p.sender,
+    commit_id: '',
+  };
   return { event: kinds.issue, payload, ...base };
 }

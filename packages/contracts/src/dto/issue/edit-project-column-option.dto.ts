@@ -1,4 +1,14 @@
-import { IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { PROJECT_COLUMN_COLOR } from './create-project-column-option.dto.js';
 
 /** `PATCH /projects/{id}/columns/{column_id}`: only the fields present change. */
