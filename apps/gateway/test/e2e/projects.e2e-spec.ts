@@ -388,6 +388,33 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect((await alice.api.get(`/orgs/${alice.username}/projects`)).status).toBe(404);
     });
 
+    it('should let members of a team with write access to projects change them, and not those with read access', async () => {
+      const writers = await alice.api.post<{ id: number }>(`/orgs/${org}/teams`, {
+        name: uniqueName('planners'),
+        permission: 'write',
+        units: ['repo.projects'],
+        includes_all_repositories: true,
+      });
+      expect(writers.status).toBe(201);
+      const readers = await alice.api.post<{ id: number }>(`/orgs/${org}/teams`, {
+        name: uniqueName('watchers'),
+        permission: 'read',
+        units: ['repo.projects', 'repo.code'],
+        includes_all_repositories: true,
+      });
+      expect(readers.status).toBe(201);
+      const dave = await createUser(api, 'dave');
+      const erin = await createUser(api, 'erin');
+      expect((await alice.api.put(`/teams/${writers.body.id}/members/${dave.username}`)).status).toBe(204);
+      expect((await alice.api.put(`/teams/${readers.body.id}/members/${erin.username}`)).status).toBe(204);
+      const project = await createProject(`/orgs/${org}/projects`, { title: 'Planned' }, dave.api);
+      expect(project.creator_id).toBe(dave.id);
+      expect((await dave.api.post(`/projects/${project.id}/columns`, { title: 'Next' })).status).toBe(201);
+      expect((await erin.api.get(`/projects/${project.id}`)).status).toBe(200);
+      expect((await erin.api.post(`/orgs/${org}/projects`, { title: 'x' })).status).toBe(403);
+      expect((await erin.api.delete(`/projects/${project.id}`)).status).toBe(403);
+    });
+
     it("should take the organization's repositories' issues only", async () => {
       const project = await createProject(`/orgs/${org}/projects`, {
         title: 'Cross-repo',
