@@ -476,7 +476,13 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect(outsider.status).toBe(200);
       expect(outsider.body).toEqual([]);
       expect(outsider.headers.get('x-total-count')).toBe('0');
-      expect((await carol.api.get<ProjectColumn[]>(`/projects/${board.id}/columns`)).status).toBe(200);
+      // The counts do not tell outsiders about issues they cannot see.
+      expect((await carol.api.get<ProjectColumn[]>(`/projects/${board.id}/columns`)).body[0]).toMatchObject({
+        num_issues: 0,
+      });
+      expect((await alice.api.get<ProjectColumn[]>(`/projects/${board.id}/columns`)).body[0]).toMatchObject({
+        num_issues: 1,
+      });
     });
   });
 });

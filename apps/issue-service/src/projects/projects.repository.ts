@@ -89,13 +89,16 @@ export class ProjectsRepository {
     await m.delete(ProjectColumnEntity, { id });
   }
 
-  /** Issues per column of a project, counted now. */
-  async columnCounts(projectId: number, m?: EntityManager): Promise<Map<number, number>> {
-    const rows = await (m ?? this.db.manager)
+  /** Issues per column of a project among `repoIds` (those the viewer may read), counted now. */
+  async columnCounts(projectId: number, repoIds: number[]): Promise<Map<number, number>> {
+    if (repoIds.length === 0) return new Map();
+    const rows = await this.db.manager
       .createQueryBuilder(ProjectIssueEntity, 'pi')
+      .innerJoin(IssueEntity, 'i', 'i.id = pi.issue_id')
       .select('pi.column_id', 'columnId')
       .addSelect('COUNT(*)', 'n')
       .where('pi.project_id = :projectId', { projectId })
+      .andWhere('i.repo_id IN (:...repoIds)', { repoIds })
       .groupBy('pi.column_id')
       .getRawMany<{ columnId: number | string; n: number | string }>();
     return new Map(rows.map((r) => [Number(r.columnId), Number(r.n)]));
@@ -149,14 +152,15 @@ export class ProjectsRepository {
     return [rows, total];
   }
 
-  /** The repositories of a column's issues (to ask once which of them the viewer may read). */
-  async columnRepoIds(columnId: number): Promise<number[]> {
-    const rows = await this.db.manager
+  /** The repositories of a project's (or one column's) issues, to ask once which of them the viewer may read. */
+  async boardRepoIds(projectId: number, columnId?: number): Promise<number[]> {
+    const qb = this.db.manager
       .createQueryBuilder(IssueEntity, 'i')
       .select('DISTINCT i.repo_id', 'repoId')
       .innerJoin(ProjectIssueEntity, 'pi', 'pi.issue_id = i.id')
-      .where('pi.column_id = :columnId', { columnId })
-      .getRawMany<{ repoId: number | string }>();
+      .where('pi.project_id = :projectId', { projectId });
+    if (columnId !== undefined) qb.andWhere('pi.column_id = :columnId', { columnId });
+    const rows = await qb.getRawMany<{ repoId: number | string }>();
     return rows.map((r) => Number(r.repoId));
   }
 

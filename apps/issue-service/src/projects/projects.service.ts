@@ -149,7 +149,7 @@ export class ProjectsService {
     const ctx = await this.projectFor(actor, id);
     const [columns, counts] = await Promise.all([
       this.projects.columns(ctx.project.id),
-      this.projects.columnCounts(ctx.project.id),
+      this.visibleCounts(actor, ctx),
     ]);
     return columns.map((c) => toProjectColumn(c, counts.get(c.id) ?? 0));
   }
@@ -205,7 +205,7 @@ export class ProjectsService {
     });
     const [updated, counts] = await Promise.all([
       this.projects.findColumn(ctx.project.id, column.id),
-      this.projects.columnCounts(ctx.project.id),
+      this.visibleCounts(actor, ctx),
     ]);
     return toProjectColumn(updated!, counts.get(column.id) ?? 0);
   }
@@ -233,10 +233,7 @@ export class ProjectsService {
   ): Promise<Page<Issue>> {
     const ctx = await this.projectFor(actor, id);
     const column = await this.columnOf(ctx, columnId);
-    const repos = ctx.repo
-      ? [ctx.repo]
-      : await this.gate.many(actor, await this.projects.columnRepoIds(column.id));
-    const readable = repos.filter((r) => canRead(r, 'repo.issues') || canRead(r, 'repo.pulls'));
+    const readable = await this.readableRepos(actor, ctx, column.id);
     const [rows, total] = await this.projects.columnIssues(
       column.id,
       readable.map((r) => r.id),
@@ -403,6 +400,30 @@ export class ProjectsService {
     if (scope.repo) requireNotArchived(scope.repo);
     if (!scope.rights.write) throw forbidden('user should have permission to write projects');
     return a;
+  }
+
+  /**
+   * The repositories whose issues on the board the actor may read (one call): a repository
+   * project's own, an organization project's among those of its issues.
+   */
+  private async readableRepos(
+    actor: Actor | null,
+    ctx: ProjectContext,
+    columnId?: number,
+  ): Promise<RepoAccess[]> {
+    const repos = ctx.repo
+      ? [ctx.repo]
+      : await this.gate.many(actor, await this.projects.boardRepoIds(ctx.project.id, columnId));
+    return repos.filter((r) => canRead(r, 'repo.issues') || canRead(r, 'repo.pulls'));
+  }
+
+  /** Issues per column as the actor sees the board: issues of repositories it cannot read are not counted. */
+  private async visibleCounts(actor: Actor | null, ctx: ProjectContext): Promise<Map<number, number>> {
+    const repos = await this.readableRepos(actor, ctx);
+    return this.projects.columnCounts(
+      ctx.project.id,
+      repos.map((r) => r.id),
+    );
   }
 
   private async columnOf(ctx: ProjectContext, rawId: string): Promise<ProjectColumnEntity> {
