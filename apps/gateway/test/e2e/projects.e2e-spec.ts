@@ -2,6 +2,7 @@ import type {
   CreateIssueOption,
   CreateProjectColumnOption,
   CreateProjectOption,
+  EditIssueOption,
   EditProjectColumnOption,
   EditProjectOption,
   Issue,
@@ -350,6 +351,40 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       ).toEqual([]);
     });
 
+    it("should take an issue's projects from CreateIssueOption and EditIssueOption (replacing them), into the default column", async () => {
+      const other = await createProject(`/repos/${repo.full_name}/projects`, {
+        title: 'Other',
+        template_type: 'basic_kanban',
+      });
+      const created = await alice.api.post<Issue>(`/repos/${repo.full_name}/issues`, {
+        title: 'Planned from the start',
+        projects: [project.id, other.id],
+      } satisfies CreateIssueOption);
+      expect(created.status).toBe(201);
+      expect(created.body.projects.map((p) => p.id)).toEqual([project.id, other.id]);
+      const backlog = (await columnsOf(other)).find((c) => c.default)!;
+      expect(backlog).toMatchObject({ title: 'Backlog', num_issues: 1 });
+
+      const hidden = await createProject(`/repos/${secret.full_name}/projects`);
+      const refused = await alice.api.post(`/repos/${repo.full_name}/issues`, {
+        title: 'x',
+        projects: [hidden.id],
+      } satisfies CreateIssueOption);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toEqual(giteaError(`project does not exist [id: ${hidden.id}]`));
+
+      const edited = await alice.api.patch<Issue>(`/repos/${repo.full_name}/issues/${created.body.number}`, {
+        projects: [other.id],
+      } satisfies EditIssueOption);
+      expect(edited.status).toBe(201);
+      expect(edited.body.projects.map((p) => p.id)).toEqual([other.id]);
+      const cleared = await alice.api.patch<Issue>(`/repos/${repo.full_name}/issues/${created.body.number}`, {
+        projects: [],
+      } satisfies EditIssueOption);
+      expect(cleared.body.projects).toEqual([]);
+      expect((await columnsOf(other)).find((c) => c.default)).toMatchObject({ num_issues: 0 });
+    });
+
     it('should take a deleted issue off its boards', async () => {
       const gone = await createIssue(repo, 'Short-lived');
       const [column] = await columnsOf(project);
@@ -435,6 +470,16 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect(shown.body.projects.map((p) => [p.id, p.html_url])).toEqual([
         [project.id, `${layout.rootUrl}${org}/-/projects/${project.id}`],
       ]);
+      const planned = await alice.api.post<Issue>(`/repos/${orgRepo.full_name}/issues`, {
+        title: 'Org plan',
+        projects: [project.id],
+      } satisfies CreateIssueOption);
+      expect(planned.body.projects.map((p) => p.id)).toEqual([project.id]);
+      const personal = await alice.api.post(`/repos/${repo.full_name}/issues`, {
+        title: 'x',
+        projects: [project.id],
+      } satisfies CreateIssueOption);
+      expect(personal.status).toBe(422);
       const foreign = await createIssue(repo, 'Personal');
       const refused = await alice.api.post(`/projects/${project.id}/columns/${backlog!.id}/issues`, {
         issue_id: foreign.id,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { IssueEntity } from '../issues/issue.entity.js';
@@ -20,6 +20,11 @@ export class ProjectsRepository {
 
   findById(id: number, m?: EntityManager): Promise<ProjectEntity | null> {
     return this.db.findOneBy(ProjectEntity, { id }, m);
+  }
+
+  findByIds(ids: number[]): Promise<ProjectEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.manager.find(ProjectEntity, { where: { id: In([...new Set(ids)]) } });
   }
 
   /** One page of a repository's or an organization's projects, newest first, and the total. */
@@ -119,6 +124,17 @@ export class ProjectsRepository {
     const existing = await m.findOneBy(ProjectIssueEntity, { projectId, issueId });
     if (existing) await m.update(ProjectIssueEntity, { id: existing.id }, { columnId, sorting });
     else await m.insert(ProjectIssueEntity, { projectId, issueId, columnId, sorting });
+  }
+
+  /** Adds the issue to a project in its default column (an issue already on it stays where it is). */
+  async placeInDefault(m: EntityManager, projectId: number, issueId: number): Promise<void> {
+    if (await m.findOneBy(ProjectIssueEntity, { projectId, issueId })) return;
+    const [column] = await m.find(ProjectColumnEntity, {
+      where: { projectId },
+      order: { isDefault: 'DESC', sorting: 'ASC', id: 'ASC' },
+      take: 1,
+    });
+    if (column) await this.place(m, projectId, issueId, column.id);
   }
 
   async unplace(m: EntityManager, projectId: number, issueId: number): Promise<void> {
