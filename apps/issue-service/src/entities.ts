@@ -6,9 +6,13 @@ import { IssueEntity } from './issues/issue.entity.js';
 import { IssueLabelEntity } from './labels/issue-label.entity.js';
 import { LabelEntity } from './labels/label.entity.js';
 import { Issues1763800000300 } from './migrations/1763800000300-issues.js';
-import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue-dependencies.js';
 import { Times1763800000304 } from './migrations/1763800000304-times.js';
+import { Projects1763800000305 } from './migrations/1763800000305-projects.js';
+import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue-dependencies.js';
 import { MilestoneEntity } from './milestones/milestone.entity.js';
+import { ProjectColumnEntity } from './projects/project-column.entity.js';
+import { ProjectIssueEntity } from './projects/project-issue.entity.js';
+import { ProjectEntity } from './projects/project.entity.js';
 import { StopwatchEntity } from './times/stopwatch.entity.js';
 import { TrackedTimeEntity } from './times/tracked-time.entity.js';
 
@@ -23,5 +27,8 @@ export const IssueServiceEntities = [
   IssueDependencyEntity,
   TrackedTimeEntity,
   StopwatchEntity,
+  ProjectEntity,
+  ProjectColumnEntity,
+  ProjectIssueEntity,
 ];
-export const IssueServiceMigrations = [Issues1763800000300, Times1763800000304, IssueDependencies1763800000306];
+export const IssueServiceMigrations = [Issues1763800000300, Times1763800000304, Projects1763800000305, IssueDependencies1763800000306];

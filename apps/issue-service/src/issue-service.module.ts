@@ -6,6 +6,7 @@ import { IssuesModule } from './issues/issues.module.js';
 import { LabelsModule } from './labels/labels.module.js';
 import { MilestonesModule } from './milestones/milestones.module.js';
 import { TimesModule } from './times/times.module.js';
+import { ProjectsModule } from './projects/projects.module.js';
 
 @Module({
   imports: [
@@ -15,6 +16,7 @@ import { TimesModule } from './times/times.module.js';
     LabelsModule,
     MilestonesModule,
     TimesModule,
+    ProjectsModule,
   ],
 })
 export class IssueServiceModule {}

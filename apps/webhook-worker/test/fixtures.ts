@@ -1,4 +1,4 @@
-import type { EventEnvelope, EventName, EventPayloads, HookTarget, PayloadCommit, Repository, User } from '@gitforge/contracts';
+import type { Comment, EventEnvelope, EventName, EventPayloads, HookTarget, Issue, PayloadCommit, Repository, User } from '@gitforge/contracts';
 
 /** Builders for the API shapes events carry, with just enough filled in. */
 
@@ -44,6 +44,56 @@ export function repo(id: number, owner: User, name: string, extra: Partial<Repos
     default_branch: 'main',
     ...extra,
   } as Repository;
+}
+
+export function issue(number: number, r: Repository, poster: User, extra: Partial<Issue> = {}): Issue {
+  return {
+    id: 100 + number,
+    url: `${ROOT}api/v1/repos/${r.full_name}/issues/${number}`,
+    html_url: `${r.html_url}/issues/${number}`,
+    number,
+    user: poster,
+    original_author: '',
+    original_author_id: 0,
+    title: `Issue ${number}`,
+    body: 'It breaks',
+    ref: '',
+    assets: [],
+    labels: [],
+    milestone: null,
+    assignee: null,
+    assignees: null,
+    state: 'open',
+    is_locked: false,
+    comments: 0,
+    created_at: '2024-05-01T10:00:00Z',
+    updated_at: '2024-05-01T10:00:00Z',
+    closed_at: null,
+    due_date: null,
+    time_estimate: 0,
+    pull_request: null,
+    repository: { id: r.id, name: r.name, owner: r.owner.login, full_name: r.full_name },
+    pin_order: 0,
+    content_version: 0,
+    projects: [],
+    ...extra,
+  };
+}
+
+export function comment(id: number, on: Issue, poster: User, body: string): Comment {
+  return {
+    id,
+    html_url: `${on.html_url}#issuecomment-${id}`,
+    pull_request_url: on.pull_request ? on.html_url : '',
+    issue_url: on.pull_request ? '' : on.html_url,
+    user: poster,
+    original_author: '',
+    original_author_id: 0,
+    body,
+    assets: [],
+    created_at: '2024-05-01T10:00:00Z',
+    updated_at: '2024-05-01T10:00:00Z',
+  };
 }
 
 export function commit(id: string, message: string, author = 'Ann'): PayloadCommit {

@@ -6,6 +6,8 @@ import { repoLabelHome, toLabel } from '../labels/label.mapper.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { toMilestone } from '../milestones/milestone.mapper.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { projectHome, toProject } from '../projects/project.mapper.js';
+import { ProjectsRepository } from '../projects/projects.repository.js';
 import type { IssueEntity } from './issue.entity.js';
 import { toIssue } from './issue.mapper.js';
 import { IssuesRepository } from './issues.repository.js';
@@ -15,7 +17,7 @@ const GHOST_ID = -1;
 
 /**
  * Turns issue rows into Gitea's Issue shape, a page at a time: one query per kind of part
- * (assignees, labels, milestones) and one directory call for every user on the page.
+ * (assignees, labels, milestones, projects) and one directory call for every user on the page.
  */
 @Injectable()
 export class IssueLoader {
@@ -23,6 +25,7 @@ export class IssueLoader {
     private readonly issues: IssuesRepository,
     private readonly labels: LabelsRepository,
     private readonly milestones: MilestonesRepository,
+    private readonly projects: ProjectsRepository,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
   ) {}
@@ -46,10 +49,11 @@ export class IssueLoader {
     options: { m?: EntityManager; known?: User[] } = {},
   ): Promise<{ issues: Issue[]; users: Map<number, User> }> {
     const ids = rows.map((r) => r.id);
-    const [assignees, labels, milestones] = await Promise.all([
+    const [assignees, labels, milestones, projects] = await Promise.all([
       this.issues.assigneesOf(ids, options.m),
       this.labels.labelsOfIssues(ids, options.m),
       this.milestones.findByIds(rows.map((r) => r.milestoneId).filter((id) => id > 0), options.m),
+      this.projects.projectsOfIssues(ids, options.m),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
     const wanted = [...rows.map((r) => r.posterId), ...userIds];
@@ -57,6 +61,7 @@ export class IssueLoader {
     // A deleted poster shows as Gitea's ghost user.
     if (wanted.some((id) => !users.has(id))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(u.id, u);
     for (const id of wanted) if (!users.has(id)) users.set(id, users.get(GHOST_ID)!);
+    const rootUrl = this.config.rootUrl;
     const issues = rows.map((r) => {
       const repo = repos.get(r.repoId)!;
       const milestone = milestones.find((m) => m.id === r.milestoneId);
@@ -66,7 +71,10 @@ export class IssueLoader {
         labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
         milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
         assets: [],
-        projects: [],
+        // An issue's projects are its repository's or its owner's (organization projects take only theirs).
+        projects: (projects.get(r.id) ?? []).map((p) =>
+          toProject(p, rootUrl, projectHome(rootUrl, p.repoId > 0 ? { repoHtmlUrl: repo.repository.html_url } : { ownerLogin: repo.ownerLogin })),
+        ),
         pullRequest: null,
       });
     });

@@ -5,6 +5,7 @@ import { DependenciesRepository } from '../dependencies/dependencies.repository.
 import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { ProjectsRepository } from '../projects/projects.repository.js';
 import { TimesRepository } from '../times/times.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
@@ -25,6 +26,7 @@ import { IssuesService } from './issues.service.js';
     MilestonesRepository,
     DependenciesRepository,
     TimesRepository,
+    ProjectsRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,
@@ -39,6 +41,7 @@ import { IssuesService } from './issues.service.js';
     MilestonesRepository,
     DependenciesRepository,
     TimesRepository,
+    ProjectsRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,

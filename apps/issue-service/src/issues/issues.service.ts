@@ -41,6 +41,7 @@ import { keepOnePerScope } from '../labels/label-scope.js';
 import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { ProjectsRepository } from '../projects/projects.repository.js';
 import { TimesRepository } from '../times/times.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
@@ -128,6 +129,7 @@ export class IssuesService {
     private readonly issues: IssuesRepository,
     private readonly labels: LabelsRepository,
     private readonly milestones: MilestonesRepository,
+    private readonly projects: ProjectsRepository,
     private readonly loader: IssueLoader,
     private readonly directory: DirectoryClient,
     private readonly events: IssueEvents,
@@ -174,6 +176,7 @@ export class IssuesService {
     const writer = canWrite(repo, 'repo.issues');
     const labels = writer ? await this.labelResolver.resolve(repo, body.labels ?? []) : [];
     const milestoneId = writer && body.milestone ? (await this.resolveMilestone(repo, body.milestone)) : 0;
+    const projectIds = writer ? await this.resolveProjects(repo, body.projects ?? []) : [];
     const assigneeNames = writer ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
     const assignees = await this.resolveAssignees(a, repo, assigneeNames, 'unprocessable');
     const mentions = await this.resolveMentions(repo, body.body ?? '');
@@ -202,6 +205,7 @@ export class IssuesService {
       await this.labels.addToIssue(m, row.id, keepOnePerScope(labels).map((l) => l.id));
       for (const u of assignees) await this.issues.addAssignee(m, row.id, u.id);
       await this.issues.addMentions(m, row.id, mentions);
+      for (const projectId of projectIds) await this.projects.placeInDefault(m, projectId, row.id);
       const counters = await this.issues.recount(m, repo.id);
       const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue, repo, sender };
@@ -353,6 +357,11 @@ export class IssuesService {
     const wantedNames = replaceAssignees ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
     const wanted = replaceAssignees ? await this.resolveAssignees(a, repo, wantedNames, 'unprocessable') : [];
     const mentions = changes.body !== undefined ? await this.resolveMentions(repo, changes.body) : [];
+    // `projects` replaces the issue's projects; new ones take it into their default column.
+    const wantedProjects = writer && body.projects !== undefined ? await this.resolveProjects(repo, body.projects) : null;
+    const onProjects = wantedProjects ? ((await this.projects.projectsOfIssues([issue.id])).get(issue.id) ?? []).map((p) => p.id) : [];
+    const joined = wantedProjects ? wantedProjects.filter((id) => !onProjects.includes(id)) : [];
+    const left = wantedProjects ? onProjects.filter((id) => !wantedProjects.includes(id)) : [];
     const current = await this.issues.assigneesOf([issue.id]);
     const before = current.get(issue.id) ?? [];
     const added = replaceAssignees ? wanted.filter((u) => !before.includes(u.id)).map((u) => u.id) : [];
@@ -361,8 +370,10 @@ export class IssuesService {
     const sender = known.get(a.id)!;
     const result = await this.db.transaction(async (m) => {
       if (changes.isClosed) await this.requireNoOpenBlockers(repo, issue, m);
-      const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0;
+      const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0 || joined.length > 0 || left.length > 0;
       if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: new Date() });
+      for (const projectId of joined) await this.projects.placeInDefault(m, projectId, issue.id);
+      for (const projectId of left) await this.projects.unplace(m, projectId, issue.id);
       for (const id of added) await this.issues.addAssignee(m, issue.id, id);
       for (const id of removed) await this.issues.removeAssignee(m, issue.id, id);
       await this.issues.addMentions(m, issue.id, mentions);
@@ -400,6 +411,7 @@ export class IssuesService {
     await this.issues.delete(m, issue.id);
     await this.dependencies.deleteAllOf(m, issue.id);
     await this.times.deleteForIssue(m, issue.id);
+    await this.projects.removeIssue(m, issue.id);
   }
 
   /** Gitea's 412: an issue cannot close while an issue it depends on is open. */
@@ -528,6 +540,20 @@ export class IssuesService {
       }
     }
     return accounts.map((acc) => ({ id: acc.id }));
+  }
+
+  /** Projects by id an issue of the repository may join (its own, its organization's); others are 422. */
+  private async resolveProjects(repo: RepoAccess, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const found = await this.projects.findByIds(ids);
+    return [...new Set(ids)].map((id) => {
+      const project = found.find((p) => p.id === id);
+      const usable =
+        project &&
+        (project.repoId === repo.id || (project.repoId === 0 && repo.ownerKind === 'organization' && project.ownerId === repo.ownerId));
+      if (!usable) throw unprocessable(`project does not exist [id: ${id}]`);
+      return project.id;
+    });
   }
 
   private async resolveMilestone(repo: RepoAccess, id: number): Promise<number> {

@@ -1,4 +1,4 @@
-import { commit, envelope, repo, ROOT, user } from '../../test/fixtures.js';
+import { comment, commit, envelope, issue, repo, ROOT, user } from '../../test/fixtures.js';
 import { feedActionsOf, receiversOf } from './feed-actions.js';
 
 const ann = user(1, 'ann');
@@ -96,5 +96,35 @@ describe('feed actions', () => {
 
   it('should record nothing for events without feed entries', () => {
     expect(feedActionsOf(envelope('user.created', { user: ann }), ROOT)).toEqual([]);
+    const bug = issue(3, proj, ann);
+    for (const name of ['issue.edited', 'issue.assigned', 'issue.labeled', 'issue.milestoned', 'issue.deleted'] as const) {
+      expect(feedActionsOf(envelope(name, { action: 'x', index: 3, issue: bug, repository: proj, sender: ann, is_pull: false }), ROOT)).toEqual([]);
+    }
+  });
+
+  it("should record issues opened, closed and reopened with Gitea's '<index>|<title>' contents, flagged private with their repository", () => {
+    const bug = issue(3, proj, ann, { title: 'It breaks | badly' });
+    const event = (name: 'issue.opened' | 'issue.closed' | 'issue.reopened', action: string, isPull = false) =>
+      envelope(name, { action, index: 3, issue: bug, repository: proj, sender: ann, is_pull: isPull });
+    expect(feedActionsOf(event('issue.opened', 'opened'), ROOT)).toEqual([
+      { opType: 'create_issue', actUserId: 1, repo: proj, refName: '', content: '3|It breaks | badly', commentId: 0 },
+    ]);
+    expect(feedActionsOf(event('issue.closed', 'closed'), ROOT)).toMatchObject([{ opType: 'close_issue', content: '3|' }]);
+    expect(feedActionsOf(event('issue.reopened', 'reopened'), ROOT)).toMatchObject([{ opType: 'reopen_issue', content: '3|' }]);
+    expect(feedActionsOf(event('issue.opened', 'opened', true), ROOT)).toMatchObject([{ opType: 'create_pull_request', content: '3|It breaks | badly' }]);
+    expect(feedActionsOf(event('issue.closed', 'closed', true), ROOT)).toMatchObject([{ opType: 'close_pull_request' }]);
+    expect(feedActionsOf(event('issue.reopened', 'reopened', true), ROOT)).toMatchObject([{ opType: 'reopen_pull_request' }]);
+  });
+
+  it('should record a new comment with its first line and its id, and nothing for edits and deletions', () => {
+    const bug = issue(3, proj, ann);
+    const c = comment(40, bug, ann, 'First line\r\nsecond line');
+    const payload = { action: 'created' as const, issue: bug, comment: c, repository: proj, sender: ann, is_pull: false };
+    expect(feedActionsOf(envelope('comment.created', payload), ROOT)).toEqual([
+      { opType: 'comment_issue', actUserId: 1, repo: proj, refName: '', content: '3|First line', commentId: 40 },
+    ]);
+    expect(feedActionsOf(envelope('comment.created', { ...payload, is_pull: true }), ROOT)).toMatchObject([{ opType: 'comment_pull' }]);
+    expect(feedActionsOf(envelope('comment.edited', { ...payload, action: 'edited' }), ROOT)).toEqual([]);
+    expect(feedActionsOf(envelope('comment.deleted', { ...payload, action: 'deleted' }), ROOT)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { EventEnvelope, EventName, PayloadCommit, Repository } from '@gitforge/contracts';
+import type { CommentEventPayload, EventEnvelope, EventName, IssueEventPayload, PayloadCommit, Repository } from '@gitforge/contracts';
 
 /** One feed entry an event produces (before it is copied to each receiver). */
 export interface ActionSpec {
@@ -60,11 +60,15 @@ const EMPTY_PUSH = JSON.stringify({ Commits: null, HeadCommit: null, CompareURL:
 
 type Builders = { [N in EventName]?: (e: EventEnvelope<N>, rootUrl: string) => ActionSpec[] };
 
+/** An issue or pull request entry: content `<index>|<text>` (services/feed/notifier.go). */
+function issueAction(opType: string, p: IssueEventPayload | CommentEventPayload, text: string, commentId = 0): ActionSpec {
+  return { opType, actUserId: p.sender.id, repo: p.repository, refName: '', content: `${p.issue.number}|${text}`, commentId };
+}
+
 /**
  * The one table from domain events to feed entries, with Gitea's op_type names and contents
- * (services/feed/notifier.go). Issues, pull requests and releases add one entry each when
- * their events exist (create_issue, comment_issue, close_issue, reopen_issue,
- * create_pull_request, merge_pull_request, close_pull_request, reopen_pull_request,
+ * (services/feed/notifier.go). Issue events of pull requests make their pull request entries.
+ * Merges and releases add one entry each when their events exist (merge_pull_request,
  * publish_release, star_repo, watch_repo, transfer_repo).
  */
 export const FeedActions: Builders = {
@@ -99,6 +103,13 @@ export const FeedActions: Builders = {
     return p.ref_type === 'tag'
       ? [{ opType: 'delete_tag', actUserId: p.sender.id, repo: p.repository, refName: `refs/tags/${p.ref}`, content: EMPTY_PUSH, commentId: 0 }]
       : [{ opType: 'delete_branch', actUserId: p.sender.id, repo: p.repository, refName: `refs/heads/${p.ref}`, content: '', commentId: 0 }];
+  },
+  'issue.opened': (e) => [issueAction(e.payload.is_pull ? 'create_pull_request' : 'create_issue', e.payload, e.payload.issue.title)],
+  'issue.closed': (e) => [issueAction(e.payload.is_pull ? 'close_pull_request' : 'close_issue', e.payload, '')],
+  'issue.reopened': (e) => [issueAction(e.payload.is_pull ? 'reopen_pull_request' : 'reopen_issue', e.payload, '')],
+  'comment.created': (e) => {
+    const p = e.payload;
+    return [issueAction(p.is_pull ? 'comment_pull' : 'comment_issue', p, p.comment.body.split('\n')[0]!.replace(/\r$/, ''), p.comment.id)];
   },
 };
 

@@ -47,3 +47,8 @@ export * from './issue/issue-labels-option.dto.js';
 export * from './issue/create-milestone-option.dto.js';
 export * from './issue/edit-milestone-option.dto.js';
 export * from './issue/add-time-option.dto.js';
+export * from './issue/create-project-option.dto.js';
+export * from './issue/edit-project-option.dto.js';
+export * from './issue/create-project-column-option.dto.js';
+export * from './issue/edit-project-column-option.dto.js';
+export * from './issue/move-project-issue-option.dto.js';

@@ -103,7 +103,7 @@ describe('chat hook formats', () => {
     expect(chatPayload('msteams', 'repository', created, ROOT, {})).toMatchObject({ title: '[acme/proj] Repository created' });
   });
 
-  it('should render the events of services still to come (issues, releases) from their Gitea payloads', () => {
+  it('should render issue and release events from their Gitea payloads', () => {
     const issue = {
       action: 'opened',
       number: 3,

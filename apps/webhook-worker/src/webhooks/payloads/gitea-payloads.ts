@@ -1,9 +1,9 @@
-import type { PayloadCommit, Repository, User } from '@gitforge/contracts';
+import type { Comment, Issue, Label, Milestone, PayloadCommit, Repository, Team, User } from '@gitforge/contracts';
 
 /**
  * Gitea's webhook payloads (structs/hook.go) as the hook types read them. Events of services
- * that do not exist yet (issues, pulls, releases, packages, statuses, wiki) carry the same wire
- * names; their inner objects are typed only as far as the chat formats read them.
+ * that do not exist yet (releases, packages, wiki) carry the same wire names; their inner
+ * objects are typed only as far as the chat formats read them.
  */
 export interface PushPayload {
   ref: string;
@@ -40,13 +40,13 @@ export interface ForkPayload {
   sender: User;
 }
 
+/** Gitea's ChangesPayload: the labels are always written, null unless a label change set them. */
 export interface ChangesPayload {
   title?: { from: string };
   body?: { from: string };
   ref?: { from: string };
-  name?: { from: string };
-  added_labels: unknown[] | null;
-  removed_labels: unknown[] | null;
+  added_labels: Label[] | null;
+  removed_labels: Label[] | null;
 }
 
 export interface RepositoryPayload {
@@ -57,40 +57,82 @@ export interface RepositoryPayload {
   sender: User;
 }
 
-interface IssueLike {
-  id: number;
-  number: number;
-  title: string;
-  body: string;
-  html_url: string;
-  url: string;
-  user: User;
-  assignees: User[] | null;
-  milestone: { id: number; title: string } | null;
-  merged?: boolean;
-}
-
+/** Gitea's IssuePayload, fields in its struct's order; `changes` only when the event has them. */
 export interface IssuePayload {
   action: string;
   number: number;
-  issue: IssueLike;
+  changes?: ChangesPayload;
+  issue: Issue;
   repository: Repository;
   sender: User;
+  commit_id: string;
 }
 
+/** Gitea's PRBranchInfo. */
+export interface PRBranchInfo {
+  label: string;
+  ref: string;
+  sha: string;
+  repo_id: number;
+  repo: Repository | null;
+}
+
+/** Gitea's PullRequest (structs/pull.go), fields in its struct's order. */
+export interface PullRequestObject {
+  id: number;
+  url: string;
+  number: number;
+  user: User;
+  title: string;
+  body: string;
+  labels: Label[];
+  milestone: Milestone | null;
+  assignee: User | null;
+  assignees: User[] | null;
+  requested_reviewers: User[] | null;
+  requested_reviewers_teams: Team[] | null;
+  state: 'open' | 'closed';
+  draft: boolean;
+  is_locked: boolean;
+  comments: number;
+  html_url: string;
+  diff_url: string;
+  patch_url: string;
+  mergeable: boolean;
+  merged: boolean;
+  merged_at: string | null;
+  merge_commit_sha: string | null;
+  merged_by: User | null;
+  allow_maintainer_edit: boolean;
+  base: PRBranchInfo | null;
+  head: PRBranchInfo | null;
+  merge_base: string;
+  due_date: string | null;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  pin_order: number;
+}
+
+/** Gitea's PullRequestPayload, fields in its struct's order. */
 export interface PullRequestPayload {
   action: string;
   number: number;
-  pull_request: IssueLike;
+  changes?: ChangesPayload;
+  pull_request: PullRequestObject;
+  requested_reviewer: User | null;
   repository: Repository;
   sender: User;
+  commit_id: string;
   review: { type: string; content: string } | null;
 }
 
+/** Gitea's IssueCommentPayload (its `pull_request` is never filled by the comment notifier). */
 export interface IssueCommentPayload {
   action: 'created' | 'edited' | 'deleted';
-  issue: IssueLike;
-  comment: { body: string; html_url: string; issue_url: string; pull_request_url: string };
+  issue: Issue;
+  comment: Comment;
+  changes?: ChangesPayload;
   repository: Repository;
   sender: User;
   is_pull: boolean;

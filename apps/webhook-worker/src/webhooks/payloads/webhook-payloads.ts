@@ -1,6 +1,8 @@
 import type { EventEnvelope, EventName, HookEventType } from '@gitforge/contracts';
 import { createPayload } from './create.payload.js';
 import { deletePayload } from './delete.payload.js';
+import { issueCommentPayload } from './issue-comment.payload.js';
+import { issuePayload } from './issue.payload.js';
 import { pushPayload } from './push.payload.js';
 import { repositoryCreatedPayload, repositoryDeletedPayload } from './repository.payload.js';
 import { statusPayload } from './status.payload.js';
@@ -26,9 +28,9 @@ type Builders = { [N in EventName]?: (envelope: EventEnvelope<N>) => BuiltHookPa
 /**
  * The one table from domain events to webhook payloads. Events without an entry (user and
  * organization creation, repository renames: Gitea's webhook notifier has no rename handler)
- * reach no hook; a rename still makes a rename_repo feed entry. Issues, pull requests, releases and packages
- * get one entry each when their services emit events (payload shapes in gitea-payloads.ts;
- * the chat formats already render them).
+ * reach no hook; a rename still makes a rename_repo feed entry. Issue events of pull requests
+ * become their pull_request_* twins. Releases and packages get one entry each when their
+ * services emit events (payload shapes in gitea-payloads.ts; the chat formats already render them).
  */
 export const WebhookPayloads: Builders = {
   'repo.created': repositoryCreatedPayload,
@@ -37,6 +39,17 @@ export const WebhookPayloads: Builders = {
   'repo.ref_created': createPayload,
   'repo.ref_deleted': deletePayload,
   'commit_status.created': statusPayload,
+  'issue.opened': issuePayload,
+  'issue.edited': issuePayload,
+  'issue.closed': issuePayload,
+  'issue.reopened': issuePayload,
+  'issue.deleted': issuePayload,
+  'issue.assigned': issuePayload,
+  'issue.labeled': issuePayload,
+  'issue.milestoned': issuePayload,
+  'comment.created': issueCommentPayload,
+  'comment.edited': issueCommentPayload,
+  'comment.deleted': issueCommentPayload,
 };
 
 export function buildHookPayload(envelope: EventEnvelope): BuiltHookPayload | null {
