@@ -15,6 +15,7 @@ import { RepoBranchProtectionsController, RepoTagProtectionsController } from '.
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
 import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
+import { RepoIssueCommentsController } from './api/v1/repo-issue-comments.controller.js';
 import { RepoIssuesController } from './api/v1/repo-issues.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
@@ -67,6 +68,7 @@ import { Paged } from './http/paged.js';
     AdminHooksController,
     ActivityFeedsController,
     RepoIssuesController,
+    RepoIssueCommentsController,
   ],
   providers: [Authenticator, Paged, SmartHttpProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })

@@ -41,13 +41,12 @@ export class IssueLoader {
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
     const users = await this.users([...rows.map((r) => r.posterId), ...[...assignees.values()].flat()], options.known ?? []);
-    // A deleted poster shows as Gitea's ghost user.
-    if (rows.some((r) => !users.has(r.posterId))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(u.id, u);
+    const poster = await this.withGhost(users, rows.map((r) => r.posterId));
     return rows.map((r) => {
       const repo = repos.get(r.repoId)!;
       const milestone = milestones.find((m) => m.id === r.milestoneId);
       return toIssue(r, repo, {
-        poster: users.get(r.posterId) ?? users.get(GHOST_ID)!,
+        poster: poster(r.posterId),
         assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
         labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, { rootUrl: this.config.rootUrl, repoApiUrl: repo.repository.url, orgLogin: repo.ownerLogin })),
         milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
@@ -62,6 +61,16 @@ export class IssueLoader {
   async one(row: IssueEntity, repo: RepoAccess, options: { m?: EntityManager; known?: User[] } = {}): Promise<Issue> {
     const [issue] = await this.load([row], new Map([[repo.id, repo]]), options);
     return issue!;
+  }
+
+  /** Posters (of issues, comments, …) as anyone sees them; a deleted one is Gitea's ghost user. */
+  async posters(ids: number[], known: User[] = []): Promise<(id: number) => User> {
+    return this.withGhost(await this.users(ids, known), ids);
+  }
+
+  private async withGhost(users: Map<number, User>, posterIds: number[]): Promise<(id: number) => User> {
+    if (posterIds.some((id) => !users.has(id))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(u.id, u);
+    return (id) => users.get(id) ?? users.get(GHOST_ID)!;
   }
 
   /** Users as anyone sees them (Gitea's ToUser without a viewer), one call for those not known yet. */

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { DirectoryClient } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { ReactionsRepository } from '../reactions/reactions.repository.js';
+import { IssueWatchesRepository } from '../subscriptions/issue-watches.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -19,11 +22,27 @@ import { IssuesService } from './issues.service.js';
     IssuesRepository,
     LabelsRepository,
     MilestonesRepository,
+    CommentsRepository,
+    ReactionsRepository,
+    IssueWatchesRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,
     IssuesService,
   ],
-  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, MilestonesRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
+  exports: [
+    RepoGate,
+    DirectoryClient,
+    IssuesRepository,
+    LabelsRepository,
+    MilestonesRepository,
+    CommentsRepository,
+    ReactionsRepository,
+    IssueWatchesRepository,
+    IssueLoader,
+    IssueEvents,
+    IssueCounters,
+    IssuesService,
+  ],
 })
 export class IssuesModule {}

@@ -35,10 +35,14 @@ import {
   requireRepoAdmin,
   RepoGate,
 } from '../access/repo-gate.js';
+import { CommentType } from '../comments/comment-type.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
 import type { LabelEntity } from '../labels/label.entity.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { ReactionsRepository } from '../reactions/reactions.repository.js';
+import { IssueWatchesRepository } from '../subscriptions/issue-watches.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -104,6 +108,9 @@ export class IssuesService {
     private readonly directory: DirectoryClient,
     private readonly events: IssueEvents,
     private readonly counters: IssueCounters,
+    private readonly comments: CommentsRepository,
+    private readonly reactions: ReactionsRepository,
+    private readonly watches: IssueWatchesRepository,
   ) {}
 
   /**
@@ -169,6 +176,7 @@ export class IssuesService {
       await this.labels.addToIssue(m, row.id, keepOnePerScope(labels).map((l) => l.id));
       for (const u of assignees) await this.issues.addAssignee(m, row.id, u.id);
       await this.issues.addMentions(m, row.id, mentions);
+      if (body.closed === true) await this.comments.addEvent(m, { issueId: row.id, posterId: a.id, type: CommentType.close, at: now });
       const counters = await this.issues.recount(m, repo.id);
       const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue, repo, sender };
@@ -272,9 +280,10 @@ export class IssuesService {
       milestoneAction = changes.milestoneId > 0 ? 'milestoned' : 'demilestoned';
     }
     let stateAction: 'closed' | 'reopened' | null = null;
+    const now = new Date();
     if (body.state !== undefined && (body.state === 'closed') !== issue.isClosed) {
       changes.isClosed = body.state === 'closed';
-      changes.closedAt = changes.isClosed ? new Date() : null;
+      changes.closedAt = changes.isClosed ? now : null;
       stateAction = changes.isClosed ? 'closed' : 'reopened';
     }
     // GitHub's rule, as Gitea follows it: `assignees` replaces the set, an empty list clears it.
@@ -290,7 +299,11 @@ export class IssuesService {
     const sender = known.get(a.id)!;
     const result = await this.db.transaction(async (m) => {
       const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0;
-      if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: new Date() });
+      if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: now });
+      if (stateAction) {
+        const type = stateAction === 'closed' ? CommentType.close : CommentType.reopen;
+        await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type, at: now });
+      }
       for (const id of added) await this.issues.addAssignee(m, issue.id, id);
       for (const id of removed) await this.issues.removeAssignee(m, issue.id, id);
       await this.issues.addMentions(m, issue.id, mentions);
@@ -326,6 +339,9 @@ export class IssuesService {
   /** The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind. */
   private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
     await this.issues.delete(m, issue.id);
+    await this.comments.deleteForIssue(m, issue.id);
+    await this.reactions.deleteForIssue(m, issue.id);
+    await this.watches.deleteForIssue(m, issue.id);
   }
 
   /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */

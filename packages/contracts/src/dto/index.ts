@@ -40,3 +40,6 @@ export * from './issue/edit-issue-option.dto.js';
 export * from './issue/issue-assignees-option.dto.js';
 export * from './issue/edit-deadline-option.dto.js';
 export * from './issue/lock-issue-option.dto.js';
+export * from './issue/create-issue-comment-option.dto.js';
+export * from './issue/edit-issue-comment-option.dto.js';
+export * from './issue/edit-reaction-option.dto.js';
