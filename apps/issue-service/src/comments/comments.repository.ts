@@ -17,6 +17,8 @@ export interface CommentFilter {
   updatedBefore?: Date;
 }
 
+const wholeSecond = (d: Date): number => Math.floor(d.getTime() / 1000) * 1000;
+
 @Injectable()
 export class CommentsRepository {
   constructor(private readonly db: Database) {}
@@ -75,8 +77,10 @@ export class CommentsRepository {
       qb.andWhere(`c.issue_id IN (SELECT i.id FROM issue i WHERE i.repo_id = :repoId${pull})`, { repoId: f.repoId, isPull: f.isPull });
     }
     if (f.type !== undefined) qb.andWhere('c.type = :type', { type: f.type });
-    if (f.updatedAfter) qb.andWhere('c.updated_at >= :after', { after: f.updatedAfter.getTime() });
-    if (f.updatedBefore) qb.andWhere('c.updated_at <= :before', { before: f.updatedBefore.getTime() });
+    // Gitea compares whole seconds (updated_unix against the time's Unix()): a comment made during
+    // the second named by `before` is still before it.
+    if (f.updatedAfter) qb.andWhere('c.updated_at >= :after', { after: wholeSecond(f.updatedAfter) });
+    if (f.updatedBefore) qb.andWhere('c.updated_at < :before', { before: wholeSecond(f.updatedBefore) + 1000 });
     return qb;
   }
 }
