@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  forbidden,
   notFound,
   pageOf,
   type Actor,
@@ -18,7 +17,6 @@ import type { EntityManager } from 'typeorm';
 import {
   canRead,
   canReadIssuesOrPulls,
-  canWriteIssuesOrPulls,
   requireActor,
   requireIssuesOrPulls,
   requireNotArchived,
@@ -31,6 +29,7 @@ import { IssuesRepository } from '../issues/issues.repository.js';
 import { IssuesService, parseQueryTime } from '../issues/issues.service.js';
 import { ReactionsRepository } from '../reactions/reactions.repository.js';
 import { CommentLoader } from './comment-loader.js';
+import { requireMayChangeComment, requireMayComment } from './comment-rules.js';
 import { CommentType } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
 import { CommentsRepository } from './comments.repository.js';
@@ -104,12 +103,13 @@ export class CommentsService {
   /** `POST …/issues/{index}/comments`: readers comment; a locked issue only takes its writers' (and site admins'). */
   async create(actor: Actor | null, owner: string, repoName: string, index: string, body: CreateIssueCommentOption): Promise<Comment> {
     const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
-    if (issue.isLocked && !canWriteIssuesOrPulls(repo, issue.isPull) && !a.isAdmin) throw forbidden('You cannot comment on a locked issue.');
+    requireMayComment(repo, issue, a);
     const mentions = await this.issuesService.resolveMentions(repo, body.body);
     const known = await this.knownUsers(issue, a);
     const sender = known.find((u) => u.id === a.id)!;
     const now = new Date();
     return this.db.transaction(async (m) => {
+      await this.issues.lock(m, issue.id);
       const row = await this.comments.insert(m, { type: CommentType.comment, issueId: issue.id, posterId: a.id, content: body.body, createdAt: now, updatedAt: now });
       await this.issues.addMentions(m, issue.id, mentions);
       const after = await this.recount(m, issue, now);
@@ -149,6 +149,7 @@ export class CommentsService {
     const sender = known.find((u) => u.id === a.id)!;
     const deleted = await this.loader.one(comment, issue, repo, known);
     await this.db.transaction(async (m) => {
+      await this.issues.lock(m, issue.id);
       await this.comments.delete(m, comment.id);
       await this.reactions.deleteForComment(m, comment.id);
       const after = await this.recount(m, issue);
@@ -189,13 +190,14 @@ export class CommentsService {
     requireIssuesOrPulls(repo);
     requireNotArchived(repo);
     const ctx = await this.commentIn(repo, id);
-    if (ctx.comment.posterId !== a.id && !canWriteIssuesOrPulls(repo, ctx.issue.isPull)) {
-      throw forbidden('user should be the poster of the comment or have write permission to the issues');
-    }
+    requireMayChangeComment(repo, ctx.issue, ctx.comment, a);
     return { ...ctx, repo, actor: a };
   }
 
-  /** Keeps the issue's comment count exact (counted, never incremented) and, for a new comment, its update time. */
+  /**
+   * Keeps the issue's comment count exact (counted, never incremented) and, for a new comment,
+   * its update time. The caller holds the issue's lock (IssuesRepository.lock).
+   */
   private async recount(m: EntityManager, issue: IssueEntity, touched?: Date): Promise<IssueEntity> {
     const numComments = await this.comments.countComments(m, issue.id);
     await this.issues.update(m, issue.id, { numComments, ...(touched ? { updatedAt: touched } : {}) });

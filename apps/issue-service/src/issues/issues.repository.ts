@@ -81,6 +81,19 @@ export class IssuesRepository {
     if (Object.keys(changes).length > 0) await m.update(IssueEntity, { id }, changes);
   }
 
+  /**
+   * Takes the issue's row lock until the transaction ends, so changes that recount the issue's
+   * own rows (its comments) take turns instead of each counting without the other's row.
+   */
+  async lock(m: EntityManager, id: number): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .update(IssueEntity)
+      .set({ numComments: () => 'num_comments' })
+      .where('id = :id', { id })
+      .execute();
+  }
+
   findByIndex(repoId: number, idx: number, m?: EntityManager): Promise<IssueEntity | null> {
     return this.db.findOneBy(IssueEntity, { repoId, idx }, m);
   }
