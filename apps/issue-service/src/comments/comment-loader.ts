@@ -13,10 +13,20 @@ export class CommentLoader {
   constructor(private readonly issueLoader: IssueLoader) {}
 
   /** `issues` holds the issue of every row (by issue id); `known` are users already fetched. */
-  async load(rows: CommentEntity[], issues: Map<number, CommentIssue>, repo: RepoAccess, known: User[] = []): Promise<Comment[]> {
+  async load(
+    rows: CommentEntity[],
+    issues: Map<number, CommentIssue>,
+    repo: RepoAccess,
+    known: User[] = [],
+  ): Promise<Comment[]> {
     if (rows.length === 0) return [];
-    const poster = await this.issueLoader.posters(rows.map((r) => r.posterId), known);
-    return rows.map((r) => toComment(r, issues.get(r.issueId)!, repo, { poster: poster(r.posterId), assets: [] }));
+    const poster = await this.issueLoader.posters(
+      rows.map((r) => r.posterId),
+      known,
+    );
+    return rows.map((r) =>
+      toComment(r, issues.get(r.issueId)!, repo, { poster: poster(r.posterId), assets: [] }),
+    );
   }
 
   async one(row: CommentEntity, issue: CommentIssue, repo: RepoAccess, known: User[] = []): Promise<Comment> {

@@ -4,12 +4,22 @@ import type { IssueEntity } from '../issues/issue.entity.js';
 import type { CommentEntity } from './comment.entity.js';
 
 /** Gitea's CreateIssueComment rule: a locked issue takes comments from the unit's writers and site administrators only. */
-export function requireMayComment(repo: RepoAccess, issue: Pick<IssueEntity, 'isLocked' | 'isPull'>, actor: Actor): void {
-  if (issue.isLocked && !canWriteIssuesOrPulls(repo, issue.isPull) && !actor.isAdmin) throw forbidden('You cannot comment on a locked issue.');
+export function requireMayComment(
+  repo: RepoAccess,
+  issue: Pick<IssueEntity, 'isLocked' | 'isPull'>,
+  actor: Actor,
+): void {
+  if (issue.isLocked && !canWriteIssuesOrPulls(repo, issue.isPull) && !actor.isAdmin)
+    throw forbidden('You cannot comment on a locked issue.');
 }
 
 /** Gitea's edit and delete rule: the comment's poster, or a writer of the issue's unit. */
-export function requireMayChangeComment(repo: RepoAccess, issue: Pick<IssueEntity, 'isPull'>, comment: Pick<CommentEntity, 'posterId'>, actor: Actor): void {
+export function requireMayChangeComment(
+  repo: RepoAccess,
+  issue: Pick<IssueEntity, 'isPull'>,
+  comment: Pick<CommentEntity, 'posterId'>,
+  actor: Actor,
+): void {
   if (comment.posterId !== actor.id && !canWriteIssuesOrPulls(repo, issue.isPull)) {
     throw forbidden('user should be the poster of the comment or have write permission to the issues');
   }

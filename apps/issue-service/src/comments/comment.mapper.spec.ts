@@ -2,7 +2,9 @@ import type { RepoAccess, User } from '@gitforge/contracts';
 import type { CommentEntity } from './comment.entity.js';
 import { toComment, toTimelineComment } from './comment.mapper.js';
 
-const repo = { repository: { html_url: 'http://forge/alice/talk', url: 'http://forge/api/v1/repos/alice/talk' } } as RepoAccess;
+const repo = {
+  repository: { html_url: 'http://forge/alice/talk', url: 'http://forge/api/v1/repos/alice/talk' },
+} as RepoAccess;
 const poster = { id: 3, login: 'carol' } as User;
 const row = (type: number): CommentEntity =>
   ({
@@ -46,7 +48,13 @@ describe(toComment.name, () => {
 
 describe(toTimelineComment.name, () => {
   it("should name each kind of history row as Gitea's CommentType does", () => {
-    expect([0, 1, 2].map((type) => toTimelineComment(row(type), { idx: 5, isPull: false }, repo, { poster }).type)).toEqual(['comment', 'reopen', 'close']);
-    expect(toTimelineComment(row(2), { idx: 5, isPull: false }, repo, { poster })).toMatchObject({ user: poster, ref_action: 'none', body: 'hello' });
+    expect(
+      [0, 1, 2].map((type) => toTimelineComment(row(type), { idx: 5, isPull: false }, repo, { poster }).type),
+    ).toEqual(['comment', 'reopen', 'close']);
+    expect(toTimelineComment(row(2), { idx: 5, isPull: false }, repo, { poster })).toMatchObject({
+      user: poster,
+      ref_action: 'none',
+      body: 'hello',
+    });
   });
 });

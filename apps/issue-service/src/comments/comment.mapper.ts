@@ -1,4 +1,12 @@
-import { formatTime, type Attachment, type Comment, type RepoAccess, type Repository, type TimelineComment, type User } from '@gitforge/contracts';
+import {
+  formatTime,
+  type Attachment,
+  type Comment,
+  type RepoAccess,
+  type Repository,
+  type TimelineComment,
+  type User,
+} from '@gitforge/contracts';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { issueHtmlUrl } from '../issues/issue.mapper.js';
 import { commentTypeName } from './comment-type.js';
@@ -19,13 +27,21 @@ export function commentHtmlUrl(repository: Repository, issue: CommentIssue, comm
 }
 
 /** Gitea's IssueURL and PRURL: the issue's page in one of them, the other empty. */
-function issueLinks(repository: Repository, issue: CommentIssue): { issue_url: string; pull_request_url: string } {
+function issueLinks(
+  repository: Repository,
+  issue: CommentIssue,
+): { issue_url: string; pull_request_url: string } {
   const page = issueHtmlUrl(repository, issue);
   return issue.isPull ? { issue_url: '', pull_request_url: page } : { issue_url: page, pull_request_url: '' };
 }
 
 /** Gitea's ToAPIComment. */
-export function toComment(c: CommentEntity, issue: CommentIssue, repo: RepoAccess, parts: CommentParts): Comment {
+export function toComment(
+  c: CommentEntity,
+  issue: CommentIssue,
+  repo: RepoAccess,
+  parts: CommentParts,
+): Comment {
   return {
     id: c.id,
     html_url: commentHtmlUrl(repo.repository, issue, c.id),
@@ -41,7 +57,12 @@ export function toComment(c: CommentEntity, issue: CommentIssue, repo: RepoAcces
 }
 
 /** Gitea's ToTimelineComment for the kinds gitforge records (comments, closes, reopens). */
-export function toTimelineComment(c: CommentEntity, issue: CommentIssue, repo: RepoAccess, parts: Pick<CommentParts, 'poster'>): TimelineComment {
+export function toTimelineComment(
+  c: CommentEntity,
+  issue: CommentIssue,
+  repo: RepoAccess,
+  parts: Pick<CommentParts, 'poster'>,
+): TimelineComment {
   return {
     id: c.id,
     type: commentTypeName(c.type),

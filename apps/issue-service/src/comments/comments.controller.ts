@@ -23,13 +23,25 @@ export class CommentsController {
 
   @MessagePattern(CommentPatterns.listForIssue)
   listForIssue(@Payload() req: RpcRequest<IssueParams, undefined, CommentListQuery>): Promise<Page<Comment>> {
-    return this.comments.listForIssue(req.actor, req.params.owner, req.params.repo, req.params.index, req.query ?? {});
+    return this.comments.listForIssue(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      req.params.index,
+      req.query ?? {},
+    );
   }
 
   @MessagePattern(CommentPatterns.listForRepo)
   listForRepo(@Payload() req: RpcRequest<RepoParams, undefined, ListQuery>): Promise<Page<Comment>> {
     const query = req.query ?? {};
-    return this.comments.listForRepo(req.actor, req.params.owner, req.params.repo, query, normalizeListOptions(query));
+    return this.comments.listForRepo(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      query,
+      normalizeListOptions(query),
+    );
   }
 
   @MessagePattern(CommentPatterns.get)
@@ -55,6 +67,13 @@ export class CommentsController {
   @MessagePattern(CommentPatterns.timeline)
   timeline(@Payload() req: RpcRequest<IssueParams, undefined, ListQuery>): Promise<Page<TimelineComment>> {
     const query = req.query ?? {};
-    return this.comments.timeline(req.actor, req.params.owner, req.params.repo, req.params.index, query, normalizeListOptions(query));
+    return this.comments.timeline(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      req.params.index,
+      query,
+      normalizeListOptions(query),
+    );
   }
 }

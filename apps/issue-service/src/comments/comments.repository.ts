@@ -31,8 +31,23 @@ export class CommentsRepository {
    * Records a change of the issue in its timeline (a close, a reopen, …): the one place every
    * feature writes its history rows, so the timeline shows them as Gitea's comment types.
    */
-  addEvent(m: EntityManager, e: { issueId: number; posterId: number; type: Exclude<CommentType, typeof CommentType.comment>; at: Date }): Promise<CommentEntity> {
-    return this.insert(m, { issueId: e.issueId, posterId: e.posterId, type: e.type, content: '', createdAt: e.at, updatedAt: e.at });
+  addEvent(
+    m: EntityManager,
+    e: {
+      issueId: number;
+      posterId: number;
+      type: Exclude<CommentType, typeof CommentType.comment>;
+      at: Date;
+    },
+  ): Promise<CommentEntity> {
+    return this.insert(m, {
+      issueId: e.issueId,
+      posterId: e.posterId,
+      type: e.type,
+      content: '',
+      createdAt: e.at,
+      updatedAt: e.at,
+    });
   }
 
   async update(m: EntityManager, id: number, changes: Partial<CommentEntity>): Promise<void> {
@@ -58,7 +73,11 @@ export class CommentsRepository {
 
   /** Whether the user wrote a plain comment on the issue (a participant, for subscriptions). */
   async hasCommented(issueId: number, userId: number): Promise<boolean> {
-    return (await this.db.manager.count(CommentEntity, { where: { issueId, posterId: userId, type: CommentType.comment } })) > 0;
+    return (
+      (await this.db.manager.count(CommentEntity, {
+        where: { issueId, posterId: userId, type: CommentType.comment },
+      })) > 0
+    );
   }
 
   /** Oldest first, as Gitea lists them; one page when options are given, else all. */
@@ -74,13 +93,17 @@ export class CommentsRepository {
     if (f.issueId !== undefined) qb.andWhere('c.issue_id = :issueId', { issueId: f.issueId });
     if (f.repoId !== undefined) {
       const pull = f.isPull === undefined ? '' : ' AND i.is_pull = :isPull';
-      qb.andWhere(`c.issue_id IN (SELECT i.id FROM issue i WHERE i.repo_id = :repoId${pull})`, { repoId: f.repoId, isPull: f.isPull });
+      qb.andWhere(`c.issue_id IN (SELECT i.id FROM issue i WHERE i.repo_id = :repoId${pull})`, {
+        repoId: f.repoId,
+        isPull: f.isPull,
+      });
     }
     if (f.type !== undefined) qb.andWhere('c.type = :type', { type: f.type });
     // Gitea compares whole seconds (updated_unix against the time's Unix()): a comment made during
     // the second named by `before` is still before it.
     if (f.updatedAfter) qb.andWhere('c.updated_at >= :after', { after: wholeSecond(f.updatedAfter) });
-    if (f.updatedBefore) qb.andWhere('c.updated_at < :before', { before: wholeSecond(f.updatedBefore) + 1000 });
+    if (f.updatedBefore)
+      qb.andWhere('c.updated_at < :before', { before: wholeSecond(f.updatedBefore) + 1000 });
     return qb;
   }
 }

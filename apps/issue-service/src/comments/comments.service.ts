@@ -67,17 +67,34 @@ export class CommentsService {
   ) {}
 
   /** `GET …/issues/{index}/comments`: every comment of the issue (Gitea pages nothing here). */
-  async listForIssue(actor: Actor | null, owner: string, repoName: string, index: string, query: CommentListQuery): Promise<Page<Comment>> {
+  async listForIssue(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    query: CommentListQuery,
+  ): Promise<Page<Comment>> {
     const updatedAfter = parseQueryTime('since', query.since);
     const updatedBefore = parseQueryTime('before', query.before);
     const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
-    const [rows, total] = await this.comments.list({ issueId: issue.id, type: CommentType.comment, updatedAfter, updatedBefore });
+    const [rows, total] = await this.comments.list({
+      issueId: issue.id,
+      type: CommentType.comment,
+      updatedAfter,
+      updatedBefore,
+    });
     const items = await this.loader.load(rows, new Map([[issue.id, issue]]), repo);
     return pageOf(items, total, { page: 1, limit: Math.max(1, total) });
   }
 
   /** `GET /repos/{o}/{r}/issues/comments`: the comments of every issue (or pull) the actor may read. */
-  async listForRepo(actor: Actor | null, owner: string, repoName: string, query: CommentListQuery, options: ListOptions): Promise<Page<Comment>> {
+  async listForRepo(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    query: CommentListQuery,
+    options: ListOptions,
+  ): Promise<Page<Comment>> {
     const updatedAfter = parseQueryTime('since', query.since);
     const updatedBefore = parseQueryTime('before', query.before);
     const repo = await this.gate.assign(actor, owner, repoName);
@@ -85,7 +102,10 @@ export class CommentsService {
     const pulls = canRead(repo, 'repo.pulls');
     if (!issues && !pulls) throw notFound();
     const isPull = issues && pulls ? undefined : pulls;
-    const [rows, total] = await this.comments.list({ repoId: repo.id, isPull, type: CommentType.comment, updatedAfter, updatedBefore }, options);
+    const [rows, total] = await this.comments.list(
+      { repoId: repo.id, isPull, type: CommentType.comment, updatedAfter, updatedBefore },
+      options,
+    );
     const owners = await this.issues.findByIds([...new Set(rows.map((r) => r.issueId))]);
     const items = await this.loader.load(rows, new Map(owners.map((i) => [i.id, i])), repo);
     return pageOf(items, total, options);
@@ -101,7 +121,13 @@ export class CommentsService {
   }
 
   /** `POST …/issues/{index}/comments`: readers comment; a locked issue only takes its writers' (and site admins'). */
-  async create(actor: Actor | null, owner: string, repoName: string, index: string, body: CreateIssueCommentOption): Promise<Comment> {
+  async create(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    body: CreateIssueCommentOption,
+  ): Promise<Comment> {
     const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
     requireMayComment(repo, issue, a);
     const mentions = await this.issuesService.resolveMentions(repo, body.body);
@@ -110,7 +136,14 @@ export class CommentsService {
     const now = new Date();
     return this.db.transaction(async (m) => {
       await this.issues.lock(m, issue.id);
-      const row = await this.comments.insert(m, { type: CommentType.comment, issueId: issue.id, posterId: a.id, content: body.body, createdAt: now, updatedAt: now });
+      const row = await this.comments.insert(m, {
+        type: CommentType.comment,
+        issueId: issue.id,
+        posterId: a.id,
+        content: body.body,
+        createdAt: now,
+        updatedAt: now,
+      });
       await this.issues.addMentions(m, issue.id, mentions);
       const after = await this.recount(m, issue, now);
       const comment = await this.loader.one(row, after, repo, known);
@@ -124,7 +157,13 @@ export class CommentsService {
    * `PATCH …/issues/comments/{id}` (and the deprecated route under the issue): the poster or
    * the unit's writers; null for a history row without content (Gitea's 204).
    */
-  async edit(actor: Actor | null, owner: string, repoName: string, id: string, body: EditIssueCommentOption): Promise<Comment | null> {
+  async edit(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    id: string,
+    body: EditIssueCommentOption,
+  ): Promise<Comment | null> {
     const { repo, comment, issue, actor: a } = await this.commentForChange(actor, owner, repoName, id);
     if (comment.type !== CommentType.comment) return null;
     if (body.body === comment.content) return this.loader.one(comment, issue, repo);
@@ -132,12 +171,23 @@ export class CommentsService {
     const known = await this.knownUsers(issue, a, comment.posterId);
     const sender = known.find((u) => u.id === a.id)!;
     return this.db.transaction(async (m) => {
-      await this.comments.update(m, comment.id, { content: body.body, contentVersion: comment.contentVersion + 1, updatedAt: new Date() });
+      await this.comments.update(m, comment.id, {
+        content: body.body,
+        contentVersion: comment.contentVersion + 1,
+        updatedAt: new Date(),
+      });
       await this.issues.addMentions(m, issue.id, mentions);
       const row = (await this.comments.findById(comment.id, m))!;
       const edited = await this.loader.one(row, issue, repo, known);
       const api = await this.issueLoader.one(issue, repo, { m, known });
-      await this.events.comment(m, 'comment.edited', { actor: a, issue: api, comment: edited, repo, sender, changes: { body: { from: comment.content } } });
+      await this.events.comment(m, 'comment.edited', {
+        actor: a,
+        issue: api,
+        comment: edited,
+        repo,
+        sender,
+        changes: { body: { from: comment.content } },
+      });
       return edited;
     });
   }
@@ -155,12 +205,25 @@ export class CommentsService {
       const after = await this.recount(m, issue);
       if (comment.type !== CommentType.comment) return;
       const api = await this.issueLoader.one(after, repo, { m, known });
-      await this.events.comment(m, 'comment.deleted', { actor: a, issue: api, comment: deleted, repo, sender });
+      await this.events.comment(m, 'comment.deleted', {
+        actor: a,
+        issue: api,
+        comment: deleted,
+        repo,
+        sender,
+      });
     });
   }
 
   /** `GET …/issues/{index}/timeline`: the issue's history, oldest first, a page at a time. */
-  async timeline(actor: Actor | null, owner: string, repoName: string, index: string, query: CommentListQuery, options: ListOptions): Promise<Page<TimelineComment>> {
+  async timeline(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    query: CommentListQuery,
+    options: ListOptions,
+  ): Promise<Page<TimelineComment>> {
     const updatedAfter = parseQueryTime('since', query.since);
     const updatedBefore = parseQueryTime('before', query.before);
     const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
@@ -184,7 +247,12 @@ export class CommentsService {
   }
 
   /** A comment someone wants to change: signed in, not archived, and its poster or a writer of the unit. */
-  private async commentForChange(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
+  private async commentForChange(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    id: string,
+  ): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
     const a = requireActor(actor);
     const repo = await this.gate.assign(a, owner, repoName);
     requireIssuesOrPulls(repo);

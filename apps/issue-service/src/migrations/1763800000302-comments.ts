@@ -24,9 +24,18 @@ export class Comments1763800000302 implements MigrationInterface {
       }),
     );
     // An issue's comments and timeline, oldest first.
-    await q.createIndex('comment', new TableIndex({ name: 'idx_comment_issue_created', columnNames: ['issue_id', 'created_at'] }));
-    await q.createIndex('comment', new TableIndex({ name: 'idx_comment_poster', columnNames: ['poster_id'] }));
-    await q.createIndex('comment', new TableIndex({ name: 'idx_comment_updated', columnNames: ['updated_at'] }));
+    await q.createIndex(
+      'comment',
+      new TableIndex({ name: 'idx_comment_issue_created', columnNames: ['issue_id', 'created_at'] }),
+    );
+    await q.createIndex(
+      'comment',
+      new TableIndex({ name: 'idx_comment_poster', columnNames: ['poster_id'] }),
+    );
+    await q.createIndex(
+      'comment',
+      new TableIndex({ name: 'idx_comment_updated', columnNames: ['updated_at'] }),
+    );
 
     await q.createTable(
       new Table({
@@ -45,19 +54,42 @@ export class Comments1763800000302 implements MigrationInterface {
     );
     await q.createIndex(
       'reaction',
-      new TableIndex({ name: 'uq_reaction', columnNames: ['type', 'issue_id', 'comment_id', 'user_id', 'original_author_id', 'original_author'], isUnique: true }),
+      new TableIndex({
+        name: 'uq_reaction',
+        columnNames: ['type', 'issue_id', 'comment_id', 'user_id', 'original_author_id', 'original_author'],
+        isUnique: true,
+      }),
     );
-    await q.createIndex('reaction', new TableIndex({ name: 'idx_reaction_issue_comment', columnNames: ['issue_id', 'comment_id'] }));
-    await q.createIndex('reaction', new TableIndex({ name: 'idx_reaction_comment', columnNames: ['comment_id'] }));
+    await q.createIndex(
+      'reaction',
+      new TableIndex({ name: 'idx_reaction_issue_comment', columnNames: ['issue_id', 'comment_id'] }),
+    );
+    await q.createIndex(
+      'reaction',
+      new TableIndex({ name: 'idx_reaction_comment', columnNames: ['comment_id'] }),
+    );
 
     await q.createTable(
       new Table({
         name: 'issue_watch',
-        columns: [col.id(), col.int('user_id'), col.int('issue_id'), col.bool('is_watching'), col.timestamp('created_at'), col.timestamp('updated_at')],
+        columns: [
+          col.id(),
+          col.int('user_id'),
+          col.int('issue_id'),
+          col.bool('is_watching'),
+          col.timestamp('created_at'),
+          col.timestamp('updated_at'),
+        ],
       }),
     );
-    await q.createIndex('issue_watch', new TableIndex({ name: 'uq_issue_watch', columnNames: ['user_id', 'issue_id'], isUnique: true }));
-    await q.createIndex('issue_watch', new TableIndex({ name: 'idx_issue_watch_issue', columnNames: ['issue_id'] }));
+    await q.createIndex(
+      'issue_watch',
+      new TableIndex({ name: 'uq_issue_watch', columnNames: ['user_id', 'issue_id'], isUnique: true }),
+    );
+    await q.createIndex(
+      'issue_watch',
+      new TableIndex({ name: 'idx_issue_watch_issue', columnNames: ['issue_id'] }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -16,7 +16,10 @@ describe(requireAllowedReaction.name, () => {
         error = e;
       }
       expect(error).toBeInstanceOf(ContractError);
-      expect(error).toMatchObject({ code: 'permission_denied', message: `'${content ?? ''}' is not an allowed reaction` });
+      expect(error).toMatchObject({
+        code: 'permission_denied',
+        message: `'${content ?? ''}' is not an allowed reaction`,
+      });
     }
   });
 });

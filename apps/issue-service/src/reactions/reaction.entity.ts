@@ -3,7 +3,9 @@ import { TimestampColumn } from '@gitforge/platform';
 
 /** A user's reaction to an issue (`commentId` 0) or to one of its comments (Gitea's reaction table). */
 @Entity({ name: 'reaction' })
-@Index('uq_reaction', ['type', 'issueId', 'commentId', 'userId', 'originalAuthorId', 'originalAuthor'], { unique: true })
+@Index('uq_reaction', ['type', 'issueId', 'commentId', 'userId', 'originalAuthorId', 'originalAuthor'], {
+  unique: true,
+})
 export class ReactionEntity {
   @PrimaryGeneratedColumn()
   id!: number;

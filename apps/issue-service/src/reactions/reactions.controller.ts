@@ -1,6 +1,14 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { normalizeListOptions, ReactionPatterns, type EditReactionOption, type Page, type Reaction, type ReactionResult, type RpcRequest } from '@gitforge/contracts';
+import {
+  normalizeListOptions,
+  ReactionPatterns,
+  type EditReactionOption,
+  type Page,
+  type Reaction,
+  type ReactionResult,
+  type RpcRequest,
+} from '@gitforge/contracts';
 import { ReactionsService } from './reactions.service.js';
 
 type IssueParams = { owner: string; repo: string; index: string };
@@ -11,19 +19,33 @@ export class ReactionsController {
   constructor(private readonly reactions: ReactionsService) {}
 
   @MessagePattern(ReactionPatterns.listForIssue)
-  listForIssue(@Payload() req: RpcRequest<IssueParams, undefined, { page?: string; limit?: string }>): Promise<Page<Reaction>> {
+  listForIssue(
+    @Payload() req: RpcRequest<IssueParams, undefined, { page?: string; limit?: string }>,
+  ): Promise<Page<Reaction>> {
     const { owner, repo, index } = req.params;
     return this.reactions.listForIssue(req.actor, owner, repo, index, normalizeListOptions(req.query ?? {}));
   }
 
   @MessagePattern(ReactionPatterns.addToIssue)
   addToIssue(@Payload() req: RpcRequest<IssueParams, EditReactionOption>): Promise<ReactionResult> {
-    return this.reactions.addToIssue(req.actor, req.params.owner, req.params.repo, req.params.index, req.body);
+    return this.reactions.addToIssue(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      req.params.index,
+      req.body,
+    );
   }
 
   @MessagePattern(ReactionPatterns.removeFromIssue)
   removeFromIssue(@Payload() req: RpcRequest<IssueParams, EditReactionOption>): Promise<void> {
-    return this.reactions.removeFromIssue(req.actor, req.params.owner, req.params.repo, req.params.index, req.body);
+    return this.reactions.removeFromIssue(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      req.params.index,
+      req.body,
+    );
   }
 
   @MessagePattern(ReactionPatterns.listForComment)
@@ -38,6 +60,12 @@ export class ReactionsController {
 
   @MessagePattern(ReactionPatterns.removeFromComment)
   removeFromComment(@Payload() req: RpcRequest<CommentParams, EditReactionOption>): Promise<void> {
-    return this.reactions.removeFromComment(req.actor, req.params.owner, req.params.repo, req.params.id, req.body);
+    return this.reactions.removeFromComment(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      req.params.id,
+      req.body,
+    );
   }
 }

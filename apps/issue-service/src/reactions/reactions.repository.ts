@@ -15,7 +15,11 @@ export class ReactionsRepository {
   constructor(private readonly db: Database) {}
 
   /** Oldest first, of the given contents only; one page when options are given, else all. */
-  list(target: ReactionTarget, types: readonly string[], options?: ListOptions): Promise<[ReactionEntity[], number]> {
+  list(
+    target: ReactionTarget,
+    types: readonly string[],
+    options?: ListOptions,
+  ): Promise<[ReactionEntity[], number]> {
     return this.db.manager.findAndCount(ReactionEntity, {
       where: { issueId: target.issueId, commentId: target.commentId, type: In([...types]) },
       order: { createdAt: 'ASC', id: 'ASC' },
@@ -23,12 +27,23 @@ export class ReactionsRepository {
     });
   }
 
-  find(target: ReactionTarget, userId: number, type: string, m?: EntityManager): Promise<ReactionEntity | null> {
+  find(
+    target: ReactionTarget,
+    userId: number,
+    type: string,
+    m?: EntityManager,
+  ): Promise<ReactionEntity | null> {
     return this.db.findOneBy(ReactionEntity, { ...target, userId, type, originalAuthorId: 0 }, m);
   }
 
   /** Adds the reaction unless the user already gave it; the row either way, and whether it is new. */
-  async add(m: EntityManager, target: ReactionTarget, userId: number, type: string, at: Date): Promise<{ row: ReactionEntity; created: boolean }> {
+  async add(
+    m: EntityManager,
+    target: ReactionTarget,
+    userId: number,
+    type: string,
+    at: Date,
+  ): Promise<{ row: ReactionEntity; created: boolean }> {
     const existing = await this.find(target, userId, type, m);
     if (existing) return { row: existing, created: false };
     // A concurrent twin is ignored by the unique index rather than failing the request.

@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { forbidden, notFound, pageOf, type Actor, type ListOptions, type Page, type SubscriptionChange, type User, type WatchInfo } from '@gitforge/contracts';
+import {
+  forbidden,
+  notFound,
+  pageOf,
+  type Actor,
+  type ListOptions,
+  type Page,
+  type SubscriptionChange,
+  type User,
+  type WatchInfo,
+} from '@gitforge/contracts';
 import { Database, DirectoryClient } from '@gitforge/platform';
 import { requireActor } from '../access/repo-gate.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
@@ -23,11 +33,22 @@ export class SubscriptionsService {
   ) {}
 
   /** `GET …/subscriptions`: the users who chose to follow the issue, a page at a time. */
-  async list(actor: Actor | null, owner: string, repoName: string, index: string, options: ListOptions): Promise<Page<User>> {
+  async list(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    options: ListOptions,
+  ): Promise<Page<User>> {
     const { issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
     const [rows, total] = await this.watches.watching(issue.id, options);
-    const users = await this.directory.usersByIds(null, rows.map((r) => r.userId));
-    const items = rows.map((r) => users.find((u) => u.id === r.userId)).filter((u): u is User => u !== undefined);
+    const users = await this.directory.usersByIds(
+      null,
+      rows.map((r) => r.userId),
+    );
+    const items = rows
+      .map((r) => users.find((u) => u.id === r.userId))
+      .filter((u): u is User => u !== undefined);
     return pageOf(items, total, options);
   }
 
@@ -39,12 +60,22 @@ export class SubscriptionsService {
   }
 
   /** `PUT`/`DELETE …/subscriptions/{user}`: users change their own; site administrators anyone's. */
-  async set(actor: Actor | null, owner: string, repoName: string, index: string, login: string, watch: boolean): Promise<SubscriptionChange> {
+  async set(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    login: string,
+    watch: boolean,
+  ): Promise<SubscriptionChange> {
     const a = requireActor(actor);
     const { issue } = await this.issuesService.issueFor(a, owner, repoName, index);
-    const [account] = (await this.directory.accountsByNames(null, [login])).filter((acc) => acc.login.toLowerCase() === login.toLowerCase());
+    const [account] = (await this.directory.accountsByNames(null, [login])).filter(
+      (acc) => acc.login.toLowerCase() === login.toLowerCase(),
+    );
     if (!account) throw notFound();
-    if (account.id !== a.id && !a.isAdmin) throw forbidden(`${a.login} is not permitted to change subscriptions for ${account.login}`);
+    if (account.id !== a.id && !a.isAdmin)
+      throw forbidden(`${a.login} is not permitted to change subscriptions for ${account.login}`);
     if ((await this.isSubscribed(issue, account.id)) === watch) return { changed: false };
     await this.db.transaction((m) => this.watches.set(m, issue.id, account.id, watch, new Date()));
     return { changed: true };

@@ -37,13 +37,21 @@ export class RepoIssueCommentsController {
 
   @Get('comments')
   @Paginated({ link: false })
-  listForRepo(@CurrentActor() actor: Actor | null, @Param() params: RepoParams, @Query() query: QueryParams): Promise<Page<Comment>> {
+  listForRepo(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: RepoParams,
+    @Query() query: QueryParams,
+  ): Promise<Page<Comment>> {
     return this.rpc.call(CommentPatterns.listForRepo, { actor, params, query });
   }
 
   /** 204 for a timeline row that is not a comment, as Gitea. */
   @Get('comments/:id')
-  async get(@CurrentActor() actor: Actor | null, @Param() params: CommentParams, @Res({ passthrough: true }) reply: FastifyReply): Promise<Comment | undefined> {
+  async get(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: CommentParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Comment | undefined> {
     const comment = await this.rpc.call<Comment | null>(CommentPatterns.get, { actor, params });
     if (comment) return comment;
     void reply.status(204);
@@ -51,7 +59,12 @@ export class RepoIssueCommentsController {
   }
 
   @Patch('comments/:id')
-  edit(@CurrentActor() actor: Actor | null, @Param() params: CommentParams, @Body() body: EditIssueCommentOption, @Res({ passthrough: true }) reply: FastifyReply): Promise<Comment | undefined> {
+  edit(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: CommentParams,
+    @Body() body: EditIssueCommentOption,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<Comment | undefined> {
     return this.editComment(actor, params, body, reply);
   }
 
@@ -62,7 +75,10 @@ export class RepoIssueCommentsController {
   }
 
   @Get('comments/:id/reactions')
-  listCommentReactions(@CurrentActor() actor: Actor | null, @Param() params: CommentParams): Promise<Reaction[]> {
+  listCommentReactions(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: CommentParams,
+  ): Promise<Reaction[]> {
     return this.rpc.call(ReactionPatterns.listForComment, { actor, params });
   }
 
@@ -73,25 +89,44 @@ export class RepoIssueCommentsController {
     @Body() body: EditReactionOption,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Reaction> {
-    return this.reacted(await this.rpc.call<ReactionResult, CommentParams, EditReactionOption>(ReactionPatterns.addToComment, { actor, params, body }), reply);
+    return this.reacted(
+      await this.rpc.call<ReactionResult, CommentParams, EditReactionOption>(ReactionPatterns.addToComment, {
+        actor,
+        params,
+        body,
+      }),
+      reply,
+    );
   }
 
   /** Gitea answers 200 without a body. */
   @Delete('comments/:id/reactions')
   @HttpCode(200)
-  async removeCommentReaction(@CurrentActor() actor: Actor | null, @Param() params: CommentParams, @Body() body: EditReactionOption): Promise<void> {
+  async removeCommentReaction(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: CommentParams,
+    @Body() body: EditReactionOption,
+  ): Promise<void> {
     await this.rpc.call(ReactionPatterns.removeFromComment, { actor, params, body });
   }
 
   @Get(':index/comments')
   @Paginated({ link: false })
-  listForIssue(@CurrentActor() actor: Actor | null, @Param() params: IssueParams, @Query() query: QueryParams): Promise<Page<Comment>> {
+  listForIssue(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams,
+    @Query() query: QueryParams,
+  ): Promise<Page<Comment>> {
     return this.rpc.call(CommentPatterns.listForIssue, { actor, params, query });
   }
 
   @Post(':index/comments')
   @HttpCode(201)
-  create(@CurrentActor() actor: Actor | null, @Param() params: IssueParams, @Body() body: CreateIssueCommentOption): Promise<Comment> {
+  create(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams,
+    @Body() body: CreateIssueCommentOption,
+  ): Promise<Comment> {
     return this.rpc.call(CommentPatterns.create, { actor, params, body });
   }
 
@@ -109,19 +144,33 @@ export class RepoIssueCommentsController {
   /** Deprecated: the issue number in the path is ignored. */
   @Delete(':index/comments/:id')
   @HttpCode(204)
-  async deleteDeprecated(@CurrentActor() actor: Actor | null, @Param() params: IssueParams & { id: string }): Promise<void> {
-    await this.rpc.call(CommentPatterns.delete, { actor, params: { owner: params.owner, repo: params.repo, id: params.id } });
+  async deleteDeprecated(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams & { id: string },
+  ): Promise<void> {
+    await this.rpc.call(CommentPatterns.delete, {
+      actor,
+      params: { owner: params.owner, repo: params.repo, id: params.id },
+    });
   }
 
   @Get(':index/timeline')
   @Paginated({ link: false })
-  timeline(@CurrentActor() actor: Actor | null, @Param() params: IssueParams, @Query() query: QueryParams): Promise<Page<TimelineComment>> {
+  timeline(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams,
+    @Query() query: QueryParams,
+  ): Promise<Page<TimelineComment>> {
     return this.rpc.call(CommentPatterns.timeline, { actor, params, query });
   }
 
   @Get(':index/reactions')
   @Paginated({ link: false })
-  listIssueReactions(@CurrentActor() actor: Actor | null, @Param() params: IssueParams, @Query() query: QueryParams): Promise<Page<Reaction>> {
+  listIssueReactions(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams,
+    @Query() query: QueryParams,
+  ): Promise<Page<Reaction>> {
     return this.rpc.call(ReactionPatterns.listForIssue, { actor, params, query });
   }
 
@@ -132,19 +181,34 @@ export class RepoIssueCommentsController {
     @Body() body: EditReactionOption,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Reaction> {
-    return this.reacted(await this.rpc.call<ReactionResult, IssueParams, EditReactionOption>(ReactionPatterns.addToIssue, { actor, params, body }), reply);
+    return this.reacted(
+      await this.rpc.call<ReactionResult, IssueParams, EditReactionOption>(ReactionPatterns.addToIssue, {
+        actor,
+        params,
+        body,
+      }),
+      reply,
+    );
   }
 
   /** Gitea answers 200 without a body. */
   @Delete(':index/reactions')
   @HttpCode(200)
-  async removeIssueReaction(@CurrentActor() actor: Actor | null, @Param() params: IssueParams, @Body() body: EditReactionOption): Promise<void> {
+  async removeIssueReaction(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams,
+    @Body() body: EditReactionOption,
+  ): Promise<void> {
     await this.rpc.call(ReactionPatterns.removeFromIssue, { actor, params, body });
   }
 
   @Get(':index/subscriptions')
   @Paginated({ link: false })
-  subscribers(@CurrentActor() actor: Actor | null, @Param() params: IssueParams, @Query() query: QueryParams): Promise<Page<User>> {
+  subscribers(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams,
+    @Query() query: QueryParams,
+  ): Promise<Page<User>> {
     return this.rpc.call(IssueSubscriptionPatterns.list, { actor, params, query });
   }
 
@@ -155,21 +219,40 @@ export class RepoIssueCommentsController {
 
   /** 201 when the user is newly subscribed, 200 when already. */
   @Put(':index/subscriptions/:user')
-  async subscribe(@CurrentActor() actor: Actor | null, @Param() params: IssueParams & { user: string }, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+  async subscribe(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams & { user: string },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
     const change = await this.rpc.call<SubscriptionChange>(IssueSubscriptionPatterns.add, { actor, params });
     void reply.status(change.changed ? 201 : 200);
   }
 
   /** 201 when the user is newly unsubscribed, 200 when already. */
   @Delete(':index/subscriptions/:user')
-  async unsubscribe(@CurrentActor() actor: Actor | null, @Param() params: IssueParams & { user: string }, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
-    const change = await this.rpc.call<SubscriptionChange>(IssueSubscriptionPatterns.remove, { actor, params });
+  async unsubscribe(
+    @CurrentActor() actor: Actor | null,
+    @Param() params: IssueParams & { user: string },
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    const change = await this.rpc.call<SubscriptionChange>(IssueSubscriptionPatterns.remove, {
+      actor,
+      params,
+    });
     void reply.status(change.changed ? 201 : 200);
   }
 
   /** 200 with the comment, or Gitea's 204 for a timeline row without content. */
-  private async editComment(actor: Actor | null, params: CommentParams, body: EditIssueCommentOption, reply: FastifyReply): Promise<Comment | undefined> {
-    const comment = await this.rpc.call<Comment | null, CommentParams, EditIssueCommentOption>(CommentPatterns.edit, { actor, params, body });
+  private async editComment(
+    actor: Actor | null,
+    params: CommentParams,
+    body: EditIssueCommentOption,
+    reply: FastifyReply,
+  ): Promise<Comment | undefined> {
+    const comment = await this.rpc.call<Comment | null, CommentParams, EditIssueCommentOption>(
+      CommentPatterns.edit,
+      { actor, params, body },
+    );
     if (comment) return comment;
     void reply.status(204);
     return undefined;
