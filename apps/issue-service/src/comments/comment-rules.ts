@@ -1,4 +1,4 @@
-import { forbidden, type Actor, type RepoAccess } from '@gitforge/contracts';
+import { ContractError, forbidden, type Actor, type RepoAccess } from '@gitforge/contracts';
 import { canWriteIssuesOrPulls } from '../access/repo-gate.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import type { CommentEntity } from './comment.entity.js';
@@ -13,7 +13,7 @@ export function requireMayComment(
     throw forbidden('You cannot comment on a locked issue.');
 }
 
-/** Gitea's edit and delete rule: the comment's poster, or a writer of the issue's unit. */
+/** Gitea's edit and delete rule: the comment's poster, or a writer of the issue's unit (a 403 without a body, as Gitea). */
 export function requireMayChangeComment(
   repo: RepoAccess,
   issue: Pick<IssueEntity, 'isPull'>,
@@ -21,6 +21,9 @@ export function requireMayChangeComment(
   actor: Actor,
 ): void {
   if (comment.posterId !== actor.id && !canWriteIssuesOrPulls(repo, issue.isPull)) {
-    throw forbidden('user should be the poster of the comment or have write permission to the issues');
+    throw ContractError.empty(
+      'permission_denied',
+      'user should be the poster of the comment or have write permission to the issues',
+    );
   }
 }

@@ -1,5 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   CommentPatterns,
   CreateIssueCommentOption,
@@ -19,6 +32,7 @@ import {
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { Paged } from '../../http/paged.js';
 import { Paginated } from '../../http/paginated.js';
 
 type QueryParams = Record<string, string>;
@@ -33,7 +47,10 @@ type CommentParams = RepoParams & { id: string };
 @Controller('api/v1/repos/:owner/:repo/issues')
 @Access({ scope: 'issue' })
 export class RepoIssueCommentsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly paged: Paged,
+  ) {}
 
   @Get('comments')
   @Paginated({ link: false })
@@ -75,11 +92,15 @@ export class RepoIssueCommentsController {
   }
 
   @Get('comments/:id/reactions')
-  listCommentReactions(
+  async listCommentReactions(
     @CurrentActor() actor: Actor | null,
     @Param() params: CommentParams,
-  ): Promise<Reaction[]> {
-    return this.rpc.call(ReactionPatterns.listForComment, { actor, params });
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await sendReactions(
+      reply,
+      await this.rpc.call<Reaction[], CommentParams>(ReactionPatterns.listForComment, { actor, params }),
+    );
   }
 
   @Post('comments/:id/reactions')
@@ -164,14 +185,24 @@ export class RepoIssueCommentsController {
     return this.rpc.call(CommentPatterns.timeline, { actor, params, query });
   }
 
+  /** X-Total-Count without Link, as Gitea. */
   @Get(':index/reactions')
-  @Paginated({ link: false })
-  listIssueReactions(
+  async listIssueReactions(
     @CurrentActor() actor: Actor | null,
     @Param() params: IssueParams,
     @Query() query: QueryParams,
-  ): Promise<Page<Reaction>> {
-    return this.rpc.call(ReactionPatterns.listForIssue, { actor, params, query });
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const page = await this.rpc.call<Page<Reaction>, IssueParams, undefined, QueryParams>(
+      ReactionPatterns.listForIssue,
+      {
+        actor,
+        params,
+        query,
+      },
+    );
+    await sendReactions(reply, this.paged.send(request, reply, page, { link: false }));
   }
 
   @Post(':index/reactions')
@@ -263,4 +294,11 @@ export class RepoIssueCommentsController {
     void reply.status(result.created ? 201 : 200);
     return result.reaction;
   }
+}
+
+/** Gitea builds reaction lists as nil slices: no reaction is `null`, not `[]`. */
+async function sendReactions(reply: FastifyReply, reactions: Reaction[]): Promise<void> {
+  await reply
+    .type('application/json; charset=utf-8')
+    .send(reactions.length > 0 ? JSON.stringify(reactions) : 'null');
 }
