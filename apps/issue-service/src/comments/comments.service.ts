@@ -46,6 +46,14 @@ interface CommentContext {
   issue: IssueEntity;
 }
 
+/** Gitea's GetQueryBeforeSince: RFC 3339 times, read before anything else (a bad one is 422). */
+function updatedRange(query: CommentListQuery): { updatedAfter?: Date; updatedBefore?: Date } {
+  return {
+    updatedAfter: parseQueryTime('since', query.since),
+    updatedBefore: parseQueryTime('before', query.before),
+  };
+}
+
 /** A comment id from a path: Gitea reads anything else as 0, which names no comment. */
 function parseCommentId(raw: string): number {
   const n = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
@@ -74,14 +82,12 @@ export class CommentsService {
     index: string,
     query: CommentListQuery,
   ): Promise<Page<Comment>> {
-    const updatedAfter = parseQueryTime('since', query.since);
-    const updatedBefore = parseQueryTime('before', query.before);
+    const range = updatedRange(query);
     const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
     const [rows, total] = await this.comments.list({
       issueId: issue.id,
       type: CommentType.comment,
-      updatedAfter,
-      updatedBefore,
+      ...range,
     });
     const items = await this.loader.load(rows, new Map([[issue.id, issue]]), repo);
     return pageOf(items, total, { page: 1, limit: Math.max(1, total) });
@@ -95,15 +101,14 @@ export class CommentsService {
     query: CommentListQuery,
     options: ListOptions,
   ): Promise<Page<Comment>> {
-    const updatedAfter = parseQueryTime('since', query.since);
-    const updatedBefore = parseQueryTime('before', query.before);
+    const range = updatedRange(query);
     const repo = await this.gate.assign(actor, owner, repoName);
     const issues = canRead(repo, 'repo.issues');
     const pulls = canRead(repo, 'repo.pulls');
     if (!issues && !pulls) throw notFound();
     const isPull = issues && pulls ? undefined : pulls;
     const [rows, total] = await this.comments.list(
-      { repoId: repo.id, isPull, type: CommentType.comment, updatedAfter, updatedBefore },
+      { repoId: repo.id, isPull, type: CommentType.comment, ...range },
       options,
     );
     const owners = await this.issues.findByIds([...new Set(rows.map((r) => r.issueId))]);
@@ -224,10 +229,9 @@ export class CommentsService {
     query: CommentListQuery,
     options: ListOptions,
   ): Promise<Page<TimelineComment>> {
-    const updatedAfter = parseQueryTime('since', query.since);
-    const updatedBefore = parseQueryTime('before', query.before);
+    const range = updatedRange(query);
     const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
-    const [rows] = await this.comments.list({ issueId: issue.id, updatedAfter, updatedBefore }, options);
+    const [rows] = await this.comments.list({ issueId: issue.id, ...range }, options);
     const items = await this.loader.timeline(rows, issue, repo);
     // Gitea counts what it answers, not the whole history.
     return pageOf(items, items.length, options);
