@@ -292,6 +292,16 @@ describe.each(layoutsUnderTest())(
         // Only comments count as comments.
         expect((await getIssue(story.number)).comments).toBe(1);
 
+        // An issue opened closed starts its history with the close.
+        const born = await bob.api.post<Issue>(`/repos/${repo.full_name}/issues`, {
+          title: 'closed at birth',
+          closed: true,
+        } satisfies CreateIssueOption);
+        const bornTimeline = await bob.api.get<TimelineComment[]>(
+          `/repos/${repo.full_name}/issues/${born.body.number}/timeline`,
+        );
+        expect(bornTimeline.body.map((t) => [t.type, t.user?.login])).toEqual([['close', bob.username]]);
+
         const paged = await carol.api.get<TimelineComment[]>(
           `/repos/${repo.full_name}/issues/${story.number}/timeline?limit=2&page=2`,
         );

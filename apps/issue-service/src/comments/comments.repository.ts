@@ -71,13 +71,14 @@ export class CommentsRepository {
     return m.count(CommentEntity, { where: { issueId, type: CommentType.comment } });
   }
 
-  /** Whether the user wrote a plain comment on the issue (a participant, for subscriptions). */
-  async hasCommented(issueId: number, userId: number): Promise<boolean> {
-    return (
-      (await this.db.manager.count(CommentEntity, {
-        where: { issueId, posterId: userId, type: CommentType.comment },
-      })) > 0
-    );
+  /** The users who wrote plain comments on the issue (its participants, with its poster). */
+  async commenterIds(issueId: number): Promise<number[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(CommentEntity, 'c')
+      .select('DISTINCT c.poster_id', 'posterId')
+      .where('c.issue_id = :issueId AND c.type = :type', { issueId, type: CommentType.comment })
+      .getRawMany<{ posterId: number | string }>();
+    return rows.map((r) => Number(r.posterId));
   }
 
   /** Oldest first, as Gitea lists them; one page when options are given, else all. */

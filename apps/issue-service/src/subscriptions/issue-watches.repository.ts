@@ -12,6 +12,11 @@ export class IssueWatchesRepository {
     return this.db.findOneBy(IssueWatchEntity, { issueId, userId }, m);
   }
 
+  /** Every explicit choice made about the issue. */
+  choices(issueId: number): Promise<IssueWatchEntity[]> {
+    return this.db.manager.find(IssueWatchEntity, { where: { issueId } });
+  }
+
   /** One page of the users subscribed to an issue (in subscription order) and their number. */
   watching(issueId: number, options: ListOptions): Promise<[IssueWatchEntity[], number]> {
     return this.db.manager.findAndCount(IssueWatchEntity, {

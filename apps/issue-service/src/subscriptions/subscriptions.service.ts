@@ -15,6 +15,7 @@ import { requireActor } from '../access/repo-gate.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesService } from '../issues/issues.service.js';
+import { followersOf } from './followers.js';
 import { IssueWatchesRepository } from './issue-watches.repository.js';
 import { toWatchInfo } from './watch-info.mapper.js';
 
@@ -81,9 +82,12 @@ export class SubscriptionsService {
     return { changed: true };
   }
 
+  /** Whether the user follows the issue (the notifications decide by the same rule, {@link followersOf}). */
   async isSubscribed(issue: IssueEntity, userId: number): Promise<boolean> {
-    const choice = await this.watches.find(issue.id, userId);
-    if (choice) return choice.isWatching;
-    return issue.posterId === userId || (await this.comments.hasCommented(issue.id, userId));
+    const [commenters, choices] = await Promise.all([
+      this.comments.commenterIds(issue.id),
+      this.watches.choices(issue.id),
+    ]);
+    return followersOf(issue.posterId, commenters, choices).includes(userId);
   }
 }
