@@ -19,6 +19,7 @@ import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
 import { IssueSearchController, RepoIssuesController } from './api/v1/repo-issues.controller.js';
 import { TimesController } from './api/v1/times.controller.js';
 import { ProjectsController } from './api/v1/projects.controller.js';
+import { RepoIssueCommentsController } from './api/v1/repo-issue-comments.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
@@ -76,6 +77,7 @@ import { Paged } from './http/paged.js';
     RepoMilestonesController,
     TimesController,
     ProjectsController,
+    RepoIssueCommentsController,
   ],
   providers: [Authenticator, Paged, SmartHttpProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })

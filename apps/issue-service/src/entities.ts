@@ -1,3 +1,4 @@
+import { CommentEntity } from './comments/comment.entity.js';
 import { IssueDependencyEntity } from './dependencies/issue-dependency.entity.js';
 import { IssueAssigneeEntity } from './issues/issue-assignee.entity.js';
 import { IssueCounterEntity } from './issues/issue-counter.entity.js';
@@ -9,12 +10,15 @@ import { Issues1763800000300 } from './migrations/1763800000300-issues.js';
 import { Times1763800000304 } from './migrations/1763800000304-times.js';
 import { Projects1763800000305 } from './migrations/1763800000305-projects.js';
 import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue-dependencies.js';
-import { MilestoneEntity } from './milestones/milestone.entity.js';
 import { ProjectColumnEntity } from './projects/project-column.entity.js';
 import { ProjectIssueEntity } from './projects/project-issue.entity.js';
 import { ProjectEntity } from './projects/project.entity.js';
 import { StopwatchEntity } from './times/stopwatch.entity.js';
 import { TrackedTimeEntity } from './times/tracked-time.entity.js';
+import { Comments1763800000302 } from './migrations/1763800000302-comments.js';
+import { MilestoneEntity } from './milestones/milestone.entity.js';
+import { ReactionEntity } from './reactions/reaction.entity.js';
+import { IssueWatchEntity } from './subscriptions/issue-watch.entity.js';
 
 export const IssueServiceEntities = [
   IssueEntity,
@@ -30,5 +34,14 @@ export const IssueServiceEntities = [
   ProjectEntity,
   ProjectColumnEntity,
   ProjectIssueEntity,
+  CommentEntity,
+  ReactionEntity,
+  IssueWatchEntity,
 ];
-export const IssueServiceMigrations = [Issues1763800000300, Times1763800000304, Projects1763800000305, IssueDependencies1763800000306];
+export const IssueServiceMigrations = [
+  Issues1763800000300,
+  Comments1763800000302,
+  Times1763800000304,
+  Projects1763800000305,
+  IssueDependencies1763800000306,
+];

@@ -7,6 +7,9 @@ import { LabelsModule } from './labels/labels.module.js';
 import { MilestonesModule } from './milestones/milestones.module.js';
 import { TimesModule } from './times/times.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
+import { CommentsModule } from './comments/comments.module.js';
+import { ReactionsModule } from './reactions/reactions.module.js';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 
 @Module({
   imports: [
@@ -17,6 +20,9 @@ import { ProjectsModule } from './projects/projects.module.js';
     MilestonesModule,
     TimesModule,
     ProjectsModule,
+    CommentsModule,
+    ReactionsModule,
+    SubscriptionsModule,
   ],
 })
 export class IssueServiceModule {}

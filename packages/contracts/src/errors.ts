@@ -30,12 +30,16 @@ export interface ErrorPayload {
   details?: Record<string, unknown>;
   /** Gitea's authentication middlewares write `{message}` alone, without the `url` of APIError. */
   bare?: true;
+  /** Gitea answers some refusals with the status alone (`ctx.Status(403)`): no body at all. */
+  empty?: true;
 }
 
 /** The only error a service throws on purpose; anything else becomes `internal`. */
 export class ContractError extends Error {
   /** Set by `bare()`: the body is `{message}` only. */
   bare?: true;
+  /** Set by `empty()`: no body. */
+  empty?: true;
 
   constructor(
     readonly code: ErrorCode,
@@ -53,18 +57,27 @@ export class ContractError extends Error {
     return err;
   }
 
+  /** An error Gitea answers with its status alone (`ctx.Status(…)`); `message` is for logs only. */
+  static empty(code: ErrorCode, message: string): ContractError {
+    const err = new ContractError(code, message);
+    err.empty = true;
+    return err;
+  }
+
   toPayload(): ErrorPayload {
     return {
       code: this.code,
       message: this.message,
       ...(this.details ? { details: this.details } : {}),
       ...(this.bare ? { bare: true as const } : {}),
+      ...(this.empty ? { empty: true as const } : {}),
     };
   }
 
   static fromPayload(payload: ErrorPayload): ContractError {
     const err = new ContractError(payload.code, payload.message, payload.details);
     if (payload.bare) err.bare = true;
+    if (payload.empty) err.empty = true;
     return err;
   }
 

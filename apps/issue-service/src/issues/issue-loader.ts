@@ -58,15 +58,15 @@ export class IssueLoader {
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
     const wanted = [...rows.map((r) => r.posterId), ...userIds];
     const users = await this.users([...wanted, ...[...assignees.values()].flat()], options.known ?? []);
-    // A deleted poster shows as Gitea's ghost user.
-    if (wanted.some((id) => !users.has(id))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(u.id, u);
-    for (const id of wanted) if (!users.has(id)) users.set(id, users.get(GHOST_ID)!);
+    // A deleted poster (or owner of a row, such as a tracked time) shows as Gitea's ghost user.
+    const poster = await this.withGhost(users, wanted);
+    for (const id of wanted) if (!users.has(id)) users.set(id, poster(id));
     const rootUrl = this.config.rootUrl;
     const issues = rows.map((r) => {
       const repo = repos.get(r.repoId)!;
       const milestone = milestones.find((m) => m.id === r.milestoneId);
       return toIssue(r, repo, {
-        poster: users.get(r.posterId)!,
+        poster: poster(r.posterId),
         assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
         labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
         milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
@@ -85,6 +85,16 @@ export class IssueLoader {
   async one(row: IssueEntity, repo: RepoAccess, options: { m?: EntityManager; known?: User[] } = {}): Promise<Issue> {
     const [issue] = await this.load([row], new Map([[repo.id, repo]]), options);
     return issue!;
+  }
+
+  /** Posters (of issues, comments, …) as anyone sees them; a deleted one is Gitea's ghost user. */
+  async posters(ids: number[], known: User[] = []): Promise<(id: number) => User> {
+    return this.withGhost(await this.users(ids, known), ids);
+  }
+
+  private async withGhost(users: Map<number, User>, posterIds: number[]): Promise<(id: number) => User> {
+    if (posterIds.some((id) => !users.has(id))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(u.id, u);
+    return (id) => users.get(id) ?? users.get(GHOST_ID)!;
   }
 
   /** Users as anyone sees them (Gitea's ToUser without a viewer), one call for those not known yet. */

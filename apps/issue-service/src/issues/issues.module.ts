@@ -7,6 +7,9 @@ import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { TimesRepository } from '../times/times.repository.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
+import { ReactionsRepository } from '../reactions/reactions.repository.js';
+import { IssueWatchesRepository } from '../subscriptions/issue-watches.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -27,6 +30,9 @@ import { IssuesService } from './issues.service.js';
     DependenciesRepository,
     TimesRepository,
     ProjectsRepository,
+    CommentsRepository,
+    ReactionsRepository,
+    IssueWatchesRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,
@@ -42,6 +48,9 @@ import { IssuesService } from './issues.service.js';
     DependenciesRepository,
     TimesRepository,
     ProjectsRepository,
+    CommentsRepository,
+    ReactionsRepository,
+    IssueWatchesRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,

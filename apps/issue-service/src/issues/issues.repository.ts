@@ -82,6 +82,19 @@ export class IssuesRepository {
     if (Object.keys(changes).length > 0) await m.update(IssueEntity, { id }, changes);
   }
 
+  /**
+   * Takes the issue's row lock until the transaction ends, so changes that recount the issue's
+   * own rows (its comments) take turns instead of each counting without the other's row.
+   */
+  async lock(m: EntityManager, id: number): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .update(IssueEntity)
+      .set({ numComments: () => 'num_comments' })
+      .where('id = :id', { id })
+      .execute();
+  }
+
   findByIndex(repoId: number, idx: number, m?: EntityManager): Promise<IssueEntity | null> {
     return this.db.findOneBy(IssueEntity, { repoId, idx }, m);
   }
@@ -143,8 +156,9 @@ export class IssuesRepository {
     if (f.mentionedId !== undefined) {
       qb.andWhere('i.id IN (SELECT mn.issue_id FROM issue_mention mn WHERE mn.user_id = :mentionedId)', { mentionedId: f.mentionedId });
     }
-    if (f.updatedAfter) qb.andWhere('i.updated_at >= :after', { after: f.updatedAfter.getTime() });
-    if (f.updatedBefore) qb.andWhere('i.updated_at <= :before', { before: f.updatedBefore.getTime() });
+    // Gitea compares whole seconds (its unix timestamps): an issue updated within `before`'s second is listed.
+    if (f.updatedAfter) qb.andWhere('i.updated_at >= :after', { after: Math.floor(f.updatedAfter.getTime() / 1000) * 1000 });
+    if (f.updatedBefore) qb.andWhere('i.updated_at < :before', { before: (Math.floor(f.updatedBefore.getTime() / 1000) + 1) * 1000 });
     if (f.keyword) {
       const keyword = f.keyword;
       qb.andWhere(

@@ -37,12 +37,16 @@ import {
   RepoGate,
 } from '../access/repo-gate.js';
 import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
+import { CommentType } from '../comments/comment-type.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
 import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { TimesRepository } from '../times/times.repository.js';
+import { ReactionsRepository } from '../reactions/reactions.repository.js';
+import { IssueWatchesRepository } from '../subscriptions/issue-watches.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -137,6 +141,9 @@ export class IssuesService {
     private readonly dependencies: DependenciesRepository,
     private readonly labelResolver: LabelResolver,
     private readonly times: TimesRepository,
+    private readonly comments: CommentsRepository,
+    private readonly reactions: ReactionsRepository,
+    private readonly watches: IssueWatchesRepository,
   ) {}
 
   /**
@@ -206,6 +213,7 @@ export class IssuesService {
       for (const u of assignees) await this.issues.addAssignee(m, row.id, u.id);
       await this.issues.addMentions(m, row.id, mentions);
       for (const projectId of projectIds) await this.projects.placeInDefault(m, projectId, row.id);
+      if (body.closed === true) await this.comments.addEvent(m, { issueId: row.id, posterId: a.id, type: CommentType.close, at: now });
       const counters = await this.issues.recount(m, repo.id);
       const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue, repo, sender };
@@ -347,9 +355,10 @@ export class IssuesService {
       milestoneAction = changes.milestoneId > 0 ? 'milestoned' : 'demilestoned';
     }
     let stateAction: 'closed' | 'reopened' | null = null;
+    const now = new Date();
     if (body.state !== undefined && (body.state === 'closed') !== issue.isClosed) {
       changes.isClosed = body.state === 'closed';
-      changes.closedAt = changes.isClosed ? new Date() : null;
+      changes.closedAt = changes.isClosed ? now : null;
       stateAction = changes.isClosed ? 'closed' : 'reopened';
     }
     // GitHub's rule, as Gitea follows it: `assignees` replaces the set, an empty list clears it.
@@ -371,9 +380,13 @@ export class IssuesService {
     const result = await this.db.transaction(async (m) => {
       if (changes.isClosed) await this.requireNoOpenBlockers(repo, issue, m);
       const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0 || joined.length > 0 || left.length > 0;
-      if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: new Date() });
+      if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: now });
       for (const projectId of joined) await this.projects.placeInDefault(m, projectId, issue.id);
       for (const projectId of left) await this.projects.unplace(m, projectId, issue.id);
+      if (stateAction) {
+        const type = stateAction === 'closed' ? CommentType.close : CommentType.reopen;
+        await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type, at: now });
+      }
       for (const id of added) await this.issues.addAssignee(m, issue.id, id);
       for (const id of removed) await this.issues.removeAssignee(m, issue.id, id);
       await this.issues.addMentions(m, issue.id, mentions);
@@ -412,6 +425,9 @@ export class IssuesService {
     await this.dependencies.deleteAllOf(m, issue.id);
     await this.times.deleteForIssue(m, issue.id);
     await this.projects.removeIssue(m, issue.id);
+    await this.comments.deleteForIssue(m, issue.id);
+    await this.reactions.deleteForIssue(m, issue.id);
+    await this.watches.deleteForIssue(m, issue.id);
   }
 
   /** Gitea's 412: an issue cannot close while an issue it depends on is open. */

@@ -196,6 +196,17 @@ export interface Reaction {
   created_at: string;
 }
 
+/** A reaction as added: `created` is false when the user had already given it (Gitea answers 200 then, 201 otherwise). */
+export interface ReactionResult {
+  created: boolean;
+  reaction: Reaction;
+}
+
+/** An issue subscription change: Gitea answers 201 when the state changed, 200 when it already was so. */
+export interface SubscriptionChange {
+  changed: boolean;
+}
+
 export interface IssueDeadline {
   due_date: string | null;
 }

@@ -52,3 +52,6 @@ export * from './issue/edit-project-option.dto.js';
 export * from './issue/create-project-column-option.dto.js';
 export * from './issue/edit-project-column-option.dto.js';
 export * from './issue/move-project-issue-option.dto.js';
+export * from './issue/create-issue-comment-option.dto.js';
+export * from './issue/edit-issue-comment-option.dto.js';
+export * from './issue/edit-reaction-option.dto.js';

@@ -18,6 +18,13 @@ describe('error mapping', () => {
     });
   });
 
+  it("should write no body for empty errors (Gitea's ctx.Status), across the transport too", () => {
+    const payload = toErrorPayload(ContractError.empty('permission_denied', 'not the poster'));
+    expect(payload).toEqual({ code: 'permission_denied', message: 'not the poster', empty: true });
+    expect(ContractError.fromPayload(payload).empty).toBe(true);
+    expect(giteaErrorBody(ContractError.fromPayload(payload).toPayload(), 'http://h/')).toBeUndefined();
+  });
+
   it('should write bare errors (authentication middlewares) as {message} alone, across the transport too', () => {
     const payload = toErrorPayload(ContractError.bare('permission_denied', 'Only administrators allowed to sudo.'));
     expect(payload).toEqual({ code: 'permission_denied', message: 'Only administrators allowed to sudo.', bare: true });

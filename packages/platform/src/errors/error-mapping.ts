@@ -25,8 +25,12 @@ export function toErrorPayload(err: unknown): ErrorPayload {
   return { code: 'internal', message: '' };
 }
 
-/** Gitea's error body: `{message, url}` plus any extra fields (e.g. `invalidTopics`); `{message}` alone for bare ones. */
-export function giteaErrorBody(payload: ErrorPayload, rootUrl: string): Record<string, unknown> {
+/**
+ * Gitea's error body: `{message, url}` plus any extra fields (e.g. `invalidTopics`); `{message}`
+ * alone for bare ones; none at all (undefined) for empty ones.
+ */
+export function giteaErrorBody(payload: ErrorPayload, rootUrl: string): Record<string, unknown> | undefined {
+  if (payload.empty) return undefined;
   if (payload.bare) return { message: payload.message };
   return { ...(payload.details ?? {}), message: payload.message, url: `${rootUrl}api/swagger` };
 }

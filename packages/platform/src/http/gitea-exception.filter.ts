@@ -59,9 +59,11 @@ export class GiteaExceptionFilter implements ExceptionFilter {
         log.error({ err: exception, method: request.method, url: request.url }, 'unhandled error');
       }
     }
-    void reply
-      .status(HttpStatusOfCode[payload.code])
-      .type('application/json; charset=utf-8')
-      .send(giteaErrorBody(payload, this.rootUrl));
+    const body = giteaErrorBody(payload, this.rootUrl);
+    if (body === undefined) {
+      void reply.status(HttpStatusOfCode[payload.code]).send();
+      return;
+    }
+    void reply.status(HttpStatusOfCode[payload.code]).type('application/json; charset=utf-8').send(body);
   }
 }

@@ -1,0 +1,96 @@
+import {
+  formatTime,
+  type Attachment,
+  type Comment,
+  type RepoAccess,
+  type Repository,
+  type TimelineComment,
+  type User,
+} from '@gitforge/contracts';
+import type { IssueEntity } from '../issues/issue.entity.js';
+import { issueHtmlUrl } from '../issues/issue.mapper.js';
+import { commentTypeName } from './comment-type.js';
+import type { CommentEntity } from './comment.entity.js';
+
+/** Everything of a comment that lives in other rows or services, gathered once per page. */
+export interface CommentParts {
+  poster: User;
+  assets: Attachment[];
+}
+
+/** The issue a comment belongs to, as its URLs need it. */
+export type CommentIssue = Pick<IssueEntity, 'idx' | 'isPull'>;
+
+/** Gitea's Comment.HTMLURL: the issue's page, anchored at the comment. */
+export function commentHtmlUrl(repository: Repository, issue: CommentIssue, commentId: number): string {
+  return `${issueHtmlUrl(repository, issue)}#issuecomment-${commentId}`;
+}
+
+/** Gitea's IssueURL and PRURL: the issue's page in one of them, the other empty. */
+function issueLinks(
+  repository: Repository,
+  issue: CommentIssue,
+): { issue_url: string; pull_request_url: string } {
+  const page = issueHtmlUrl(repository, issue);
+  return issue.isPull ? { issue_url: '', pull_request_url: page } : { issue_url: page, pull_request_url: '' };
+}
+
+/** Gitea's ToAPIComment. */
+export function toComment(
+  c: CommentEntity,
+  issue: CommentIssue,
+  repo: RepoAccess,
+  parts: CommentParts,
+): Comment {
+  return {
+    id: c.id,
+    html_url: commentHtmlUrl(repo.repository, issue, c.id),
+    ...issueLinks(repo.repository, issue),
+    user: parts.poster,
+    original_author: c.originalAuthor,
+    original_author_id: c.originalAuthorId,
+    body: c.content,
+    assets: parts.assets,
+    created_at: formatTime(c.createdAt),
+    updated_at: formatTime(c.updatedAt),
+  };
+}
+
+/** Gitea's ToTimelineComment for the kinds gitforge records (comments, closes, reopens). */
+export function toTimelineComment(
+  c: CommentEntity,
+  issue: CommentIssue,
+  repo: RepoAccess,
+  parts: Pick<CommentParts, 'poster'>,
+): TimelineComment {
+  return {
+    id: c.id,
+    type: commentTypeName(c.type),
+    html_url: commentHtmlUrl(repo.repository, issue, c.id),
+    ...issueLinks(repo.repository, issue),
+    user: parts.poster,
+    body: c.content,
+    created_at: formatTime(c.createdAt),
+    updated_at: formatTime(c.updatedAt),
+    old_project_id: 0,
+    project_id: 0,
+    old_milestone: null,
+    milestone: null,
+    tracked_time: null,
+    old_title: '',
+    new_title: '',
+    old_ref: '',
+    new_ref: '',
+    ref_issue: null,
+    ref_comment: null,
+    ref_action: 'none',
+    ref_commit_sha: '',
+    review_id: 0,
+    label: null,
+    assignee: null,
+    assignee_team: null,
+    resolve_doer: null,
+    dependent_issue: null,
+    removed_assignee: false,
+  };
+}

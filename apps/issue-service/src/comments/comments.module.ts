@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { IssuesModule } from '../issues/issues.module.js';
+import { CommentLoader } from './comment-loader.js';
+import { CommentsController } from './comments.controller.js';
+import { CommentsService } from './comments.service.js';
+
+/** Issue comments and the issue timeline; exports the comment lookup that reactions share. */
+@Module({
+  imports: [IssuesModule],
+  controllers: [CommentsController],
+  providers: [CommentLoader, CommentsService],
+  exports: [CommentsService],
+})
+export class CommentsModule {}

@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { ListOptions } from '@gitforge/contracts';
+import { Database } from '@gitforge/platform';
+import { CommentType } from './comment-type.js';
+import { CommentEntity } from './comment.entity.js';
+
+/** The filters of Gitea's FindCommentsOptions that the comment listings use. */
+export interface CommentFilter {
+  issueId?: number;
+  /** Every issue of the repository (joined through the issue table). */
+  repoId?: number;
+  /** With repoId: only issues (false) or only pulls (true). */
+  isPull?: boolean;
+  type?: CommentType;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+}
+
+const wholeSecond = (d: Date): number => Math.floor(d.getTime() / 1000) * 1000;
+
+@Injectable()
+export class CommentsRepository {
+  constructor(private readonly db: Database) {}
+
+  insert(m: EntityManager, comment: Partial<CommentEntity>): Promise<CommentEntity> {
+    return m.save(CommentEntity, m.create(CommentEntity, comment));
+  }
+
+  /**
+   * Records a change of the issue in its timeline (a close, a reopen, …): the one place every
+   * feature writes its history rows, so the timeline shows them as Gitea's comment types.
+   */
+  addEvent(
+    m: EntityManager,
+    e: {
+      issueId: number;
+      posterId: number;
+      type: Exclude<CommentType, typeof CommentType.comment>;
+      at: Date;
+    },
+  ): Promise<CommentEntity> {
+    return this.insert(m, {
+      issueId: e.issueId,
+      posterId: e.posterId,
+      type: e.type,
+      content: '',
+      createdAt: e.at,
+      updatedAt: e.at,
+    });
+  }
+
+  async update(m: EntityManager, id: number, changes: Partial<CommentEntity>): Promise<void> {
+    if (Object.keys(changes).length > 0) await m.update(CommentEntity, { id }, changes);
+  }
+
+  async delete(m: EntityManager, id: number): Promise<void> {
+    await m.delete(CommentEntity, { id });
+  }
+
+  async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {
+    await m.delete(CommentEntity, { issueId });
+  }
+
+  findById(id: number, m?: EntityManager): Promise<CommentEntity | null> {
+    return this.db.findOneBy(CommentEntity, { id }, m);
+  }
+
+  /** The plain comments of an issue, counted (Gitea's num_comments). */
+  countComments(m: EntityManager, issueId: number): Promise<number> {
+    return m.count(CommentEntity, { where: { issueId, type: CommentType.comment } });
+  }
+
+  /** The users who wrote plain comments on the issue (its participants, with its poster). */
+  async commenterIds(issueId: number): Promise<number[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(CommentEntity, 'c')
+      .select('DISTINCT c.poster_id', 'posterId')
+      .where('c.issue_id = :issueId AND c.type = :type', { issueId, type: CommentType.comment })
+      .getRawMany<{ posterId: number | string }>();
+    return rows.map((r) => Number(r.posterId));
+  }
+
+  /** Oldest first, as Gitea lists them; one page when options are given, else all. */
+  list(f: CommentFilter, options?: ListOptions): Promise<[CommentEntity[], number]> {
+    const qb = this.filtered(f).orderBy('c.created_at', 'ASC').addOrderBy('c.id', 'ASC');
+    if (options) qb.skip((options.page - 1) * options.limit).take(options.limit);
+    return qb.getManyAndCount();
+  }
+
+  private filtered(f: CommentFilter): SelectQueryBuilder<CommentEntity> {
+    const qb = this.db.manager.createQueryBuilder(CommentEntity, 'c');
+    qb.where('1 = 1');
+    if (f.issueId !== undefined) qb.andWhere('c.issue_id = :issueId', { issueId: f.issueId });
+    if (f.repoId !== undefined) {
+      const pull = f.isPull === undefined ? '' : ' AND i.is_pull = :isPull';
+      qb.andWhere(`c.issue_id IN (SELECT i.id FROM issue i WHERE i.repo_id = :repoId${pull})`, {
+        repoId: f.repoId,
+        isPull: f.isPull,
+      });
+    }
+    if (f.type !== undefined) qb.andWhere('c.type = :type', { type: f.type });
+    // Gitea compares whole seconds (updated_unix against the time's Unix()): a comment made during
+    // the second named by `before` is still before it.
+    if (f.updatedAfter) qb.andWhere('c.updated_at >= :after', { after: wholeSecond(f.updatedAfter) });
+    if (f.updatedBefore)
+      qb.andWhere('c.updated_at < :before', { before: wholeSecond(f.updatedBefore) + 1000 });
+    return qb;
+  }
+}

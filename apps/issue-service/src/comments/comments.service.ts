@@ -1,0 +1,285 @@
+import { Injectable } from '@nestjs/common';
+import {
+  notFound,
+  pageOf,
+  type Actor,
+  type Comment,
+  type CreateIssueCommentOption,
+  type EditIssueCommentOption,
+  type ListOptions,
+  type Page,
+  type RepoAccess,
+  type TimelineComment,
+  type User,
+} from '@gitforge/contracts';
+import { Database } from '@gitforge/platform';
+import type { EntityManager } from 'typeorm';
+import {
+  canRead,
+  canReadIssuesOrPulls,
+  requireActor,
+  requireIssuesOrPulls,
+  requireNotArchived,
+  RepoGate,
+} from '../access/repo-gate.js';
+import { IssueEvents } from '../issues/issue-events.js';
+import { IssueLoader } from '../issues/issue-loader.js';
+import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import { IssuesService, parseQueryTime } from '../issues/issues.service.js';
+import { ReactionsRepository } from '../reactions/reactions.repository.js';
+import { CommentLoader } from './comment-loader.js';
+import { requireMayChangeComment, requireMayComment } from './comment-rules.js';
+import { CommentType } from './comment-type.js';
+import type { CommentEntity } from './comment.entity.js';
+import { CommentsRepository } from './comments.repository.js';
+
+/** Query parameters of the comment listings and the timeline. */
+export interface CommentListQuery {
+  since?: string;
+  before?: string;
+}
+
+/** A comment and its issue, after the access checks of the comment routes. */
+interface CommentContext {
+  comment: CommentEntity;
+  issue: IssueEntity;
+}
+
+/** Gitea's GetQueryBeforeSince: RFC 3339 times, read before anything else (a bad one is 422). */
+function updatedRange(query: CommentListQuery): { updatedAfter?: Date; updatedBefore?: Date } {
+  return {
+    updatedAfter: parseQueryTime('since', query.since),
+    updatedBefore: parseQueryTime('before', query.before),
+  };
+}
+
+/** A comment id from a path: Gitea reads anything else as 0, which names no comment. */
+function parseCommentId(raw: string): number {
+  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  return Number.isSafeInteger(n) ? n : 0;
+}
+
+@Injectable()
+export class CommentsService {
+  constructor(
+    private readonly db: Database,
+    private readonly gate: RepoGate,
+    private readonly issuesService: IssuesService,
+    private readonly issues: IssuesRepository,
+    private readonly comments: CommentsRepository,
+    private readonly reactions: ReactionsRepository,
+    private readonly loader: CommentLoader,
+    private readonly issueLoader: IssueLoader,
+    private readonly events: IssueEvents,
+  ) {}
+
+  /** `GET …/issues/{index}/comments`: every comment of the issue (Gitea pages nothing here). */
+  async listForIssue(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    query: CommentListQuery,
+  ): Promise<Page<Comment>> {
+    const range = updatedRange(query);
+    const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
+    const [rows, total] = await this.comments.list({
+      issueId: issue.id,
+      type: CommentType.comment,
+      ...range,
+    });
+    const items = await this.loader.load(rows, new Map([[issue.id, issue]]), repo);
+    return pageOf(items, total, { page: 1, limit: Math.max(1, total) });
+  }
+
+  /** `GET /repos/{o}/{r}/issues/comments`: the comments of every issue (or pull) the actor may read. */
+  async listForRepo(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    query: CommentListQuery,
+    options: ListOptions,
+  ): Promise<Page<Comment>> {
+    const range = updatedRange(query);
+    const repo = await this.gate.assign(actor, owner, repoName);
+    const issues = canRead(repo, 'repo.issues');
+    const pulls = canRead(repo, 'repo.pulls');
+    if (!issues && !pulls) throw notFound();
+    const isPull = issues && pulls ? undefined : pulls;
+    const [rows, total] = await this.comments.list(
+      { repoId: repo.id, isPull, type: CommentType.comment, ...range },
+      options,
+    );
+    const owners = await this.issues.findByIds([...new Set(rows.map((r) => r.issueId))]);
+    const items = await this.loader.load(rows, new Map(owners.map((i) => [i.id, i])), repo);
+    return pageOf(items, total, options);
+  }
+
+  /** `GET …/issues/comments/{id}`; null for a history row that is not a comment (Gitea's 204). */
+  async get(actor: Actor | null, owner: string, repoName: string, id: string): Promise<Comment | null> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    requireIssuesOrPulls(repo);
+    const { comment, issue } = await this.commentIn(repo, id);
+    if (comment.type !== CommentType.comment) return null;
+    return this.loader.one(comment, issue, repo);
+  }
+
+  /** `POST …/issues/{index}/comments`: readers comment; a locked issue only takes its writers' (and site admins'). */
+  async create(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    body: CreateIssueCommentOption,
+  ): Promise<Comment> {
+    const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
+    requireMayComment(repo, issue, a);
+    const mentions = await this.issuesService.resolveMentions(repo, body.body);
+    const known = await this.knownUsers(issue, a);
+    const sender = known.find((u) => u.id === a.id)!;
+    const now = new Date();
+    return this.db.transaction(async (m) => {
+      await this.issues.lock(m, issue.id);
+      const row = await this.comments.insert(m, {
+        type: CommentType.comment,
+        issueId: issue.id,
+        posterId: a.id,
+        content: body.body,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.issues.addMentions(m, issue.id, mentions);
+      const after = await this.recount(m, issue, now);
+      const comment = await this.loader.one(row, after, repo, known);
+      const api = await this.issueLoader.one(after, repo, { m, known });
+      await this.events.comment(m, 'comment.created', { actor: a, issue: api, comment, repo, sender });
+      return comment;
+    });
+  }
+
+  /**
+   * `PATCH …/issues/comments/{id}` (and the deprecated route under the issue): the poster or
+   * the unit's writers; null for a history row without content (Gitea's 204).
+   */
+  async edit(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    id: string,
+    body: EditIssueCommentOption,
+  ): Promise<Comment | null> {
+    const { repo, comment, issue, actor: a } = await this.commentForChange(actor, owner, repoName, id);
+    if (comment.type !== CommentType.comment) return null;
+    if (body.body === comment.content) return this.loader.one(comment, issue, repo);
+    const mentions = await this.issuesService.resolveMentions(repo, body.body);
+    const known = await this.knownUsers(issue, a, comment.posterId);
+    const sender = known.find((u) => u.id === a.id)!;
+    return this.db.transaction(async (m) => {
+      await this.comments.update(m, comment.id, {
+        content: body.body,
+        contentVersion: comment.contentVersion + 1,
+        updatedAt: new Date(),
+      });
+      await this.issues.addMentions(m, issue.id, mentions);
+      const row = (await this.comments.findById(comment.id, m))!;
+      const edited = await this.loader.one(row, issue, repo, known);
+      const api = await this.issueLoader.one(issue, repo, { m, known });
+      await this.events.comment(m, 'comment.edited', {
+        actor: a,
+        issue: api,
+        comment: edited,
+        repo,
+        sender,
+        changes: { body: { from: comment.content } },
+      });
+      return edited;
+    });
+  }
+
+  /** `DELETE …/issues/comments/{id}` (204): the poster or the unit's writers; its reactions go with it. */
+  async delete(actor: Actor | null, owner: string, repoName: string, id: string): Promise<void> {
+    const { repo, comment, issue, actor: a } = await this.commentForChange(actor, owner, repoName, id);
+    const known = await this.knownUsers(issue, a, comment.posterId);
+    const sender = known.find((u) => u.id === a.id)!;
+    const deleted = await this.loader.one(comment, issue, repo, known);
+    await this.db.transaction(async (m) => {
+      await this.issues.lock(m, issue.id);
+      await this.comments.delete(m, comment.id);
+      await this.reactions.deleteForComment(m, comment.id);
+      const after = await this.recount(m, issue);
+      if (comment.type !== CommentType.comment) return;
+      const api = await this.issueLoader.one(after, repo, { m, known });
+      await this.events.comment(m, 'comment.deleted', {
+        actor: a,
+        issue: api,
+        comment: deleted,
+        repo,
+        sender,
+      });
+    });
+  }
+
+  /** `GET …/issues/{index}/timeline`: the issue's history, oldest first, a page at a time. */
+  async timeline(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    query: CommentListQuery,
+    options: ListOptions,
+  ): Promise<Page<TimelineComment>> {
+    const range = updatedRange(query);
+    const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
+    const [rows] = await this.comments.list({ issueId: issue.id, ...range }, options);
+    const items = await this.loader.timeline(rows, issue, repo);
+    // Gitea counts what it answers, not the whole history.
+    return pageOf(items, items.length, options);
+  }
+
+  /**
+   * The comment `id` if it belongs to a readable issue of this repository. An unknown id is
+   * Gitea's ErrCommentNotExist; one of another repository or of an unreadable unit a bare 404.
+   */
+  async commentIn(repo: RepoAccess, id: string): Promise<CommentContext> {
+    const commentId = parseCommentId(id);
+    const comment = commentId > 0 ? await this.comments.findById(commentId) : null;
+    if (!comment) throw notFound(`comment does not exist [id: ${commentId}, issue_id: 0]`);
+    const issue = await this.issues.findById(comment.issueId);
+    if (!issue || issue.repoId !== repo.id || !canReadIssuesOrPulls(repo, issue.isPull)) throw notFound();
+    return { comment, issue };
+  }
+
+  /** A comment someone wants to change: signed in, not archived, and its poster or a writer of the unit. */
+  private async commentForChange(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    id: string,
+  ): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
+    const a = requireActor(actor);
+    const repo = await this.gate.assign(a, owner, repoName);
+    requireIssuesOrPulls(repo);
+    requireNotArchived(repo);
+    const ctx = await this.commentIn(repo, id);
+    requireMayChangeComment(repo, ctx.issue, ctx.comment, a);
+    return { ...ctx, repo, actor: a };
+  }
+
+  /**
+   * Keeps the issue's comment count exact (counted, never incremented) and, for a new comment,
+   * its update time. The caller holds the issue's lock (IssuesRepository.lock).
+   */
+  private async recount(m: EntityManager, issue: IssueEntity, touched?: Date): Promise<IssueEntity> {
+    const numComments = await this.comments.countComments(m, issue.id);
+    await this.issues.update(m, issue.id, { numComments, ...(touched ? { updatedAt: touched } : {}) });
+    return (await this.issues.findById(issue.id, m))!;
+  }
+
+  /** Every user an event about the issue shows, fetched before the transaction so none is fetched inside it. */
+  private async knownUsers(issue: IssueEntity, actor: Actor, ...others: number[]): Promise<User[]> {
+    const assignees = (await this.issues.assigneesOf([issue.id])).get(issue.id) ?? [];
+    const users = await this.issueLoader.users([actor.id, issue.posterId, ...assignees, ...others]);
+    return [...users.values()];
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import {
+  forbidden,
+  notFound,
+  pageOf,
+  type Actor,
+  type ListOptions,
+  type Page,
+  type SubscriptionChange,
+  type User,
+  type WatchInfo,
+} from '@gitforge/contracts';
+import { Database, DirectoryClient } from '@gitforge/platform';
+import { requireActor } from '../access/repo-gate.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
+import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesService } from '../issues/issues.service.js';
+import { followersOf } from './followers.js';
+import { IssueWatchesRepository } from './issue-watches.repository.js';
+import { toWatchInfo } from './watch-info.mapper.js';
+
+/**
+ * Who follows an issue (the notifications read it through {@link isSubscribed}): an explicit
+ * choice wins; without one, its poster and its commenters follow it, as Gitea's CheckIssueWatch.
+ */
+@Injectable()
+export class SubscriptionsService {
+  constructor(
+    private readonly db: Database,
+    private readonly issuesService: IssuesService,
+    private readonly watches: IssueWatchesRepository,
+    private readonly comments: CommentsRepository,
+    private readonly directory: DirectoryClient,
+  ) {}
+
+  /** `GET …/subscriptions`: the users who chose to follow the issue, a page at a time. */
+  async list(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    options: ListOptions,
+  ): Promise<Page<User>> {
+    const { issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
+    const [rows, total] = await this.watches.watching(issue.id, options);
+    const users = await this.directory.usersByIds(
+      null,
+      rows.map((r) => r.userId),
+    );
+    const items = rows
+      .map((r) => users.find((u) => u.id === r.userId))
+      .filter((u): u is User => u !== undefined);
+    return pageOf(items, total, options);
+  }
+
+  /** `GET …/subscriptions/check`: the caller's own state. */
+  async check(actor: Actor | null, owner: string, repoName: string, index: string): Promise<WatchInfo> {
+    const a = requireActor(actor);
+    const { repo, issue } = await this.issuesService.issueFor(a, owner, repoName, index);
+    return toWatchInfo(issue, repo, await this.isSubscribed(issue, a.id));
+  }
+
+  /** `PUT`/`DELETE …/subscriptions/{user}`: users change their own; site administrators anyone's. */
+  async set(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    index: string,
+    login: string,
+    watch: boolean,
+  ): Promise<SubscriptionChange> {
+    const a = requireActor(actor);
+    const { issue } = await this.issuesService.issueFor(a, owner, repoName, index);
+    const [account] = (await this.directory.accountsByNames(null, [login])).filter(
+      (acc) => acc.login.toLowerCase() === login.toLowerCase(),
+    );
+    if (!account) throw notFound();
+    if (account.id !== a.id && !a.isAdmin)
+      throw forbidden(`${a.login} is not permitted to change subscriptions for ${account.login}`);
+    if ((await this.isSubscribed(issue, account.id)) === watch) return { changed: false };
+    await this.db.transaction((m) => this.watches.set(m, issue.id, account.id, watch, new Date()));
+    return { changed: true };
+  }
+
+  /** Whether the user follows the issue (the notifications decide by the same rule, {@link followersOf}). */
+  async isSubscribed(issue: IssueEntity, userId: number): Promise<boolean> {
+    const [commenters, choices] = await Promise.all([
+      this.comments.commenterIds(issue.id),
+      this.watches.choices(issue.id),
+    ]);
+    return followersOf(issue.posterId, commenters, choices).includes(userId);
+  }
+}
