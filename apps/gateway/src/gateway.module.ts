@@ -16,6 +16,7 @@ import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
 import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
 import { RepoIssuesController } from './api/v1/repo-issues.controller.js';
+import { AttachmentDownloadsController, RepoIssueAttachmentsController } from './api/v1/repo-issue-attachments.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
@@ -32,6 +33,7 @@ import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
 import { SmartHttpProxy } from './git/smart-http.proxy.js';
 import { HealthController } from './http/health.controller.js';
+import { AttachmentProxy } from './http/attachment-proxy.js';
 import { HookRoutes } from './http/hook-routes.js';
 import { Paged } from './http/paged.js';
 
@@ -67,7 +69,9 @@ import { Paged } from './http/paged.js';
     AdminHooksController,
     ActivityFeedsController,
     RepoIssuesController,
+    RepoIssueAttachmentsController,
+    AttachmentDownloadsController,
   ],
-  providers: [Authenticator, Paged, SmartHttpProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [Authenticator, Paged, SmartHttpProxy, AttachmentProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })
 export class GatewayModule {}

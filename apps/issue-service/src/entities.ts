@@ -1,3 +1,4 @@
+import { AttachmentEntity } from './attachments/attachment.entity.js';
 import { IssueAssigneeEntity } from './issues/issue-assignee.entity.js';
 import { IssueCounterEntity } from './issues/issue-counter.entity.js';
 import { IssueMentionEntity } from './issues/issue-mention.entity.js';
@@ -5,6 +6,7 @@ import { IssueEntity } from './issues/issue.entity.js';
 import { IssueLabelEntity } from './labels/issue-label.entity.js';
 import { LabelEntity } from './labels/label.entity.js';
 import { Issues1763800000300 } from './migrations/1763800000300-issues.js';
+import { Attachments1763800000303 } from './migrations/1763800000303-attachments.js';
 import { MilestoneEntity } from './milestones/milestone.entity.js';
 
 export const IssueServiceEntities = [
@@ -15,5 +17,6 @@ export const IssueServiceEntities = [
   LabelEntity,
   IssueLabelEntity,
   MilestoneEntity,
+  AttachmentEntity,
 ];
-export const IssueServiceMigrations = [Issues1763800000300];
+export const IssueServiceMigrations = [Issues1763800000300, Attachments1763800000303];

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Issue, RepoAccess, User } from '@gitforge/contracts';
 import { DirectoryClient, PlatformConfig } from '@gitforge/platform';
+import { toAttachment } from '../attachments/attachment.mapper.js';
+import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { toLabel } from '../labels/label.mapper.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { toMilestone } from '../milestones/milestone.mapper.js';
@@ -15,7 +17,7 @@ const GHOST_ID = -1;
 
 /**
  * Turns issue rows into Gitea's Issue shape, a page at a time: one query per kind of part
- * (assignees, labels, milestones) and one directory call for every user on the page.
+ * (assignees, labels, milestones, assets) and one directory call for every user on the page.
  */
 @Injectable()
 export class IssueLoader {
@@ -23,6 +25,7 @@ export class IssueLoader {
     private readonly issues: IssuesRepository,
     private readonly labels: LabelsRepository,
     private readonly milestones: MilestonesRepository,
+    private readonly attachments: AttachmentsRepository,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
   ) {}
@@ -34,10 +37,11 @@ export class IssueLoader {
   async load(rows: IssueEntity[], repos: Map<number, RepoAccess>, options: { m?: EntityManager; known?: User[] } = {}): Promise<Issue[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const [assignees, labels, milestones] = await Promise.all([
+    const [assignees, labels, milestones, assets] = await Promise.all([
       this.issues.assigneesOf(ids, options.m),
       this.labels.labelsOfIssues(ids, options.m),
       this.milestones.findByIds(rows.map((r) => r.milestoneId).filter((id) => id > 0), options.m),
+      this.attachments.ofIssues(ids, options.m),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
     const users = await this.users([...rows.map((r) => r.posterId), ...[...assignees.values()].flat()], options.known ?? []);
@@ -51,7 +55,7 @@ export class IssueLoader {
         assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
         labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, { rootUrl: this.config.rootUrl, repoApiUrl: repo.repository.url, orgLogin: repo.ownerLogin })),
         milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
-        assets: [],
+        assets: (assets.get(r.id) ?? []).map((a) => toAttachment(a, this.config.rootUrl)),
         projects: [],
         pullRequest: null,
       });

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DirectoryClient } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
+import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { IssueCounters } from './issue-counters.js';
@@ -19,11 +20,12 @@ import { IssuesService } from './issues.service.js';
     IssuesRepository,
     LabelsRepository,
     MilestonesRepository,
+    AttachmentsRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,
     IssuesService,
   ],
-  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, MilestonesRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
+  exports: [RepoGate, DirectoryClient, IssuesRepository, LabelsRepository, MilestonesRepository, AttachmentsRepository, IssueLoader, IssueEvents, IssueCounters, IssuesService],
 })
 export class IssuesModule {}

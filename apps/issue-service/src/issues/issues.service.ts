@@ -22,7 +22,7 @@ import {
   type RepoIssueCounters,
   type User,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient } from '@gitforge/platform';
+import { BlobStore, createLogger, Database, DirectoryClient } from '@gitforge/platform';
 import {
   canBeAssigned,
   canRead,
@@ -35,6 +35,8 @@ import {
   requireRepoAdmin,
   RepoGate,
 } from '../access/repo-gate.js';
+import { attachmentBlobKey } from '../attachments/attachment.entity.js';
+import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
 import type { LabelEntity } from '../labels/label.entity.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
@@ -45,6 +47,8 @@ import { IssueLoader } from './issue-loader.js';
 import type { IssueEntity } from './issue.entity.js';
 import { IssuesRepository, type IssueFilter } from './issues.repository.js';
 import { mentionedLogins } from './mentions.js';
+
+const log = createLogger('issues');
 
 /** Gitea's `[repository.issue] MAX_PINNED`. */
 const MAX_PINNED = 3;
@@ -104,6 +108,8 @@ export class IssuesService {
     private readonly directory: DirectoryClient,
     private readonly events: IssueEvents,
     private readonly counters: IssueCounters,
+    private readonly attachments: AttachmentsRepository,
+    private readonly blobs: BlobStore,
   ) {}
 
   /**
@@ -314,18 +320,29 @@ export class IssuesService {
     requireRepoAdmin(repo);
     const api = await this.loader.one(issue, repo);
     const sender = (await this.loader.users([a.id])).get(a.id)!;
-    const counters = await this.db.transaction(async (m) => {
-      await this.deleteRows(m, issue);
+    const { counters, files } = await this.db.transaction(async (m) => {
+      const files = await this.deleteRows(m, issue);
       const recounted = await this.issues.recount(m, repo.id);
       await this.events.issue(m, 'issue.deleted', { actor: a, action: 'deleted', issue: api, repo, sender });
-      return recounted;
+      return { counters: recounted, files };
     });
     await this.counters.publish(counters);
+    await this.removeFiles(files);
   }
 
-  /** The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind. */
-  private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
+  /**
+   * The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind.
+   * Answers the blob keys of its files, which go once the rows are gone for good.
+   */
+  private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<string[]> {
+    const attachments = await this.attachments.deleteOfIssue(m, issue.id);
     await this.issues.delete(m, issue.id);
+    return attachments.map(attachmentBlobKey);
+  }
+
+  /** After the commit: a failure leaves an orphan file behind (logged), never a row without its file. */
+  private async removeFiles(keys: string[]): Promise<void> {
+    for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove the file of a deleted attachment'));
   }
 
   /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */

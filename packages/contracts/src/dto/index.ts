@@ -40,3 +40,4 @@ export * from './issue/edit-issue-option.dto.js';
 export * from './issue/issue-assignees-option.dto.js';
 export * from './issue/edit-deadline-option.dto.js';
 export * from './issue/lock-issue-option.dto.js';
+export * from './issue/edit-attachment-options.dto.js';
