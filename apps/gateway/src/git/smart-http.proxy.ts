@@ -1,15 +1,15 @@
-import { Agent, type OutgoingHttpHeaders } from 'node:http';
+import { Agent } from 'node:http';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ContractError, GitHttp, type Actor } from '@gitforge/contracts';
-import { drainRequest, internalHttpUrl, internalSecret, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
+import { drainRequest, internalHttpUrl, internalSecret } from '@gitforge/platform';
 import { Authenticator } from '../auth/authenticator.js';
 import { GatewayConfig } from '../gateway.config.js';
-import { streamThrough } from '../http/internal-stream.js';
+import { internalHeaders, searchOf, streamThrough } from '../http/internal-stream.js';
 
 const GIT_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'];
-/** Request headers git sends that repo-service needs; nothing else crosses (above all not a forged actor header). */
+/** Request headers git sends that repo-service needs; nothing else crosses. */
 const FORWARDED = ['content-type', 'content-encoding', 'content-length', 'git-protocol', 'user-agent', 'accept'];
 const CHALLENGE = { 'WWW-Authenticate': GitHttp.challenge };
 
@@ -85,17 +85,11 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
       return;
     }
     const path = `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${tail}`;
-    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    const headers: OutgoingHttpHeaders = {
-      [SIGNED_ACTOR_HEADER]: signActor(this.secret, actor, `${request.method} ${path}`),
-      'x-request-id': request.id,
-    };
-    for (const name of FORWARDED) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
     const base = internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL);
 
     streamThrough(request, reply, {
-      url: `${base}${path}${search}`,
-      headers,
+      url: `${base}${path}${searchOf(request)}`,
+      headers: internalHeaders(request, this.secret, actor, path, FORWARDED),
       agent: this.agent,
       service: 'repo-service',
       badGateway: { contentType: 'text/plain; charset=utf-8', body: 'Bad Gateway\n' },

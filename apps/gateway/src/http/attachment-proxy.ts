@@ -1,11 +1,11 @@
-import { Agent, type OutgoingHttpHeaders } from 'node:http';
+import { Agent } from 'node:http';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AttachmentHttp, type Actor } from '@gitforge/contracts';
-import { internalHttpUrl, internalSecret, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
+import { internalHttpUrl, internalSecret } from '@gitforge/platform';
 import { GatewayConfig } from '../gateway.config.js';
-import { streamThrough } from './internal-stream.js';
+import { internalHeaders, searchOf, streamThrough } from './internal-stream.js';
 
 /** Request headers issue-service needs for an upload or a download; nothing else crosses. */
 const FORWARDED = ['content-type', 'content-length', 'if-none-match'];
@@ -39,16 +39,10 @@ export class AttachmentProxy implements OnModuleInit, OnModuleDestroy {
 
   /** Streams the request to `path` on issue-service's listener (query string kept) and its answer back. */
   forward(request: FastifyRequest, reply: FastifyReply, actor: Actor | null, path: string): void {
-    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    const headers: OutgoingHttpHeaders = {
-      [SIGNED_ACTOR_HEADER]: signActor(this.secret, actor, `${request.method} ${path}`),
-      'x-request-id': request.id,
-    };
-    for (const name of FORWARDED) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
     const base = internalHttpUrl(AttachmentHttp.listener, this.config, this.config.GITFORGE_ISSUE_HTTP_URL);
     streamThrough(request, reply, {
-      url: `${base}${path}${search}`,
-      headers,
+      url: `${base}${path}${searchOf(request)}`,
+      headers: internalHeaders(request, this.secret, actor, path, FORWARDED),
       agent: this.agent,
       service: 'issue-service',
       badGateway: { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: 'Bad Gateway', url: `${this.config.rootUrl}api/swagger` }) },

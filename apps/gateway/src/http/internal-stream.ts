@@ -1,11 +1,29 @@
 import { request as httpRequest, type Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createLogger, drainRequest } from '@gitforge/platform';
+import type { Actor } from '@gitforge/contracts';
+import { createLogger, drainRequest, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
 
 const log = createLogger('internal-stream');
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
+
+/**
+ * The headers of a hop to `path` on a service's listener: the caller signed for this request
+ * line, the request id, and only the `forwarded` client headers (above all never a forged actor
+ * header).
+ */
+export function internalHeaders(request: FastifyRequest, secret: string, actor: Actor | null, path: string, forwarded: readonly string[]): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {
+    [SIGNED_ACTOR_HEADER]: signActor(secret, actor, `${request.method} ${path}`),
+    'x-request-id': request.id,
+  };
+  for (const name of forwarded) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+  return headers;
+}
+
+/** The request's query string, `?` included, or nothing. */
+export const searchOf = (request: FastifyRequest): string => (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '');
 
 export interface StreamTarget {
   url: string;

@@ -6,6 +6,7 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { AttachmentHttp, ContractError, invalid, notFound, type Actor } from '@gitforge/contracts';
 import {
   contentDisposition,
+  closeInternalHttp,
   createLogger,
   drainRequest,
   giteaErrorBody,
@@ -66,11 +67,8 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
     log.info({ url }, 'attachment listener ready');
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((ok) => server.close(() => ok()));
+  onApplicationShutdown(): Promise<void> {
+    return closeInternalHttp(this.server);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

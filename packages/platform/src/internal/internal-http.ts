@@ -91,6 +91,13 @@ export async function listenInternalHttp(
   return url;
 }
 
+/** Stops an internal listener at shutdown: open connections (a clone, an upload) are cut, not awaited. */
+export async function closeInternalHttp(server: Server | undefined): Promise<void> {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise<void>((ok) => server.close(() => ok()));
+}
+
 /** Where another app's internal listener is: the one in this process if there is one, else `configuredUrl`. */
 export function internalHttpUrl(name: string, config: PlatformConfig, configuredUrl: string): string {
   return (!config.REDIS_URL && localListeners.get(name)) || configuredUrl.replace(/\/+$/, '');
