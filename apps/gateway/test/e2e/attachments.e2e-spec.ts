@@ -134,6 +134,8 @@ describe.each(layoutsUnderTest())('issue attachments (%s layout)', (kind) => {
     expect(big.body).toEqual(giteaError(`attachment exceeds limit ${MAX_MB * 1024 * 1024}`));
     const exact = await upload(alice, assetsOf(repo, issue.number), 'exact.txt', Buffer.alloc(MAX_MB * 1024 * 1024, 'a'));
     expect(exact.status).toBe(201);
+    expect(exact.body.size).toBe(MAX_MB * 1024 * 1024);
+    expect((await download(exact.body.browser_download_url)).body.equals(Buffer.alloc(MAX_MB * 1024 * 1024, 'a'))).toBe(true);
     expect((await alice.api.get<Attachment[]>(assetsOf(repo, issue.number))).body).toHaveLength(before + 1);
   });
 

@@ -118,16 +118,18 @@ export class AttachmentsService {
    * the issue's poster, a writer of its unit or an administrator (Gitea's canUserWriteIssueAttachment).
    */
   private async issueScope(actor: Actor | null, owner: string, repoName: string, index: string, write: boolean): Promise<AttachmentScope> {
-    const { repo, issue } = write ? await this.issuesService.issueForWrite(actor, owner, repoName, index) : await this.issuesService.issueFor(actor, owner, repoName, index);
-    const scope: AttachmentScope = {
-      repo,
-      issue,
-      commentId: 0,
-      posterId: issue.posterId,
-      onAdded: (m, a) => this.issueContentTouched(m, a, repo, issue),
-    };
-    if (write) this.requireWriter(scope, actor!);
+    if (!write) {
+      const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
+      return this.ofIssue(repo, issue);
+    }
+    const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
+    const scope = this.ofIssue(repo, issue);
+    this.requireWriter(scope, a);
     return scope;
+  }
+
+  private ofIssue(repo: RepoAccess, issue: IssueEntity): AttachmentScope {
+    return { repo, issue, commentId: 0, posterId: issue.posterId, onAdded: (m, a) => this.issueContentTouched(m, a, repo, issue) };
   }
 
   /** Gitea re-saves the issue's content with its new attachment: a new content version and an `edited` event. */
