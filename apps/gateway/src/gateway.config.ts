@@ -40,4 +40,11 @@ export class GatewayConfig extends PlatformConfig {
    */
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
   GITFORGE_REPO_GIT_URL = 'http://127.0.0.1:3100';
+
+  /**
+   * issue-service's attachment listener (its GITFORGE_ISSUE_HTTP_PORT), where attachment uploads
+   * and downloads are streamed to. The all-in-one process finds its own listener and ignores this.
+   */
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  GITFORGE_ISSUE_HTTP_URL = 'http://127.0.0.1:3200';
 }

@@ -20,6 +20,7 @@ import { IssueSearchController, RepoIssuesController } from './api/v1/repo-issue
 import { TimesController } from './api/v1/times.controller.js';
 import { ProjectsController } from './api/v1/projects.controller.js';
 import { RepoIssueCommentsController } from './api/v1/repo-issue-comments.controller.js';
+import { AttachmentDownloadsController, RepoIssueAttachmentsController } from './api/v1/repo-issue-attachments.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
@@ -36,6 +37,7 @@ import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
 import { SmartHttpProxy } from './git/smart-http.proxy.js';
 import { HealthController } from './http/health.controller.js';
+import { AttachmentProxy } from './http/attachment-proxy.js';
 import { HookRoutes } from './http/hook-routes.js';
 import { Paged } from './http/paged.js';
 
@@ -78,7 +80,9 @@ import { Paged } from './http/paged.js';
     TimesController,
     ProjectsController,
     RepoIssueCommentsController,
+    RepoIssueAttachmentsController,
+    AttachmentDownloadsController,
   ],
-  providers: [Authenticator, Paged, SmartHttpProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [Authenticator, Paged, SmartHttpProxy, AttachmentProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })
 export class GatewayModule {}

@@ -1,5 +1,6 @@
 import { CommentEntity } from './comments/comment.entity.js';
 import { IssueDependencyEntity } from './dependencies/issue-dependency.entity.js';
+import { AttachmentEntity } from './attachments/attachment.entity.js';
 import { IssueAssigneeEntity } from './issues/issue-assignee.entity.js';
 import { IssueCounterEntity } from './issues/issue-counter.entity.js';
 import { IssueMentionEntity } from './issues/issue-mention.entity.js';
@@ -16,6 +17,7 @@ import { ProjectEntity } from './projects/project.entity.js';
 import { StopwatchEntity } from './times/stopwatch.entity.js';
 import { TrackedTimeEntity } from './times/tracked-time.entity.js';
 import { Comments1763800000302 } from './migrations/1763800000302-comments.js';
+import { Attachments1763800000303 } from './migrations/1763800000303-attachments.js';
 import { MilestoneEntity } from './milestones/milestone.entity.js';
 import { ReactionEntity } from './reactions/reaction.entity.js';
 import { IssueWatchEntity } from './subscriptions/issue-watch.entity.js';
@@ -37,10 +39,12 @@ export const IssueServiceEntities = [
   CommentEntity,
   ReactionEntity,
   IssueWatchEntity,
+  AttachmentEntity,
 ];
 export const IssueServiceMigrations = [
   Issues1763800000300,
   Comments1763800000302,
+  Attachments1763800000303,
   Times1763800000304,
   Projects1763800000305,
   IssueDependencies1763800000306,

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
+import { AttachmentsModule } from './attachments/attachments.module.js';
 import { IssueServiceEntities, IssueServiceMigrations } from './entities.js';
 import { DependenciesModule } from './dependencies/dependencies.module.js';
+import { IssueServiceConfig } from './issue.config.js';
 import { IssuesModule } from './issues/issues.module.js';
 import { LabelsModule } from './labels/labels.module.js';
 import { MilestonesModule } from './milestones/milestones.module.js';
@@ -13,7 +15,7 @@ import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 
 @Module({
   imports: [
-    PlatformModule.forService({ service: 'issue', entities: IssueServiceEntities, migrations: IssueServiceMigrations }),
+    PlatformModule.forService({ service: 'issue', config: IssueServiceConfig, entities: IssueServiceEntities, migrations: IssueServiceMigrations }),
     IssuesModule,
     DependenciesModule,
     LabelsModule,
@@ -23,6 +25,7 @@ import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
     CommentsModule,
     ReactionsModule,
     SubscriptionsModule,
+    AttachmentsModule,
   ],
 })
 export class IssueServiceModule {}

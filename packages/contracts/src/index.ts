@@ -12,6 +12,7 @@ export * from './scopes.js';
 export * from './time.js';
 export * from './names.js';
 export * from './git-http.js';
+export * from './attachment-http.js';
 export * from './api/index.js';
 export * from './dto/index.js';
 export * from './glob.js';

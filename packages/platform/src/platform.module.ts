@@ -16,6 +16,8 @@ import { InProcessClient } from './transport/in-process.js';
 import { RedisStreamsClient } from './transport/redis-streams.client.js';
 import { RPC_CLIENT_PROXY, RpcClient } from './transport/rpc-client.js';
 import { RpcErrorFilter } from './transport/rpc-error.filter.js';
+import { BlobStore } from './storage/blob-store.js';
+import { FsBlobStore } from './storage/fs-blob-store.js';
 import type { GitforgeClientProxy } from './transport/gitforge-client.js';
 
 export interface ServicePlatformOptions<C extends PlatformConfig> {
@@ -42,6 +44,15 @@ export function createQueueDriver(config: PlatformConfig): QueueDriver {
   return redisUrl
     ? new BullMqDriver(redisUrl, `${config.GITFORGE_REDIS_NAMESPACE}-bull`, options)
     : SqliteQueueDriver.acquire(resolve(config.GITFORGE_DATA_DIR, 'queue.sqlite'), options);
+}
+
+/**
+ * Where attachments (and later release assets and packages) are kept: the data directory, which
+ * the distributed layout shares between replicas as a volume, as it does for repositories. An
+ * S3-compatible store would be chosen here, from the environment, without touching its callers.
+ */
+export function createBlobStore(config: PlatformConfig): BlobStore {
+  return new FsBlobStore(config.GITFORGE_DATA_DIR);
 }
 
 @Injectable()
@@ -97,6 +108,7 @@ export class PlatformModule {
       },
       { provide: QueueDriver, inject: [PlatformConfig], useFactory: createQueueDriver },
       { provide: RPC_CLIENT_PROXY, inject: [PlatformConfig], useFactory: createClientProxy },
+      { provide: BlobStore, inject: [PlatformConfig], useFactory: createBlobStore },
       RpcClient,
       OutboxRelay,
       OutboxService,
@@ -107,7 +119,7 @@ export class PlatformModule {
       module: PlatformModule,
       controllers: [createHealthController(options.service) as Type<unknown>],
       providers,
-      exports: [cls, PlatformConfig, Database, QueueDriver, RpcClient, OutboxService, OutboxRelay],
+      exports: [cls, PlatformConfig, Database, QueueDriver, BlobStore, RpcClient, OutboxService, OutboxRelay],
     };
   }
 

@@ -1,22 +1,17 @@
-import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { pipeline } from 'node:stream/promises';
+import { Agent } from 'node:http';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ContractError, GitHttp, type Actor } from '@gitforge/contracts';
-import { createLogger, internalHttpUrl, internalSecret, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
+import { drainRequest, internalHttpUrl, internalSecret } from '@gitforge/platform';
 import { Authenticator } from '../auth/authenticator.js';
 import { GatewayConfig } from '../gateway.config.js';
-
-const log = createLogger('git-proxy');
+import { internalHeaders, searchOf, streamThrough } from '../http/internal-stream.js';
 
 const GIT_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'];
-/** Request headers git sends that repo-service needs; nothing else crosses (above all not a forged actor header). */
+/** Request headers git sends that repo-service needs; nothing else crosses. */
 const FORWARDED = ['content-type', 'content-encoding', 'content-length', 'git-protocol', 'user-agent', 'accept'];
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
 const CHALLENGE = { 'WWW-Authenticate': GitHttp.challenge };
-/** How long the rest of a request body is read and dropped after repo-service answered early. */
-const DRAIN_AFTER_ANSWER_MS = 5_000;
 
 type GitRoute = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
 
@@ -85,66 +80,19 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
     }
 
     if (Number(request.headers['content-length'] ?? 0) > this.config.GITFORGE_GIT_MAX_BODY_BYTES) {
-      reply.raw.once('finish', () => drainBriefly(request.raw));
+      reply.raw.once('finish', () => drainRequest(request.raw));
       void reply.code(413).type('text/plain; charset=utf-8').send('Request Entity Too Large\n');
       return;
     }
     const path = `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${tail}`;
-    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    const headers: OutgoingHttpHeaders = {
-      [SIGNED_ACTOR_HEADER]: signActor(this.secret, actor, `${request.method} ${path}`),
-      'x-request-id': request.id,
-    };
-    for (const name of FORWARDED) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
     const base = internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL);
 
-    reply.hijack();
-    const res = reply.raw;
-    const upstream = httpRequest(`${base}${path}${search}`, { method: request.method, headers, agent: this.agent });
-    let answered = false;
-    // Called by 'error' and then 'close' of one failed upstream request: the first one answers.
-    const badGateway = (why: string): void => {
-      if (answered) return;
-      answered = true;
-      log.info({ reqId: request.id, why }, 'git request ended without an answer from repo-service');
-      res.writeHead(502, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('Bad Gateway\n');
-    };
-    upstream.on('response', (answer) => {
-      answered = true;
-      res.writeHead(answer.statusCode ?? 502, { ...passThrough(answer.headers), 'X-Request-Id': request.id });
-      pipeline(answer, res).catch(() => res.destroy());
+    streamThrough(request, reply, {
+      url: `${base}${path}${searchOf(request)}`,
+      headers: internalHeaders(request, this.secret, actor, path, FORWARDED),
+      agent: this.agent,
+      service: 'repo-service',
+      badGateway: { contentType: 'text/plain; charset=utf-8', body: 'Bad Gateway\n' },
     });
-    // Once repo-service has answered, its answer stream carries any failure; before that, the
-    // client must still get a status rather than a hung connection.
-    upstream.on('error', (err) => badGateway(err.message));
-    upstream.on('close', () => badGateway('closed'));
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    // repo-service may answer before the body is in (a body over its limit, an idle client).
-    res.on('finish', () => {
-      request.raw.unpipe(upstream);
-      drainBriefly(request.raw);
-    });
-    request.raw.on('error', () => upstream.destroy());
-    request.raw.on('aborted', () => upstream.destroy());
-    request.raw.pipe(upstream);
   }
-}
-
-/**
- * After an answer sent before the whole request body arrived: reads and drops the rest for a
- * moment, so the client reads the answer instead of a reset connection, then cuts it off.
- */
-function drainBriefly(body: IncomingMessage): void {
-  if (body.complete) return;
-  body.resume();
-  const cutOff = setTimeout(() => body.destroy(), DRAIN_AFTER_ANSWER_MS);
-  body.once('close', () => clearTimeout(cutOff));
-}
-
-function passThrough(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
-  return out;
 }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Issue, RepoAccess, User } from '@gitforge/contracts';
 import { DirectoryClient, PlatformConfig } from '@gitforge/platform';
+import { toAttachment } from '../attachments/attachment.mapper.js';
+import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { repoLabelHome, toLabel } from '../labels/label.mapper.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { toMilestone } from '../milestones/milestone.mapper.js';
@@ -17,7 +19,7 @@ const GHOST_ID = -1;
 
 /**
  * Turns issue rows into Gitea's Issue shape, a page at a time: one query per kind of part
- * (assignees, labels, milestones, projects) and one directory call for every user on the page.
+ * (assignees, labels, milestones, projects, assets) and one directory call for every user on the page.
  */
 @Injectable()
 export class IssueLoader {
@@ -26,6 +28,7 @@ export class IssueLoader {
     private readonly labels: LabelsRepository,
     private readonly milestones: MilestonesRepository,
     private readonly projects: ProjectsRepository,
+    private readonly attachments: AttachmentsRepository,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
   ) {}
@@ -49,11 +52,12 @@ export class IssueLoader {
     options: { m?: EntityManager; known?: User[] } = {},
   ): Promise<{ issues: Issue[]; users: Map<number, User> }> {
     const ids = rows.map((r) => r.id);
-    const [assignees, labels, milestones, projects] = await Promise.all([
+    const [assignees, labels, milestones, projects, assets] = await Promise.all([
       this.issues.assigneesOf(ids, options.m),
       this.labels.labelsOfIssues(ids, options.m),
       this.milestones.findByIds(rows.map((r) => r.milestoneId).filter((id) => id > 0), options.m),
       this.projects.projectsOfIssues(ids, options.m),
+      this.attachments.ofIssues(ids, options.m),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
     const wanted = [...rows.map((r) => r.posterId), ...userIds];
@@ -70,7 +74,7 @@ export class IssueLoader {
         assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
         labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
         milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
-        assets: [],
+        assets: (assets.get(r.id) ?? []).map((a) => toAttachment(a, rootUrl)),
         // An issue's projects are its repository's or its owner's (organization projects take only theirs).
         projects: (projects.get(r.id) ?? []).map((p) =>
           toProject(p, rootUrl, projectHome(rootUrl, p.repoId > 0 ? { repoHtmlUrl: repo.repository.html_url } : { ownerLogin: repo.ownerLogin })),

@@ -3,6 +3,7 @@ import { DirectoryClient } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
 import { LabelResolver } from '../labels/label-resolver.js';
+import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
@@ -33,6 +34,7 @@ import { IssuesService } from './issues.service.js';
     CommentsRepository,
     ReactionsRepository,
     IssueWatchesRepository,
+    AttachmentsRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,
@@ -51,6 +53,7 @@ import { IssuesService } from './issues.service.js';
     CommentsRepository,
     ReactionsRepository,
     IssueWatchesRepository,
+    AttachmentsRepository,
     IssueLoader,
     IssueEvents,
     IssueCounters,

@@ -23,7 +23,7 @@ import {
   type RepoIssueCounters,
   type User,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient } from '@gitforge/platform';
+import { BlobStore, createLogger, Database, DirectoryClient } from '@gitforge/platform';
 import {
   canBeAssigned,
   canRead,
@@ -39,6 +39,8 @@ import {
 import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
+import { attachmentBlobKey } from '../attachments/attachment.entity.js';
+import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
 import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
@@ -53,6 +55,8 @@ import { IssueLoader } from './issue-loader.js';
 import type { IssueEntity } from './issue.entity.js';
 import { IssuesRepository, type IssueFilter } from './issues.repository.js';
 import { mentionedLogins } from './mentions.js';
+
+const log = createLogger('issues');
 
 /** Gitea's `[repository.issue] MAX_PINNED`. */
 const MAX_PINNED = 3;
@@ -144,6 +148,8 @@ export class IssuesService {
     private readonly comments: CommentsRepository,
     private readonly reactions: ReactionsRepository,
     private readonly watches: IssueWatchesRepository,
+    private readonly attachments: AttachmentsRepository,
+    private readonly blobs: BlobStore,
   ) {}
 
   /**
@@ -410,17 +416,22 @@ export class IssuesService {
     requireRepoAdmin(repo);
     const api = await this.loader.one(issue, repo);
     const sender = (await this.loader.users([a.id])).get(a.id)!;
-    const counters = await this.db.transaction(async (m) => {
-      await this.deleteRows(m, issue);
+    const { counters, files } = await this.db.transaction(async (m) => {
+      const files = await this.deleteRows(m, issue);
       const recounted = await this.issues.recount(m, repo.id);
       await this.events.issue(m, 'issue.deleted', { actor: a, action: 'deleted', issue: api, repo, sender });
-      return recounted;
+      return { counters: recounted, files };
     });
     await this.counters.publish(counters);
+    await this.removeFiles(files);
   }
 
-  /** The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind. */
-  private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<void> {
+  /**
+   * The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind.
+   * Answers the blob keys of its files, which go once the rows are gone for good.
+   */
+  private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<string[]> {
+    const attachments = await this.attachments.deleteOfIssue(m, issue.id);
     await this.issues.delete(m, issue.id);
     await this.dependencies.deleteAllOf(m, issue.id);
     await this.times.deleteForIssue(m, issue.id);
@@ -428,6 +439,12 @@ export class IssuesService {
     await this.comments.deleteForIssue(m, issue.id);
     await this.reactions.deleteForIssue(m, issue.id);
     await this.watches.deleteForIssue(m, issue.id);
+    return attachments.map(attachmentBlobKey);
+  }
+
+  /** After the commit: a failure leaves an orphan file behind (logged), never a row without its file. */
+  private async removeFiles(keys: string[]): Promise<void> {
+    for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove the file of a deleted attachment'));
   }
 
   /** Gitea's 412: an issue cannot close while an issue it depends on is open. */

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GitHttp } from '@gitforge/contracts';
-import { createLogger, listenInternalHttp } from '@gitforge/platform';
+import { closeInternalHttp, createLogger, listenInternalHttp } from '@gitforge/platform';
 import { RepoServiceConfig } from '../repo.config.js';
 import { SmartHttpHandler } from './smart-http.handler.js';
 
@@ -34,10 +34,7 @@ export class GitHttpServer implements OnApplicationBootstrap, OnApplicationShutd
     log.info({ url }, 'smart HTTP listener ready');
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((ok) => server.close(() => ok()));
+  onApplicationShutdown(): Promise<void> {
+    return closeInternalHttp(this.server);
   }
 }

@@ -55,3 +55,4 @@ export * from './issue/move-project-issue-option.dto.js';
 export * from './issue/create-issue-comment-option.dto.js';
 export * from './issue/edit-issue-comment-option.dto.js';
 export * from './issue/edit-reaction-option.dto.js';
+export * from './issue/edit-attachment-options.dto.js';

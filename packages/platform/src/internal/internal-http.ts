@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Actor } from '@gitforge/contracts';
 import { ConfigError, type PlatformConfig } from '../config/config.js';
@@ -91,7 +91,26 @@ export async function listenInternalHttp(
   return url;
 }
 
+/** Stops an internal listener at shutdown: open connections (a clone, an upload) are cut, not awaited. */
+export async function closeInternalHttp(server: Server | undefined): Promise<void> {
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise<void>((ok) => server.close(() => ok()));
+}
+
 /** Where another app's internal listener is: the one in this process if there is one, else `configuredUrl`. */
 export function internalHttpUrl(name: string, config: PlatformConfig, configuredUrl: string): string {
   return (!config.REDIS_URL && localListeners.get(name)) || configuredUrl.replace(/\/+$/, '');
+}
+
+/**
+ * After an answer sent before the whole request body arrived (a refusal, an upload over its
+ * limit): reads and drops the rest for a moment, so the client reads the answer instead of a
+ * reset connection, then cuts it off.
+ */
+export function drainRequest(body: IncomingMessage, ms = 5_000): void {
+  if (body.complete) return;
+  body.resume();
+  const cutOff = setTimeout(() => body.destroy(), ms);
+  body.once('close', () => clearTimeout(cutOff));
 }

@@ -94,7 +94,7 @@ export class Layout {
       env.DATABASE_URL = db.url;
       env.REDIS_URL = testRedisUrl();
       env.GITFORGE_REDIS_NAMESPACE = namespace;
-      // The gateway signs the caller it streams to repo-service's smart-HTTP listener with this.
+      // The gateway signs the caller it streams to the services' own listeners (smart HTTP, attachments) with this.
       env.GITFORGE_INTERNAL_SECRET ??= randomBytes(32).toString('hex');
       cleanup.push(() => db!.drop(), () => dropRedisNamespace(namespace));
     }
@@ -105,6 +105,12 @@ export class Layout {
         const gitPort = await freePort();
         layout.processEnv.set(`repo-${i}`, { GITFORGE_GIT_HTTP_PORT: String(gitPort), GITFORGE_GIT_HTTP_HOST: '127.0.0.1' });
         if (i === 0) layout.processEnv.set('gateway-0', { GITFORGE_REPO_GIT_URL: `http://127.0.0.1:${gitPort}` });
+      }
+      // issue-service's attachment listeners; the gateway streams uploads and downloads to the first.
+      for (let i = 0; i < (options.replicas?.issue ?? 1); i++) {
+        const issuePort = await freePort();
+        layout.processEnv.set(`issue-${i}`, { GITFORGE_ISSUE_HTTP_PORT: String(issuePort), GITFORGE_ISSUE_HTTP_HOST: '127.0.0.1' });
+        if (i === 0) layout.processEnv.set('gateway-0', { ...layout.processEnv.get('gateway-0'), GITFORGE_ISSUE_HTTP_URL: `http://127.0.0.1:${issuePort}` });
       }
     }
     try {

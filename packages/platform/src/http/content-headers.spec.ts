@@ -1,4 +1,4 @@
-import { contentDisposition } from './raw-reply.js';
+import { contentDisposition } from './content-headers.js';
 
 describe(contentDisposition.name, () => {
   it("should write names as Go's mime.FormatMediaType does", () => {

@@ -1,0 +1,51 @@
+import { Agent } from 'node:http';
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AttachmentHttp, type Actor } from '@gitforge/contracts';
+import { internalHttpUrl, internalSecret } from '@gitforge/platform';
+import { GatewayConfig } from '../gateway.config.js';
+import { internalHeaders, searchOf, streamThrough } from './internal-stream.js';
+
+/** Request headers issue-service needs for an upload or a download; nothing else crosses. */
+const FORWARDED = ['content-type', 'content-length', 'if-none-match'];
+
+/**
+ * Attachment bytes at the edge. Uploads and downloads are streamed to issue-service's own
+ * listener, as smart HTTP is to repo-service's, rather than parsed here and written through the
+ * BlobStore: the gateway keeps no storage and no rules, issue-service refuses a caller (401, 403,
+ * 404, 423) before a byte is stored, checks type and size while the file streams, and writes the
+ * file and its row as one step. The message transport never carries file bytes.
+ */
+@Injectable()
+export class AttachmentProxy implements OnModuleInit, OnModuleDestroy {
+  private readonly agent = new Agent({ keepAlive: false });
+  private secret = '';
+
+  constructor(
+    private readonly adapter: HttpAdapterHost,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.secret = internalSecret(this.config);
+    // Multipart bodies stay unread here: issue-service parses the stream.
+    this.adapter.httpAdapter.getInstance<FastifyInstance>().addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
+  }
+
+  onModuleDestroy(): void {
+    this.agent.destroy();
+  }
+
+  /** Streams the request to `path` on issue-service's listener (query string kept) and its answer back. */
+  forward(request: FastifyRequest, reply: FastifyReply, actor: Actor | null, path: string): void {
+    const base = internalHttpUrl(AttachmentHttp.listener, this.config, this.config.GITFORGE_ISSUE_HTTP_URL);
+    streamThrough(request, reply, {
+      url: `${base}${path}${searchOf(request)}`,
+      headers: internalHeaders(request, this.secret, actor, path, FORWARDED),
+      agent: this.agent,
+      service: 'issue-service',
+      badGateway: { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: 'Bad Gateway', url: `${this.config.rootUrl}api/swagger` }) },
+    });
+  }
+}

@@ -1,0 +1,81 @@
+import { request as httpRequest, type Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor } from '@gitforge/contracts';
+import { createLogger, drainRequest, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
+
+const log = createLogger('internal-stream');
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
+
+/**
+ * The headers of a hop to `path` on a service's listener: the caller signed for this request
+ * line, the request id, and only the `forwarded` client headers (above all never a forged actor
+ * header).
+ */
+export function internalHeaders(request: FastifyRequest, secret: string, actor: Actor | null, path: string, forwarded: readonly string[]): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {
+    [SIGNED_ACTOR_HEADER]: signActor(secret, actor, `${request.method} ${path}`),
+    'x-request-id': request.id,
+  };
+  for (const name of forwarded) if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+  return headers;
+}
+
+/** The request's query string, `?` included, or nothing. */
+export const searchOf = (request: FastifyRequest): string => (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '');
+
+export interface StreamTarget {
+  url: string;
+  headers: OutgoingHttpHeaders;
+  agent: Agent;
+  /** For the log line when the service gives no answer. */
+  service: string;
+  /** The 502 the client gets then. */
+  badGateway: { contentType: string; body: string };
+}
+
+/**
+ * Streams a request to a service's internal listener and its answer back, with backpressure
+ * (nothing held in memory): a client that goes away takes the upstream request with it, and a
+ * service that answers before the body is in (a refusal, a body over its limit) is answered at
+ * once while the rest of the body is dropped.
+ */
+export function streamThrough(request: FastifyRequest, reply: FastifyReply, target: StreamTarget): void {
+  reply.hijack();
+  const res = reply.raw;
+  const upstream = httpRequest(target.url, { method: request.method, headers: target.headers, agent: target.agent });
+  let answered = false;
+  // Called by 'error' and then 'close' of one failed upstream request: the first one answers.
+  const badGateway = (why: string): void => {
+    if (answered) return;
+    answered = true;
+    log.info({ reqId: request.id, service: target.service, why }, 'request ended without an answer from the service');
+    res.writeHead(502, { 'Content-Type': target.badGateway.contentType, Connection: 'close' }).end(target.badGateway.body);
+  };
+  upstream.on('response', (answer) => {
+    answered = true;
+    res.writeHead(answer.statusCode ?? 502, { ...passThrough(answer.headers), 'X-Request-Id': request.id });
+    pipeline(answer, res).catch(() => res.destroy());
+  });
+  // Once the service has answered, its answer stream carries any failure; before that, the
+  // client must still get a status rather than a hung connection.
+  upstream.on('error', (err) => badGateway(err.message));
+  upstream.on('close', () => badGateway('closed'));
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  res.on('finish', () => {
+    request.raw.unpipe(upstream);
+    drainRequest(request.raw);
+  });
+  request.raw.on('error', () => upstream.destroy());
+  request.raw.on('aborted', () => upstream.destroy());
+  request.raw.pipe(upstream);
+}
+
+function passThrough(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+  return out;
+}

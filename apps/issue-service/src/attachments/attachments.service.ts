@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  ContractError,
+  forbidden,
+  notFound,
+  unprocessable,
+  type Actor,
+  type Attachment,
+  type EditAttachmentOptions,
+  type RepoAccess,
+} from '@gitforge/contracts';
+import { BlobStore, BlobTooLargeError, createLogger, Database } from '@gitforge/platform';
+import { canRead, canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
+import { IssueServiceConfig } from '../issue.config.js';
+import { IssueEvents } from '../issues/issue-events.js';
+import { IssueLoader } from '../issues/issue-loader.js';
+import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import { IssuesService } from '../issues/issues.service.js';
+import { attachmentBlobKey, type AttachmentEntity } from './attachment.entity.js';
+import { toAttachment } from './attachment.mapper.js';
+import { AttachmentsRepository } from './attachments.repository.js';
+import { forbiddenType, isAllowedUpload, SNIFF_BYTES } from './upload-policy.js';
+
+const log = createLogger('attachments');
+
+/**
+ * Whose attachments a route works on: an issue's own (`commentId` 0) or one comment's. The
+ * issue routes build one from the issue; the comment routes build one from the comment, with
+ * the comment's poster, and reuse everything below.
+ */
+export interface AttachmentScope {
+  repo: RepoAccess;
+  issue: IssueEntity;
+  commentId: number;
+  /** Who wrote the issue (or comment): Gitea lets the poster manage its attachments. */
+  posterId: number;
+  /** Runs in the transaction that adds an attachment (Gitea re-saves the content and notifies). */
+  onAdded: (m: EntityManager, actor: Actor) => Promise<void>;
+}
+
+/** An attachment id from a path: anything that is not a positive integer names none. */
+function parseId(raw: string): number {
+  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  return n;
+}
+
+/** The first `n` bytes of a stream (fewer if it ends first), and a stream of all of it. */
+export async function peek(source: Readable, n: number): Promise<{ head: Buffer; all: Readable }> {
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let done = false;
+  while (size < n) {
+    const next = await it.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    chunks.push(next.value);
+    size += next.value.length;
+  }
+  const head = Buffer.concat(chunks);
+  async function* rest(): AsyncGenerator<Buffer> {
+    yield head;
+    if (done) return;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  return { head: head.subarray(0, n), all: Readable.from(rest(), { objectMode: false }) };
+}
+
+@Injectable()
+export class AttachmentsService {
+  constructor(
+    private readonly db: Database,
+    private readonly config: IssueServiceConfig,
+    private readonly gate: RepoGate,
+    private readonly issuesService: IssuesService,
+    private readonly issues: IssuesRepository,
+    private readonly attachments: AttachmentsRepository,
+    private readonly blobs: BlobStore,
+    private readonly loader: IssueLoader,
+    private readonly events: IssueEvents,
+  ) {}
+
+  // The issue routes (`/repos/{o}/{r}/issues/{index}/assets…`).
+
+  async listForIssue(actor: Actor | null, owner: string, repo: string, index: string): Promise<Attachment[]> {
+    return this.list(await this.issueScope(actor, owner, repo, index, false));
+  }
+
+  async getForIssue(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<Attachment> {
+    const scope = await this.issueScope(actor, owner, repo, index, false);
+    return this.map(await this.find(scope, id));
+  }
+
+  async editForIssue(actor: Actor | null, owner: string, repo: string, index: string, id: string, body: EditAttachmentOptions): Promise<Attachment> {
+    const scope = await this.issueScope(actor, owner, repo, index, true);
+    return this.rename(scope, id, body);
+  }
+
+  async deleteForIssue(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<void> {
+    const scope = await this.issueScope(actor, owner, repo, index, true);
+    await this.remove(scope, id);
+  }
+
+  /** `POST …/issues/{index}/assets`: every check that needs no bytes, before the upload is read. */
+  uploadTargetForIssue(actor: Actor | null, owner: string, repo: string, index: string): Promise<AttachmentScope> {
+    return this.issueScope(actor, owner, repo, index, true);
+  }
+
+  /**
+   * The scope of an issue's own attachments. For a change: signed in, not archived (423), and
+   * the issue's poster, a writer of its unit or an administrator (Gitea's canUserWriteIssueAttachment).
+   */
+  private async issueScope(actor: Actor | null, owner: string, repoName: string, index: string, write: boolean): Promise<AttachmentScope> {
+    if (!write) {
+      const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
+      return this.ofIssue(repo, issue);
+    }
+    const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
+    const scope = this.ofIssue(repo, issue);
+    this.requireWriter(scope, a);
+    return scope;
+  }
+
+  private ofIssue(repo: RepoAccess, issue: IssueEntity): AttachmentScope {
+    return { repo, issue, commentId: 0, posterId: issue.posterId, onAdded: (m, a) => this.issueContentTouched(m, a, repo, issue) };
+  }
+
+  /** Gitea re-saves the issue's content with its new attachment: a new content version and an `edited` event. */
+  private async issueContentTouched(m: EntityManager, actor: Actor, repo: RepoAccess, issue: IssueEntity): Promise<void> {
+    await this.issues.update(m, issue.id, { contentVersion: issue.contentVersion + 1, updatedAt: new Date() });
+    const row = (await this.issues.findById(issue.id, m))!;
+    const sender = await this.loader.users([actor.id]);
+    const api = await this.loader.one(row, repo, { m, known: [...sender.values()] });
+    await this.events.issue(m, 'issue.edited', { actor, action: 'edited', issue: api, repo, sender: sender.get(actor.id)!, changes: { body: { from: issue.body } } });
+  }
+
+  // What every scope shares (issue assets now, comment assets next).
+
+  list(scope: AttachmentScope): Promise<Attachment[]> {
+    return this.attachments.inScope(scope.issue.id, scope.commentId).then((rows) => rows.map((r) => this.map(r)));
+  }
+
+  requireWriter(scope: AttachmentScope, actor: Actor): void {
+    const may = actor.id === scope.posterId || scope.repo.isAdmin || actor.isAdmin || canWriteIssuesOrPulls(scope.repo, scope.issue.isPull);
+    if (!may) throw forbidden('user should have permission to write issue');
+  }
+
+  /** Gitea's attachmentBelongsToRepoOrIssue: an attachment of another repository, issue or comment is 404. */
+  async find(scope: AttachmentScope, rawId: string): Promise<AttachmentEntity> {
+    const row = await this.attachments.findById(parseId(rawId));
+    if (!row) throw notFound();
+    if (row.repoId !== scope.repo.id) throw notFound('no such attachment in repo');
+    if (row.issueId === 0 || row.issueId !== scope.issue.id) throw notFound('no such attachment in issue');
+    if (scope.commentId !== 0 && row.commentId !== scope.commentId) throw notFound('no such attachment in comment');
+    return row;
+  }
+
+  /** PATCH (201): only the name changes, and the new name must be an allowed type. */
+  async rename(scope: AttachmentScope, rawId: string, body: EditAttachmentOptions): Promise<Attachment> {
+    const row = await this.find(scope, rawId);
+    const name = body.name ? body.name : row.name;
+    if (!isAllowedUpload(this.config.GITFORGE_ATTACHMENT_ALLOWED_TYPES, name, null)) throw forbiddenType();
+    if (name !== row.name) await this.db.transaction((m) => this.attachments.rename(m, row.id, name));
+    return this.map({ ...row, name });
+  }
+
+  /** DELETE (204): the row, then its file. */
+  async remove(scope: AttachmentScope, rawId: string): Promise<void> {
+    const row = await this.find(scope, rawId);
+    await this.db.transaction((m) => this.attachments.delete(m, row.id));
+    await this.blobs.delete(attachmentBlobKey(row.uuid)).catch((err: unknown) => log.warn({ err, uuid: row.uuid }, 'could not remove the file of a deleted attachment'));
+  }
+
+  /**
+   * Stores an upload for the scope: its type is checked on the name and the first bytes (422),
+   * its size while it streams (413). The file is in place before its row is written; if the row
+   * cannot be written, the file goes again.
+   */
+  async upload(scope: AttachmentScope, actor: Actor, file: Readable, name: string): Promise<Attachment> {
+    if (name.length > 255) throw unprocessable('[Name]: MaxSize');
+    const { head, all } = await peek(file, SNIFF_BYTES);
+    if (!isAllowedUpload(this.config.GITFORGE_ATTACHMENT_ALLOWED_TYPES, name, head)) throw forbiddenType();
+    const uuid = randomUUID();
+    const key = attachmentBlobKey(uuid);
+    const max = this.config.attachmentMaxBytes;
+    let size: number;
+    try {
+      size = (await this.blobs.put(key, all, { maxBytes: max })).size;
+    } catch (err) {
+      if (err instanceof BlobTooLargeError) throw new ContractError('payload_too_large', `attachment exceeds limit ${max}`);
+      throw err;
+    }
+    try {
+      const row = await this.db.transaction(async (m) => {
+        const inserted = await this.attachments.insert(m, {
+          uuid,
+          repoId: scope.repo.id,
+          issueId: scope.issue.id,
+          commentId: scope.commentId,
+          releaseId: 0,
+          uploaderId: actor.id,
+          name,
+          size,
+          downloadCount: 0,
+          createdAt: new Date(),
+        });
+        await scope.onAdded(m, actor);
+        return inserted;
+      });
+      return this.map(row);
+    } catch (err) {
+      await this.blobs.delete(key).catch((cleanup: unknown) => log.warn({ err: cleanup, uuid }, 'could not remove the file of a failed upload'));
+      throw err;
+    }
+  }
+
+  /**
+   * `GET /attachments/{uuid}`: the attachment and its bytes if the actor may read what it is
+   * attached to (Gitea's ServeAttachment); counted as a download. Anything hidden is 404.
+   */
+  async download(actor: Actor | null, uuid: string): Promise<{ attachment: AttachmentEntity; content: Readable }> {
+    const row = /^[0-9a-f-]{36}$/.test(uuid) ? await this.attachments.findByUuid(uuid) : null;
+    if (!row) throw notFound();
+    const [repo] = await this.gate.many(actor, [row.repoId]);
+    if (!repo || !(await this.mayRead(actor, repo, row))) throw notFound();
+    const content = await this.blobs.open(attachmentBlobKey(row.uuid));
+    if (!content) {
+      log.error({ uuid: row.uuid }, 'the file of an attachment is missing');
+      throw notFound();
+    }
+    await this.attachments.countDownload(row.id);
+    return { attachment: row, content };
+  }
+
+  private async mayRead(actor: Actor | null, repo: RepoAccess, row: AttachmentEntity): Promise<boolean> {
+    if (row.issueId > 0) {
+      const issue = await this.issues.findById(row.issueId);
+      return issue !== null && canReadIssuesOrPulls(repo, issue.isPull);
+    }
+    if (row.releaseId > 0) return canRead(repo, 'repo.releases');
+    // Not attached to anything yet: only its uploader.
+    return actor !== null && actor.id === row.uploaderId;
+  }
+
+  private map(row: AttachmentEntity): Attachment {
+    return toAttachment(row, this.config.rootUrl);
+  }
+}

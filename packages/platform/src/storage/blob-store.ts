@@ -1,0 +1,54 @@
+import type { Readable } from 'node:stream';
+
+/** What {@link BlobStore.put} learned while writing. */
+export interface StoredBlob {
+  /** Bytes written. */
+  size: number;
+  /** Lower-case hex SHA-256 of the bytes. */
+  sha256: string;
+}
+
+/** Thrown by {@link BlobStore.put} when the source is longer than `maxBytes`; nothing is stored. */
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`blob exceeds ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+/**
+ * Where files that are not git objects live: issue and comment attachments now, release assets
+ * and packages later. Keys are relative, `/`-separated paths whose first segment names the kind
+ * (`attachments/…`), so one store serves every kind, and they map one to one onto the object
+ * keys of an S3-compatible bucket; nothing here assumes a filesystem (no paths, no renames, no
+ * partial updates). Callers keep the key in their own rows.
+ *
+ * A put is all or nothing: readers never see a partial blob, and a failed or refused put leaves
+ * nothing behind. Writing the same key twice replaces the blob.
+ */
+export abstract class BlobStore {
+  /** Streams `source` into `key`; refuses (and stores nothing) past `maxBytes`. */
+  abstract put(key: string, source: Readable, options?: { maxBytes?: number }): Promise<StoredBlob>;
+
+  /** The blob's bytes, or null when there is none. */
+  abstract open(key: string): Promise<Readable | null>;
+
+  /** Removes the blob; a missing one is not an error. */
+  abstract delete(key: string): Promise<void>;
+
+  abstract exists(key: string): Promise<boolean>;
+}
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * Refuses keys that could leave the store (`..`, absolute paths, backslashes) or that one of the
+ * backends could not hold the same way; every caller builds keys from ids, never from user input.
+ */
+export function checkBlobKey(key: string): string[] {
+  const segments = key.split('/');
+  if (segments.length < 2 || !segments.every((s) => SEGMENT.test(s) && s !== '.' && s !== '..' && !s.endsWith('.'))) {
+    throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
+  }
+  return segments;
+}

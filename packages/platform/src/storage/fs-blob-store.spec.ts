@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { BlobTooLargeError } from './blob-store.js';
+import { FsBlobStore } from './fs-blob-store.js';
+
+describe(FsBlobStore.name, () => {
+  let root: string;
+  let sut: FsBlobStore;
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'gf-blobs-'));
+    sut = new FsBlobStore(root);
+  });
+
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const leftovers = (): string[] => readdirSync(join(root, '.blob-tmp'));
+
+  it('should store a stream under its key and answer its size and sha256', async () => {
+    const stored = await sut.put('attachments/a/b/ab-1', Readable.from([Buffer.from('hello '), Buffer.from('world')]));
+    expect(stored).toEqual({ size: 11, sha256: createHash('sha256').update('hello world').digest('hex') });
+    expect(readFileSync(join(root, 'attachments/a/b/ab-1'), 'utf8')).toBe('hello world');
+    expect(await sut.exists('attachments/a/b/ab-1')).toBe(true);
+    expect(await text((await sut.open('attachments/a/b/ab-1'))!)).toBe('hello world');
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('should refuse a stream over the limit and keep nothing of it', async () => {
+    await expect(sut.put('attachments/x/big', Readable.from([Buffer.alloc(6), Buffer.alloc(6)]), { maxBytes: 10 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(await sut.exists('attachments/x/big')).toBe(false);
+    expect(leftovers()).toEqual([]);
+    expect(await sut.put('attachments/x/exact', Readable.from([Buffer.alloc(10)]), { maxBytes: 10 })).toMatchObject({ size: 10 });
+  });
+
+  it('should never show a partial blob: the old one stays until the new one is complete, and a failed write keeps the old one', async () => {
+    await sut.put('attachments/k/v', Readable.from([Buffer.from('old')]));
+    const source = new PassThrough();
+    const writing = sut.put('attachments/k/v', source);
+    source.write('new-partial');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(join(root, 'attachments/k/v'), 'utf8')).toBe('old');
+    source.destroy(new Error('client went away'));
+    await expect(writing).rejects.toThrow('client went away');
+    expect(readFileSync(join(root, 'attachments/k/v'), 'utf8')).toBe('old');
+    expect(leftovers()).toEqual([]);
+    await sut.put('attachments/k/v', Readable.from([Buffer.from('new')]));
+    expect(readFileSync(join(root, 'attachments/k/v'), 'utf8')).toBe('new');
+  });
+
+  it('should answer null for a missing blob, and delete idempotently', async () => {
+    expect(await sut.open('attachments/none')).toBeNull();
+    await sut.put('attachments/gone', Readable.from([Buffer.from('x')]));
+    await sut.delete('attachments/gone');
+    await sut.delete('attachments/gone');
+    expect(await sut.exists('attachments/gone')).toBe(false);
+  });
+
+  it('should refuse keys that could leave the store', async () => {
+    for (const key of ['../etc/passwd', '/abs/path', 'attachments/../../x', 'attachments', 'a\\b/c', 'attachments/.hidden', 'attachments//x']) {
+      await expect(sut.put(key, Readable.from([Buffer.from('x')]))).rejects.toThrow('invalid blob key');
+    }
+  });
+});
