@@ -7,6 +7,7 @@ import {
   createValidationPipe,
   giteaErrorBody,
   GiteaExceptionFilter,
+  isNameablePathValue,
   loadConfig,
   normalizeJsonBody,
   parseQueryString,
@@ -87,6 +88,12 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
     reply.header('X-Request-Id', req.id);
     (req as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
     done();
+  });
+  // A path parameter holding a NUL character names nothing (and no database could look it up).
+  fastify.addHook('preValidation', (req, reply, done) => {
+    const params = (req.params ?? {}) as Record<string, unknown>;
+    if (Object.values(params).every(isNameablePathValue)) return done();
+    void reply.code(404).type('application/json; charset=utf-8').send(giteaErrorBody({ code: 'not_found', message: 'not found' }, config.rootUrl));
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const started = (req as FastifyRequest & { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();

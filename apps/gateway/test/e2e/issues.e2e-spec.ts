@@ -110,6 +110,14 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect((await writer.api.get(path(repo, '/abc'))).status).toBe(404);
     expect((await writer.api.get(path(repo, '/999999'))).status).toBe(404);
     expect((await writer.api.get(`${path(repo)}?since=yesterday`)).status).toBe(422);
+    // Ids no row can have, impossible dates and NUL characters name nothing: never a 5xx.
+    expect((await writer.api.get(path(repo, '/3000000000'))).status).toBe(404);
+    expect((await writer.api.post(path(repo), { title: 't', milestone: 3000000000 })).status).toBe(422);
+    expect((await writer.api.post(path(repo), { title: 't', labels: [1e20] })).status).toBe(422);
+    expect(await writer.api.post(path(repo), { title: 't', due_date: '2024-W05-1' })).toMatchObject({ status: 422, body: giteaError('[DueDate]: Date') });
+    expect((await writer.api.get(`${path(repo)}?labels=%00&milestones=%00&q=%00`)).status).toBe(200);
+    expect((await writer.api.get(`/repos/${owner.username}%00/${repo.name}/issues`)).status).toBe(404);
+    expect((await writer.api.get(`/repos/${repo.full_name}/milestones/%00`)).status).toBe(404);
   });
 
   it('should hide private repositories’ issues from outsiders and need a token to write', async () => {
@@ -155,6 +163,15 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect(await numbers('q=alpha')).toEqual([b.number, a.number]);
     expect(await numbers('q=BETA')).toEqual([b.number]);
     expect(await numbers('type=pulls')).toEqual([]);
+    expect(await numbers('milestones=no-such-milestone')).toEqual([b.number, a.number]);
+    // Several labels: the repository list wants all of them (Gitea's LabelIDs), the search any (its label names).
+    const [l1, l2] = await Promise.all(['ux', 'api'].map(async (name) => (await owner.api.post<{ id: number }>(`/repos/${fresh.full_name}/labels`, { name, color: '#112233' })).body));
+    await owner.api.post(path(fresh, `/${a.number}/labels`), { labels: [l1!.id, l2!.id] });
+    await owner.api.post(path(fresh, `/${b.number}/labels`), { labels: [l1!.id] });
+    expect(await numbers('labels=ux,api')).toEqual([a.number]);
+    expect(await numbers('labels=ux,no-such-label')).toEqual([b.number, a.number]);
+    const anyOf = await outsider.api.get<Issue[]>(`/repos/issues/search?owner=${owner.username}&labels=ux,api&state=all`);
+    expect(anyOf.body.filter((i) => i.repository.id === fresh.id).map((i) => i.number)).toEqual([b.number, a.number]);
     expect(await numbers(`created_by=${reader.username}`)).toEqual([b.number]);
     expect(await numbers(`assigned_by=${owner.username}`)).toEqual([a.number]);
     expect(await numbers(`mentioned_by=${reader.username}`)).toEqual([a.number]);

@@ -24,6 +24,7 @@ import { attachmentBlobKey, type AttachmentEntity } from './attachment.entity.js
 import { toAttachment } from './attachment.mapper.js';
 import { AttachmentsRepository } from './attachments.repository.js';
 import { forbiddenType, isAllowedUpload, SNIFF_BYTES } from './upload-policy.js';
+import { idFrom } from '../access/ids.js';
 
 const log = createLogger('attachments');
 
@@ -44,8 +45,8 @@ export interface AttachmentScope {
 
 /** An attachment id from a path: anything that is not a positive integer names none. */
 function parseId(raw: string): number {
-  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  const n = idFrom(raw);
+  if (!n) throw notFound();
   return n;
 }
 
@@ -134,7 +135,7 @@ export class AttachmentsService {
 
   /** Gitea re-saves the issue's content with its new attachment: a new content version and an `edited` event. */
   private async issueContentTouched(m: EntityManager, actor: Actor, repo: RepoAccess, issue: IssueEntity): Promise<void> {
-    await this.issues.update(m, issue.id, { contentVersion: issue.contentVersion + 1, updatedAt: new Date() });
+    await this.issues.bumpContentVersion(m, issue.id, new Date());
     const row = (await this.issues.findById(issue.id, m))!;
     const sender = await this.loader.users([actor.id]);
     const api = await this.loader.one(row, repo, { m, known: [...sender.values()] });

@@ -33,6 +33,7 @@ import { requireMayChangeComment, requireMayComment } from './comment-rules.js';
 import { CommentType } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
 import { CommentsRepository } from './comments.repository.js';
+import { idFrom } from '../access/ids.js';
 
 /** Query parameters of the comment listings and the timeline. */
 export interface CommentListQuery {
@@ -56,8 +57,7 @@ function updatedRange(query: CommentListQuery): { updatedAfter?: Date; updatedBe
 
 /** A comment id from a path: Gitea reads anything else as 0, which names no comment. */
 function parseCommentId(raw: string): number {
-  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  return Number.isSafeInteger(n) ? n : 0;
+  return idFrom(raw);
 }
 
 @Injectable()
@@ -140,7 +140,7 @@ export class CommentsService {
     const sender = known.find((u) => u.id === a.id)!;
     const now = new Date();
     return this.db.transaction(async (m) => {
-      await this.issues.lock(m, issue.id);
+      if (!(await this.issues.lock(m, issue.id))) throw notFound();
       const row = await this.comments.insert(m, {
         type: CommentType.comment,
         issueId: issue.id,

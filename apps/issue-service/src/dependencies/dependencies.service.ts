@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { conflict, notFound, unprocessable, type Actor, type Issue, type IssueMeta, type ListOptions, type RepoAccess } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
+import { Database, isUniqueViolation } from '@gitforge/platform';
 import { canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
@@ -59,7 +59,13 @@ export class DependenciesService {
         throw unprocessable('circular dependency: an issue cannot depend on itself, directly or through others');
       }
       if (existing) throw conflict('the dependency already exists');
-      await this.db.transaction((m) => this.deps.insert(m, { issueId: target.id, dependencyId: dependency.id, creatorId: here.actor.id, createdAt: new Date() }));
+      try {
+        await this.db.transaction((m) => this.deps.insert(m, { issueId: target.id, dependencyId: dependency.id, creatorId: here.actor.id, createdAt: new Date() }));
+      } catch (err) {
+        // The same link made twice at once: the later one finds it there.
+        if (isUniqueViolation(err)) throw conflict('the dependency already exists');
+        throw err;
+      }
     } else {
       if (!existing) throw notFound('the dependency does not exist');
       await this.db.transaction((m) => this.deps.delete(m, target.id, dependency.id));

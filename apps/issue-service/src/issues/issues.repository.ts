@@ -17,8 +17,12 @@ export interface IssueFilter {
   /** undefined: both. */
   isClosed?: boolean;
   isPull?: boolean;
-  /** Issues carrying any of these labels. */
+  /**
+   * Issues carrying labels among these: any of them (Gitea's search by label names), or, with
+   * `labelNamesRequired`, one of each of that many distinct names (its repository list).
+   */
   labelIds?: number[];
+  labelNamesRequired?: number;
   milestoneIds?: number[];
   keyword?: string;
   posterId?: number;
@@ -78,6 +82,16 @@ export class IssuesRepository {
     return m.save(IssueEntity, m.create(IssueEntity, issue));
   }
 
+  /** The content changed (an attachment came): one more version, counted in the row itself. */
+  async bumpContentVersion(m: EntityManager, id: number, at: Date): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .update(IssueEntity)
+      .set({ contentVersion: () => 'content_version + 1', updatedAt: at })
+      .where('id = :id', { id })
+      .execute();
+  }
+
   async update(m: EntityManager, id: number, changes: Partial<IssueEntity>): Promise<void> {
     if (Object.keys(changes).length > 0) await m.update(IssueEntity, { id }, changes);
   }
@@ -85,14 +99,16 @@ export class IssuesRepository {
   /**
    * Takes the issue's row lock until the transaction ends, so changes that recount the issue's
    * own rows (its comments) take turns instead of each counting without the other's row.
+   * Answers the row as it is under the lock, or null when the issue is gone (deleted meanwhile).
    */
-  async lock(m: EntityManager, id: number): Promise<void> {
+  async lock(m: EntityManager, id: number): Promise<IssueEntity | null> {
     await m
       .createQueryBuilder()
       .update(IssueEntity)
       .set({ numComments: () => 'num_comments' })
       .where('id = :id', { id })
       .execute();
+    return this.findById(id, m);
   }
 
   findByIndex(repoId: number, idx: number, m?: EntityManager): Promise<IssueEntity | null> {
@@ -145,7 +161,12 @@ export class IssuesRepository {
     }
     if (f.isClosed !== undefined) qb.andWhere('i.is_closed = :isClosed', { isClosed: f.isClosed });
     if (f.isPull !== undefined) qb.andWhere('i.is_pull = :isPull', { isPull: f.isPull });
-    if (f.labelIds && f.labelIds.length > 0) {
+    if (f.labelIds && f.labelIds.length > 0 && f.labelNamesRequired) {
+      qb.andWhere(
+        '(SELECT COUNT(DISTINCT l.name) FROM issue_label il INNER JOIN label l ON l.id = il.label_id WHERE il.issue_id = i.id AND il.label_id IN (:...labelIds)) = :labelNamesRequired',
+        { labelIds: f.labelIds, labelNamesRequired: f.labelNamesRequired },
+      );
+    } else if (f.labelIds && f.labelIds.length > 0) {
       qb.andWhere('i.id IN (SELECT il.issue_id FROM issue_label il WHERE il.label_id IN (:...labelIds))', { labelIds: f.labelIds });
     }
     if (f.milestoneIds && f.milestoneIds.length > 0) qb.andWhere('i.milestone_id IN (:...milestoneIds)', { milestoneIds: f.milestoneIds });

@@ -55,6 +55,7 @@ import { IssueLoader } from './issue-loader.js';
 import type { IssueEntity } from './issue.entity.js';
 import { IssuesRepository, type IssueFilter } from './issues.repository.js';
 import { mentionedLogins } from './mentions.js';
+import { idFrom } from '../access/ids.js';
 
 const log = createLogger('issues');
 
@@ -124,8 +125,8 @@ function endOfDay(value: string): Date {
 
 /** An issue number from a path: anything that is not a positive integer names no issue. */
 export function parseIndex(raw: string | number): number {
-  const n = typeof raw === 'number' ? raw : /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  const n = idFrom(raw);
+  if (!n) throw notFound();
   return n;
 }
 
@@ -297,20 +298,21 @@ export class IssuesService {
     if (keyword && !keyword.includes('\0')) filter.keyword = keyword;
     const labelNames = splitList(query.labels);
     if (labelNames.length > 0) {
-      // Unknown names are discarded, as Gitea does.
+      // Unknown names are discarded, as Gitea does; the issues listed carry every one of the others.
       const ids = await this.labels.idsByNames([repo.id], repo.ownerKind === 'organization' ? [repo.ownerId] : [], labelNames);
-      if (ids.length > 0) filter.labelIds = ids;
+      if (ids.length > 0) {
+        filter.labelIds = ids;
+        filter.labelNamesRequired = new Set((await this.labels.findByIds(ids)).map((l) => l.name)).size;
+      }
     }
     const milestones = splitList(query.milestones);
     if (milestones.length > 0) {
-      const ids: number[] = [];
-      for (const part of milestones) {
-        // Names first, then ids; unknown ones are discarded.
-        const byName = await this.milestones.findByName(repo.id, part);
-        const found = byName ?? (/^\d{1,15}$/.test(part) ? await this.milestones.findInRepo(repo.id, Number(part)) : null);
-        if (found) ids.push(found.id);
-      }
-      filter.milestoneIds = ids.length > 0 ? ids : [-1];
+      // Names first, then ids; unknown ones are discarded (none left: no filter), as Gitea does.
+      const found = await this.milestones.findByNamesOrIds(repo.id, milestones, milestones.map(idFrom).filter((id) => id > 0));
+      const ids = milestones
+        .map((part) => (found.find((m) => m.name === part) ?? found.find((m) => m.id === idFrom(part)))?.id)
+        .filter((id): id is number => id !== undefined);
+      if (ids.length > 0) filter.milestoneIds = ids;
     }
     const [createdBy, assignedBy, mentionedBy] = await this.userFilters([query.created_by, query.assigned_by, query.mentioned_by]);
     if (createdBy !== undefined) filter.posterId = createdBy;
@@ -384,6 +386,18 @@ export class IssuesService {
     const known = await this.loader.users([a.id, ...added, ...removed]);
     const sender = known.get(a.id)!;
     const result = await this.db.transaction(async (m) => {
+      // Decided again on the row as it is under its lock: two edits at once take turns.
+      const locked = await this.issues.lock(m, issue.id);
+      if (!locked) throw notFound();
+      if (changes.contentVersion !== undefined) {
+        if (body.content_version !== undefined && body.content_version !== locked.contentVersion) throw invalid('the issue is already changed');
+        changes.contentVersion = locked.contentVersion + 1;
+      }
+      if (changes.isClosed !== undefined && changes.isClosed === locked.isClosed) {
+        delete changes.isClosed;
+        delete changes.closedAt;
+        stateAction = null;
+      }
       if (changes.isClosed) await this.requireNoOpenBlockers(repo, issue, m);
       const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0 || joined.length > 0 || left.length > 0;
       if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: now });

@@ -52,6 +52,10 @@ function setup(options: { writer?: boolean; current: LabelEntity[]; known: Label
         calls.push(`update ${id} ${changes.updatedAt instanceof Date ? 'updatedAt' : '?'}`);
       },
       findById: async () => issue,
+      lock: async (_m: EntityManager, id: number) => {
+        calls.push(`lock ${id}`);
+        return issue;
+      },
     } as unknown as IssuesRepository,
     {
       labelsOfIssues: async () => new Map([[issue.id, onIssue]]),
@@ -94,7 +98,7 @@ describe(IssueLabelsService.name, () => {
     const { sut, calls, events } = setup({ current: [bug, docs], known: [bug, feature, docs] });
     const result = await sut.add(actor, 'o', 'r', '3', { labels: [feature.id] });
     expect(result.map((l) => l.name)).toEqual(['docs', 'kind/feature']);
-    expect(calls).toEqual(['transaction', 'remove 1', 'add 2', 'update 11 updatedAt']);
+    expect(calls).toEqual(['transaction', 'lock 11', 'remove 1', 'add 2', 'update 11 updatedAt']);
     expect(events).toEqual([
       {
         name: 'issue.labeled',
@@ -110,7 +114,7 @@ describe(IssueLabelsService.name, () => {
   it('should write nothing when the labels do not change', async () => {
     const { sut, calls, events } = setup({ current: [docs], known: [docs] });
     expect((await sut.add(actor, 'o', 'r', '3', { labels: [docs.id] })).map((l) => l.id)).toEqual([3]);
-    expect(calls).toEqual([]);
+    expect(calls).toEqual(['transaction', 'lock 11']);
     expect(events).toEqual([]);
   });
 
@@ -123,7 +127,7 @@ describe(IssueLabelsService.name, () => {
   it('should clear the labels with a label_cleared event', async () => {
     const { sut, calls, events } = setup({ current: [bug, docs], known: [] });
     await sut.clear(actor, 'o', 'r', '3');
-    expect(calls).toEqual(['transaction', 'remove 1,3', 'add ', 'update 11 updatedAt']);
+    expect(calls).toEqual(['transaction', 'lock 11', 'remove 1,3', 'add ', 'update 11 updatedAt']);
     expect(events).toEqual([{ name: 'issue.labeled', action: 'label_cleared' }]);
   });
 

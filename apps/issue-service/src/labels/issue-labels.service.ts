@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import {
   forbidden,
+  notFound,
   unprocessable,
   type Actor,
   type IssueLabelsOption,
@@ -18,10 +20,11 @@ import type { LabelEntity } from './label.entity.js';
 import { LabelResolver } from './label-resolver.js';
 import { repoLabelHome, toLabel } from './label.mapper.js';
 import { LabelsRepository } from './labels.repository.js';
+import { idFrom } from '../access/ids.js';
 
 /** A label id in a path as Go's ParseInt reads it; anything else is 0, which names no label. */
 function labelId(raw: string): number {
-  return /^-?\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  return idFrom(raw);
 }
 
 /** The labels of one issue (Gitea's routers/api/v1/repo/issue_label.go). */
@@ -51,15 +54,14 @@ export class IssueLabelsService {
   async add(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
     const ctx = await this.writable(actor, owner, repo, index, 'write permission is required');
     const wanted = await this.resolver.resolve(ctx.repo, body.labels);
-    const current = await this.current(ctx.issue.id);
-    return this.apply(ctx, current, addKeepingScopes(current, wanted), 'label_updated');
+    return this.apply(ctx, (current) => addKeepingScopes(current, wanted), 'label_updated');
   }
 
   /** `PUT …/issues/{index}/labels` (200): the given labels, one per exclusive scope, replace the issue's. */
   async replace(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
     const ctx = await this.writable(actor, owner, repo, index, 'write permission is required');
     const wanted = await this.resolver.resolve(ctx.repo, body.labels);
-    return this.apply(ctx, await this.current(ctx.issue.id), keepOnePerScope(wanted), 'label_updated');
+    return this.apply(ctx, () => keepOnePerScope(wanted), 'label_updated');
   }
 
   /** `DELETE …/issues/{index}/labels/{id}` (204): any existing label id, else Gitea's 422. */
@@ -68,19 +70,13 @@ export class IssueLabelsService {
     const id = labelId(rawId);
     const [label] = await this.labels.findByIds([id]);
     if (!label) throw unprocessable(`label does not exist [label_id: ${id}]`);
-    const current = await this.current(ctx.issue.id);
-    await this.apply(
-      ctx,
-      current,
-      current.filter((l) => l.id !== label.id),
-      'label_updated',
-    );
+    await this.apply(ctx, (current) => current.filter((l) => l.id !== label.id), 'label_updated');
   }
 
   /** `DELETE …/issues/{index}/labels` (204). */
   async clear(actor: Actor | null, owner: string, repo: string, index: string): Promise<void> {
     const ctx = await this.writable(actor, owner, repo, index, 'user should have permission to change the labels');
-    await this.apply(ctx, await this.current(ctx.issue.id), [], 'label_cleared');
+    await this.apply(ctx, () => [], 'label_cleared');
   }
 
   /** The issue if the actor may change its labels: writers of its unit (Gitea's CanWriteIssuesOrPulls). */
@@ -90,26 +86,30 @@ export class IssueLabelsService {
     return ctx;
   }
 
-  private async current(issueId: number): Promise<LabelEntity[]> {
-    return (await this.labels.labelsOfIssues([issueId])).get(issueId) ?? [];
+  private async current(issueId: number, m?: EntityManager): Promise<LabelEntity[]> {
+    return (await this.labels.labelsOfIssues([issueId], m)).get(issueId) ?? [];
   }
 
   /**
-   * Makes `next` the issue's labels. A change bumps the issue's `updated_at` and writes
-   * `issue.labeled` in the same transaction; no change writes nothing. Answers the labels after.
+   * Makes `decide(current)` the issue's labels, deciding on the labels as they are under the
+   * issue's row lock, so concurrent changes take turns. A change bumps the issue's `updated_at`
+   * and writes `issue.labeled` in the same transaction; no change writes nothing. Answers the
+   * labels after.
    */
   private async apply(
     ctx: IssueContext & { actor: Actor },
-    current: LabelEntity[],
-    next: LabelEntity[],
+    decide: (current: LabelEntity[]) => LabelEntity[],
     action: 'label_updated' | 'label_cleared',
   ): Promise<Label[]> {
     const { repo, issue, actor } = ctx;
-    const added = next.filter((l) => !current.some((c) => c.id === l.id));
-    const removed = current.filter((c) => !next.some((l) => l.id === c.id));
-    if (added.length === 0 && removed.length === 0) return this.toLabels(repo, current);
     const sender = (await this.loader.users([actor.id])).get(actor.id)!;
     await this.db.transaction(async (m) => {
+      if (!(await this.issues.lock(m, issue.id))) throw notFound();
+      const current = await this.current(issue.id, m);
+      const next = decide(current);
+      const added = next.filter((l) => !current.some((c) => c.id === l.id));
+      const removed = current.filter((c) => !next.some((l) => l.id === c.id));
+      if (added.length === 0 && removed.length === 0) return;
       await this.labels.removeFromIssue(m, issue.id, removed.map((l) => l.id));
       await this.labels.addToIssue(m, issue.id, added.map((l) => l.id));
       await this.issues.update(m, issue.id, { updatedAt: new Date() });

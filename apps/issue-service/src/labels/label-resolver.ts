@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { invalid, unprocessable, type RepoAccess } from '@gitforge/contracts';
+import { idFrom } from '../access/ids.js';
 import type { LabelEntity } from './label.entity.js';
 import { LabelsRepository } from './labels.repository.js';
 
@@ -25,6 +26,9 @@ export class LabelResolver {
       else throw invalid('a label must be an integer or a string');
     }
     if (ids.length > 0 && names.length > 0) throw invalid('labels should be an array of strings or integers');
+    // An id no row can have names no label (and would not fit the column it is compared with).
+    const impossible = ids.find((id) => idFrom(id) === 0);
+    if (impossible !== undefined) throw unprocessable(`label does not exist [label_id: ${impossible}]`);
     const orgIds = repo.ownerKind === 'organization' ? [repo.ownerId] : [];
     const usable = (l: LabelEntity): boolean => l.repoId === repo.id || orgIds.includes(l.orgId);
     const found = (await this.labels.findByIds([...ids, ...(await this.labels.idsByNames([repo.id], orgIds, names))])).filter(usable);

@@ -17,13 +17,14 @@ import { parseLabelColor } from './label-color.js';
 import type { LabelEntity } from './label.entity.js';
 import { repoLabelHome, toLabel, type LabelHome } from './label.mapper.js';
 import { LabelsRepository, type LabelOwner } from './labels.repository.js';
+import { idFrom } from '../access/ids.js';
 
 /**
  * A label in a path: a number is an id (Go's ParseInt, sign allowed), anything else a name
  * (Gitea's getRepoLabelByIDOrName and getOrgLabelByIDOrName).
  */
 export function labelKey(raw: string): { id: number } | { name: string } {
-  return /^[+-]?\d{1,15}$/.test(raw) ? { id: Number(raw) } : { name: raw };
+  return /^[+-]?\d+$/.test(raw) ? { id: idFrom(raw) } : { name: raw };
 }
 
 /** Where a label is managed: its owner, and how its `url` is written. */

@@ -36,6 +36,14 @@ export class MilestonesRepository {
     return this.db.findOneBy(MilestoneEntity, { repoId, name });
   }
 
+  /** A repository's milestones with one of these names or ids, one query. */
+  findByNamesOrIds(repoId: number, names: string[], ids: number[]): Promise<MilestoneEntity[]> {
+    const qb = this.db.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.repo_id = :repoId', { repoId });
+    const wantedNames = names.length > 0 ? names : [''];
+    const wantedIds = ids.length > 0 ? ids : [0];
+    return qb.andWhere('(m.name IN (:...wantedNames) OR m.id IN (:...wantedIds))', { wantedNames, wantedIds }).getMany();
+  }
+
   /** Ids of the milestones of these repositories with one of these names. */
   async idsByNames(repoIds: number[], names: string[]): Promise<number[]> {
     if (names.length === 0 || repoIds.length === 0) return [];

@@ -15,6 +15,7 @@ import { RepoGate, requireActor, requireIssuesWriter, requireNotArchived } from 
 import type { MilestoneEntity } from './milestone.entity.js';
 import { toMilestone } from './milestone.mapper.js';
 import { MilestonesRepository } from './milestones.repository.js';
+import { idFrom } from '../access/ids.js';
 
 /** Query parameters of `GET /repos/{o}/{r}/milestones`. */
 export interface MilestoneListQuery {
@@ -27,7 +28,7 @@ export interface MilestoneListQuery {
  * a title. (Gitea's ParseInt also reads 0x/0o/0b prefixes; only decimal ids are read here.)
  */
 export function milestoneIdOf(raw: string): number {
-  return /^[+-]?\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  return idFrom(raw);
 }
 
 /** Repository milestones (Gitea's routers/api/v1/repo/milestone.go); issue counts are counted, never stored. */

@@ -115,15 +115,15 @@ export class ProjectsRepository {
 
   /** Puts the issue at the end of a column, adding it to the project if it was not on it. */
   async place(m: EntityManager, projectId: number, issueId: number, columnId: number): Promise<void> {
-    const row = await m
-      .createQueryBuilder(ProjectIssueEntity, 'pi')
-      .select('MAX(pi.sorting)', 'max')
-      .where('pi.column_id = :columnId', { columnId })
-      .getRawOne<{ max: number | string | null }>();
-    const sorting = row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
-    const existing = await m.findOneBy(ProjectIssueEntity, { projectId, issueId });
-    if (existing) await m.update(ProjectIssueEntity, { id: existing.id }, { columnId, sorting });
-    else await m.insert(ProjectIssueEntity, { projectId, issueId, columnId, sorting });
+    const sorting = await this.nextSorting(m, columnId);
+    // One statement, so two moves of the same issue at once cannot both insert it.
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(ProjectIssueEntity)
+      .values({ projectId, issueId, columnId, sorting })
+      .orUpdate(['column_id', 'sorting'], ['project_id', 'issue_id'])
+      .execute();
   }
 
   /** Adds the issue to a project in its default column (an issue already on it stays where it is). */
@@ -134,7 +134,19 @@ export class ProjectsRepository {
       order: { isDefault: 'DESC', sorting: 'ASC', id: 'ASC' },
       take: 1,
     });
-    if (column) await this.place(m, projectId, issueId, column.id);
+    if (!column) return;
+    const sorting = await this.nextSorting(m, column.id);
+    await m.createQueryBuilder().insert().into(ProjectIssueEntity).values({ projectId, issueId, columnId: column.id, sorting }).orIgnore().execute();
+  }
+
+  /** The place after the last issue of a column. */
+  private async nextSorting(m: EntityManager, columnId: number): Promise<number> {
+    const row = await m
+      .createQueryBuilder(ProjectIssueEntity, 'pi')
+      .select('MAX(pi.sorting)', 'max')
+      .where('pi.column_id = :columnId', { columnId })
+      .getRawOne<{ max: number | string | null }>();
+    return row?.max === null || row?.max === undefined ? 0 : Number(row.max) + 1;
   }
 
   async unplace(m: EntityManager, projectId: number, issueId: number): Promise<void> {

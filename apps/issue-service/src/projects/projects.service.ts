@@ -28,6 +28,7 @@ import { orgProjectRights, repoProjectRights, type ProjectRights } from './proje
 import type { ProjectEntity } from './project.entity.js';
 import { projectHome, toProject, toProjectColumn } from './project.mapper.js';
 import { ProjectsRepository, type ProjectFilter } from './projects.repository.js';
+import { idFrom } from '../access/ids.js';
 
 /** Gitea's maxProjectColumns. */
 const MAX_COLUMNS = 20;
@@ -63,8 +64,8 @@ function stateFilter(state: string | undefined): boolean | undefined {
 
 /** A positive id from a path; anything else names nothing. */
 function parseId(raw: string): number {
-  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (!Number.isSafeInteger(n) || n <= 0) throw notFound();
+  const n = idFrom(raw);
+  if (!n) throw notFound();
   return n;
 }
 

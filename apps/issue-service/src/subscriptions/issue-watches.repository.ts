@@ -27,11 +27,15 @@ export class IssueWatchesRepository {
     });
   }
 
-  /** Records the user's choice, replacing an earlier one. */
+  /** Records the user's choice, replacing an earlier one (one statement, so concurrent choices cannot collide). */
   async set(m: EntityManager, issueId: number, userId: number, isWatching: boolean, at: Date): Promise<void> {
-    const existing = await this.find(issueId, userId, m);
-    if (existing) await m.update(IssueWatchEntity, { id: existing.id }, { isWatching, updatedAt: at });
-    else await m.insert(IssueWatchEntity, { issueId, userId, isWatching, createdAt: at, updatedAt: at });
+    await m
+      .createQueryBuilder()
+      .insert()
+      .into(IssueWatchEntity)
+      .values({ issueId, userId, isWatching, createdAt: at, updatedAt: at })
+      .orUpdate(['is_watching', 'updated_at'], ['issue_id', 'user_id'])
+      .execute();
   }
 
   async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {

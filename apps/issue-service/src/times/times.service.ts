@@ -14,7 +14,7 @@ import {
   type StopWatch,
   type TrackedTime,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient } from '@gitforge/platform';
+import { Database, DirectoryClient, isUniqueViolation } from '@gitforge/platform';
 import { canRead, requireActor, RepoGate } from '../access/repo-gate.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssueLoader } from '../issues/issue-loader.js';
@@ -24,6 +24,7 @@ import { toStopWatch, toTrackedTime } from './time.mapper.js';
 import { requireStopwatchAccess, requireTimetracker, timesOwnerFilter, timetrackerEnabled, trackingDisabled, type TrackedIssue } from './time-tracking.js';
 import { TimesRepository, type ReadableRepos, type TimeFilter } from './times.repository.js';
 import type { TrackedTimeEntity } from './tracked-time.entity.js';
+import { idFrom } from '../access/ids.js';
 
 /** Query parameters of the tracked-time listings. */
 export interface TimeListQuery {
@@ -107,7 +108,7 @@ export class TimesService {
   async delete(actor: Actor | null, owner: string, repoName: string, index: string, id: string): Promise<void> {
     const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
     requireTimetracker(repo, await this.tracked(issue), a);
-    const timeId = /^\d{1,15}$/.test(id) ? Number(id) : 0;
+    const timeId = idFrom(id);
     // Only times of this issue: Gitea looks the id up anywhere, which would reach other repositories.
     const time = timeId > 0 ? await this.times.findTime(timeId) : null;
     if (!time || time.issueId !== issue.id) throw notFound(`tracked_time does not exist [id: ${id}]`);
@@ -122,15 +123,21 @@ export class TimesService {
   /** `POST …/stopwatch/start` (201): a stopwatch running on another issue is stopped first, as Gitea does. */
   async startStopwatch(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
     const { issue, actor: a } = await this.stopwatchContext(actor, owner, repoName, index, false);
-    await this.db.transaction(async (m) => {
-      for (const other of await this.times.runningStopwatches(m, a.id)) {
-        const otherIssue = await this.issues.findById(other.issueId, m);
-        if (otherIssue) await this.finish(m, other, otherIssue);
-        else await this.times.deleteStopwatch(m, other.id);
-      }
-      await this.times.insertStopwatch(m, { issueId: issue.id, userId: a.id, createdAt: new Date() });
-      await this.touch(m, issue);
-    });
+    try {
+      await this.db.transaction(async (m) => {
+        for (const other of await this.times.runningStopwatches(m, a.id)) {
+          const otherIssue = await this.issues.findById(other.issueId, m);
+          if (otherIssue) await this.finish(m, other, otherIssue);
+          else await this.times.deleteStopwatch(m, other.id);
+        }
+        await this.times.insertStopwatch(m, { issueId: issue.id, userId: a.id, createdAt: new Date() });
+        await this.touch(m, issue);
+      });
+    } catch (err) {
+      // Two starts at once: the one that lost the unique (user, issue) row finds it running.
+      if (isUniqueViolation(err)) throw stopwatchRunning();
+      throw err;
+    }
   }
 
   /** `POST …/stopwatch/stop` (201): the time since the start becomes a tracked time. */
@@ -205,7 +212,7 @@ export class TimesService {
     requireStopwatchAccess(ctx.repo, await this.tracked(ctx.issue), ctx.actor);
     const exists = (await this.times.findStopwatch(ctx.actor.id, ctx.issue.id)) !== null;
     if (exists !== shouldExist) {
-      throw shouldExist ? stopwatchMissing() : conflict('cannot start a stopwatch again if it already exists');
+      throw shouldExist ? stopwatchMissing() : stopwatchRunning();
     }
     return ctx;
   }
@@ -241,6 +248,7 @@ const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
 const wholeSeconds = (d: Date): Date => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
 const stopwatchMissing = (): ContractError => conflict('cannot stop/cancel a non existent stopwatch');
+const stopwatchRunning = (): ContractError => conflict('cannot start a stopwatch again if it already exists');
 
 /** The repositories among `repos` whose issues, and whose pulls, the caller reads. */
 function readableRepos(repos: RepoAccess[]): ReadableRepos & { repos: Map<number, RepoAccess> } {

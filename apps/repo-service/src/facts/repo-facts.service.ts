@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   AccessMode,
+  isPublicOnly,
   notFound,
   OrgPatterns,
   RepoUnitKeys,
@@ -87,7 +88,7 @@ export class RepoFactsService {
     return this.toAccess(ctx.repo, ctx.owner, ctx.permission);
   }
 
-  /** The repositories among `ids` that exist and the actor can see. */
+  /** The repositories among `ids` that exist and the actor can see (a public-only token sees no private one). */
   async many(actor: Actor | null, ids: number[]): Promise<RepoAccess[]> {
     const rows = await this.repos.findByIds([...new Set(ids)]);
     if (rows.length === 0) return [];
@@ -102,7 +103,7 @@ export class RepoFactsService {
       if (!owner) continue;
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
       const permission = resolveRepoPermission(actor, owner, repo, mode);
-      if (permission.canSee) result.push(this.toAccess(repo, owner, permission));
+      if (permission.canSee && !(repo.isPrivate && actor && isPublicOnly(actor.scopes))) result.push(this.toAccess(repo, owner, permission));
     }
     return result;
   }

@@ -31,6 +31,11 @@ describe(normalizeJsonBody.name, () => {
 });
 
 describe(parseQueryString.name, () => {
+  it('should leave out parameters holding a NUL character, as no column can be compared with them', () => {
+    expect(parseQueryString('q=a%00b&labels=x&%00k=v')).toEqual({ labels: 'x' });
+    expect(parseQueryString('q=%00&q=second')).toEqual({});
+  });
+
   it('should keep the first of repeated parameters, as Gitea reads them', () => {
     expect(parseQueryString('ref=a&ref=b&page=2')).toEqual({ ref: 'a', page: '2' });
     expect(parseQueryString('q=a+b%20c')).toEqual({ q: 'a b c' });

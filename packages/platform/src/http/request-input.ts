@@ -42,14 +42,24 @@ export function normalizeJsonBody(value: unknown, depth = 0): unknown {
 
 /**
  * A query string as Gitea's handlers read it (`ctx.FormString`): the first value of a repeated
- * parameter, never an array, so `?ref=a&ref=b` cannot reach a handler as a list.
+ * parameter, never an array, so `?ref=a&ref=b` cannot reach a handler as a list. A parameter
+ * holding a NUL character is left out, as Gitea drops such a search keyword: no database column
+ * could be compared with it.
  */
 export function parseQueryString(query: string): Record<string, string> {
   const out: Record<string, string> = {};
+  const seen = new Set<string>();
   for (const [key, value] of new URLSearchParams(query)) {
-    if (!Object.hasOwn(out, key)) out[key] = wellFormed(value);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (!key.includes('\u0000') && !value.includes('\u0000')) out[key] = wellFormed(value);
   }
   return out;
+}
+
+/** Whether a decoded path parameter can name anything: a NUL character names no user, repository or row. */
+export function isNameablePathValue(value: unknown): boolean {
+  return typeof value !== 'string' || !value.includes('\u0000');
 }
 
 function noNul(value: string): string {

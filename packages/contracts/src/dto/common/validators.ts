@@ -1,4 +1,4 @@
-import { ValidateBy, type ValidationOptions } from 'class-validator';
+import { isRFC3339, ValidateBy, type ValidationOptions } from 'class-validator';
 import { isValidGlob } from '../../glob.js';
 
 /**
@@ -90,4 +90,15 @@ export function GlobPattern(options?: ValidationOptions): PropertyDecorator {
 /** Gitea's `Required` binding on a number: present and not zero. */
 export function NonZero(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'Required', validator: { validate: (v: unknown) => typeof v === 'number' && v !== 0 } }, options);
+}
+
+/** The largest id a row can have (ids are 32-bit integer columns on PostgreSQL); larger ones name nothing. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/**
+ * A time as Go's time.Time decodes it from JSON: RFC 3339 only. (ISO 8601's week and ordinal
+ * dates, which `IsISO8601` passes, are not times any handler could store.)
+ */
+export function RFC3339Date(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'Date', validator: { validate: (v: unknown) => typeof v === 'string' && isRFC3339(v) } }, options);
 }

@@ -1,4 +1,5 @@
-import { IsArray, IsBoolean, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength } from 'class-validator';
+import { MAX_ROW_ID, RFC3339Date } from '../common/validators.js';
 
 /** `POST /repos/{owner}/{repo}/issues`. */
 export class CreateIssueOption {
@@ -27,24 +28,27 @@ export class CreateIssueOption {
   assignees?: string[];
 
   @IsOptional()
-  @IsISO8601()
+  @RFC3339Date()
   due_date?: string;
 
   /** Milestone id (0: none). */
   @IsOptional()
   @IsInt()
+  @Max(MAX_ROW_ID)
   milestone?: number;
 
   /** Label ids. */
   @IsOptional()
   @IsArray()
   @IsInt({ each: true })
+  @Max(MAX_ROW_ID, { each: true })
   labels?: number[];
 
   /** Project ids the new issue is added to. */
   @IsOptional()
   @IsArray()
   @IsInt({ each: true })
+  @Max(MAX_ROW_ID, { each: true })
   projects?: number[];
 
   @IsOptional()

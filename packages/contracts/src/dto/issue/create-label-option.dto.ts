@@ -1,9 +1,10 @@
-import { IsBoolean, IsNotEmpty, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 /** `POST /repos/{owner}/{repo}/labels` and `POST /orgs/{org}/labels`. */
 export class CreateLabelOption {
   @IsNotEmpty({ message: 'Required' })
   @IsString()
+  @MaxLength(255)
   name!: string;
 
   /** `#rrggbb`, `rrggbb`, `#rgb` or `rgb`, any case; anything else is 422 "invalid color: …". */

@@ -1,9 +1,11 @@
-import { IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RFC3339Date } from '../common/validators.js';
 
 /** `POST /repos/{owner}/{repo}/milestones` (Gitea binds nothing as required). */
 export class CreateMilestoneOption {
   @IsOptional()
   @IsString()
+  @MaxLength(255)
   title?: string;
 
   @IsOptional()
@@ -11,7 +13,7 @@ export class CreateMilestoneOption {
   description?: string;
 
   @IsOptional()
-  @IsISO8601()
+  @RFC3339Date()
   due_on?: string;
 
   @IsOptional()

@@ -1,8 +1,9 @@
-import { IsISO8601, IsOptional } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { RFC3339Date } from '../common/validators.js';
 
 /** `POST /repos/{owner}/{repo}/issues/{index}/deadline`: an absent or null `due_date` removes it. */
 export class EditDeadlineOption {
   @IsOptional()
-  @IsISO8601()
+  @RFC3339Date()
   due_date?: string | null;
 }

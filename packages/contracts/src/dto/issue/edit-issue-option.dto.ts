@@ -1,4 +1,5 @@
-import { IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength } from 'class-validator';
+import { MAX_ROW_ID, RFC3339Date } from '../common/validators.js';
 
 /** `PATCH /repos/{owner}/{repo}/issues/{index}`: only the fields present change. */
 export class EditIssueOption {
@@ -29,6 +30,7 @@ export class EditIssueOption {
   /** Milestone id; 0 removes it. */
   @IsOptional()
   @IsInt()
+  @Max(MAX_ROW_ID)
   milestone?: number;
 
   @IsOptional()
@@ -36,7 +38,7 @@ export class EditIssueOption {
   state?: 'open' | 'closed';
 
   @IsOptional()
-  @IsISO8601()
+  @RFC3339Date()
   due_date?: string;
 
   @IsOptional()
@@ -46,10 +48,12 @@ export class EditIssueOption {
   /** The content_version the editor saw: a different current one answers 409. */
   @IsOptional()
   @IsInt()
+  @Max(MAX_ROW_ID)
   content_version?: number;
 
   @IsOptional()
   @IsArray()
   @IsInt({ each: true })
+  @Max(MAX_ROW_ID, { each: true })
   projects?: number[];
 }

@@ -1,4 +1,4 @@
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 
 /**
  * `PATCH /repos/{owner}/{repo}/labels/{id}` and `PATCH /orgs/{org}/labels/{id}`: only the fields
@@ -8,6 +8,7 @@ import { IsBoolean, IsOptional, IsString } from 'class-validator';
 export class EditLabelOption {
   @IsOptional()
   @IsString()
+  @MaxLength(255)
   name?: string;
 
   @IsOptional()

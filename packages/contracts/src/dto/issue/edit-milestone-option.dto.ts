@@ -1,4 +1,5 @@
-import { IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { RFC3339Date } from '../common/validators.js';
 
 /**
  * `PATCH /repos/{owner}/{repo}/milestones/{id}`: an empty title and an absent due date leave
@@ -7,6 +8,7 @@ import { IsIn, IsISO8601, IsOptional, IsString } from 'class-validator';
 export class EditMilestoneOption {
   @IsOptional()
   @IsString()
+  @MaxLength(255)
   title?: string;
 
   @IsOptional()
@@ -14,7 +16,7 @@ export class EditMilestoneOption {
   description?: string;
 
   @IsOptional()
-  @IsISO8601()
+  @RFC3339Date()
   due_on?: string;
 
   @IsOptional()
