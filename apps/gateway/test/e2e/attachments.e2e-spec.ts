@@ -284,6 +284,12 @@ describe.each(layoutsUnderTest())('issue attachments (%s layout)', (kind) => {
       const other = await commentOn(alice, repo, issue.number, 'another');
       const elsewhere = await upload(alice, commentAssets(repo, other.id), 'b.txt', 'y');
       expect((await alice.api.delete(`${commentAssets(repo, comment.id)}/${elsewhere.body.id}`)).status).toBe(404);
+      const otherIssue = await openIssue(alice, repo, 'another issue');
+      const farther = await commentOn(alice, repo, otherIssue.number, 'on another issue');
+      const fartherFile = await upload(alice, commentAssets(repo, farther.id), 'c.txt', 'z');
+      const wrong = await alice.api.get(`${commentAssets(repo, comment.id)}/${fartherFile.body.id}`);
+      expect(wrong.status).toBe(404);
+      expect(wrong.body).toEqual(giteaError('no such attachment in comment'));
       // As in Gitea, the issue's routes reach the files of its comments (they belong to the issue).
       expect((await alice.api.get(`${assetsOf(repo, issue.number)}/${elsewhere.body.id}`)).status).toBe(200);
       const refused = await upload(alice, commentAssets(repo, comment.id), 'run.exe', 'MZ');

@@ -200,13 +200,17 @@ export class AttachmentsService {
     if (!may) throw forbidden('user should have permission to write issue');
   }
 
-  /** Gitea's attachmentBelongsToRepoOrIssue: an attachment of another repository, issue or comment is 404. */
+  /**
+   * Gitea's attachmentBelongsToRepoOrIssue and attachmentBelongsToRepoOrComment: an attachment of
+   * another repository, issue or comment is 404 (an issue's routes reach its comments' files).
+   */
   async find(scope: AttachmentScope, rawId: string): Promise<AttachmentEntity> {
     const row = await this.attachments.findById(parseId(rawId));
     if (!row) throw notFound();
     if (row.repoId !== scope.repo.id) throw notFound('no such attachment in repo');
-    if (row.issueId === 0 || row.issueId !== scope.issue.id) throw notFound('no such attachment in issue');
-    if (scope.commentId !== 0 && row.commentId !== scope.commentId) throw notFound('no such attachment in comment');
+    if (scope.commentId !== 0) {
+      if (row.commentId !== scope.commentId) throw notFound('no such attachment in comment');
+    } else if (row.issueId === 0 || row.issueId !== scope.issue.id) throw notFound('no such attachment in issue');
     return row;
   }
 
