@@ -20,7 +20,7 @@ import { IssueSearchController, RepoIssuesController } from './api/v1/repo-issue
 import { TimesController } from './api/v1/times.controller.js';
 import { ProjectsController } from './api/v1/projects.controller.js';
 import { RepoIssueCommentsController } from './api/v1/repo-issue-comments.controller.js';
-import { AttachmentDownloadsController, RepoIssueAttachmentsController } from './api/v1/repo-issue-attachments.controller.js';
+import { AttachmentDownloadsController, RepoCommentAttachmentsController, RepoIssueAttachmentsController } from './api/v1/repo-issue-attachments.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
@@ -81,6 +81,7 @@ import { Paged } from './http/paged.js';
     ProjectsController,
     RepoIssueCommentsController,
     RepoIssueAttachmentsController,
+    RepoCommentAttachmentsController,
     AttachmentDownloadsController,
   ],
   providers: [Authenticator, Paged, SmartHttpProxy, AttachmentProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Attachment, CreateIssueOption, EditAttachmentOptions, Issue, Repository } from '@gitforge/contracts';
+import type { Attachment, Comment, CreateIssueCommentOption, CreateIssueOption, EditAttachmentOptions, Issue, Repository } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { basicAuth } from './support/http.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
@@ -209,5 +209,150 @@ describe.each(layoutsUnderTest())('issue attachments (%s layout)', (kind) => {
     expect((await alice.api.delete(`/repos/${repo.full_name}/issues/${doomed.number}`)).status).toBe(204);
     expect((await download(created.body.browser_download_url, alice)).status).toBe(404);
     expect(existsSync(file)).toBe(false);
+  });
+
+  describe('comment assets', () => {
+    let carol: TestUser;
+    let comment: Comment;
+
+    const commentAssets = (where: Repository, id: number) => `/repos/${where.full_name}/issues/comments/${id}/assets`;
+    const fileOf = (a: Attachment) => join(layout.dataDir, 'attachments', a.uuid[0]!, a.uuid[1]!, a.uuid);
+
+    async function commentOn(as: TestUser, where: Repository, index: number, body: string): Promise<Comment> {
+      const res = await as.api.post<Comment>(`/repos/${where.full_name}/issues/${index}/comments`, { body } satisfies CreateIssueCommentOption);
+      expect(res.status).toBe(201);
+      return res.body;
+    }
+
+    beforeAll(async () => {
+      carol = await createUser(api, 'carol');
+      expect((await alice.api.put(`/repos/${repo.full_name}/collaborators/${carol.username}`, { permission: 'write' })).status).toBe(204);
+      comment = await commentOn(alice, repo, issue.number, 'see the attached log');
+    });
+
+    it("should upload to a comment (201), list and get it, and show it in the comment's assets only", async () => {
+      const created = await upload(alice, commentAssets(repo, comment.id), 'build.log', 'error: x', '?name=build-1.log');
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({
+        id: expect.any(Number),
+        name: 'build-1.log',
+        size: 8,
+        download_count: 0,
+        created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        browser_download_url: `${layout.rootUrl}attachments/${created.body.uuid}`,
+      });
+      const list = await bob.api.get<Attachment[]>(commentAssets(repo, comment.id));
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([created.body]);
+      expect((await api.anonymous.get<Attachment>(`${commentAssets(repo, comment.id)}/${created.body.id}`)).body).toEqual(created.body);
+      const shown = await alice.api.get<Comment>(`/repos/${repo.full_name}/issues/comments/${comment.id}`);
+      expect(shown.body.assets).toEqual([created.body]);
+      const listed = await alice.api.get<Comment[]>(`/repos/${repo.full_name}/issues/${issue.number}/comments`);
+      expect(listed.body.find((c) => c.id === comment.id)?.assets).toEqual([created.body]);
+      const inRepo = await alice.api.get<Comment[]>(`/repos/${repo.full_name}/issues/comments`);
+      expect(inRepo.body.find((c) => c.id === comment.id)?.assets).toEqual([created.body]);
+      const own = (await alice.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`)).body.assets;
+      expect(own.map((a) => a.id)).not.toContain(created.body.id);
+      const got = await download(created.body.browser_download_url, bob);
+      expect(got.status).toBe(200);
+      expect(got.body.toString()).toBe('error: x');
+    });
+
+    it('should rename (201) and delete (204) a comment attachment, its file with it', async () => {
+      const created = await upload(alice, commentAssets(repo, comment.id), 'old.txt', 'x');
+      const path = `${commentAssets(repo, comment.id)}/${created.body.id}`;
+      const renamed = await alice.api.patch<Attachment>(path, { name: 'new.md' } satisfies EditAttachmentOptions);
+      expect(renamed.status).toBe(201);
+      expect(renamed.body).toMatchObject({ id: created.body.id, name: 'new.md' });
+      const refused = await alice.api.patch(path, { name: 'run.exe' } satisfies EditAttachmentOptions);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toEqual(giteaError('This file cannot be uploaded or modified due to a forbidden file extension or type.'));
+      expect(existsSync(fileOf(created.body))).toBe(true);
+      expect((await alice.api.delete(path)).status).toBe(204);
+      expect((await alice.api.get(path)).status).toBe(404);
+      expect(existsSync(fileOf(created.body))).toBe(false);
+    });
+
+    it('should answer 404 for an unknown comment and for attachments of the issue or of another comment', async () => {
+      expect((await alice.api.get(commentAssets(repo, 999999))).status).toBe(404);
+      expect((await upload(alice, commentAssets(repo, 999999), 'a.txt', 'x')).status).toBe(404);
+      const issueFile = await upload(alice, assetsOf(repo, issue.number), 'issue.txt', 'x');
+      const notInComment = await alice.api.get(`${commentAssets(repo, comment.id)}/${issueFile.body.id}`);
+      expect(notInComment.status).toBe(404);
+      expect(notInComment.body).toEqual(giteaError('no such attachment in comment'));
+      const other = await commentOn(alice, repo, issue.number, 'another');
+      const elsewhere = await upload(alice, commentAssets(repo, other.id), 'b.txt', 'y');
+      expect((await alice.api.delete(`${commentAssets(repo, comment.id)}/${elsewhere.body.id}`)).status).toBe(404);
+      const otherIssue = await openIssue(alice, repo, 'another issue');
+      const farther = await commentOn(alice, repo, otherIssue.number, 'on another issue');
+      const fartherFile = await upload(alice, commentAssets(repo, farther.id), 'c.txt', 'z');
+      const wrong = await alice.api.get(`${commentAssets(repo, comment.id)}/${fartherFile.body.id}`);
+      expect(wrong.status).toBe(404);
+      expect(wrong.body).toEqual(giteaError('no such attachment in comment'));
+      // As in Gitea, the issue's routes reach the files of its comments (they belong to the issue).
+      expect((await alice.api.get(`${assetsOf(repo, issue.number)}/${elsewhere.body.id}`)).status).toBe(200);
+      const refused = await upload(alice, commentAssets(repo, comment.id), 'run.exe', 'MZ');
+      expect(refused.status).toBe(422);
+    });
+
+    it("should follow Gitea's rule: writers who posted the comment or administer the repository; others 403, anonymous 401", async () => {
+      const forbiddenBody = giteaError('user should have permission to edit comment');
+      // Bob only reads: not even his own comment takes files.
+      const bobs = await commentOn(bob, repo, issue.number, 'from a reader');
+      const denied = await upload(bob, commentAssets(repo, bobs.id), 'b.txt', 'x');
+      expect(denied.status).toBe(403);
+      expect(denied.body).toEqual(forbiddenBody);
+      // Carol writes, but the comment is Alice's.
+      expect((await upload(carol, commentAssets(repo, comment.id), 'c.txt', 'x')).status).toBe(403);
+      const alices = (await alice.api.get<Attachment[]>(commentAssets(repo, comment.id))).body[0]!;
+      const renamed = await carol.api.patch(`${commentAssets(repo, comment.id)}/${alices.id}`, { name: 'z.txt' });
+      expect(renamed.status).toBe(403);
+      expect(renamed.body).toEqual(forbiddenBody);
+      expect((await bob.api.delete(`${commentAssets(repo, comment.id)}/${alices.id}`)).status).toBe(403);
+      expect((await upload(null, commentAssets(repo, comment.id), 'a.txt', 'x')).status).toBe(401);
+      // Carol's own comment, and Alice (the owner) on Bob's.
+      const carols = await commentOn(carol, repo, issue.number, 'from a writer');
+      expect((await upload(carol, commentAssets(repo, carols.id), 'c.txt', 'x')).status).toBe(201);
+      expect((await upload(alice, commentAssets(repo, bobs.id), 'a.txt', 'x')).status).toBe(201);
+    });
+
+    it('should hide a private repository and refuse changes in an archived one (423)', async () => {
+      const secret = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('csecret'), private: true })).body;
+      const hidden = await commentOn(alice, secret, (await openIssue(alice, secret, 'hidden')).number, 'hidden comment');
+      const file = await upload(alice, commentAssets(secret, hidden.id), 'secret.txt', 'classified');
+      expect(file.status).toBe(201);
+      expect((await bob.api.get(commentAssets(secret, hidden.id))).status).toBe(404);
+      expect((await bob.api.get(`${commentAssets(secret, hidden.id)}/${file.body.id}`)).status).toBe(404);
+      expect((await upload(bob, commentAssets(secret, hidden.id), 'b.txt', 'x')).status).toBe(404);
+      expect((await download(file.body.browser_download_url, bob)).status).toBe(404);
+
+      const old = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('cold') })).body;
+      const kept = await commentOn(alice, old, (await openIssue(alice, old, 'kept')).number, 'kept');
+      const keptFile = await upload(alice, commentAssets(old, kept.id), 'kept.txt', 'x');
+      expect((await alice.api.patch(`/repos/${old.full_name}`, { archived: true })).status).toBe(200);
+      const refused = await upload(alice, commentAssets(old, kept.id), 'new.txt', 'x');
+      expect(refused.status).toBe(423);
+      expect(refused.body).toEqual(giteaError('repo is archived'));
+      expect((await alice.api.patch(`${commentAssets(old, kept.id)}/${keptFile.body.id}`, { name: 'n.txt' })).status).toBe(423);
+      expect((await alice.api.delete(`${commentAssets(old, kept.id)}/${keptFile.body.id}`)).status).toBe(423);
+      expect((await alice.api.get(commentAssets(old, kept.id))).body).toHaveLength(1);
+    });
+
+    it('should delete the attachments and their files with their comment, and with their issue', async () => {
+      const doomed = await commentOn(alice, repo, issue.number, 'doomed');
+      const file = await upload(alice, commentAssets(repo, doomed.id), 'doomed.txt', 'x');
+      expect(existsSync(fileOf(file.body))).toBe(true);
+      expect((await alice.api.delete(`/repos/${repo.full_name}/issues/comments/${doomed.id}`)).status).toBe(204);
+      expect((await download(file.body.browser_download_url, alice)).status).toBe(404);
+      expect(existsSync(fileOf(file.body))).toBe(false);
+
+      const gone = await openIssue(alice, repo, 'gone with its comments');
+      const onIt = await commentOn(alice, repo, gone.number, 'on it');
+      const inIssue = await upload(alice, commentAssets(repo, onIt.id), 'in-issue.txt', 'x');
+      expect((await alice.api.delete(`/repos/${repo.full_name}/issues/${gone.number}`)).status).toBe(204);
+      expect((await download(inIssue.body.browser_download_url, alice)).status).toBe(404);
+      expect(existsSync(fileOf(inIssue.body))).toBe(false);
+    });
   });
 });

@@ -1,6 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type {
+  Attachment,
+  Comment,
   CreateHookOption,
+  CreateIssueCommentOption,
+  EditIssueCommentOption,
   CreateIssueOption,
   EditIssueOption,
   Issue,
@@ -9,6 +13,7 @@ import type {
 } from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, uniqueName, type TestUser } from './support/api.js';
+import { basicAuth } from './support/http.js';
 import { HookReceiver, type ReceivedDelivery } from './support/hook-receiver.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 
@@ -20,8 +25,18 @@ type Activity = {
   content: string;
   is_private: boolean;
   comment_id: number;
+  comment: Comment | null;
   act_user: { login: string };
   repo: { id: number };
+};
+type CommentPayloadBody = {
+  action: string;
+  issue: Issue;
+  comment: Comment;
+  changes?: { body: { from: string }; added_labels: null; removed_labels: null };
+  repository: Repository;
+  sender: { login: string };
+  is_pull: boolean;
 };
 type IssuePayloadBody = {
   action: string;
@@ -232,5 +247,115 @@ describe.each(layoutsUnderTest())('issue webhooks and feeds (%s layout)', (kind)
     expect(feed.filter((a) => a.op_type.includes('issue'))).toHaveLength(3);
     // An outsider does not see the private repository at all.
     expect((await bob.api.get(`/repos/${repo.full_name}/activities/feeds`)).status).toBe(404);
+  });
+
+  describe('comments', () => {
+    let comment: Comment;
+    const commentBody = (d: ReceivedDelivery): CommentPayloadBody => JSON.parse(d.body) as CommentPayloadBody;
+    /** The delivery to `/comments` of one action, among the first `count`. */
+    const commentDelivery = async (action: string, count: number): Promise<ReceivedDelivery> => {
+      const all = await receiver.waitFor('/comments', count);
+      const found = all.find((d) => commentBody(d).action === action);
+      if (!found) throw new Error(`no ${action} delivery among ${all.map((d) => commentBody(d).action).join(', ')}`);
+      return found;
+    };
+    const repoFeed = async () => {
+      const res = await alice.api.get<Activity[]>(`/repos/${repo.full_name}/activities/feeds`);
+      expect(res.status).toBe(200);
+      return res.body.filter((a) => a.op_type === 'comment_issue');
+    };
+
+    beforeAll(async () => {
+      const hook = await alice.api.post(`/repos/${repo.full_name}/hooks`, {
+        type: 'gitea',
+        config: { url: receiver.url('/comments'), content_type: 'json', secret },
+        events: ['issue_comment'],
+        active: true,
+      } satisfies CreateHookOption);
+      expect(hook.status).toBe(201);
+    });
+
+    it("should send a new comment as issue_comment with Gitea's IssueCommentPayload, and show it in the feed", async () => {
+      const res = await alice.api.post<Comment>(`/repos/${repo.full_name}/issues/${issue.number}/comments`, {
+        body: 'Found the cause\nIt is the cache',
+      } satisfies CreateIssueCommentOption);
+      expect(res.status).toBe(201);
+      comment = res.body;
+      const d = await commentDelivery('created', 1);
+      expect(d.headers).toMatchObject({
+        'x-gitea-event': 'issue_comment',
+        'x-gitea-event-type': 'issue_comment',
+        'x-gitea-signature': hmac('sha256', secret, d.body),
+      });
+      const body = commentBody(d);
+      expect(Object.keys(body)).toEqual(['action', 'issue', 'comment', 'repository', 'sender', 'is_pull']);
+      expect(body).toMatchObject({
+        action: 'created',
+        issue: { number: issue.number, comments: 1 },
+        comment: { id: comment.id, body: 'Found the cause\nIt is the cache', user: { login: alice.username }, html_url: comment.html_url },
+        repository: { id: repo.id },
+        sender: { login: alice.username },
+        is_pull: false,
+      });
+
+      const [entry] = await expectEventually(async () => {
+        const entries = await repoFeed();
+        expect(entries).toHaveLength(1);
+        return entries;
+      });
+      expect(entry).toMatchObject({
+        content: `${issue.number}|Found the cause`,
+        is_private: true,
+        comment_id: comment.id,
+        act_user: { login: alice.username },
+      });
+      expect(entry!.comment).toEqual(comment);
+    });
+
+    it('should send an edit with the old body, and the feed should show the comment as edited', async () => {
+      const res = await alice.api.patch<Comment>(`/repos/${repo.full_name}/issues/comments/${comment.id}`, {
+        body: 'Found it: the cache',
+      } satisfies EditIssueCommentOption);
+      expect(res.status).toBe(200);
+      const edited = commentBody(await commentDelivery('edited', 2));
+      expect(edited).toMatchObject({ comment: { id: comment.id, body: 'Found it: the cache' }, is_pull: false });
+      expect(edited.changes).toEqual({ body: { from: 'Found the cause\nIt is the cache' }, added_labels: null, removed_labels: null });
+      await expectEventually(async () => {
+        const [entry] = await repoFeed();
+        expect(entry!.comment).toMatchObject({ id: comment.id, body: 'Found it: the cache' });
+        // The entry's content stays the first line as it was posted, as in Gitea.
+        expect(entry!.content).toBe(`${issue.number}|Found the cause`);
+      });
+    });
+
+    it("should send a file attached to the comment as Gitea's re-save: edited, same body, the file in its assets", async () => {
+      const form = new FormData();
+      form.append('attachment', new Blob(['trace']), 'trace.txt');
+      const res = await fetch(`${layout.apiUrl}/repos/${repo.full_name}/issues/comments/${comment.id}/assets`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: basicAuth(alice.username, alice.password) },
+      });
+      expect(res.status).toBe(201);
+      const file = (await res.json()) as Attachment;
+      const all = await receiver.waitFor('/comments', 3);
+      const resaved = all.map(commentBody).find((b) => b.action === 'edited' && b.comment.assets.length > 0);
+      expect(resaved).toMatchObject({ action: 'edited', comment: { id: comment.id, body: 'Found it: the cache', assets: [file] } });
+      expect(resaved!.changes).toEqual({ body: { from: 'Found it: the cache' }, added_labels: null, removed_labels: null });
+    });
+
+    it('should send a deletion and take the comment out of the feed', async () => {
+      expect((await alice.api.delete(`/repos/${repo.full_name}/issues/comments/${comment.id}`)).status).toBe(204);
+      const deleted = await commentDelivery('deleted', 4);
+      expect(deleted.headers['x-gitea-event']).toBe('issue_comment');
+      expect(commentBody(deleted)).toMatchObject({
+        action: 'deleted',
+        issue: { number: issue.number, comments: 0 },
+        comment: { id: comment.id, body: 'Found it: the cache' },
+        sender: { login: alice.username },
+        is_pull: false,
+      });
+      await expectEventually(async () => expect(await repoFeed()).toEqual([]));
+    });
   });
 });

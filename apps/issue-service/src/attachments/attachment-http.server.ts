@@ -20,12 +20,13 @@ import {
   verifyActor,
 } from '@gitforge/platform';
 import { IssueServiceConfig } from '../issue.config.js';
-import { AttachmentsService, peek } from './attachments.service.js';
+import { AttachmentsService, peek, type AttachmentScope } from './attachments.service.js';
 import { SNIFF_BYTES } from './upload-policy.js';
 
 const log = createLogger('attachment-http');
 
 const ISSUE_ASSETS = /^\/repos\/([^/]+)\/([^/]+)\/issues\/([^/]+)\/assets$/;
+const COMMENT_ASSETS = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/([^/]+)\/assets$/;
 const DOWNLOAD = /^\/attachments\/([^/]+)$/;
 
 const decode = (segment: string): string | null => {
@@ -93,20 +94,29 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
     const url = new URL(req.url ?? '/', 'http://issue-service');
     const verified = verifyActor(this.secret, header(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
     if (!verified.ok) throw new ContractError('permission_denied', 'invalid internal signature');
-    const upload = ISSUE_ASSETS.exec(url.pathname);
-    if (upload && req.method === 'POST') {
-      const [owner, repo, index] = upload.slice(1).map(decode);
+    const name = url.searchParams.get('name') ?? '';
+    const toIssue = req.method === 'POST' ? ISSUE_ASSETS.exec(url.pathname) : null;
+    if (toIssue) {
+      const [owner, repo, index] = toIssue.slice(1).map(decode);
       if (!owner || !repo || !index) throw notFound();
-      return this.uploadToIssue(req, res, verified.actor, owner, repo, index, url.searchParams.get('name') ?? '');
+      return this.upload(req, res, verified.actor, await this.attachments.uploadTargetForIssue(verified.actor, owner, repo, index), name);
+    }
+    const toComment = req.method === 'POST' ? COMMENT_ASSETS.exec(url.pathname) : null;
+    if (toComment) {
+      const [owner, repo, id] = toComment.slice(1).map(decode);
+      if (!owner || !repo || !id) throw notFound();
+      return this.upload(req, res, verified.actor, await this.attachments.uploadTargetForComment(verified.actor, owner, repo, id), name);
     }
     const download = DOWNLOAD.exec(url.pathname);
     if (download && (req.method === 'GET' || req.method === 'HEAD')) return this.download(req, res, verified.actor, decode(download[1]!) ?? '');
     throw notFound();
   }
 
-  /** `POST …/issues/{index}/assets` (201): the caller is checked before a byte of the body is read. */
-  private async uploadToIssue(req: IncomingMessage, res: ServerResponse, actor: Actor | null, owner: string, repo: string, index: string, name: string): Promise<void> {
-    const scope = await this.attachments.uploadTargetForIssue(actor, owner, repo, index);
+  /**
+   * `POST …/issues/{index}/assets` and `POST …/issues/comments/{id}/assets` (201): the caller was
+   * checked (the scope built) before a byte of the body is read.
+   */
+  private async upload(req: IncomingMessage, res: ServerResponse, actor: Actor | null, scope: AttachmentScope, name: string): Promise<void> {
     const attachment = await receiveFile(req, (file, filename) => this.attachments.upload(scope, actor!, file, name || filename));
     res.writeHead(201, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(attachment));
   }

@@ -5,8 +5,10 @@ import { AttachmentsService } from './attachments.service.js';
 
 type IssueParams = { owner: string; repo: string; index: string };
 type AttachmentParams = IssueParams & { attachment_id: string };
+type CommentParams = { owner: string; repo: string; id: string };
+type CommentAttachmentParams = CommentParams & { attachment_id: string };
 
-/** The issue assets routes that carry no bytes; uploads and downloads go through AttachmentHttpServer. */
+/** The issue and comment assets routes that carry no bytes; uploads and downloads go through AttachmentHttpServer. */
 @Controller()
 export class AttachmentsController {
   constructor(private readonly attachments: AttachmentsService) {}
@@ -29,5 +31,25 @@ export class AttachmentsController {
   @MessagePattern(AttachmentPatterns.deleteForIssue)
   delete(@Payload() req: RpcRequest<AttachmentParams>): Promise<void> {
     return this.attachments.deleteForIssue(req.actor, req.params.owner, req.params.repo, req.params.index, req.params.attachment_id);
+  }
+
+  @MessagePattern(AttachmentPatterns.listForComment)
+  listForComment(@Payload() req: RpcRequest<CommentParams>): Promise<Attachment[]> {
+    return this.attachments.listForComment(req.actor, req.params.owner, req.params.repo, req.params.id);
+  }
+
+  @MessagePattern(AttachmentPatterns.getForComment)
+  getForComment(@Payload() req: RpcRequest<CommentAttachmentParams>): Promise<Attachment> {
+    return this.attachments.getForComment(req.actor, req.params.owner, req.params.repo, req.params.id, req.params.attachment_id);
+  }
+
+  @MessagePattern(AttachmentPatterns.editForComment)
+  editForComment(@Payload() req: RpcRequest<CommentAttachmentParams, EditAttachmentOptions>): Promise<Attachment> {
+    return this.attachments.editForComment(req.actor, req.params.owner, req.params.repo, req.params.id, req.params.attachment_id, req.body);
+  }
+
+  @MessagePattern(AttachmentPatterns.deleteForComment)
+  deleteForComment(@Payload() req: RpcRequest<CommentAttachmentParams>): Promise<void> {
+    return this.attachments.deleteForComment(req.actor, req.params.owner, req.params.repo, req.params.id, req.params.attachment_id);
   }
 }

@@ -28,6 +28,15 @@ export class AttachmentsRepository {
     return result;
   }
 
+  /** The comments' attachments, per comment, oldest first: one query for a page of comments. */
+  async ofComments(commentIds: number[], m?: EntityManager): Promise<Map<number, AttachmentEntity[]>> {
+    const result = new Map<number, AttachmentEntity[]>();
+    if (commentIds.length === 0) return result;
+    const rows = await (m ?? this.db.manager).find(AttachmentEntity, { where: { commentId: In(commentIds) }, order: { id: 'ASC' } });
+    for (const r of rows) result.set(r.commentId, [...(result.get(r.commentId) ?? []), r]);
+    return result;
+  }
+
   /** One issue's or one comment's attachments, oldest first. */
   inScope(issueId: number, commentId: number): Promise<AttachmentEntity[]> {
     return this.db.manager.find(AttachmentEntity, { where: { issueId, commentId }, order: { id: 'ASC' } });
@@ -45,6 +54,13 @@ export class AttachmentsRepository {
   async deleteOfIssue(m: EntityManager, issueId: number): Promise<string[]> {
     const rows = await m.find(AttachmentEntity, { select: { id: true, uuid: true }, where: { issueId } });
     if (rows.length > 0) await m.delete(AttachmentEntity, { issueId });
+    return rows.map((r) => r.uuid);
+  }
+
+  /** Deletes a comment's attachments; answers their uuids (their files go after the commit). */
+  async deleteOfComment(m: EntityManager, commentId: number): Promise<string[]> {
+    const rows = await m.find(AttachmentEntity, { select: { id: true, uuid: true }, where: { commentId } });
+    if (rows.length > 0) await m.delete(AttachmentEntity, { commentId });
     return rows.map((r) => r.uuid);
   }
 

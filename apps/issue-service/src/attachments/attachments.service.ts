@@ -14,6 +14,8 @@ import {
 } from '@gitforge/contracts';
 import { BlobStore, BlobTooLargeError, createLogger, Database } from '@gitforge/platform';
 import { canRead, canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
+import { requireMayChangeCommentAttachments } from '../comments/comment-rules.js';
+import { CommentsService, type CommentContext } from '../comments/comments.service.js';
 import { IssueServiceConfig } from '../issue.config.js';
 import { IssueEvents } from '../issues/issue-events.js';
 import { IssueLoader } from '../issues/issue-loader.js';
@@ -86,6 +88,7 @@ export class AttachmentsService {
     private readonly blobs: BlobStore,
     private readonly loader: IssueLoader,
     private readonly events: IssueEvents,
+    private readonly comments: CommentsService,
   ) {}
 
   // The issue routes (`/repos/{o}/{r}/issues/{index}/assets…`).
@@ -142,7 +145,52 @@ export class AttachmentsService {
     await this.events.issue(m, 'issue.edited', { actor, action: 'edited', issue: api, repo, sender: sender.get(actor.id)!, changes: { body: { from: issue.body } } });
   }
 
-  // What every scope shares (issue assets now, comment assets next).
+  // The comment routes (`/repos/{o}/{r}/issues/comments/{id}/assets…`).
+
+  async listForComment(actor: Actor | null, owner: string, repo: string, id: string): Promise<Attachment[]> {
+    return this.list(await this.commentScope(actor, owner, repo, id, false));
+  }
+
+  async getForComment(actor: Actor | null, owner: string, repo: string, id: string, attachmentId: string): Promise<Attachment> {
+    const scope = await this.commentScope(actor, owner, repo, id, false);
+    return this.map(await this.find(scope, attachmentId));
+  }
+
+  async editForComment(actor: Actor | null, owner: string, repo: string, id: string, attachmentId: string, body: EditAttachmentOptions): Promise<Attachment> {
+    return this.rename(await this.commentScope(actor, owner, repo, id, true), attachmentId, body);
+  }
+
+  async deleteForComment(actor: Actor | null, owner: string, repo: string, id: string, attachmentId: string): Promise<void> {
+    await this.remove(await this.commentScope(actor, owner, repo, id, true), attachmentId);
+  }
+
+  /** `POST …/issues/comments/{id}/assets`: every check that needs no bytes, before the upload is read. */
+  uploadTargetForComment(actor: Actor | null, owner: string, repo: string, id: string): Promise<AttachmentScope> {
+    return this.commentScope(actor, owner, repo, id, true);
+  }
+
+  /**
+   * The scope of one comment's attachments. For a change: signed in, not archived (423), then
+   * Gitea's comment attachment rule (403).
+   */
+  private async commentScope(actor: Actor | null, owner: string, repoName: string, id: string, write: boolean): Promise<AttachmentScope> {
+    let ctx: CommentContext & { repo: RepoAccess };
+    if (write) {
+      const writable = await this.comments.commentForWrite(actor, owner, repoName, id);
+      requireMayChangeCommentAttachments(writable.repo, writable.issue, writable.comment, writable.actor);
+      ctx = writable;
+    } else ctx = await this.comments.commentFor(actor, owner, repoName, id);
+    const { repo, issue, comment } = ctx;
+    return {
+      repo,
+      issue,
+      commentId: comment.id,
+      posterId: comment.posterId,
+      onAdded: (m, a) => this.comments.attachmentAdded(m, a, repo, issue, comment),
+    };
+  }
+
+  // What every scope shares.
 
   list(scope: AttachmentScope): Promise<Attachment[]> {
     return this.attachments.inScope(scope.issue.id, scope.commentId).then((rows) => rows.map((r) => this.map(r)));
@@ -153,13 +201,17 @@ export class AttachmentsService {
     if (!may) throw forbidden('user should have permission to write issue');
   }
 
-  /** Gitea's attachmentBelongsToRepoOrIssue: an attachment of another repository, issue or comment is 404. */
+  /**
+   * Gitea's attachmentBelongsToRepoOrIssue and attachmentBelongsToRepoOrComment: an attachment of
+   * another repository, issue or comment is 404 (an issue's routes reach its comments' files).
+   */
   async find(scope: AttachmentScope, rawId: string): Promise<AttachmentEntity> {
     const row = await this.attachments.findById(parseId(rawId));
     if (!row) throw notFound();
     if (row.repoId !== scope.repo.id) throw notFound('no such attachment in repo');
-    if (row.issueId === 0 || row.issueId !== scope.issue.id) throw notFound('no such attachment in issue');
-    if (scope.commentId !== 0 && row.commentId !== scope.commentId) throw notFound('no such attachment in comment');
+    if (scope.commentId !== 0) {
+      if (row.commentId !== scope.commentId) throw notFound('no such attachment in comment');
+    } else if (row.issueId === 0 || row.issueId !== scope.issue.id) throw notFound('no such attachment in issue');
     return row;
   }
 

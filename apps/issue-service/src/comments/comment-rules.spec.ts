@@ -1,15 +1,16 @@
 import { AccessMode, ContractError, RepoUnitKeys, type Actor, type RepoAccess } from '@gitforge/contracts';
-import { requireMayChangeComment, requireMayComment } from './comment-rules.js';
+import { requireMayChangeComment, requireMayChangeCommentAttachments, requireMayComment } from './comment-rules.js';
 
 const actor = (id: number, isAdmin = false): Actor =>
   ({ id, login: `u${id}`, isAdmin, scopes: [] }) as unknown as Actor;
 
 /** A repository where the caller has `issues` on the issue unit and `pulls` on the pull unit. */
-function repoWith(issues: number, pulls: number = issues): RepoAccess {
+function repoWith(issues: number, pulls: number = issues, isAdmin = false): RepoAccess {
   const units = Object.fromEntries(RepoUnitKeys.map((k) => [k, AccessMode.read])) as RepoAccess['units'];
   units['repo.issues'] = issues;
   units['repo.pulls'] = pulls;
   return {
+    isAdmin,
     units,
     settings: {
       has_issues: true,
@@ -96,5 +97,29 @@ describe(requireMayChangeComment.name, () => {
         ),
       ),
     ).toBeInstanceOf(ContractError);
+  });
+});
+
+describe(requireMayChangeCommentAttachments.name, () => {
+  const issue = { isPull: false };
+  const refused = { code: 'permission_denied', message: 'user should have permission to edit comment' };
+
+  it("should let a writer who posted the comment, or a repository or site administrator, manage its files", () => {
+    expect(refusal(() => requireMayChangeCommentAttachments(repoWith(AccessMode.write), issue, { posterId: 7 }, actor(7)))).toBeUndefined();
+    expect(
+      refusal(() => requireMayChangeCommentAttachments(repoWith(AccessMode.admin, AccessMode.admin, true), issue, { posterId: 7 }, actor(8))),
+    ).toBeUndefined();
+    expect(refusal(() => requireMayChangeCommentAttachments(repoWith(AccessMode.write), issue, { posterId: 7 }, actor(8, true)))).toBeUndefined();
+  });
+
+  it('should refuse the poster who only reads, and a writer who neither posted it nor administers', () => {
+    expect(refusal(() => requireMayChangeCommentAttachments(repoWith(AccessMode.read), issue, { posterId: 7 }, actor(7)))).toMatchObject(refused);
+    expect(refusal(() => requireMayChangeCommentAttachments(repoWith(AccessMode.write), issue, { posterId: 7 }, actor(8)))).toMatchObject(refused);
+  });
+
+  it('should judge a pull request by the pulls unit', () => {
+    const pullWriter = repoWith(AccessMode.read, AccessMode.write);
+    expect(refusal(() => requireMayChangeCommentAttachments(pullWriter, { isPull: true }, { posterId: 7 }, actor(7)))).toBeUndefined();
+    expect(refusal(() => requireMayChangeCommentAttachments(pullWriter, issue, { posterId: 7 }, actor(7)))).toMatchObject(refused);
   });
 });

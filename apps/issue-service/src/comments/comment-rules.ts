@@ -27,3 +27,18 @@ export function requireMayChangeComment(
     );
   }
 }
+
+/**
+ * Gitea's canUserWriteIssueCommentAttachment, stricter than editing the comment: a writer of the
+ * issue's unit who posted the comment or administers the repository (or the site). A reader's
+ * own comment takes no files through the API.
+ */
+export function requireMayChangeCommentAttachments(
+  repo: RepoAccess,
+  issue: Pick<IssueEntity, 'isPull'>,
+  comment: Pick<CommentEntity, 'posterId'>,
+  actor: Actor,
+): void {
+  const privileged = comment.posterId === actor.id || repo.isAdmin || actor.isAdmin;
+  if (!privileged || !canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('user should have permission to edit comment');
+}

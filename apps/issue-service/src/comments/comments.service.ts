@@ -22,6 +22,8 @@ import {
   requireNotArchived,
   RepoGate,
 } from '../access/repo-gate.js';
+import { attachmentBlobKey } from '../attachments/attachment.entity.js';
+import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { IssueEvents } from '../issues/issue-events.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
@@ -42,7 +44,7 @@ export interface CommentListQuery {
 }
 
 /** A comment and its issue, after the access checks of the comment routes. */
-interface CommentContext {
+export interface CommentContext {
   comment: CommentEntity;
   issue: IssueEntity;
 }
@@ -69,6 +71,7 @@ export class CommentsService {
     private readonly issues: IssuesRepository,
     private readonly comments: CommentsRepository,
     private readonly reactions: ReactionsRepository,
+    private readonly attachments: AttachmentsRepository,
     private readonly loader: CommentLoader,
     private readonly issueLoader: IssueLoader,
     private readonly events: IssueEvents,
@@ -118,9 +121,7 @@ export class CommentsService {
 
   /** `GET …/issues/comments/{id}`; null for a history row that is not a comment (Gitea's 204). */
   async get(actor: Actor | null, owner: string, repoName: string, id: string): Promise<Comment | null> {
-    const repo = await this.gate.assign(actor, owner, repoName);
-    requireIssuesOrPulls(repo);
-    const { comment, issue } = await this.commentIn(repo, id);
+    const { repo, comment, issue } = await this.commentFor(actor, owner, repoName, id);
     if (comment.type !== CommentType.comment) return null;
     return this.loader.one(comment, issue, repo);
   }
@@ -151,7 +152,7 @@ export class CommentsService {
       });
       await this.issues.addMentions(m, issue.id, mentions);
       const after = await this.recount(m, issue, now);
-      const comment = await this.loader.one(row, after, repo, known);
+      const comment = await this.loader.one(row, after, repo, { m, known });
       const api = await this.issueLoader.one(after, repo, { m, known });
       await this.events.comment(m, 'comment.created', { actor: a, issue: api, comment, repo, sender });
       return comment;
@@ -174,50 +175,72 @@ export class CommentsService {
     if (body.body === comment.content) return this.loader.one(comment, issue, repo);
     const mentions = await this.issuesService.resolveMentions(repo, body.body);
     const known = await this.knownUsers(issue, a, comment.posterId);
-    const sender = known.find((u) => u.id === a.id)!;
     return this.db.transaction(async (m) => {
-      await this.comments.update(m, comment.id, {
-        content: body.body,
-        contentVersion: comment.contentVersion + 1,
-        updatedAt: new Date(),
-      });
       await this.issues.addMentions(m, issue.id, mentions);
-      const row = (await this.comments.findById(comment.id, m))!;
-      const edited = await this.loader.one(row, issue, repo, known);
-      const api = await this.issueLoader.one(issue, repo, { m, known });
-      await this.events.comment(m, 'comment.edited', {
-        actor: a,
-        issue: api,
-        comment: edited,
-        repo,
-        sender,
-        changes: { body: { from: comment.content } },
-      });
-      return edited;
+      return this.saveEdit(m, a, repo, issue, comment, body.body, known);
     });
   }
 
-  /** `DELETE …/issues/comments/{id}` (204): the poster or the unit's writers; its reactions go with it. */
+  /**
+   * Gitea re-saves a comment's content when a file is attached to it: a new content version and
+   * an `edited` event whose body is unchanged. Runs in the upload's transaction.
+   */
+  async attachmentAdded(m: EntityManager, actor: Actor, repo: RepoAccess, issue: IssueEntity, comment: CommentEntity): Promise<void> {
+    const known = await this.knownUsers(issue, actor, comment.posterId);
+    await this.saveEdit(m, actor, repo, issue, comment, comment.content, known);
+  }
+
+  /** A comment's new content, saved with its `edited` event; `known` holds the sender. */
+  private async saveEdit(
+    m: EntityManager,
+    a: Actor,
+    repo: RepoAccess,
+    issue: IssueEntity,
+    comment: CommentEntity,
+    content: string,
+    known: User[],
+  ): Promise<Comment> {
+    await this.comments.update(m, comment.id, {
+      content,
+      contentVersion: comment.contentVersion + 1,
+      updatedAt: new Date(),
+    });
+    const row = (await this.comments.findById(comment.id, m))!;
+    const edited = await this.loader.one(row, issue, repo, { m, known });
+    const api = await this.issueLoader.one(issue, repo, { m, known });
+    await this.events.comment(m, 'comment.edited', {
+      actor: a,
+      issue: api,
+      comment: edited,
+      repo,
+      sender: known.find((u) => u.id === a.id)!,
+      changes: { body: { from: comment.content } },
+    });
+    return edited;
+  }
+
+  /**
+   * `DELETE …/issues/comments/{id}` (204): the poster or the unit's writers; its reactions and
+   * attachments go with it (the attachments' files once the rows are gone for good).
+   */
   async delete(actor: Actor | null, owner: string, repoName: string, id: string): Promise<void> {
     const { repo, comment, issue, actor: a } = await this.commentForChange(actor, owner, repoName, id);
     const known = await this.knownUsers(issue, a, comment.posterId);
     const sender = known.find((u) => u.id === a.id)!;
-    const deleted = await this.loader.one(comment, issue, repo, known);
-    await this.db.transaction(async (m) => {
+    const deleted = await this.loader.one(comment, issue, repo, { known });
+    const files = await this.db.transaction(async (m) => {
       await this.issues.lock(m, issue.id);
       await this.comments.delete(m, comment.id);
       await this.reactions.deleteForComment(m, comment.id);
+      const uuids = await this.attachments.deleteOfComment(m, comment.id);
       const after = await this.recount(m, issue);
-      if (comment.type !== CommentType.comment) return;
-      const api = await this.issueLoader.one(after, repo, { m, known });
-      await this.events.comment(m, 'comment.deleted', {
-        actor: a,
-        issue: api,
-        comment: deleted,
-        repo,
-        sender,
-      });
+      if (comment.type === CommentType.comment) {
+        const api = await this.issueLoader.one(after, repo, { m, known });
+        await this.events.comment(m, 'comment.deleted', { actor: a, issue: api, comment: deleted, repo, sender });
+      }
+      return uuids.map(attachmentBlobKey);
     });
+    await this.issuesService.removeFiles(files);
   }
 
   /** `GET …/issues/{index}/timeline`: the issue's history, oldest first, a page at a time. */
@@ -250,20 +273,35 @@ export class CommentsService {
     return { comment, issue };
   }
 
-  /** A comment someone wants to change: signed in, not archived, and its poster or a writer of the unit. */
+  /** The comment `id` of a repository the actor may see, whose issues or pulls it may read. */
+  async commentFor(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess }> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    requireIssuesOrPulls(repo);
+    return { ...(await this.commentIn(repo, id)), repo };
+  }
+
+  /**
+   * As {@link commentFor}, for a change: signed in (401) and not archived (423) before the
+   * comment is looked up. Who may change what is the caller's rule.
+   */
+  async commentForWrite(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
+    const a = requireActor(actor);
+    const repo = await this.gate.assign(a, owner, repoName);
+    requireIssuesOrPulls(repo);
+    requireNotArchived(repo);
+    return { ...(await this.commentIn(repo, id)), repo, actor: a };
+  }
+
+  /** A comment someone wants to change: its poster or a writer of the unit. */
   private async commentForChange(
     actor: Actor | null,
     owner: string,
     repoName: string,
     id: string,
   ): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
-    const a = requireActor(actor);
-    const repo = await this.gate.assign(a, owner, repoName);
-    requireIssuesOrPulls(repo);
-    requireNotArchived(repo);
-    const ctx = await this.commentIn(repo, id);
-    requireMayChangeComment(repo, ctx.issue, ctx.comment, a);
-    return { ...ctx, repo, actor: a };
+    const ctx = await this.commentForWrite(actor, owner, repoName, id);
+    requireMayChangeComment(ctx.repo, ctx.issue, ctx.comment, ctx.actor);
+    return ctx;
   }
 
   /**

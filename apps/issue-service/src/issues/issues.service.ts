@@ -456,8 +456,11 @@ export class IssuesService {
     return attachments.map(attachmentBlobKey);
   }
 
-  /** After the commit: a failure leaves an orphan file behind (logged), never a row without its file. */
-  private async removeFiles(keys: string[]): Promise<void> {
+  /**
+   * After the commit: a failure leaves an orphan file behind (logged), never a row without its
+   * file. Shared with whatever else deletes attachment rows (a deleted comment's).
+   */
+  async removeFiles(keys: string[]): Promise<void> {
     for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove the file of a deleted attachment'));
   }
 

@@ -1,7 +1,8 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { QueueNames, type EventEnvelope } from '@gitforge/contracts';
+import { QueueNames, type Comment, type EventEnvelope } from '@gitforge/contracts';
+import type { EntityManager } from 'typeorm';
 import { Database, PlatformConfig, QueueDriver, type QueueJob } from '@gitforge/platform';
-import { feedActionsOf, receiversOf } from './feed-actions.js';
+import { commentEntryChangeOf, feedActionsOf, receiversOf, supersedes, type CommentEntryChange } from './feed-actions.js';
 import { FeedsRepository } from './feeds.repository.js';
 
 const PROJECTOR_CONCURRENCY = 4;
@@ -9,7 +10,7 @@ const PROJECTOR_CONCURRENCY = 4;
 /**
  * Writes feed entries (Gitea's action rows) from domain events: one row per receiver, unique on
  * (event, entry, receiver), so a replayed event changes nothing. A deleted repository's
- * entries are removed, as Gitea does.
+ * entries are removed, as Gitea does; a comment's entries follow its edits and go with it.
  */
 @Injectable()
 export class ActionFeedProjector implements OnApplicationBootstrap {
@@ -31,6 +32,11 @@ export class ActionFeedProjector implements OnApplicationBootstrap {
       await this.db.transaction((m) => this.feeds.deleteForRepo(m, repoId));
       return;
     }
+    const change = commentEntryChangeOf(envelope);
+    if (change) {
+      await this.db.transaction((m) => this.changeCommentEntries(m, change));
+      return;
+    }
     const specs = feedActionsOf(envelope, this.config.rootUrl);
     if (specs.length === 0) return;
     const createdAt = new Date(envelope.occurredAt);
@@ -43,6 +49,7 @@ export class ActionFeedProjector implements OnApplicationBootstrap {
         actUserId: spec.actUserId,
         repoId: spec.repo.id,
         commentId: spec.commentId,
+        commentJson: spec.comment ? JSON.stringify(spec.comment) : null,
         refName: spec.refName,
         isPrivate: spec.repo.private,
         content: spec.content,
@@ -50,5 +57,13 @@ export class ActionFeedProjector implements OnApplicationBootstrap {
       })),
     );
     await this.db.transaction((m) => this.feeds.insertActions(m, rows));
+  }
+
+  private async changeCommentEntries(m: EntityManager, change: CommentEntryChange): Promise<void> {
+    if (change.comment === null) return this.feeds.deleteForComment(m, change.commentId);
+    const incoming = change.comment;
+    const entries = await this.feeds.commentEntries(m, change.commentId);
+    const stale = entries.filter((e) => supersedes(e.commentJson ? (JSON.parse(e.commentJson) as Comment) : null, incoming));
+    await this.feeds.storeComment(m, stale.map((e) => e.id), JSON.stringify(incoming));
   }
 }

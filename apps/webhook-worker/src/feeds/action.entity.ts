@@ -34,6 +34,13 @@ export class ActionEntity {
   @Column({ type: 'integer', default: 0 })
   commentId!: number;
 
+  /**
+   * A comment entry's comment (Gitea's Comment, JSON) as its latest event showed it: Gitea shows
+   * the live comment, and the events carry it, so no entry asks issue-service for it.
+   */
+  @Column({ type: 'text', nullable: true })
+  commentJson!: string | null;
+
   @Column({ type: 'varchar', length: 255, default: '' })
   refName!: string;
 

@@ -1,5 +1,5 @@
 import { comment, commit, envelope, issue, repo, ROOT, user } from '../../test/fixtures.js';
-import { feedActionsOf, receiversOf } from './feed-actions.js';
+import { commentEntryChangeOf, feedActionsOf, receiversOf, supersedes } from './feed-actions.js';
 
 const ann = user(1, 'ann');
 const acme = user(9, 'acme');
@@ -116,15 +116,33 @@ describe('feed actions', () => {
     expect(feedActionsOf(event('issue.reopened', 'reopened', true), ROOT)).toMatchObject([{ opType: 'reopen_pull_request' }]);
   });
 
-  it('should record a new comment with its first line and its id, and nothing for edits and deletions', () => {
+  it('should record a new comment with its first line, its id and the comment itself, and no new entry for edits and deletions', () => {
     const bug = issue(3, proj, ann);
     const c = comment(40, bug, ann, 'First line\r\nsecond line');
     const payload = { action: 'created' as const, issue: bug, comment: c, repository: proj, sender: ann, is_pull: false };
     expect(feedActionsOf(envelope('comment.created', payload), ROOT)).toEqual([
-      { opType: 'comment_issue', actUserId: 1, repo: proj, refName: '', content: '3|First line', commentId: 40 },
+      { opType: 'comment_issue', actUserId: 1, repo: proj, refName: '', content: '3|First line', commentId: 40, comment: c },
     ]);
     expect(feedActionsOf(envelope('comment.created', { ...payload, is_pull: true }), ROOT)).toMatchObject([{ opType: 'comment_pull' }]);
     expect(feedActionsOf(envelope('comment.edited', { ...payload, action: 'edited' }), ROOT)).toEqual([]);
     expect(feedActionsOf(envelope('comment.deleted', { ...payload, action: 'deleted' }), ROOT)).toEqual([]);
+  });
+
+  it("should make an edit show the comment anew and a deletion take the comment's entries away", () => {
+    const bug = issue(3, proj, ann);
+    const c = comment(40, bug, ann, 'changed');
+    const payload = { action: 'edited' as const, issue: bug, comment: c, repository: proj, sender: ann, is_pull: false };
+    expect(commentEntryChangeOf(envelope('comment.edited', payload))).toEqual({ commentId: 40, comment: c });
+    expect(commentEntryChangeOf(envelope('comment.deleted', { ...payload, action: 'deleted' }))).toEqual({ commentId: 40, comment: null });
+    expect(commentEntryChangeOf(envelope('comment.created', { ...payload, action: 'created' }))).toBeNull();
+  });
+
+  it('should never let an older edit replace a newer comment', () => {
+    const bug = issue(3, proj, ann);
+    const at = (updated_at: string) => ({ ...comment(40, bug, ann, updated_at), updated_at });
+    expect(supersedes(null, at('2026-01-01T10:00:00Z'))).toBe(true);
+    expect(supersedes(at('2026-01-01T10:00:00Z'), at('2026-01-01T10:00:05Z'))).toBe(true);
+    expect(supersedes(at('2026-01-01T10:00:05Z'), at('2026-01-01T10:00:05Z'))).toBe(true);
+    expect(supersedes(at('2026-01-01T10:00:05Z'), at('2026-01-01T10:00:00Z'))).toBe(false);
   });
 });

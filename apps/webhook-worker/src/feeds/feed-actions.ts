@@ -1,4 +1,4 @@
-import type { CommentEventPayload, EventEnvelope, EventName, IssueEventPayload, PayloadCommit, Repository } from '@gitforge/contracts';
+import type { Comment, CommentEventPayload, EventEnvelope, EventName, IssueEventPayload, PayloadCommit, Repository } from '@gitforge/contracts';
 
 /** One feed entry an event produces (before it is copied to each receiver). */
 export interface ActionSpec {
@@ -8,6 +8,8 @@ export interface ActionSpec {
   refName: string;
   content: string;
   commentId: number;
+  /** A comment entry's comment, as the event shows it. */
+  comment?: Comment;
 }
 
 /** Gitea's UI.FEED_MAX_COMMIT_NUM: commits kept in a push entry's content. */
@@ -61,8 +63,8 @@ const EMPTY_PUSH = JSON.stringify({ Commits: null, HeadCommit: null, CompareURL:
 type Builders = { [N in EventName]?: (e: EventEnvelope<N>, rootUrl: string) => ActionSpec[] };
 
 /** An issue or pull request entry: content `<index>|<text>` (services/feed/notifier.go). */
-function issueAction(opType: string, p: IssueEventPayload | CommentEventPayload, text: string, commentId = 0): ActionSpec {
-  return { opType, actUserId: p.sender.id, repo: p.repository, refName: '', content: `${p.issue.number}|${text}`, commentId };
+function issueAction(opType: string, p: IssueEventPayload | CommentEventPayload, text: string): ActionSpec {
+  return { opType, actUserId: p.sender.id, repo: p.repository, refName: '', content: `${p.issue.number}|${text}`, commentId: 0 };
 }
 
 /**
@@ -109,9 +111,33 @@ export const FeedActions: Builders = {
   'issue.reopened': (e) => [issueAction(e.payload.is_pull ? 'reopen_pull_request' : 'reopen_issue', e.payload, '')],
   'comment.created': (e) => {
     const p = e.payload;
-    return [issueAction(p.is_pull ? 'comment_pull' : 'comment_issue', p, p.comment.body.split('\n')[0]!.replace(/\r$/, ''), p.comment.id)];
+    const text = p.comment.body.split('\n')[0]!.replace(/\r$/, '');
+    return [{ ...issueAction(p.is_pull ? 'comment_pull' : 'comment_issue', p, text), commentId: p.comment.id, comment: p.comment }];
   },
 };
+
+/**
+ * What a comment's later events do to its entries: an edit shows the comment anew (Gitea shows
+ * the live comment), a deletion takes the entries away (Gitea flags them deleted and hides them).
+ */
+export type CommentEntryChange = { commentId: number; comment: Comment } | { commentId: number; comment: null };
+
+export function commentEntryChangeOf(envelope: EventEnvelope): CommentEntryChange | null {
+  if (envelope.name === 'comment.edited') {
+    const { comment } = (envelope as EventEnvelope<'comment.edited'>).payload;
+    return { commentId: comment.id, comment };
+  }
+  if (envelope.name === 'comment.deleted') return { commentId: (envelope as EventEnvelope<'comment.deleted'>).payload.comment.id, comment: null };
+  return null;
+}
+
+/**
+ * Whether `incoming` may replace the comment an entry stores: events can be handled out of
+ * order, and an older edit must not hide a newer one.
+ */
+export function supersedes(stored: Comment | null, incoming: Comment): boolean {
+  return stored === null || Date.parse(stored.updated_at) <= Date.parse(incoming.updated_at);
+}
 
 export function feedActionsOf(envelope: EventEnvelope, rootUrl: string): ActionSpec[] {
   const builder = FeedActions[envelope.name] as ((e: EventEnvelope, rootUrl: string) => ActionSpec[]) | undefined;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
 import { ActionEntity } from './action.entity.js';
@@ -31,6 +31,19 @@ export class FeedsRepository {
 
   async deleteForRepo(manager: EntityManager, repoId: number): Promise<void> {
     await manager.delete(ActionEntity, { repoId });
+  }
+
+  async deleteForComment(manager: EntityManager, commentId: number): Promise<void> {
+    await manager.delete(ActionEntity, { commentId });
+  }
+
+  /** The entries of a comment, with the comment each stores. */
+  commentEntries(manager: EntityManager, commentId: number): Promise<Array<Pick<ActionEntity, 'id' | 'commentJson'>>> {
+    return manager.find(ActionEntity, { select: { id: true, commentJson: true }, where: { commentId } });
+  }
+
+  async storeComment(manager: EntityManager, ids: number[], commentJson: string): Promise<void> {
+    if (ids.length > 0) await manager.update(ActionEntity, { id: In(ids) }, { commentJson });
   }
 
   private query(filter: FeedFilter): SelectQueryBuilder<ActionEntity> {

@@ -1,3 +1,4 @@
+import type { Comment } from './issue.js';
 import type { Repository } from './repo.js';
 import type { User } from './user.js';
 
@@ -148,7 +149,7 @@ export class Activity {
   repo_id!: number;
   repo!: Repository | null;
   comment_id!: number;
-  comment!: unknown;
+  comment!: Comment | null;
   ref_name!: string;
   is_private!: boolean;
   content!: string;

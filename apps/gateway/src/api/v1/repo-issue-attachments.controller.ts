@@ -49,6 +49,51 @@ export class RepoIssueAttachmentsController {
   }
 }
 
+type CommentParams = { owner: string; repo: string; id: string };
+type CommentAttachmentParams = CommentParams & { attachment_id: string };
+
+/**
+ * `/repos/{owner}/{repo}/issues/comments/{id}/assets…` (token scope `issue`); the same routes
+ * for one comment's files.
+ */
+@Controller('api/v1/repos/:owner/:repo/issues/comments/:id/assets')
+@Access({ scope: 'issue' })
+export class RepoCommentAttachmentsController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly proxy: AttachmentProxy,
+  ) {}
+
+  @Get()
+  list(@CurrentActor() actor: Actor | null, @Param() params: CommentParams): Promise<Attachment[]> {
+    return this.rpc.call(AttachmentPatterns.listForComment, { actor, params });
+  }
+
+  /** Multipart field `attachment`, optional `?name=`; 201 with the Attachment. */
+  @Post()
+  upload(@CurrentActor() actor: Actor | null, @Param() p: CommentParams, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    this.proxy.forward(request, reply, actor, `/repos/${seg(p.owner)}/${seg(p.repo)}/issues/comments/${seg(p.id)}/assets`);
+  }
+
+  @Get(':attachment_id')
+  get(@CurrentActor() actor: Actor | null, @Param() params: CommentAttachmentParams): Promise<Attachment> {
+    return this.rpc.call(AttachmentPatterns.getForComment, { actor, params });
+  }
+
+  /** Gitea answers an edit with 201. */
+  @Patch(':attachment_id')
+  @HttpCode(201)
+  edit(@CurrentActor() actor: Actor | null, @Param() params: CommentAttachmentParams, @Body() body: EditAttachmentOptions): Promise<Attachment> {
+    return this.rpc.call(AttachmentPatterns.editForComment, { actor, params, body });
+  }
+
+  @Delete(':attachment_id')
+  @HttpCode(204)
+  async delete(@CurrentActor() actor: Actor | null, @Param() params: CommentAttachmentParams): Promise<void> {
+    await this.rpc.call(AttachmentPatterns.deleteForComment, { actor, params });
+  }
+}
+
 /**
  * `GET /attachments/{uuid}` at the root, as Gitea serves `browser_download_url`: issue-service
  * checks that the caller may read what the file is attached to and streams it.
