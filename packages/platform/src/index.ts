@@ -28,3 +28,4 @@ export * from './storage/index.js';
 export * from './platform.module.js';
 export * from './bootstrap/start-service.js';
 export * from './directory/directory.client.js';
+export * from './database/like.js';

@@ -1,7 +1,6 @@
 import { Agent } from 'node:http';
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AttachmentHttp, type Actor } from '@gitforge/contracts';
 import { internalHttpUrl, internalSecret } from '@gitforge/platform';
 import { GatewayConfig } from '../gateway.config.js';
@@ -22,15 +21,10 @@ export class AttachmentProxy implements OnModuleInit, OnModuleDestroy {
   private readonly agent = new Agent({ keepAlive: false });
   private secret = '';
 
-  constructor(
-    private readonly adapter: HttpAdapterHost,
-    private readonly config: GatewayConfig,
-  ) {}
+  constructor(private readonly config: GatewayConfig) {}
 
   onModuleInit(): void {
     this.secret = internalSecret(this.config);
-    // Multipart bodies stay unread here: issue-service parses the stream.
-    this.adapter.httpAdapter.getInstance<FastifyInstance>().addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
   }
 
   onModuleDestroy(): void {

@@ -34,6 +34,18 @@ export class RepoGate {
     });
   }
 
+  /**
+   * A repository whose issue tracker the actor manages (labels, milestones): visible (404),
+   * signed in (401), a writer of issues or pulls (403, Gitea's reqRepoWriter), not archived (423).
+   */
+  async assignForManaging(actor: Actor | null, owner: string, repo: string): Promise<RepoAccess> {
+    const access = await this.assign(actor, owner, repo);
+    requireActor(actor);
+    requireIssuesWriter(access);
+    requireNotArchived(access);
+    return access;
+  }
+
   /** Every repository the actor reaches (of one owner or team), with its access: one call. */
   reachable(actor: Actor | null, scope: { owner?: string; team?: string }): Promise<RepoAccess[]> {
     return this.rpc.call<RepoAccess[], Record<string, string>, { owner?: string; team?: string }>(RepoFactPatterns.reachable, { actor, body: scope });

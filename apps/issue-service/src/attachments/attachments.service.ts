@@ -251,7 +251,8 @@ export class AttachmentsService {
       throw err;
     }
     try {
-      const row = await this.db.transaction(async (m) => {
+      // Transactions answer plain values (a retried request gets its first answer back as JSON).
+      const id = await this.db.transaction(async (m) => {
         const inserted = await this.attachments.insert(m, {
           uuid,
           repoId: scope.repo.id,
@@ -265,9 +266,9 @@ export class AttachmentsService {
           createdAt: new Date(),
         });
         await scope.onAdded(m, actor);
-        return inserted;
+        return inserted.id;
       });
-      return this.map(row);
+      return this.map((await this.attachments.findById(id))!);
     } catch (err) {
       await this.blobs.delete(key).catch((cleanup: unknown) => log.warn({ err: cleanup, uuid }, 'could not remove the file of a failed upload'));
       throw err;

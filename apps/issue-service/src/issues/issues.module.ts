@@ -18,46 +18,34 @@ import { IssuesController } from './issues.controller.js';
 import { IssuesRepository } from './issues.repository.js';
 import { IssuesService } from './issues.service.js';
 
-/** Issues themselves, and what every other feature of the tracker builds on (access, loading, events, counts). */
+/**
+ * What every feature of the tracker builds on (access, loading, events, counts, and the
+ * repositories other features' rows are read and deleted through), shared as one set.
+ */
+const SHARED = [
+  RepoGate,
+  DirectoryClient,
+  IssuesRepository,
+  LabelsRepository,
+  LabelResolver,
+  MilestonesRepository,
+  DependenciesRepository,
+  TimesRepository,
+  ProjectsRepository,
+  CommentsRepository,
+  ReactionsRepository,
+  IssueWatchesRepository,
+  AttachmentsRepository,
+  IssueLoader,
+  IssueEvents,
+  IssueCounters,
+  IssuesService,
+];
+
+/** Issues themselves, and what every other feature of the tracker builds on. */
 @Module({
   controllers: [IssuesController],
-  providers: [
-    RepoGate,
-    DirectoryClient,
-    IssuesRepository,
-    LabelsRepository,
-    LabelResolver,
-    MilestonesRepository,
-    DependenciesRepository,
-    TimesRepository,
-    ProjectsRepository,
-    CommentsRepository,
-    ReactionsRepository,
-    IssueWatchesRepository,
-    AttachmentsRepository,
-    IssueLoader,
-    IssueEvents,
-    IssueCounters,
-    IssuesService,
-  ],
-  exports: [
-    RepoGate,
-    DirectoryClient,
-    IssuesRepository,
-    LabelsRepository,
-    LabelResolver,
-    MilestonesRepository,
-    DependenciesRepository,
-    TimesRepository,
-    ProjectsRepository,
-    CommentsRepository,
-    ReactionsRepository,
-    IssueWatchesRepository,
-    AttachmentsRepository,
-    IssueLoader,
-    IssueEvents,
-    IssueCounters,
-    IssuesService,
-  ],
+  providers: SHARED,
+  exports: SHARED,
 })
 export class IssuesModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { Database } from '@gitforge/platform';
+import { containsPattern, Database } from '@gitforge/platform';
 import type { ListOptions, RepoIssueCounters } from '@gitforge/contracts';
 import { IssueLabelEntity } from '../labels/issue-label.entity.js';
 import { IssueAssigneeEntity } from './issue-assignee.entity.js';
@@ -32,7 +32,6 @@ export interface IssueFilter {
   updatedBefore?: Date;
 }
 
-const like = (s: string): string => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 @Injectable()
 export class IssuesRepository {
@@ -184,7 +183,7 @@ export class IssuesRepository {
       const keyword = f.keyword;
       qb.andWhere(
         new Brackets((w) => {
-          w.where("LOWER(i.title) LIKE :kw ESCAPE '\\'", { kw: like(keyword) }).orWhere("LOWER(i.body) LIKE :kw ESCAPE '\\'", { kw: like(keyword) });
+          w.where("LOWER(i.title) LIKE :kw ESCAPE '\\'", { kw: containsPattern(keyword) }).orWhere("LOWER(i.body) LIKE :kw ESCAPE '\\'", { kw: containsPattern(keyword) });
           if (/^#?\d{1,9}$/.test(keyword)) w.orWhere('i.idx = :kwIndex', { kwIndex: Number(keyword.replace('#', '')) });
         }),
       );

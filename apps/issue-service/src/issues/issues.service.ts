@@ -8,6 +8,7 @@ import {
   notFound,
   pageOf,
   unprocessable,
+  wholeSeconds,
   type Actor,
   type CreateIssueOption,
   type EditDeadlineOption,
@@ -337,7 +338,8 @@ export class IssuesService {
   async edit(actor: Actor | null, owner: string, repoName: string, index: string, body: EditIssueOption): Promise<Issue> {
     const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     const writer = canWriteIssuesOrPulls(repo, issue.isPull);
-    if (issue.posterId !== a.id && !writer) throw forbidden('user should have permission to edit the issue');
+    // Gitea refuses with a bare 403 (ctx.Status): no body.
+    if (issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the issue');
     const changes: Partial<IssueEntity> = {};
     const edited: IssueChanges[] = [];
     if (body.title && body.title !== issue.title) {
@@ -539,7 +541,8 @@ export class IssuesService {
   /** `POST …/issues/{index}/assignees` (201) and `DELETE` (200): the issue afterwards. */
   async changeAssignees(actor: Actor | null, owner: string, repoName: string, index: string, body: IssueAssigneesOption, add: boolean): Promise<Issue> {
     const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
-    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('user should have permission to change the assignees');
+    // Gitea refuses with a bare 403 (ctx.Status): no body.
+    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw ContractError.empty('permission_denied', 'user should have permission to change the assignees');
     const names = [...new Set(body.assignees ?? [])];
     const users = add ? await this.resolveAssignees(a, repo, names, 'permission_denied') : await this.requireUsers(names);
     const before = (await this.issues.assigneesOf([issue.id])).get(issue.id) ?? [];
@@ -620,10 +623,6 @@ export class IssuesService {
     const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
     return access.filter((x) => x.units['repo.issues'] >= 1 || x.units['repo.pulls'] >= 1).map((x) => x.userId);
   }
-}
-
-export function wholeSeconds(d: Date): Date {
-  return new Date(Math.floor(d.getTime() / 1000) * 1000);
 }
 
 function stateFilter(state: string | undefined): boolean | undefined {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  ContractError,
   forbidden,
   notFound,
   unprocessable,
@@ -27,6 +28,9 @@ function labelId(raw: string): number {
   return idFrom(raw);
 }
 
+/** Gitea's removals refuse with a bare 403 (ctx.Status): no body. */
+const bareForbidden = (): ContractError => ContractError.empty('permission_denied', 'user should have permission to change the labels');
+
 /** The labels of one issue (Gitea's routers/api/v1/repo/issue_label.go). */
 @Injectable()
 export class IssueLabelsService {
@@ -52,21 +56,21 @@ export class IssueLabelsService {
    * taking the place of the issue's other labels of its scope; answers the issue's labels.
    */
   async add(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
-    const ctx = await this.writable(actor, owner, repo, index, 'write permission is required');
+    const ctx = await this.writable(actor, owner, repo, index, forbidden('write permission is required'));
     const wanted = await this.resolver.resolve(ctx.repo, body.labels);
     return this.apply(ctx, (current) => addKeepingScopes(current, wanted), 'label_updated');
   }
 
   /** `PUT …/issues/{index}/labels` (200): the given labels, one per exclusive scope, replace the issue's. */
   async replace(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
-    const ctx = await this.writable(actor, owner, repo, index, 'write permission is required');
+    const ctx = await this.writable(actor, owner, repo, index, forbidden('write permission is required'));
     const wanted = await this.resolver.resolve(ctx.repo, body.labels);
     return this.apply(ctx, () => keepOnePerScope(wanted), 'label_updated');
   }
 
   /** `DELETE …/issues/{index}/labels/{id}` (204): any existing label id, else Gitea's 422. */
   async remove(actor: Actor | null, owner: string, repo: string, index: string, rawId: string): Promise<void> {
-    const ctx = await this.writable(actor, owner, repo, index, 'user should have permission to change the labels');
+    const ctx = await this.writable(actor, owner, repo, index, bareForbidden());
     const id = labelId(rawId);
     const [label] = await this.labels.findByIds([id]);
     if (!label) throw unprocessable(`label does not exist [label_id: ${id}]`);
@@ -75,14 +79,14 @@ export class IssueLabelsService {
 
   /** `DELETE …/issues/{index}/labels` (204). */
   async clear(actor: Actor | null, owner: string, repo: string, index: string): Promise<void> {
-    const ctx = await this.writable(actor, owner, repo, index, 'user should have permission to change the labels');
+    const ctx = await this.writable(actor, owner, repo, index, bareForbidden());
     await this.apply(ctx, () => [], 'label_cleared');
   }
 
   /** The issue if the actor may change its labels: writers of its unit (Gitea's CanWriteIssuesOrPulls). */
-  private async writable(actor: Actor | null, owner: string, repo: string, index: string, denied: string): Promise<IssueContext & { actor: Actor }> {
+  private async writable(actor: Actor | null, owner: string, repo: string, index: string, denied: ContractError): Promise<IssueContext & { actor: Actor }> {
     const ctx = await this.issuesService.issueForWrite(actor, owner, repo, index);
-    if (!canWriteIssuesOrPulls(ctx.repo, ctx.issue.isPull)) throw forbidden(denied);
+    if (!canWriteIssuesOrPulls(ctx.repo, ctx.issue.isPull)) throw denied;
     return ctx;
   }
 

@@ -12,7 +12,7 @@ import {
 } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
 import { OrgGate, requireOrgOwner, type OrgAccess } from '../access/org-gate.js';
-import { RepoGate, requireActor, requireIssuesWriter, requireNotArchived } from '../access/repo-gate.js';
+import { RepoGate, requireActor } from '../access/repo-gate.js';
 import { parseLabelColor } from './label-color.js';
 import type { LabelEntity } from './label.entity.js';
 import { repoLabelHome, toLabel, type LabelHome } from './label.mapper.js';
@@ -107,11 +107,7 @@ export class LabelsService {
 
   /** Gitea's order: the repository (404), a token (401), writers of issues or pulls (403), then not archived (423). */
   private async repoScopeForWrite(actor: Actor | null, owner: string, repoName: string): Promise<LabelScope> {
-    const repo = await this.gate.assign(actor, owner, repoName);
-    requireActor(actor);
-    requireIssuesWriter(repo);
-    requireNotArchived(repo);
-    return this.repoScope(repo);
+    return this.repoScope(await this.gate.assignForManaging(actor, owner, repoName));
   }
 
   /** Gitea's order: the visible organization (404), a token (401), an owner (403). */
@@ -140,8 +136,9 @@ export class LabelsService {
   private async create(scope: LabelScope, body: CreateLabelOption, archived: boolean): Promise<Label> {
     const color = parseLabelColor(body.color);
     const now = new Date();
-    const row = await this.db.transaction((m) =>
-      this.labels.insert(m, scope.owner, {
+    // Transactions answer plain values (a retried request gets its first answer back as JSON).
+    const id = await this.db.transaction(async (m) => {
+      const inserted = await this.labels.insert(m, scope.owner, {
         name: body.name,
         color,
         description: body.description ?? '',
@@ -149,9 +146,11 @@ export class LabelsService {
         archivedAt: archived ? now : null,
         createdAt: now,
         updatedAt: now,
-      }),
-    );
-    return toLabel(row, scope.home);
+      });
+      return inserted.id;
+    });
+    const [row] = await this.labels.findByIds([id]);
+    return toLabel(row!, scope.home);
   }
 
   /** Present fields change; an absent `is_archived` un-archives the label, as Gitea reads it as false. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
+import { containsPattern, Database } from '@gitforge/platform';
 import { IssueEntity } from '../issues/issue.entity.js';
 import type { MilestoneCounts } from './milestone.mapper.js';
 import { MilestoneEntity } from './milestone.entity.js';
@@ -17,7 +17,6 @@ export interface MilestoneFilter {
 /** Gitea stores "no due date" as 9999-12-31 and sorts by it, so those come last. */
 const NO_DEADLINE = Date.UTC(9999, 11, 31);
 
-const like = (s: string): string => `%${s.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 @Injectable()
 export class MilestonesRepository {
@@ -76,7 +75,7 @@ export class MilestonesRepository {
   list(repoId: number, f: MilestoneFilter, options: ListOptions): Promise<[MilestoneEntity[], number]> {
     const qb = this.db.manager.createQueryBuilder(MilestoneEntity, 'ms').where('ms.repo_id = :repoId', { repoId });
     if (f.isClosed !== undefined) qb.andWhere('ms.is_closed = :isClosed', { isClosed: f.isClosed });
-    if (f.name) qb.andWhere("UPPER(ms.name) LIKE :name ESCAPE '\\'", { name: like(f.name) });
+    if (f.name) qb.andWhere("LOWER(ms.name) LIKE :name ESCAPE '\\'", { name: containsPattern(f.name) });
     return qb
       .orderBy(`COALESCE(ms.deadline, ${NO_DEADLINE})`, 'ASC')
       .addOrderBy('ms.id', 'ASC')

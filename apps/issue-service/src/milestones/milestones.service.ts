@@ -11,7 +11,7 @@ import {
   type RepoAccess,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { RepoGate, requireActor, requireIssuesWriter, requireNotArchived } from '../access/repo-gate.js';
+import { RepoGate } from '../access/repo-gate.js';
 import type { MilestoneEntity } from './milestone.entity.js';
 import { toMilestone } from './milestone.mapper.js';
 import { MilestonesRepository } from './milestones.repository.js';
@@ -59,8 +59,9 @@ export class MilestonesService {
     const repo = await this.repoForWrite(actor, owner, repoName);
     const now = new Date();
     const closed = body.state === 'closed';
-    const row = await this.db.transaction((m) =>
-      this.milestones.insert(m, {
+    // Transactions answer plain values (a retried request gets its first answer back as JSON).
+    const id = await this.db.transaction(async (m) => {
+      const inserted = await this.milestones.insert(m, {
         repoId: repo.id,
         name: body.title ?? '',
         content: body.description ?? '',
@@ -69,9 +70,10 @@ export class MilestonesService {
         closedAt: closed ? now : null,
         createdAt: now,
         updatedAt: now,
-      }),
-    );
-    return toMilestone(row, { open: 0, closed: 0 });
+      });
+      return inserted.id;
+    });
+    return toMilestone((await this.milestones.findInRepo(repo.id, id))!, { open: 0, closed: 0 });
   }
 
   /**
@@ -103,11 +105,7 @@ export class MilestonesService {
 
   /** Gitea's order: the repository (404), a token (401), writers of issues or pulls (403), then not archived (423). */
   private async repoForWrite(actor: Actor | null, owner: string, repoName: string): Promise<RepoAccess> {
-    const repo = await this.gate.assign(actor, owner, repoName);
-    requireActor(actor);
-    requireIssuesWriter(repo);
-    requireNotArchived(repo);
-    return repo;
+    return this.gate.assignForManaging(actor, owner, repoName);
   }
 
   /** Gitea's getMilestoneByIDOrName: the id first, then the exact title. */

@@ -162,7 +162,8 @@ export class ProjectsService {
     body: CreateProjectColumnOption,
   ): Promise<ProjectColumn> {
     const { actor: a, ...ctx } = await this.projectForWrite(actor, id);
-    const column = await this.db.transaction(async (m) => {
+    // Transactions answer plain values (a retried request gets its first answer back as JSON).
+    const columnId = await this.db.transaction(async (m) => {
       const existing = await this.projects.columns(ctx.project.id, m);
       if (existing.length >= MAX_COLUMNS) throw unprocessable('maximum number of columns reached');
       const sorting =
@@ -181,9 +182,9 @@ export class ProjectsService {
         },
       ]);
       await this.projects.update(m, ctx.project.id, { updatedAt: now });
-      return created!;
+      return created!.id;
     });
-    return toProjectColumn(column, 0);
+    return toProjectColumn((await this.projects.findColumn(ctx.project.id, columnId))!, 0);
   }
 
   /** `PATCH /projects/{id}/columns/{column_id}`; `default: true` makes it the default column. */
@@ -302,7 +303,7 @@ export class ProjectsService {
     const a = this.requireWrite(actor, scope);
     const templateType = body.template_type ?? 'none';
     const now = new Date();
-    const project = await this.db.transaction(async (m) => {
+    const projectId = await this.db.transaction(async (m) => {
       const row = await this.projects.insert(m, {
         ...where,
         title: body.title,
@@ -330,9 +331,9 @@ export class ProjectsService {
           updatedAt: now,
         })),
       );
-      return row;
+      return row.id;
     });
-    return toProject(project, this.config.rootUrl, scope.home);
+    return toProject((await this.projects.findById(projectId))!, this.config.rootUrl, scope.home);
   }
 
   /** A repository whose projects unit the actor can read (404 otherwise, as Gitea's unit check). */

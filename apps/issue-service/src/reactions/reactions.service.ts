@@ -126,9 +126,10 @@ export class ReactionsService {
   private async add(actor: Actor, t: Target, body: EditReactionOption): Promise<ReactionResult> {
     this.requireMayReact(t);
     const content = requireAllowedReaction(body.content);
-    const { row, created } = await this.db.transaction((m) =>
-      this.reactions.add(m, t.target, actor.id, content, new Date()),
-    );
+    // Transactions answer plain values (a retried request gets its first answer back as JSON).
+    const created = await this.db.transaction(async (m) => (await this.reactions.add(m, t.target, actor.id, content, new Date())).created);
+    const row = await this.reactions.find(t.target, actor.id, content);
+    if (!row) throw notFound();
     const [reaction] = await this.toApi([row]);
     return { created, reaction: reaction! };
   }

@@ -6,6 +6,7 @@ import {
   forbidden,
   notFound,
   pageOf,
+  wholeSeconds,
   type Actor,
   type AddTimeOption,
   type ListOptions,
@@ -84,12 +85,13 @@ export class TimesService {
     // Go clients send the zero time for "now" (AddTimeOption.created has no omitempty); Gitea keeps whole seconds.
     const given = body.created ? new Date(body.created) : null;
     const createdAt = wholeSeconds(given && given.getTime() !== GO_ZERO_TIME ? given : new Date());
-    const row = await this.db.transaction(async (m) => {
+    // Transactions answer plain values (a retried request gets its first answer back as JSON).
+    const id = await this.db.transaction(async (m) => {
       const inserted = await this.times.insertTime(m, { issueId: issue.id, userId, time: body.time, createdAt });
       await this.touch(m, issue);
-      return inserted;
+      return inserted.id;
     });
-    const [time] = await this.map([row], new Map([[repo.id, repo]]));
+    const [time] = await this.map([(await this.times.findTime(id))!], new Map([[repo.id, repo]]));
     return time!;
   }
 
@@ -245,7 +247,6 @@ function listed<T>(items: T[], total: number, page: ListOptions | null): Page<T>
 /** Go's zero time.Time, `0001-01-01T00:00:00Z`. */
 const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
 
-const wholeSeconds = (d: Date): Date => new Date(Math.floor(d.getTime() / 1000) * 1000);
 
 const stopwatchMissing = (): ContractError => conflict('cannot stop/cancel a non existent stopwatch');
 const stopwatchRunning = (): ContractError => conflict('cannot start a stopwatch again if it already exists');

@@ -1,0 +1,7 @@
+/**
+ * A LIKE pattern that finds `text` anywhere in a lower-cased column, its `%`, `_` and `\`
+ * matched literally. Compare with `LOWER(column) LIKE :pattern ESCAPE '\'` (both engines).
+ */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
