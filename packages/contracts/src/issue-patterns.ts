@@ -25,10 +25,6 @@ export const IssuePatterns = definePatterns('issue', {
   listPinned: 'issues.pinned.list',
   addAssignees: 'issues.assignees.add',
   removeAssignees: 'issues.assignees.remove',
-  /** `GET /repos/{o}/{r}/assignees`: the users issues may be assigned to. */
-  listAssignable: 'issues.assignable.list',
-  /** For repo-service: the issue counters of one repository (recount, repairs). */
-  counts: 'issues.counts',
 });
 
 /** Repository and organization labels, and the labels of an issue. */
