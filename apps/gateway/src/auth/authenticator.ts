@@ -30,6 +30,10 @@ export class Authenticator {
       if (sudoTarget(request)) throw ContractError.bare('permission_denied', 'Only administrators allowed to sudo.');
       return null;
     }
+    // A NUL character is in no user name, password or token (and no database could compare it).
+    if (Object.values(extracted.credentials).some((v) => typeof v === 'string' && v.includes('\u0000'))) {
+      throw new ContractError('unauthenticated', 'invalid username, password or token');
+    }
     if (extracted.fromQuery) reply?.header('X-Gitea-Warning', 'token and access_token API authentication is deprecated');
     const body: AuthenticateRequest = { credentials: extracted.credentials, sudo: sudoTarget(request) };
     const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
