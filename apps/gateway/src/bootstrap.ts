@@ -92,10 +92,11 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
     (req as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
     done();
   });
-  // A path parameter holding a NUL character names nothing (and no database could look it up).
+  // A name in a path holding a NUL character names nothing (and no database could look it up).
+  // File paths (the wildcard) are the contents routes' to judge: Gitea calls them malformed (422).
   fastify.addHook('preValidation', (req, reply, done) => {
     const params = (req.params ?? {}) as Record<string, unknown>;
-    if (Object.values(params).every(isNameablePathValue)) return done();
+    if (Object.entries(params).every(([key, value]) => key === '*' || isNameablePathValue(value))) return done();
     void reply.code(404).type('application/json; charset=utf-8').send(giteaErrorBody({ code: 'not_found', message: 'not found' }, config.rootUrl));
   });
   fastify.addHook('onResponse', (req, reply, done) => {

@@ -293,6 +293,23 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
       expect(res.body.updated_at).toBe(res.body.created_at);
     });
 
+    it('should give every one of many concurrent reports on one commit its own index (no spurious 409)', async () => {
+      const busy = await createRepo(alice);
+      const other = await write(busy, 'concurrent.txt', 'c');
+      const results: number[] = [];
+      // 8 callers at once, as the fault test that found the race did.
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, caller) => {
+          for (let i = 0; i < 8; i++) {
+            const res = await alice.api.post<CommitStatus>(`/repos/${busy.full_name}/statuses/${other}`, { state: 'success', context: `ci/${caller}-${i}` } satisfies CreateStatusOption);
+            expect(res.status).toBe(201);
+            results.push(res.body.id);
+          }
+        }),
+      );
+      expect(results.sort((x, y) => x - y)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
+    });
+
     it('should combine the latest status per context with Gitea’s rules', async () => {
       const combined = async (ref: string) => (await alice.api.get<CombinedStatus>(`/repos/${repo.full_name}/commits/${ref}/status`)).body;
       expect((await combined('main')).state).toBe('pending');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
+import { CommitStatusIndexEntity } from './commit-status-index.entity.js';
 import { CommitStatusEntity } from './commit-status.entity.js';
 
 /** Gitea's CommitStatusOptions.ToOrders (its names, its directions). */
@@ -17,13 +18,21 @@ const ORDERS: Record<string, [keyof CommitStatusEntity, 'ASC' | 'DESC']> = {
 export class StatusesRepository {
   constructor(private readonly db: Database) {}
 
+  /**
+   * The next status index of a commit. The commit's index row (seeded from its statuses the
+   * first time) is updated first, so concurrent reports take turns and never share an index.
+   */
   async nextIndex(m: EntityManager, repoId: number, sha: string): Promise<number> {
-    const row = await m
-      .createQueryBuilder(CommitStatusEntity, 's')
-      .select('MAX(s.idx)', 'max')
-      .where('s.repo_id = :repoId AND s.sha = :sha', { repoId, sha })
-      .getRawOne<{ max: number | string | null }>();
-    return Number(row?.max ?? 0) + 1;
+    const postgres = m.connection.options.type === 'postgres';
+    const p = (n: number): string => (postgres ? `$${n}` : '?');
+    await m.query(
+      `INSERT INTO commit_status_index (repo_id, sha, max_index)
+       SELECT CAST(${p(1)} AS INTEGER), CAST(${p(2)} AS VARCHAR(64)), COALESCE(MAX(idx), 0) FROM commit_status WHERE repo_id = ${p(1)} AND sha = ${p(2)}
+       ON CONFLICT DO NOTHING`,
+      postgres ? [repoId, sha] : [repoId, sha, repoId, sha],
+    );
+    await m.increment(CommitStatusIndexEntity, { repoId, sha }, 'maxIndex', 1);
+    return (await m.findOneByOrFail(CommitStatusIndexEntity, { repoId, sha })).maxIndex;
   }
 
   insert(m: EntityManager, status: Partial<CommitStatusEntity>): Promise<CommitStatusEntity> {

@@ -15,7 +15,7 @@ import {
   type ListOptions,
   type Page,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, isUniqueViolation, OutboxService, PlatformConfig } from '@gitforge/platform';
+import { Database, DirectoryClient, OutboxService, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
@@ -61,52 +61,45 @@ export class StatusesService {
       this.directory.publicUser(actor.id),
     ]);
     if (!payloadCommit) throw notFound(`commit doesn't exist: ${sha}`);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const id = await this.db.transaction(async (m) => {
-          const now = new Date();
-          const targetUrl = body.target_url ?? '';
-          const row = await this.statuses.insert(m, {
-            repoId: view.repoId,
-            idx: await this.statuses.nextIndex(m, view.repoId, commit.sha),
-            sha: commit.sha,
-            state: body.state,
-            targetUrl,
-            description: body.description ?? '',
-            context,
-            contextHash: createHash('sha1').update(context).digest('hex'),
-            creatorId: actor.id,
-            createdAt: now,
-            updatedAt: now,
-          });
-          await this.outbox.add(
-            m,
-            EventNames.statusCreated,
-            {
-              id: row.id,
-              sha: commit.sha,
-              state: body.state,
-              context,
-              description: body.description ?? '',
-              // A webhook's receiver cannot resolve a path: Gitea makes a relative target absolute.
-              target_url: targetUrl.startsWith('/') ? this.config.rootUrl.replace(/\/$/, '') + targetUrl : targetUrl,
-              created_at: formatTime(now),
-              updated_at: formatTime(now),
-              commit: payloadCommit,
-              repository,
-              sender,
-            },
-            { actor, repoId: view.repoId },
-          );
-          return row.id;
-        });
-        const saved = (await this.statuses.findById(id))!;
-        return (await this.toApi(view, [saved]))[0]!;
-      } catch (err) {
-        // Two reports for one commit at once may take the same index; the later one takes the next.
-        if (!isUniqueViolation(err) || attempt >= 5) throw err;
-      }
-    }
+    const id = await this.db.transaction(async (m) => {
+      const now = new Date();
+      const targetUrl = body.target_url ?? '';
+      const row = await this.statuses.insert(m, {
+        repoId: view.repoId,
+        idx: await this.statuses.nextIndex(m, view.repoId, commit.sha),
+        sha: commit.sha,
+        state: body.state,
+        targetUrl,
+        description: body.description ?? '',
+        context,
+        contextHash: createHash('sha1').update(context).digest('hex'),
+        creatorId: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.outbox.add(
+        m,
+        EventNames.statusCreated,
+        {
+          id: row.id,
+          sha: commit.sha,
+          state: body.state,
+          context,
+          description: body.description ?? '',
+          // A webhook's receiver cannot resolve a path: Gitea makes a relative target absolute.
+          target_url: targetUrl.startsWith('/') ? this.config.rootUrl.replace(/\/$/, '') + targetUrl : targetUrl,
+          created_at: formatTime(now),
+          updated_at: formatTime(now),
+          commit: payloadCommit,
+          repository,
+          sender,
+        },
+        { actor, repoId: view.repoId },
+      );
+      return row.id;
+    });
+    const saved = (await this.statuses.findById(id))!;
+    return (await this.toApi(view, [saved]))[0]!;
   }
 
   /** `/statuses/{sha}`: the statuses stored for that commit id (a branch or tag name is resolved). */
