@@ -11,6 +11,7 @@ import { Issues1763800000300 } from './migrations/1763800000300-issues.js';
 import { Times1763800000304 } from './migrations/1763800000304-times.js';
 import { Projects1763800000305 } from './migrations/1763800000305-projects.js';
 import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue-dependencies.js';
+import { CommentTimeline1763800000307 } from './migrations/1763800000307-comment-timeline.js';
 import { ProjectColumnEntity } from './projects/project-column.entity.js';
 import { ProjectIssueEntity } from './projects/project-issue.entity.js';
 import { ProjectEntity } from './projects/project.entity.js';
@@ -48,4 +49,5 @@ export const IssueServiceMigrations = [
   Times1763800000304,
   Projects1763800000305,
   IssueDependencies1763800000306,
+  CommentTimeline1763800000307,
 ];

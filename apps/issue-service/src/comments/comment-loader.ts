@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Comment, RepoAccess, TimelineComment, User } from '@gitforge/contracts';
+import type { Actor, Comment, RepoAccess, TimelineComment, User } from '@gitforge/contracts';
+import { canReadIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
 import { toAttachment } from '../attachments/attachment.mapper.js';
 import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { IssueServiceConfig } from '../issue.config.js';
 import { IssueLoader } from '../issues/issue-loader.js';
+import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import { repoLabelHome, toLabel } from '../labels/label.mapper.js';
+import { LabelsRepository } from '../labels/labels.repository.js';
+import { toMilestone } from '../milestones/milestone.mapper.js';
+import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import type { CommentEntity } from './comment.entity.js';
 import { toComment, toTimelineComment, type CommentIssue } from './comment.mapper.js';
 
@@ -24,6 +31,10 @@ export class CommentLoader {
     private readonly issueLoader: IssueLoader,
     private readonly attachments: AttachmentsRepository,
     private readonly config: IssueServiceConfig,
+    private readonly labels: LabelsRepository,
+    private readonly milestones: MilestonesRepository,
+    private readonly issues: IssuesRepository,
+    private readonly gate: RepoGate,
   ) {}
 
   /** `issues` holds the issue of every row (by issue id). */
@@ -58,10 +69,57 @@ export class CommentLoader {
     return comment!;
   }
 
-  /** The history rows of one issue. */
-  async timeline(rows: CommentEntity[], issue: CommentIssue, repo: RepoAccess): Promise<TimelineComment[]> {
+  /**
+   * The history rows of one issue. What the rows refer to is loaded once for the page: one query
+   * per kind (labels, milestones and their counts, dependent issues), and one directory call for
+   * posters, assignees and the dependent issues' users. A dependent issue the actor cannot read
+   * shows as null.
+   */
+  async timeline(rows: CommentEntity[], issue: CommentIssue, repo: RepoAccess, actor: Actor | null): Promise<TimelineComment[]> {
     if (rows.length === 0) return [];
-    const poster = await this.issueLoader.posters(rows.map((r) => r.posterId));
-    return rows.map((r) => toTimelineComment(r, issue, repo, { poster: poster(r.posterId) }));
+    const ids = (pick: (r: CommentEntity) => number): number[] => [...new Set(rows.map(pick).filter((id) => id > 0))];
+    const milestoneIds = [...new Set([...ids((r) => r.milestoneId), ...ids((r) => r.oldMilestoneId)])];
+    const [labels, milestones, dependents] = await Promise.all([
+      this.labels.findByIds(ids((r) => r.labelId)),
+      this.milestones.findByIds(milestoneIds),
+      this.dependentIssues(ids((r) => r.dependentIssueId), repo, actor),
+    ]);
+    const counts = await this.milestones.counts(milestones.map((m) => m.id));
+    const { issues, users } = await this.issueLoader.loadWithUsers(dependents.rows, dependents.repos, [
+      ...rows.map((r) => r.posterId),
+      ...ids((r) => r.assigneeId),
+    ]);
+    const home = repoLabelHome(this.config.rootUrl, repo);
+    const label = new Map(labels.map((l) => [l.id, toLabel(l, home)]));
+    const milestone = new Map(milestones.map((m) => [m.id, toMilestone(m, counts.get(m.id)!)]));
+    const dependent = new Map(dependents.rows.map((r, i) => [r.id, issues[i]!]));
+    return rows.map((r) =>
+      toTimelineComment(r, issue, repo, {
+        poster: users.get(r.posterId)!,
+        label: label.get(r.labelId),
+        milestone: milestone.get(r.milestoneId),
+        oldMilestone: milestone.get(r.oldMilestoneId),
+        assignee: r.assigneeId > 0 ? users.get(r.assigneeId) : null,
+        dependentIssue: dependent.get(r.dependentIssueId),
+      }),
+    );
+  }
+
+  /** The issues at the other end of dependencies that the actor can read, with their repositories (one call for other ones). */
+  private async dependentIssues(
+    ids: number[],
+    home: RepoAccess,
+    actor: Actor | null,
+  ): Promise<{ rows: IssueEntity[]; repos: Map<number, RepoAccess> }> {
+    const repos = new Map<number, RepoAccess>([[home.id, home]]);
+    if (ids.length === 0) return { rows: [], repos };
+    const found = await this.issues.findByIds(ids);
+    const others = [...new Set(found.map((r) => r.repoId))].filter((id) => id !== home.id);
+    if (others.length > 0) for (const r of await this.gate.many(actor, others)) repos.set(r.id, r);
+    const rows = found.filter((r) => {
+      const access = repos.get(r.repoId);
+      return access !== undefined && canReadIssuesOrPulls(access, r.isPull);
+    });
+    return { rows, repos };
   }
 }

@@ -6,6 +6,20 @@ export const CommentType = {
   comment: 0,
   reopen: 1,
   close: 2,
+  label: 7,
+  milestone: 8,
+  assignees: 9,
+  change_title: 10,
+  added_deadline: 16,
+  modified_deadline: 17,
+  removed_deadline: 18,
+  add_dependency: 19,
+  remove_dependency: 20,
+  lock: 23,
+  unlock: 24,
+  change_issue_ref: 33,
+  pin: 36,
+  unpin: 37,
 } as const;
 export type CommentType = (typeof CommentType)[keyof typeof CommentType];
 

@@ -32,6 +32,42 @@ export class CommentEntity {
   @Column({ type: 'integer', default: 0 })
   contentVersion!: number;
 
+  /** The label added or removed (`label`); the content says which ("1" added). */
+  @Column({ type: 'integer', default: 0 })
+  labelId!: number;
+
+  /** The milestone before and after (`milestone`), 0 for none. */
+  @Column({ type: 'integer', default: 0 })
+  oldMilestoneId!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  milestoneId!: number;
+
+  /** The user assigned or unassigned (`assignees`). */
+  @Column({ type: 'integer', default: 0 })
+  assigneeId!: number;
+
+  @Column({ type: 'boolean', default: false })
+  removedAssignee!: boolean;
+
+  /** The title before and after (`change_title`). */
+  @Column({ type: 'varchar', length: 255, default: '' })
+  oldTitle!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  newTitle!: string;
+
+  /** The branch or tag before and after (`change_issue_ref`). */
+  @Column({ type: 'varchar', length: 255, default: '' })
+  oldRef!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  newRef!: string;
+
+  /** The issue at the other end of a dependency (`add_dependency`, `remove_dependency`). */
+  @Column({ type: 'integer', default: 0 })
+  dependentIssueId!: number;
+
   @TimestampColumn()
   createdAt!: Date;
 

@@ -2,6 +2,9 @@ import {
   formatTime,
   type Attachment,
   type Comment,
+  type Issue,
+  type Label,
+  type Milestone,
   type RepoAccess,
   type Repository,
   type TimelineComment,
@@ -56,12 +59,25 @@ export function toComment(
   };
 }
 
-/** Gitea's ToTimelineComment for the kinds gitforge records (comments, closes, reopens). */
+/**
+ * What an event row refers to, loaded once per page: its label, milestones, assignee and the
+ * issue at the other end of a dependency. Missing ones (deleted, or unreadable) are null.
+ */
+export interface TimelineParts {
+  poster: User;
+  label?: Label | null;
+  milestone?: Milestone | null;
+  oldMilestone?: Milestone | null;
+  assignee?: User | null;
+  dependentIssue?: Issue | null;
+}
+
+/** Gitea's ToTimelineComment for the kinds gitforge records. */
 export function toTimelineComment(
   c: CommentEntity,
   issue: CommentIssue,
   repo: RepoAccess,
-  parts: Pick<CommentParts, 'poster'>,
+  parts: TimelineParts,
 ): TimelineComment {
   return {
     id: c.id,
@@ -74,23 +90,23 @@ export function toTimelineComment(
     updated_at: formatTime(c.updatedAt),
     old_project_id: 0,
     project_id: 0,
-    old_milestone: null,
-    milestone: null,
+    old_milestone: parts.oldMilestone ?? null,
+    milestone: parts.milestone ?? null,
     tracked_time: null,
-    old_title: '',
-    new_title: '',
-    old_ref: '',
-    new_ref: '',
+    old_title: c.oldTitle,
+    new_title: c.newTitle,
+    old_ref: c.oldRef,
+    new_ref: c.newRef,
     ref_issue: null,
     ref_comment: null,
     ref_action: 'none',
     ref_commit_sha: '',
     review_id: 0,
-    label: null,
-    assignee: null,
+    label: parts.label ?? null,
+    assignee: parts.assignee ?? null,
     assignee_team: null,
     resolve_doer: null,
-    dependent_issue: null,
-    removed_assignee: false,
+    dependent_issue: parts.dependentIssue ?? null,
+    removed_assignee: c.removedAssignee,
   };
 }

@@ -17,6 +17,23 @@ export interface CommentFilter {
   updatedBefore?: Date;
 }
 
+/** The columns of an event row naming what it is about. */
+export type TimelineRefs = Partial<
+  Pick<
+    CommentEntity,
+    | 'labelId'
+    | 'oldMilestoneId'
+    | 'milestoneId'
+    | 'assigneeId'
+    | 'removedAssignee'
+    | 'oldTitle'
+    | 'newTitle'
+    | 'oldRef'
+    | 'newRef'
+    | 'dependentIssueId'
+  >
+>;
+
 const wholeSecond = (d: Date): number => Math.floor(d.getTime() / 1000) * 1000;
 
 @Injectable()
@@ -38,13 +55,18 @@ export class CommentsRepository {
       posterId: number;
       type: Exclude<CommentType, typeof CommentType.comment>;
       at: Date;
+      /** What Gitea keeps in the content of some kinds (a label's "1", a deadline, a lock reason). */
+      content?: string;
+      /** What the row refers to, as its kind needs (see {@link TimelineRefs}). */
+      refs?: TimelineRefs;
     },
   ): Promise<CommentEntity> {
     return this.insert(m, {
+      ...e.refs,
       issueId: e.issueId,
       posterId: e.posterId,
       type: e.type,
-      content: '',
+      content: e.content ?? '',
       createdAt: e.at,
       updatedAt: e.at,
     });

@@ -255,7 +255,7 @@ export class CommentsService {
     const range = updatedRange(query);
     const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
     const [rows] = await this.comments.list({ issueId: issue.id, ...range }, options);
-    const items = await this.loader.timeline(rows, issue, repo);
+    const items = await this.loader.timeline(rows, issue, repo, actor);
     // Gitea counts what it answers, not the whole history.
     return pageOf(items, items.length, options);
   }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { conflict, notFound, unprocessable, type Actor, type Issue, type IssueMeta, type ListOptions, type RepoAccess } from '@gitforge/contracts';
 import { Database, isUniqueViolation } from '@gitforge/platform';
+import type { EntityManager } from 'typeorm';
 import { canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
+import { CommentType } from '../comments/comment-type.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
@@ -21,6 +24,7 @@ export class DependenciesService {
     private readonly deps: DependenciesRepository,
     private readonly gate: RepoGate,
     private readonly loader: IssueLoader,
+    private readonly comments: CommentsRepository,
   ) {}
 
   /** The blockers (`dependencies`) or the blocked (`blocks`) the actor may read; Gitea hides the others and sends no paging headers. */
@@ -60,7 +64,11 @@ export class DependenciesService {
       }
       if (existing) throw conflict('the dependency already exists');
       try {
-        await this.db.transaction((m) => this.deps.insert(m, { issueId: target.id, dependencyId: dependency.id, creatorId: here.actor.id, createdAt: new Date() }));
+        await this.db.transaction(async (m) => {
+          const now = new Date();
+          await this.deps.insert(m, { issueId: target.id, dependencyId: dependency.id, creatorId: here.actor.id, createdAt: now });
+          await this.record(m, here.actor.id, target.id, dependency.id, CommentType.add_dependency, now);
+        });
       } catch (err) {
         // The same link made twice at once: the later one finds it there.
         if (isUniqueViolation(err)) throw conflict('the dependency already exists');
@@ -68,9 +76,18 @@ export class DependenciesService {
       }
     } else {
       if (!existing) throw notFound('the dependency does not exist');
-      await this.db.transaction((m) => this.deps.delete(m, target.id, dependency.id));
+      await this.db.transaction(async (m) => {
+        await this.deps.delete(m, target.id, dependency.id);
+        await this.record(m, here.actor.id, target.id, dependency.id, CommentType.remove_dependency, new Date());
+      });
     }
     return this.loader.one(here.issue, here.repo);
+  }
+
+  /** A history row on each of the two issues, each naming the other, as Gitea's createIssueDependencyComment. */
+  private async record(m: EntityManager, posterId: number, issueId: number, dependencyId: number, type: typeof CommentType.add_dependency | typeof CommentType.remove_dependency, at: Date): Promise<void> {
+    await this.comments.addEvent(m, { issueId, posterId, type, at, refs: { dependentIssueId: dependencyId } });
+    await this.comments.addEvent(m, { issueId: dependencyId, posterId, type, at, refs: { dependentIssueId: issueId } });
   }
 
   /** The repositories of `rows` as the actor sees them, one call. */

@@ -40,6 +40,7 @@ import {
 import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
+import { deadlineEvent } from '../comments/timeline-events.js';
 import { attachmentBlobKey } from '../attachments/attachment.entity.js';
 import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
@@ -405,6 +406,11 @@ export class IssuesService {
       if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: now });
       for (const projectId of joined) await this.projects.placeInDefault(m, projectId, issue.id);
       for (const projectId of left) await this.projects.unplace(m, projectId, issue.id);
+      await this.recordEdit(m, a.id, locked, changes, now);
+      for (const id of added) await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type: CommentType.assignees, at: now, refs: { assigneeId: id } });
+      for (const id of removed) {
+        await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type: CommentType.assignees, at: now, refs: { assigneeId: id, removedAssignee: true } });
+      }
       if (stateAction) {
         const type = stateAction === 'closed' ? CommentType.close : CommentType.reopen;
         await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type, at: now });
@@ -424,6 +430,25 @@ export class IssuesService {
       return { id: issue.id, counters };
     });
     return this.afterChange(result, repo);
+  }
+
+  /**
+   * The history rows of an edit, compared with the row as it was under its lock: title, ref,
+   * due date and milestone each write theirs when they changed, as Gitea's edit does.
+   */
+  private async recordEdit(m: EntityManager, posterId: number, was: IssueEntity, changes: Partial<IssueEntity>, at: Date): Promise<void> {
+    const base = { issueId: was.id, posterId, at };
+    if (changes.title !== undefined && changes.title !== was.title) {
+      await this.comments.addEvent(m, { ...base, type: CommentType.change_title, refs: { oldTitle: was.title, newTitle: changes.title } });
+    }
+    if (changes.ref !== undefined && changes.ref !== was.ref) {
+      await this.comments.addEvent(m, { ...base, type: CommentType.change_issue_ref, refs: { oldRef: was.ref, newRef: changes.ref } });
+    }
+    const deadline = changes.deadline !== undefined ? deadlineEvent(was.deadline, changes.deadline) : null;
+    if (deadline) await this.comments.addEvent(m, { ...base, ...deadline });
+    if (changes.milestoneId !== undefined && changes.milestoneId !== was.milestoneId) {
+      await this.comments.addEvent(m, { ...base, type: CommentType.milestone, refs: { oldMilestoneId: was.milestoneId, milestoneId: changes.milestoneId } });
+    }
   }
 
   /** `DELETE /repos/{o}/{r}/issues/{index}`: repository administrators only (Gitea's reqAdmin). */
@@ -475,41 +500,56 @@ export class IssuesService {
 
   /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */
   async editDeadline(actor: Actor | null, owner: string, repoName: string, index: string, body: EditDeadlineOption): Promise<IssueDeadline> {
-    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('Not repo writer');
     const deadline = body.due_date ? endOfDay(body.due_date) : null;
-    await this.db.transaction((m) => this.issues.update(m, issue.id, { deadline, updatedAt: new Date() }));
+    await this.db.transaction(async (m) => {
+      const locked = await this.issues.lock(m, issue.id);
+      if (!locked) throw notFound();
+      const now = new Date();
+      await this.issues.update(m, issue.id, { deadline, updatedAt: now });
+      const event = deadlineEvent(locked.deadline, deadline);
+      if (event) await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, at: now, ...event });
+    });
     return { due_date: deadline ? deadline.toISOString().replace(/\.\d{3}Z$/, 'Z') : null };
   }
 
   /** `PUT/DELETE …/issues/{index}/lock` (204): writers of the issue's unit. */
-  async setLocked(actor: Actor | null, owner: string, repoName: string, index: string, locked: boolean, _body?: LockIssueOption): Promise<void> {
-    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+  async setLocked(actor: Actor | null, owner: string, repoName: string, index: string, locked: boolean, body?: LockIssueOption): Promise<void> {
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('user should have permission to lock the issue');
     if (issue.isLocked === locked) return;
-    await this.db.transaction((m) => this.issues.update(m, issue.id, { isLocked: locked, updatedAt: new Date() }));
+    await this.db.transaction(async (m) => {
+      const now = new Date();
+      await this.issues.update(m, issue.id, { isLocked: locked, updatedAt: now });
+      // Gitea keeps the reason in the row's content (none when unlocking).
+      const type = locked ? CommentType.lock : CommentType.unlock;
+      await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type, at: now, content: locked ? (body?.lock_reason ?? '') : '' });
+    });
   }
 
   /** `POST …/issues/{index}/pin` (204): repository administrators; at most MAX_PINNED per kind. */
   async pin(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
-    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     requireRepoAdmin(repo);
     if (issue.pinOrder > 0) return;
     await this.db.transaction(async (m) => {
       const pinned = await this.issues.pinned(m, repo.id, issue.isPull);
       if (pinned.length >= MAX_PINNED) throw invalid('You have reached the max number of pinned Issues');
       await this.issues.update(m, issue.id, { pinOrder: (await this.issues.maxPinOrder(m, repo.id, issue.isPull)) + 1 });
+      await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type: CommentType.pin, at: new Date() });
     });
   }
 
   /** `DELETE …/issues/{index}/pin` (204): the ones pinned after it move up. */
   async unpin(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
-    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     requireRepoAdmin(repo);
     if (issue.pinOrder === 0) return;
     await this.db.transaction(async (m) => {
       const rest = (await this.issues.pinned(m, repo.id, issue.isPull)).filter((p) => p.id !== issue.id);
       await this.issues.update(m, issue.id, { pinOrder: 0 });
+      await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type: CommentType.unpin, at: new Date() });
       for (const [i, p] of rest.entries()) if (p.pinOrder !== i + 1) await this.issues.update(m, p.id, { pinOrder: i + 1 });
     });
   }
@@ -550,11 +590,13 @@ export class IssuesService {
     const known = await this.loader.users([a.id, ...changed]);
     const sender = known.get(a.id)!;
     const result = await this.db.transaction(async (m) => {
+      const now = new Date();
       for (const id of changed) {
         if (add) await this.issues.addAssignee(m, issue.id, id);
         else await this.issues.removeAssignee(m, issue.id, id);
+        await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type: CommentType.assignees, at: now, refs: { assigneeId: id, removedAssignee: !add } });
       }
-      if (changed.length > 0) await this.issues.update(m, issue.id, { updatedAt: new Date() });
+      if (changed.length > 0) await this.issues.update(m, issue.id, { updatedAt: now });
       const row = (await this.issues.findById(issue.id, m))!;
       const api = await this.loader.one(row, repo, { m, known: [...known.values()] });
       for (const id of changed) {

@@ -1,6 +1,7 @@
 import { AccessMode, ContractError, type Actor, type Issue, type RepoAccess, type User } from '@gitforge/contracts';
 import type { Database, PlatformConfig } from '@gitforge/platform';
 import type { EntityManager } from 'typeorm';
+import type { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEvents } from '../issues/issue-events.js';
 import type { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
@@ -85,6 +86,12 @@ function setup(options: { writer?: boolean; current: LabelEntity[]; known: Label
       idsByNames: async () => [],
       findByIds: async (ids: number[]) => options.known.filter((l) => ids.includes(l.id)),
     } as unknown as LabelsRepository),
+    {
+      addEvent: async (m: EntityManager, e: { type: number; content?: string; refs?: { labelId?: number } }) => {
+        expect(m).toBe(manager);
+        calls.push(`history ${e.type} ${e.refs?.labelId} "${e.content}"`);
+      },
+    } as unknown as CommentsRepository,
   );
   return { sut, calls, events };
 }
@@ -94,11 +101,11 @@ describe(IssueLabelsService.name, () => {
   const feature = label(2, 'kind/feature', true);
   const docs = label(3, 'docs');
 
-  it('should swap the label of an exclusive scope, bump updated_at and write issue.labeled in the same transaction', async () => {
+  it('should swap the label of an exclusive scope, bump updated_at, write a history row per label and issue.labeled in the same transaction', async () => {
     const { sut, calls, events } = setup({ current: [bug, docs], known: [bug, feature, docs] });
     const result = await sut.add(actor, 'o', 'r', '3', { labels: [feature.id] });
     expect(result.map((l) => l.name)).toEqual(['docs', 'kind/feature']);
-    expect(calls).toEqual(['transaction', 'lock 11', 'remove 1', 'add 2', 'update 11 updatedAt']);
+    expect(calls).toEqual(['transaction', 'lock 11', 'remove 1', 'add 2', 'update 11 updatedAt', 'history 7 1 ""', 'history 7 2 "1"']);
     expect(events).toEqual([
       {
         name: 'issue.labeled',
@@ -127,7 +134,7 @@ describe(IssueLabelsService.name, () => {
   it('should clear the labels with a label_cleared event', async () => {
     const { sut, calls, events } = setup({ current: [bug, docs], known: [] });
     await sut.clear(actor, 'o', 'r', '3');
-    expect(calls).toEqual(['transaction', 'lock 11', 'remove 1,3', 'add ', 'update 11 updatedAt']);
+    expect(calls).toEqual(['transaction', 'lock 11', 'remove 1,3', 'add ', 'update 11 updatedAt', 'history 7 1 ""', 'history 7 3 ""']);
     expect(events).toEqual([{ name: 'issue.labeled', action: 'label_cleared' }]);
   });
 

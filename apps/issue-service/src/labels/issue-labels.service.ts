@@ -12,6 +12,8 @@ import {
 } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
 import { canWriteIssuesOrPulls } from '../access/repo-gate.js';
+import { CommentType } from '../comments/comment-type.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
 import { IssueEvents } from '../issues/issue-events.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
@@ -43,6 +45,7 @@ export class IssueLabelsService {
     private readonly events: IssueEvents,
     private readonly config: PlatformConfig,
     private readonly resolver: LabelResolver,
+    private readonly comments: CommentsRepository,
   ) {}
 
   /** `GET …/issues/{index}/labels`: by name. */
@@ -116,7 +119,12 @@ export class IssueLabelsService {
       if (added.length === 0 && removed.length === 0) return;
       await this.labels.removeFromIssue(m, issue.id, removed.map((l) => l.id));
       await this.labels.addToIssue(m, issue.id, added.map((l) => l.id));
-      await this.issues.update(m, issue.id, { updatedAt: new Date() });
+      const now = new Date();
+      await this.issues.update(m, issue.id, { updatedAt: now });
+      // One history row per label, as Gitea: content "1" for an added one, empty for a removed one.
+      for (const [label, content] of [...removed.map((l) => [l, ''] as const), ...added.map((l) => [l, '1'] as const)]) {
+        await this.comments.addEvent(m, { issueId: issue.id, posterId: actor.id, type: CommentType.label, at: now, content, refs: { labelId: label.id } });
+      }
       const row = (await this.issues.findById(issue.id, m))!;
       const api = await this.loader.one(row, repo, { m, known: [sender] });
       const changes = action === 'label_updated' ? { changes: { added_labels: this.toLabels(repo, added), removed_labels: this.toLabels(repo, removed) } } : {};
