@@ -310,6 +310,93 @@ describe.each(layoutsUnderTest())(
       });
     });
 
+    describe('timeline events', () => {
+      it("should record labels, milestones, assignees, titles, refs, due dates, locks, pins and dependencies as Gitea's comment types", async () => {
+        const saga = await openIssue(carol, 'a saga');
+        const other = await openIssue(carol, 'a prequel');
+        const at = (n: number, tail = '') => `/repos/${repo.full_name}/issues/${n}${tail}`;
+        const label = (await alice.api.post<{ id: number }>(`/repos/${repo.full_name}/labels`, { name: uniqueName('saga'), color: '#aabbcc' })).body;
+        const [first, second] = await Promise.all(
+          ['v1', 'v2'].map(async (t) => (await alice.api.post<{ id: number; title: string }>(`/repos/${repo.full_name}/milestones`, { title: uniqueName(t) })).body),
+        );
+        expect((await bob.api.post(at(saga.number, '/labels'), { labels: [label.id] })).status).toBe(200);
+        expect((await bob.api.delete(at(saga.number, `/labels/${label.id}`))).status).toBe(204);
+        expect(
+          (
+            await bob.api.patch(at(saga.number), {
+              title: 'a longer saga',
+              ref: 'refs/heads/dev',
+              due_date: '2026-05-01T10:00:00Z',
+              milestone: first!.id,
+              assignees: [bob.username],
+            })
+          ).status,
+        ).toBe(201);
+        expect((await bob.api.patch(at(saga.number), { milestone: second!.id, due_date: '2026-06-02T10:00:00Z' })).status).toBe(201);
+        expect((await bob.api.patch(at(saga.number), { unset_due_date: true })).status).toBe(201);
+        expect((await bob.api.post(at(saga.number, '/deadline'), { due_date: '2026-07-03T00:00:00Z' })).status).toBe(201);
+        expect((await bob.api.delete(at(saga.number, '/assignees'), { assignees: [bob.username] })).status).toBe(200);
+        expect((await bob.api.put(at(saga.number, '/lock'), { lock_reason: 'Too heated' })).status).toBe(204);
+        expect((await bob.api.delete(at(saga.number, '/lock'))).status).toBe(204);
+        expect((await alice.api.post(at(saga.number, '/pin'))).status).toBe(204);
+        expect((await alice.api.delete(at(saga.number, '/pin'))).status).toBe(204);
+        expect((await bob.api.post(at(saga.number, '/dependencies'), { index: other.number })).status).toBe(201);
+        expect((await bob.api.delete(at(saga.number, '/dependencies'), { index: other.number })).status).toBe(201);
+
+        const res = await api.anonymous.get<TimelineComment[]>(at(saga.number, '/timeline'));
+        expect(res.status).toBe(200);
+        const rows = res.body;
+        expect(rows.map((t) => [t.type, t.user?.login])).toEqual([
+          ['label', bob.username],
+          ['label', bob.username],
+          ['change_title', bob.username],
+          ['change_issue_ref', bob.username],
+          ['added_deadline', bob.username],
+          ['milestone', bob.username],
+          ['assignees', bob.username],
+          ['modified_deadline', bob.username],
+          ['milestone', bob.username],
+          ['removed_deadline', bob.username],
+          ['added_deadline', bob.username],
+          ['assignees', bob.username],
+          ['lock', bob.username],
+          ['unlock', bob.username],
+          ['pin', alice.username],
+          ['unpin', alice.username],
+          ['add_dependency', bob.username],
+          ['remove_dependency', bob.username],
+        ]);
+        const [added, removed, title, ref, deadline, milestoned, assigned, moved, remilestoned, undated, dated, unassigned, locked, unlocked] = rows;
+        expect(added).toMatchObject({ body: '1', label: { id: label.id, color: 'aabbcc' } });
+        expect(removed).toMatchObject({ body: '', label: { id: label.id } });
+        expect(title).toMatchObject({ old_title: 'a saga', new_title: 'a longer saga', body: '' });
+        expect(ref).toMatchObject({ old_ref: '', new_ref: 'refs/heads/dev' });
+        expect(deadline!.body).toBe('2026-05-01');
+        expect(milestoned).toMatchObject({ old_milestone: null, milestone: { id: first!.id, title: first!.title, open_issues: 0 } });
+        expect(assigned).toMatchObject({ assignee: { login: bob.username }, removed_assignee: false });
+        expect(moved!.body).toBe('2026-06-02|2026-05-01');
+        // The milestone as it is now, with its counts (the saga is open in the second one).
+        expect(remilestoned).toMatchObject({ old_milestone: { id: first!.id }, milestone: { id: second!.id, open_issues: 1, closed_issues: 0 } });
+        expect(undated!.body).toBe('2026-06-02');
+        expect(dated!.body).toBe('2026-07-03');
+        expect(unassigned).toMatchObject({ assignee: { login: bob.username }, removed_assignee: true });
+        expect(locked!.body).toBe('Too heated');
+        expect(unlocked!.body).toBe('');
+        for (const row of rows.slice(-2)) expect(row.dependent_issue).toMatchObject({ number: other.number, title: 'a prequel' });
+        for (const row of rows.slice(0, 2)) expect(row).toMatchObject({ milestone: null, assignee: null, dependent_issue: null });
+
+        // Both ends of a dependency record it, each naming the other.
+        const otherRows = (await carol.api.get<TimelineComment[]>(at(other.number, '/timeline'))).body;
+        expect(otherRows.map((t) => [t.type, t.dependent_issue?.number])).toEqual([
+          ['add_dependency', saga.number],
+          ['remove_dependency', saga.number],
+        ]);
+        // None of these is a comment.
+        expect((await comments(saga.number)).body).toEqual([]);
+        expect((await getIssue(saga.number)).comments).toBe(0);
+      });
+    });
+
     describe('reactions', () => {
       it('should add (201, then 200), list and remove (200) reactions on an issue', async () => {
         const path = `/repos/${repo.full_name}/issues/${issue.number}/reactions`;
