@@ -397,6 +397,46 @@ describe.each(layoutsUnderTest())(
       });
     });
 
+    describe('timeline events at creation and across repositories', () => {
+      it("should start a new issue's history with its milestone, labels and assignees, as Gitea's NewIssue", async () => {
+        const label = (await alice.api.post<{ id: number }>(`/repos/${repo.full_name}/labels`, { name: uniqueName('born'), color: '#010203' })).body;
+        const milestone = (await alice.api.post<{ id: number }>(`/repos/${repo.full_name}/milestones`, { title: uniqueName('born') })).body;
+        const born = await bob.api.post<Issue>(`/repos/${repo.full_name}/issues`, {
+          title: 'born with everything',
+          labels: [label.id],
+          milestone: milestone.id,
+          assignees: [bob.username],
+        } satisfies CreateIssueOption);
+        expect(born.status).toBe(201);
+        const rows = (await bob.api.get<TimelineComment[]>(`/repos/${repo.full_name}/issues/${born.body.number}/timeline`)).body;
+        expect(rows.map((t) => t.type)).toEqual(['milestone', 'label', 'assignees']);
+        expect(rows[0]).toMatchObject({ old_milestone: null, milestone: { id: milestone.id, open_issues: 1 } });
+        expect(rows[1]).toMatchObject({ body: '1', label: { id: label.id } });
+        expect(rows[2]).toMatchObject({ assignee: { login: bob.username }, removed_assignee: false });
+        expect((await getIssue(born.body.number)).comments).toBe(0);
+      });
+
+      it('should show a dependent issue only to those who can read it', async () => {
+        const vault = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('vault'), private: true })).body;
+        const hidden = await openIssue(alice, 'hidden prequel', vault);
+        const shown = await openIssue(alice, 'public sequel');
+        const link = await alice.api.post(`/repos/${repo.full_name}/issues/${shown.number}/dependencies`, {
+          owner: alice.username,
+          repo: vault.name,
+          index: hidden.number,
+        });
+        expect(link.status).toBe(201);
+        const path = `/repos/${repo.full_name}/issues/${shown.number}/timeline`;
+        const mine = (await alice.api.get<TimelineComment[]>(path)).body;
+        expect(mine.map((t) => [t.type, t.dependent_issue?.title])).toEqual([['add_dependency', 'hidden prequel']]);
+        const theirs = (await api.anonymous.get<TimelineComment[]>(path)).body;
+        expect(theirs.map((t) => [t.type, t.dependent_issue])).toEqual([['add_dependency', null]]);
+        // The private end records it too, naming the public issue.
+        const far = (await alice.api.get<TimelineComment[]>(`/repos/${vault.full_name}/issues/${hidden.number}/timeline`)).body;
+        expect(far.map((t) => [t.type, t.dependent_issue?.number])).toEqual([['add_dependency', shown.number]]);
+      });
+    });
+
     describe('reactions', () => {
       it('should add (201, then 200), list and remove (200) reactions on an issue', async () => {
         const path = `/repos/${repo.full_name}/issues/${issue.number}/reactions`;

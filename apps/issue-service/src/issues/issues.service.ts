@@ -218,10 +218,16 @@ export class IssuesService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.labels.addToIssue(m, row.id, keepOnePerScope(labels).map((l) => l.id));
+      const kept = keepOnePerScope(labels);
+      await this.labels.addToIssue(m, row.id, kept.map((l) => l.id));
       for (const u of assignees) await this.issues.addAssignee(m, row.id, u.id);
       await this.issues.addMentions(m, row.id, mentions);
       for (const projectId of projectIds) await this.projects.placeInDefault(m, projectId, row.id);
+      // The history of a new issue, as Gitea's NewIssue writes it: its milestone, labels, assignees.
+      const history = { issueId: row.id, posterId: a.id, at: now };
+      if (milestoneId) await this.comments.addEvent(m, { ...history, type: CommentType.milestone, refs: { milestoneId } });
+      for (const l of kept) await this.comments.addEvent(m, { ...history, type: CommentType.label, content: '1', refs: { labelId: l.id } });
+      for (const u of assignees) await this.comments.addEvent(m, { ...history, type: CommentType.assignees, refs: { assigneeId: u.id } });
       if (body.closed === true) await this.comments.addEvent(m, { issueId: row.id, posterId: a.id, type: CommentType.close, at: now });
       const counters = await this.issues.recount(m, repo.id);
       const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
