@@ -434,6 +434,9 @@ describe.each(layoutsUnderTest())(
         // The private end records it too, naming the public issue.
         const far = (await alice.api.get<TimelineComment[]>(`/repos/${vault.full_name}/issues/${hidden.number}/timeline`)).body;
         expect(far.map((t) => [t.type, t.dependent_issue?.number])).toEqual([['add_dependency', shown.number]]);
+        // A deleted issue takes the rows naming it on other issues with it, as Gitea's deleteIssue.
+        expect((await alice.api.delete(`/repos/${vault.full_name}/issues/${hidden.number}`)).status).toBe(204);
+        expect((await alice.api.get<TimelineComment[]>(path)).body).toEqual([]);
       });
     });
 

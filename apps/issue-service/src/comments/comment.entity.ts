@@ -7,6 +7,7 @@ import { TimestampColumn } from '@gitforge/platform';
  */
 @Entity({ name: 'comment' })
 @Index('idx_comment_issue_created', ['issueId', 'createdAt'])
+@Index('idx_comment_dependent_issue', ['dependentIssueId'])
 export class CommentEntity {
   @PrimaryGeneratedColumn()
   id!: number;

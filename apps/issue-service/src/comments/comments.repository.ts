@@ -80,8 +80,10 @@ export class CommentsRepository {
     await m.delete(CommentEntity, { id });
   }
 
+  /** The issue's rows, and the dependency rows of other issues naming it (as Gitea's deleteIssue). */
   async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {
     await m.delete(CommentEntity, { issueId });
+    await m.delete(CommentEntity, { dependentIssueId: issueId });
   }
 
   findById(id: number, m?: EntityManager): Promise<CommentEntity | null> {
