@@ -64,7 +64,12 @@ export class CommentLoader {
     );
   }
 
-  async one(row: CommentEntity, issue: CommentIssue, repo: RepoAccess, options: CommentLoadOptions = {}): Promise<Comment> {
+  async one(
+    row: CommentEntity,
+    issue: CommentIssue,
+    repo: RepoAccess,
+    options: CommentLoadOptions = {},
+  ): Promise<Comment> {
     const [comment] = await this.load([row], new Map([[row.issueId, issue]]), repo, options);
     return comment!;
   }
@@ -75,14 +80,25 @@ export class CommentLoader {
    * posters, assignees and the dependent issues' users. A dependent issue the actor cannot read
    * shows as null.
    */
-  async timeline(rows: CommentEntity[], issue: CommentIssue, repo: RepoAccess, actor: Actor | null): Promise<TimelineComment[]> {
+  async timeline(
+    rows: CommentEntity[],
+    issue: CommentIssue,
+    repo: RepoAccess,
+    actor: Actor | null,
+  ): Promise<TimelineComment[]> {
     if (rows.length === 0) return [];
-    const ids = (pick: (r: CommentEntity) => number): number[] => [...new Set(rows.map(pick).filter((id) => id > 0))];
+    const ids = (pick: (r: CommentEntity) => number): number[] => [
+      ...new Set(rows.map(pick).filter((id) => id > 0)),
+    ];
     const milestoneIds = [...new Set([...ids((r) => r.milestoneId), ...ids((r) => r.oldMilestoneId)])];
     const [labels, milestones, dependents] = await Promise.all([
       this.labels.findByIds(ids((r) => r.labelId)),
       this.milestones.findByIds(milestoneIds),
-      this.dependentIssues(ids((r) => r.dependentIssueId), repo, actor),
+      this.dependentIssues(
+        ids((r) => r.dependentIssueId),
+        repo,
+        actor,
+      ),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id));
     const { issues, users } = await this.issueLoader.loadWithUsers(dependents.rows, dependents.repos, [

@@ -116,7 +116,21 @@ describe(`${toTimelineComment.name} for events`, () => {
     const dependentIssue = { id: 77, number: 3 } as Issue;
     const removal = { ...row(9), removedAssignee: true };
     expect(
-      toTimelineComment(removal, issue, repo, { poster, label, milestone, oldMilestone, assignee, dependentIssue }),
-    ).toMatchObject({ label, milestone, old_milestone: oldMilestone, assignee, dependent_issue: dependentIssue, removed_assignee: true });
+      toTimelineComment(removal, issue, repo, {
+        poster,
+        label,
+        milestone,
+        oldMilestone,
+        assignee,
+        dependentIssue,
+      }),
+    ).toMatchObject({
+      label,
+      milestone,
+      old_milestone: oldMilestone,
+      assignee,
+      dependent_issue: dependentIssue,
+      removed_assignee: true,
+    });
   });
 });

@@ -10,7 +10,10 @@ describe(deadlineEvent.name, () => {
   });
 
   it('should write the new and the old day when it is modified', () => {
-    expect(deadlineEvent(may, june)).toEqual({ type: CommentType.modified_deadline, content: '2026-06-02|2026-05-01' });
+    expect(deadlineEvent(may, june)).toEqual({
+      type: CommentType.modified_deadline,
+      content: '2026-06-02|2026-05-01',
+    });
   });
 
   it('should write the old day when it is removed', () => {

@@ -19,12 +19,26 @@ export class CommentTimeline1763800000307 implements MigrationInterface {
       new TableColumn(col.int('dependent_issue_id', { default: 0 })),
     ]);
     // A deleted issue takes the dependency rows naming it on other issues with it.
-    await q.createIndex('comment', new TableIndex({ name: 'idx_comment_dependent_issue', columnNames: ['dependent_issue_id'] }));
+    await q.createIndex(
+      'comment',
+      new TableIndex({ name: 'idx_comment_dependent_issue', columnNames: ['dependent_issue_id'] }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.dropIndex('comment', 'idx_comment_dependent_issue');
-    for (const name of ['label_id', 'old_milestone_id', 'milestone_id', 'assignee_id', 'removed_assignee', 'old_title', 'new_title', 'old_ref', 'new_ref', 'dependent_issue_id']) {
+    for (const name of [
+      'label_id',
+      'old_milestone_id',
+      'milestone_id',
+      'assignee_id',
+      'removed_assignee',
+      'old_title',
+      'new_title',
+      'old_ref',
+      'new_ref',
+      'dependent_issue_id',
+    ]) {
       await q.dropColumn('comment', name);
     }
   }
