@@ -352,8 +352,8 @@ describe.each(layoutsUnderTest())(
           ['change_title', bob.username],
           ['change_issue_ref', bob.username],
           ['added_deadline', bob.username],
-          ['milestone', bob.username],
           ['assignees', bob.username],
+          ['milestone', bob.username],
           ['modified_deadline', bob.username],
           ['milestone', bob.username],
           ['removed_deadline', bob.username],
@@ -366,7 +366,7 @@ describe.each(layoutsUnderTest())(
           ['add_dependency', bob.username],
           ['remove_dependency', bob.username],
         ]);
-        const [added, removed, title, ref, deadline, milestoned, assigned, moved, remilestoned, undated, dated, unassigned, locked, unlocked] = rows;
+        const [added, removed, title, ref, deadline, assigned, milestoned, moved, remilestoned, undated, dated, unassigned, locked, unlocked] = rows;
         expect(added).toMatchObject({ body: '1', label: { id: label.id, color: 'aabbcc' } });
         expect(removed).toMatchObject({ body: '', label: { id: label.id } });
         expect(title).toMatchObject({ old_title: 'a saga', new_title: 'a longer saga', body: '' });

@@ -412,11 +412,7 @@ export class IssuesService {
       if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: now });
       for (const projectId of joined) await this.projects.placeInDefault(m, projectId, issue.id);
       for (const projectId of left) await this.projects.unplace(m, projectId, issue.id);
-      await this.recordEdit(m, a.id, locked, changes, now);
-      for (const id of added) await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type: CommentType.assignees, at: now, refs: { assigneeId: id } });
-      for (const id of removed) {
-        await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type: CommentType.assignees, at: now, refs: { assigneeId: id, removedAssignee: true } });
-      }
+      await this.recordEdit(m, a.id, locked, changes, { added, removed }, now);
       if (stateAction) {
         const type = stateAction === 'closed' ? CommentType.close : CommentType.reopen;
         await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type, at: now });
@@ -439,10 +435,17 @@ export class IssuesService {
   }
 
   /**
-   * The history rows of an edit, compared with the row as it was under its lock: title, ref,
-   * due date and milestone each write theirs when they changed, as Gitea's edit does.
+   * The history rows of an edit, compared with the row as it was under its lock, in the order of
+   * Gitea's EditIssue: title, ref, due date, one row per assignee added or removed, milestone.
    */
-  private async recordEdit(m: EntityManager, posterId: number, was: IssueEntity, changes: Partial<IssueEntity>, at: Date): Promise<void> {
+  private async recordEdit(
+    m: EntityManager,
+    posterId: number,
+    was: IssueEntity,
+    changes: Partial<IssueEntity>,
+    assignees: { added: number[]; removed: number[] },
+    at: Date,
+  ): Promise<void> {
     const base = { issueId: was.id, posterId, at };
     if (changes.title !== undefined && changes.title !== was.title) {
       await this.comments.addEvent(m, { ...base, type: CommentType.change_title, refs: { oldTitle: was.title, newTitle: changes.title } });
@@ -452,6 +455,10 @@ export class IssuesService {
     }
     const deadline = changes.deadline !== undefined ? deadlineEvent(was.deadline, changes.deadline) : null;
     if (deadline) await this.comments.addEvent(m, { ...base, ...deadline });
+    for (const id of assignees.added) await this.comments.addEvent(m, { ...base, type: CommentType.assignees, refs: { assigneeId: id } });
+    for (const id of assignees.removed) {
+      await this.comments.addEvent(m, { ...base, type: CommentType.assignees, refs: { assigneeId: id, removedAssignee: true } });
+    }
     if (changes.milestoneId !== undefined && changes.milestoneId !== was.milestoneId) {
       await this.comments.addEvent(m, { ...base, type: CommentType.milestone, refs: { oldMilestoneId: was.milestoneId, milestoneId: changes.milestoneId } });
     }
