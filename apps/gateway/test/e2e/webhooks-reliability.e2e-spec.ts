@@ -111,6 +111,7 @@ describe('webhook delivery reliability (distributed layout)', () => {
     const total = 40;
     await Promise.all(Array.from({ length: total }, () => createRepo(user, uniqueName('drain'))));
     await receiver.waitFor('/drain', 8, 60_000);
+    // Respawned replicas append to the same log file.
     const webhookLog = layout.processes.find((p) => p.app === 'webhook' && p.index === 0)!.logFile;
     const logOffset = statSync(webhookLog).size;
     layout.kill('webhook');
