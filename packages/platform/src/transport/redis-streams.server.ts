@@ -54,6 +54,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private readonly consumer: string;
   private readonly alive: string;
   private readonly livenessTtlMs: number;
+  /** Since when our liveness key has been refreshed without a failure (0: the last refresh failed). */
+  private liveSince = 0;
   private reader?: Redis;
   private writer?: Redis;
   private running = false;
@@ -163,7 +165,13 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   private async refreshLiveness(): Promise<void> {
-    await this.writer!.set(this.alive, '1', 'PX', this.livenessTtlMs);
+    try {
+      await this.writer!.set(this.alive, '1', 'PX', this.livenessTtlMs);
+      if (this.liveSince === 0) this.liveSince = Date.now();
+    } catch (err) {
+      this.liveSince = 0;
+      throw err;
+    }
   }
 
   /**
@@ -172,7 +180,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
    * entry, since claiming resets its idle time.
    */
   private async claimFromDead(): Promise<void> {
-    if (!this.running) return;
+    // After Redis was unreachable (or at start) every key may have lapsed, the live replicas'
+    // too: give them one TTL to refresh theirs before calling anyone dead.
+    if (!this.running || this.liveSince === 0 || Date.now() - this.liveSince < this.livenessTtlMs) return;
     const summary = (await this.writer!.xpending(this.stream, CONSUMER_GROUP)) as [number, string | null, string | null, Array<[string, string]> | null];
     const owners = (summary[3] ?? []).map(([name]) => name).filter((name) => name !== this.consumer);
     for (const owner of owners) {
