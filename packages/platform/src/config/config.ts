@@ -85,7 +85,7 @@ export class PlatformConfig {
   @Type(() => Number)
   @IsInt()
   @Min(400)
-  GITFORGE_RPC_LIVENESS_TTL_MS = 2_000;
+  GITFORGE_RPC_LIVENESS_TTL_MS = 1_500;
 
   /** Requests one replica handles at once. */
   @Type(() => Number)

@@ -69,7 +69,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.stream = requestStream(options.namespace, options.service);
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}`;
     this.alive = livenessKey(options.namespace, options.service, this.consumer);
-    this.livenessTtlMs = options.livenessTtlMs ?? 2000;
+    this.livenessTtlMs = options.livenessTtlMs ?? 1500;
   }
 
   listen(callback: (err?: unknown) => void): void {
