@@ -187,8 +187,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     const owners = (summary[3] ?? []).map(([name]) => name).filter((name) => name !== this.consumer);
     for (const owner of owners) {
       if (!this.running) return;
-      const namespace = this.options.namespace;
-      if ((await this.writer!.exists(livenessKey(namespace, this.options.service, owner))) === 1) continue;
+      if ((await this.writer!.exists(livenessKey(this.options.namespace, this.options.service, owner))) === 1) continue;
       const free = this.options.concurrency - this.inFlight.size;
       if (free <= 0) return;
       const pending = (await this.writer!.xpending(this.stream, CONSUMER_GROUP, '-', '+', free, owner)) as Array<[string, string, number, number]>;
