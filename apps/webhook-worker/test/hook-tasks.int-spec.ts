@@ -114,4 +114,24 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
       ['task-a#1', 200],
     ]);
   });
+
+  it("should answer the recorded outcomes of the attempts asked for, leave out those never recorded, and count no attempt still sending as a failure", async () => {
+    const [a, b] = await newTasks([1, 2]);
+    await sut.recordAttempts([
+      { attempt: { ...attempt(a!, 'task-a#0', 0), outcome: 'sending' }, taskState: null },
+      { attempt: attempt(b!, 'task-b#0', 200), taskState: 'delivered' },
+    ]);
+    const found = await sut.findOutcomes([
+      { taskId: a!.id, attemptKey: 'task-a#0' },
+      { taskId: b!.id, attemptKey: 'task-b#0' },
+      { taskId: b!.id, attemptKey: 'task-b#1' },
+    ]);
+    expect([...found.entries()].sort()).toEqual(
+      [
+        [`${a!.id}#task-a#0`, 'sending'],
+        [`${b!.id}#task-b#0`, 'success'],
+      ].sort(),
+    );
+    expect(await sut.recentOutcomes(a!.hookId, 0, 10)).not.toContain('sending');
+  });
 });

@@ -2,9 +2,21 @@ import 'reflect-metadata';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Redis } from 'ioredis';
 import { ContractError, definePatterns, type RpcRequest } from '@gitforge/contracts';
-import { InProcessClient, InProcessServer, RedisStreamsClient, RedisStreamsServer, RpcClient, RpcErrorFilter } from '@gitforge/platform';
-import { dropRedisNamespace, requireRedis, testRedisUrl, uniqueSuffix } from '@gitforge/platform/testing';
+import {
+  CONSUMER_GROUP,
+  ensureGroup,
+  InProcessClient,
+  InProcessServer,
+  livenessKey,
+  RedisStreamsClient,
+  RedisStreamsServer,
+  requestStream,
+  RpcClient,
+  RpcErrorFilter,
+} from '@gitforge/platform';
+import { dropRedisNamespace, expectEventually, requireRedis, testRedisUrl, uniqueSuffix } from '@gitforge/platform/testing';
 
 const P = definePatterns('admin', {
   echo: 'transport-test.echo',
@@ -12,6 +24,7 @@ const P = definePatterns('admin', {
   crash: 'transport-test.crash',
   slow: 'transport-test.slow',
   count: 'transport-test.count',
+  slowCount: 'transport-test.slow-count',
 });
 
 /** Counts handled requests per replica, so a test can see each request ran exactly once. */
@@ -41,6 +54,13 @@ function createModule(replica: string) {
       return 'done';
     }
 
+    @MessagePattern(P.slowCount)
+    async slowCount(@Payload() req: RpcRequest<Record<string, string>, { id: string; ms: number }>) {
+      handled.set(req.body.id, [...(handled.get(req.body.id) ?? []), replica]);
+      await new Promise((r) => setTimeout(r, req.body.ms));
+      return replica;
+    }
+
     @MessagePattern(P.count)
     async count(@Payload() req: RpcRequest<Record<string, string>, { id: string }>) {
       await new Promise((r) => setTimeout(r, 2));
@@ -53,9 +73,13 @@ function createModule(replica: string) {
   return TestModule;
 }
 
-async function startReplica(namespace: string, name: string): Promise<INestMicroservice> {
+async function startReplica(
+  namespace: string,
+  name: string,
+  timing: { claimIdleMs: number; livenessTtlMs?: number } = { claimIdleMs: 1500 },
+): Promise<INestMicroservice> {
   const app = await NestFactory.createMicroservice(createModule(name), {
-    strategy: new RedisStreamsServer({ url: testRedisUrl(), namespace, service: 'admin', consumer: name, concurrency: 16, claimIdleMs: 1500 }),
+    strategy: new RedisStreamsServer({ url: testRedisUrl(), namespace, service: 'admin', consumer: name, concurrency: 16, ...timing }),
     logger: false,
   });
   app.useGlobalFilters(new RpcErrorFilter());
@@ -134,6 +158,70 @@ describe('Redis Streams transport', () => {
       await early.close();
       await dropRedisNamespace(ns);
     }
+  });
+});
+
+describe('Redis Streams transport, takeover', () => {
+  // The idle-time fallback is set far beyond the client's deadline: only liveness can hand a request over here.
+  const timing = { claimIdleMs: 120_000, livenessTtlMs: 1000 };
+  const namespaces: string[] = [];
+  const closers: Array<() => Promise<unknown>> = [];
+
+  beforeAll(() => requireRedis());
+
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    for (const ns of namespaces) await dropRedisNamespace(ns);
+  });
+
+  function freshNamespace(): string {
+    const ns = `gftest-${uniqueSuffix()}`;
+    namespaces.push(ns);
+    return ns;
+  }
+
+  it('should claim the request of a replica that died (its liveness key expired) long before the idle fallback', async () => {
+    const ns = freshNamespace();
+    const proxy = new RedisStreamsClient(testRedisUrl(), ns, 30_000);
+    closers.push(() => proxy.close());
+    const raw = new Redis(testRedisUrl());
+    closers.push(() => raw.quit());
+    const stream = requestStream(ns, 'admin');
+    await ensureGroup(raw, stream);
+
+    // A replica named "ghost" announces itself, reads the request and dies: it never answers nor refreshes anything.
+    await raw.set(livenessKey(ns, 'admin', 'ghost'), '1', 'PX', timing.livenessTtlMs);
+    const id = `dead-${uniqueSuffix()}`;
+    const answer = call(new RpcClient(proxy), P.slowCount, { id, ms: 1 }, 15_000);
+    const taken = await (async () => {
+      for (let i = 0; i < 200; i++) {
+        const res = (await raw.xreadgroup('GROUP', CONSUMER_GROUP, 'ghost', 'COUNT', 1, 'BLOCK', 100, 'STREAMS', stream, '>')) as unknown[] | null;
+        if (res) return Date.now();
+      }
+      throw new Error('the request never reached the stream');
+    })();
+
+    const survivor = await startReplica(ns, 'survivor', timing);
+    closers.push(() => survivor.close());
+    await expect(answer).resolves.toBe('survivor');
+    console.log(`takeover of a dead replica's request: answered ${Date.now() - taken} ms after the replica took it`);
+    expect(handled.get(id)).toEqual(['survivor']);
+  });
+
+  it('should leave a slow request with the live replica running it, however long it takes', async () => {
+    const ns = freshNamespace();
+    const busy = await startReplica(ns, 'busy', timing);
+    closers.push(() => busy.close());
+    const proxy = new RedisStreamsClient(testRedisUrl(), ns, 30_000);
+    closers.push(() => proxy.close());
+    const id = `busy-${uniqueSuffix()}`;
+    const answer = call(new RpcClient(proxy), P.slowCount, { id, ms: 4000 }, 30_000);
+    await expectEventually(() => expect(handled.get(id)).toEqual(['busy']));
+    // Another replica joins while the request runs for four liveness periods; it must not take it.
+    const other = await startReplica(ns, 'other', timing);
+    closers.push(() => other.close());
+    await expect(answer).resolves.toBe('busy');
+    expect(handled.get(id)).toEqual(['busy']);
   });
 });
 

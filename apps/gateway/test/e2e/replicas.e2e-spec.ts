@@ -16,8 +16,9 @@ describe('two replicas per service (distributed layout)', () => {
   beforeAll(async () => {
     layout = await Layout.start('distributed', {
       replicas: { org: 2, repo: 2 },
-      // A dead replica's requests are claimed after 1.5 s; callers wait up to 30 s.
-      env: { GITFORGE_RPC_CLAIM_IDLE_MS: '1500', GITFORGE_RPC_TIMEOUT_MS: '30000' },
+      // The default takeover settings: a dead replica is found by its expired liveness key, not
+      // by waiting out the idle fallback (GITFORGE_RPC_CLAIM_IDLE_MS, 10 s). Callers wait up to 30 s.
+      env: { GITFORGE_RPC_TIMEOUT_MS: '30000' },
     });
     api = new Api(layout);
     owner = await createUser(api, 'load');
@@ -38,8 +39,14 @@ describe('two replicas per service (distributed layout)', () => {
     }
   }
 
-  async function createRepos(names: string[], concurrency: number, onStarted?: (n: number) => void): Promise<number[]> {
-    const statuses: number[] = [];
+  interface Sent {
+    status: number;
+    startedAt: number;
+    ms: number;
+  }
+
+  async function createRepos(names: string[], concurrency: number, onStarted?: (n: number) => void): Promise<Sent[]> {
+    const sent: Sent[] = [];
     let next = 0;
     let started = 0;
     await Promise.all(
@@ -47,17 +54,18 @@ describe('two replicas per service (distributed layout)', () => {
         while (next < names.length) {
           const name = names[next++]!;
           onStarted?.(++started);
+          const startedAt = Date.now();
           const res = await owner.api.post<Repository>('/user/repos', { name, auto_init: true });
-          statuses.push(res.status);
+          sent.push({ status: res.status, startedAt, ms: Date.now() - startedAt });
         }
       }),
     );
-    return statuses;
+    return sent;
   }
 
   it('should handle each request exactly once across replicas', async () => {
     const names = Array.from({ length: 40 }, (_, i) => `steady-${i}`);
-    const statuses = await createRepos(names, 8);
+    const statuses = (await createRepos(names, 8)).map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(names.length);
     expect(await countEvents('repo.created')).toBe(names.length);
   });
@@ -65,10 +73,21 @@ describe('two replicas per service (distributed layout)', () => {
   it('should survive killing a repo-service replica mid-load, applying every request once', async () => {
     const before = await countEvents('repo.created');
     const names = Array.from({ length: 40 }, (_, i) => `killed-${i}`);
-    const statuses = await createRepos(names, 8, (n) => {
-      if (n === 12) layout.kill('repo', 0);
+    let killedAt = 0;
+    const sent = await createRepos(names, 8, (n) => {
+      if (n === 12) {
+        layout.kill('repo', 0);
+        killedAt = Date.now();
+      }
     });
-    expect(statuses.filter((s) => s === 201)).toHaveLength(names.length);
+    expect(sent.map((r) => r.status).filter((s) => s === 201)).toHaveLength(names.length);
+    const inFlight = sent.filter((r) => r.startedAt <= killedAt && r.startedAt + r.ms >= killedAt);
+    const steady = sent.filter((r) => r.startedAt > killedAt).map((r) => r.ms);
+    console.log(
+      `replica killed mid-load: ${sent.length} requests answered; ${inFlight.length} in flight at the kill, ` +
+        `max in-flight latency ${Math.max(0, ...inFlight.map((r) => r.ms))} ms, the last answered ` +
+        `${Math.max(0, ...inFlight.map((r) => r.startedAt + r.ms - killedAt))} ms after the kill (median after the kill ${steady.sort((a, b) => a - b)[steady.length >> 1] ?? 0} ms)`,
+    );
     expect(await countEvents('repo.created')).toBe(before + names.length);
 
     const listed: string[] = [];
@@ -80,7 +99,7 @@ describe('two replicas per service (distributed layout)', () => {
     for (const name of names) expect(listed.filter((n) => n === name)).toHaveLength(1);
     // The survivor took over what the dead replica had in flight.
     const survivorLog = readFileSync(layout.processes.find((p) => p.app === 'repo' && p.index === 1)!.logFile, 'utf8');
-    expect(survivorLog).toContain('claimed a request abandoned by another replica');
+    expect(survivorLog).toContain('claimed a request of a replica that died');
     for (const name of names.slice(0, 5)) {
       const repo = await owner.api.get<Repository>(`/repos/${owner.username}/${name}`);
       expect(repo.body).toMatchObject({ empty: false, branch_count: 1 });

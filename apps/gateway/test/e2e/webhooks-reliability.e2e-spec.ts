@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { QueueNames, type CreateHookOption, type EventEnvelope, type Hook, type HookDelivery, type Repository } from '@gitforge/contracts';
 import { addBullJob, expectEventually, queryDatabase } from '@gitforge/platform/testing';
 import { Api, createUser, uniqueName, type TestUser } from './support/api.js';
@@ -50,6 +51,8 @@ describe('webhook delivery reliability (distributed layout)', () => {
         GITFORGE_WEBHOOK_MAX_ATTEMPTS: '4',
         GITFORGE_QUEUE_LOCK_MS: '2000',
         GITFORGE_QUEUE_SHUTDOWN_GRACE_MS: '1000',
+        // The mid-drain test counts the worker's warnings about attempts it sends again.
+        GITFORGE_LOG_LEVEL: 'info',
       },
     });
     api = new Api(layout);
@@ -99,6 +102,53 @@ describe('webhook delivery reliability (distributed layout)', () => {
       return d;
     });
     expect(list[0]).toMatchObject({ guid: first!.headers['x-gitea-delivery'], outcome: 'success', redelivery: false });
+  });
+
+  it('should lose no delivery when the webhook worker is killed mid-drain, and send again only those it was sending', async () => {
+    const { user, hook } = await userWithHook('/drain');
+    // The receiver holds what it gets until the kill: the worker has a set of deliveries in
+    // flight (received, not yet answered) and the rest of the events queued when it dies.
+    receiver.delay('/drain', 50);
+    const release = receiver.hold('/drain');
+    const total = 40;
+    await Promise.all(Array.from({ length: total }, () => createRepo(user, uniqueName('drain'))));
+    await receiver.waitFor('/drain', 8, 60_000);
+    // Respawned replicas append to the same log file.
+    const webhookLog = layout.processes.find((p) => p.app === 'webhook' && p.index === 0)!.logFile;
+    const logOffset = statSync(webhookLog).size;
+    layout.kill('webhook');
+    const killedAt = Date.now();
+    const beforeKill = receiver.at('/drain').length;
+    release();
+    layout.spawn('webhook', 0);
+    await layout.waitHealthy();
+
+    const ids = (): string[] => receiver.at('/drain').map((d) => d.headers['x-gitea-delivery']!);
+    await expectEventually(() => expect(new Set(ids()).size).toBe(total), { timeoutMs: 120_000, intervalMs: 100 });
+    const allAt = Date.now();
+    const afterKill = receiver.at('/drain').slice(beforeKill);
+    const seen = new Map<string, number>();
+    for (const id of ids()) seen.set(id, (seen.get(id) ?? 0) + 1);
+    const twice = [...seen.values()].filter((n) => n > 1).length;
+    const log = readFileSync(webhookLog, 'utf8').slice(logOffset);
+    const resent = log.split('\n').filter((l) => l.includes('sending again an attempt whose worker died mid-send')).length;
+    console.log(
+      `webhook worker killed mid-drain (${beforeKill} of ${total} in flight at the receiver, the rest queued): ${total} deliveries, 0 lost, ${twice} sent twice ` +
+        `(reason: the worker was killed while sending them, after the receiver had them and before their answer was recorded; ` +
+        `the restarted worker logged ${resent} attempts found still "sending" and sent them again under the same X-Gitea-Delivery); ` +
+        `delivery resumed ${afterKill.length ? afterKill[0]!.at - killedAt : -1} ms after the kill, ` +
+        `the interrupted ones ${Math.max(0, ...afterKill.filter((d) => seen.get(d.headers['x-gitea-delivery']!)! > 1).map((d) => d.at - killedAt))} ms after it, ` +
+        `all delivered ${allAt - killedAt} ms after it (GITFORGE_QUEUE_LOCK_MS=${layout.env.GITFORGE_QUEUE_LOCK_MS})`,
+    );
+    expect(new Set(ids()).size).toBe(total);
+    // Every delivery received twice is one the worker had started sending when it died.
+    expect(twice).toBeLessThanOrEqual(resent);
+    // Every attempt ends recorded once, with its answer; none is left as sending.
+    await expectEventually(async () => {
+      const list = (await user.api.get<HookDelivery[]>(`/user/hooks/${hook.id}/deliveries?limit=50`)).body;
+      expect(list).toHaveLength(total);
+      expect(list.filter((d) => d.outcome !== 'success')).toEqual([]);
+    });
   });
 
   it('should retry a receiver answering 500 with backoff and record both attempts', async () => {

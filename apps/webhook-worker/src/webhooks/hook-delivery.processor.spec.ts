@@ -29,13 +29,44 @@ class FakeTasks {
     if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };
     else this.attempts.push({ ...a, id: this.attempts.length + 1 });
   }
+  async findOutcomes(keys: Array<{ taskId: number; attemptKey: string }>) {
+    const found = new Map<string, AttemptRecord['outcome']>();
+    for (const k of keys) {
+      const a = this.attempts.find((x) => x.taskId === k.taskId && x.attemptKey === k.attemptKey);
+      if (a) found.set(`${k.taskId}#${k.attemptKey}`, a.outcome);
+    }
+    return found;
+  }
   async recentOutcomes(hookId: number, sinceMs: number, limit: number) {
     return this.attempts
-      .filter((a) => a.hookId === hookId && a.deliveredAt.getTime() > sinceMs)
+      .filter((a) => a.hookId === hookId && a.deliveredAt.getTime() > sinceMs && a.outcome !== 'sending')
       .reverse()
       .slice(0, limit)
       .map((a) => a.outcome);
   }
+}
+
+function sendingRecord(): AttemptRecord {
+  return {
+    taskId: 1,
+    hookId: 1,
+    attemptKey: 'task-1#0',
+    guid: 'u-1',
+    eventType: 'push',
+    action: null,
+    repoId: 1,
+    redelivery: false,
+    url: 'http://127.0.0.1/hook',
+    requestHeaders: '{}',
+    requestBody: '{}',
+    responseStatus: 0,
+    responseHeaders: '{}',
+    responseBody: null,
+    durationMs: 0,
+    outcome: 'sending',
+    statusText: 'Sending',
+    deliveredAt: new Date(),
+  };
 }
 
 describe(HookDeliveryProcessor.name, () => {
@@ -46,12 +77,15 @@ describe(HookDeliveryProcessor.name, () => {
   let tasks: FakeTasks;
   let hook: HookTarget;
   let rpcCalls: Array<{ pattern: string; body: unknown }>;
+  /** The attempt records as they stood when each request reached the receiver. */
+  let recordedAtReceipt: Array<Array<[string, string]>>;
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => {
         received += 1;
+        recordedAtReceipt.push(tasks.attempts.map((a) => [a.attemptKey, a.outcome]));
         res.statusCode = statuses.shift() ?? 200;
         res.end('');
       });
@@ -81,6 +115,7 @@ describe(HookDeliveryProcessor.name, () => {
     statuses = [];
     received = 0;
     rpcCalls = [];
+    recordedAtReceipt = [];
     tasks = new FakeTasks();
     hook = target({ url });
     tasks.tasks.set(1, { id: 1, hookId: hook.id, eventId: 'e1', uuid: 'u-1', eventType: 'push', payload: '{"ref":"refs/heads/main"}', repoId: 1, state: 'pending', createdAt: new Date() });
@@ -116,6 +151,33 @@ describe(HookDeliveryProcessor.name, () => {
     // The queue runs the same attempt again (its worker died before the job was acknowledged).
     await sut.handle(job(0));
     expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', outcome: 'success', responseStatus: 200 })]);
+  });
+
+  it('should record the attempt as sending before the request goes out', async () => {
+    const sut = makeSut();
+    await sut.handle(job(0));
+    expect(recordedAtReceipt).toEqual([[['task-1#0', 'sending']]]);
+    expect(tasks.attempts.map((a) => a.outcome)).toEqual(['success']);
+  });
+
+  it('should send again, under the same delivery id, an attempt whose worker died mid-send', async () => {
+    const sut = makeSut();
+    // What a worker killed mid-send leaves: the attempt recorded as sending, the task pending.
+    tasks.attempts.push({ ...sendingRecord(), id: 1 });
+    await sut.handle(job(0));
+    expect(received).toBe(1);
+    expect(tasks.attempts).toEqual([expect.objectContaining({ id: 1, attemptKey: 'task-1#0', guid: 'u-1', outcome: 'success' })]);
+    expect(tasks.tasks.get(1)!.state).toBe('delivered');
+  });
+
+  it('should not send again a redelivery whose attempt already succeeded (its worker died before the queue heard)', async () => {
+    const sut = makeSut();
+    await sut.handle(job(0, 3, true));
+    expect(received).toBe(1);
+    // The queue runs the same job again: its worker died after recording the answer.
+    await sut.handle(job(0, 3, true));
+    expect(received).toBe(1);
+    expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', outcome: 'success', redelivery: true })]);
   });
 
   it('should record a refused address as refused and not retry it', async () => {

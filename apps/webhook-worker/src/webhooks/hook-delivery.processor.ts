@@ -61,9 +61,12 @@ export function attemptEnd(result: SendResult): AttemptEnd {
 }
 
 /**
- * Second stage: delivers one hook task (recorded at fan-out, before anything is sent) and
- * records the attempt, keyed by job and attempt number, so a job that runs again after its
- * worker died writes the same record, not a second one. Non-2xx answers, timeouts and connection errors are
+ * Second stage: delivers one hook task (recorded at fan-out, before anything is sent). Each
+ * attempt is recorded as `sending` before the request goes out and completed with the answer,
+ * keyed by job and attempt number, so a job that runs again after its worker died finds the
+ * attempt: already answered with success, it is not sent again; still `sending`, the worker died
+ * mid-send and it is sent again with the same delivery id (at least once: receivers dedupe by
+ * `X-Gitea-Delivery`). Non-2xx answers, timeouts and connection errors are
  * retried by the queue with backoff up to the configured attempts; addresses refused by the
  * SSRF guard are recorded as refused and not retried. A hook failing continuously is deactivated.
  */
@@ -73,6 +76,8 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   private readonly sender: HookSender;
   /** Task reads of concurrent jobs, one query per batch. */
   private readonly loads: Batcher<number, HookTaskEntity | null>;
+  /** Outcomes already recorded for the attempts concurrent jobs are about to make, one query per batch. */
+  private readonly previous: Batcher<{ taskId: number; attemptKey: string }, AttemptRecord['outcome'] | null>;
   /** Attempt records of concurrent jobs, one commit per batch; null or the error that kept the record out. */
   private readonly records: Batcher<{ attempt: AttemptRecord; taskState: HookTaskState | null }, unknown>;
 
@@ -98,6 +103,10 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     this.loads = new Batcher(async (ids) => {
       const found = new Map((await this.tasks.findTasks([...new Set(ids)])).map((t) => [t.id, t]));
       return ids.map((id) => found.get(id) ?? null);
+    }, MAX_BATCH);
+    this.previous = new Batcher(async (keys) => {
+      const found = await this.tasks.findOutcomes(keys);
+      return keys.map((k) => found.get(`${k.taskId}#${k.attemptKey}`) ?? null);
     }, MAX_BATCH);
     this.records = new Batcher(async (entries) => {
       try {
@@ -140,26 +149,44 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       await this.db.transaction((m) => this.tasks.setTaskState(m, task.id, 'failed'));
       return;
     }
+    // A job run again after its worker died has the same attempt key as the run that died.
+    const attemptKey = `${job.id}#${job.attemptsMade}`;
+    const previous = await this.previous.submit({ taskId: task.id, attemptKey });
+    if (previous === 'success') {
+      // The worker died after recording the answer but before the queue heard of it: done already.
+      this.log.info({ taskId: task.id, delivery: task.uuid }, 'attempt already delivered; not sending it again');
+      return;
+    }
+    if (previous === 'sending') {
+      // At least once: the receiver may have had it, or not. It gets the same X-Gitea-Delivery.
+      this.log.warn({ taskId: task.id, delivery: task.uuid }, 'sending again an attempt whose worker died mid-send; the receiver may get it twice');
+    }
     const startedAt = new Date();
+    const base = {
+      taskId: task.id,
+      hookId: hook.id,
+      attemptKey,
+      guid: task.uuid,
+      eventType: task.eventType,
+      action: payloadAction(task.payload),
+      repoId: task.repoId,
+      redelivery,
+      url: request.url,
+      requestHeaders: JSON.stringify(request.recordedHeaders),
+      requestBody: request.recordedBody,
+      deliveredAt: startedAt,
+    };
+    // Recorded before sending, so a run that follows a crash knows this attempt was under way.
+    const unrecorded = await this.records.submit({
+      attempt: { ...base, responseStatus: 0, responseHeaders: '{}', responseBody: null, durationMs: 0, outcome: 'sending', statusText: 'Sending' },
+      taskState: null,
+    });
+    if (unrecorded) throw unrecorded;
     const end = attemptEnd(await this.sender.send(request));
     const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
     const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
     const refused = await this.records.submit({
-      attempt: {
-        taskId: task.id,
-        hookId: hook.id,
-        attemptKey: `${job.id}#${job.attemptsMade}`,
-        guid: task.uuid,
-        eventType: task.eventType,
-        action: payloadAction(task.payload),
-        repoId: task.repoId,
-        redelivery,
-        url: request.url,
-        requestHeaders: JSON.stringify(request.recordedHeaders),
-        requestBody: request.recordedBody,
-        deliveredAt: startedAt,
-        ...end,
-      },
+      attempt: { ...base, ...end },
       taskState: redelivery ? null : state,
     });
     if (refused) throw refused;

@@ -40,7 +40,10 @@ export class HookTaskEntity {
   createdAt!: Date;
 }
 
-/** One delivery attempt (a GitHub "delivery"): what was sent and what came back, written once it is known. */
+/**
+ * One delivery attempt (a GitHub "delivery"): recorded as `sending` before the request goes out,
+ * then completed with what came back.
+ */
 @Entity({ name: 'hook_delivery' })
 export class HookDeliveryEntity {
   @PrimaryGeneratedColumn()
@@ -94,8 +97,9 @@ export class HookDeliveryEntity {
   @Column({ type: 'integer', default: 0 })
   durationMs!: number;
 
+  /** `sending` is written before the request goes out, and replaced by the result. */
   @Column({ type: 'varchar', length: 16 })
-  outcome!: 'success' | 'failure' | 'refused';
+  outcome!: 'sending' | 'success' | 'failure' | 'refused';
 
   @Column({ type: 'text', default: '' })
   statusText!: string;

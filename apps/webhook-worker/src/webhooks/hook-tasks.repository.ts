@@ -159,10 +159,25 @@ export class HookTasksRepository {
     });
   }
 
-  /** Outcomes of a hook's latest attempts since `sinceMs`, newest first. */
+  /** Outcomes of attempts by task and attempt key (`taskId#attemptKey`); keys without a record are absent. */
+  async findOutcomes(keys: Array<{ taskId: number; attemptKey: string }>): Promise<Map<string, AttemptRecord['outcome']>> {
+    if (keys.length === 0) return new Map();
+    const values: unknown[] = [];
+    const pairs = keys.map((k) => {
+      values.push(k.taskId, k.attemptKey);
+      return `(task_id = ${this.p(values.length - 1)} AND attempt_key = ${this.p(values.length)})`;
+    });
+    const rows = (await this.db.manager.query(
+      `SELECT task_id, attempt_key, outcome FROM hook_delivery WHERE ${pairs.join(' OR ')}`,
+      values,
+    )) as Array<{ task_id: number | string; attempt_key: string; outcome: AttemptRecord['outcome'] }>;
+    return new Map(rows.map((r) => [`${Number(r.task_id)}#${r.attempt_key}`, r.outcome]));
+  }
+
+  /** Outcomes of a hook's latest finished attempts since `sinceMs`, newest first. */
   async recentOutcomes(hookId: number, sinceMs: number, limit: number): Promise<string[]> {
     const rows = (await this.db.manager.query(
-      `SELECT outcome FROM hook_delivery WHERE hook_id = ${this.p(1)} AND delivered_at > ${this.p(2)} ORDER BY id DESC LIMIT ${Number(limit)}`,
+      `SELECT outcome FROM hook_delivery WHERE hook_id = ${this.p(1)} AND delivered_at > ${this.p(2)} AND outcome <> 'sending' ORDER BY id DESC LIMIT ${Number(limit)}`,
       [hookId, sinceMs],
     )) as Array<{ outcome: string }>;
     return rows.map((r) => r.outcome);

@@ -128,7 +128,8 @@ export class HookDelivery {
   repository_id!: number | null;
   throttled_at!: string | null;
   /** gitforge: `success`, `failure` (retried while attempts remain) or `refused` (by the SSRF guard; never retried). */
-  outcome!: 'success' | 'failure' | 'refused';
+  /** `sending`: the attempt started and no answer is recorded yet (or its worker died mid-send). */
+  outcome!: 'sending' | 'success' | 'failure' | 'refused';
   /** gitforge: the hook event type (`X-Gitea-Event-Type`). */
   event_type!: string;
 }

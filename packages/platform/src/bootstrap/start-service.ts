@@ -18,6 +18,7 @@ export function createServerStrategy(service: ServiceName, config: PlatformConfi
     consumer: `${config.GITFORGE_INSTANCE_ID ?? `${hostname()}-${process.pid}`}`,
     concurrency: config.GITFORGE_RPC_CONCURRENCY,
     claimIdleMs: config.GITFORGE_RPC_CLAIM_IDLE_MS,
+    livenessTtlMs: config.GITFORGE_RPC_LIVENESS_TTL_MS,
   });
 }
 

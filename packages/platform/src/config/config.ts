@@ -69,11 +69,23 @@ export class PlatformConfig {
   @Min(100)
   GITFORGE_RPC_TIMEOUT_MS = 30_000;
 
-  /** A request pending this long on a replica that stopped heart-beating is claimed by another replica. */
+  /**
+   * Fallback for a live replica that is stuck: a request it stopped refreshing this long is
+   * claimed by another replica. A replica that died is detected by its liveness key instead.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(500)
   GITFORGE_RPC_CLAIM_IDLE_MS = 10_000;
+
+  /**
+   * A replica's liveness key lives this long after its last refresh (refreshed every quarter of
+   * it); once it is gone the requests the replica left pending are claimed by another replica.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(400)
+  GITFORGE_RPC_LIVENESS_TTL_MS = 1_500;
 
   /** Requests one replica handles at once. */
   @Type(() => Number)

@@ -24,7 +24,7 @@ export type JobHandler<T = unknown> = (job: QueueJob<T>) => Promise<void>;
 
 /** Settings both drivers share (from PlatformConfig). */
 export interface QueueDriverOptions {
-  /** A running job is claimed this long without a heartbeat; a dead worker's job is recovered after about twice this. */
+  /** A running job is claimed this long without a heartbeat; a dead worker's job is recovered about this long after it died (at most a quarter more). */
   lockMs: number;
   /** On close, how long running jobs may finish before they are returned to the queue. */
   shutdownGraceMs: number;

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { ServiceName } from '@gitforge/contracts';
 import { createLogger } from '../logging/logger.js';
 import { invokeHandler } from './invoke.js';
-import { CONSUMER_GROUP, parseEntry, requestStream } from './streams.js';
+import { CONSUMER_GROUP, livenessKey, parseEntry, requestStream } from './streams.js';
 
 export interface RedisStreamsServerOptions {
   url: string;
@@ -14,8 +14,17 @@ export interface RedisStreamsServerOptions {
   /** This replica's consumer name; unique per process. */
   consumer?: string;
   concurrency: number;
-  /** A pending entry idle this long belongs to a dead replica and is claimed. */
+  /**
+   * Fallback for a replica that is alive but stuck: a pending entry whose replica stopped
+   * refreshing it this long is claimed even though the replica's liveness key is still there.
+   */
   claimIdleMs: number;
+  /**
+   * How long a replica's liveness key outlives its last refresh (refreshed every quarter of it).
+   * Entries of a replica whose key is gone are claimed at once: a dead replica is taken over
+   * within about this long, a live one (however busy) keeps its requests.
+   */
+  livenessTtlMs?: number;
   /** How long one XREADGROUP blocks. */
   blockMs?: number;
 }
@@ -23,17 +32,30 @@ export interface RedisStreamsServerOptions {
 type StreamEntry = [id: string, fields: string[]];
 
 /**
+ * An entry of a dead replica is claimed once idle this long: enough that, of two survivors
+ * claiming at once, the second finds it freshly claimed (idle ~0) and leaves it.
+ */
+const DEAD_CLAIM_MIN_IDLE_MS = 100;
+
+/**
  * The service side of gitforge's transport: requests are entries of one Redis stream per
  * service, read through one consumer group, so each is taken by exactly one replica.
  * - Replies are published on the caller's reply channel.
- * - While a request runs, the replica refreshes its claim (heartbeat), so a long request
- *   is not stolen; when a replica dies its entries go idle and a survivor claims them.
+ * - Each replica keeps a liveness key with a short TTL. When a replica dies its key expires
+ *   and a survivor claims the requests it left pending (within about the TTL); a live replica's
+ *   requests are never taken for being slow.
+ * - While a request runs, the replica also refreshes its claim on the entry, so only a replica
+ *   that is alive but stuck (its event loop blocked) loses entries, after `claimIdleMs`.
  * - A request whose caller has given up (deadline passed) is dropped unanswered.
  */
 export class RedisStreamsServer extends Server implements CustomTransportStrategy {
   private readonly log = createLogger('redis-streams-server');
   private readonly stream: string;
   private readonly consumer: string;
+  private readonly alive: string;
+  private readonly livenessTtlMs: number;
+  /** Since when our liveness key has been refreshed without a failure (0: the last refresh failed). */
+  private liveSince = 0;
   private reader?: Redis;
   private writer?: Redis;
   private running = false;
@@ -46,6 +68,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     super();
     this.stream = requestStream(options.namespace, options.service);
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}`;
+    this.alive = livenessKey(options.namespace, options.service, this.consumer);
+    this.livenessTtlMs = options.livenessTtlMs ?? 1500;
   }
 
   listen(callback: (err?: unknown) => void): void {
@@ -60,8 +84,12 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.writer = new Redis(this.options.url, { maxRetriesPerRequest: 3, lazyConnect: true });
     await Promise.all([this.reader.connect(), this.writer.connect()]);
     await ensureGroup(this.writer, this.stream);
+    await this.refreshLiveness();
     this.running = true;
     this.loop = this.readLoop();
+    const live = Math.max(100, Math.floor(this.livenessTtlMs / 4));
+    this.timers.push(setInterval(() => void this.refreshLiveness().catch((err) => this.log.warn({ err }, 'liveness refresh failed')), live));
+    this.timers.push(setInterval(() => void this.claimFromDead().catch((err) => this.log.warn({ err }, 'claim failed')), live));
     const beat = Math.max(200, Math.floor(this.options.claimIdleMs / 3));
     this.timers.push(setInterval(() => void this.heartbeat().catch((err) => this.log.warn({ err }, 'heartbeat failed')), beat));
     this.timers.push(setInterval(() => void this.claimAbandoned().catch((err) => this.log.warn({ err }, 'claim failed')), beat));
@@ -136,7 +164,50 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     await this.writer!.xclaim(this.stream, CONSUMER_GROUP, this.consumer, 0, ...this.inFlight.keys(), 'JUSTID');
   }
 
-  /** Takes over entries left pending by replicas that stopped heart-beating. */
+  private async refreshLiveness(): Promise<void> {
+    try {
+      await this.writer!.set(this.alive, '1', 'PX', this.livenessTtlMs);
+      if (this.liveSince === 0) this.liveSince = Date.now();
+    } catch (err) {
+      this.liveSince = 0;
+      throw err;
+    }
+  }
+
+  /**
+   * Takes over the entries of replicas whose liveness key expired (they died). Two survivors
+   * may see the same dead replica: XCLAIM with a minimum idle time lets only the first take an
+   * entry, since claiming resets its idle time.
+   */
+  private async claimFromDead(): Promise<void> {
+    // After Redis was unreachable (or at start) every key may have lapsed, the live replicas'
+    // too: give them one TTL to refresh theirs before calling anyone dead.
+    if (!this.running || this.liveSince === 0 || Date.now() - this.liveSince < this.livenessTtlMs) return;
+    const summary = (await this.writer!.xpending(this.stream, CONSUMER_GROUP)) as [number, string | null, string | null, Array<[string, string]> | null];
+    const owners = (summary[3] ?? []).map(([name]) => name).filter((name) => name !== this.consumer);
+    for (const owner of owners) {
+      if (!this.running) return;
+      if ((await this.writer!.exists(livenessKey(this.options.namespace, this.options.service, owner))) === 1) continue;
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free <= 0) return;
+      const pending = (await this.writer!.xpending(this.stream, CONSUMER_GROUP, '-', '+', free, owner)) as Array<[string, string, number, number]>;
+      if (pending.length === 0) continue;
+      const entries = (await this.writer!.xclaim(
+        this.stream,
+        CONSUMER_GROUP,
+        this.consumer,
+        DEAD_CLAIM_MIN_IDLE_MS,
+        ...pending.map(([id]) => id),
+      )) as Array<StreamEntry | null>;
+      for (const e of entries) {
+        if (!e) continue;
+        this.log.info({ entryId: e[0], from: owner }, 'claimed a request of a replica that died');
+        this.dispatch(e[0], e[1]);
+      }
+    }
+  }
+
+  /** Takes over entries left pending by replicas that stopped heart-beating (alive but stuck, or no liveness key). */
   private async claimAbandoned(): Promise<void> {
     if (!this.running) return;
     let cursor = '0-0';
@@ -179,6 +250,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.running = false;
     for (const t of this.timers) clearInterval(t);
     this.wake?.();
+    // Until our requests are answered, keep the liveness key: they are ours to finish.
+    const keepAlive = setInterval(() => void this.refreshLiveness().catch(() => undefined), Math.max(100, Math.floor(this.livenessTtlMs / 4)));
     // Let requests in flight finish and reply; the blocked read is then cut.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -186,6 +259,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       new Promise((r) => (timer = setTimeout(r, 10_000))),
     ]);
     clearTimeout(timer);
+    clearInterval(keepAlive);
+    await this.writer?.del(this.alive).catch(() => undefined);
     this.reader?.disconnect();
     await this.loop?.catch(() => undefined);
     await this.writer?.quit().catch(() => undefined);

@@ -3,6 +3,9 @@ import type { ServiceName } from '@gitforge/contracts';
 /** Redis keys of the transport. One request stream and one consumer group per service. */
 export const requestStream = (namespace: string, service: ServiceName): string => `${namespace}:rpc:${service}`;
 export const CONSUMER_GROUP = 'replicas';
+/** A replica's liveness key: set with a short TTL and refreshed while the process runs; gone soon after it dies. */
+export const livenessKey = (namespace: string, service: ServiceName, consumer: string): string =>
+  `${namespace}:alive:${service}:${consumer}`;
 export const replyChannel = (namespace: string, clientId: string): string => `${namespace}:reply:${clientId}`;
 
 /** Fields of a request entry in the stream. */

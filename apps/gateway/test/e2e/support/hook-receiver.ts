@@ -16,6 +16,7 @@ export class HookReceiver {
   readonly received: ReceivedDelivery[] = [];
   private readonly statuses = new Map<string, number[]>();
   private readonly holds = new Map<string, { release: () => void; released: Promise<void> }>();
+  private readonly delays = new Map<string, number>();
 
   private constructor(
     private readonly server: http.Server,
@@ -41,6 +42,8 @@ export class HookReceiver {
     this.received.push({ method: req.method ?? '', path, headers, body, at: Date.now() });
     const hold = this.holds.get(path);
     if (hold) await hold.released;
+    const delay = this.delays.get(path);
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     const status = this.statuses.get(path)?.shift() ?? 200;
     res.statusCode = status;
     res.setHeader('content-type', 'text/plain');
@@ -54,6 +57,11 @@ export class HookReceiver {
   /** Answers the next requests to `path` with these statuses (then 200). */
   respond(path: string, statuses: number[]): void {
     this.statuses.set(path, [...statuses]);
+  }
+
+  /** Answers each request to `path` after `ms` (a receiver that takes its time). */
+  delay(path: string, ms: number): void {
+    this.delays.set(path, ms);
   }
 
   /** Holds requests to `path` unanswered until released (the sender sees a slow receiver). */

@@ -174,7 +174,8 @@ export class Layout {
 
   /** Kills one process at once (SIGKILL: no graceful shutdown, as a crash). */
   kill(app: AppName, index = 0): void {
-    const p = this.processes.find((x) => x.app === app && x.index === index && x.child.exitCode === null);
+    // A process killed by a signal keeps exitCode null (signalCode says how it ended): skip those too.
+    const p = this.processes.find((x) => x.app === app && x.index === index && x.child.exitCode === null && x.child.signalCode === null);
     p?.child.kill('SIGKILL');
   }
 
