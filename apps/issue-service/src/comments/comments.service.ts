@@ -11,6 +11,7 @@ import {
   type RepoAccess,
   type TimelineComment,
   type User,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import type { EntityManager } from 'typeorm';
@@ -35,7 +36,6 @@ import { requireMayChangeComment, requireMayComment } from './comment-rules.js';
 import { CommentType } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
 import { CommentsRepository } from './comments.repository.js';
-import { idFrom } from '../access/ids.js';
 
 /** Query parameters of the comment listings and the timeline. */
 export interface CommentListQuery {
@@ -185,7 +185,13 @@ export class CommentsService {
    * Gitea re-saves a comment's content when a file is attached to it: a new content version and
    * an `edited` event whose body is unchanged. Runs in the upload's transaction.
    */
-  async attachmentAdded(m: EntityManager, actor: Actor, repo: RepoAccess, issue: IssueEntity, comment: CommentEntity): Promise<void> {
+  async attachmentAdded(
+    m: EntityManager,
+    actor: Actor,
+    repo: RepoAccess,
+    issue: IssueEntity,
+    comment: CommentEntity,
+  ): Promise<void> {
     const known = await this.knownUsers(issue, actor, comment.posterId);
     await this.saveEdit(m, actor, repo, issue, comment, comment.content, known);
   }
@@ -236,7 +242,13 @@ export class CommentsService {
       const after = await this.recount(m, issue);
       if (comment.type === CommentType.comment) {
         const api = await this.issueLoader.one(after, repo, { m, known });
-        await this.events.comment(m, 'comment.deleted', { actor: a, issue: api, comment: deleted, repo, sender });
+        await this.events.comment(m, 'comment.deleted', {
+          actor: a,
+          issue: api,
+          comment: deleted,
+          repo,
+          sender,
+        });
       }
       return uuids.map(attachmentBlobKey);
     });
@@ -274,7 +286,12 @@ export class CommentsService {
   }
 
   /** The comment `id` of a repository the actor may see, whose issues or pulls it may read. */
-  async commentFor(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess }> {
+  async commentFor(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    id: string,
+  ): Promise<CommentContext & { repo: RepoAccess }> {
     const repo = await this.gate.assign(actor, owner, repoName);
     requireIssuesOrPulls(repo);
     return { ...(await this.commentIn(repo, id)), repo };
@@ -284,7 +301,12 @@ export class CommentsService {
    * As {@link commentFor}, for a change: signed in (401) and not archived (423) before the
    * comment is looked up. Who may change what is the caller's rule.
    */
-  async commentForWrite(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
+  async commentForWrite(
+    actor: Actor | null,
+    owner: string,
+    repoName: string,
+    id: string,
+  ): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
     const a = requireActor(actor);
     const repo = await this.gate.assign(a, owner, repoName);
     requireIssuesOrPulls(repo);

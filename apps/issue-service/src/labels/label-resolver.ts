@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { invalid, unprocessable, type RepoAccess } from '@gitforge/contracts';
-import { idFrom } from '../access/ids.js';
+import { invalid, unprocessable, type RepoAccess, idFrom } from '@gitforge/contracts';
 import type { LabelEntity } from './label.entity.js';
 import { LabelsRepository } from './labels.repository.js';
 
@@ -31,9 +30,13 @@ export class LabelResolver {
     if (impossible !== undefined) throw unprocessable(`label does not exist [label_id: ${impossible}]`);
     const orgIds = repo.ownerKind === 'organization' ? [repo.ownerId] : [];
     const usable = (l: LabelEntity): boolean => l.repoId === repo.id || orgIds.includes(l.orgId);
-    const found = (await this.labels.findByIds([...ids, ...(await this.labels.idsByNames([repo.id], orgIds, names))])).filter(usable);
-    for (const id of ids) if (!found.some((l) => l.id === id)) throw unprocessable(`label does not exist [label_id: ${id}]`);
-    for (const name of names) if (!found.some((l) => l.name === name)) throw unprocessable(`label does not exist [name: ${name}]`);
+    const found = (
+      await this.labels.findByIds([...ids, ...(await this.labels.idsByNames([repo.id], orgIds, names))])
+    ).filter(usable);
+    for (const id of ids)
+      if (!found.some((l) => l.id === id)) throw unprocessable(`label does not exist [label_id: ${id}]`);
+    for (const name of names)
+      if (!found.some((l) => l.name === name)) throw unprocessable(`label does not exist [name: ${name}]`);
     return found.sort((a, b) => a.id - b.id);
   }
 }

@@ -9,6 +9,7 @@ import {
   type ListOptions,
   type Page,
   type RepoAccess,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
 import { OrgGate, requireOrgOwner, type OrgAccess } from '../access/org-gate.js';
@@ -17,7 +18,6 @@ import { parseLabelColor } from './label-color.js';
 import type { LabelEntity } from './label.entity.js';
 import { repoLabelHome, toLabel, type LabelHome } from './label.mapper.js';
 import { LabelsRepository, type LabelOwner } from './labels.repository.js';
-import { idFrom } from '../access/ids.js';
 
 /**
  * A label in a path: a number is an id (Go's ParseInt, sign allowed), anything else a name
@@ -45,7 +45,12 @@ export class LabelsService {
   ) {}
 
   /** `GET /repos/{o}/{r}/labels`: anyone who sees the repository. */
-  async listForRepo(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<Label>> {
+  async listForRepo(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    options: ListOptions,
+  ): Promise<Page<Label>> {
     return this.list(this.repoScope(await this.gate.assign(actor, owner, repo)), options);
   }
 
@@ -55,11 +60,22 @@ export class LabelsService {
   }
 
   /** `POST /repos/{o}/{r}/labels` (201): `is_archived` is honoured here. */
-  async createForRepo(actor: Actor | null, owner: string, repo: string, body: CreateLabelOption): Promise<Label> {
+  async createForRepo(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    body: CreateLabelOption,
+  ): Promise<Label> {
     return this.create(await this.repoScopeForWrite(actor, owner, repo), body, body.is_archived === true);
   }
 
-  async editForRepo(actor: Actor | null, owner: string, repo: string, id: string, body: EditLabelOption): Promise<Label> {
+  async editForRepo(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    id: string,
+    body: EditLabelOption,
+  ): Promise<Label> {
     const scope = await this.repoScopeForWrite(actor, owner, repo);
     return this.edit(scope, await this.find(scope, id), body);
   }

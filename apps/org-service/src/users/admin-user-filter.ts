@@ -1,4 +1,4 @@
-import { unprocessable, Visibilities, type Visibility } from '@gitforge/contracts';
+import { unprocessable, Visibilities, type Visibility, formInt64 } from '@gitforge/contracts';
 
 /** `GET /admin/users` filters, after Gitea's form parsing. */
 export interface AdminUserFilter {
@@ -25,7 +25,8 @@ export function optionalBool(value: unknown): boolean | undefined {
   return undefined;
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /**
  * Reads the query of `GET /admin/users` (openapi adminSearchUsers): unknown `sort`, `order` or
@@ -36,15 +37,16 @@ export function parseAdminUserFilter(query: Record<string, unknown>): AdminUserF
   const order = text(query.order);
   const visibility = text(query.visibility);
   if (sort !== undefined && !(sort in SORT_COLUMNS)) throw unprocessable(`invalid sort: "${sort}"`);
-  if (order !== undefined && order !== 'asc' && order !== 'desc') throw unprocessable(`invalid order: "${order}"`);
+  if (order !== undefined && order !== 'asc' && order !== 'desc')
+    throw unprocessable(`invalid order: "${order}"`);
   if (visibility !== undefined && !(Visibilities as readonly string[]).includes(visibility)) {
     throw unprocessable(`invalid visibility: "${visibility}"`);
   }
-  const sourceId = text(query.source_id) === undefined ? undefined : Number.parseInt(String(query.source_id), 10);
+  const sourceId = text(query.source_id) === undefined ? undefined : formInt64(query.source_id);
   return {
     keyword: text(query.q),
     loginName: text(query.login_name),
-    sourceId: sourceId !== undefined && Number.isFinite(sourceId) && sourceId > 0 ? sourceId : undefined,
+    sourceId: sourceId !== undefined && sourceId > 0 ? sourceId : undefined,
     visibility: visibility as Visibility | undefined,
     isActive: optionalBool(query.is_active),
     isAdmin: optionalBool(query.is_admin),

@@ -14,16 +14,14 @@ import {
   type UserSettings,
   type UserSettingsOptions,
   type OwnerFilter,
+  formInt64,
 } from '@gitforge/contracts';
 import { optionalBool } from './admin-user-filter.js';
 import { UsersService } from './users.service.js';
 
 /** Gitea's FormInt64: a malformed number reads as 0 (no filter). */
-const formInt = (value: unknown): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const n = Number.parseInt(String(value), 10);
-  return Number.isFinite(n) ? n : 0;
-};
+const formInt = (value: unknown): number | undefined =>
+  value === undefined || value === '' ? undefined : formInt64(value);
 
 @Controller()
 export class UsersController {
@@ -45,12 +43,21 @@ export class UsersController {
   }
 
   @MessagePattern(UserPatterns.activityActors)
-  activityActors(@Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>): Promise<ActivityActor[]> {
+  activityActors(
+    @Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>,
+  ): Promise<ActivityActor[]> {
     return this.users.activityActors(req.actor, req.body.ids);
   }
 
   @MessagePattern(UserPatterns.search)
-  search(@Payload() req: RpcRequest<Record<string, string>, undefined, { q?: string; uid?: string; page?: string; limit?: string }>): Promise<Page<User>> {
+  search(
+    @Payload()
+    req: RpcRequest<
+      Record<string, string>,
+      undefined,
+      { q?: string; uid?: string; page?: string; limit?: string }
+    >,
+  ): Promise<Page<User>> {
     return this.users.search(
       req.actor,
       { q: typeof req.query.q === 'string' ? req.query.q : undefined, uid: formInt(req.query.uid) },
@@ -64,7 +71,9 @@ export class UsersController {
   }
 
   @MessagePattern(UserPatterns.updateSettings)
-  updateSettings(@Payload() req: RpcRequest<Record<string, string>, UserSettingsOptions>): Promise<UserSettings> {
+  updateSettings(
+    @Payload() req: RpcRequest<Record<string, string>, UserSettingsOptions>,
+  ): Promise<UserSettings> {
     return this.users.updateSettings(req.actor, req.body ?? {});
   }
 
@@ -89,7 +98,9 @@ export class UsersController {
   }
 
   @MessagePattern(UserPatterns.adminDelete)
-  adminDelete(@Payload() req: RpcRequest<{ username: string }, undefined, { purge?: string }>): Promise<void> {
+  adminDelete(
+    @Payload() req: RpcRequest<{ username: string }, undefined, { purge?: string }>,
+  ): Promise<void> {
     return this.users.adminDelete(req.actor, req.params.username, optionalBool(req.query.purge) === true);
   }
 

@@ -7,6 +7,7 @@ import {
   type CreateTagProtectionOption,
   type EditTagProtectionOption,
   type TagProtection,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
@@ -46,18 +47,25 @@ export class TagProtectionsService {
     return this.one(a, ctx, parseId(rawId));
   }
 
-  async create(actor: Actor | null, owner: string, repo: string, body: CreateTagProtectionOption): Promise<TagProtection> {
+  async create(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    body: CreateTagProtectionOption,
+  ): Promise<TagProtection> {
     const { actor: a, ctx } = await this.guard.admin(actor, owner, repo, { write: true });
     const namePattern = (body.name_pattern ?? '').trim();
     if (!namePattern) throw invalid('name_pattern are empty');
     if ((body.whitelist_usernames ?? []).length === 0 && (body.whitelist_teams ?? []).length === 0) {
       throw invalid('both whitelist_usernames and whitelist_teams are empty');
     }
-    if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern)) throw forbidden('Tag protection already exist');
+    if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern))
+      throw forbidden('Tag protection already exist');
     const users = await this.directory.requireUsers(a, body.whitelist_usernames ?? []);
     const teams = await this.guard.teamIds(ctx, body.whitelist_teams);
     const id = await this.db.transaction(async (m) => {
-      if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern, m)) throw forbidden('Tag protection already exist');
+      if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern, m))
+        throw forbidden('Tag protection already exist');
       const now = new Date();
       return this.protections.insertTagProtection(m, {
         repoId: ctx.repo.id,
@@ -71,15 +79,24 @@ export class TagProtectionsService {
     return this.one(a, ctx, id);
   }
 
-  async edit(actor: Actor | null, owner: string, repo: string, rawId: string, body: EditTagProtectionOption): Promise<TagProtection> {
+  async edit(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    rawId: string,
+    body: EditTagProtectionOption,
+  ): Promise<TagProtection> {
     const { actor: a, ctx } = await this.guard.admin(actor, owner, repo, { write: true });
     const id = parseId(rawId);
     if (!(await this.protections.tagProtection(ctx.repo.id, id))) throw notFound();
     const changes: Partial<TagProtectionEntity> = { updatedAt: new Date() };
     if (body.name_pattern !== undefined) changes.namePattern = body.name_pattern;
-    if (body.whitelist_teams !== undefined) changes.allowlistTeamIds = await this.guard.teamIds(ctx, body.whitelist_teams);
+    if (body.whitelist_teams !== undefined)
+      changes.allowlistTeamIds = await this.guard.teamIds(ctx, body.whitelist_teams);
     if (body.whitelist_usernames !== undefined) {
-      changes.allowlistUserIds = (await this.directory.requireUsers(a, body.whitelist_usernames)).map((u) => u.id);
+      changes.allowlistUserIds = (await this.directory.requireUsers(a, body.whitelist_usernames)).map(
+        (u) => u.id,
+      );
     }
     await this.db.transaction(async (m) => {
       if (!(await this.protections.tagProtection(ctx.repo.id, id, m))) throw notFound();
@@ -100,7 +117,7 @@ export class TagProtectionsService {
 
 /** Path ids as Gitea parses them: anything but a positive integer names no protection. */
 function parseId(raw: string): number {
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw notFound();
+  const id = idFrom(raw);
+  if (!id) throw notFound();
   return id;
 }

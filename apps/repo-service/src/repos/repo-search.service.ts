@@ -13,6 +13,9 @@ import {
   type ReachableRepos,
   type Repository,
   type TeamRepoScope,
+  formInt64,
+  idFrom,
+  isRowIdRange,
 } from '@gitforge/contracts';
 import { DirectoryClient, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
@@ -55,12 +58,11 @@ const SORT_COLUMNS: Record<string, string> = {
 };
 
 /** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
-const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
-const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
-const formInt = (v: string | undefined): number => {
-  const n = Number.parseInt(v ?? '', 10);
-  return Number.isFinite(n) ? n : 0;
-};
+const formBool = (v: string | undefined): boolean =>
+  ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
+const optionalBool = (v: string | undefined): boolean | undefined =>
+  v === undefined || v === '' ? undefined : formBool(v);
+const formInt = formInt64;
 
 /**
  * `GET /repos/search` as Gitea's SearchRepository: what the actor may see (public repositories of
@@ -82,14 +84,17 @@ export class RepoSearchService {
     if (sort && order !== 'asc' && order !== 'desc') throw unprocessable(`Invalid sort order: "${order}"`);
     if (sort && !SORT_COLUMNS[sort]) throw unprocessable(`Invalid sort mode: "${sort}"`);
     const mode = q.mode ?? '';
-    if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw unprocessable(`Invalid search mode: "${mode}"`);
+    if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode))
+      throw unprocessable(`Invalid search mode: "${mode}"`);
 
     // Stars are not kept yet, so nobody has starred anything.
     if (formInt(q.starredBy) > 0) return pageOf([], 0, options);
 
     // Public-only tokens search public repositories only (Gitea's SearchRepoOptions.ApplyPublicOnly).
     const includePrivate =
-      actor !== null && !isPublicOnly(actor.scopes) && (q.private === undefined || q.private === '' || formBool(q.private));
+      actor !== null &&
+      !isPublicOnly(actor.scopes) &&
+      (q.private === undefined || q.private === '' || formBool(q.private));
     const filter: RepoSearchFilter = {
       ...(await this.reachFilter(actor, includePrivate)),
       keywords: (q.q ?? '')
@@ -103,10 +108,16 @@ export class RepoSearchService {
       isPrivate: optionalBool(q.is_private),
       template: optionalBool(q.template),
       archived: optionalBool(q.archived),
-      priorityOwnerId: formInt(q.priority_owner_id) || undefined,
-      orderBy: { column: SORT_COLUMNS[sort || 'alpha']!, direction: sort && order === 'desc' ? 'DESC' : 'ASC' },
+      priorityOwnerId: idFrom(q.priority_owner_id) || undefined,
+      orderBy: {
+        column: SORT_COLUMNS[sort || 'alpha']!,
+        direction: sort && order === 'desc' ? 'DESC' : 'ASC',
+      },
     };
     const uid = formInt(q.uid);
+    const teamId = formInt(q.team_id);
+    // An owner or a team no row can be (beyond the id columns) has no repositories.
+    if (!isRowIdRange(uid) || !isRowIdRange(teamId)) return pageOf([], 0, options);
     if (mode === 'source') Object.assign(filter, { fork: false, mirror: false });
     if (mode === 'fork') filter.fork = true;
     if (mode === 'mirror') filter.mirror = true;
@@ -116,11 +127,14 @@ export class RepoSearchService {
       filter.onlyIds = who ? (await this.access.collaborationsOf(who)).map((c) => c.repoId) : [];
     } else if (uid) {
       filter.ownerId = uid;
-      if (!formBool(q.exclusive)) filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
+      if (!formBool(q.exclusive))
+        filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
     }
-    const teamId = formInt(q.team_id);
     if (teamId) {
-      const scope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(teamId) } });
+      const scope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, {
+        actor,
+        params: { id: String(teamId) },
+      });
       filter.team = { orgId: scope.orgId, ids: scope.includesAllRepositories ? null : scope.repoIds };
     }
     const [rows, total] = await this.repos.search(filter, options);
@@ -149,8 +163,14 @@ export class RepoSearchService {
       if (scope.team) {
         const [team] = await this.directory.teams(owner.id, { names: [scope.team] });
         if (!team) throw invalid('Team not found');
-        const teamScope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(team.id) } });
-        filter.team = { orgId: teamScope.orgId, ids: teamScope.includesAllRepositories ? null : teamScope.repoIds };
+        const teamScope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, {
+          actor,
+          params: { id: String(team.id) },
+        });
+        filter.team = {
+          orgId: teamScope.orgId,
+          ids: teamScope.includesAllRepositories ? null : teamScope.repoIds,
+        };
       }
     }
     return this.repos.searchIds(filter);
@@ -160,10 +180,14 @@ export class RepoSearchService {
   private async reachFilter(
     actor: Actor | null,
     includePrivate: boolean,
-  ): Promise<Pick<RepoSearchFilter, 'unrestricted' | 'includePrivate' | 'owners' | 'fullOwnerIds' | 'reachableIds'>> {
+  ): Promise<
+    Pick<RepoSearchFilter, 'unrestricted' | 'includePrivate' | 'owners' | 'fullOwnerIds' | 'reachableIds'>
+  > {
     const [owners, reach, collaborations] = await Promise.all([
       this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor }),
-      actor ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor }) : Promise.resolve({ orgIds: [], repoIds: [] }),
+      actor
+        ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor })
+        : Promise.resolve({ orgIds: [], repoIds: [] }),
       actor ? this.access.collaborationsOf(actor.id) : Promise.resolve([]),
     ]);
     return {

@@ -9,6 +9,7 @@ import {
   type Page,
   type Repository,
   type RpcRequest,
+  idFrom,
 } from '@gitforge/contracts';
 import { RepoSearchService, type RepoSearchQuery } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
@@ -39,7 +40,7 @@ export class ReposController {
 
   @MessagePattern(RepoPatterns.getById)
   getById(@Payload() req: RpcRequest<{ id: string }>): Promise<Repository> {
-    return this.repos.getById(req.actor, Number(req.params.id));
+    return this.repos.getById(req.actor, idFrom(req.params.id));
   }
 
   @MessagePattern(RepoPatterns.get)
@@ -69,7 +70,12 @@ export class ReposController {
 
   @MessagePattern(RepoPatterns.listForOrg)
   listForOrg(@Payload() req: RpcRequest<{ org: string }>): Promise<Page<Repository>> {
-    return this.repos.listForOwner(req.actor, req.params.org, normalizeListOptions(req.query), 'organization');
+    return this.repos.listForOwner(
+      req.actor,
+      req.params.org,
+      normalizeListOptions(req.query),
+      'organization',
+    );
   }
 
   @MessagePattern(RepoPatterns.findMany)
@@ -88,7 +94,10 @@ export class ReposController {
   }
 
   @MessagePattern(RepoPatterns.search)
-  search(@Payload() req: RpcRequest<Record<string, string>, undefined, RepoSearchQuery & { page?: string; limit?: string }>): Promise<Page<Repository>> {
+  search(
+    @Payload()
+    req: RpcRequest<Record<string, string>, undefined, RepoSearchQuery & { page?: string; limit?: string }>,
+  ): Promise<Page<Repository>> {
     return this.repoSearch.search(req.actor, req.query, normalizeListOptions(req.query));
   }
 }

@@ -17,6 +17,7 @@ import {
   type ListOptions,
   type Page,
   type User,
+  idFrom,
 } from '@gitforge/contracts';
 import { PlatformConfig, RpcClient } from '@gitforge/platform';
 import { DeliveryQueue } from './delivery-queue.js';
@@ -49,8 +50,8 @@ export class DeliveriesService {
 
   private async delivery(actor: Actor | null, params: HookParams & { deliveryId: string }) {
     const hook = await this.hook(actor, params);
-    const id = Number(params.deliveryId);
-    const row = Number.isSafeInteger(id) && id > 0 ? await this.tasks.findDelivery(hook.id, id) : null;
+    const id = idFrom(params.deliveryId);
+    const row = id ? await this.tasks.findDelivery(hook.id, id) : null;
     if (!row) throw notFound();
     return row;
   }
@@ -71,18 +72,32 @@ export class DeliveriesService {
    * PrepareWebhook, which checks both); nothing for an empty repository, 404 for an unknown ref.
    * Pusher and sender are shown as to anyone (ToUserWithAccessMode with no access).
    */
-  async test(actor: Actor | null, params: { owner: string; repo: string; id: string }, ref: string | undefined): Promise<void> {
+  async test(
+    actor: Actor | null,
+    params: { owner: string; repo: string; id: string },
+    ref: string | undefined,
+  ): Promise<void> {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     const hook = await this.hook(actor, { kind: 'repo', ...params });
-    const at = await this.rpc.call<HookCommit, { owner: string; repo: string }, { ref?: string }>(RepoFactPatterns.hookCommit, {
-      actor,
-      params: { owner: params.owner, repo: params.repo },
-      query: ref ? { ref } : {},
-    });
+    const at = await this.rpc.call<HookCommit, { owner: string; repo: string }, { ref?: string }>(
+      RepoFactPatterns.hookCommit,
+      {
+        actor,
+        params: { owner: params.owner, repo: params.repo },
+        query: ref ? { ref } : {},
+      },
+    );
     if (!at.commit) return;
     const branch = at.ref.startsWith('refs/heads/') ? at.ref.slice('refs/heads/'.length) : null;
-    if (!hook.events.includes('push') || (branch !== null && !branchFilterMatches(hook.branch_filter, branch))) return;
-    const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [actor.id] } });
+    if (
+      !hook.events.includes('push') ||
+      (branch !== null && !branchFilterMatches(hook.branch_filter, branch))
+    )
+      return;
+    const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(
+      UserPatterns.getMany,
+      { actor: null, body: { ids: [actor.id] } },
+    );
     if (!sender) throw new ContractError('unauthenticated', 'token is required');
     const sha = at.commit.id;
     const payload: PushPayload = {
@@ -98,7 +113,14 @@ export class DeliveriesService {
       sender,
     };
     const [task] = await this.tasks.insertTasks([
-      { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
+      {
+        hookId: hook.id,
+        eventId: `test-${randomUUID()}`,
+        uuid: randomUUID(),
+        eventType: 'push',
+        payload: JSON.stringify(payload, null, 2),
+        repoId: at.repository.id,
+      },
     ]);
     await this.queue.enqueue([task!]);
   }
