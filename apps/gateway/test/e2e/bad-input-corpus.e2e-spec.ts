@@ -621,6 +621,24 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     expect(probes.filter(admitted).map((p) => p.label)).toEqual([]);
   });
 
+  it('should answer odd credentials and sudo with 401, 403 or 404, never a 5xx', async () => {
+    const odd = [CONTROL, LONG, '', ':', '\u00ff\u0100', '-x'];
+    const jobs = [
+      ...odd.flatMap((v) => [
+        probe(api.as({ basic: [v, v] }), 'GET', '/user'),
+        probe(api.as({ basic: [alice.username, v] }), 'GET', '/user'),
+        probe(api.as({ token: encodeURIComponent(v) }), 'GET', '/user'),
+        probe(api.admin, 'GET', `/user?sudo=${encodeURIComponent(v)}`),
+      ]),
+      probe(api.as({ token: 'f'.repeat(40) }), 'GET', '/user'),
+    ];
+    const probes = await run(jobs);
+    expectClean(probes);
+    expect(probes.filter((p) => p.status === 200 && !p.label.includes('sudo=')).map((p) => p.label)).toEqual(
+      [],
+    );
+  });
+
   it('should answer smart HTTP with odd service names and refs without a 5xx', async () => {
     const auth = {
       authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}`,
