@@ -641,6 +641,65 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     expect(probes.filter(admitted).map((p) => p.label)).toEqual([]);
   });
 
+  it('should refuse option-looking refs and odd file paths in bodies with a 4xx, never a 5xx', async () => {
+    const refs = [
+      '--upload-pack=x',
+      '-x',
+      '../../etc',
+      'a..b',
+      'HEAD@{-1}',
+      '\u0001',
+      ' ',
+      'refs/heads/../x',
+      'x.lock',
+      'a/',
+      LONG.slice(0, 300),
+    ];
+    const paths = [
+      '../x',
+      'a/../../x',
+      '.git/config',
+      '/abs',
+      'a//b',
+      'a/',
+      '',
+      '\u0001x',
+      `${'d/'.repeat(3000)}x`,
+      LONG,
+    ];
+    const write = (body: Record<string, unknown>) => ({ content: 'aGk=', ...body });
+    const jobs = [
+      ...refs.flatMap((ref) => [
+        probe(alice.api, 'POST', '/repos/{repo}/branches', { new_branch_name: ref }),
+        probe(alice.api, 'POST', '/repos/{repo}/branches', { new_branch_name: 'ok-from', old_ref_name: ref }),
+        probe(alice.api, 'POST', '/repos/{repo}/tags', { tag_name: ref }),
+        probe(alice.api, 'POST', '/repos/{repo}/tags', { tag_name: 'ok-tag', target: ref }),
+        probe(alice.api, 'POST', '/repos/{repo}/contents/r.txt', write({ branch: ref })),
+        probe(alice.api, 'POST', '/repos/{repo}/contents/r.txt', write({ new_branch: ref })),
+        probe(alice.api, 'PATCH', '/repos/{repo}', { default_branch: ref }),
+        probe(alice.api, 'POST', '/repos/{repo}/branch_protections', { rule_name: ref }),
+      ]),
+      ...paths.flatMap((path) => [
+        probe(alice.api, 'POST', '/repos/{repo}/contents', {
+          files: [{ operation: 'create', path, content: 'aGk=' }],
+        }),
+        probe(alice.api, 'POST', '/repos/{repo}/contents', {
+          files: [{ operation: 'update', path: 'README.md', from_path: path, content: 'aGk=' }],
+        }),
+        probe(alice.api, 'POST', '/repos/{repo}/contents', { files: [{ operation: 'delete', path }] }),
+      ]),
+    ];
+    const probes = await run(jobs);
+    expectClean(probes);
+    const escaped = probes.filter(
+      (p) =>
+        p.status < 400 &&
+        /upload-pack|\.\.\/|\.git\/|"\/abs"|"-x"/.test(p.label) &&
+        !/branch_protections/.test(p.label),
+    );
+    expect(escaped.map((p) => `${p.status} ${p.label}`)).toEqual([]);
+  });
+
   it('should answer odd credentials and sudo with 401, 403 or 404, never a 5xx', async () => {
     const odd = [CONTROL, LONG, '', ':', '\u00ff\u0100', '-x'];
     const jobs = [
