@@ -718,6 +718,13 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     );
   });
 
+  it("should answer a request line over Go's 1 MiB header limit as Go does: 431 in plain text", async () => {
+    const res = await fetch(`${layout.apiUrl}/users/${'x'.repeat(1_100_000)}`);
+    expect(res.status).toBe(431);
+    expect(await res.text()).toBe('431 Request Header Fields Too Large');
+    expect((await api.anonymous.get(`/users/${'x'.repeat(20_000)}`)).status).toBe(404);
+  });
+
   it('should answer smart HTTP with odd service names and refs without a 5xx', async () => {
     const auth = {
       authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}`,
