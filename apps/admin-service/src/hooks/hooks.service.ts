@@ -71,34 +71,22 @@ export class HooksService {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     switch (params.kind) {
       case 'repo': {
-        const repo = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(
-          RepoFactPatterns.access,
-          {
-            actor,
-            params: { owner: params.owner, repo: params.repo },
-          },
-        );
-        if (!repo.permission.admin)
-          throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+        const repo = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, {
+          actor,
+          params: { owner: params.owner, repo: params.repo },
+        });
+        if (!repo.permission.admin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
         return { filter: { repoId: repo.id }, kind: 'repository', repoId: repo.id, ownerId: 0 };
       }
       case 'org': {
         const owner = await this.rpc
-          .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, {
-            actor,
-            body: { owner: params.org },
-          })
+          .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: params.org } })
           .catch((err: unknown) => {
             throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
           });
         if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
         if (!actor.isAdmin && !owner.isOrgOwner) throw forbidden('Must be an organization owner');
-        return {
-          filter: { ownerId: owner.owner.id },
-          kind: 'organization',
-          repoId: 0,
-          ownerId: owner.owner.id,
-        };
+        return { filter: { ownerId: owner.owner.id }, kind: 'organization', repoId: 0, ownerId: owner.owner.id };
       }
       case 'user':
         return { filter: { ownerId: actor.id }, kind: 'user', repoId: 0, ownerId: actor.id };
@@ -129,9 +117,7 @@ export class HooksService {
   /** Gitea's admin ListHooks: system hooks unless asked for `default` or `all` hooks, all of them in one answer. */
   async listAdmin(actor: Actor | null, type: string | undefined): Promise<Hook[]> {
     await this.place(actor, { kind: 'admin' });
-    const rows = await this.hooks.listAll({
-      kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'],
-    });
+    const rows = await this.hooks.listAll({ kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] });
     return rows.map(toHook);
   }
 
@@ -142,19 +128,16 @@ export class HooksService {
   async create(actor: Actor | null, params: HookParams, body: CreateHookOption): Promise<Hook> {
     const place = await this.place(actor, params);
     const config = body.config ?? {};
-    if (!(HookTypes as readonly string[]).includes(body.type))
-      throw unprocessable(`Invalid hook type: ${body.type}`);
+    if (!(HookTypes as readonly string[]).includes(body.type)) throw unprocessable(`Invalid hook type: ${body.type}`);
     for (const key of ['url', 'content_type']) {
       if (!(key in config)) throw unprocessable(`Missing config option: ${key}`);
     }
-    if (config.content_type !== 'json' && config.content_type !== 'form')
-      throw unprocessable('Invalid content type');
+    if (config.content_type !== 'json' && config.content_type !== 'form') throw unprocessable('Invalid content type');
     if (!isValidHookUrl(config.url!)) throw unprocessable('Invalid url');
     let kind = place.kind;
     const system = config.is_system_webhook;
     if (system !== undefined && system !== '') {
-      if (!GO_BOOL_TRUE.includes(system) && !GO_BOOL_FALSE.includes(system))
-        throw unprocessable('Invalid is_system_webhook value');
+      if (!GO_BOOL_TRUE.includes(system) && !GO_BOOL_FALSE.includes(system)) throw unprocessable('Invalid is_system_webhook value');
       // Only /admin/hooks makes site-wide hooks; elsewhere the key means nothing.
       if (params.kind === 'admin' && GO_BOOL_TRUE.includes(system)) kind = 'system';
     }
@@ -195,14 +178,8 @@ export class HooksService {
       if (previous && !('channel' in config)) return previous;
       if (!previous && !('channel' in config)) throw unprocessable('Missing config option: channel');
       const channel = (config.channel ?? '').trim();
-      if (!previous && !SLACK_CHANNEL.test(channel))
-        throw new ContractError('invalid_argument', 'Invalid slack channel name');
-      return {
-        channel,
-        username: config.username ?? '',
-        icon_url: config.icon_url ?? '',
-        color: config.color ?? '',
-      };
+      if (!previous && !SLACK_CHANNEL.test(channel)) throw new ContractError('invalid_argument', 'Invalid slack channel name');
+      return { channel, username: config.username ?? '', icon_url: config.icon_url ?? '', color: config.color ?? '' };
     }
     if (type === 'discord') {
       const base = previous ?? {};
@@ -230,8 +207,7 @@ export class HooksService {
     const hook = await this.hooks.findOne(place.filter, this.hookId(params));
     if (!hook) {
       // Gitea answers an unknown system hook with a 500 (GetSystemOrDefaultWebhook fails), others with 404.
-      if (params.kind === 'admin')
-        throw new ContractError('internal', `webhook does not exist [id: ${params.id}]`);
+      if (params.kind === 'admin') throw new ContractError('internal', `webhook does not exist [id: ${params.id}]`);
       throw notFound();
     }
     const changes: Partial<WebhookEntity> = {};
@@ -242,8 +218,7 @@ export class HooksService {
         changes.url = config.url;
       }
       if ('content_type' in config) {
-        if (config.content_type !== 'json' && config.content_type !== 'form')
-          throw unprocessable('Invalid content type');
+        if (config.content_type !== 'json' && config.content_type !== 'form') throw unprocessable('Invalid content type');
         changes.contentType = config.content_type;
       }
       if ('secret' in config) changes.secret = config.secret;

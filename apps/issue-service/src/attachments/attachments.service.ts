@@ -97,47 +97,23 @@ export class AttachmentsService {
     return this.list(await this.issueScope(actor, owner, repo, index, false));
   }
 
-  async getForIssue(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-    id: string,
-  ): Promise<Attachment> {
+  async getForIssue(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<Attachment> {
     const scope = await this.issueScope(actor, owner, repo, index, false);
     return this.map(await this.find(scope, id));
   }
 
-  async editForIssue(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-    id: string,
-    body: EditAttachmentOptions,
-  ): Promise<Attachment> {
+  async editForIssue(actor: Actor | null, owner: string, repo: string, index: string, id: string, body: EditAttachmentOptions): Promise<Attachment> {
     const scope = await this.issueScope(actor, owner, repo, index, true);
     return this.rename(scope, id, body);
   }
 
-  async deleteForIssue(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-    id: string,
-  ): Promise<void> {
+  async deleteForIssue(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<void> {
     const scope = await this.issueScope(actor, owner, repo, index, true);
     await this.remove(scope, id);
   }
 
   /** `POST …/issues/{index}/assets`: every check that needs no bytes, before the upload is read. */
-  uploadTargetForIssue(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-  ): Promise<AttachmentScope> {
+  uploadTargetForIssue(actor: Actor | null, owner: string, repo: string, index: string): Promise<AttachmentScope> {
     return this.issueScope(actor, owner, repo, index, true);
   }
 
@@ -145,13 +121,7 @@ export class AttachmentsService {
    * The scope of an issue's own attachments. For a change: signed in, not archived (423), and
    * the issue's poster, a writer of its unit or an administrator (Gitea's canUserWriteIssueAttachment).
    */
-  private async issueScope(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    write: boolean,
-  ): Promise<AttachmentScope> {
+  private async issueScope(actor: Actor | null, owner: string, repoName: string, index: string, write: boolean): Promise<AttachmentScope> {
     if (!write) {
       const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
       return this.ofIssue(repo, issue);
@@ -163,34 +133,16 @@ export class AttachmentsService {
   }
 
   private ofIssue(repo: RepoAccess, issue: IssueEntity): AttachmentScope {
-    return {
-      repo,
-      issue,
-      commentId: 0,
-      posterId: issue.posterId,
-      onAdded: (m, a) => this.issueContentTouched(m, a, repo, issue),
-    };
+    return { repo, issue, commentId: 0, posterId: issue.posterId, onAdded: (m, a) => this.issueContentTouched(m, a, repo, issue) };
   }
 
   /** Gitea re-saves the issue's content with its new attachment: a new content version and an `edited` event. */
-  private async issueContentTouched(
-    m: EntityManager,
-    actor: Actor,
-    repo: RepoAccess,
-    issue: IssueEntity,
-  ): Promise<void> {
+  private async issueContentTouched(m: EntityManager, actor: Actor, repo: RepoAccess, issue: IssueEntity): Promise<void> {
     await this.issues.bumpContentVersion(m, issue.id, new Date());
     const row = (await this.issues.findById(issue.id, m))!;
     const sender = await this.loader.users([actor.id]);
     const api = await this.loader.one(row, repo, { m, known: [...sender.values()] });
-    await this.events.issue(m, 'issue.edited', {
-      actor,
-      action: 'edited',
-      issue: api,
-      repo,
-      sender: sender.get(actor.id)!,
-      changes: { body: { from: issue.body } },
-    });
+    await this.events.issue(m, 'issue.edited', { actor, action: 'edited', issue: api, repo, sender: sender.get(actor.id)!, changes: { body: { from: issue.body } } });
   }
 
   // The comment routes (`/repos/{o}/{r}/issues/comments/{id}/assets…`).
@@ -199,45 +151,21 @@ export class AttachmentsService {
     return this.list(await this.commentScope(actor, owner, repo, id, false));
   }
 
-  async getForComment(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    id: string,
-    attachmentId: string,
-  ): Promise<Attachment> {
+  async getForComment(actor: Actor | null, owner: string, repo: string, id: string, attachmentId: string): Promise<Attachment> {
     const scope = await this.commentScope(actor, owner, repo, id, false);
     return this.map(await this.find(scope, attachmentId));
   }
 
-  async editForComment(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    id: string,
-    attachmentId: string,
-    body: EditAttachmentOptions,
-  ): Promise<Attachment> {
+  async editForComment(actor: Actor | null, owner: string, repo: string, id: string, attachmentId: string, body: EditAttachmentOptions): Promise<Attachment> {
     return this.rename(await this.commentScope(actor, owner, repo, id, true), attachmentId, body);
   }
 
-  async deleteForComment(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    id: string,
-    attachmentId: string,
-  ): Promise<void> {
+  async deleteForComment(actor: Actor | null, owner: string, repo: string, id: string, attachmentId: string): Promise<void> {
     await this.remove(await this.commentScope(actor, owner, repo, id, true), attachmentId);
   }
 
   /** `POST …/issues/comments/{id}/assets`: every check that needs no bytes, before the upload is read. */
-  uploadTargetForComment(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    id: string,
-  ): Promise<AttachmentScope> {
+  uploadTargetForComment(actor: Actor | null, owner: string, repo: string, id: string): Promise<AttachmentScope> {
     return this.commentScope(actor, owner, repo, id, true);
   }
 
@@ -245,13 +173,7 @@ export class AttachmentsService {
    * The scope of one comment's attachments. For a change: signed in, not archived (423), then
    * Gitea's comment attachment rule (403).
    */
-  private async commentScope(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    id: string,
-    write: boolean,
-  ): Promise<AttachmentScope> {
+  private async commentScope(actor: Actor | null, owner: string, repoName: string, id: string, write: boolean): Promise<AttachmentScope> {
     let ctx: CommentContext & { repo: RepoAccess };
     if (write) {
       const writable = await this.comments.commentForWrite(actor, owner, repoName, id);
@@ -271,17 +193,11 @@ export class AttachmentsService {
   // What every scope shares.
 
   list(scope: AttachmentScope): Promise<Attachment[]> {
-    return this.attachments
-      .inScope(scope.issue.id, scope.commentId)
-      .then((rows) => rows.map((r) => this.map(r)));
+    return this.attachments.inScope(scope.issue.id, scope.commentId).then((rows) => rows.map((r) => this.map(r)));
   }
 
   requireWriter(scope: AttachmentScope, actor: Actor): void {
-    const may =
-      actor.id === scope.posterId ||
-      scope.repo.isAdmin ||
-      actor.isAdmin ||
-      canWriteIssuesOrPulls(scope.repo, scope.issue.isPull);
+    const may = actor.id === scope.posterId || scope.repo.isAdmin || actor.isAdmin || canWriteIssuesOrPulls(scope.repo, scope.issue.isPull);
     if (!may) throw forbidden('user should have permission to write issue');
   }
 
@@ -295,8 +211,7 @@ export class AttachmentsService {
     if (row.repoId !== scope.repo.id) throw notFound('no such attachment in repo');
     if (scope.commentId !== 0) {
       if (row.commentId !== scope.commentId) throw notFound('no such attachment in comment');
-    } else if (row.issueId === 0 || row.issueId !== scope.issue.id)
-      throw notFound('no such attachment in issue');
+    } else if (row.issueId === 0 || row.issueId !== scope.issue.id) throw notFound('no such attachment in issue');
     return row;
   }
 
@@ -313,11 +228,7 @@ export class AttachmentsService {
   async remove(scope: AttachmentScope, rawId: string): Promise<void> {
     const row = await this.find(scope, rawId);
     await this.db.transaction((m) => this.attachments.delete(m, row.id));
-    await this.blobs
-      .delete(attachmentBlobKey(row.uuid))
-      .catch((err: unknown) =>
-        log.warn({ err, uuid: row.uuid }, 'could not remove the file of a deleted attachment'),
-      );
+    await this.blobs.delete(attachmentBlobKey(row.uuid)).catch((err: unknown) => log.warn({ err, uuid: row.uuid }, 'could not remove the file of a deleted attachment'));
   }
 
   /**
@@ -336,8 +247,7 @@ export class AttachmentsService {
     try {
       size = (await this.blobs.put(key, all, { maxBytes: max })).size;
     } catch (err) {
-      if (err instanceof BlobTooLargeError)
-        throw new ContractError('payload_too_large', `attachment exceeds limit ${max}`);
+      if (err instanceof BlobTooLargeError) throw new ContractError('payload_too_large', `attachment exceeds limit ${max}`);
       throw err;
     }
     try {
@@ -360,11 +270,7 @@ export class AttachmentsService {
       });
       return this.map((await this.attachments.findById(id))!);
     } catch (err) {
-      await this.blobs
-        .delete(key)
-        .catch((cleanup: unknown) =>
-          log.warn({ err: cleanup, uuid }, 'could not remove the file of a failed upload'),
-        );
+      await this.blobs.delete(key).catch((cleanup: unknown) => log.warn({ err: cleanup, uuid }, 'could not remove the file of a failed upload'));
       throw err;
     }
   }
@@ -373,10 +279,7 @@ export class AttachmentsService {
    * `GET /attachments/{uuid}`: the attachment and its bytes if the actor may read what it is
    * attached to (Gitea's ServeAttachment); counted as a download. Anything hidden is 404.
    */
-  async download(
-    actor: Actor | null,
-    uuid: string,
-  ): Promise<{ attachment: AttachmentEntity; content: Readable }> {
+  async download(actor: Actor | null, uuid: string): Promise<{ attachment: AttachmentEntity; content: Readable }> {
     const row = /^[0-9a-f-]{36}$/.test(uuid) ? await this.attachments.findByUuid(uuid) : null;
     if (!row) throw notFound();
     const [repo] = await this.gate.many(actor, [row.repoId]);

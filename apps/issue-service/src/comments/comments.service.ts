@@ -185,13 +185,7 @@ export class CommentsService {
    * Gitea re-saves a comment's content when a file is attached to it: a new content version and
    * an `edited` event whose body is unchanged. Runs in the upload's transaction.
    */
-  async attachmentAdded(
-    m: EntityManager,
-    actor: Actor,
-    repo: RepoAccess,
-    issue: IssueEntity,
-    comment: CommentEntity,
-  ): Promise<void> {
+  async attachmentAdded(m: EntityManager, actor: Actor, repo: RepoAccess, issue: IssueEntity, comment: CommentEntity): Promise<void> {
     const known = await this.knownUsers(issue, actor, comment.posterId);
     await this.saveEdit(m, actor, repo, issue, comment, comment.content, known);
   }
@@ -242,13 +236,7 @@ export class CommentsService {
       const after = await this.recount(m, issue);
       if (comment.type === CommentType.comment) {
         const api = await this.issueLoader.one(after, repo, { m, known });
-        await this.events.comment(m, 'comment.deleted', {
-          actor: a,
-          issue: api,
-          comment: deleted,
-          repo,
-          sender,
-        });
+        await this.events.comment(m, 'comment.deleted', { actor: a, issue: api, comment: deleted, repo, sender });
       }
       return uuids.map(attachmentBlobKey);
     });
@@ -286,12 +274,7 @@ export class CommentsService {
   }
 
   /** The comment `id` of a repository the actor may see, whose issues or pulls it may read. */
-  async commentFor(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    id: string,
-  ): Promise<CommentContext & { repo: RepoAccess }> {
+  async commentFor(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess }> {
     const repo = await this.gate.assign(actor, owner, repoName);
     requireIssuesOrPulls(repo);
     return { ...(await this.commentIn(repo, id)), repo };
@@ -301,12 +284,7 @@ export class CommentsService {
    * As {@link commentFor}, for a change: signed in (401) and not archived (423) before the
    * comment is looked up. Who may change what is the caller's rule.
    */
-  async commentForWrite(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    id: string,
-  ): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
+  async commentForWrite(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
     const a = requireActor(actor);
     const repo = await this.gate.assign(a, owner, repoName);
     requireIssuesOrPulls(repo);

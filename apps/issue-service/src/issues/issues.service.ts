@@ -106,8 +106,7 @@ export interface IssueSearchQuery {
 export const ISSUE_SEARCH_PAGE_SIZE = 20;
 
 /** Go's strconv.ParseBool as Gitea's FormBool reads flags. */
-const formBool = (v: string | undefined): boolean =>
-  ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
+const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 
 /** A time as Gitea's issue routes parse it (RFC 3339); anything else is Gitea's 422. */
 export function parseQueryTime(name: string, value: string | undefined): Date | undefined {
@@ -159,12 +158,7 @@ export class IssuesService {
    * The issue `{owner}/{repo}#{index}` if the actor may read it: an invisible repository, a
    * missing issue and one of a unit the actor cannot read all answer 404.
    */
-  async issueFor(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string | number,
-  ): Promise<IssueContext> {
+  async issueFor(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<IssueContext> {
     const access = await this.gate.assign(actor, owner, repo);
     requireIssuesOrPulls(access);
     const issue = await this.issues.findByIndex(access.id, parseIndex(index));
@@ -173,12 +167,7 @@ export class IssuesService {
   }
 
   /** As {@link issueFor}, for a change: signed in, and not in an archived repository. */
-  async issueForWrite(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string | number,
-  ): Promise<IssueContext & { actor: Actor }> {
+  async issueForWrite(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<IssueContext & { actor: Actor }> {
     const a = requireActor(actor);
     const ctx = await this.issueFor(a, owner, repo, index);
     requireNotArchived(ctx.repo);
@@ -190,12 +179,7 @@ export class IssuesService {
     return this.loader.one(issue, access);
   }
 
-  async create(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    body: CreateIssueOption,
-  ): Promise<Issue> {
+  async create(actor: Actor | null, owner: string, repoName: string, body: CreateIssueOption): Promise<Issue> {
     const a = requireActor(actor);
     const repo = await this.gate.assign(a, owner, repoName);
     requireIssuesOrPulls(repo);
@@ -206,11 +190,9 @@ export class IssuesService {
     // Like Gitea, only writers set labels, a milestone, assignees and a due date; others' are ignored.
     const writer = canWrite(repo, 'repo.issues');
     const labels = writer ? await this.labelResolver.resolve(repo, body.labels ?? []) : [];
-    const milestoneId = writer && body.milestone ? await this.resolveMilestone(repo, body.milestone) : 0;
+    const milestoneId = writer && body.milestone ? (await this.resolveMilestone(repo, body.milestone)) : 0;
     const projectIds = writer ? await this.resolveProjects(repo, body.projects ?? []) : [];
-    const assigneeNames = writer
-      ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])]
-      : [];
+    const assigneeNames = writer ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
     const assignees = await this.resolveAssignees(a, repo, assigneeNames, 'unprocessable');
     const mentions = await this.resolveMentions(repo, body.body ?? '');
     const known = await this.loader.users([a.id, ...assignees.map((u) => u.id)]);
@@ -235,33 +217,17 @@ export class IssuesService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.labels.addToIssue(
-        m,
-        row.id,
-        keepOnePerScope(labels).map((l) => l.id),
-      );
+      await this.labels.addToIssue(m, row.id, keepOnePerScope(labels).map((l) => l.id));
       for (const u of assignees) await this.issues.addAssignee(m, row.id, u.id);
       await this.issues.addMentions(m, row.id, mentions);
       for (const projectId of projectIds) await this.projects.placeInDefault(m, projectId, row.id);
-      if (body.closed === true)
-        await this.comments.addEvent(m, {
-          issueId: row.id,
-          posterId: a.id,
-          type: CommentType.close,
-          at: now,
-        });
+      if (body.closed === true) await this.comments.addEvent(m, { issueId: row.id, posterId: a.id, type: CommentType.close, at: now });
       const counters = await this.issues.recount(m, repo.id);
       const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue, repo, sender };
       await this.events.issue(m, 'issue.opened', { ...base, action: 'opened' });
-      for (const u of assignees)
-        await this.events.issue(m, 'issue.assigned', {
-          ...base,
-          action: 'assigned',
-          assignee: known.get(u.id),
-        });
-      if (labels.length > 0)
-        await this.events.issue(m, 'issue.labeled', { ...base, action: 'label_updated' });
+      for (const u of assignees) await this.events.issue(m, 'issue.assigned', { ...base, action: 'assigned', assignee: known.get(u.id) });
+      if (labels.length > 0) await this.events.issue(m, 'issue.labeled', { ...base, action: 'label_updated' });
       if (milestoneId) await this.events.issue(m, 'issue.milestoned', { ...base, action: 'milestoned' });
       if (body.closed) await this.events.issue(m, 'issue.closed', { ...base, action: 'closed' });
       return { id: row.id, counters };
@@ -270,13 +236,7 @@ export class IssuesService {
   }
 
   /** `GET /repos/{o}/{r}/issues`: Gitea's ListIssues filters, newest first. */
-  async list(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    query: IssueListQuery,
-    options: ListOptions,
-  ): Promise<Page<Issue>> {
+  async list(actor: Actor | null, owner: string, repoName: string, query: IssueListQuery, options: ListOptions): Promise<Page<Issue>> {
     const repo = await this.gate.assign(actor, owner, repoName);
     const filter = await this.repoFilter(repo, query);
     const [rows, total] = await this.issues.list(filter, options);
@@ -290,21 +250,11 @@ export class IssuesService {
   async search(actor: Actor | null, query: IssueSearchQuery, options: ListOptions): Promise<Page<Issue>> {
     const updatedAfter = parseQueryTime('since', query.since);
     const updatedBefore = parseQueryTime('before', query.before);
-    const repos = await this.gate.reachable(actor, {
-      owner: query.owner || undefined,
-      team: query.team || undefined,
-    });
+    const repos = await this.gate.reachable(actor, { owner: query.owner || undefined, team: query.team || undefined });
     const type = query.type === 'pulls' || query.type === 'issues' ? query.type : undefined;
-    const issueRepos =
-      type === 'pulls' ? [] : repos.filter((r) => canRead(r, 'repo.issues')).map((r) => r.id);
+    const issueRepos = type === 'pulls' ? [] : repos.filter((r) => canRead(r, 'repo.issues')).map((r) => r.id);
     const pullRepos = type === 'issues' ? [] : repos.filter((r) => canRead(r, 'repo.pulls')).map((r) => r.id);
-    const filter: IssueFilter = {
-      repoIds: issueRepos,
-      pullRepoIds: pullRepos,
-      isClosed: stateFilter(query.state),
-      updatedAfter,
-      updatedBefore,
-    };
+    const filter: IssueFilter = { repoIds: issueRepos, pullRepoIds: pullRepos, isClosed: stateFilter(query.state), updatedAfter, updatedBefore };
     const keyword = (query.q ?? '').trim();
     if (keyword && !keyword.includes('\0')) filter.keyword = keyword;
     const allIds = [...new Set([...issueRepos, ...pullRepos])];
@@ -325,8 +275,7 @@ export class IssuesService {
     if (formBool(query.assigned)) filter.assigneeId = self;
     if (formBool(query.mentioned)) filter.mentionedId = self;
     // Review requests come with pull requests; until then nobody has been asked for a review.
-    if (formBool(query.review_requested) || formBool(query.reviewed))
-      filter.repoIds = filter.pullRepoIds = [];
+    if (formBool(query.review_requested) || formBool(query.reviewed)) filter.repoIds = filter.pullRepoIds = [];
     const priority = idFrom(query.priority_repo_id);
     const [rows, total] = await this.issues.list(filter, options, priority || undefined);
     return pageOf(await this.loader.load(rows, new Map(repos.map((r) => [r.id, r]))), total, options);
@@ -334,8 +283,7 @@ export class IssuesService {
 
   /** The filter of a repository's issue list; Gitea's rules for `type` when a unit is unreadable. */
   async repoFilter(repo: RepoAccess, query: IssueListQuery): Promise<IssueFilter> {
-    let isPull: boolean | undefined =
-      query.type === 'pulls' ? true : query.type === 'issues' ? false : undefined;
+    let isPull: boolean | undefined = query.type === 'pulls' ? true : query.type === 'issues' ? false : undefined;
     if (isPull !== undefined && !canReadIssuesOrPulls(repo, isPull)) throw notFound();
     if (isPull === undefined) {
       const issues = canRead(repo, 'repo.issues');
@@ -346,23 +294,13 @@ export class IssuesService {
     }
     const updatedAfter = parseQueryTime('since', query.since);
     const updatedBefore = parseQueryTime('before', query.before);
-    const filter: IssueFilter = {
-      repoIds: [repo.id],
-      isPull,
-      isClosed: stateFilter(query.state),
-      updatedAfter,
-      updatedBefore,
-    };
+    const filter: IssueFilter = { repoIds: [repo.id], isPull, isClosed: stateFilter(query.state), updatedAfter, updatedBefore };
     const keyword = (query.q ?? '').trim();
     if (keyword && !keyword.includes('\0')) filter.keyword = keyword;
     const labelNames = splitList(query.labels);
     if (labelNames.length > 0) {
       // Unknown names are discarded, as Gitea does; the issues listed carry every one of the others.
-      const ids = await this.labels.idsByNames(
-        [repo.id],
-        repo.ownerKind === 'organization' ? [repo.ownerId] : [],
-        labelNames,
-      );
+      const ids = await this.labels.idsByNames([repo.id], repo.ownerKind === 'organization' ? [repo.ownerId] : [], labelNames);
       if (ids.length > 0) {
         filter.labelIds = ids;
         filter.labelNamesRequired = new Set((await this.labels.findByIds(ids)).map((l) => l.name)).size;
@@ -371,21 +309,13 @@ export class IssuesService {
     const milestones = splitList(query.milestones);
     if (milestones.length > 0) {
       // Names first, then ids; unknown ones are discarded (none left: no filter), as Gitea does.
-      const found = await this.milestones.findByNamesOrIds(
-        repo.id,
-        milestones,
-        milestones.map(idFrom).filter((id) => id > 0),
-      );
+      const found = await this.milestones.findByNamesOrIds(repo.id, milestones, milestones.map(idFrom).filter((id) => id > 0));
       const ids = milestones
         .map((part) => (found.find((m) => m.name === part) ?? found.find((m) => m.id === idFrom(part)))?.id)
         .filter((id): id is number => id !== undefined);
       if (ids.length > 0) filter.milestoneIds = ids;
     }
-    const [createdBy, assignedBy, mentionedBy] = await this.userFilters([
-      query.created_by,
-      query.assigned_by,
-      query.mentioned_by,
-    ]);
+    const [createdBy, assignedBy, mentionedBy] = await this.userFilters([query.created_by, query.assigned_by, query.mentioned_by]);
     if (createdBy !== undefined) filter.posterId = createdBy;
     if (assignedBy !== undefined) filter.assigneeId = assignedBy;
     if (mentionedBy !== undefined) filter.mentionedId = mentionedBy;
@@ -405,18 +335,11 @@ export class IssuesService {
     });
   }
 
-  async edit(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    body: EditIssueOption,
-  ): Promise<Issue> {
+  async edit(actor: Actor | null, owner: string, repoName: string, index: string, body: EditIssueOption): Promise<Issue> {
     const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     const writer = canWriteIssuesOrPulls(repo, issue.isPull);
     // Gitea refuses with a bare 403 (ctx.Status): no body.
-    if (issue.posterId !== a.id && !writer)
-      throw ContractError.empty('permission_denied', 'user should have permission to edit the issue');
+    if (issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the issue');
     const changes: Partial<IssueEntity> = {};
     const edited: IssueChanges[] = [];
     if (body.title && body.title !== issue.title) {
@@ -424,8 +347,7 @@ export class IssuesService {
       edited.push({ title: { from: issue.title } });
     }
     if (body.body !== undefined && body.body !== issue.body) {
-      if (body.content_version !== undefined && body.content_version !== issue.contentVersion)
-        throw invalid('the issue is already changed');
+      if (body.content_version !== undefined && body.content_version !== issue.contentVersion) throw invalid('the issue is already changed');
       changes.body = body.body;
       changes.contentVersion = issue.contentVersion + 1;
       edited.push({ body: { from: issue.body } });
@@ -451,17 +373,12 @@ export class IssuesService {
     }
     // GitHub's rule, as Gitea follows it: `assignees` replaces the set, an empty list clears it.
     const replaceAssignees = writer && (body.assignees !== undefined || body.assignee !== undefined);
-    const wantedNames = replaceAssignees
-      ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])]
-      : [];
+    const wantedNames = replaceAssignees ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
     const wanted = replaceAssignees ? await this.resolveAssignees(a, repo, wantedNames, 'unprocessable') : [];
     const mentions = changes.body !== undefined ? await this.resolveMentions(repo, changes.body) : [];
     // `projects` replaces the issue's projects; new ones take it into their default column.
-    const wantedProjects =
-      writer && body.projects !== undefined ? await this.resolveProjects(repo, body.projects) : null;
-    const onProjects = wantedProjects
-      ? ((await this.projects.projectsOfIssues([issue.id])).get(issue.id) ?? []).map((p) => p.id)
-      : [];
+    const wantedProjects = writer && body.projects !== undefined ? await this.resolveProjects(repo, body.projects) : null;
+    const onProjects = wantedProjects ? ((await this.projects.projectsOfIssues([issue.id])).get(issue.id) ?? []).map((p) => p.id) : [];
     const joined = wantedProjects ? wantedProjects.filter((id) => !onProjects.includes(id)) : [];
     const left = wantedProjects ? onProjects.filter((id) => !wantedProjects.includes(id)) : [];
     const current = await this.issues.assigneesOf([issue.id]);
@@ -475,8 +392,7 @@ export class IssuesService {
       const locked = await this.issues.lock(m, issue.id);
       if (!locked) throw notFound();
       if (changes.contentVersion !== undefined) {
-        if (body.content_version !== undefined && body.content_version !== locked.contentVersion)
-          throw invalid('the issue is already changed');
+        if (body.content_version !== undefined && body.content_version !== locked.contentVersion) throw invalid('the issue is already changed');
         changes.contentVersion = locked.contentVersion + 1;
       }
       if (changes.isClosed !== undefined && changes.isClosed === locked.isClosed) {
@@ -485,12 +401,7 @@ export class IssuesService {
         stateAction = null;
       }
       if (changes.isClosed) await this.requireNoOpenBlockers(repo, issue, m);
-      const anything =
-        Object.keys(changes).length > 0 ||
-        added.length > 0 ||
-        removed.length > 0 ||
-        joined.length > 0 ||
-        left.length > 0;
+      const anything = Object.keys(changes).length > 0 || added.length > 0 || removed.length > 0 || joined.length > 0 || left.length > 0;
       if (anything) await this.issues.update(m, issue.id, { ...changes, updatedAt: now });
       for (const projectId of joined) await this.projects.placeInDefault(m, projectId, issue.id);
       for (const projectId of left) await this.projects.unplace(m, projectId, issue.id);
@@ -505,27 +416,11 @@ export class IssuesService {
       const row = (await this.issues.findById(issue.id, m))!;
       const api = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue: api, repo, sender };
-      for (const change of edited)
-        await this.events.issue(m, 'issue.edited', { ...base, action: 'edited', changes: change });
-      for (const id of added)
-        await this.events.issue(m, 'issue.assigned', {
-          ...base,
-          action: 'assigned',
-          assignee: known.get(id),
-        });
-      for (const id of removed)
-        await this.events.issue(m, 'issue.assigned', {
-          ...base,
-          action: 'unassigned',
-          assignee: known.get(id),
-        });
-      if (milestoneAction)
-        await this.events.issue(m, 'issue.milestoned', { ...base, action: milestoneAction });
-      if (stateAction)
-        await this.events.issue(m, stateAction === 'closed' ? 'issue.closed' : 'issue.reopened', {
-          ...base,
-          action: stateAction,
-        });
+      for (const change of edited) await this.events.issue(m, 'issue.edited', { ...base, action: 'edited', changes: change });
+      for (const id of added) await this.events.issue(m, 'issue.assigned', { ...base, action: 'assigned', assignee: known.get(id) });
+      for (const id of removed) await this.events.issue(m, 'issue.assigned', { ...base, action: 'unassigned', assignee: known.get(id) });
+      if (milestoneAction) await this.events.issue(m, 'issue.milestoned', { ...base, action: milestoneAction });
+      if (stateAction) await this.events.issue(m, stateAction === 'closed' ? 'issue.closed' : 'issue.reopened', { ...base, action: stateAction });
       return { id: issue.id, counters };
     });
     return this.afterChange(result, repo);
@@ -568,29 +463,18 @@ export class IssuesService {
    * file. Shared with whatever else deletes attachment rows (a deleted comment's).
    */
   async removeFiles(keys: string[]): Promise<void> {
-    for (const key of keys)
-      await this.blobs
-        .delete(key)
-        .catch((err: unknown) => log.warn({ err, key }, 'could not remove the file of a deleted attachment'));
+    for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove the file of a deleted attachment'));
   }
 
   /** Gitea's 412: an issue cannot close while an issue it depends on is open. */
   private async requireNoOpenBlockers(repo: RepoAccess, issue: IssueEntity, m: EntityManager): Promise<void> {
     if (repo.settings.enable_issue_dependencies && (await this.dependencies.hasOpenBlockers(issue.id, m))) {
-      throw failedPrecondition(
-        `cannot close this ${issue.isPull ? 'pull request' : 'issue'} because it still has open dependencies`,
-      );
+      throw failedPrecondition(`cannot close this ${issue.isPull ? 'pull request' : 'issue'} because it still has open dependencies`);
     }
   }
 
   /** `POST …/issues/{index}/deadline`: 201 with the deadline (null removes it). */
-  async editDeadline(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    body: EditDeadlineOption,
-  ): Promise<IssueDeadline> {
+  async editDeadline(actor: Actor | null, owner: string, repoName: string, index: string, body: EditDeadlineOption): Promise<IssueDeadline> {
     const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
     if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('Not repo writer');
     const deadline = body.due_date ? endOfDay(body.due_date) : null;
@@ -599,21 +483,11 @@ export class IssuesService {
   }
 
   /** `PUT/DELETE …/issues/{index}/lock` (204): writers of the issue's unit. */
-  async setLocked(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    locked: boolean,
-    _body?: LockIssueOption,
-  ): Promise<void> {
+  async setLocked(actor: Actor | null, owner: string, repoName: string, index: string, locked: boolean, _body?: LockIssueOption): Promise<void> {
     const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
-    if (!canWriteIssuesOrPulls(repo, issue.isPull))
-      throw forbidden('user should have permission to lock the issue');
+    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('user should have permission to lock the issue');
     if (issue.isLocked === locked) return;
-    await this.db.transaction((m) =>
-      this.issues.update(m, issue.id, { isLocked: locked, updatedAt: new Date() }),
-    );
+    await this.db.transaction((m) => this.issues.update(m, issue.id, { isLocked: locked, updatedAt: new Date() }));
   }
 
   /** `POST …/issues/{index}/pin` (204): repository administrators; at most MAX_PINNED per kind. */
@@ -624,9 +498,7 @@ export class IssuesService {
     await this.db.transaction(async (m) => {
       const pinned = await this.issues.pinned(m, repo.id, issue.isPull);
       if (pinned.length >= MAX_PINNED) throw invalid('You have reached the max number of pinned Issues');
-      await this.issues.update(m, issue.id, {
-        pinOrder: (await this.issues.maxPinOrder(m, repo.id, issue.isPull)) + 1,
-      });
+      await this.issues.update(m, issue.id, { pinOrder: (await this.issues.maxPinOrder(m, repo.id, issue.isPull)) + 1 });
     });
   }
 
@@ -638,19 +510,12 @@ export class IssuesService {
     await this.db.transaction(async (m) => {
       const rest = (await this.issues.pinned(m, repo.id, issue.isPull)).filter((p) => p.id !== issue.id);
       await this.issues.update(m, issue.id, { pinOrder: 0 });
-      for (const [i, p] of rest.entries())
-        if (p.pinOrder !== i + 1) await this.issues.update(m, p.id, { pinOrder: i + 1 });
+      for (const [i, p] of rest.entries()) if (p.pinOrder !== i + 1) await this.issues.update(m, p.id, { pinOrder: i + 1 });
     });
   }
 
   /** `PATCH …/issues/{index}/pin/{position}` (204): moves a pinned issue to a position (1-based). */
-  async movePin(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    position: string,
-  ): Promise<void> {
+  async movePin(actor: Actor | null, owner: string, repoName: string, index: string, position: string): Promise<void> {
     const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
     requireRepoAdmin(repo);
     if (issue.pinOrder === 0) return;
@@ -659,8 +524,7 @@ export class IssuesService {
       const order = (await this.issues.pinned(m, repo.id, issue.isPull)).filter((p) => p.id !== issue.id);
       const at = Math.min(Math.max(target, 1), order.length + 1) - 1;
       order.splice(at, 0, issue);
-      for (const [i, p] of order.entries())
-        if (p.pinOrder !== i + 1 || p.id === issue.id) await this.issues.update(m, p.id, { pinOrder: i + 1 });
+      for (const [i, p] of order.entries()) if (p.pinOrder !== i + 1 || p.id === issue.id) await this.issues.update(m, p.id, { pinOrder: i + 1 });
     });
   }
 
@@ -675,22 +539,12 @@ export class IssuesService {
   }
 
   /** `POST …/issues/{index}/assignees` (201) and `DELETE` (200): the issue afterwards. */
-  async changeAssignees(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    body: IssueAssigneesOption,
-    add: boolean,
-  ): Promise<Issue> {
+  async changeAssignees(actor: Actor | null, owner: string, repoName: string, index: string, body: IssueAssigneesOption, add: boolean): Promise<Issue> {
     const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     // Gitea refuses with a bare 403 (ctx.Status): no body.
-    if (!canWriteIssuesOrPulls(repo, issue.isPull))
-      throw ContractError.empty('permission_denied', 'user should have permission to change the assignees');
+    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw ContractError.empty('permission_denied', 'user should have permission to change the assignees');
     const names = [...new Set(body.assignees ?? [])];
-    const users = add
-      ? await this.resolveAssignees(a, repo, names, 'permission_denied')
-      : await this.requireUsers(names);
+    const users = add ? await this.resolveAssignees(a, repo, names, 'permission_denied') : await this.requireUsers(names);
     const before = (await this.issues.assigneesOf([issue.id])).get(issue.id) ?? [];
     const changed = users.filter((u) => before.includes(u.id) !== add).map((u) => u.id);
     const known = await this.loader.users([a.id, ...changed]);
@@ -704,14 +558,7 @@ export class IssuesService {
       const row = (await this.issues.findById(issue.id, m))!;
       const api = await this.loader.one(row, repo, { m, known: [...known.values()] });
       for (const id of changed) {
-        await this.events.issue(m, 'issue.assigned', {
-          actor: a,
-          issue: api,
-          repo,
-          sender,
-          action: add ? 'assigned' : 'unassigned',
-          assignee: known.get(id),
-        });
+        await this.events.issue(m, 'issue.assigned', { actor: a, issue: api, repo, sender, action: add ? 'assigned' : 'unassigned', assignee: known.get(id) });
       }
       return { id: issue.id, counters: null };
     });
@@ -719,10 +566,7 @@ export class IssuesService {
   }
 
   /** After a committed change: the counts to repo-service, then the issue as it is now. */
-  private async afterChange(
-    result: { id: number; counters: RepoIssueCounters | null },
-    repo: RepoAccess,
-  ): Promise<Issue> {
+  private async afterChange(result: { id: number; counters: RepoIssueCounters | null }, repo: RepoAccess): Promise<Issue> {
     await this.counters.publish(result.counters);
     const row = await this.issues.findById(result.id);
     if (!row) throw notFound();
@@ -739,24 +583,13 @@ export class IssuesService {
    * access to code, issues or pulls, or inactive) answer `denied` (422 on create and edit,
    * 403 on the assignee routes, as Gitea).
    */
-  private async resolveAssignees(
-    actor: Actor,
-    repo: RepoAccess,
-    names: string[],
-    denied: 'unprocessable' | 'permission_denied',
-  ): Promise<Array<{ id: number }>> {
+  private async resolveAssignees(actor: Actor, repo: RepoAccess, names: string[], denied: 'unprocessable' | 'permission_denied'): Promise<Array<{ id: number }>> {
     if (names.length === 0) return [];
     const accounts = await this.directory.requireUsers(actor, names);
-    const access = await this.gate.usersAccess(
-      repo.id,
-      accounts.map((acc) => acc.id),
-    );
+    const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
     for (const account of accounts) {
       if (!canBeAssigned(access.find((x) => x.userId === account.id))) {
-        throw new ContractError(
-          denied,
-          `user does not have access to repo [user_id: ${account.id}, repo_name: ${repo.name}]`,
-        );
+        throw new ContractError(denied, `user does not have access to repo [user_id: ${account.id}, repo_name: ${repo.name}]`);
       }
     }
     return accounts.map((acc) => ({ id: acc.id }));
@@ -770,8 +603,7 @@ export class IssuesService {
       const project = found.find((p) => p.id === id);
       const usable =
         project &&
-        (project.repoId === repo.id ||
-          (project.repoId === 0 && repo.ownerKind === 'organization' && project.ownerId === repo.ownerId));
+        (project.repoId === repo.id || (project.repoId === 0 && repo.ownerKind === 'organization' && project.ownerId === repo.ownerId));
       if (!usable) throw unprocessable(`project does not exist [id: ${id}]`);
       return project.id;
     });
@@ -787,16 +619,9 @@ export class IssuesService {
   async resolveMentions(repo: RepoAccess, text: string): Promise<number[]> {
     const logins = mentionedLogins(text);
     if (logins.length === 0) return [];
-    const accounts = (await this.directory.accountsByNames(null, logins)).filter(
-      (acc) => acc.kind === 'user' && acc.isActive,
-    );
-    const access = await this.gate.usersAccess(
-      repo.id,
-      accounts.map((acc) => acc.id),
-    );
-    return access
-      .filter((x) => x.units['repo.issues'] >= 1 || x.units['repo.pulls'] >= 1)
-      .map((x) => x.userId);
+    const accounts = (await this.directory.accountsByNames(null, logins)).filter((acc) => acc.kind === 'user' && acc.isActive);
+    const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
+    return access.filter((x) => x.units['repo.issues'] >= 1 || x.units['repo.pulls'] >= 1).map((x) => x.userId);
   }
 }
 

@@ -29,8 +29,7 @@ function labelId(raw: string): number {
 }
 
 /** Gitea's removals refuse with a bare 403 (ctx.Status): no body. */
-const bareForbidden = (): ContractError =>
-  ContractError.empty('permission_denied', 'user should have permission to change the labels');
+const bareForbidden = (): ContractError => ContractError.empty('permission_denied', 'user should have permission to change the labels');
 
 /** The labels of one issue (Gitea's routers/api/v1/repo/issue_label.go). */
 @Injectable()
@@ -56,39 +55,21 @@ export class IssueLabelsService {
    * `POST …/issues/{index}/labels` (200): adds labels one at a time, each new exclusive one
    * taking the place of the issue's other labels of its scope; answers the issue's labels.
    */
-  async add(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-    body: IssueLabelsOption,
-  ): Promise<Label[]> {
+  async add(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
     const ctx = await this.writable(actor, owner, repo, index, forbidden('write permission is required'));
     const wanted = await this.resolver.resolve(ctx.repo, body.labels);
     return this.apply(ctx, (current) => addKeepingScopes(current, wanted), 'label_updated');
   }
 
   /** `PUT …/issues/{index}/labels` (200): the given labels, one per exclusive scope, replace the issue's. */
-  async replace(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-    body: IssueLabelsOption,
-  ): Promise<Label[]> {
+  async replace(actor: Actor | null, owner: string, repo: string, index: string, body: IssueLabelsOption): Promise<Label[]> {
     const ctx = await this.writable(actor, owner, repo, index, forbidden('write permission is required'));
     const wanted = await this.resolver.resolve(ctx.repo, body.labels);
     return this.apply(ctx, () => keepOnePerScope(wanted), 'label_updated');
   }
 
   /** `DELETE …/issues/{index}/labels/{id}` (204): any existing label id, else Gitea's 422. */
-  async remove(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-    rawId: string,
-  ): Promise<void> {
+  async remove(actor: Actor | null, owner: string, repo: string, index: string, rawId: string): Promise<void> {
     const ctx = await this.writable(actor, owner, repo, index, bareForbidden());
     const id = labelId(rawId);
     const [label] = await this.labels.findByIds([id]);
@@ -103,13 +84,7 @@ export class IssueLabelsService {
   }
 
   /** The issue if the actor may change its labels: writers of its unit (Gitea's CanWriteIssuesOrPulls). */
-  private async writable(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    index: string,
-    denied: ContractError,
-  ): Promise<IssueContext & { actor: Actor }> {
+  private async writable(actor: Actor | null, owner: string, repo: string, index: string, denied: ContractError): Promise<IssueContext & { actor: Actor }> {
     const ctx = await this.issuesService.issueForWrite(actor, owner, repo, index);
     if (!canWriteIssuesOrPulls(ctx.repo, ctx.issue.isPull)) throw denied;
     return ctx;
@@ -139,28 +114,12 @@ export class IssueLabelsService {
       const added = next.filter((l) => !current.some((c) => c.id === l.id));
       const removed = current.filter((c) => !next.some((l) => l.id === c.id));
       if (added.length === 0 && removed.length === 0) return;
-      await this.labels.removeFromIssue(
-        m,
-        issue.id,
-        removed.map((l) => l.id),
-      );
-      await this.labels.addToIssue(
-        m,
-        issue.id,
-        added.map((l) => l.id),
-      );
+      await this.labels.removeFromIssue(m, issue.id, removed.map((l) => l.id));
+      await this.labels.addToIssue(m, issue.id, added.map((l) => l.id));
       await this.issues.update(m, issue.id, { updatedAt: new Date() });
       const row = (await this.issues.findById(issue.id, m))!;
       const api = await this.loader.one(row, repo, { m, known: [sender] });
-      const changes =
-        action === 'label_updated'
-          ? {
-              changes: {
-                added_labels: this.toLabels(repo, added),
-                removed_labels: this.toLabels(repo, removed),
-              },
-            }
-          : {};
+      const changes = action === 'label_updated' ? { changes: { added_labels: this.toLabels(repo, added), removed_labels: this.toLabels(repo, removed) } } : {};
       await this.events.issue(m, 'issue.labeled', { actor, action, issue: api, repo, sender, ...changes });
     });
     return this.toLabels(repo, await this.current(issue.id));

@@ -30,13 +30,9 @@ export class LabelResolver {
     if (impossible !== undefined) throw unprocessable(`label does not exist [label_id: ${impossible}]`);
     const orgIds = repo.ownerKind === 'organization' ? [repo.ownerId] : [];
     const usable = (l: LabelEntity): boolean => l.repoId === repo.id || orgIds.includes(l.orgId);
-    const found = (
-      await this.labels.findByIds([...ids, ...(await this.labels.idsByNames([repo.id], orgIds, names))])
-    ).filter(usable);
-    for (const id of ids)
-      if (!found.some((l) => l.id === id)) throw unprocessable(`label does not exist [label_id: ${id}]`);
-    for (const name of names)
-      if (!found.some((l) => l.name === name)) throw unprocessable(`label does not exist [name: ${name}]`);
+    const found = (await this.labels.findByIds([...ids, ...(await this.labels.idsByNames([repo.id], orgIds, names))])).filter(usable);
+    for (const id of ids) if (!found.some((l) => l.id === id)) throw unprocessable(`label does not exist [label_id: ${id}]`);
+    for (const name of names) if (!found.some((l) => l.name === name)) throw unprocessable(`label does not exist [name: ${name}]`);
     return found.sort((a, b) => a.id - b.id);
   }
 }

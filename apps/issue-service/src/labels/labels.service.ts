@@ -45,12 +45,7 @@ export class LabelsService {
   ) {}
 
   /** `GET /repos/{o}/{r}/labels`: anyone who sees the repository. */
-  async listForRepo(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    options: ListOptions,
-  ): Promise<Page<Label>> {
+  async listForRepo(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<Label>> {
     return this.list(this.repoScope(await this.gate.assign(actor, owner, repo)), options);
   }
 
@@ -60,22 +55,11 @@ export class LabelsService {
   }
 
   /** `POST /repos/{o}/{r}/labels` (201): `is_archived` is honoured here. */
-  async createForRepo(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    body: CreateLabelOption,
-  ): Promise<Label> {
+  async createForRepo(actor: Actor | null, owner: string, repo: string, body: CreateLabelOption): Promise<Label> {
     return this.create(await this.repoScopeForWrite(actor, owner, repo), body, body.is_archived === true);
   }
 
-  async editForRepo(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    id: string,
-    body: EditLabelOption,
-  ): Promise<Label> {
+  async editForRepo(actor: Actor | null, owner: string, repo: string, id: string, body: EditLabelOption): Promise<Label> {
     const scope = await this.repoScopeForWrite(actor, owner, repo);
     return this.edit(scope, await this.find(scope, id), body);
   }

@@ -41,13 +41,7 @@ export class MilestonesService {
   ) {}
 
   /** `GET /repos/{o}/{r}/milestones`: open ones unless `state` is `closed` or `all`; `name` matches part of the title. */
-  async list(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    query: MilestoneListQuery,
-    options: ListOptions,
-  ): Promise<Page<Milestone>> {
+  async list(actor: Actor | null, owner: string, repoName: string, query: MilestoneListQuery, options: ListOptions): Promise<Page<Milestone>> {
     const repo = await this.gate.assign(actor, owner, repoName);
     const isClosed = query.state === 'all' ? undefined : query.state === 'closed';
     const [rows, total] = await this.milestones.list(repo.id, { isClosed, name: query.name }, options);
@@ -61,12 +55,7 @@ export class MilestonesService {
   }
 
   /** `POST /repos/{o}/{r}/milestones` (201): created closed (with `closed_at`) when `state` says so. */
-  async create(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    body: CreateMilestoneOption,
-  ): Promise<Milestone> {
+  async create(actor: Actor | null, owner: string, repoName: string, body: CreateMilestoneOption): Promise<Milestone> {
     const repo = await this.repoForWrite(actor, owner, repoName);
     const now = new Date();
     const closed = body.state === 'closed';
@@ -91,13 +80,7 @@ export class MilestonesService {
    * `PATCH /repos/{o}/{r}/milestones/{id}`: an empty title and an absent due date are left alone;
    * closing stamps `closed_at`.
    */
-  async edit(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    id: string,
-    body: EditMilestoneOption,
-  ): Promise<Milestone> {
+  async edit(actor: Actor | null, owner: string, repoName: string, id: string, body: EditMilestoneOption): Promise<Milestone> {
     const repo = await this.repoForWrite(actor, owner, repoName);
     const milestone = await this.find(repo, id);
     const changes: Partial<MilestoneEntity> = { updatedAt: new Date() };

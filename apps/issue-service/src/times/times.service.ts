@@ -23,14 +23,7 @@ import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
 import { IssuesService, parseQueryTime, type IssueContext } from '../issues/issues.service.js';
 import { toStopWatch, toTrackedTime } from './time.mapper.js';
-import {
-  requireStopwatchAccess,
-  requireTimetracker,
-  timesOwnerFilter,
-  timetrackerEnabled,
-  trackingDisabled,
-  type TrackedIssue,
-} from './time-tracking.js';
+import { requireStopwatchAccess, requireTimetracker, timesOwnerFilter, timetrackerEnabled, trackingDisabled, type TrackedIssue } from './time-tracking.js';
 import { TimesRepository, type ReadableRepos, type TimeFilter } from './times.repository.js';
 import type { TrackedTimeEntity } from './tracked-time.entity.js';
 
@@ -55,14 +48,7 @@ export class TimesService {
   ) {}
 
   /** `GET …/issues/{index}/times`: tracking off is Gitea's 404 here. */
-  async listForIssue(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    query: TimeListQuery,
-    page: ListOptions | null,
-  ): Promise<Page<TrackedTime>> {
+  async listForIssue(actor: Actor | null, owner: string, repoName: string, index: string, query: TimeListQuery, page: ListOptions | null): Promise<Page<TrackedTime>> {
     const a = requireActor(actor);
     const { repo, issue } = await this.issuesService.issueFor(a, owner, repoName, index);
     if (!timetrackerEnabled(repo)) throw notFound('Timetracker is disabled');
@@ -71,13 +57,7 @@ export class TimesService {
   }
 
   /** `GET /repos/{o}/{r}/times`: the issue unit must be readable, tracking off is Gitea's 400. */
-  async listForRepo(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    query: TimeListQuery,
-    page: ListOptions | null,
-  ): Promise<Page<TrackedTime>> {
+  async listForRepo(actor: Actor | null, owner: string, repoName: string, query: TimeListQuery, page: ListOptions | null): Promise<Page<TrackedTime>> {
     const a = requireActor(actor);
     const repo = await this.gate.assign(a, owner, repoName);
     if (!canRead(repo, 'repo.issues')) throw notFound();
@@ -87,45 +67,27 @@ export class TimesService {
   }
 
   /** `GET /user/times`: the caller's own times, in repositories whose issues (or pulls) it can still read. */
-  async listForActor(
-    actor: Actor | null,
-    query: TimeListQuery,
-    page: ListOptions | null,
-  ): Promise<Page<TrackedTime>> {
+  async listForActor(actor: Actor | null, query: TimeListQuery, page: ListOptions | null): Promise<Page<TrackedTime>> {
     const a = requireActor(actor);
     const createdBefore = parseQueryTime('before', query.before);
     const createdAfter = parseQueryTime('since', query.since);
-    const { repos, ...readable } = readableRepos(
-      await this.gate.many(a, await this.times.repoIdsOfUserTimes(a.id)),
-    );
+    const { repos, ...readable } = readableRepos(await this.gate.many(a, await this.times.repoIdsOfUserTimes(a.id)));
     return this.page({ userId: a.id, readable, createdAfter, createdBefore }, page, repos);
   }
 
   /** `POST …/issues/{index}/times` (200): repository and site administrators may log time for someone else. */
-  async add(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    body: AddTimeOption,
-  ): Promise<TrackedTime> {
+  async add(actor: Actor | null, owner: string, repoName: string, index: string, body: AddTimeOption): Promise<TrackedTime> {
     const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
     requireTimetracker(repo, await this.tracked(issue), a);
     const name = body.user_name ?? '';
-    const forOther =
-      name !== '' && (a.isAdmin || (repo.isAdmin && name.toLowerCase() !== a.login.toLowerCase()));
+    const forOther = name !== '' && (a.isAdmin || (repo.isAdmin && name.toLowerCase() !== a.login.toLowerCase()));
     const userId = forOther ? (await this.directory.requireUsers(null, [name]))[0]!.id : a.id;
     // Go clients send the zero time for "now" (AddTimeOption.created has no omitempty); Gitea keeps whole seconds.
     const given = body.created ? new Date(body.created) : null;
     const createdAt = wholeSeconds(given && given.getTime() !== GO_ZERO_TIME ? given : new Date());
     // Transactions answer plain values (a retried request gets its first answer back as JSON).
     const id = await this.db.transaction(async (m) => {
-      const inserted = await this.times.insertTime(m, {
-        issueId: issue.id,
-        userId,
-        time: body.time,
-        createdAt,
-      });
+      const inserted = await this.times.insertTime(m, { issueId: issue.id, userId, time: body.time, createdAt });
       await this.touch(m, issue);
       return inserted.id;
     });
@@ -145,13 +107,7 @@ export class TimesService {
   }
 
   /** `DELETE …/issues/{index}/times/{id}` (204): the time's owner or a site administrator. */
-  async delete(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    id: string,
-  ): Promise<void> {
+  async delete(actor: Actor | null, owner: string, repoName: string, index: string, id: string): Promise<void> {
     const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
     requireTimetracker(repo, await this.tracked(issue), a);
     const timeId = idFrom(id);
@@ -159,8 +115,7 @@ export class TimesService {
     const time = timeId > 0 ? await this.times.findTime(timeId) : null;
     if (!time || time.issueId !== issue.id) throw notFound(`tracked_time does not exist [id: ${id}]`);
     if (time.deleted) throw notFound('tracked time was already deleted');
-    if (!a.isAdmin && time.userId !== a.id)
-      throw forbidden('only the owner of a tracked time or a site administrator may delete it');
+    if (!a.isAdmin && time.userId !== a.id) throw forbidden('only the owner of a tracked time or a site administrator may delete it');
     await this.db.transaction(async (m) => {
       await this.times.markDeleted(m, time.id);
       await this.touch(m, issue);
@@ -211,9 +166,7 @@ export class TimesService {
   /** `GET /user/stopwatches`: the caller's running stopwatches in repositories it can still read. */
   async listStopwatches(actor: Actor | null, page: ListOptions | null): Promise<Page<StopWatch>> {
     const a = requireActor(actor);
-    const { repos, ...readable } = readableRepos(
-      await this.gate.many(a, await this.times.repoIdsOfUserStopwatches(a.id)),
-    );
+    const { repos, ...readable } = readableRepos(await this.gate.many(a, await this.times.repoIdsOfUserStopwatches(a.id)));
     const [rows, total] = await this.times.listStopwatches(a.id, readable, page);
     const issues = await this.issues.findByIds(rows.map((r) => r.issueId));
     const now = new Date();
@@ -240,11 +193,7 @@ export class TimesService {
   }
 
   /** One page of times with their issues and users (one directory call). */
-  private async page(
-    filter: TimeFilter,
-    page: ListOptions | null,
-    repos: Map<number, RepoAccess>,
-  ): Promise<Page<TrackedTime>> {
+  private async page(filter: TimeFilter, page: ListOptions | null, repos: Map<number, RepoAccess>): Promise<Page<TrackedTime>> {
     const [rows, total] = await this.times.listTimes(filter, page);
     const items = await this.map(rows, repos);
     return listed(items, total, page);
@@ -253,28 +202,14 @@ export class TimesService {
   /** Times as Gitea shows them, with the issues of the repositories in `repos`. */
   private async map(rows: TrackedTimeEntity[], repos: Map<number, RepoAccess>): Promise<TrackedTime[]> {
     if (rows.length === 0) return [];
-    const issues = (await this.issues.findByIds([...new Set(rows.map((r) => r.issueId))])).filter((i) =>
-      repos.has(i.repoId),
-    );
-    const { issues: shown, users } = await this.loader.loadWithUsers(
-      issues,
-      repos,
-      rows.map((r) => r.userId),
-    );
+    const issues = (await this.issues.findByIds([...new Set(rows.map((r) => r.issueId))])).filter((i) => repos.has(i.repoId));
+    const { issues: shown, users } = await this.loader.loadWithUsers(issues, repos, rows.map((r) => r.userId));
     const byId = new Map(issues.map((i, n) => [i.id, shown[n]!]));
-    return rows.map((r) =>
-      toTrackedTime(r, { userName: users.get(r.userId)?.login ?? '', issue: byId.get(r.issueId) ?? null }),
-    );
+    return rows.map((r) => toTrackedTime(r, { userName: users.get(r.userId)?.login ?? '', issue: byId.get(r.issueId) ?? null }));
   }
 
   /** The issue and the checks of Gitea's prepareIssueStopwatch: writers who may track, 409 if the stopwatch is (not) running. */
-  private async stopwatchContext(
-    actor: Actor | null,
-    owner: string,
-    repoName: string,
-    index: string,
-    shouldExist: boolean,
-  ): Promise<IssueContext & { actor: Actor }> {
+  private async stopwatchContext(actor: Actor | null, owner: string, repoName: string, index: string, shouldExist: boolean): Promise<IssueContext & { actor: Actor }> {
     const ctx = await this.issuesService.issueForWrite(actor, owner, repoName, index);
     requireStopwatchAccess(ctx.repo, await this.tracked(ctx.issue), ctx.actor);
     const exists = (await this.times.findStopwatch(ctx.actor.id, ctx.issue.id)) !== null;
@@ -285,11 +220,7 @@ export class TimesService {
   }
 
   /** Stops a stopwatch: the seconds since its start become a tracked time of the issue. */
-  private async finish(
-    m: EntityManager,
-    sw: { id: number; userId: number; createdAt: Date },
-    issue: IssueEntity,
-  ): Promise<void> {
+  private async finish(m: EntityManager, sw: { id: number; userId: number; createdAt: Date }, issue: IssueEntity): Promise<void> {
     const now = wholeSeconds(new Date());
     const seconds = Math.max(0, Math.floor((now.getTime() - sw.createdAt.getTime()) / 1000));
     await this.times.insertTime(m, { issueId: issue.id, userId: sw.userId, time: seconds, createdAt: now });
@@ -315,6 +246,7 @@ function listed<T>(items: T[], total: number, page: ListOptions | null): Page<T>
 
 /** Go's zero time.Time, `0001-01-01T00:00:00Z`. */
 const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
+
 
 const stopwatchMissing = (): ContractError => conflict('cannot stop/cancel a non existent stopwatch');
 const stopwatchRunning = (): ContractError => conflict('cannot start a stopwatch again if it already exists');

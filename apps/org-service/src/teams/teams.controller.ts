@@ -38,21 +38,11 @@ export class TeamsController {
   }
 
   @MessagePattern(TeamPatterns.search)
-  search(
-    @Payload()
-    req: RpcRequest<
-      { org: string },
-      undefined,
-      { q?: string; include_desc?: string; page?: string; limit?: string }
-    >,
-  ): Promise<Page<Team>> {
+  search(@Payload() req: RpcRequest<{ org: string }, undefined, { q?: string; include_desc?: string; page?: string; limit?: string }>): Promise<Page<Team>> {
     return this.teams.search(
       req.actor,
       req.params.org,
-      {
-        q: typeof req.query.q === 'string' ? req.query.q : undefined,
-        includeDesc: includeDesc(req.query.include_desc),
-      },
+      { q: typeof req.query.q === 'string' ? req.query.q : undefined, includeDesc: includeDesc(req.query.include_desc) },
       normalizeListOptions(req.query),
     );
   }

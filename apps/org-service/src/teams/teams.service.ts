@@ -90,9 +90,7 @@ export class TeamsService {
     if (await this.privileged(ctx)) return;
     let admitted = false;
     if (ctx.team.visibility === 'public') {
-      admitted = await hasOrgOrUserVisible(ctx.org, ctx.viewer, () =>
-        this.orgs.isMember(ctx.org.id, ctx.actor.id),
-      );
+      admitted = await hasOrgOrUserVisible(ctx.org, ctx.viewer, () => this.orgs.isMember(ctx.org.id, ctx.actor.id));
     } else if (ctx.team.visibility === 'limited') {
       admitted = await this.orgs.isMember(ctx.org.id, ctx.actor.id);
     }
@@ -108,10 +106,7 @@ export class TeamsService {
    * Gitea's ApplyTeamListFilter: site admins and owners list every team; others their own teams
    * plus limited and public ones (members) or public ones (other signed-in users).
    */
-  private async listFilter(
-    org: UserEntity,
-    actor: Actor,
-  ): Promise<{ memberId?: number; alsoVisibilities?: Visibility[] }> {
+  private async listFilter(org: UserEntity, actor: Actor): Promise<{ memberId?: number; alsoVisibilities?: Visibility[] }> {
     const viewer = await this.usersService.viewerOf(actor);
     if (viewer?.isAdmin || (await this.orgsService.isOwner(org.id, actor.id))) return {};
     const member = await this.orgs.isMember(org.id, actor.id);
@@ -133,8 +128,7 @@ export class TeamsService {
     }
     this.checkName(body.name);
     const id = await this.db.transaction(async (m) => {
-      if (await this.teams.findByName(org.id, body.name, m))
-        throw unprocessable(`team already exists [org_id: ${org.id}, name: ${body.name}]`);
+      if (await this.teams.findByName(org.id, body.name, m)) throw unprocessable(`team already exists [org_id: ${org.id}, name: ${body.name}]`);
       const team = await this.teams.insert(m, {
         orgId: org.id,
         lowerName: body.name.toLowerCase(),
@@ -162,29 +156,16 @@ export class TeamsService {
   }
 
   /** `GET /orgs/{org}/teams/search`: `q` in the name, and in the description unless `include_desc=false`. */
-  async search(
-    actor: Actor | null,
-    orgName: string,
-    query: { q?: string; includeDesc: boolean },
-    options: ListOptions,
-  ): Promise<Page<Team>> {
+  async search(actor: Actor | null, orgName: string, query: { q?: string; includeDesc: boolean }, options: ListOptions): Promise<Page<Team>> {
     return this.searchIn(actor, orgName, { keyword: query.q, includeDesc: query.includeDesc }, options);
   }
 
-  private async searchIn(
-    actor: Actor | null,
-    orgName: string,
-    filter: { keyword?: string; includeDesc?: boolean },
-    options: ListOptions,
-  ): Promise<Page<Team>> {
+  private async searchIn(actor: Actor | null, orgName: string, filter: { keyword?: string; includeDesc?: boolean }, options: ListOptions): Promise<Page<Team>> {
     // SPEC.md's team visibility (it wins over Gitea, which lists teams to org members only): private
     // teams for their members and org owners, limited ones for org members, public ones for anyone signed in.
     const a = requireActor(actor);
     const org = await this.orgsService.requireVisibleOrg(a, orgName);
-    const [rows, total] = await this.teams.search(
-      { orgId: org.id, ...filter, ...(await this.listFilter(org, a)) },
-      options,
-    );
+    const [rows, total] = await this.teams.search({ orgId: org.id, ...filter, ...(await this.listFilter(org, a)) }, options);
     return pageOf(
       rows.map((t) => toTeam(t, null)),
       total,
@@ -199,15 +180,7 @@ export class TeamsService {
     const [rows, total] = await this.teams.search({ memberId: a.id }, options);
     const orgs = await this.users.findByIds(rows.map((t) => t.orgId));
     return pageOf(
-      rows.map((t) =>
-        toTeam(
-          t,
-          toOrganization(
-            orgs.find((o) => o.id === t.orgId)!,
-            this.config.rootUrl,
-          ),
-        ),
-      ),
+      rows.map((t) => toTeam(t, toOrganization(orgs.find((o) => o.id === t.orgId)!, this.config.rootUrl))),
       total,
       options,
     );
@@ -226,8 +199,7 @@ export class TeamsService {
     const team = ctx.team;
     const isOwnerTeam = team.accessMode >= AccessMode.owner;
     const changes: Partial<TeamEntity> = {};
-    if (body.can_create_org_repo !== undefined)
-      changes.canCreateOrgRepo = isOwnerTeam || body.can_create_org_repo;
+    if (body.can_create_org_repo !== undefined) changes.canCreateOrgRepo = isOwnerTeam || body.can_create_org_repo;
     // The Owners team keeps its name, which is how Gitea recognises it.
     if (body.name && !isOwnerTeam && body.name !== team.name) {
       this.checkName(body.name);
@@ -241,13 +213,11 @@ export class TeamsService {
       mode = parseTeamAccess(body.permission);
       if (mode < AccessMode.admin && Object.keys(map).length > 0) mode = minUnitAccessMode(unitsFromMap(map));
       changes.accessMode = mode;
-      if (body.includes_all_repositories !== undefined)
-        changes.includesAllRepositories = body.includes_all_repositories;
+      if (body.includes_all_repositories !== undefined) changes.includesAllRepositories = body.includes_all_repositories;
     }
     if (mode < AccessMode.admin) {
       if (Object.keys(map).length > 0) changes.units = JSON.stringify(unitsFromMap(map));
-      else if (body.units && body.units.length > 0)
-        changes.units = JSON.stringify(unitsFromList(body.units, mode));
+      else if (body.units && body.units.length > 0) changes.units = JSON.stringify(unitsFromList(body.units, mode));
     } else {
       changes.units = ALL_UNITS;
     }
@@ -260,8 +230,7 @@ export class TeamsService {
     await this.db.transaction(async (m) => {
       if (changes.lowerName) {
         const clash = await this.teams.findByName(team.orgId, changes.lowerName, m);
-        if (clash && clash.id !== team.id)
-          throw unprocessable(`team already exists [org_id: ${team.orgId}, name: ${changes.name}]`);
+        if (clash && clash.id !== team.id) throw unprocessable(`team already exists [org_id: ${team.orgId}, name: ${changes.name}]`);
       }
       await this.teams.update(m, team.id, changes);
     });
@@ -326,8 +295,7 @@ export class TeamsService {
         throw unprocessable(`user is the last member of owner team [uid: ${user.id}]`);
       }
       await this.teams.removeMember(m, ctx.team.id, user.id);
-      if ((await this.teams.countTeamsOfUser(ctx.org.id, user.id, m)) === 0)
-        await this.orgs.removeMember(m, ctx.org.id, user.id);
+      if ((await this.teams.countTeamsOfUser(ctx.org.id, user.id, m)) === 0) await this.orgs.removeMember(m, ctx.org.id, user.id);
     });
   }
 
@@ -362,10 +330,7 @@ export class TeamsService {
   /** One team of an organization by name, and whether it reaches the repository (Gitea's getTeamByParam and HasRepository). */
   async getForRepo(orgId: number, repoId: number, name: string): Promise<RepoTeamLink> {
     const team = await this.requireTeamNamed(orgId, name);
-    return {
-      team: toTeam(team, null),
-      linked: team.includesAllRepositories || (await this.teams.hasRepo(team.id, repoId)),
-    };
+    return { team: toTeam(team, null), linked: team.includesAllRepositories || (await this.teams.hasRepo(team.id, repoId)) };
   }
 
   /**
@@ -395,8 +360,7 @@ export class TeamsService {
     const ctx = await this.context(actor, teamId);
     await this.requireRead(ctx);
     const repo = await this.orgRepo(ctx, repoName);
-    if (!ctx.team.includesAllRepositories && !(await this.teams.hasRepo(ctx.team.id, repo.id)))
-      throw notFound();
+    if (!ctx.team.includesAllRepositories && !(await this.teams.hasRepo(ctx.team.id, repo.id))) throw notFound();
     return repo;
   }
 
@@ -407,8 +371,7 @@ export class TeamsService {
     const repo = await this.orgRepo(ctx, repoName);
     if (!repo.permissions.admin) throw forbidden('Must have admin-level access to the repository');
     await this.db.transaction(async (m) => {
-      if (!(await this.teams.hasRepo(ctx.team.id, repo.id, m)))
-        await this.teams.addRepo(m, ctx.team, repo.id);
+      if (!(await this.teams.hasRepo(ctx.team.id, repo.id, m))) await this.teams.addRepo(m, ctx.team, repo.id);
     });
   }
 
@@ -425,28 +388,18 @@ export class TeamsService {
    * organization, whatever `{org}` the path names), with the actor's permissions.
    */
   private async orgRepo(ctx: TeamContext, name: string): Promise<Repository> {
-    const page = await this.findRepos(
-      ctx.actor,
-      { ownerId: ctx.org.id, names: [name] },
-      { page: 1, limit: 1 },
-    );
+    const page = await this.findRepos(ctx.actor, { ownerId: ctx.org.id, names: [name] }, { page: 1, limit: 1 });
     const repo = page.items[0];
     if (!repo) throw notFound();
     return repo;
   }
 
-  private findRepos(
-    actor: Actor,
-    request: FindReposRequest,
-    options: ListOptions,
-  ): Promise<Page<Repository>> {
-    return this.rpc.call<Page<Repository>, Record<string, string>, FindReposRequest, ListOptions>(
-      RepoPatterns.findMany,
-      {
-        actor,
-        body: request,
-        query: options,
-      },
-    );
+  private findRepos(actor: Actor, request: FindReposRequest, options: ListOptions): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>, Record<string, string>, FindReposRequest, ListOptions>(RepoPatterns.findMany, {
+      actor,
+      body: request,
+      query: options,
+    });
   }
 }
+

@@ -50,27 +50,19 @@ export class TokensService {
    */
   private async owner(actor: Actor | null, params: TokenParams): Promise<{ user: UserEntity; actor: Actor }> {
     const user = await this.users.findByName(params.username);
-    if (!user || user.isOrganization)
-      throw notFound(`user redirect does not exist [name: ${params.username}]`);
+    if (!user || user.isOrganization) throw notFound(`user redirect does not exist [name: ${params.username}]`);
     if (actor) rejectPublicOnlyUser(actor, user);
-    if (!individualVisible(user, actor))
-      throw notFound(`user redirect does not exist [name: ${params.username}]`);
-    if (!actor || (user.id !== actor.id && !actor.isAdmin))
-      throw forbidden('doer should be the site admin or be same as the contextUser');
+    if (!individualVisible(user, actor)) throw notFound(`user redirect does not exist [name: ${params.username}]`);
+    if (!actor || (user.id !== actor.id && !actor.isAdmin)) throw forbidden('doer should be the site admin or be same as the contextUser');
     if (!params.basicAuth) throw new ContractError('unauthenticated', 'auth required');
     return { user, actor };
   }
 
-  async create(
-    actor: Actor | null,
-    params: TokenParams,
-    body: CreateAccessTokenOption,
-  ): Promise<AccessToken> {
+  async create(actor: Actor | null, params: TokenParams, body: CreateAccessTokenOption): Promise<AccessToken> {
     const { user, actor: a } = await this.owner(actor, params);
     const requested = splitScopes(body.scopes ?? []);
     const unknown = requested.find((s) => !isKnownScope(s));
-    if (unknown !== undefined)
-      throw invalid(`invalid access token scope provided: invalid access token scope: ${unknown}`);
+    if (unknown !== undefined) throw invalid(`invalid access token scope provided: invalid access token scope: ${unknown}`);
     const scopes = normalizeScopes(requested);
     if (scopes.length === 0) throw invalid('access token must have a scope');
     // A token can only mint tokens it could itself use.
@@ -79,8 +71,7 @@ export class TokensService {
     }
     const secret = randomBytes(20).toString('hex');
     const id = await this.db.transaction(async (m) => {
-      if (await this.tokens.findByName(user.id, body.name, m))
-        throw invalid('access token name has been used already');
+      if (await this.tokens.findByName(user.id, body.name, m)) throw invalid('access token name has been used already');
       const token = await this.tokens.insert(m, {
         userId: user.id,
         name: body.name,
@@ -139,10 +130,7 @@ export class TokensService {
 }
 
 /** Gitea's getToken for `/token`: the token of the Authorization header, 404 without one. */
-async function requireHeaderToken(
-  tokens: TokensRepository,
-  secret: string | undefined,
-): Promise<AccessTokenEntity> {
+async function requireHeaderToken(tokens: TokensRepository, secret: string | undefined): Promise<AccessTokenEntity> {
   if (!secret) throw notFound('invalid access token');
   const row = await tokens.findByHash(hashToken(secret));
   if (!row) throw notFound('access token does not exist');

@@ -25,8 +25,7 @@ export function optionalBool(value: unknown): boolean | undefined {
   return undefined;
 }
 
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
 /**
  * Reads the query of `GET /admin/users` (openapi adminSearchUsers): unknown `sort`, `order` or
@@ -37,8 +36,7 @@ export function parseAdminUserFilter(query: Record<string, unknown>): AdminUserF
   const order = text(query.order);
   const visibility = text(query.visibility);
   if (sort !== undefined && !(sort in SORT_COLUMNS)) throw unprocessable(`invalid sort: "${sort}"`);
-  if (order !== undefined && order !== 'asc' && order !== 'desc')
-    throw unprocessable(`invalid order: "${order}"`);
+  if (order !== undefined && order !== 'asc' && order !== 'desc') throw unprocessable(`invalid order: "${order}"`);
   if (visibility !== undefined && !(Visibilities as readonly string[]).includes(visibility)) {
     throw unprocessable(`invalid visibility: "${visibility}"`);
   }

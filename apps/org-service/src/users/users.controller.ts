@@ -20,8 +20,7 @@ import { optionalBool } from './admin-user-filter.js';
 import { UsersService } from './users.service.js';
 
 /** Gitea's FormInt64: a malformed number reads as 0 (no filter). */
-const formInt = (value: unknown): number | undefined =>
-  value === undefined || value === '' ? undefined : formInt64(value);
+const formInt = (value: unknown): number | undefined => (value === undefined || value === '' ? undefined : formInt64(value));
 
 @Controller()
 export class UsersController {
@@ -43,21 +42,12 @@ export class UsersController {
   }
 
   @MessagePattern(UserPatterns.activityActors)
-  activityActors(
-    @Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>,
-  ): Promise<ActivityActor[]> {
+  activityActors(@Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>): Promise<ActivityActor[]> {
     return this.users.activityActors(req.actor, req.body.ids);
   }
 
   @MessagePattern(UserPatterns.search)
-  search(
-    @Payload()
-    req: RpcRequest<
-      Record<string, string>,
-      undefined,
-      { q?: string; uid?: string; page?: string; limit?: string }
-    >,
-  ): Promise<Page<User>> {
+  search(@Payload() req: RpcRequest<Record<string, string>, undefined, { q?: string; uid?: string; page?: string; limit?: string }>): Promise<Page<User>> {
     return this.users.search(
       req.actor,
       { q: typeof req.query.q === 'string' ? req.query.q : undefined, uid: formInt(req.query.uid) },
@@ -71,9 +61,7 @@ export class UsersController {
   }
 
   @MessagePattern(UserPatterns.updateSettings)
-  updateSettings(
-    @Payload() req: RpcRequest<Record<string, string>, UserSettingsOptions>,
-  ): Promise<UserSettings> {
+  updateSettings(@Payload() req: RpcRequest<Record<string, string>, UserSettingsOptions>): Promise<UserSettings> {
     return this.users.updateSettings(req.actor, req.body ?? {});
   }
 
@@ -98,9 +86,7 @@ export class UsersController {
   }
 
   @MessagePattern(UserPatterns.adminDelete)
-  adminDelete(
-    @Payload() req: RpcRequest<{ username: string }, undefined, { purge?: string }>,
-  ): Promise<void> {
+  adminDelete(@Payload() req: RpcRequest<{ username: string }, undefined, { purge?: string }>): Promise<void> {
     return this.users.adminDelete(req.actor, req.params.username, optionalBool(req.query.purge) === true);
   }
 

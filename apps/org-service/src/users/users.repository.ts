@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Brackets,
-  In,
-  type EntityManager,
-  type SelectQueryBuilder,
-  type WhereExpressionBuilder,
-} from 'typeorm';
+import { Brackets, In, type EntityManager, type SelectQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import { isRowIdRange, type ListOptions, type Visibility } from '@gitforge/contracts';
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
@@ -55,9 +49,7 @@ export class UsersRepository {
       .where('LOWER(u.email) = :email AND u.type = :type', { email: lower, type: UserType.individual })
       .getOne();
     if (primary) return primary;
-    const other = await this.m(manager).findOne(EmailAddressEntity, {
-      where: { lowerEmail: lower, isActivated: true },
-    });
+    const other = await this.m(manager).findOne(EmailAddressEntity, { where: { lowerEmail: lower, isActivated: true } });
     return other ? this.findById(other.uid, manager) : null;
   }
 
@@ -79,9 +71,7 @@ export class UsersRepository {
 
   /** Gitea's SearchUsers, ordered by name. */
   search(viewer: Viewer, search: UserSearch, options: ListOptions): Promise<[UserEntity[], number]> {
-    const qb = this.db.manager
-      .createQueryBuilder(UserEntity, 'u')
-      .where('u.type = :type', { type: search.type });
+    const qb = this.db.manager.createQueryBuilder(UserEntity, 'u').where('u.type = :type', { type: search.type });
     const keyword = search.keyword?.trim().toLowerCase();
     if (keyword) {
       const like = `%${keyword}%`;
@@ -90,13 +80,8 @@ export class UsersRepository {
           w.where('u.lower_name LIKE :like', { like }).orWhere('LOWER(u.full_name) LIKE :like', { like });
           if (search.byEmail) {
             // Addresses kept private only match for their owner and site admins.
-            if (!viewer)
-              w.orWhere('(LOWER(u.email) LIKE :like AND u.keep_email_private = :no)', { no: false });
-            else if (!viewer.isAdmin)
-              w.orWhere('(LOWER(u.email) LIKE :like AND (u.keep_email_private = :no OR u.id = :viewerId))', {
-                no: false,
-                viewerId: viewer.id,
-              });
+            if (!viewer) w.orWhere('(LOWER(u.email) LIKE :like AND u.keep_email_private = :no)', { no: false });
+            else if (!viewer.isAdmin) w.orWhere('(LOWER(u.email) LIKE :like AND (u.keep_email_private = :no OR u.id = :viewerId))', { no: false, viewerId: viewer.id });
             else w.orWhere('LOWER(u.email) LIKE :like');
           }
         }),
@@ -114,25 +99,16 @@ export class UsersRepository {
 
   /** `GET /admin/users`: individuals of any visibility matching the filter, one page and the total. */
   adminSearch(filter: AdminUserFilter, options: ListOptions): Promise<[UserEntity[], number]> {
-    const qb = this.db.manager
-      .createQueryBuilder(UserEntity, 'u')
-      .where('u.type = :type', { type: UserType.individual });
+    const qb = this.db.manager.createQueryBuilder(UserEntity, 'u').where('u.type = :type', { type: UserType.individual });
     const keyword = filter.keyword?.toLowerCase();
     if (keyword) {
       const like = `%${keyword}%`;
-      qb.andWhere('(u.lower_name LIKE :like OR LOWER(u.full_name) LIKE :like OR LOWER(u.email) LIKE :like)', {
-        like,
-      });
+      qb.andWhere('(u.lower_name LIKE :like OR LOWER(u.full_name) LIKE :like OR LOWER(u.email) LIKE :like)', { like });
     }
-    if (filter.loginName !== undefined)
-      qb.andWhere('u.login_name = :loginName', { loginName: filter.loginName });
+    if (filter.loginName !== undefined) qb.andWhere('u.login_name = :loginName', { loginName: filter.loginName });
     // A source id beyond the column's range is no source: nobody signs in through it.
-    if (filter.sourceId !== undefined)
-      qb.andWhere(isRowIdRange(filter.sourceId) ? 'u.login_source = :sourceId' : '1 = 0', {
-        sourceId: filter.sourceId,
-      });
-    if (filter.visibility !== undefined)
-      qb.andWhere('u.visibility = :visibility', { visibility: filter.visibility });
+    if (filter.sourceId !== undefined) qb.andWhere(isRowIdRange(filter.sourceId) ? 'u.login_source = :sourceId' : '1 = 0', { sourceId: filter.sourceId });
+    if (filter.visibility !== undefined) qb.andWhere('u.visibility = :visibility', { visibility: filter.visibility });
     const flags = [
       ['isActive', 'is_active'],
       ['isAdmin', 'is_admin'],
@@ -197,15 +173,9 @@ export class UsersRepository {
   }
 
   /** Individuals who follow `userId` (or whom it follows), as the viewer may see them, oldest follow first. */
-  follows(
-    direction: 'followers' | 'following',
-    userId: number,
-    viewer: Viewer,
-    options: ListOptions,
-  ): Promise<[UserEntity[], number]> {
+  follows(direction: 'followers' | 'following', userId: number, viewer: Viewer, options: ListOptions): Promise<[UserEntity[], number]> {
     const qb = this.db.manager.createQueryBuilder(UserEntity, 'u');
-    if (direction === 'followers')
-      qb.innerJoin(FollowEntity, 'f', 'f.user_id = u.id AND f.follow_id = :userId', { userId });
+    if (direction === 'followers') qb.innerJoin(FollowEntity, 'f', 'f.user_id = u.id AND f.follow_id = :userId', { userId });
     else qb.innerJoin(FollowEntity, 'f', 'f.follow_id = u.id AND f.user_id = :userId', { userId });
     qb.where('u.type = :type', { type: UserType.individual });
     this.whereVisibleToViewer(qb, viewer);
@@ -219,11 +189,7 @@ export class UsersRepository {
   }
 
   /** `GET /orgs`: organizations of these visibilities the viewer may see, by name. */
-  listOrganizations(
-    viewer: Viewer,
-    visibilities: Visibility[],
-    options: ListOptions,
-  ): Promise<[UserEntity[], number]> {
+  listOrganizations(viewer: Viewer, visibilities: Visibility[], options: ListOptions): Promise<[UserEntity[], number]> {
     const qb = this.db.manager
       .createQueryBuilder(UserEntity, 'u')
       .where('u.type = :type', { type: UserType.organization })
@@ -265,9 +231,7 @@ export class UsersRepository {
       .where('tu.user_id = :viewerId', { viewerId })
       .andWhere(
         new Brackets((w) => {
-          w.where('tu.org_id = :id', { id: userOrOrgId }).orWhere(
-            'tu.org_id IN (SELECT t2.org_id FROM team_user t2 WHERE t2.user_id = :id)',
-          );
+          w.where('tu.org_id = :id', { id: userOrOrgId }).orWhere('tu.org_id IN (SELECT t2.org_id FROM team_user t2 WHERE t2.user_id = :id)');
         }),
       )
       .getCount();
@@ -280,10 +244,7 @@ export class UsersRepository {
 
   /** Ids of accounts with one of `visibilities`, except `exceptIds`. */
   async idsWithVisibility(visibilities: Visibility[], exceptIds: number[]): Promise<number[]> {
-    const qb = this.db.manager
-      .createQueryBuilder(UserEntity, 'u')
-      .select('u.id', 'id')
-      .where('u.visibility IN (:...visibilities)', { visibilities });
+    const qb = this.db.manager.createQueryBuilder(UserEntity, 'u').select('u.id', 'id').where('u.visibility IN (:...visibilities)', { visibilities });
     if (exceptIds.length > 0) qb.andWhere('u.id NOT IN (:...exceptIds)', { exceptIds });
     return (await qb.getRawMany<{ id: number | string }>()).map((r) => Number(r.id));
   }

@@ -39,8 +39,9 @@ import { pseudoUser, toUser, toUserSettings } from './user.mapper.js';
 import { UsersRepository } from './users.repository.js';
 import { canSeeProfile, hasOrgOrUserVisible, type Viewer } from './visibility.js';
 
-const userNotFound = (name: string): ContractError =>
-  notFound(`user redirect does not exist [name: ${name}]`);
+const userNotFound = (name: string): ContractError => notFound(`user redirect does not exist [name: ${name}]`);
+
+
 
 @Injectable()
 export class UsersService {
@@ -81,11 +82,7 @@ export class UsersService {
   /** Gitea's HasOrgOrUserVisible for an owner (an organization's members count as its viewers). */
   async ownerVisibleTo(owner: UserEntity, actor: Actor | null): Promise<boolean> {
     const viewer = await this.viewerOf(actor);
-    return hasOrgOrUserVisible(
-      owner,
-      viewer,
-      async () => owner.isOrganization && viewer !== null && this.orgs.isMember(owner.id, viewer.id),
-    );
+    return hasOrgOrUserVisible(owner, viewer, async () => owner.isOrganization && viewer !== null && this.orgs.isMember(owner.id, viewer.id));
   }
 
   /**
@@ -125,26 +122,17 @@ export class UsersService {
   /** Users by id; the pseudo users (-1 the ghost of deleted accounts, -2 Actions) when asked for. */
   async getMany(actor: Actor | null, ids: number[]): Promise<User[]> {
     const users = await this.users.findByIds(ids.filter((id) => id > 0));
-    const pseudo = ids
-      .map((id) => (id < 0 ? pseudoUser(id) : undefined))
-      .filter((u): u is UserEntity => u !== undefined);
+    const pseudo = ids.map((id) => (id < 0 ? pseudoUser(id) : undefined)).filter((u): u is UserEntity => u !== undefined);
     return [...users, ...pseudo].map((u) => toUser(u, actor, this.config.rootUrl));
   }
 
   async activityActors(actor: Actor | null, ids: number[]): Promise<ActivityActor[]> {
     const users = await this.users.findByIds(ids);
-    return users.map((u) => ({
-      user: toUser(u, actor, this.config.rootUrl),
-      hideActivity: u.keepActivityPrivate,
-    }));
+    return users.map((u) => ({ user: toUser(u, actor, this.config.rootUrl), hideActivity: u.keepActivityPrivate }));
   }
 
   /** `GET /users/search`: individuals matching `q` (login, full name, visible e-mail) or `uid`, as the caller may see them. */
-  async search(
-    actor: Actor | null,
-    query: { q?: string; uid?: number },
-    options: ListOptions,
-  ): Promise<Page<User>> {
+  async search(actor: Actor | null, query: { q?: string; uid?: number }, options: ListOptions): Promise<Page<User>> {
     const pseudo = query.uid !== undefined ? pseudoUser(query.uid) : undefined;
     if (pseudo) return pageOf([toUser(pseudo, actor, this.config.rootUrl)], 1, options);
     // A uid no row can have (beyond the id column) is nobody.
@@ -152,13 +140,7 @@ export class UsersService {
     const viewer = await this.viewerOf(actor);
     const [rows, total] = await this.users.search(
       viewer,
-      {
-        keyword: query.q,
-        uid: query.uid,
-        type: UserType.individual,
-        byEmail: true,
-        visibilities: actor && isPublicOnly(actor.scopes) ? ['public'] : undefined,
-      },
+      { keyword: query.q, uid: query.uid, type: UserType.individual, byEmail: true, visibilities: actor && isPublicOnly(actor.scopes) ? ['public'] : undefined },
       options,
     );
     return pageOf(
@@ -194,11 +176,7 @@ export class UsersService {
   }
 
   /** `GET /admin/users` (Gitea's admin SearchUsers): individuals only, every visibility. */
-  async adminSearch(
-    actor: Actor | null,
-    query: Record<string, unknown>,
-    options: ListOptions,
-  ): Promise<Page<User>> {
+  async adminSearch(actor: Actor | null, query: Record<string, unknown>, options: ListOptions): Promise<Page<User>> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
     const [rows, total] = await this.users.adminSearch(parseAdminUserFilter(query), options);
     return pageOf(
@@ -222,10 +200,8 @@ export class UsersService {
     if (emailInvalid) throw unprocessable(emailProblemMessage(emailInvalid, body.email));
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     const id = await this.db.transaction(async (m) => {
-      if (await this.users.findByName(body.username, m))
-        throw unprocessable(`user already exists [name: ${body.username}]`);
-      if (await this.emails.isTaken(body.email, m))
-        throw unprocessable(`e-mail already in use [email: ${body.email}]`);
+      if (await this.users.findByName(body.username, m)) throw unprocessable(`user already exists [name: ${body.username}]`);
+      if (await this.emails.isTaken(body.email, m)) throw unprocessable(`e-mail already in use [email: ${body.email}]`);
       const now = body.created_at ? new Date(body.created_at) : new Date();
       const user = await this.users.insert(m, {
         lowerName: body.username.toLowerCase(),
@@ -244,12 +220,7 @@ export class UsersService {
         updatedAt: now,
       });
       await this.emails.addPrimary(m, user.id, body.email);
-      await this.outbox.add(
-        m,
-        EventNames.userCreated,
-        { user: toUser(user, null, this.config.rootUrl) },
-        { actor },
-      );
+      await this.outbox.add(m, EventNames.userCreated, { user: toUser(user, null, this.config.rootUrl) }, { actor });
       return user.id;
     });
     return toUser((await this.users.findById(id))!, actor, this.config.rootUrl);
@@ -267,8 +238,7 @@ export class UsersService {
     if (body.source_id) throw unprocessable(`login source does not exist [id: ${body.source_id}]`);
     const changes: Partial<UserEntity> = { loginName: body.login_name };
     if (body.password) {
-      if (body.password.length < MIN_PASSWORD_LENGTH)
-        throw invalid(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+      if (body.password.length < MIN_PASSWORD_LENGTH) throw invalid(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
       changes.passwordHash = await hashPassword(body.password);
     }
     if (body.must_change_password !== undefined) changes.mustChangePassword = body.must_change_password;
@@ -282,8 +252,7 @@ export class UsersService {
     // Gitea reads the visibility with optional.FromNonDefault, and `public` is the zero value:
     // sending "public" leaves the visibility as it is.
     if (body.visibility === 'limited' || body.visibility === 'private') changes.visibility = body.visibility;
-    if (body.allow_create_organization !== undefined)
-      changes.allowCreateOrganization = body.allow_create_organization;
+    if (body.allow_create_organization !== undefined) changes.allowCreateOrganization = body.allow_create_organization;
     if (body.restricted !== undefined) changes.isRestricted = body.restricted;
     await this.db.transaction(async (m) => {
       if (body.email !== undefined) await this.emails.setPrimary(m, target, body.email);
@@ -312,23 +281,14 @@ export class UsersService {
    * `describe` chooses: admin renames answer form messages, organization renames the error's).
    * Repositories, teams and memberships follow by id.
    */
-  async rename(
-    account: UserEntity,
-    newName: string,
-    describe: (problem: RenameProblem) => string,
-  ): Promise<void> {
+  async rename(account: UserEntity, newName: string, describe: (problem: RenameProblem) => string): Promise<void> {
     if (newName === account.name) return;
     const problem = renameProblem(newName);
     if (problem) throw unprocessable(describe(problem));
     await this.db.transaction(async (m) => {
       const clash = await this.users.findByName(newName, m);
-      if (clash && clash.id !== account.id)
-        throw unprocessable(describe({ kind: 'taken', message: `user already exists [name: ${newName}]` }));
-      await this.users.update(m, account.id, {
-        name: newName,
-        lowerName: newName.toLowerCase(),
-        updatedAt: new Date(),
-      });
+      if (clash && clash.id !== account.id) throw unprocessable(describe({ kind: 'taken', message: `user already exists [name: ${newName}]` }));
+      await this.users.update(m, account.id, { name: newName, lowerName: newName.toLowerCase(), updatedAt: new Date() });
     });
   }
 
@@ -342,18 +302,14 @@ export class UsersService {
     const target = await this.requireByName(username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     if (target.id === actor.id) throw unprocessable('you cannot delete yourself');
-    if (target.isAdmin && (await this.users.countAdmins()) <= 1)
-      throw unprocessable(`can not delete the last admin user [uid: ${target.id}]`);
+    if (target.isAdmin && (await this.users.countAdmins()) <= 1) throw unprocessable(`can not delete the last admin user [uid: ${target.id}]`);
     if (purge) await this.purge(actor, target);
     await this.refuseWhileOwningRepositories(actor, target);
     if ((await this.orgs.countMemberships(target.id)) > 0) {
       throw unprocessable(`user still has membership of organizations [uid: ${target.id}]`);
     }
     // repo-service owns collaborations: they go before the account, so no list shows a ghost.
-    await this.rpc.call<void, Record<string, string>, { userId: number }>(CollaboratorPatterns.removeUser, {
-      actor,
-      body: { userId: target.id },
-    });
+    await this.rpc.call<void, Record<string, string>, { userId: number }>(CollaboratorPatterns.removeUser, { actor, body: { userId: target.id } });
     await this.db.transaction(async (m) => {
       await this.follows.removeAllOf(m, target.id);
       await this.emailRows.deleteOfUser(m, target.id);
@@ -382,21 +338,15 @@ export class UsersService {
   }
 
   private async deleteRepositoriesOf(actor: Actor, ownerId: number): Promise<void> {
-    await this.rpc.call<void, Record<string, string>, { ownerId: number }>(RepoPatterns.deleteAllOfOwner, {
-      actor,
-      body: { ownerId },
-    });
+    await this.rpc.call<void, Record<string, string>, { ownerId: number }>(RepoPatterns.deleteAllOfOwner, { actor, body: { ownerId } });
   }
 
   /** Gitea's ErrUserOwnRepos, asked of repo-service (which owns repositories). */
   async refuseWhileOwningRepositories(actor: Actor, owner: UserEntity): Promise<void> {
-    const count = await this.rpc.call<number, Record<string, string>, { ownerId: number }>(
-      RepoPatterns.countForOwner,
-      {
-        actor,
-        body: { ownerId: owner.id },
-      },
-    );
+    const count = await this.rpc.call<number, Record<string, string>, { ownerId: number }>(RepoPatterns.countForOwner, {
+      actor,
+      body: { ownerId: owner.id },
+    });
     if (count > 0) throw unprocessable(`user still has ownership of repositories [uid: ${owner.id}]`);
   }
 
@@ -411,12 +361,7 @@ export class UsersService {
       if (existing) {
         if (existing.isOrganization) throw new Error(`GITFORGE_ADMIN_USER ${username} names an organization`);
         if (!existing.isAdmin || !existing.isActive || existing.prohibitLogin) {
-          await this.users.update(m, existing.id, {
-            isAdmin: true,
-            isActive: true,
-            prohibitLogin: false,
-            updatedAt: new Date(),
-          });
+          await this.users.update(m, existing.id, { isAdmin: true, isActive: true, prohibitLogin: false, updatedAt: new Date() });
         }
         return;
       }
@@ -442,3 +387,4 @@ export class UsersService {
     });
   }
 }
+

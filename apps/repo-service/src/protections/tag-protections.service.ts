@@ -47,25 +47,18 @@ export class TagProtectionsService {
     return this.one(a, ctx, parseId(rawId));
   }
 
-  async create(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    body: CreateTagProtectionOption,
-  ): Promise<TagProtection> {
+  async create(actor: Actor | null, owner: string, repo: string, body: CreateTagProtectionOption): Promise<TagProtection> {
     const { actor: a, ctx } = await this.guard.admin(actor, owner, repo, { write: true });
     const namePattern = (body.name_pattern ?? '').trim();
     if (!namePattern) throw invalid('name_pattern are empty');
     if ((body.whitelist_usernames ?? []).length === 0 && (body.whitelist_teams ?? []).length === 0) {
       throw invalid('both whitelist_usernames and whitelist_teams are empty');
     }
-    if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern))
-      throw forbidden('Tag protection already exist');
+    if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern)) throw forbidden('Tag protection already exist');
     const users = await this.directory.requireUsers(a, body.whitelist_usernames ?? []);
     const teams = await this.guard.teamIds(ctx, body.whitelist_teams);
     const id = await this.db.transaction(async (m) => {
-      if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern, m))
-        throw forbidden('Tag protection already exist');
+      if (await this.protections.tagProtectionByPattern(ctx.repo.id, namePattern, m)) throw forbidden('Tag protection already exist');
       const now = new Date();
       return this.protections.insertTagProtection(m, {
         repoId: ctx.repo.id,
@@ -79,24 +72,15 @@ export class TagProtectionsService {
     return this.one(a, ctx, id);
   }
 
-  async edit(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    rawId: string,
-    body: EditTagProtectionOption,
-  ): Promise<TagProtection> {
+  async edit(actor: Actor | null, owner: string, repo: string, rawId: string, body: EditTagProtectionOption): Promise<TagProtection> {
     const { actor: a, ctx } = await this.guard.admin(actor, owner, repo, { write: true });
     const id = parseId(rawId);
     if (!(await this.protections.tagProtection(ctx.repo.id, id))) throw notFound();
     const changes: Partial<TagProtectionEntity> = { updatedAt: new Date() };
     if (body.name_pattern !== undefined) changes.namePattern = body.name_pattern;
-    if (body.whitelist_teams !== undefined)
-      changes.allowlistTeamIds = await this.guard.teamIds(ctx, body.whitelist_teams);
+    if (body.whitelist_teams !== undefined) changes.allowlistTeamIds = await this.guard.teamIds(ctx, body.whitelist_teams);
     if (body.whitelist_usernames !== undefined) {
-      changes.allowlistUserIds = (await this.directory.requireUsers(a, body.whitelist_usernames)).map(
-        (u) => u.id,
-      );
+      changes.allowlistUserIds = (await this.directory.requireUsers(a, body.whitelist_usernames)).map((u) => u.id);
     }
     await this.db.transaction(async (m) => {
       if (!(await this.protections.tagProtection(ctx.repo.id, id, m))) throw notFound();

@@ -58,10 +58,8 @@ const SORT_COLUMNS: Record<string, string> = {
 };
 
 /** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
-const formBool = (v: string | undefined): boolean =>
-  ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
-const optionalBool = (v: string | undefined): boolean | undefined =>
-  v === undefined || v === '' ? undefined : formBool(v);
+const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
+const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
 const formInt = formInt64;
 
 /**
@@ -84,17 +82,14 @@ export class RepoSearchService {
     if (sort && order !== 'asc' && order !== 'desc') throw unprocessable(`Invalid sort order: "${order}"`);
     if (sort && !SORT_COLUMNS[sort]) throw unprocessable(`Invalid sort mode: "${sort}"`);
     const mode = q.mode ?? '';
-    if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode))
-      throw unprocessable(`Invalid search mode: "${mode}"`);
+    if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw unprocessable(`Invalid search mode: "${mode}"`);
 
     // Stars are not kept yet, so nobody has starred anything.
     if (formInt(q.starredBy) > 0) return pageOf([], 0, options);
 
     // Public-only tokens search public repositories only (Gitea's SearchRepoOptions.ApplyPublicOnly).
     const includePrivate =
-      actor !== null &&
-      !isPublicOnly(actor.scopes) &&
-      (q.private === undefined || q.private === '' || formBool(q.private));
+      actor !== null && !isPublicOnly(actor.scopes) && (q.private === undefined || q.private === '' || formBool(q.private));
     const filter: RepoSearchFilter = {
       ...(await this.reachFilter(actor, includePrivate)),
       keywords: (q.q ?? '')
@@ -109,10 +104,7 @@ export class RepoSearchService {
       template: optionalBool(q.template),
       archived: optionalBool(q.archived),
       priorityOwnerId: idFrom(q.priority_owner_id) || undefined,
-      orderBy: {
-        column: SORT_COLUMNS[sort || 'alpha']!,
-        direction: sort && order === 'desc' ? 'DESC' : 'ASC',
-      },
+      orderBy: { column: SORT_COLUMNS[sort || 'alpha']!, direction: sort && order === 'desc' ? 'DESC' : 'ASC' },
     };
     const uid = formInt(q.uid);
     const teamId = formInt(q.team_id);
@@ -127,14 +119,10 @@ export class RepoSearchService {
       filter.onlyIds = who ? (await this.access.collaborationsOf(who)).map((c) => c.repoId) : [];
     } else if (uid) {
       filter.ownerId = uid;
-      if (!formBool(q.exclusive))
-        filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
+      if (!formBool(q.exclusive)) filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
     }
     if (teamId) {
-      const scope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, {
-        actor,
-        params: { id: String(teamId) },
-      });
+      const scope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(teamId) } });
       filter.team = { orgId: scope.orgId, ids: scope.includesAllRepositories ? null : scope.repoIds };
     }
     const [rows, total] = await this.repos.search(filter, options);
@@ -163,14 +151,8 @@ export class RepoSearchService {
       if (scope.team) {
         const [team] = await this.directory.teams(owner.id, { names: [scope.team] });
         if (!team) throw invalid('Team not found');
-        const teamScope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, {
-          actor,
-          params: { id: String(team.id) },
-        });
-        filter.team = {
-          orgId: teamScope.orgId,
-          ids: teamScope.includesAllRepositories ? null : teamScope.repoIds,
-        };
+        const teamScope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(team.id) } });
+        filter.team = { orgId: teamScope.orgId, ids: teamScope.includesAllRepositories ? null : teamScope.repoIds };
       }
     }
     return this.repos.searchIds(filter);
@@ -180,14 +162,10 @@ export class RepoSearchService {
   private async reachFilter(
     actor: Actor | null,
     includePrivate: boolean,
-  ): Promise<
-    Pick<RepoSearchFilter, 'unrestricted' | 'includePrivate' | 'owners' | 'fullOwnerIds' | 'reachableIds'>
-  > {
+  ): Promise<Pick<RepoSearchFilter, 'unrestricted' | 'includePrivate' | 'owners' | 'fullOwnerIds' | 'reachableIds'>> {
     const [owners, reach, collaborations] = await Promise.all([
       this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor }),
-      actor
-        ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor })
-        : Promise.resolve({ orgIds: [], repoIds: [] }),
+      actor ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor }) : Promise.resolve({ orgIds: [], repoIds: [] }),
       actor ? this.access.collaborationsOf(actor.id) : Promise.resolve([]),
     ]);
     return {

@@ -70,12 +70,7 @@ export class ReposController {
 
   @MessagePattern(RepoPatterns.listForOrg)
   listForOrg(@Payload() req: RpcRequest<{ org: string }>): Promise<Page<Repository>> {
-    return this.repos.listForOwner(
-      req.actor,
-      req.params.org,
-      normalizeListOptions(req.query),
-      'organization',
-    );
+    return this.repos.listForOwner(req.actor, req.params.org, normalizeListOptions(req.query), 'organization');
   }
 
   @MessagePattern(RepoPatterns.findMany)
@@ -94,10 +89,7 @@ export class ReposController {
   }
 
   @MessagePattern(RepoPatterns.search)
-  search(
-    @Payload()
-    req: RpcRequest<Record<string, string>, undefined, RepoSearchQuery & { page?: string; limit?: string }>,
-  ): Promise<Page<Repository>> {
+  search(@Payload() req: RpcRequest<Record<string, string>, undefined, RepoSearchQuery & { page?: string; limit?: string }>): Promise<Page<Repository>> {
     return this.repoSearch.search(req.actor, req.query, normalizeListOptions(req.query));
   }
 }

@@ -27,12 +27,7 @@ import { RepoAccessService, type RepoContext } from '../access/repo-access.servi
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
 import { copyDefaultHooks } from './default-hooks.js';
-import {
-  DEFAULT_REPO_SETTINGS,
-  trackerSettings,
-  type RepoSettings,
-  type RepositoryEntity,
-} from './repository.entity.js';
+import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
 
@@ -51,11 +46,7 @@ const LABEL_TEMPLATES = ['Advanced', 'Default'];
 /** Gitea's checkTokenPublicOnly for an owner named in the path: public-only tokens reach public owners only. */
 function rejectPublicOnlyOwner(actor: Actor | null, owner: OwnerAccess): void {
   if (!actor || !isPublicOnly(actor.scopes) || owner.owner.visibility === 'public') return;
-  throw forbidden(
-    owner.owner.kind === 'organization'
-      ? 'token scope is limited to public orgs'
-      : 'token scope is limited to public users',
-  );
+  throw forbidden(owner.owner.kind === 'organization' ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
 }
 
 @Injectable()
@@ -75,6 +66,7 @@ export class ReposService {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     return actor;
   }
+
 
   toApi(ctx: RepoContext): Repository {
     return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
@@ -100,8 +92,7 @@ export class ReposService {
     if (owner.owner.kind !== 'organization') throw notFound();
     rejectPublicOnlyOwner(a, owner);
     if (!owner.visible) throw notFound();
-    if (!a.isAdmin && !owner.canCreateRepo)
-      throw forbidden('Given user is not allowed to create repository in organization.');
+    if (!a.isAdmin && !owner.canCreateRepo) throw forbidden('Given user is not allowed to create repository in organization.');
     return this.create(a, owner, body);
   }
 
@@ -118,10 +109,7 @@ export class ReposService {
     }
     const problem = repoNameProblem(body.name);
     if (problem) throw unprocessable(problem);
-    const [identity, sender] = await Promise.all([
-      this.directory.actorUser(actor),
-      this.directory.publicUser(actor.id),
-    ]);
+    const [identity, sender] = await Promise.all([this.directory.actorUser(actor), this.directory.publicUser(actor.id)]);
     const branch = body.default_branch || 'main';
     const objectFormat = body.object_format_name === 'sha256' ? 'sha256' : 'sha1';
     const id = await this.db.transaction(async (m) => {
@@ -129,9 +117,7 @@ export class ReposService {
         throw new ContractError('conflict', 'The repository with the same name already exists.');
       }
       if (body.issue_labels && !LABEL_TEMPLATES.includes(body.issue_labels)) {
-        throw unprocessable(
-          `failed to load label template file "${body.issue_labels}": label template does not exist`,
-        );
+        throw unprocessable(`failed to load label template file "${body.issue_labels}": label template does not exist`);
       }
       const now = new Date();
       const repo = await this.repos.insert(m, {
@@ -176,12 +162,7 @@ export class ReposService {
         m,
         EventNames.repoCreated,
         {
-          repository: toRepository(
-            repo,
-            owner.ownerUser,
-            new RepoPermission(AccessMode.owner),
-            this.config.rootUrl,
-          ),
+          repository: toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
           organization: owner.organization,
           sender,
         },
@@ -211,12 +192,7 @@ export class ReposService {
     return toRepository(repo, owner.ownerUser, permission, this.config.rootUrl);
   }
 
-  async edit(
-    actor: Actor | null,
-    ownerName: string,
-    name: string,
-    body: EditRepoOption,
-  ): Promise<Repository> {
+  async edit(actor: Actor | null, ownerName: string, name: string, body: EditRepoOption): Promise<Repository> {
     const a = this.requireActor(actor);
     const ctx = await this.access.assign(a, ownerName, name);
     if (!ctx.permission.isAdmin) {
@@ -256,9 +232,7 @@ export class ReposService {
       }
     }
     if (body.internal_tracker) {
-      for (const [key, value] of Object.entries(body.internal_tracker) as Array<
-        [keyof typeof body.internal_tracker, boolean | undefined]
-      >) {
+      for (const [key, value] of Object.entries(body.internal_tracker) as Array<[keyof typeof body.internal_tracker, boolean | undefined]>) {
         if (value !== undefined && value !== trackerSettings(settings)[key]) {
           settings[key] = value;
           settingsChanged = true;
@@ -272,10 +246,7 @@ export class ReposService {
       await this.db.transaction(async (m) => {
         if (changes.lowerName && changes.lowerName !== repo.lowerName) {
           const clash = await this.repos.findByOwnerAndName(repo.ownerId, changes.lowerName, m);
-          if (clash)
-            throw unprocessable(
-              `repository already exists [uname: ${ctx.owner.owner.login}, name: ${body.name}]`,
-            );
+          if (clash) throw unprocessable(`repository already exists [uname: ${ctx.owner.owner.login}, name: ${body.name}]`);
         }
         await this.repos.update(m, repo.id, { ...changes, updatedAt: new Date() });
         // HEAD follows in an empty repository too, so the first clone after the first push checks it out.
@@ -296,12 +267,7 @@ export class ReposService {
       });
     }
     const fresh = (await this.repos.findById(repo.id))!;
-    return toRepository(
-      fresh,
-      ctx.owner.ownerUser,
-      await this.access.permissionFor(a, ctx.owner, fresh),
-      this.config.rootUrl,
-    );
+    return toRepository(fresh, ctx.owner.ownerUser, await this.access.permissionFor(a, ctx.owner, fresh), this.config.rootUrl);
   }
 
   async delete(actor: Actor | null, ownerName: string, name: string): Promise<void> {
@@ -325,26 +291,11 @@ export class ReposService {
   }
 
   /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
-  private async remove(
-    actor: Actor,
-    owner: OwnerAccess,
-    repo: RepositoryEntity,
-    sender: User,
-  ): Promise<void> {
-    const snapshot = toRepository(
-      repo,
-      owner.ownerUser,
-      new RepoPermission(AccessMode.owner),
-      this.config.rootUrl,
-    );
+  private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
+    const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
     await this.db.transaction(async (m) => {
       await this.repos.delete(m, repo.id);
-      await this.outbox.add(
-        m,
-        EventNames.repoDeleted,
-        { repository: snapshot, organization: owner.organization, sender },
-        { actor, repoId: repo.id },
-      );
+      await this.outbox.add(m, EventNames.repoDeleted, { repository: snapshot, organization: owner.organization, sender }, { actor, repoId: repo.id });
     });
     await this.git.remove(repo.id);
   }
@@ -375,12 +326,7 @@ export class ReposService {
    * `GET /users/{username}/repos` and `GET /orgs/{org}/repos`: what the actor may see of one owner.
    * Public-only tokens stop at non-public owners (403) and see public repositories only.
    */
-  async listForOwner(
-    actor: Actor | null,
-    ownerName: string,
-    options: ListOptions,
-    kind: 'user' | 'organization' | 'any',
-  ): Promise<Page<Repository>> {
+  async listForOwner(actor: Actor | null, ownerName: string, options: ListOptions, kind: 'user' | 'organization' | 'any'): Promise<Page<Repository>> {
     const owner = await this.access.ownerAccess(actor, { name: ownerName });
     if (kind !== 'any' && owner.owner.kind !== kind) throw notFound();
     rejectPublicOnlyOwner(actor, owner);
@@ -388,21 +334,13 @@ export class ReposService {
     let privateVisible: RepoListFilter['privateVisible'] = 'none';
     if (actor && isPublicOnly(actor.scopes)) {
       privateVisible = 'none';
-    } else if (
-      actor &&
-      (actor.isAdmin || actor.id === owner.owner.id || owner.isOrgOwner || owner.teamAccess.all)
-    ) {
+    } else if (actor && (actor.isAdmin || actor.id === owner.owner.id || owner.isOrgOwner || owner.teamAccess.all)) {
       privateVisible = 'all';
     } else if (actor) {
       const collaborations = await this.access.collaborationsOf(actor.id);
-      privateVisible = [
-        ...Object.keys(owner.teamAccess.repos).map(Number),
-        ...collaborations.map((c) => c.repoId),
-      ];
+      privateVisible = [...Object.keys(owner.teamAccess.repos).map(Number), ...collaborations.map((c) => c.repoId)];
     }
-    return this.listPage(actor, { ownerIds: [owner.owner.id], privateVisible, orderBy: 'id' }, options, [
-      owner,
-    ]);
+    return this.listPage(actor, { ownerIds: [owner.owner.id], privateVisible, orderBy: 'id' }, options, [owner]);
   }
 
   private async listPage(
@@ -416,36 +354,22 @@ export class ReposService {
   }
 
   /** Repositories as the actor sees them: one owner lookup for the whole page, never one per row. */
-  async toApiMany(
-    actor: Actor | null,
-    rows: RepositoryEntity[],
-    known: OwnerAccess[] = [],
-  ): Promise<Repository[]> {
-    const missing = [...new Set(rows.map((r) => r.ownerId))].filter(
-      (id) => !known.some((o) => o.owner.id === id),
-    );
+  async toApiMany(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<Repository[]> {
+    const missing = [...new Set(rows.map((r) => r.ownerId))].filter((id) => !known.some((o) => o.owner.id === id));
     const owners = [
       ...known,
       ...(missing.length > 0
-        ? await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(
-            OrgPatterns.accessMany,
-            {
-              actor,
-              body: { ownerIds: missing },
-            },
-          )
+        ? await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(OrgPatterns.accessMany, {
+            actor,
+            body: { ownerIds: missing },
+          })
         : []),
     ];
     const collaborations = actor ? await this.access.collaborationsOf(actor.id) : [];
     return rows.map((repo) => {
       const owner = owners.find((o) => o.owner.id === repo.ownerId)!;
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
-      return toRepository(
-        repo,
-        owner.ownerUser,
-        resolveRepoPermission(actor, owner, repo, mode),
-        this.config.rootUrl,
-      );
+      return toRepository(repo, owner.ownerUser, resolveRepoPermission(actor, owner, repo, mode), this.config.rootUrl);
     });
   }
 
@@ -453,11 +377,7 @@ export class ReposService {
    * `repos.findMany` (team repositories in org-service): one owner's repositories with the actor's
    * permissions, by name. Visibility is not filtered here: the caller decides who may list them.
    */
-  async findMany(
-    actor: Actor | null,
-    request: FindReposRequest,
-    options: ListOptions,
-  ): Promise<Page<Repository>> {
+  async findMany(actor: Actor | null, request: FindReposRequest, options: ListOptions): Promise<Page<Repository>> {
     const [rows, total] = await this.repos.findForOwner(
       { ownerId: request.ownerId, ids: request.ids, lowerNames: request.names?.map((n) => n.toLowerCase()) },
       options,

@@ -34,12 +34,7 @@ export function dayRange(date: string | undefined): [number, number] | undefined
   const m = date ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) : null;
   if (!m) return undefined;
   const from = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  if (
-    from.getFullYear() !== Number(m[1]) ||
-    from.getMonth() !== Number(m[2]) - 1 ||
-    from.getDate() !== Number(m[3])
-  )
-    return undefined;
+  if (from.getFullYear() !== Number(m[1]) || from.getMonth() !== Number(m[2]) - 1 || from.getDate() !== Number(m[3])) return undefined;
   return [from.getTime(), from.getTime() + 86_400_000];
 }
 
@@ -70,67 +65,32 @@ export class FeedsService {
 
   async orgFeed(actor: Actor | null, org: string, query: FeedQuery): Promise<Page<Activity>> {
     const owner = await this.rpc
-      .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, {
-        actor,
-        body: { owner: org },
-      })
+      .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } })
       .catch((err: unknown) => {
         throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
       });
     if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
-    return this.feed(
-      actor,
-      { userId: owner.owner.id, includePrivate: !!actor && (actor.isAdmin || owner.isOrgMember) },
-      query,
-    );
+    return this.feed(actor, { userId: owner.owner.id, includePrivate: !!actor && (actor.isAdmin || owner.isOrgMember) }, query);
   }
 
-  async userFeed(
-    actor: Actor | null,
-    username: string,
-    onlyPerformedBy: boolean,
-    query: FeedQuery,
-  ): Promise<Page<Activity>> {
-    const user = await this.rpc.call<User, { username: string }>(UserPatterns.get, {
-      actor,
-      params: { username },
-    });
+  async userFeed(actor: Actor | null, username: string, onlyPerformedBy: boolean, query: FeedQuery): Promise<Page<Activity>> {
+    const user = await this.rpc.call<User, { username: string }>(UserPatterns.get, { actor, params: { username } });
     const self = !!actor && (actor.isAdmin || actor.id === user.id);
-    return this.feed(
-      actor,
-      { userId: user.id, actUserId: onlyPerformedBy ? user.id : undefined, includePrivate: self },
-      query,
-    );
+    return this.feed(actor, { userId: user.id, actUserId: onlyPerformedBy ? user.id : undefined, includePrivate: self }, query);
   }
 
-  async repoFeed(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    query: FeedQuery,
-  ): Promise<Page<Activity>> {
-    const access = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, {
-      actor,
-      params: { owner, repo },
-    });
+  async repoFeed(actor: Actor | null, owner: string, repo: string, query: FeedQuery): Promise<Page<Activity>> {
+    const access = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
     return this.feed(actor, { repoId: access.id, actorCopyOnly: true, includePrivate: true }, query);
   }
 
   /** Team feeds: for site admins, organization owners and the team's members (other members get 403, outsiders 404). */
-  async teamFeed(
-    actor: Actor | null,
-    teamId: string,
-    org: string | undefined,
-    query: FeedQuery,
-  ): Promise<Page<Activity>> {
+  async teamFeed(actor: Actor | null, teamId: string, org: string | undefined, query: FeedQuery): Promise<Page<Activity>> {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    const scope = await this.rpc.call<TeamFeedScope, Record<string, string>, { teamId: number }>(
-      TeamFactPatterns.feedScope,
-      {
-        actor,
-        body: { teamId: idFrom(teamId) },
-      },
-    );
+    const scope = await this.rpc.call<TeamFeedScope, Record<string, string>, { teamId: number }>(TeamFactPatterns.feedScope, {
+      actor,
+      body: { teamId: idFrom(teamId) },
+    });
     if (org !== undefined && scope.orgLogin.toLowerCase() !== org.toLowerCase()) throw notFound();
     if (!actor.isAdmin && !scope.isOrgOwner && !scope.isTeamMember) {
       if (scope.isOrgMember) throw forbidden('Must be a team member');
@@ -147,14 +107,8 @@ export class FeedsService {
     const involved = await this.feeds.involved(filter);
     if (involved.repoIds.length === 0) return pageOf([], 0, options);
     const [repos, users] = await Promise.all([
-      this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, {
-        actor,
-        body: { ids: involved.repoIds },
-      }),
-      this.rpc.call<ActivityActor[], Record<string, string>, { ids: number[] }>(UserPatterns.activityActors, {
-        actor,
-        body: { ids: involved.actUserIds },
-      }),
+      this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, { actor, body: { ids: involved.repoIds } }),
+      this.rpc.call<ActivityActor[], Record<string, string>, { ids: number[] }>(UserPatterns.activityActors, { actor, body: { ids: involved.actUserIds } }),
     ]);
     const readable = new Map(repos.map((r) => [r.id, r.repository]));
     const byId = new Map(users.filter((u) => actorVisible(actor, u)).map((u) => [u.user.id, u.user]));

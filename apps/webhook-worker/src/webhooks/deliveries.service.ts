@@ -72,32 +72,18 @@ export class DeliveriesService {
    * PrepareWebhook, which checks both); nothing for an empty repository, 404 for an unknown ref.
    * Pusher and sender are shown as to anyone (ToUserWithAccessMode with no access).
    */
-  async test(
-    actor: Actor | null,
-    params: { owner: string; repo: string; id: string },
-    ref: string | undefined,
-  ): Promise<void> {
+  async test(actor: Actor | null, params: { owner: string; repo: string; id: string }, ref: string | undefined): Promise<void> {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     const hook = await this.hook(actor, { kind: 'repo', ...params });
-    const at = await this.rpc.call<HookCommit, { owner: string; repo: string }, { ref?: string }>(
-      RepoFactPatterns.hookCommit,
-      {
-        actor,
-        params: { owner: params.owner, repo: params.repo },
-        query: ref ? { ref } : {},
-      },
-    );
+    const at = await this.rpc.call<HookCommit, { owner: string; repo: string }, { ref?: string }>(RepoFactPatterns.hookCommit, {
+      actor,
+      params: { owner: params.owner, repo: params.repo },
+      query: ref ? { ref } : {},
+    });
     if (!at.commit) return;
     const branch = at.ref.startsWith('refs/heads/') ? at.ref.slice('refs/heads/'.length) : null;
-    if (
-      !hook.events.includes('push') ||
-      (branch !== null && !branchFilterMatches(hook.branch_filter, branch))
-    )
-      return;
-    const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(
-      UserPatterns.getMany,
-      { actor: null, body: { ids: [actor.id] } },
-    );
+    if (!hook.events.includes('push') || (branch !== null && !branchFilterMatches(hook.branch_filter, branch))) return;
+    const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [actor.id] } });
     if (!sender) throw new ContractError('unauthenticated', 'token is required');
     const sha = at.commit.id;
     const payload: PushPayload = {
@@ -113,14 +99,7 @@ export class DeliveriesService {
       sender,
     };
     const [task] = await this.tasks.insertTasks([
-      {
-        hookId: hook.id,
-        eventId: `test-${randomUUID()}`,
-        uuid: randomUUID(),
-        eventType: 'push',
-        payload: JSON.stringify(payload, null, 2),
-        repoId: at.repository.id,
-      },
+      { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
     ]);
     await this.queue.enqueue([task!]);
   }

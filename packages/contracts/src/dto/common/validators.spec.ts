@@ -1,36 +1,16 @@
-import {
-  formInt64,
-  idFrom,
-  isRowIdRange,
-  isValidRefName,
-  isValidUsername,
-  MAX_ROW_ID,
-} from './validators.js';
+import { formInt64, idFrom, isRowIdRange, isValidRefName, isValidUsername, MAX_ROW_ID } from './validators.js';
 
 describe('validators', () => {
   it.each(['main', 'feature/x', 'v1.0', 'a-b_c'])('should accept the ref name %s', (name) => {
     expect(isValidRefName(name)).toBe(true);
   });
 
-  it.each([
-    '',
-    '-x',
-    '--upload-pack=touch',
-    'a..b',
-    'a b',
-    'a~1',
-    'a^',
-    'a:b',
-    'x.lock',
-    'a//b',
-    '/a',
-    'a/',
-    '.hidden',
-    'a@{1}',
-    'a\\b',
-  ])('should refuse the ref name %p', (name) => {
-    expect(isValidRefName(name)).toBe(false);
-  });
+  it.each(['', '-x', '--upload-pack=touch', 'a..b', 'a b', 'a~1', 'a^', 'a:b', 'x.lock', 'a//b', '/a', 'a/', '.hidden', 'a@{1}', 'a\\b'])(
+    'should refuse the ref name %p',
+    (name) => {
+      expect(isValidRefName(name)).toBe(false);
+    },
+  );
 
   it.each(['alice', 'a.b-c_d', 'A1'])('should accept the username %s', (name) => {
     expect(isValidUsername(name)).toBe(true);
@@ -43,33 +23,13 @@ describe('validators', () => {
 
 describe('ids and integers from paths and queries', () => {
   it("should read numbers as Go's ParseInt does: junk and values beyond int64 are 0", () => {
-    expect([formInt64('42'), formInt64('-7'), formInt64(' 3 '), formInt64('3000000000')]).toEqual([
-      42, -7, 3, 3_000_000_000,
-    ]);
-    expect([
-      formInt64('99999999999999999999'),
-      formInt64('1e20'),
-      formInt64('abc'),
-      formInt64(undefined),
-      formInt64(['1']),
-    ]).toEqual([0, 0, 0, 0, 0]);
+    expect([formInt64('42'), formInt64('-7'), formInt64(' 3 '), formInt64('3000000000')]).toEqual([42, -7, 3, 3_000_000_000]);
+    expect([formInt64('99999999999999999999'), formInt64('1e20'), formInt64('abc'), formInt64(undefined), formInt64(['1'])]).toEqual([0, 0, 0, 0, 0]);
   });
 
   it('should name no row with an id beyond the 32-bit id columns, which PostgreSQL refuses to compare', () => {
     expect([idFrom('1'), idFrom(String(MAX_ROW_ID)), idFrom(7)]).toEqual([1, MAX_ROW_ID, 7]);
-    expect([
-      idFrom('3000000000'),
-      idFrom('99999999999999999999'),
-      idFrom('-1'),
-      idFrom('0'),
-      idFrom('1.5'),
-      idFrom('1e20'),
-    ]).toEqual([0, 0, 0, 0, 0, 0]);
-    expect([
-      isRowIdRange(-1),
-      isRowIdRange(MAX_ROW_ID),
-      isRowIdRange(MAX_ROW_ID + 1),
-      isRowIdRange(-3_000_000_000),
-    ]).toEqual([true, true, false, false]);
+    expect([idFrom('3000000000'), idFrom('99999999999999999999'), idFrom('-1'), idFrom('0'), idFrom('1.5'), idFrom('1e20')]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([isRowIdRange(-1), isRowIdRange(MAX_ROW_ID), isRowIdRange(MAX_ROW_ID + 1), isRowIdRange(-3_000_000_000)]).toEqual([true, true, false, false]);
   });
 });

@@ -9,10 +9,7 @@ import { isValidGlob } from '../../glob.js';
 const ALPHA_DASH_DOT = /^[0-9A-Za-z_.-]+$/;
 export function AlphaDashDot(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
-    {
-      name: 'AlphaDashDot',
-      validator: { validate: (v: unknown) => typeof v === 'string' && ALPHA_DASH_DOT.test(v) },
-    },
+    { name: 'AlphaDashDot', validator: { validate: (v: unknown) => typeof v === 'string' && ALPHA_DASH_DOT.test(v) } },
     options,
   );
 }
@@ -30,8 +27,7 @@ export function Username(options?: ValidationOptions): PropertyDecorator {
 /** git check-ref-format rules for a branch or tag name (without `refs/heads/`). */
 export function isValidRefName(v: unknown): v is string {
   if (typeof v !== 'string' || v.length === 0 || v.length > 255) return false;
-  if (v.startsWith('-') || v.startsWith('/') || v.endsWith('/') || v.endsWith('.') || v.endsWith('.lock'))
-    return false;
+  if (v.startsWith('-') || v.startsWith('/') || v.endsWith('/') || v.endsWith('.') || v.endsWith('.lock')) return false;
   if (v === '@' || v.includes('..') || v.includes('//') || v.includes('@{')) return false;
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(v)) return false;
@@ -80,10 +76,7 @@ export function IsStringMap(options?: ValidationOptions): PropertyDecorator {
 
 /** Gitea's `Required` binding on a list: present and not empty. */
 export function NonEmptyArray(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    { name: 'Required', validator: { validate: (v: unknown) => Array.isArray(v) && v.length > 0 } },
-    options,
-  );
+  return ValidateBy({ name: 'Required', validator: { validate: (v: unknown) => Array.isArray(v) && v.length > 0 } }, options);
 }
 
 /** Gitea's GlobPattern binding rule (branch filters). */
@@ -96,10 +89,7 @@ export function GlobPattern(options?: ValidationOptions): PropertyDecorator {
 
 /** Gitea's `Required` binding on a number: present and not zero. */
 export function NonZero(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    { name: 'Required', validator: { validate: (v: unknown) => typeof v === 'number' && v !== 0 } },
-    options,
-  );
+  return ValidateBy({ name: 'Required', validator: { validate: (v: unknown) => typeof v === 'number' && v !== 0 } }, options);
 }
 
 /** The largest id a row can have (ids are 32-bit integer columns on PostgreSQL); larger ones name nothing. */
@@ -132,8 +122,5 @@ export function idFrom(raw: string | number | undefined): number {
  * dates, which `IsISO8601` passes, are not times any handler could store.)
  */
 export function RFC3339Date(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    { name: 'Date', validator: { validate: (v: unknown) => typeof v === 'string' && isRFC3339(v) } },
-    options,
-  );
+  return ValidateBy({ name: 'Date', validator: { validate: (v: unknown) => typeof v === 'string' && isRFC3339(v) } }, options);
 }
