@@ -12,20 +12,7 @@ import { createIssue, createRepo } from './support/repos.js';
 const CONTROL = 'a\u0001b\u0008c\u001bd\u001fe\u007f';
 const LONG = 'x'.repeat(10_001);
 /** Values of the wrong kind for a string field (and for most other fields). */
-const BAD_VALUES: unknown[] = [
-  CONTROL,
-  LONG,
-  12345,
-  -1,
-  3_000_000_000,
-  1e20,
-  1.5,
-  true,
-  'true',
-  { a: [1, { b: null }] },
-  ['x', 1],
-  [[{}]],
-];
+const BAD_VALUES: unknown[] = [CONTROL, LONG, 12345, -1, 3_000_000_000, 1e20, 1.5, true, 'true', { a: [1, { b: null }] }, ['x', 1], [[{}]]];
 /** Bodies no decoder should choke on: truncated, deeply nested, prototype keys, duplicate keys. */
 const DEEP = `${'['.repeat(5000)}${']'.repeat(5000)}`;
 const RAW_BODIES = [
@@ -47,15 +34,7 @@ const BAD_QUERIES = [
   `q=${LONG}`,
 ];
 const BAD_IDS = ['99999999999999999999', '3000000000', '-1', '1e20', '0', 'abc', '1.5'];
-const BAD_REFS = [
-  '--upload-pack=x',
-  '-x',
-  '..%2F..%2Fetc%2Fpasswd',
-  'a..b',
-  'HEAD%40%7B-1%7D',
-  '%01',
-  LONG.slice(0, 5000),
-];
+const BAD_REFS = ['--upload-pack=x', '-x', '..%2F..%2Fetc%2Fpasswd', 'a..b', 'HEAD%40%7B-1%7D', '%01', LONG.slice(0, 5000)];
 
 interface Probe {
   label: string;
@@ -109,9 +88,7 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     const counts: Record<number, number> = {};
     for (const p of probes) counts[p.status] = (counts[p.status] ?? 0) + 1;
     console.log(`${kind}: ${probes.length} requests, by status ${JSON.stringify(counts)}`);
-    const bad = probes
-      .filter(malformed)
-      .map((p) => `${p.status} ${p.label} → ${JSON.stringify(p.body)?.slice(0, 200)}`);
+    const bad = probes.filter(malformed).map((p) => `${p.status} ${p.label} → ${JSON.stringify(p.body)?.slice(0, 200)}`);
     expect(bad).toEqual([]);
   };
 
@@ -122,8 +99,7 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     org = uniqueName('org');
     expect((await alice.api.post('/orgs', { username: org })).status).toBe(201);
     repo = await createRepo(alice.api, { auto_init: true });
-    sha = (await alice.api.get<Array<{ sha: string }>>(`/repos/${repo.full_name}/commits?limit=1`)).body[0]!
-      .sha;
+    sha = (await alice.api.get<Array<{ sha: string }>>(`/repos/${repo.full_name}/commits?limit=1`)).body[0]!.sha;
     await createIssue(alice.api, repo);
     const team = await alice.api.post<{ id: number }>(`/orgs/${org}/teams`, {
       name: 'corpus',
@@ -180,123 +156,40 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
       ['full_name', 'email', 'website', 'location', 'max_repo_creation', 'admin', 'description'],
       true,
     ],
-    [
-      'PATCH',
-      '/user/settings',
-      {},
-      ['full_name', 'description', 'website', 'location', 'language', 'theme', 'hide_email'],
-    ],
+    ['PATCH', '/user/settings', {}, ['full_name', 'description', 'website', 'location', 'language', 'theme', 'hide_email']],
     ['POST', '/user/emails', { emails: ['ok@example.com'] }, ['emails']],
     ['DELETE', '/user/emails', { emails: ['none@example.com'] }, ['emails']],
     ['POST', '/users/{user}/tokens', { name: 't', scopes: ['read:user'] }, ['name', 'scopes']],
-    [
-      'POST',
-      '/orgs',
-      { username: 'o' },
-      [
-        'username',
-        'full_name',
-        'description',
-        'website',
-        'location',
-        'visibility',
-        'repo_admin_change_team_access',
-      ],
-    ],
+    ['POST', '/orgs', { username: 'o' }, ['username', 'full_name', 'description', 'website', 'location', 'visibility', 'repo_admin_change_team_access']],
     ['PATCH', '/orgs/{org}', {}, ['full_name', 'description', 'website', 'location', 'visibility', 'email']],
     [
       'POST',
       '/orgs/{org}/teams',
       { name: 't', permission: 'read', units: ['repo.code'] },
-      [
-        'name',
-        'description',
-        'permission',
-        'units',
-        'units_map',
-        'includes_all_repositories',
-        'can_create_org_repo',
-      ],
+      ['name', 'description', 'permission', 'units', 'units_map', 'includes_all_repositories', 'can_create_org_repo'],
     ],
     ['PATCH', '/teams/{team}', { name: 'corpus' }, ['description', 'permission', 'units', 'units_map']],
     [
       'POST',
       '/user/repos',
       { name: 'r' },
-      [
-        'name',
-        'description',
-        'default_branch',
-        'gitignores',
-        'license',
-        'readme',
-        'private',
-        'auto_init',
-        'trust_model',
-        'object_format_name',
-      ],
+      ['name', 'description', 'default_branch', 'gitignores', 'license', 'readme', 'private', 'auto_init', 'trust_model', 'object_format_name'],
     ],
     ['POST', '/orgs/{org}/repos', { name: 'r' }, ['name', 'description', 'private']],
-    [
-      'PATCH',
-      '/repos/{repo}',
-      {},
-      [
-        'description',
-        'website',
-        'private',
-        'has_issues',
-        'default_branch',
-        'external_tracker',
-        'internal_tracker',
-      ],
-    ],
-    [
-      'POST',
-      '/repos/{repo}/branches',
-      { new_branch_name: 'b' },
-      ['new_branch_name', 'old_branch_name', 'old_ref_name'],
-    ],
+    ['PATCH', '/repos/{repo}', {}, ['description', 'website', 'private', 'has_issues', 'default_branch', 'external_tracker', 'internal_tracker']],
+    ['POST', '/repos/{repo}/branches', { new_branch_name: 'b' }, ['new_branch_name', 'old_branch_name', 'old_ref_name']],
     ['POST', '/repos/{repo}/tags', { tag_name: 't' }, ['tag_name', 'target', 'message']],
-    [
-      'POST',
-      '/repos/{repo}/contents/f.txt',
-      { content: 'aGk=' },
-      ['content', 'message', 'branch', 'new_branch', 'author', 'committer', 'dates', 'signoff'],
-    ],
-    [
-      'PUT',
-      '/repos/{repo}/contents/README.md',
-      { content: 'aGk=', sha: 'x' },
-      ['sha', 'from_path', 'content'],
-    ],
-    [
-      'POST',
-      '/repos/{repo}/contents',
-      { files: [{ operation: 'create', path: 'g.txt', content: 'aGk=' }] },
-      ['files', 'message', 'branch'],
-    ],
-    [
-      'POST',
-      '/repos/{repo}/statuses/{sha}',
-      { state: 'success' },
-      ['state', 'context', 'description', 'target_url'],
-    ],
+    ['POST', '/repos/{repo}/contents/f.txt', { content: 'aGk=' }, ['content', 'message', 'branch', 'new_branch', 'author', 'committer', 'dates', 'signoff']],
+    ['PUT', '/repos/{repo}/contents/README.md', { content: 'aGk=', sha: 'x' }, ['sha', 'from_path', 'content']],
+    ['POST', '/repos/{repo}/contents', { files: [{ operation: 'create', path: 'g.txt', content: 'aGk=' }] }, ['files', 'message', 'branch']],
+    ['POST', '/repos/{repo}/statuses/{sha}', { state: 'success' }, ['state', 'context', 'description', 'target_url']],
     ['PUT', '/repos/{repo}/topics', { topics: ['a'] }, ['topics']],
     ['PUT', '/repos/{repo}/collaborators/{user}', { permission: 'read' }, ['permission']],
     [
       'POST',
       '/repos/{repo}/branch_protections',
       { rule_name: 'main' },
-      [
-        'rule_name',
-        'branch_name',
-        'enable_push',
-        'push_whitelist_usernames',
-        'required_approvals',
-        'status_check_contexts',
-        'protected_file_patterns',
-      ],
+      ['rule_name', 'branch_name', 'enable_push', 'push_whitelist_usernames', 'required_approvals', 'status_check_contexts', 'protected_file_patterns'],
     ],
     [
       'POST',
@@ -310,48 +203,17 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
       { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } },
       ['type', 'config', 'events', 'active', 'branch_filter', 'authorization_header'],
     ],
-    [
-      'POST',
-      '/orgs/{org}/hooks',
-      { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } },
-      ['type', 'config', 'events'],
-    ],
-    [
-      'POST',
-      '/admin/hooks',
-      { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } },
-      ['type', 'config', 'events', 'active'],
-      true,
-    ],
-    [
-      'POST',
-      '/repos/{repo}/issues',
-      { title: 't' },
-      ['title', 'body', 'assignee', 'assignees', 'labels', 'milestone', 'closed', 'due_date', 'ref'],
-    ],
-    [
-      'PATCH',
-      '/repos/{repo}/issues/1',
-      {},
-      ['title', 'body', 'state', 'assignees', 'milestone', 'due_date', 'unset_due_date'],
-    ],
+    ['POST', '/orgs/{org}/hooks', { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } }, ['type', 'config', 'events']],
+    ['POST', '/admin/hooks', { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } }, ['type', 'config', 'events', 'active'], true],
+    ['POST', '/repos/{repo}/issues', { title: 't' }, ['title', 'body', 'assignee', 'assignees', 'labels', 'milestone', 'closed', 'due_date', 'ref']],
+    ['PATCH', '/repos/{repo}/issues/1', {}, ['title', 'body', 'state', 'assignees', 'milestone', 'due_date', 'unset_due_date']],
     ['POST', '/repos/{repo}/issues/1/comments', { body: 'c' }, ['body']],
     ['POST', '/repos/{repo}/issues/1/labels', { labels: [1] }, ['labels']],
     ['POST', '/repos/{repo}/issues/1/times', { time: 60 }, ['time', 'created', 'user_name']],
-    [
-      'POST',
-      '/repos/{repo}/issues/1/dependencies',
-      { owner: '{user}', repo: '{name}', index: 1 },
-      ['owner', 'repo', 'index'],
-    ],
+    ['POST', '/repos/{repo}/issues/1/dependencies', { owner: '{user}', repo: '{name}', index: 1 }, ['owner', 'repo', 'index']],
     ['POST', '/repos/{repo}/issues/1/deadline', { due_date: '2030-01-01T00:00:00Z' }, ['due_date']],
     ['POST', '/repos/{repo}/issues/1/reactions', { content: '+1' }, ['content']],
-    [
-      'POST',
-      '/repos/{repo}/labels',
-      { name: 'l', color: '#ffffff' },
-      ['name', 'color', 'description', 'exclusive', 'is_archived'],
-    ],
+    ['POST', '/repos/{repo}/labels', { name: 'l', color: '#ffffff' }, ['name', 'color', 'description', 'exclusive', 'is_archived']],
     ['POST', '/orgs/{org}/labels', { name: 'l', color: '#ffffff' }, ['name', 'color', 'description']],
     ['POST', '/repos/{repo}/milestones', { title: 'm' }, ['title', 'description', 'due_on', 'state']],
     ['POST', '/repos/{repo}/projects', { title: 'p' }, ['title', 'description', 'board_type', 'card_type']],
@@ -361,42 +223,20 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     ['PATCH', '/projects/{project}', {}, ['title', 'description']],
     ['POST', '/projects/{project}/columns', { title: 'c' }, ['title', 'color', 'sorting']],
     ['PATCH', '/projects/{project}/columns/{column}', {}, ['title', 'color', 'sorting']],
-    [
-      'PATCH',
-      '/repos/{repo}/hooks/{hook}',
-      {},
-      ['config', 'events', 'active', 'branch_filter', 'authorization_header', 'name'],
-    ],
+    ['PATCH', '/repos/{repo}/hooks/{hook}', {}, ['config', 'events', 'active', 'branch_filter', 'authorization_header', 'name']],
     ['POST', '/repos/{repo}/branch_protections/priority', { ids: [1] }, ['ids']],
     [
       'PATCH',
       '/repos/{repo}/branch_protections/main',
       {},
-      [
-        'priority',
-        'enable_push',
-        'push_whitelist_usernames',
-        'required_approvals',
-        'status_check_contexts',
-        'protected_file_patterns',
-      ],
+      ['priority', 'enable_push', 'push_whitelist_usernames', 'required_approvals', 'status_check_contexts', 'protected_file_patterns'],
     ],
-    [
-      'PATCH',
-      '/repos/{repo}/tag_protections/{tagrule}',
-      {},
-      ['name_pattern', 'whitelist_usernames', 'whitelist_teams'],
-    ],
+    ['PATCH', '/repos/{repo}/tag_protections/{tagrule}', {}, ['name_pattern', 'whitelist_usernames', 'whitelist_teams']],
     ['PATCH', '/repos/{repo}/issues/comments/1', { body: 'b' }, ['body']],
     ['POST', '/repos/{repo}/issues/1/assignees', { assignees: ['{user}'] }, ['assignees']],
     ['PUT', '/repos/{repo}/issues/1/labels', { labels: [] }, ['labels']],
     ['POST', '/admin/users/{user}/orgs', { username: 'o2' }, ['username', 'full_name', 'visibility'], true],
-    [
-      'POST',
-      '/user/hooks',
-      { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } },
-      ['type', 'config', 'events'],
-    ],
+    ['POST', '/user/hooks', { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } }, ['type', 'config', 'events']],
   ];
 
   it('should answer wrong values in JSON bodies with a clean refusal or success, never a 5xx', async () => {
@@ -404,11 +244,9 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     for (const [method, path, valid, fields, admin] of bodies) {
       const as = admin ? api.admin : alice.api;
       const base = JSON.parse(fill(JSON.stringify(valid))) as Record<string, unknown>;
-      for (const field of fields)
-        for (const value of BAD_VALUES) jobs.push(probe(as, method, path, { ...base, [field]: value }));
+      for (const field of fields) for (const value of BAD_VALUES) jobs.push(probe(as, method, path, { ...base, [field]: value }));
       // the whole body of the wrong shape
-      for (const whole of [[base], 'text', 42, null])
-        jobs.push(probe(as, method, path, JSON.stringify(whole)));
+      for (const whole of [[base], 'text', 42, null]) jobs.push(probe(as, method, path, JSON.stringify(whole)));
       for (const raw of RAW_BODIES) jobs.push(probe(as, method, path, raw));
     }
     const probes = await run(jobs);
@@ -534,30 +372,15 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
 
   it('should answer huge, negative and junk ids in paths with a 404 or a 422, never a 5xx', async () => {
     const jobs = idRoutes.flatMap(([method, path]) =>
-      BAD_IDS.map((id) =>
-        probe(
-          api.admin,
-          method!,
-          path!.replace('{id}', id),
-          method === 'GET' || method === 'DELETE' ? undefined : { body: 'x' },
-        ),
-      ),
+      BAD_IDS.map((id) => probe(api.admin, method!, path!.replace('{id}', id), method === 'GET' || method === 'DELETE' ? undefined : { body: 'x' })),
     );
     const probes = await run(jobs);
     expectClean(probes);
-    expect(
-      probes.filter((p) => p.status !== 404 && p.status !== 422).map((p) => `${p.status} ${p.label}`),
-    ).toEqual([]);
-    expect(
-      probes
-        .filter((p) => p.status < 400 && /99999999999999999999|-1\b|1e20/.test(p.label))
-        .map((p) => p.label),
-    ).toEqual([]);
+    expect(probes.filter((p) => p.status !== 404 && p.status !== 422).map((p) => `${p.status} ${p.label}`)).toEqual([]);
+    expect(probes.filter((p) => p.status < 400 && /99999999999999999999|-1\b|1e20/.test(p.label)).map((p) => p.label)).toEqual([]);
   });
 
-  const names = [CONTROL, LONG, '..', '.git', '-x', '--upload-pack=x', '%2E%2E', 'a%2Fb', ' '].map(
-    encodeURIComponent,
-  );
+  const names = [CONTROL, LONG, '..', '.git', '-x', '--upload-pack=x', '%2E%2E', 'a%2Fb', ' '].map(encodeURIComponent);
   const nameRoutes = [
     '/users/{n}',
     '/users/{n}/repos',
@@ -579,10 +402,7 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
 
   it('should answer control characters, over-long names and dot names in paths without a 5xx', async () => {
     const jobs = nameRoutes.flatMap((path) =>
-      names.flatMap((n) => [
-        probe(api.admin, 'GET', path.replaceAll('{n}', n)),
-        probe(api.admin, 'PUT', path.replaceAll('{n}', n), {}),
-      ]),
+      names.flatMap((n) => [probe(api.admin, 'GET', path.replaceAll('{n}', n)), probe(api.admin, 'PUT', path.replaceAll('{n}', n), {})]),
     );
     expectClean(await run(jobs));
   });
@@ -615,17 +435,8 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
   ];
 
   it('should answer option-looking refs and ../ paths with a 404 or a 422, never reaching git as an option', async () => {
-    const jobs = refRoutes.flatMap((path) =>
-      BAD_REFS.map((ref) => probe(alice.api, 'GET', path.replace('{ref}', ref))),
-    );
-    const writes = [
-      '..%2F..%2Fescape.txt',
-      '.git%2Fconfig',
-      'a%2F..%2F..%2Fb',
-      '%01.txt',
-      '-x',
-      '--upload-pack=x',
-    ].flatMap((p) => [
+    const jobs = refRoutes.flatMap((path) => BAD_REFS.map((ref) => probe(alice.api, 'GET', path.replace('{ref}', ref))));
+    const writes = ['..%2F..%2Fescape.txt', '.git%2Fconfig', 'a%2F..%2F..%2Fb', '%01.txt', '-x', '--upload-pack=x'].flatMap((p) => [
       probe(alice.api, 'POST', `/repos/{repo}/contents/${p}`, { content: 'aGk=' }),
       probe(alice.api, 'DELETE', `/repos/{repo}/contents/${p}`, { sha: sha }),
       probe(alice.api, 'POST', '/repos/{repo}/contents', {
@@ -638,38 +449,13 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     // Gitea does; a file may be named `-x` (a path is no ref), but no path may leave the tree.
     const admitted = (p: Probe, i: number) =>
       p.status < 400 &&
-      (i < jobs.length
-        ? /upload-pack|\.\.%2F/.test(p.label) && !/\/statuses\/|raw\/README\.md\?ref=/.test(p.label)
-        : /\.\.|\.git/.test(p.label));
+      (i < jobs.length ? /upload-pack|\.\.%2F/.test(p.label) && !/\/statuses\/|raw\/README\.md\?ref=/.test(p.label) : /\.\.|\.git/.test(p.label));
     expect(probes.filter(admitted).map((p) => p.label)).toEqual([]);
   });
 
   it('should refuse option-looking refs and odd file paths in bodies with a 4xx, never a 5xx', async () => {
-    const refs = [
-      '--upload-pack=x',
-      '-x',
-      '../../etc',
-      'a..b',
-      'HEAD@{-1}',
-      '\u0001',
-      ' ',
-      'refs/heads/../x',
-      'x.lock',
-      'a/',
-      LONG.slice(0, 300),
-    ];
-    const paths = [
-      '../x',
-      'a/../../x',
-      '.git/config',
-      '/abs',
-      'a//b',
-      'a/',
-      '',
-      '\u0001x',
-      `${'d/'.repeat(3000)}x`,
-      LONG,
-    ];
+    const refs = ['--upload-pack=x', '-x', '../../etc', 'a..b', 'HEAD@{-1}', '\u0001', ' ', 'refs/heads/../x', 'x.lock', 'a/', LONG.slice(0, 300)];
+    const paths = ['../x', 'a/../../x', '.git/config', '/abs', 'a//b', 'a/', '', '\u0001x', `${'d/'.repeat(3000)}x`, LONG];
     const write = (body: Record<string, unknown>) => ({ content: 'aGk=', ...body });
     const jobs = [
       ...refs.flatMap((ref) => [
@@ -694,12 +480,7 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     ];
     const probes = await run(jobs);
     expectClean(probes);
-    const escaped = probes.filter(
-      (p) =>
-        p.status < 400 &&
-        /upload-pack|\.\.\/|\.git\/|"\/abs"|"-x"/.test(p.label) &&
-        !/branch_protections/.test(p.label),
-    );
+    const escaped = probes.filter((p) => p.status < 400 && /upload-pack|\.\.\/|\.git\/|"\/abs"|"-x"/.test(p.label) && !/branch_protections/.test(p.label));
     expect(escaped.map((p) => `${p.status} ${p.label}`)).toEqual([]);
   });
 
@@ -716,9 +497,7 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     ];
     const probes = await run(jobs);
     expectClean(probes);
-    expect(probes.filter((p) => p.status === 200 && !p.label.includes('sudo=')).map((p) => p.label)).toEqual(
-      [],
-    );
+    expect(probes.filter((p) => p.status === 200 && !p.label.includes('sudo=')).map((p) => p.label)).toEqual([]);
   });
 
   it("should answer a request line over Go's 1 MiB header limit as Go does: 431 in plain text", async () => {
@@ -734,25 +513,15 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     };
     const base = `${layout.rootUrl}${repo.full_name}`;
     const urls = [
-      ...[
-        'git-upload-pack%01',
-        '--upload-pack=x',
-        '-x',
-        'git-foo',
-        'git-receive-pack%7F',
-        LONG,
-        '',
-        'git-upload-pack&service=git-receive-pack',
-        '..%2Fx',
-      ].map((s) => `${base}.git/info/refs?service=${s}`),
+      ...['git-upload-pack%01', '--upload-pack=x', '-x', 'git-foo', 'git-receive-pack%7F', LONG, '', 'git-upload-pack&service=git-receive-pack', '..%2Fx'].map(
+        (s) => `${base}.git/info/refs?service=${s}`,
+      ),
       `${base}.git/info/refs?service[]=git-upload-pack`,
       `${layout.rootUrl}${alice.username}/-x.git/info/refs?service=git-upload-pack`,
       `${layout.rootUrl}${alice.username}/${encodeURIComponent(CONTROL)}.git/info/refs?service=git-upload-pack`,
       `${layout.rootUrl}..%2F${alice.username}/x.git/info/refs?service=git-upload-pack`,
     ];
-    const statuses = await Promise.all(
-      urls.map(async (u) => [u.slice(0, 150), (await fetch(u, { headers: auth })).status] as const),
-    );
+    const statuses = await Promise.all(urls.map(async (u) => [u.slice(0, 150), (await fetch(u, { headers: auth })).status] as const));
     const posts = await Promise.all(
       ['git-upload-pack', 'git-receive-pack'].map(async (svc) => {
         const res = await fetch(`${base}.git/${svc}`, {
