@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -19,6 +21,20 @@ import { GatewayConfig } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 
 const log = createLogger('gateway');
+
+/** Go's net/http limit on a request line and headers (DefaultMaxHeaderBytes); Node's own is 16 KiB. */
+const MAX_HEADER_BYTES = 1 << 20;
+
+/**
+ * Requests that never parse (headers over the limit, a malformed request line) are answered as Go's
+ * net/http answers them in front of Gitea: a plain-text status line, then the connection closes.
+ */
+function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const text = `${status} ${STATUS_CODES[status]}`;
+  socket.end(`HTTP/1.1 ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+}
 
 /** Gitea's API also takes form-encoded bodies, and clients such as `curl -d` send JSON as form or text. */
 function registerBodyParsers(fastify: FastifyInstance): void {
@@ -65,6 +81,8 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
     logger: false,
     bodyLimit: config.GITFORGE_API_BODY_LIMIT_BYTES,
     trustProxy: true,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler,
     // Correlates one request across every service it touches.
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];

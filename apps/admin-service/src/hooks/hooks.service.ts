@@ -23,6 +23,7 @@ import {
   type OwnerAccess,
   type Page,
   type RepoAccess,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, isUniqueViolation, RpcClient } from '@gitforge/platform';
 import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
@@ -96,8 +97,8 @@ export class HooksService {
   }
 
   private hookId(params: HookParams): number {
-    const id = Number(params.id);
-    if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+    const id = idFrom(params.id);
+    if (!id) throw notFound();
     return id;
   }
 

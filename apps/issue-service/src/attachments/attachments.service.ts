@@ -11,6 +11,7 @@ import {
   type Attachment,
   type EditAttachmentOptions,
   type RepoAccess,
+  idFrom,
 } from '@gitforge/contracts';
 import { BlobStore, BlobTooLargeError, createLogger, Database } from '@gitforge/platform';
 import { canRead, canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
@@ -26,7 +27,6 @@ import { attachmentBlobKey, type AttachmentEntity } from './attachment.entity.js
 import { toAttachment } from './attachment.mapper.js';
 import { AttachmentsRepository } from './attachments.repository.js';
 import { forbiddenType, isAllowedUpload, SNIFF_BYTES } from './upload-policy.js';
-import { idFrom } from '../access/ids.js';
 
 const log = createLogger('attachments');
 

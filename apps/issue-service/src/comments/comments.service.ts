@@ -11,6 +11,7 @@ import {
   type RepoAccess,
   type TimelineComment,
   type User,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import type { EntityManager } from 'typeorm';
@@ -35,7 +36,6 @@ import { requireMayChangeComment, requireMayComment } from './comment-rules.js';
 import { CommentType } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
 import { CommentsRepository } from './comments.repository.js';
-import { idFrom } from '../access/ids.js';
 
 /** Query parameters of the comment listings and the timeline. */
 export interface CommentListQuery {

@@ -23,6 +23,7 @@ import {
   type RepoAccess,
   type RepoIssueCounters,
   type User,
+  idFrom,
 } from '@gitforge/contracts';
 import { BlobStore, createLogger, Database, DirectoryClient } from '@gitforge/platform';
 import {
@@ -57,7 +58,6 @@ import { IssueLoader } from './issue-loader.js';
 import type { IssueEntity } from './issue.entity.js';
 import { IssuesRepository, type IssueFilter } from './issues.repository.js';
 import { mentionedLogins } from './mentions.js';
-import { idFrom } from '../access/ids.js';
 
 const log = createLogger('issues');
 
@@ -283,8 +283,8 @@ export class IssuesService {
     if (formBool(query.mentioned)) filter.mentionedId = self;
     // Review requests come with pull requests; until then nobody has been asked for a review.
     if (formBool(query.review_requested) || formBool(query.reviewed)) filter.repoIds = filter.pullRepoIds = [];
-    const priority = Number.parseInt(query.priority_repo_id ?? '', 10);
-    const [rows, total] = await this.issues.list(filter, options, Number.isSafeInteger(priority) && priority > 0 ? priority : undefined);
+    const priority = idFrom(query.priority_repo_id);
+    const [rows, total] = await this.issues.list(filter, options, priority || undefined);
     return pageOf(await this.loader.load(rows, new Map(repos.map((r) => [r.id, r]))), total, options);
   }
 

@@ -9,6 +9,7 @@ import {
   type IssueLabelsOption,
   type Label,
   type RepoAccess,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
 import { canWriteIssuesOrPulls } from '../access/repo-gate.js';
@@ -23,7 +24,6 @@ import type { LabelEntity } from './label.entity.js';
 import { LabelResolver } from './label-resolver.js';
 import { repoLabelHome, toLabel } from './label.mapper.js';
 import { LabelsRepository } from './labels.repository.js';
-import { idFrom } from '../access/ids.js';
 
 /** A label id in a path as Go's ParseInt reads it; anything else is 0, which names no label. */
 function labelId(raw: string): number {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { invalid, unprocessable, type RepoAccess } from '@gitforge/contracts';
-import { idFrom } from '../access/ids.js';
+import { invalid, unprocessable, type RepoAccess, idFrom } from '@gitforge/contracts';
 import type { LabelEntity } from './label.entity.js';
 import { LabelsRepository } from './labels.repository.js';
 

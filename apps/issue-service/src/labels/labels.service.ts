@@ -9,6 +9,7 @@ import {
   type ListOptions,
   type Page,
   type RepoAccess,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig } from '@gitforge/platform';
 import { OrgGate, requireOrgOwner, type OrgAccess } from '../access/org-gate.js';
@@ -17,7 +18,6 @@ import { parseLabelColor } from './label-color.js';
 import type { LabelEntity } from './label.entity.js';
 import { repoLabelHome, toLabel, type LabelHome } from './label.mapper.js';
 import { LabelsRepository, type LabelOwner } from './labels.repository.js';
-import { idFrom } from '../access/ids.js';
 
 /**
  * A label in a path: a number is an id (Go's ParseInt, sign allowed), anything else a name

@@ -9,13 +9,13 @@ import {
   type Milestone,
   type Page,
   type RepoAccess,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import type { MilestoneEntity } from './milestone.entity.js';
 import { toMilestone } from './milestone.mapper.js';
 import { MilestonesRepository } from './milestones.repository.js';
-import { idFrom } from '../access/ids.js';
 
 /** Query parameters of `GET /repos/{o}/{r}/milestones`. */
 export interface MilestoneListQuery {

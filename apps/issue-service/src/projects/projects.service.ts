@@ -18,6 +18,7 @@ import {
   type Project,
   type ProjectColumn,
   type RepoAccess,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { canRead, requireActor, requireNotArchived, RepoGate } from '../access/repo-gate.js';
@@ -28,7 +29,6 @@ import { orgProjectRights, repoProjectRights, type ProjectRights } from './proje
 import type { ProjectEntity } from './project.entity.js';
 import { projectHome, toProject, toProjectColumn } from './project.mapper.js';
 import { ProjectsRepository, type ProjectFilter } from './projects.repository.js';
-import { idFrom } from '../access/ids.js';
 
 /** Gitea's maxProjectColumns. */
 const MAX_COLUMNS = 20;

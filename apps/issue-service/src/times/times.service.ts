@@ -14,6 +14,7 @@ import {
   type RepoAccess,
   type StopWatch,
   type TrackedTime,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, isUniqueViolation } from '@gitforge/platform';
 import { canRead, requireActor, RepoGate } from '../access/repo-gate.js';
@@ -25,7 +26,6 @@ import { toStopWatch, toTrackedTime } from './time.mapper.js';
 import { requireStopwatchAccess, requireTimetracker, timesOwnerFilter, timetrackerEnabled, trackingDisabled, type TrackedIssue } from './time-tracking.js';
 import { TimesRepository, type ReadableRepos, type TimeFilter } from './times.repository.js';
 import type { TrackedTimeEntity } from './tracked-time.entity.js';
-import { idFrom } from '../access/ids.js';
 
 /** Query parameters of the tracked-time listings. */
 export interface TimeListQuery {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessMode, notFound, type Actor, type TeamFeedScope } from '@gitforge/contracts';
+import { AccessMode, notFound, type Actor, type TeamFeedScope, idFrom } from '@gitforge/contracts';
 import { UsersRepository } from '../users/users.repository.js';
 import { OrgsRepository } from './orgs.repository.js';
 import { TeamFactsRepository } from './team-facts.repository.js';
@@ -14,7 +14,7 @@ export class TeamFactsService {
   ) {}
 
   async feedScope(actor: Actor | null, teamId: number): Promise<TeamFeedScope> {
-    const team = Number.isSafeInteger(teamId) && teamId > 0 ? await this.teams.findTeam(teamId) : null;
+    const team = idFrom(teamId) ? await this.teams.findTeam(teamId) : null;
     const org = team ? await this.users.findById(team.orgId) : null;
     if (!team || !org) throw notFound();
     const actorTeams = actor ? await this.orgs.teamsOfUser(org.id, actor.id) : [];

@@ -13,6 +13,7 @@ import {
   type Team,
   type User,
   type TeamRepoScope,
+  idFrom,
 } from '@gitforge/contracts';
 import { TeamsService } from './teams.service.js';
 
@@ -53,57 +54,57 @@ export class TeamsController {
 
   @MessagePattern(TeamPatterns.get)
   get(@Payload() req: RpcRequest<TeamParams>): Promise<Team> {
-    return this.teams.get(req.actor, Number(req.params.id));
+    return this.teams.get(req.actor, idFrom(req.params.id));
   }
 
   @MessagePattern(TeamPatterns.edit)
   edit(@Payload() req: RpcRequest<TeamParams, EditTeamOption>): Promise<Team> {
-    return this.teams.edit(req.actor, Number(req.params.id), req.body);
+    return this.teams.edit(req.actor, idFrom(req.params.id), req.body);
   }
 
   @MessagePattern(TeamPatterns.delete)
   delete(@Payload() req: RpcRequest<TeamParams>): Promise<void> {
-    return this.teams.delete(req.actor, Number(req.params.id));
+    return this.teams.delete(req.actor, idFrom(req.params.id));
   }
 
   @MessagePattern(TeamPatterns.listMembers)
   listMembers(@Payload() req: RpcRequest<TeamParams>): Promise<Page<User>> {
-    return this.teams.listMembers(req.actor, Number(req.params.id), normalizeListOptions(req.query));
+    return this.teams.listMembers(req.actor, idFrom(req.params.id), normalizeListOptions(req.query));
   }
 
   @MessagePattern(TeamPatterns.getMember)
   getMember(@Payload() req: RpcRequest<TeamParams & { username: string }>): Promise<User> {
-    return this.teams.getMember(req.actor, Number(req.params.id), req.params.username);
+    return this.teams.getMember(req.actor, idFrom(req.params.id), req.params.username);
   }
 
   @MessagePattern(TeamPatterns.addMember)
   addMember(@Payload() req: RpcRequest<TeamParams & { username: string }>): Promise<void> {
-    return this.teams.addMember(req.actor, Number(req.params.id), req.params.username);
+    return this.teams.addMember(req.actor, idFrom(req.params.id), req.params.username);
   }
 
   @MessagePattern(TeamPatterns.removeMember)
   removeMember(@Payload() req: RpcRequest<TeamParams & { username: string }>): Promise<void> {
-    return this.teams.removeMember(req.actor, Number(req.params.id), req.params.username);
+    return this.teams.removeMember(req.actor, idFrom(req.params.id), req.params.username);
   }
 
   @MessagePattern(TeamPatterns.listRepos)
   listRepos(@Payload() req: RpcRequest<TeamParams>): Promise<Page<Repository>> {
-    return this.teams.listRepos(req.actor, Number(req.params.id), normalizeListOptions(req.query));
+    return this.teams.listRepos(req.actor, idFrom(req.params.id), normalizeListOptions(req.query));
   }
 
   @MessagePattern(TeamPatterns.getRepo)
   getRepo(@Payload() req: RpcRequest<TeamParams & { repo: string }>): Promise<Repository> {
-    return this.teams.getRepo(req.actor, Number(req.params.id), req.params.repo);
+    return this.teams.getRepo(req.actor, idFrom(req.params.id), req.params.repo);
   }
 
   @MessagePattern(TeamPatterns.addRepo)
   addRepo(@Payload() req: RpcRequest<TeamParams & { repo: string }>): Promise<void> {
-    return this.teams.addRepo(req.actor, Number(req.params.id), req.params.repo);
+    return this.teams.addRepo(req.actor, idFrom(req.params.id), req.params.repo);
   }
 
   @MessagePattern(TeamPatterns.removeRepo)
   removeRepo(@Payload() req: RpcRequest<TeamParams & { repo: string }>): Promise<void> {
-    return this.teams.removeRepo(req.actor, Number(req.params.id), req.params.repo);
+    return this.teams.removeRepo(req.actor, idFrom(req.params.id), req.params.repo);
   }
 
   @MessagePattern(TeamPatterns.listForRepo)
@@ -123,6 +124,6 @@ export class TeamsController {
 
   @MessagePattern(TeamPatterns.repoScope)
   repoScope(@Payload() req: RpcRequest<{ id: string }>): Promise<TeamRepoScope> {
-    return this.teams.repoScope(req.actor, Number(req.params.id));
+    return this.teams.repoScope(req.actor, idFrom(req.params.id));
   }
 }

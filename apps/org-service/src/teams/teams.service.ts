@@ -64,7 +64,7 @@ export class TeamsService {
 
   /** Gitea's orgAssignment(false, true), reqToken and checkTokenPublicOnly: the team by id, with its organization. */
   private async context(actor: Actor | null, teamId: number): Promise<TeamContext> {
-    const team = Number.isSafeInteger(teamId) ? await this.teams.findById(teamId) : null;
+    const team = teamId ? await this.teams.findById(teamId) : null;
     const org = team ? await this.users.findById(team.orgId) : null;
     if (!team || !org) throw notFound();
     const a = requireActor(actor);

@@ -19,6 +19,7 @@ import {
   type ListOptions,
   type Page,
   type TokenParams,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { rejectPublicOnlyUser, requireActor } from '../auth/actor.js';
@@ -115,15 +116,16 @@ export class TokensService {
   async delete(actor: Actor | null, params: TokenParams & { token: string }): Promise<void> {
     const { user } = await this.owner(actor, params);
     const token = params.token;
-    let target = /^\d+$/.test(token) ? await this.tokens.findById(user.id, Number(token)) : null;
+    const id = idFrom(token);
+    let target = id ? await this.tokens.findById(user.id, id) : null;
     if (!target) {
       const byName = await this.tokens.findAllByName(user.id, token);
       if (byName.length > 1) throw unprocessable('multiple matches for token name');
       target = byName[0] ?? null;
     }
     if (!target) throw notFound(`access token does not exist [id: 0]`);
-    const id = target.id;
-    await this.db.transaction((m) => this.tokens.delete(m, id));
+    const found = target.id;
+    await this.db.transaction((m) => this.tokens.delete(m, found));
   }
 }
 

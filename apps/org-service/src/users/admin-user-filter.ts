@@ -1,4 +1,4 @@
-import { unprocessable, Visibilities, type Visibility } from '@gitforge/contracts';
+import { unprocessable, Visibilities, type Visibility, formInt64 } from '@gitforge/contracts';
 
 /** `GET /admin/users` filters, after Gitea's form parsing. */
 export interface AdminUserFilter {
@@ -40,11 +40,11 @@ export function parseAdminUserFilter(query: Record<string, unknown>): AdminUserF
   if (visibility !== undefined && !(Visibilities as readonly string[]).includes(visibility)) {
     throw unprocessable(`invalid visibility: "${visibility}"`);
   }
-  const sourceId = text(query.source_id) === undefined ? undefined : Number.parseInt(String(query.source_id), 10);
+  const sourceId = text(query.source_id) === undefined ? undefined : formInt64(query.source_id);
   return {
     keyword: text(query.q),
     loginName: text(query.login_name),
-    sourceId: sourceId !== undefined && Number.isFinite(sourceId) && sourceId > 0 ? sourceId : undefined,
+    sourceId: sourceId !== undefined && sourceId > 0 ? sourceId : undefined,
     visibility: visibility as Visibility | undefined,
     isActive: optionalBool(query.is_active),
     isAdmin: optionalBool(query.is_admin),

@@ -14,16 +14,13 @@ import {
   type UserSettings,
   type UserSettingsOptions,
   type OwnerFilter,
+  formInt64,
 } from '@gitforge/contracts';
 import { optionalBool } from './admin-user-filter.js';
 import { UsersService } from './users.service.js';
 
 /** Gitea's FormInt64: a malformed number reads as 0 (no filter). */
-const formInt = (value: unknown): number | undefined => {
-  if (value === undefined || value === '') return undefined;
-  const n = Number.parseInt(String(value), 10);
-  return Number.isFinite(n) ? n : 0;
-};
+const formInt = (value: unknown): number | undefined => (value === undefined || value === '' ? undefined : formInt64(value));
 
 @Controller()
 export class UsersController {

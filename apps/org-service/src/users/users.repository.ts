@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
 import { Database } from '@gitforge/platform';
-import type { ListOptions, Visibility } from '@gitforge/contracts';
+import { isRowIdRange, type ListOptions, type Visibility } from '@gitforge/contracts';
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
 import { FollowEntity } from '../follows/follow.entity.js';
 import { OrgUserEntity, TeamUserEntity } from '../orgs/org.entities.js';
@@ -106,7 +106,8 @@ export class UsersRepository {
       qb.andWhere('(u.lower_name LIKE :like OR LOWER(u.full_name) LIKE :like OR LOWER(u.email) LIKE :like)', { like });
     }
     if (filter.loginName !== undefined) qb.andWhere('u.login_name = :loginName', { loginName: filter.loginName });
-    if (filter.sourceId !== undefined) qb.andWhere('u.login_source = :sourceId', { sourceId: filter.sourceId });
+    // A source id beyond the column's range is no source: nobody signs in through it.
+    if (filter.sourceId !== undefined) qb.andWhere(isRowIdRange(filter.sourceId) ? 'u.login_source = :sourceId' : '1 = 0', { sourceId: filter.sourceId });
     if (filter.visibility !== undefined) qb.andWhere('u.visibility = :visibility', { visibility: filter.visibility });
     const flags = [
       ['isActive', 'is_active'],

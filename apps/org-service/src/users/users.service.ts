@@ -21,6 +21,7 @@ import {
   type UserSettings,
   type UserSettingsOptions,
   type OwnerFilter,
+  isRowIdRange,
 } from '@gitforge/contracts';
 import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { rejectPublicOnly, rejectPublicOnlyUser } from '../auth/actor.js';
@@ -134,6 +135,8 @@ export class UsersService {
   async search(actor: Actor | null, query: { q?: string; uid?: number }, options: ListOptions): Promise<Page<User>> {
     const pseudo = query.uid !== undefined ? pseudoUser(query.uid) : undefined;
     if (pseudo) return pageOf([toUser(pseudo, actor, this.config.rootUrl)], 1, options);
+    // A uid no row can have (beyond the id column) is nobody.
+    if (query.uid !== undefined && !isRowIdRange(query.uid)) return pageOf([], 0, options);
     const viewer = await this.viewerOf(actor);
     const [rows, total] = await this.users.search(
       viewer,

@@ -7,6 +7,7 @@ import {
   type CreateTagProtectionOption,
   type EditTagProtectionOption,
   type TagProtection,
+  idFrom,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
@@ -100,7 +101,7 @@ export class TagProtectionsService {
 
 /** Path ids as Gitea parses them: anything but a positive integer names no protection. */
 function parseId(raw: string): number {
-  const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-  if (id <= 0) throw notFound();
+  const id = idFrom(raw);
+  if (!id) throw notFound();
   return id;
 }

@@ -13,6 +13,9 @@ import {
   type ReachableRepos,
   type Repository,
   type TeamRepoScope,
+  formInt64,
+  idFrom,
+  isRowIdRange,
 } from '@gitforge/contracts';
 import { DirectoryClient, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
@@ -57,10 +60,7 @@ const SORT_COLUMNS: Record<string, string> = {
 /** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
 const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
-const formInt = (v: string | undefined): number => {
-  const n = Number.parseInt(v ?? '', 10);
-  return Number.isFinite(n) ? n : 0;
-};
+const formInt = formInt64;
 
 /**
  * `GET /repos/search` as Gitea's SearchRepository: what the actor may see (public repositories of
@@ -103,10 +103,13 @@ export class RepoSearchService {
       isPrivate: optionalBool(q.is_private),
       template: optionalBool(q.template),
       archived: optionalBool(q.archived),
-      priorityOwnerId: formInt(q.priority_owner_id) || undefined,
+      priorityOwnerId: idFrom(q.priority_owner_id) || undefined,
       orderBy: { column: SORT_COLUMNS[sort || 'alpha']!, direction: sort && order === 'desc' ? 'DESC' : 'ASC' },
     };
     const uid = formInt(q.uid);
+    const teamId = formInt(q.team_id);
+    // An owner or a team no row can be (beyond the id columns) has no repositories.
+    if (!isRowIdRange(uid) || !isRowIdRange(teamId)) return pageOf([], 0, options);
     if (mode === 'source') Object.assign(filter, { fork: false, mirror: false });
     if (mode === 'fork') filter.fork = true;
     if (mode === 'mirror') filter.mirror = true;
@@ -118,7 +121,6 @@ export class RepoSearchService {
       filter.ownerId = uid;
       if (!formBool(q.exclusive)) filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
     }
-    const teamId = formInt(q.team_id);
     if (teamId) {
       const scope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(teamId) } });
       filter.team = { orgId: scope.orgId, ids: scope.includesAllRepositories ? null : scope.repoIds };

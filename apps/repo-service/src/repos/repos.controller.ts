@@ -9,6 +9,7 @@ import {
   type Page,
   type Repository,
   type RpcRequest,
+  idFrom,
 } from '@gitforge/contracts';
 import { RepoSearchService, type RepoSearchQuery } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
@@ -39,7 +40,7 @@ export class ReposController {
 
   @MessagePattern(RepoPatterns.getById)
   getById(@Payload() req: RpcRequest<{ id: string }>): Promise<Repository> {
-    return this.repos.getById(req.actor, Number(req.params.id));
+    return this.repos.getById(req.actor, idFrom(req.params.id));
   }
 
   @MessagePattern(RepoPatterns.get)

@@ -184,7 +184,7 @@ export class ReposService {
    * a public-only token does not reach private repositories here either.
    */
   async getById(actor: Actor | null, id: number): Promise<Repository> {
-    const repo = Number.isSafeInteger(id) && id > 0 ? await this.repos.findById(id) : null;
+    const repo = id ? await this.repos.findById(id) : null;
     if (!repo) throw notFound();
     const owner = await this.access.ownerAccess(actor, { id: repo.ownerId });
     const permission = await this.access.permissionFor(actor, owner, repo);

@@ -17,6 +17,7 @@ import {
   type RepoAccess,
   type TeamFeedScope,
   type User,
+  idFrom,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { toActivity } from './activity.mapper.js';
@@ -88,7 +89,7 @@ export class FeedsService {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     const scope = await this.rpc.call<TeamFeedScope, Record<string, string>, { teamId: number }>(TeamFactPatterns.feedScope, {
       actor,
-      body: { teamId: Number(teamId) },
+      body: { teamId: idFrom(teamId) },
     });
     if (org !== undefined && scope.orgLogin.toLowerCase() !== org.toLowerCase()) throw notFound();
     if (!actor.isAdmin && !scope.isOrgOwner && !scope.isTeamMember) {

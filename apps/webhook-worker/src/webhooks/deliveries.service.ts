@@ -17,6 +17,7 @@ import {
   type ListOptions,
   type Page,
   type User,
+  idFrom,
 } from '@gitforge/contracts';
 import { PlatformConfig, RpcClient } from '@gitforge/platform';
 import { DeliveryQueue } from './delivery-queue.js';
@@ -49,8 +50,8 @@ export class DeliveriesService {
 
   private async delivery(actor: Actor | null, params: HookParams & { deliveryId: string }) {
     const hook = await this.hook(actor, params);
-    const id = Number(params.deliveryId);
-    const row = Number.isSafeInteger(id) && id > 0 ? await this.tasks.findDelivery(hook.id, id) : null;
+    const id = idFrom(params.deliveryId);
+    const row = id ? await this.tasks.findDelivery(hook.id, id) : null;
     if (!row) throw notFound();
     return row;
   }

@@ -1,4 +1,4 @@
-import { isValidRefName, isValidUsername } from './validators.js';
+import { formInt64, idFrom, isRowIdRange, isValidRefName, isValidUsername, MAX_ROW_ID } from './validators.js';
 
 describe('validators', () => {
   it.each(['main', 'feature/x', 'v1.0', 'a-b_c'])('should accept the ref name %s', (name) => {
@@ -18,5 +18,18 @@ describe('validators', () => {
 
   it.each(['-alice', 'alice-', 'a..b', 'a b', '', 'a__b', 'é'])('should refuse the username %p', (name) => {
     expect(isValidUsername(name)).toBe(false);
+  });
+});
+
+describe('ids and integers from paths and queries', () => {
+  it("should read numbers as Go's ParseInt does: junk and values beyond int64 are 0", () => {
+    expect([formInt64('42'), formInt64('-7'), formInt64(' 3 '), formInt64('3000000000')]).toEqual([42, -7, 3, 3_000_000_000]);
+    expect([formInt64('99999999999999999999'), formInt64('1e20'), formInt64('abc'), formInt64(undefined), formInt64(['1'])]).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('should name no row with an id beyond the 32-bit id columns, which PostgreSQL refuses to compare', () => {
+    expect([idFrom('1'), idFrom(String(MAX_ROW_ID)), idFrom(7)]).toEqual([1, MAX_ROW_ID, 7]);
+    expect([idFrom('3000000000'), idFrom('99999999999999999999'), idFrom('-1'), idFrom('0'), idFrom('1.5'), idFrom('1e20')]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([isRowIdRange(-1), isRowIdRange(MAX_ROW_ID), isRowIdRange(MAX_ROW_ID + 1), isRowIdRange(-3_000_000_000)]).toEqual([true, true, false, false]);
   });
 });

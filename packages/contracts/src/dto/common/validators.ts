@@ -95,6 +95,28 @@ export function NonZero(options?: ValidationOptions): PropertyDecorator {
 /** The largest id a row can have (ids are 32-bit integer columns on PostgreSQL); larger ones name nothing. */
 export const MAX_ROW_ID = 2_147_483_647;
 
+/** Gitea's ctx.FormInt64: strconv.ParseInt(s, 10, 64), and anything it refuses (junk, beyond int64) reads as 0. */
+export function formInt64(raw: unknown): number {
+  const s = typeof raw === 'string' ? raw.trim() : '';
+  if (!/^[+-]?\d{1,19}$/.test(s)) return 0;
+  const n = BigInt(s);
+  return n > 9_223_372_036_854_775_807n || n < -9_223_372_036_854_775_808n ? 0 : Number(n);
+}
+
+/** Whether a number could be a row's id (or a negative pseudo id): larger ones name no row, and PostgreSQL refuses to compare them. */
+export function isRowIdRange(n: number): boolean {
+  return Math.abs(n) <= MAX_ROW_ID;
+}
+
+/**
+ * A row id from a path or a query, read as Go's ParseInt reads it; anything else, and any id no
+ * row can have (beyond MAX_ROW_ID, which PostgreSQL would refuse to compare), is 0: no row.
+ */
+export function idFrom(raw: string | number | undefined): number {
+  const n = typeof raw === 'number' ? raw : /^[+-]?\d{1,19}$/.test(raw ?? '') ? Number(raw) : 0;
+  return Number.isInteger(n) && n > 0 && n <= MAX_ROW_ID ? n : 0;
+}
+
 /**
  * A time as Go's time.Time decodes it from JSON: RFC 3339 only. (ISO 8601's week and ordinal
  * dates, which `IsISO8601` passes, are not times any handler could store.)

@@ -1,4 +1,4 @@
-import { IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { EditBranchProtectionOption } from './edit-branch-protection-option.dto.js';
 
 /**
@@ -6,7 +6,8 @@ import { EditBranchProtectionOption } from './edit-branch-protection-option.dto.
  * names a branch or a glob; every other field is one of EditBranchProtectionOption's.
  */
 export class CreateBranchProtectionOption extends EditBranchProtectionOption {
-  @IsOptional() @IsString() rule_name?: string;
+  /** Stored in a 255-character column, as Gitea's. */
+  @IsOptional() @IsString() @MaxLength(255) rule_name?: string;
   /** Deprecated: used when `rule_name` is empty. */
-  @IsOptional() @IsString() branch_name?: string;
+  @IsOptional() @IsString() @MaxLength(255) branch_name?: string;
 }

@@ -1,4 +1,5 @@
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MAX_ROW_ID } from '../common/validators.js';
 
 /** `PATCH /repos/{owner}/{repo}/branch_protections/{name}`: only the fields present change. */
 export class EditBranchProtectionOption {
@@ -32,6 +33,7 @@ export class EditBranchProtectionOption {
   @IsOptional() @IsArray() @IsString({ each: true }) approvals_whitelist_teams?: string[];
   @IsOptional() @IsString() protected_file_patterns?: string;
   @IsOptional() @IsString() unprotected_file_patterns?: string;
-  @IsOptional() @IsInt() priority?: number;
-  @IsOptional() @IsInt() required_approvals?: number;
+  /** Both are 32-bit integer columns. */
+  @IsOptional() @IsInt() @Min(-MAX_ROW_ID) @Max(MAX_ROW_ID) priority?: number;
+  @IsOptional() @IsInt() @Min(-MAX_ROW_ID) @Max(MAX_ROW_ID) required_approvals?: number;
 }
