@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Repository } from '@gitforge/contracts';
 import { expectEventually, queryDatabase } from '@gitforge/platform/testing';
@@ -30,7 +30,10 @@ describe('a repo-service replica killed mid-create (distributed layout, 2 replic
   const repositories = (): string => join(layout.dataDir, 'repositories');
 
   async function rowIds(): Promise<number[]> {
-    const rows = await queryDatabase<{ id: number }>(layout.env.DATABASE_URL!, 'SELECT id FROM gitforge_repo.repository ORDER BY id');
+    const rows = await queryDatabase<{ id: number }>(
+      layout.env.DATABASE_URL!,
+      'SELECT id FROM gitforge_repo.repository ORDER BY id',
+    );
     return rows.map((r) => Number(r.id));
   }
 
@@ -41,7 +44,8 @@ describe('a repo-service replica killed mid-create (distributed layout, 2 replic
     for (const name of readdirSync(repositories())) {
       const id = /^(\d+)\.git$/.exec(name)?.[1];
       if (id) inPlace.push(Number(id));
-      else if (name === '.staging') other.push(...readdirSync(join(repositories(), name)).map((n) => `.staging/${n}`));
+      else if (name === '.staging')
+        other.push(...readdirSync(join(repositories(), name)).map((n) => `.staging/${n}`));
       else other.push(name);
     }
     return { inPlace: inPlace.sort((a, b) => a - b), other };
@@ -72,7 +76,8 @@ describe('a repo-service replica killed mid-create (distributed layout, 2 replic
 
     // Answered: a repository, or a clean refusal; never a server error, never silence.
     expect(answers.size).toBe(names.length);
-    for (const status of answers.values()) expect(status === 201 || (status >= 400 && status < 500)).toBe(true);
+    for (const status of answers.values())
+      expect(status === 201 || (status >= 400 && status < 500)).toBe(true);
 
     // The killed replica comes back; its start settles what it left behind.
     layout.spawn('repo', 0);
@@ -101,6 +106,14 @@ describe('a repo-service replica killed mid-create (distributed layout, 2 replic
         expect(disk.inPlace).toEqual(await rowIds());
       },
       { timeoutMs: 20_000, intervalMs: 200 },
+    );
+
+    const settled = layout.processes
+      .filter((p) => p.app === 'repo')
+      .flatMap((p) => readFileSync(p.logFile, 'utf8').split('\n'))
+      .filter((line) => line.includes('settled a repository left in staging'));
+    console.log(
+      `fault-create: ${settled.length} staged repositories settled after the kill (${settled.filter((l) => l.includes('"promoted"')).length} moved into place)`,
     );
 
     // A name whose create was refused, or any new one, can be created now.
