@@ -42,8 +42,15 @@ export class RedisStreamsClient extends GitforgeClientProxy {
       // ioredis re-subscribes after a reconnect by itself.
       new RedisErrorLog(this.log, 'transport-client-pub').watch(pub);
       new RedisErrorLog(this.log, 'transport-client-sub').watch(sub);
-      await Promise.all([pub.connect(), sub.connect()]);
-      await sub.subscribe(this.channel);
+      try {
+        await Promise.all([pub.connect(), sub.connect()]);
+        await sub.subscribe(this.channel);
+      } catch (err) {
+        // The next call connects afresh; these would otherwise reconnect (and log) for ever.
+        pub.disconnect();
+        sub.disconnect();
+        throw err;
+      }
       this.pub = pub;
       this.sub = sub;
     })().catch((err: unknown) => {
