@@ -3,6 +3,7 @@ import 'reflect-metadata';
 export * from './config/config.js';
 export * from './context/request-context.js';
 export * from './logging/logger.js';
+export * from './logging/redis-errors.js';
 export * from './errors/error-mapping.js';
 export * from './database/columns.js';
 export * from './database/naming-strategy.js';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { ContractError, isValidRefName } from '@gitforge/contracts';
@@ -16,6 +16,8 @@ export interface GitRunOptions {
   env?: Record<string, string>;
   /** Exit codes that are answers rather than failures (e.g. 1 for "not found"). */
   okCodes?: number[];
+  /** Where the repository is, when not in place (a repository still being created, see {@link GitService.stagedPath}). */
+  gitDir?: string;
 }
 
 export interface CommitIdentity {
@@ -93,6 +95,45 @@ export class GitService {
     return join(this.root, `${repoId}.git`);
   }
 
+  /**
+   * Where a repository is built while its row is not committed: `<root>/.staging/<id>.git`. It is
+   * moved into place ({@link promote}) only after the commit, so a crash mid-create leaves at most a
+   * staged directory, never a repository in place without a row; the staging sweep settles those.
+   */
+  stagedPath(repoId: number): string {
+    if (!Number.isSafeInteger(repoId) || repoId <= 0) throw new ContractError('internal', 'bad repository id');
+    return join(this.root, '.staging', `${repoId}.git`);
+  }
+
+  /** Ids of the repositories in the staging area (each either being created, or left by a crash). */
+  async stagedIds(): Promise<number[]> {
+    const names = await readdir(join(this.root, '.staging')).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return [] as string[];
+      throw err;
+    });
+    return names.map((n) => /^([1-9][0-9]*)\.git$/.exec(n)?.[1]).filter((id): id is string => id !== undefined).map(Number);
+  }
+
+  /**
+   * Moves a staged repository into place (its row has committed). Idempotent: a repository already
+   * in place (moved by another replica's sweep, or by the first attempt of a retried request) is done.
+   */
+  async promote(repoId: number): Promise<void> {
+    const from = this.stagedPath(repoId);
+    const to = this.repoPath(repoId);
+    try {
+      await rename(from, to);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await exists(join(to, 'HEAD')))) return;
+      throw err;
+    }
+  }
+
+  /** Removes a staged repository whose row never committed. */
+  async discardStaged(repoId: number): Promise<void> {
+    await rm(this.stagedPath(repoId), { recursive: true, force: true });
+  }
+
   /** Environment for a git process working on one repository (also used by smart HTTP). */
   env(repoId: number, extra: Record<string, string> = {}): Record<string, string> {
     return { ...this.baseEnv, GIT_DIR: this.repoPath(repoId), ...extra };
@@ -103,7 +144,9 @@ export class GitService {
   }
 
   run(repoId: number, args: string[], options: GitRunOptions = {}): Promise<GitResult> {
-    return this.exec(args, this.env(repoId, options.env), options);
+    const env = this.env(repoId, options.env);
+    if (options.gitDir) env.GIT_DIR = options.gitDir;
+    return this.exec(args, env, options);
   }
 
   private exec(args: string[], env: Record<string, string>, options: GitRunOptions): Promise<GitResult> {
@@ -127,13 +170,18 @@ export class GitService {
     });
   }
 
-  /** Creates the bare repository (idempotent: an existing one is left as it is). */
-  async initBare(repoId: number, defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<void> {
+  /**
+   * Creates the bare repository in the staging area ({@link stagedPath}); the caller holds the
+   * uncommitted row that owns the id, so anything already at the id's paths was left by a crash
+   * (an aborted create whose id the database handed out again) and is replaced.
+   */
+  async initStaged(repoId: number, defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<string> {
     if (!isValidRefName(defaultBranch)) throw new ContractError('unprocessable', `invalid branch name: ${defaultBranch}`);
-    const path = this.repoPath(repoId);
-    await mkdir(this.root, { recursive: true });
+    const path = this.stagedPath(repoId);
+    await mkdir(join(this.root, '.staging'), { recursive: true });
     await mkdir(this.baseEnv.HOME!, { recursive: true });
-    if (await exists(join(path, 'HEAD'))) return;
+    await rm(path, { recursive: true, force: true });
+    await rm(this.repoPath(repoId), { recursive: true, force: true });
     await this.exec(['init', '--bare', '--quiet', `--object-format=${objectFormat}`, `--initial-branch=${defaultBranch}`, path], this.baseEnv, {});
     // Partial clone needs filters and wants of any reachable object; pushes are checked by gitforge itself.
     for (const [key, value] of [
@@ -144,8 +192,9 @@ export class GitService {
       ['core.logAllRefUpdates', 'false'],
       ['gc.auto', '0'],
     ] as const) {
-      await this.run(repoId, ['config', key, value]);
+      await this.run(repoId, ['config', key, value], { gitDir: path });
     }
+    return path;
   }
 
   async remove(repoId: number): Promise<void> {
@@ -163,29 +212,31 @@ export class GitService {
   async createInitialCommit(
     repoId: number,
     params: { branch: string; files: Array<{ name: string; content: string }>; message: string; author: CommitIdentity },
+    gitDir?: string,
   ): Promise<string> {
     const entries: string[] = [];
     for (const f of params.files) {
       if (!/^[^/\0]+$/.test(f.name) || f.name === '.' || f.name === '..') throw new ContractError('internal', `bad file name ${f.name}`);
-      const blob = (await this.run(repoId, ['hash-object', '-w', '--stdin'], { input: f.content })).stdout.toString().trim();
+      const blob = (await this.run(repoId, ['hash-object', '-w', '--stdin'], { input: f.content, gitDir })).stdout.toString().trim();
       entries.push(`100644 blob ${blob}\t${f.name}`);
     }
-    const tree = (await this.run(repoId, ['mktree'], { input: `${entries.join('\n')}\n` })).stdout.toString().trim();
+    const tree = (await this.run(repoId, ['mktree'], { input: `${entries.join('\n')}\n`, gitDir })).stdout.toString().trim();
     const commit = (
       await this.run(repoId, ['commit-tree', tree, '-F', '-'], {
         input: params.message.endsWith('\n') ? params.message : `${params.message}\n`,
         env: identityEnv(params.author, params.author),
+        gitDir,
       })
     ).stdout
       .toString()
       .trim();
-    await this.run(repoId, ['update-ref', `refs/heads/${params.branch}`, commit, '']);
+    await this.run(repoId, ['update-ref', `refs/heads/${params.branch}`, commit, ''], { gitDir });
     return commit;
   }
 
   /** Size on disk in KiB (loose and packed objects), as Gitea reports `size`. */
-  async sizeKiB(repoId: number): Promise<number> {
-    const out = (await this.run(repoId, ['count-objects', '-v'])).stdout.toString();
+  async sizeKiB(repoId: number, gitDir?: string): Promise<number> {
+    const out = (await this.run(repoId, ['count-objects', '-v'], { gitDir })).stdout.toString();
     const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
     return field('size') + field('size-pack');
   }

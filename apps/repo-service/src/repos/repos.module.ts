@@ -5,11 +5,12 @@ import { ReposController } from './repos.controller.js';
 import { ReposRepository } from './repos.repository.js';
 import { RepoSearchService } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
+import { RepoStaging } from './repo-staging.js';
 import { DirectoryClient } from '@gitforge/platform';
 
 @Module({
   controllers: [ReposController],
-  providers: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
+  providers: [ReposRepository, ReposService, RepoStaging, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
   exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
 })
 export class ReposModule {}

@@ -47,9 +47,28 @@ export interface RepoSearchFilter {
   orderBy: { column: string; direction: 'ASC' | 'DESC' };
 }
 
+/** Advisory-lock class of repositories being created (PostgreSQL's two-key form: class, repository id). */
+const CREATING_LOCK = 0x67667263;
+
 @Injectable()
 export class ReposRepository {
   constructor(private readonly db: Database) {}
+
+  /**
+   * Marks a repository id as being created until the transaction `m` ends, whether it commits,
+   * rolls back, or its connection dies with its process. On SQLite every transaction is serialised
+   * already, so another transaction never sees one in flight.
+   */
+  async holdCreation(m: EntityManager, id: number): Promise<void> {
+    if (this.db.isPostgres) await m.query('SELECT pg_advisory_xact_lock($1, $2)', [CREATING_LOCK, id]);
+  }
+
+  /** Takes that mark for the transaction `m` if no creation holds it: false while a create is in flight. */
+  async tryHoldCreation(m: EntityManager, id: number): Promise<boolean> {
+    if (!this.db.isPostgres) return true;
+    const rows = (await m.query('SELECT pg_try_advisory_xact_lock($1, $2) AS ok', [CREATING_LOCK, id])) as Array<{ ok: boolean }>;
+    return rows[0]?.ok === true;
+  }
 
   findByOwnerAndName(ownerId: number, name: string, manager?: EntityManager): Promise<RepositoryEntity | null> {
     return this.db.findOneBy(RepositoryEntity, { ownerId, lowerName: name.toLowerCase() }, manager);

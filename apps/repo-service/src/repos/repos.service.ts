@@ -27,6 +27,7 @@ import { RepoAccessService, type RepoContext } from '../access/repo-access.servi
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
 import { copyDefaultHooks } from './default-hooks.js';
+import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
@@ -60,6 +61,7 @@ export class ReposService {
     private readonly rpc: RpcClient,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
+    private readonly staging: RepoStaging,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -112,6 +114,7 @@ export class ReposService {
     const [identity, sender] = await Promise.all([this.directory.actorUser(actor), this.directory.publicUser(actor.id)]);
     const branch = body.default_branch || 'main';
     const objectFormat = body.object_format_name === 'sha256' ? 'sha256' : 'sha1';
+    let staged: number | undefined;
     const id = await this.db.transaction(async (m) => {
       if (await this.repos.findByOwnerAndName(owner.owner.id, body.name, m)) {
         throw new ContractError('conflict', 'The repository with the same name already exists.');
@@ -139,24 +142,19 @@ export class ReposService {
       if (owner.owner.kind === 'organization' && !permission.isAdmin) {
         await this.repos.addCollaboration(m, repo.id, actor.id, AccessMode.admin);
       }
-      // The repository is on disk before the row commits, so no committed row lacks its git directory.
-      try {
-        await this.git.initBare(repo.id, branch, objectFormat);
-        if (body.auto_init) {
-          await this.git.createInitialCommit(repo.id, {
-            branch,
-            files: [{ name: 'README.md', content: `# ${body.name}\n\n${body.description ?? ''}` }],
-            message: 'Initial commit',
-            author: { name: identity.full_name || identity.login, email: identity.email },
-          });
-          repo.isEmpty = false;
-          repo.numBranches = 1;
-          repo.sizeKib = await this.git.sizeKiB(repo.id);
-          await this.repos.update(m, repo.id, { isEmpty: false, numBranches: 1, sizeKib: repo.sizeKib });
-        }
-      } catch (err) {
-        await this.git.remove(repo.id);
-        throw err;
+      // Built in the staging area under the id's creation mark, and moved into place once the row
+      // commits: a crash in between leaves a staged directory that the staging sweep settles.
+      await this.repos.holdCreation(m, repo.id);
+      staged = repo.id;
+      const dir = await this.git.initStaged(repo.id, branch, objectFormat);
+      if (body.auto_init) {
+        const readmeFile = { name: 'README.md', content: `# ${body.name}\n\n${body.description ?? ''}` };
+        const author = { name: identity.full_name || identity.login, email: identity.email };
+        await this.git.createInitialCommit(repo.id, { branch, files: [readmeFile], message: 'Initial commit', author }, dir);
+        repo.isEmpty = false;
+        repo.numBranches = 1;
+        repo.sizeKib = await this.git.sizeKiB(repo.id, dir);
+        await this.repos.update(m, repo.id, { isEmpty: false, numBranches: 1, sizeKib: repo.sizeKib });
       }
       await this.outbox.add(
         m,
@@ -169,7 +167,15 @@ export class ReposService {
         { actor, repoId: repo.id },
       );
       return repo.id;
+    }).catch(async (err: unknown) => {
+      // Rolled back, or unknown if the commit itself failed: the sweep decides under the creation mark.
+      if (staged !== undefined) await this.staging.settle(staged).catch(() => undefined);
+      throw err;
     });
+    // A retried request whose first attempt committed answers that attempt's id: its repository
+    // may still be staged (the first replica died before moving it), and is moved here.
+    await this.git.promote(id);
+    if (staged !== undefined && staged !== id) await this.staging.settle(staged);
     await copyDefaultHooks(this.rpc, id);
     const repo = (await this.repos.findById(id))!;
     return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);

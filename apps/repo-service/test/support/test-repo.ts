@@ -21,7 +21,8 @@ export class TestRepo {
   }
 
   async init(): Promise<this> {
-    await this.git.initBare(1, 'main');
+    await this.git.initStaged(1, 'main');
+    await this.git.promote(1);
     execFileSync('git', ['clone', '-q', this.git.repoPath(1), this.work], { env: this.env() });
     this.sh('checkout', '-q', '-b', 'main');
     return this;

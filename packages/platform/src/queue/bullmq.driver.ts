@@ -1,5 +1,6 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { createLogger } from '../logging/logger.js';
+import { RedisErrorLog } from '../logging/redis-errors.js';
 import {
   DEFAULT_JOB_ATTEMPTS,
   DEFAULT_JOB_BACKOFF_MS,
@@ -50,7 +51,7 @@ export class BullMqDriver extends QueueDriver {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.connection(false), prefix: this.prefix });
-      q.on('error', (err) => this.log.warn({ queue: name, err: err.message }, 'queue connection error'));
+      new RedisErrorLog(this.log, `queue:${name}`).watch(q);
       this.queues.set(name, q);
     }
     return q;
@@ -105,7 +106,7 @@ export class BullMqDriver extends QueueDriver {
         maxStalledCount: 3,
       },
     );
-    worker.on('error', (err) => this.log.warn({ queue, err: err.message }, 'worker error'));
+    new RedisErrorLog(this.log, `worker:${queue}`).watch(worker);
     worker.on('failed', (job, err) =>
       this.log.warn({ queue, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, 'job attempt failed'),
     );

@@ -4,6 +4,7 @@ import type { ReadPacket, WritePacket } from '@nestjs/microservices';
 import { Redis } from 'ioredis';
 import { serviceOfPattern } from '@gitforge/contracts';
 import { createLogger } from '../logging/logger.js';
+import { RedisErrorLog } from '../logging/redis-errors.js';
 import { GitforgeClientProxy, timeoutPayload } from './gitforge-client.js';
 import type { RpcReply } from './invoke.js';
 import { entryFields, replyChannel, requestStream } from './streams.js';
@@ -39,10 +40,17 @@ export class RedisStreamsClient extends GitforgeClientProxy {
       const sub = new Redis(this.url, { maxRetriesPerRequest: null, lazyConnect: true });
       sub.on('message', (_channel: string, message: string) => this.onReply(message));
       // ioredis re-subscribes after a reconnect by itself.
-      pub.on('error', (err) => this.log.warn({ err: err.message }, 'redis connection error'));
-      sub.on('error', (err) => this.log.warn({ err: err.message }, 'redis connection error'));
-      await Promise.all([pub.connect(), sub.connect()]);
-      await sub.subscribe(this.channel);
+      new RedisErrorLog(this.log, 'transport-client-pub').watch(pub);
+      new RedisErrorLog(this.log, 'transport-client-sub').watch(sub);
+      try {
+        await Promise.all([pub.connect(), sub.connect()]);
+        await sub.subscribe(this.channel);
+      } catch (err) {
+        // The next call connects afresh; these would otherwise reconnect (and log) for ever.
+        pub.disconnect();
+        sub.disconnect();
+        throw err;
+      }
       this.pub = pub;
       this.sub = sub;
     })().catch((err: unknown) => {

@@ -3,6 +3,7 @@ import { Server, type CustomTransportStrategy } from '@nestjs/microservices';
 import { Redis } from 'ioredis';
 import type { ServiceName } from '@gitforge/contracts';
 import { createLogger } from '../logging/logger.js';
+import { isRedisOutage, RedisErrorLog } from '../logging/redis-errors.js';
 import { invokeHandler } from './invoke.js';
 import { CONSUMER_GROUP, livenessKey, parseEntry, requestStream } from './streams.js';
 
@@ -63,6 +64,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private readonly timers: NodeJS.Timeout[] = [];
   private loop?: Promise<void>;
   private wake?: () => void;
+  private readonly readerErrors = new RedisErrorLog(this.log, 'transport-reader');
+  private readonly writerErrors = new RedisErrorLog(this.log, 'transport-writer');
 
   constructor(private readonly options: RedisStreamsServerOptions) {
     super();
@@ -82,6 +85,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private async start(): Promise<void> {
     this.reader = new Redis(this.options.url, { maxRetriesPerRequest: null, lazyConnect: true });
     this.writer = new Redis(this.options.url, { maxRetriesPerRequest: 3, lazyConnect: true });
+    this.readerErrors.watch(this.reader);
+    this.writerErrors.watch(this.writer);
     await Promise.all([this.reader.connect(), this.writer.connect()]);
     await ensureGroup(this.writer, this.stream);
     await this.refreshLiveness();
@@ -91,10 +96,22 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.timers.push(setInterval(() => void this.refreshLiveness().catch((err) => this.log.warn({ err }, 'liveness refresh failed')), live));
     this.timers.push(setInterval(() => void this.claimFromDead().catch((err) => this.log.warn({ err }, 'claim failed')), live));
     const beat = Math.max(200, Math.floor(this.options.claimIdleMs / 3));
-    this.timers.push(setInterval(() => void this.heartbeat().catch((err) => this.log.warn({ err }, 'heartbeat failed')), beat));
-    this.timers.push(setInterval(() => void this.claimAbandoned().catch((err) => this.log.warn({ err }, 'claim failed')), beat));
-    this.timers.push(setInterval(() => void this.pruneConsumers().catch((err) => this.log.warn({ err }, 'prune failed')), 60_000));
+    this.timers.push(setInterval(() => this.periodic('heartbeat', () => this.heartbeat()), beat));
+    this.timers.push(setInterval(() => this.periodic('claim', () => this.claimAbandoned()), beat));
+    this.timers.push(setInterval(() => this.periodic('prune', () => this.pruneConsumers()), 60_000));
     this.log.info({ stream: this.stream, consumer: this.consumer }, 'listening');
+  }
+
+  /**
+   * Runs one periodic task. While Redis is unreachable its commands fail (MaxRetriesPerRequestError
+   * and the like): that is the outage the writer's error log already reports, once per interval,
+   * not a failure of each heartbeat or claim.
+   */
+  private periodic(task: string, fn: () => Promise<void>): void {
+    fn().catch((err: unknown) => {
+      if (isRedisOutage(err)) this.writerErrors.report(err);
+      else this.log.warn({ err, task }, `${task} failed`);
+    });
   }
 
   private async readLoop(): Promise<void> {
@@ -122,7 +139,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       } catch (err) {
         if (!this.running) break;
         if (String(err).includes('NOGROUP')) await ensureGroup(this.writer!, this.stream).catch(() => undefined);
-        this.log.warn({ err }, 'read failed; retrying');
+        if (isRedisOutage(err)) this.readerErrors.report(err);
+        else this.log.warn({ err }, 'read failed; retrying');
         await new Promise((r) => setTimeout(r, 500));
       }
     }
