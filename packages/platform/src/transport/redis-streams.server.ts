@@ -93,8 +93,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.running = true;
     this.loop = this.readLoop();
     const live = Math.max(100, Math.floor(this.livenessTtlMs / 4));
-    this.timers.push(setInterval(() => void this.refreshLiveness().catch((err) => this.log.warn({ err }, 'liveness refresh failed')), live));
-    this.timers.push(setInterval(() => void this.claimFromDead().catch((err) => this.log.warn({ err }, 'claim failed')), live));
+    this.timers.push(setInterval(() => this.periodic('liveness', () => this.refreshLiveness()), live));
+    this.timers.push(setInterval(() => this.periodic('takeover', () => this.claimFromDead()), live));
     const beat = Math.max(200, Math.floor(this.options.claimIdleMs / 3));
     this.timers.push(setInterval(() => this.periodic('heartbeat', () => this.heartbeat()), beat));
     this.timers.push(setInterval(() => this.periodic('claim', () => this.claimAbandoned()), beat));
