@@ -40,3 +40,11 @@ export function normalizeListOptions(
 export function pageOf<T>(items: T[], total: number, options: ListOptions): Page<T> {
   return { items, total, page: options.page, limit: options.limit };
 }
+
+/**
+ * A listing Gitea answers whole (every row, `X-Total-Count` and no next page), or one page of it
+ * when `options` ask for one.
+ */
+export function wholeOrPageOf<T>(items: T[], total: number, options: ListOptions | null = null): Page<T> {
+  return pageOf(items, total, options ?? { page: 1, limit: Math.max(items.length, 1) });
+}

@@ -23,14 +23,20 @@ export class OrgGate {
    * included); a public-only token stops at one that is not public (403), as Gitea's reqToken.
    */
   async assign(actor: Actor | null, name: string): Promise<OrgAccess> {
+    const access = await this.access(actor, { owner: name });
+    return { id: access.owner.id, login: access.owner.login, canManage: actor !== null && (actor.isAdmin || access.isOrgOwner) };
+  }
+
+  /** As {@link assign}, by name or id, with everything org-service says of the actor there (teams' unit access). */
+  async access(actor: Actor | null, org: { owner: string } | { ownerId: number }): Promise<OwnerAccess> {
     const access = await this.rpc
-      .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: name } })
+      .call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, { actor, body: org })
       .catch((err: unknown) => {
         throw err instanceof ContractError && err.code === 'not_found' ? notFound() : err;
       });
     if (access.owner.kind !== 'organization' || !access.visible) throw notFound();
     if (actor && isPublicOnly(actor.scopes) && access.owner.visibility !== 'public') throw forbidden('token scope is limited to public orgs');
-    return { id: access.owner.id, login: access.owner.login, canManage: actor !== null && (actor.isAdmin || access.isOrgOwner) };
+    return access;
   }
 }
 

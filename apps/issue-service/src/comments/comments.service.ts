@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   notFound,
   pageOf,
+  wholeOrPageOf,
   type Actor,
   type Comment,
   type CreateIssueCommentOption,
@@ -93,7 +94,7 @@ export class CommentsService {
       ...range,
     });
     const items = await this.loader.load(rows, new Map([[issue.id, issue]]), repo);
-    return pageOf(items, total, { page: 1, limit: Math.max(1, total) });
+    return wholeOrPageOf(items, total);
   }
 
   /** `GET /repos/{o}/{r}/issues/comments`: the comments of every issue (or pull) the actor may read. */

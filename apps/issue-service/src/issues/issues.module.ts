@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DirectoryClient } from '@gitforge/platform';
+import { OrgGate } from '../access/org-gate.js';
 import { RepoGate } from '../access/repo-gate.js';
 import { DependenciesRepository } from '../dependencies/dependencies.repository.js';
 import { LabelResolver } from '../labels/label-resolver.js';
@@ -24,6 +25,7 @@ import { IssuesService } from './issues.service.js';
  */
 const SHARED = [
   RepoGate,
+  OrgGate,
   DirectoryClient,
   IssuesRepository,
   LabelsRepository,

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { OrgGate } from '../access/org-gate.js';
 import { IssuesModule } from '../issues/issues.module.js';
 import { IssueLabelsService } from './issue-labels.service.js';
 import { LabelsController } from './labels.controller.js';
@@ -9,6 +8,6 @@ import { LabelsService } from './labels.service.js';
 @Module({
   imports: [IssuesModule],
   controllers: [LabelsController],
-  providers: [OrgGate, LabelsService, IssueLabelsService],
+  providers: [LabelsService, IssueLabelsService],
 })
 export class LabelsModule {}

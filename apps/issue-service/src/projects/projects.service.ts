@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import {
   forbidden,
   notFound,
-  OrgPatterns,
   pageOf,
   unprocessable,
   type Actor,
@@ -20,7 +19,8 @@ import {
   type RepoAccess,
   idFrom,
 } from '@gitforge/contracts';
-import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, PlatformConfig } from '@gitforge/platform';
+import { OrgGate } from '../access/org-gate.js';
 import { canRead, requireActor, requireNotArchived, RepoGate } from '../access/repo-gate.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
@@ -74,7 +74,7 @@ export class ProjectsService {
   constructor(
     private readonly db: Database,
     private readonly gate: RepoGate,
-    private readonly rpc: RpcClient,
+    private readonly orgs: OrgGate,
     private readonly projects: ProjectsRepository,
     private readonly issues: IssuesRepository,
     private readonly loader: IssueLoader,
@@ -358,16 +358,9 @@ export class ProjectsService {
     actor: Actor | null,
     query: { owner: string } | { ownerId: number },
   ): Promise<ProjectScope> {
-    const owner = await this.rpc
-      .call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, {
-        actor,
-        body: query,
-      })
-      .catch((err: unknown) => {
-        throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
-      });
+    const owner = await this.orgs.access(actor, query);
     const rights = orgProjectRights(actor, owner);
-    if (owner.owner.kind !== 'organization' || !rights.read) throw notFound();
+    if (!rights.read) throw notFound();
     return {
       repo: null,
       owner,

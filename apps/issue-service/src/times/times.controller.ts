@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  formInt64,
   normalizeListOptions,
   TrackedTimePatterns,
   type AddTimeOption,
@@ -18,8 +19,7 @@ type PageQuery = { page?: string; limit?: string };
 
 /** Gitea pages these listings only when `page` is given (`opts.Page > 0`); without it every row comes back. */
 function pageOrAll(query: PageQuery | undefined): ListOptions | null {
-  const page = Number.parseInt(query?.page ?? '', 10);
-  return page > 0 ? normalizeListOptions(query ?? {}) : null;
+  return formInt64(query?.page) > 0 ? normalizeListOptions(query ?? {}) : null;
 }
 
 @Controller()

@@ -5,7 +5,7 @@ import {
   ContractError,
   forbidden,
   notFound,
-  pageOf,
+  wholeOrPageOf,
   wholeSeconds,
   type Actor,
   type AddTimeOption,
@@ -175,7 +175,7 @@ export class TimesService {
       const repo = issue ? repos.get(issue.repoId) : undefined;
       return issue && repo ? [toStopWatch(sw, issue, repo, now)] : [];
     });
-    return listed(items, total, page);
+    return wholeOrPageOf(items, total, page);
   }
 
   /** The filter of a repository's (or an issue's) listing: dates, and whose times the caller may see. */
@@ -196,7 +196,7 @@ export class TimesService {
   private async page(filter: TimeFilter, page: ListOptions | null, repos: Map<number, RepoAccess>): Promise<Page<TrackedTime>> {
     const [rows, total] = await this.times.listTimes(filter, page);
     const items = await this.map(rows, repos);
-    return listed(items, total, page);
+    return wholeOrPageOf(items, total, page);
   }
 
   /** Times as Gitea shows them, with the issues of the repositories in `repos`. */
@@ -237,11 +237,6 @@ export class TimesService {
     const assignees = await this.issues.assigneesOf([issue.id]);
     return { isPull: issue.isPull, posterId: issue.posterId, assigneeIds: assignees.get(issue.id) ?? [] };
   }
-}
-
-/** A page of a listing, or all of it as one page when no page was asked for. */
-function listed<T>(items: T[], total: number, page: ListOptions | null): Page<T> {
-  return pageOf(items, total, page ?? { page: 1, limit: Math.max(items.length, 1) });
 }
 
 /** Go's zero time.Time, `0001-01-01T00:00:00Z`. */

@@ -60,7 +60,6 @@ const SORT_COLUMNS: Record<string, string> = {
 /** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
 const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
-const formInt = formInt64;
 
 /**
  * `GET /repos/search` as Gitea's SearchRepository: what the actor may see (public repositories of
@@ -85,7 +84,7 @@ export class RepoSearchService {
     if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw unprocessable(`Invalid search mode: "${mode}"`);
 
     // Stars are not kept yet, so nobody has starred anything.
-    if (formInt(q.starredBy) > 0) return pageOf([], 0, options);
+    if (formInt64(q.starredBy) > 0) return pageOf([], 0, options);
 
     // Public-only tokens search public repositories only (Gitea's SearchRepoOptions.ApplyPublicOnly).
     const includePrivate =
@@ -106,8 +105,8 @@ export class RepoSearchService {
       priorityOwnerId: idFrom(q.priority_owner_id) || undefined,
       orderBy: { column: SORT_COLUMNS[sort || 'alpha']!, direction: sort && order === 'desc' ? 'DESC' : 'ASC' },
     };
-    const uid = formInt(q.uid);
-    const teamId = formInt(q.team_id);
+    const uid = formInt64(q.uid);
+    const teamId = formInt64(q.team_id);
     // An owner or a team no row can be (beyond the id columns) has no repositories.
     if (!isRowIdRange(uid) || !isRowIdRange(teamId)) return pageOf([], 0, options);
     if (mode === 'source') Object.assign(filter, { fork: false, mirror: false });
