@@ -2,6 +2,7 @@ import {
   formatTime,
   type Attachment,
   type Issue,
+  type IssueDeadline,
   type Label,
   type Milestone,
   type Project,
@@ -64,6 +65,11 @@ export function toIssue(i: IssueEntity, repo: RepoAccess, parts: IssueParts): Is
     content_version: i.contentVersion,
     projects: parts.projects,
   };
+}
+
+/** Gitea's IssueDeadline: the due date, or null when there is none. */
+export function toIssueDeadline(deadline: Date | null): IssueDeadline {
+  return { due_date: deadline ? formatTime(deadline) : null };
 }
 
 /**

@@ -55,6 +55,7 @@ import { IssueWatchesRepository } from '../subscriptions/issue-watches.repositor
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
+import { toIssueDeadline } from './issue.mapper.js';
 import type { IssueEntity } from './issue.entity.js';
 import { IssuesRepository, type IssueFilter } from './issues.repository.js';
 import { mentionedLogins } from './mentions.js';
@@ -524,7 +525,7 @@ export class IssuesService {
       const event = deadlineEvent(locked.deadline, deadline);
       if (event) await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, at: now, ...event });
     });
-    return { due_date: deadline ? deadline.toISOString().replace(/\.\d{3}Z$/, 'Z') : null };
+    return toIssueDeadline(deadline);
   }
 
   /** `PUT/DELETE …/issues/{index}/lock` (204): writers of the issue's unit. */
