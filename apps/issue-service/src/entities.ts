@@ -12,6 +12,9 @@ import { Times1763800000304 } from './migrations/1763800000304-times.js';
 import { Projects1763800000305 } from './migrations/1763800000305-projects.js';
 import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue-dependencies.js';
 import { CommentTimeline1763800000307 } from './migrations/1763800000307-comment-timeline.js';
+import { Pulls1763800000308 } from './migrations/1763800000308-pulls.js';
+import { PullAutoMergeEntity, PullRequestEntity } from './pulls/pull-request.entity.js';
+import { ReviewEntity } from './reviews/review.entity.js';
 import { ProjectColumnEntity } from './projects/project-column.entity.js';
 import { ProjectIssueEntity } from './projects/project-issue.entity.js';
 import { ProjectEntity } from './projects/project.entity.js';
@@ -41,6 +44,9 @@ export const IssueServiceEntities = [
   ReactionEntity,
   IssueWatchEntity,
   AttachmentEntity,
+  PullRequestEntity,
+  PullAutoMergeEntity,
+  ReviewEntity,
 ];
 export const IssueServiceMigrations = [
   Issues1763800000300,
@@ -50,4 +56,5 @@ export const IssueServiceMigrations = [
   Projects1763800000305,
   IssueDependencies1763800000306,
   CommentTimeline1763800000307,
+  Pulls1763800000308,
 ];

@@ -1,5 +1,5 @@
 import type { Actor } from './actor.js';
-import type { Comment, Issue, Label, Organization, PayloadCommit, Repository, User } from './api/index.js';
+import type { Comment, Issue, Label, Organization, PayloadCommit, PullRequest, Repository, Team, User } from './api/index.js';
 
 /**
  * A domain event as written to a service's outbox and carried by the queues.
@@ -22,6 +22,8 @@ export const EventNames = {
   repoCreated: 'repo.created',
   repoDeleted: 'repo.deleted',
   repoRenamed: 'repo.renamed',
+  /** A repository was forked: `forkee` is the new fork, `repository` the one forked. */
+  repoForked: 'repo.forked',
   /** Commits pushed to (or a ref moved on) an existing or new ref; one per updated ref. */
   repoPushed: 'repo.pushed',
   /** A branch or tag came into existence (by push or API). */
@@ -43,6 +45,14 @@ export const EventNames = {
   issueLabeled: 'issue.labeled',
   /** Milestone changed: action `milestoned` or `demilestoned`. */
   issueMilestoned: 'issue.milestoned',
+  /** The head of a pull request moved (a push to its head branch, or an update from its base). */
+  pullSynchronized: 'pull.synchronized',
+  /** A pull request was merged (Gitea's pull_request `closed` with `merged: true`). */
+  pullMerged: 'pull.merged',
+  /** Review requested or its request removed: action `review_requested` or `review_request_removed`. */
+  pullReviewRequested: 'pull.review_requested',
+  /** A review was submitted (approved, rejected or comment), or dismissed. */
+  pullReviewed: 'pull.reviewed',
   commentCreated: 'comment.created',
   commentEdited: 'comment.edited',
   commentDeleted: 'comment.deleted',
@@ -56,6 +66,8 @@ export interface EventPayloads {
   'repo.created': { repository: Repository; organization: Organization | null; sender: User };
   'repo.deleted': { repository: Repository; organization: Organization | null; sender: User };
   'repo.renamed': { repository: Repository; oldName: string; sender: User };
+  /** Gitea's ForkPayload; `repository` is the repository forked, `forkee` the new fork. */
+  'repo.forked': { forkee: Repository; repository: Repository; sender: User };
   /**
    * Shaped so the webhook worker can send Gitea's push payload as is: `ref` is the full ref name,
    * `commits` newest first (at most the newest 20, as Gitea's webhook limit), `total_commits` all of them.
@@ -100,6 +112,10 @@ export interface EventPayloads {
   'issue.assigned': IssueEventPayload;
   'issue.labeled': IssueEventPayload;
   'issue.milestoned': IssueEventPayload;
+  'pull.synchronized': IssueEventPayload;
+  'pull.merged': IssueEventPayload;
+  'pull.review_requested': IssueEventPayload;
+  'pull.reviewed': IssueEventPayload;
   'comment.created': CommentEventPayload;
   'comment.edited': CommentEventPayload;
   'comment.deleted': CommentEventPayload;
@@ -129,6 +145,16 @@ export interface IssueEventPayload {
   /** For `assigned`/`unassigned`: the user concerned. */
   assignee?: User;
   is_pull: boolean;
+  /** For pull requests: the pull request as it is after the change (Gitea's PullRequestPayload). */
+  pull_request?: PullRequest;
+  /** For `review_requested`/`review_request_removed`: the user or team asked. */
+  requested_reviewer?: User | null;
+  requested_team?: Team | null;
+  /** For `reviewed`: Gitea's ReviewPayload (`type` is the hook event type, e.g. pull_request_review_approved). */
+  review?: { type: string; content: string };
+  /** For `synchronized`: the head before and after. */
+  before?: string;
+  after?: string;
 }
 
 /** A comment event (Gitea's IssueCommentPayload). */

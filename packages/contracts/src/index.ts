@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './pagination.js';
 export * from './patterns.js';
 export * from './issue-patterns.js';
+export * from './pull-patterns.js';
 export * from './events.js';
 export * from './queues.js';
 export * from './access.js';

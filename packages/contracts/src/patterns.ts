@@ -198,6 +198,10 @@ export const RepoPatterns = definePatterns('repo', {
   countForOwner: 'repos.countForOwner',
   /** body `{ ownerId }`: delete every repository of an owner (a site administrator purging a user). */
   deleteAllOfOwner: 'repos.deleteAllOfOwner',
+  /** `POST /repos/{o}/{r}/forks` (CreateForkOption): 202 with the new fork. */
+  fork: 'repos.fork',
+  /** `GET /repos/{o}/{r}/forks`: the forks the actor may see. */
+  listForks: 'repos.forks.list',
 });
 
 /** Body of `repos.findMany`; `page` and `limit` travel in the query. */

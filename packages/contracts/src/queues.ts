@@ -1,3 +1,5 @@
+import { EventNames, type EventName } from './events.js';
+
 /**
  * Queue names: one per consumer of domain events. They are persistent identifiers;
  * renaming one strands the jobs queued under the old name, so treat a rename as a migration.
@@ -7,8 +9,20 @@ export const QueueNames = {
   feeds: 'gitforge-feeds',
   /** The webhook worker's own second stage: one job per hook task (not an event consumer). */
   webhookDeliveries: 'gitforge-webhook-deliveries',
+  /** issue-service: pull requests follow pushes (head and base moves) and commit statuses (auto-merge). */
+  pullSync: 'gitforge-pull-sync',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
-/** Every domain event is relayed to each of these queues (the consumers ignore what they don't handle). */
-export const EventConsumerQueues: readonly QueueName[] = [QueueNames.webhooks, QueueNames.feeds];
+/** A consumer of domain events: its queue, and the events it takes (all of them when absent). */
+export interface EventConsumer {
+  queue: QueueName;
+  events?: readonly EventName[];
+}
+
+/** Every domain event is relayed to each consumer that takes it (consumers ignore what they don't handle). */
+export const EventConsumers: readonly EventConsumer[] = [
+  { queue: QueueNames.webhooks },
+  { queue: QueueNames.feeds },
+  { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated, EventNames.repoDeleted] },
+];

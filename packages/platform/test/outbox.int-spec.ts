@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Column, Entity, PrimaryGeneratedColumn, Table, type MigrationInterface, type QueryRunner } from 'typeorm';
-import { EventConsumerQueues, EventNames, QueueNames, type EventEnvelope } from '@gitforge/contracts';
+import { EventConsumers, EventNames, QueueNames, type EventEnvelope } from '@gitforge/contracts';
 import {
   BullMqDriver,
   col,
@@ -159,7 +159,10 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
       await relay.relayBatch();
       expect(await relay.backlog()).toBe(0);
     });
-    expect(queue.jobs.map((j) => j.queue).sort()).toEqual([...EventConsumerQueues].sort());
+    // A user.created event goes to every consumer that takes all events, not to the pull sync.
+    const takers = EventConsumers.filter((c) => !c.events || c.events.includes(EventNames.userCreated)).map((c) => c.queue);
+    expect(queue.jobs.map((j) => j.queue).sort()).toEqual([...takers].sort());
+    expect(takers).not.toContain(QueueNames.pullSync);
     for (const job of queue.jobs) {
       expect(job.options.jobId).toBe(envelope.id);
       expect((job.data as EventEnvelope).payload).toEqual({ user: { login: 'x' } });

@@ -69,6 +69,29 @@ export class CommentEntity {
   @Column({ type: 'integer', default: 0 })
   dependentIssueId!: number;
 
+  /** Review comments (`code`): their review, file, line (negative: the base side), commit and diff hunk. */
+  @Column({ type: 'integer', default: 0 })
+  reviewId!: number;
+
+  @Column({ type: 'varchar', length: 4096, default: '' })
+  treePath!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  line!: number;
+
+  @Column({ type: 'varchar', length: 64, default: '' })
+  commitSha!: string;
+
+  @Column({ type: 'text', default: '' })
+  patch!: string;
+
+  @Column({ type: 'integer', default: 0 })
+  resolveDoerId!: number;
+
+  /** The line changed since the comment was made. */
+  @Column({ type: 'boolean', default: false })
+  invalidated!: boolean;
+
   @TimestampColumn()
   createdAt!: Date;
 

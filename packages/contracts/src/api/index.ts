@@ -12,3 +12,4 @@ export * from './hook.js';
 export * from './facts.js';
 export * from './tag.js';
 export * from './issue.js';
+export * from './pull.js';

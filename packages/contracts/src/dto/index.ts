@@ -56,3 +56,8 @@ export * from './issue/create-issue-comment-option.dto.js';
 export * from './issue/edit-issue-comment-option.dto.js';
 export * from './issue/edit-reaction-option.dto.js';
 export * from './issue/edit-attachment-options.dto.js';
+export * from './pull/create-pull-request-option.dto.js';
+export * from './pull/edit-pull-request-option.dto.js';
+export * from './pull/merge-pull-request-option.dto.js';
+export * from './pull/pull-review-options.dto.js';
+export * from './repo/create-fork-option.dto.js';

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { EventConsumerQueues, type EventEnvelope } from '@gitforge/contracts';
+import { EventConsumers, type EventEnvelope } from '@gitforge/contracts';
 import { RequestContexts } from '../context/request-context.js';
 import { Database } from '../database/database.js';
 import { createLogger } from '../logging/logger.js';
@@ -107,7 +107,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (rows.length === 0) return { relayed: 0, failed: false };
     const jobs = rows.map((row) => ({ name: row.name, data: JSON.parse(row.envelope) as EventEnvelope, options: { jobId: row.event_id } }));
     try {
-      for (const queue of EventConsumerQueues) await this.queue.addMany(queue, jobs);
+      for (const consumer of EventConsumers) {
+        const taken = consumer.events ? jobs.filter((j) => consumer.events!.includes(j.data.name)) : jobs;
+        if (taken.length > 0) await this.queue.addMany(consumer.queue, taken);
+      }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.log.warn({ events: rows.length, err: message }, 'queue unavailable; events kept in the outbox');
