@@ -17,6 +17,7 @@ import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
 import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
 import { IssueSearchController, RepoIssuesController } from './api/v1/repo-issues.controller.js';
+import { RepoPullsController } from './api/v1/repo-pulls.controller.js';
 import { TimesController } from './api/v1/times.controller.js';
 import { ProjectsController } from './api/v1/projects.controller.js';
 import { RepoIssueCommentsController } from './api/v1/repo-issue-comments.controller.js';
@@ -74,6 +75,7 @@ import { Paged } from './http/paged.js';
     ActivityFeedsController,
     IssueSearchController,
     RepoIssuesController,
+    RepoPullsController,
     RepoLabelsController,
     OrgLabelsController,
     RepoMilestonesController,

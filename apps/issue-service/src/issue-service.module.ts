@@ -12,6 +12,7 @@ import { ProjectsModule } from './projects/projects.module.js';
 import { CommentsModule } from './comments/comments.module.js';
 import { ReactionsModule } from './reactions/reactions.module.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
+import { PullsModule } from './pulls/pulls.module.js';
 
 @Module({
   imports: [
@@ -26,6 +27,7 @@ import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
     ReactionsModule,
     SubscriptionsModule,
     AttachmentsModule,
+    PullsModule,
   ],
 })
 export class IssueServiceModule {}

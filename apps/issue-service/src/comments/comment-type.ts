@@ -15,7 +15,13 @@ export const CommentType = {
   removed_deadline: 18,
   add_dependency: 19,
   remove_dependency: 20,
+  /** A review comment on a line of the diff. */
+  code: 21,
   lock: 23,
+  /** A pull request's base branch changed (old_ref → new_ref). */
+  change_target_branch: 25,
+  /** A pull request was merged. */
+  merge_pull: 28,
   unlock: 24,
   change_issue_ref: 33,
   pin: 36,

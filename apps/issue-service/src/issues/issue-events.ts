@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor, Comment, EventName, Issue, IssueChanges, RepoAccess, User } from '@gitforge/contracts';
+import type { Actor, Comment, EventName, Issue, IssueChanges, IssueEventPayload, RepoAccess, User } from '@gitforge/contracts';
 import { OutboxService } from '@gitforge/platform';
+import { PullLoader } from '../pulls/pull-loader.js';
 import { repositoryForEvents } from './issue.mapper.js';
 
-type IssueEventName = Extract<EventName, `issue.${string}`>;
+type IssueEventName = Extract<EventName, `issue.${string}` | `pull.${string}`>;
 type CommentEventName = Extract<EventName, `comment.${string}`>;
 
 /**
@@ -14,13 +15,27 @@ type CommentEventName = Extract<EventName, `comment.${string}`>;
  */
 @Injectable()
 export class IssueEvents {
-  constructor(private readonly outbox: OutboxService) {}
+  constructor(
+    private readonly outbox: OutboxService,
+    private readonly pulls: PullLoader,
+  ) {}
 
+  /** A pull request's events carry the pull request as it is now (Gitea's PullRequestPayload). */
   async issue(
     m: EntityManager,
     name: IssueEventName,
-    e: { actor: Actor; action: string; issue: Issue; repo: RepoAccess; sender: User; changes?: IssueChanges; assignee?: User },
+    e: {
+      actor: Actor;
+      action: string;
+      issue: Issue;
+      repo: RepoAccess;
+      sender: User;
+      changes?: IssueChanges;
+      assignee?: User;
+      extra?: Pick<IssueEventPayload, 'requested_reviewer' | 'requested_team' | 'review' | 'before' | 'after'>;
+    },
   ): Promise<void> {
+    const [pull] = e.issue.pull_request !== null ? await this.pulls.fromIssues(e.actor, [e.issue], e.repo, { m, single: true }) : [];
     await this.outbox.add(
       m,
       name,
@@ -33,6 +48,8 @@ export class IssueEvents {
         ...(e.changes ? { changes: e.changes } : {}),
         ...(e.assignee ? { assignee: e.assignee } : {}),
         is_pull: e.issue.pull_request !== null,
+        ...(pull ? { pull_request: { ...pull, base: { ...pull.base, repo: repositoryForEvents(e.repo) } } } : {}),
+        ...(e.extra ?? {}),
       },
       { actor: e.actor, repoId: e.repo.id },
     );

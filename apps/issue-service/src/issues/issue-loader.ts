@@ -10,8 +10,10 @@ import { toMilestone } from '../milestones/milestone.mapper.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { projectHome, toProject } from '../projects/project.mapper.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
+import { toPullRequestMeta } from '../pulls/pull.mapper.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
 import type { IssueEntity } from './issue.entity.js';
-import { toIssue } from './issue.mapper.js';
+import { issueHtmlUrl, toIssue } from './issue.mapper.js';
 import { IssuesRepository } from './issues.repository.js';
 
 /** Gitea's ghost user: the poster of content whose account is gone (org-service answers it). */
@@ -29,6 +31,7 @@ export class IssueLoader {
     private readonly milestones: MilestonesRepository,
     private readonly projects: ProjectsRepository,
     private readonly attachments: AttachmentsRepository,
+    private readonly pulls: PullsRepository,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
   ) {}
@@ -52,12 +55,13 @@ export class IssueLoader {
     options: { m?: EntityManager; known?: User[] } = {},
   ): Promise<{ issues: Issue[]; users: Map<number, User> }> {
     const ids = rows.map((r) => r.id);
-    const [assignees, labels, milestones, projects, assets] = await Promise.all([
+    const [assignees, labels, milestones, projects, assets, pulls] = await Promise.all([
       this.issues.assigneesOf(ids, options.m),
       this.labels.labelsOfIssues(ids, options.m),
       this.milestones.findByIds(rows.map((r) => r.milestoneId).filter((id) => id > 0), options.m),
       this.projects.projectsOfIssues(ids, options.m),
       this.attachments.ofIssues(ids, options.m),
+      this.pulls.byIssueIds(rows.filter((r) => r.isPull).map((r) => r.id), options.m),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
     const wanted = [...rows.map((r) => r.posterId), ...userIds];
@@ -79,7 +83,7 @@ export class IssueLoader {
         projects: (projects.get(r.id) ?? []).map((p) =>
           toProject(p, rootUrl, projectHome(rootUrl, p.repoId > 0 ? { repoHtmlUrl: repo.repository.html_url } : { ownerLogin: repo.ownerLogin })),
         ),
-        pullRequest: null,
+        pullRequest: pulls.has(r.id) ? toPullRequestMeta(pulls.get(r.id)!, r.title, issueHtmlUrl(repo.repository, r)) : null,
       });
     });
     return { issues, users };

@@ -12,6 +12,9 @@ import { TimesRepository } from '../times/times.repository.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import { ReactionsRepository } from '../reactions/reactions.repository.js';
 import { IssueWatchesRepository } from '../subscriptions/issue-watches.repository.js';
+import { PullGitClient } from '../pulls/pull-git.client.js';
+import { PullLoader } from '../pulls/pull-loader.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -38,6 +41,9 @@ const SHARED = [
   ReactionsRepository,
   IssueWatchesRepository,
   AttachmentsRepository,
+  PullsRepository,
+  PullGitClient,
+  PullLoader,
   IssueLoader,
   IssueEvents,
   IssueCounters,

@@ -30,7 +30,20 @@ export interface IssueFilter {
   mentionedId?: number;
   updatedAfter?: Date;
   updatedBefore?: Date;
+  /** Pull requests into this base branch only. */
+  baseBranch?: string;
 }
+
+/** Gitea's sort names of issue and pull lists; anything else is newest first. */
+const SORTS: Record<string, Array<[string, 'ASC' | 'DESC']>> = {
+  oldest: [['i.created_at', 'ASC'], ['i.id', 'ASC']],
+  recentupdate: [['i.updated_at', 'DESC'], ['i.id', 'DESC']],
+  leastupdate: [['i.updated_at', 'ASC'], ['i.id', 'ASC']],
+  mostcomment: [['i.num_comments', 'DESC'], ['i.id', 'DESC']],
+  leastcomment: [['i.num_comments', 'ASC'], ['i.id', 'ASC']],
+  recentclose: [['i.closed_at', 'DESC'], ['i.id', 'DESC']],
+  priority: [['i.pin_order', 'DESC'], ['i.created_at', 'DESC'], ['i.id', 'DESC']],
+};
 
 
 @Injectable()
@@ -132,8 +145,13 @@ export class IssuesRepository {
   }
 
   /** One page of issues, newest first (those of `priorityRepoId` first), and the total. */
-  list(f: IssueFilter, options: ListOptions, priorityRepoId?: number): Promise<[IssueEntity[], number]> {
+  list(f: IssueFilter, options: ListOptions, priorityRepoId?: number, sort?: string): Promise<[IssueEntity[], number]> {
     const qb = this.filtered(f);
+    const sorted = sort ? SORTS[sort] : undefined;
+    if (sorted) {
+      sorted.forEach(([column, direction], i) => (i === 0 ? qb.orderBy(column, direction) : qb.addOrderBy(column, direction)));
+      return qb.skip((options.page - 1) * options.limit).take(options.limit).getManyAndCount();
+    }
     if (priorityRepoId) {
       qb.addSelect('CASE WHEN i.repo_id = :priority THEN 1 ELSE 2 END', 'priority_rank').setParameter('priority', priorityRepoId);
       qb.orderBy('priority_rank', 'ASC').addOrderBy('i.created_at', 'DESC');
@@ -167,6 +185,9 @@ export class IssuesRepository {
       );
     } else if (f.labelIds && f.labelIds.length > 0) {
       qb.andWhere('i.id IN (SELECT il.issue_id FROM issue_label il WHERE il.label_id IN (:...labelIds))', { labelIds: f.labelIds });
+    }
+    if (f.baseBranch !== undefined) {
+      qb.andWhere('i.id IN (SELECT pr.issue_id FROM pull_request pr WHERE pr.base_branch = :baseBranch)', { baseBranch: f.baseBranch });
     }
     if (f.milestoneIds && f.milestoneIds.length > 0) qb.andWhere('i.milestone_id IN (:...milestoneIds)', { milestoneIds: f.milestoneIds });
     if (f.posterId !== undefined) qb.andWhere('i.poster_id = :posterId', { posterId: f.posterId });

@@ -65,6 +65,13 @@ const log = createLogger('issues');
 /** Gitea's `[repository.issue] MAX_PINNED`. */
 const MAX_PINNED = 3;
 
+/** The pull request row of an issue being opened, written in its transaction. */
+export interface NewPullRow {
+  insert(m: EntityManager, issue: IssueEntity): Promise<void>;
+  /** Also in the transaction, after the issue's own rows and before its events (review requests). */
+  after?(m: EntityManager, issue: IssueEntity): Promise<void>;
+}
+
 /** An issue and its repository, after the access checks of the issue routes. */
 export interface IssueContext {
   repo: RepoAccess;
@@ -190,7 +197,15 @@ export class IssuesService {
       throw forbidden('user should have specific read permission or be a repo admin or a site admin');
     }
     // Like Gitea, only writers set labels, a milestone, assignees and a due date; others' are ignored.
-    const writer = canWrite(repo, 'repo.issues');
+    return this.open(a, repo, body, canWrite(repo, 'repo.issues'));
+  }
+
+  /**
+   * Opens an issue, or with `pull` the issue of a pull request (whose row `pull.insert` writes in
+   * the same transaction, before the events), once the caller has checked the repository.
+   * `writer` says whether labels, milestone, projects, assignees and due date are taken.
+   */
+  async open(a: Actor, repo: RepoAccess, body: CreateIssueOption, writer: boolean, pull?: NewPullRow): Promise<Issue> {
     const labels = writer ? await this.labelResolver.resolve(repo, body.labels ?? []) : [];
     const milestoneId = writer && body.milestone ? (await this.resolveMilestone(repo, body.milestone)) : 0;
     const projectIds = writer ? await this.resolveProjects(repo, body.projects ?? []) : [];
@@ -212,13 +227,14 @@ export class IssuesService {
         body: body.body ?? '',
         ref: body.ref ?? '',
         milestoneId,
-        isPull: false,
+        isPull: pull !== undefined,
         isClosed: body.closed === true,
         closedAt: body.closed === true ? now : null,
         deadline: writer && body.due_date ? new Date(body.due_date) : null,
         createdAt: now,
         updatedAt: now,
       });
+      if (pull) await pull.insert(m, row);
       const kept = keepOnePerScope(labels);
       await this.labels.addToIssue(m, row.id, kept.map((l) => l.id));
       for (const u of assignees) await this.issues.addAssignee(m, row.id, u.id);
@@ -230,6 +246,7 @@ export class IssuesService {
       for (const l of kept) await this.comments.addEvent(m, { ...history, type: CommentType.label, content: '1', refs: { labelId: l.id } });
       for (const u of assignees) await this.comments.addEvent(m, { ...history, type: CommentType.assignees, refs: { assigneeId: u.id } });
       if (body.closed === true) await this.comments.addEvent(m, { issueId: row.id, posterId: a.id, type: CommentType.close, at: now });
+      if (pull?.after) await pull.after(m, row);
       const counters = await this.issues.recount(m, repo.id);
       const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue, repo, sender };
@@ -639,7 +656,7 @@ export class IssuesService {
    * access to code, issues or pulls, or inactive) answer `denied` (422 on create and edit,
    * 403 on the assignee routes, as Gitea).
    */
-  private async resolveAssignees(actor: Actor, repo: RepoAccess, names: string[], denied: 'unprocessable' | 'permission_denied'): Promise<Array<{ id: number }>> {
+  async resolveAssignees(actor: Actor, repo: RepoAccess, names: string[], denied: 'unprocessable' | 'permission_denied'): Promise<Array<{ id: number }>> {
     if (names.length === 0) return [];
     const accounts = await this.directory.requireUsers(actor, names);
     const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
@@ -665,7 +682,7 @@ export class IssuesService {
     });
   }
 
-  private async resolveMilestone(repo: RepoAccess, id: number): Promise<number> {
+  async resolveMilestone(repo: RepoAccess, id: number): Promise<number> {
     const milestone = await this.milestones.findInRepo(repo.id, id);
     if (!milestone) throw unprocessable(`milestone does not exist [id: ${id}, repo_id: ${repo.id}]`);
     return milestone.id;

@@ -9,5 +9,6 @@ import { LabelsService } from './labels.service.js';
   imports: [IssuesModule],
   controllers: [LabelsController],
   providers: [LabelsService, IssueLabelsService],
+  exports: [IssueLabelsService],
 })
 export class LabelsModule {}

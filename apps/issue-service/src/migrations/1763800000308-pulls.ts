@@ -18,6 +18,7 @@ export class Pulls1763800000308 implements MigrationInterface {
           col.int('head_repo_id'),
           col.varchar('head_branch', 255),
           col.varchar('head_sha', 64, { default: "''" }),
+          col.varchar('base_sha', 64, { default: "''" }),
           col.varchar('merge_base', 64, { default: "''" }),
           col.int('status', { default: 1 }),
           col.text('conflicted_files', { default: "'[]'" }),

@@ -37,6 +37,10 @@ export class PullRequestEntity {
   @Column({ type: 'varchar', length: 64, default: '' })
   headSha!: string;
 
+  /** The base branch's tip at the last check. */
+  @Column({ type: 'varchar', length: 64, default: '' })
+  baseSha!: string;
+
   @Column({ type: 'varchar', length: 64, default: '' })
   mergeBase!: string;
 

@@ -27,8 +27,9 @@ export interface PullRequest {
   milestone: Milestone | null;
   assignee: User | null;
   assignees: User[] | null;
-  requested_reviewers: User[];
-  requested_reviewers_teams: Team[];
+  /** Null when nobody is asked (Gitea appends to a nil slice). */
+  requested_reviewers: User[] | null;
+  requested_reviewers_teams: Team[] | null;
   state: 'open' | 'closed';
   draft: boolean;
   is_locked: boolean;

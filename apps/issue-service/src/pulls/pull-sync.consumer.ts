@@ -1,0 +1,134 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { In } from 'typeorm';
+import { EventNames, QueueNames, type Actor, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
+import { createLogger, Database, DirectoryClient, QueueDriver, type QueueJob } from '@gitforge/platform';
+import { RepoGate } from '../access/repo-gate.js';
+import { IssueEvents } from '../issues/issue-events.js';
+import { IssueLoader } from '../issues/issue-loader.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import { ReviewEntity, ReviewType } from '../reviews/review.entity.js';
+import { PullGitClient } from './pull-git.client.js';
+import { PullsRepository, stateColumns, type PullWithIssue } from './pulls.repository.js';
+import { PullsService, protectionBlock } from './pulls.service.js';
+
+const log = createLogger('pull-sync');
+const SYNC_CONCURRENCY = 2;
+const BRANCH_PREFIX = 'refs/heads/';
+const isZero = (sha: string): boolean => /^0+$/.test(sha);
+
+/**
+ * Pull requests follow the repositories they join: a push to a head branch moves the pull's
+ * head (refs/pull/{index}/head, `synchronized`, older reviews stale), a push to a base branch
+ * recomputes mergeability, a commit status on a head may complete a scheduled auto-merge, and a
+ * deleted head repository leaves its pulls with their own ref only. Each job recomputes from
+ * git, so a replayed event changes nothing.
+ */
+@Injectable()
+export class PullSyncConsumer implements OnApplicationBootstrap {
+  constructor(
+    private readonly queue: QueueDriver,
+    private readonly db: Database,
+    private readonly pulls: PullsRepository,
+    private readonly issues: IssuesRepository,
+    private readonly issueLoader: IssueLoader,
+    private readonly git: PullGitClient,
+    private readonly gate: RepoGate,
+    private readonly events: IssueEvents,
+    private readonly directory: DirectoryClient,
+    private readonly service: PullsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.queue.process<EventEnvelope>(QueueNames.pullSync, (job) => this.handle(job), { concurrency: SYNC_CONCURRENCY });
+  }
+
+  async handle(job: QueueJob<EventEnvelope>): Promise<void> {
+    const e = job.data;
+    if (e.repoId === null) return;
+    if (e.name === EventNames.repoPushed) {
+      const p = e.payload as EventEnvelope<'repo.pushed'>['payload'];
+      if (!p.ref.startsWith(BRANCH_PREFIX) || isZero(p.after)) return;
+      await this.pushed(e.repoId, p.ref.slice(BRANCH_PREFIX.length), e.actor);
+    } else if (e.name === EventNames.statusCreated) {
+      const p = e.payload as EventEnvelope<'commit_status.created'>['payload'];
+      await this.statusCame(e.repoId, p.sha);
+    } else if (e.name === EventNames.repoDeleted) {
+      const repoId = e.repoId;
+      await this.db.transaction((m) => this.pulls.forgetHeadRepo(m, repoId));
+    }
+  }
+
+  /** Everything open that `branch` of `repoId` is the head or the base of, recomputed. */
+  async pushed(repoId: number, branch: string, pusher: Pick<Actor, 'id' | 'login'> | null): Promise<void> {
+    const { byHead, byBase } = await this.pulls.openTouching(repoId, branch);
+    const all = [...byHead.map((p) => ({ p, head: true })), ...byBase.map((p) => ({ p, head: false }))];
+    if (all.length === 0) return;
+    const states = await this.git.sync(
+      all.map(({ p, head }) => ({
+        index: p.pull.idx,
+        baseRepoId: p.pull.baseRepoId,
+        baseBranch: p.pull.baseBranch,
+        headRepoId: p.pull.headRepoId,
+        headBranch: p.pull.headBranch,
+        headSha: head ? null : p.pull.headSha || null,
+      })),
+    );
+    const repos = new Map<number, RepoAccess>();
+    for (const [i, { p, head }] of all.entries()) {
+      const state = states[i];
+      if (!state) continue;
+      try {
+        await this.apply(p, state, head && state.headSha !== p.pull.headSha, pusher, repos);
+      } catch (err) {
+        log.error({ err, pullId: p.pull.id }, 'pull sync failed');
+        throw err;
+      }
+    }
+    log.info({ repoId, branch, pulls: all.length }, 'pulls synchronised');
+  }
+
+  private async apply(p: PullWithIssue, state: PullGitState, moved: boolean, pusher: Pick<Actor, 'id' | 'login'> | null, repos: Map<number, RepoAccess>): Promise<void> {
+    if (!moved) {
+      await this.db.transaction((m) => this.pulls.update(m, p.pull.id, stateColumns(state)));
+      return;
+    }
+    const repo = repos.get(p.pull.baseRepoId) ?? (await this.gate.many(null, [p.pull.baseRepoId]).then((r) => r[0]));
+    if (!repo) return;
+    repos.set(repo.id, repo);
+    // The pusher acts; events only name who did it.
+    const actor: Actor = { id: pusher?.id ?? p.issue.posterId, login: pusher?.login ?? '', isAdmin: false, scopes: null };
+    const sender = await this.directory.publicUser(actor.id);
+    const now = new Date();
+    await this.db.transaction(async (m) => {
+      const locked = await this.pulls.lock(m, p.pull.id);
+      if (!locked || locked.hasMerged || locked.headSha === state.headSha) {
+        if (locked) await this.pulls.update(m, p.pull.id, stateColumns(state));
+        return;
+      }
+      await this.pulls.update(m, p.pull.id, stateColumns(state));
+      await this.issues.update(m, p.issue.id, { updatedAt: now });
+      // Reviews of an older head are stale now (Gitea's MarkReviewsAsStale).
+      await m.update(ReviewEntity, { issueId: p.issue.id, type: In([ReviewType.approve, ReviewType.reject, ReviewType.comment]) }, { stale: true });
+      const issue = await this.issueLoader.one((await this.issues.findById(p.issue.id, m))!, repo, { m, known: [sender] });
+      await this.events.issue(m, 'pull.synchronized', { actor, action: 'synchronized', issue, repo, sender, extra: { before: locked.headSha, after: state.headSha } });
+    });
+  }
+
+  /** A status on a pull's head: a merge scheduled for its checks happens once they pass. */
+  async statusCame(repoId: number, sha: string): Promise<void> {
+    for (const p of await this.pulls.openWithHead(repoId, sha)) {
+      const scheduled = await this.pulls.scheduledMerge(p.pull.id);
+      if (!scheduled) continue;
+      const [repo] = await this.gate.many(null, [repoId]);
+      if (!repo) continue;
+      const verdicts = await this.service.verdicts(p.issue.id);
+      const policy = await this.git.policy({ repoId, branch: p.pull.baseBranch, doerId: scheduled.doerId, reviewerIds: verdicts.map((v) => v.reviewerId), headSha: sha });
+      if (!policy.doerCanMerge || protectionBlock(policy, verdicts)) continue;
+      const doer = (await this.directory.accountsByIds(null, [scheduled.doerId]))[0];
+      if (!doer) continue;
+      // The scheduler merges, with the rights the policy just confirmed.
+      const actor: Actor = { id: doer.id, login: doer.login, isAdmin: doer.isAdmin, scopes: null };
+      await this.service.mergeNow(actor, { repo, issue: p.issue, pull: p.pull }, scheduled.mergeStyle as 'merge', scheduled.message, scheduled.deleteBranchAfterMerge);
+    }
+  }
+}

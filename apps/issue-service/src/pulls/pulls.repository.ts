@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { Database } from '@gitforge/platform';
+import type { PullGitState } from '@gitforge/contracts';
+import { IssueEntity } from '../issues/issue.entity.js';
+import { ReviewEntity, ReviewType } from '../reviews/review.entity.js';
+import { PullAutoMergeEntity, PullRequestEntity } from './pull-request.entity.js';
+
+/** A pull row with its issue, as the routes and the sync read them together. */
+export interface PullWithIssue {
+  pull: PullRequestEntity;
+  issue: IssueEntity;
+}
+
+@Injectable()
+export class PullsRepository {
+  constructor(private readonly db: Database) {}
+
+  insert(m: EntityManager, row: Partial<PullRequestEntity>): Promise<PullRequestEntity> {
+    return m.save(PullRequestEntity, m.create(PullRequestEntity, row));
+  }
+
+  async update(m: EntityManager, id: number, changes: Partial<PullRequestEntity>): Promise<void> {
+    if (Object.keys(changes).length > 0) await m.update(PullRequestEntity, { id }, changes);
+  }
+
+  findByIssueId(issueId: number, m?: EntityManager): Promise<PullRequestEntity | null> {
+    return this.db.findOneBy(PullRequestEntity, { issueId }, m);
+  }
+
+  async byIssueIds(issueIds: number[], m?: EntityManager): Promise<Map<number, PullRequestEntity>> {
+    if (issueIds.length === 0) return new Map();
+    const rows = await (m ?? this.db.manager).find(PullRequestEntity, { where: { issueId: In(issueIds) } });
+    return new Map(rows.map((r) => [r.issueId, r]));
+  }
+
+  /** Takes the pull's row lock until the transaction ends and answers the row as it is under it. */
+  async lock(m: EntityManager, id: number): Promise<PullRequestEntity | null> {
+    await m.createQueryBuilder().update(PullRequestEntity).set({ status: () => 'status' }).where('id = :id', { id }).execute();
+    return m.findOneBy(PullRequestEntity, { id });
+  }
+
+  /** The open pull from `head` into `base`, if any (Gitea's GetUnmergedPullRequest). */
+  async findOpen(baseRepoId: number, baseBranch: string, headRepoId: number, headBranch: string): Promise<PullWithIssue | null> {
+    const found = await this.withIssues(
+      this.db.manager
+        .createQueryBuilder(PullRequestEntity, 'pr')
+        .innerJoin(IssueEntity, 'i', 'i.id = pr.issue_id')
+        .where('pr.base_repo_id = :baseRepoId AND pr.base_branch = :baseBranch', { baseRepoId, baseBranch })
+        .andWhere('pr.head_repo_id = :headRepoId AND pr.head_branch = :headBranch', { headRepoId, headBranch })
+        .andWhere('pr.has_merged = :no AND i.is_closed = :no', { no: false })
+        .getMany(),
+    );
+    return found[0] ?? null;
+  }
+
+  /** The newest pull from `head` into `base`, whatever its state (Gitea's GetPullRequestByBaseHeadInfo). */
+  async findByBaseHead(baseRepoId: number, baseBranch: string, headRepoId: number, headBranch: string): Promise<PullWithIssue | null> {
+    const found = await this.withIssues(
+      this.db.manager
+        .createQueryBuilder(PullRequestEntity, 'pr')
+        .where('pr.base_repo_id = :baseRepoId AND pr.base_branch = :baseBranch', { baseRepoId, baseBranch })
+        .andWhere('pr.head_repo_id = :headRepoId AND pr.head_branch = :headBranch', { headRepoId, headBranch })
+        .orderBy('pr.id', 'DESC')
+        .take(1)
+        .getMany(),
+    );
+    return found[0] ?? null;
+  }
+
+  /** Open, unmerged pulls whose head is `branch` of `repoId`, or whose base is. */
+  async openTouching(repoId: number, branch: string): Promise<{ byHead: PullWithIssue[]; byBase: PullWithIssue[] }> {
+    const rows = await this.withIssues(
+      this.db.manager
+        .createQueryBuilder(PullRequestEntity, 'pr')
+        .innerJoin(IssueEntity, 'i', 'i.id = pr.issue_id')
+        .where('pr.has_merged = :no AND i.is_closed = :no', { no: false })
+        .andWhere('((pr.head_repo_id = :repoId AND pr.head_branch = :branch) OR (pr.base_repo_id = :repoId AND pr.base_branch = :branch))', { repoId, branch })
+        .getMany(),
+    );
+    return {
+      byHead: rows.filter((r) => r.pull.headRepoId === repoId && r.pull.headBranch === branch),
+      byBase: rows.filter((r) => !(r.pull.headRepoId === repoId && r.pull.headBranch === branch)),
+    };
+  }
+
+  /** Open pulls of a base repository whose head is at `sha` (a status came for it). */
+  openWithHead(baseRepoId: number, sha: string): Promise<PullWithIssue[]> {
+    return this.withIssues(
+      this.db.manager
+        .createQueryBuilder(PullRequestEntity, 'pr')
+        .innerJoin(IssueEntity, 'i', 'i.id = pr.issue_id')
+        .where('pr.base_repo_id = :baseRepoId AND pr.head_sha = :sha', { baseRepoId, sha })
+        .andWhere('pr.has_merged = :no AND i.is_closed = :no', { no: false })
+        .getMany(),
+    );
+  }
+
+  /** The head repository is gone: its pulls keep their refs/pull head, with no head repository. */
+  async forgetHeadRepo(m: EntityManager, repoId: number): Promise<void> {
+    await m.createQueryBuilder().update(PullRequestEntity).set({ headRepoId: 0 }).where('head_repo_id = :repoId AND base_repo_id <> :repoId', { repoId }).execute();
+  }
+
+  /** Applies a check's outcome to the row. */
+  async applyState(m: EntityManager, id: number, state: PullGitState): Promise<void> {
+    await m.update(PullRequestEntity, { id }, stateColumns(state));
+  }
+
+  /** Open (user and team) review requests per pull issue. */
+  async reviewRequestsOf(issueIds: number[], m?: EntityManager): Promise<Map<number, { userIds: number[]; teamIds: number[] }>> {
+    const out = new Map<number, { userIds: number[]; teamIds: number[] }>();
+    if (issueIds.length === 0) return out;
+    const rows = await (m ?? this.db.manager).find(ReviewEntity, { where: { issueId: In(issueIds), type: ReviewType.request }, order: { id: 'ASC' } });
+    for (const r of rows) {
+      const entry = out.get(r.issueId) ?? { userIds: [], teamIds: [] };
+      if (r.reviewerTeamId > 0) entry.teamIds.push(r.reviewerTeamId);
+      else if (r.reviewerId > 0) entry.userIds.push(r.reviewerId);
+      out.set(r.issueId, entry);
+    }
+    return out;
+  }
+
+  scheduledMerge(pullId: number, m?: EntityManager): Promise<PullAutoMergeEntity | null> {
+    return this.db.findOneBy(PullAutoMergeEntity, { pullId }, m);
+  }
+
+  /** Schedules the merge; false when one is scheduled already (the caller holds the pull's row lock). */
+  async schedule(m: EntityManager, row: Omit<PullAutoMergeEntity, 'id'>): Promise<boolean> {
+    if (await m.findOneBy(PullAutoMergeEntity, { pullId: row.pullId })) return false;
+    await m.insert(PullAutoMergeEntity, row);
+    return true;
+  }
+
+  async unschedule(m: EntityManager, pullId: number): Promise<void> {
+    await m.delete(PullAutoMergeEntity, { pullId });
+  }
+
+  private async withIssues(pulls: Promise<PullRequestEntity[]>): Promise<PullWithIssue[]> {
+    const rows = await pulls;
+    if (rows.length === 0) return [];
+    const issues = await this.db.manager.find(IssueEntity, { where: { id: In(rows.map((r) => r.issueId)) } });
+    const byId = new Map(issues.map((i) => [i.id, i]));
+    return rows.filter((r) => byId.has(r.issueId)).map((pull) => ({ pull, issue: byId.get(pull.issueId)! }));
+  }
+}
+
+/** The columns a check's outcome sets. */
+export function stateColumns(state: PullGitState): Partial<PullRequestEntity> {
+  return {
+    headSha: state.headSha,
+    baseSha: state.baseSha,
+    mergeBase: state.mergeBase,
+    status: state.status,
+    conflictedFiles: JSON.stringify(state.conflictedFiles),
+    commitsAhead: state.commitsAhead,
+    commitsBehind: state.commitsBehind,
+    additions: state.additions,
+    deletions: state.deletions,
+    changedFiles: state.changedFiles,
+  };
+}

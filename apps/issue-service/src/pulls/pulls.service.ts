@@ -1,0 +1,533 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  ContractError,
+  conflict,
+  failedPrecondition,
+  forbidden,
+  idFrom,
+  notFound,
+  pageOf,
+  PullStatus,
+  unprocessable,
+  type Actor,
+  type ChangedFile,
+  type Commit,
+  type CreatePullRequestOption,
+  type EditPullRequestOption,
+  type ListOptions,
+  type MergePullRequestOption,
+  type Page,
+  type PullGitState,
+  type PullRequest,
+  type RawText,
+  type RepoAccess,
+} from '@gitforge/contracts';
+import { Database, DirectoryClient, createLogger } from '@gitforge/platform';
+import { canRead, canWrite, requireActor, requireNotArchived, RepoGate } from '../access/repo-gate.js';
+import { CommentType } from '../comments/comment-type.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
+import { IssueCounters } from '../issues/issue-counters.js';
+import { IssueEvents } from '../issues/issue-events.js';
+import { IssueLoader } from '../issues/issue-loader.js';
+import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesRepository, type IssueFilter } from '../issues/issues.repository.js';
+import { IssuesService } from '../issues/issues.service.js';
+import { IssueLabelsService } from '../labels/issue-labels.service.js';
+import { ReviewEntity, ReviewType } from '../reviews/review.entity.js';
+import { PullGitClient } from './pull-git.client.js';
+import { PullLoader } from './pull-loader.js';
+import type { PullRequestEntity } from './pull-request.entity.js';
+import { isWorkInProgress } from './pull.mapper.js';
+import { PullsRepository, stateColumns } from './pulls.repository.js';
+
+const log = createLogger('pulls');
+
+/** A pull request and its base repository, after the access checks of the pull routes. */
+export interface PullContext {
+  repo: RepoAccess;
+  issue: IssueEntity;
+  pull: PullRequestEntity;
+}
+
+/** Query parameters of `GET /repos/{o}/{r}/pulls`. */
+export interface PullListQuery {
+  state?: string;
+  sort?: string;
+  milestone?: string;
+  labels?: string | string[];
+  poster?: string;
+  base_branch?: string;
+}
+
+type GitMergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only';
+
+/** The repository setting that allows each merge style. */
+const STYLE_SETTING: Record<MergePullRequestOption['Do'], keyof RepoAccess['repository']> = {
+  merge: 'allow_merge_commits',
+  rebase: 'allow_rebase',
+  'rebase-merge': 'allow_rebase_explicit',
+  squash: 'allow_squash_merge',
+  'fast-forward-only': 'allow_fast_forward_only_merge',
+  'manually-merged': 'allow_manual_merge',
+};
+
+/** Gitea's ErrDisallowedToMerge text. */
+const disallowed = (reason: string): ContractError => new ContractError('method_not_allowed', `not allowed to merge [reason: ${reason}]`);
+
+/**
+ * Pull requests: the issue side lives in the issue tables (numbers shared with issues), the pull
+ * side in pull_request; everything git knows is asked of repo-service (PullGitClient).
+ */
+@Injectable()
+export class PullsService {
+  constructor(
+    private readonly db: Database,
+    private readonly gate: RepoGate,
+    private readonly issues: IssuesRepository,
+    private readonly issuesService: IssuesService,
+    private readonly issueLabels: IssueLabelsService,
+    private readonly issueLoader: IssueLoader,
+    private readonly pulls: PullsRepository,
+    private readonly loader: PullLoader,
+    private readonly git: PullGitClient,
+    private readonly events: IssueEvents,
+    private readonly counters: IssueCounters,
+    private readonly comments: CommentsRepository,
+    private readonly directory: DirectoryClient,
+  ) {}
+
+  /** The pull `{owner}/{repo}#{index}` if the actor may read it; an issue's number is 404 here. */
+  async pullFor(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<PullContext> {
+    const { repo: access, issue } = await this.issuesService.issueFor(actor, owner, repo, index);
+    if (!issue.isPull) throw notFound();
+    const pull = await this.pulls.findByIssueId(issue.id);
+    if (!pull) throw notFound();
+    return { repo: access, issue, pull };
+  }
+
+  /** The repository if the actor may read its pulls (and its code, which a pull shows). */
+  private async pullsRepo(actor: Actor | null, owner: string, repoName: string): Promise<RepoAccess> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    if (!repo.settings.has_pull_requests || !canRead(repo, 'repo.pulls')) throw notFound();
+    return repo;
+  }
+
+  async create(actor: Actor | null, owner: string, repoName: string, body: CreatePullRequestOption): Promise<PullRequest> {
+    const a = requireActor(actor);
+    const repo = await this.pullsRepo(a, owner, repoName);
+    requireNotArchived(repo);
+    if (body.head === body.base) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
+    if (!canRead(repo, 'repo.code')) throw notFound();
+    const { headRepo, headBranch } = await this.parseHead(a, repo, body.head);
+    const sides = { baseRepoId: repo.id, baseBranch: body.base, headRepoId: headRepo.id, headBranch };
+    const state = await this.git.inspect(sides);
+    const existing = await this.pulls.findOpen(repo.id, body.base, headRepo.id, headBranch);
+    if (existing) {
+      throw conflict(
+        `pull request already exists for these targets [id: ${existing.pull.id}, issue_id: ${existing.issue.idx}, head_repo_id: ${headRepo.id}, base_repo_id: ${repo.id}, head_branch: ${headBranch}, base_branch: ${body.base}]`,
+      );
+    }
+    if (body.milestone && body.milestone > 0) {
+      // An unknown milestone is Gitea's 404 here (the issue routes answer 422).
+      await this.issuesService.resolveMilestone(repo, body.milestone).catch(() => {
+        throw notFound();
+      });
+    }
+    const reviewers = await this.resolveReviewers(a, repo, body.reviewers ?? [], body.team_reviewers ?? []);
+    const now = new Date();
+    const created = await this.issuesService.open(
+      a,
+      repo,
+      {
+        title: body.title,
+        body: body.body,
+        assignee: body.assignee,
+        assignees: body.assignees,
+        milestone: body.milestone,
+        labels: body.labels,
+        due_date: body.due_date,
+      },
+      // Gitea's pull creation takes labels, milestone and assignees from any reader.
+      true,
+      {
+        insert: async (m, issue) => {
+          await this.pulls.insert(m, {
+            issueId: issue.id,
+            idx: issue.idx,
+            baseRepoId: repo.id,
+            baseBranch: body.base,
+            headRepoId: headRepo.id,
+            headBranch,
+            allowMaintainerEdit: body.allow_maintainer_edit === true,
+            ...stateColumns(state),
+          });
+        },
+        after: async (m, issue) => {
+          for (const userId of reviewers.users) await m.insert(ReviewEntity, requestRow(issue.id, { reviewerId: userId }, now));
+          for (const team of reviewers.teams) await m.insert(ReviewEntity, requestRow(issue.id, { reviewerTeamId: team.id }, now));
+        },
+      },
+    );
+    const row = (await this.issues.findById(created.id))!;
+    await this.syncNow(row, repo);
+    return this.loader.one(a, row, repo);
+  }
+
+  /**
+   * `head` as Gitea's parseCompareInfo reads it: a branch of the base repository, `owner:branch`
+   * (the owner's fork of the base, or the base's parent), or `owner/repo:branch`.
+   */
+  private async parseHead(actor: Actor, repo: RepoAccess, head: string): Promise<{ headRepo: RepoAccess; headBranch: string }> {
+    const parts = head.split(':');
+    if (parts.length === 1) return { headRepo: repo, headBranch: head };
+    if (parts.length !== 2 || !parts[0] || !parts[1]) throw notFound();
+    const [who, headBranch] = parts as [string, string];
+    const slash = who.indexOf('/');
+    const headOwner = slash >= 0 ? who.slice(0, slash) : who;
+    const headName = slash >= 0 ? who.slice(slash + 1) : undefined;
+    if (headOwner.toLowerCase() === repo.ownerLogin.toLowerCase() && (headName === undefined || headName.toLowerCase() === repo.name.toLowerCase())) {
+      return { headRepo: repo, headBranch };
+    }
+    const headRepo = await this.git.headRepo(actor, { baseRepoId: repo.id, owner: headOwner, ...(headName !== undefined ? { repo: headName } : {}) });
+    if (!canRead(headRepo, 'repo.code')) throw notFound();
+    return { headRepo, headBranch };
+  }
+
+  /** Reviewers named on creation: users who may read the pulls, and teams of the organization. */
+  private async resolveReviewers(actor: Actor, repo: RepoAccess, names: string[], teamNames: string[]): Promise<{ users: number[]; teams: Array<{ id: number }> }> {
+    const users: number[] = [];
+    if (names.length > 0) {
+      const accounts = await this.directory.requireUsers(actor, names);
+      const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
+      for (const acc of accounts) {
+        const can = access.find((x) => x.userId === acc.id);
+        if (!can || !can.active || (can.units['repo.pulls'] ?? 0) < 1) throw unprocessable(`reviewer ${acc.login} cannot read the pull request`);
+        if (acc.id !== actor.id && !users.includes(acc.id)) users.push(acc.id);
+      }
+    }
+    if (teamNames.length === 0) return { users, teams: [] };
+    if (repo.ownerKind !== 'organization') throw unprocessable('Only organization repositories can have team reviewers');
+    return { users, teams: await this.directory.requireTeams(repo.ownerId, teamNames) };
+  }
+
+  /** `GET /repos/{o}/{r}/pulls`. */
+  async list(actor: Actor | null, owner: string, repoName: string, query: PullListQuery, options: ListOptions): Promise<Page<PullRequest>> {
+    const repo = await this.pullsRepo(actor, owner, repoName);
+    const state = (query.state ?? '').trim();
+    const filter: IssueFilter = { repoIds: [repo.id], isPull: true, isClosed: state === 'closed' ? true : state === 'all' ? undefined : false };
+    const labelIds = [query.labels ?? []].flat().map((l) => idFrom(l)).filter((id) => id > 0);
+    if (labelIds.length > 0) filter.labelIds = labelIds;
+    const milestone = idFrom(query.milestone);
+    if (milestone > 0) filter.milestoneIds = [milestone];
+    const baseBranch = (query.base_branch ?? '').trim();
+    if (baseBranch) filter.baseBranch = baseBranch;
+    if (query.poster) {
+      const [account] = await this.directory.accountsByNames(null, [query.poster]);
+      // Gitea answers an unknown poster with 400.
+      if (!account) throw new ContractError('invalid_argument', `user does not exist [uid: 0, name: ${query.poster}]`);
+      filter.posterId = account.id;
+    }
+    const [rows, total] = await this.issues.list(filter, options, undefined, (query.sort ?? '').trim() || undefined);
+    return pageOf(await this.loader.load(actor, rows, repo), total, options);
+  }
+
+  async get(actor: Actor | null, owner: string, repo: string, index: string): Promise<PullRequest> {
+    const ctx = await this.pullFor(actor, owner, repo, index);
+    return this.loader.one(actor, ctx.issue, ctx.repo);
+  }
+
+  /** `GET /pulls/{base}/{head}`: head is a branch, `owner:branch` or `owner/repo:branch`. */
+  async getByBaseHead(actor: Actor | null, owner: string, repoName: string, base: string, head: string): Promise<PullRequest> {
+    const repo = await this.pullsRepo(actor, owner, repoName);
+    let headRepoId = repo.id;
+    let headBranch = head;
+    const colon = head.indexOf(':');
+    if (colon >= 0) {
+      headBranch = head.slice(colon + 1);
+      const who = head.slice(0, colon);
+      const slash = who.indexOf('/');
+      const headRepo = await this.gate.assign(actor, slash >= 0 ? who.slice(0, slash) : who, slash >= 0 ? who.slice(slash + 1) : repo.name);
+      headRepoId = headRepo.id;
+    }
+    const found = await this.pulls.findByBaseHead(repo.id, base, headRepoId, headBranch);
+    if (!found) throw notFound();
+    return this.loader.one(actor, found.issue, repo);
+  }
+
+  /** Gitea's EditPullRequest: the issue's fields through the issue edit, then base and maintainer edits. */
+  async edit(actor: Actor | null, owner: string, repoName: string, index: string, body: EditPullRequestOption): Promise<PullRequest> {
+    const a = requireActor(actor);
+    const ctx = await this.pullFor(a, owner, repoName, index);
+    requireNotArchived(ctx.repo);
+    const writer = canWrite(ctx.repo, 'repo.pulls');
+    if (ctx.issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the pull request');
+    if (body.state !== undefined && ctx.pull.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
+    await this.issuesService.edit(a, owner, repoName, index, {
+      ...(body.title ? { title: body.title } : {}),
+      ...(body.body !== undefined ? { body: body.body } : {}),
+      ...(body.due_date !== undefined ? { due_date: body.due_date } : {}),
+      ...(body.unset_due_date !== undefined ? { unset_due_date: body.unset_due_date } : {}),
+      ...(writer && (body.assignees !== undefined || body.assignee) ? { assignee: body.assignee, assignees: body.assignees } : {}),
+      // Gitea's pull edit leaves the milestone alone on 0.
+      ...(writer && body.milestone ? { milestone: body.milestone } : {}),
+      ...(body.state !== undefined ? { state: body.state as 'open' | 'closed' } : {}),
+    });
+    if (writer && body.labels !== undefined) await this.issueLabels.replace(a, owner, repoName, index, { labels: body.labels });
+    if (!ctx.pull.hasMerged && body.base && body.base !== ctx.pull.baseBranch) await this.changeBase(a, ctx, body.base);
+    if (body.allow_maintainer_edit !== undefined && body.allow_maintainer_edit !== ctx.pull.allowMaintainerEdit) {
+      if (ctx.issue.posterId !== a.id && !ctx.repo.isAdmin) throw forbidden('SetAllowEdits: user has no permission for this action');
+      await this.db.transaction((m) => this.pulls.update(m, ctx.pull.id, { allowMaintainerEdit: body.allow_maintainer_edit }));
+    }
+    return this.get(a, owner, repoName, index);
+  }
+
+  /** Gitea's ChangeTargetBranch: a new base of the same repository, checked again. */
+  private async changeBase(a: Actor, ctx: PullContext, base: string): Promise<void> {
+    const fresh = (await this.issues.findById(ctx.issue.id))!;
+    if (fresh.isClosed) throw unprocessable(`issue is closed [id: ${fresh.id}]`);
+    let state: PullGitState;
+    try {
+      state = await this.git.inspect({ baseRepoId: ctx.repo.id, baseBranch: base, headRepoId: ctx.pull.headRepoId, headBranch: ctx.pull.headBranch });
+    } catch (err) {
+      if (err instanceof ContractError && err.code === 'not_found') throw notFound(`new base '${base}' not exist`);
+      throw err;
+    }
+    const other = await this.pulls.findOpen(ctx.repo.id, base, ctx.pull.headRepoId, ctx.pull.headBranch);
+    if (other) {
+      throw conflict(
+        `pull request already exists for these targets [id: ${other.pull.id}, issue_id: ${other.issue.idx}, head_repo_id: ${ctx.pull.headRepoId}, base_repo_id: ${ctx.repo.id}, head_branch: ${ctx.pull.headBranch}, base_branch: ${base}]`,
+      );
+    }
+    const sender = await this.directory.actorUser(a);
+    const now = new Date();
+    await this.db.transaction(async (m) => {
+      await this.pulls.update(m, ctx.pull.id, { baseBranch: base, ...stateColumns(state) });
+      await this.issues.update(m, ctx.issue.id, { updatedAt: now });
+      await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.change_target_branch, at: now, refs: { oldRef: ctx.pull.baseBranch, newRef: base } });
+      const issue = await this.issueLoader.one((await this.issues.findById(ctx.issue.id, m))!, ctx.repo, { m, known: [sender] });
+      await this.events.issue(m, 'issue.edited', { actor: a, action: 'edited', issue, repo: ctx.repo, sender, changes: { ref: { from: ctx.pull.baseBranch } } });
+    });
+  }
+
+  /** `.diff` / `.patch` of the pull: merge base to head. */
+  async raw(actor: Actor | null, owner: string, repo: string, index: string, diffType: string, binary: boolean): Promise<RawText> {
+    if (diffType !== 'diff' && diffType !== 'patch') throw notFound();
+    const ctx = await this.pullFor(actor, owner, repo, index);
+    return this.git.diff({ repoId: ctx.repo.id, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, kind: diffType, binary });
+  }
+
+  async files(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions): Promise<Page<ChangedFile>> {
+    const ctx = await this.pullFor(actor, owner, repo, index);
+    return this.git.files({ repoId: ctx.repo.id, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, page: options.page, limit: options.limit });
+  }
+
+  async commits(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions, flags: { files: boolean; verification: boolean }): Promise<Page<Commit>> {
+    const ctx = await this.pullFor(actor, owner, repo, index);
+    return this.git.commits({ repoId: ctx.repo.id, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, page: options.page, limit: options.limit, ...flags });
+  }
+
+  /** `GET /pulls/{index}/merge`: 204 when merged, 404 otherwise. */
+  async isMerged(actor: Actor | null, owner: string, repo: string, index: string): Promise<void> {
+    const ctx = await this.pullFor(actor, owner, repo, index);
+    if (!ctx.pull.hasMerged) throw notFound();
+  }
+
+  /**
+   * `POST /pulls/{index}/merge`: Gitea's CheckPullMergeable, then the merge in repo-service
+   * (plumbing, compare-and-swap on the base branch), then the pull recorded as merged.
+   * Answers 'scheduled' when the merge waits for its required checks.
+   */
+  async merge(actor: Actor | null, owner: string, repoName: string, index: string, form: MergePullRequestOption): Promise<'merged' | 'scheduled'> {
+    const a = requireActor(actor);
+    const ctx = await this.pullFor(a, owner, repoName, index);
+    requireNotArchived(ctx.repo);
+    const { pull, issue, repo } = ctx;
+    if (pull.hasMerged) throw new ContractError('method_not_allowed', '');
+    if (issue.isClosed) throw notFound();
+    const style = form.Do;
+    const reviews = await this.verdicts(issue.id);
+    const policy = await this.git.policy({
+      repoId: repo.id,
+      branch: pull.baseBranch,
+      doerId: a.id,
+      reviewerIds: reviews.map((r) => r.reviewerId),
+      headSha: pull.headSha,
+    });
+    if (!policy.doerCanMerge) throw new ContractError('method_not_allowed', 'User not allowed to merge PR');
+    if (style !== 'manually-merged') {
+      if (isWorkInProgress(issue.title)) throw new ContractError('method_not_allowed', 'Work in progress PRs cannot be merged');
+      if (pull.status !== PullStatus.mergeable && pull.status !== PullStatus.empty) throw new ContractError('method_not_allowed', 'Please try again later');
+      const blocked = protectionBlock(policy, reviews, { ignoreChecks: form.merge_when_checks_succeed === true });
+      if (blocked && !(form.force_merge && policy.doerCanBypass)) throw disallowed(blocked);
+    }
+    if (!repo.repository[STYLE_SETTING[style]]) {
+      throw new ContractError('method_not_allowed', `${style} is not allowed an allowed merge style for this repository`);
+    }
+    if (style === 'manually-merged') {
+      await this.markManuallyMerged(a, ctx, form.MergeCommitID ?? '');
+      return 'merged';
+    }
+    if (form.head_commit_id && form.head_commit_id !== pull.headSha) throw conflict('head out of date');
+    let message = (form.MergeTitleField ?? '').trim() || (await this.defaultMergeMessage(ctx, style));
+    const extra = (form.MergeMessageField ?? '').trim();
+    if (extra) message += `\n\n${extra}`;
+    const deleteHeadBranch = form.delete_branch_after_merge ?? repo.repository.default_delete_branch_after_merge;
+    if (form.merge_when_checks_succeed && policy.statusCheckEnabled && !policy.statusChecksPassed) {
+      const scheduled = await this.db.transaction(async (m) => {
+        await this.pulls.lock(m, pull.id);
+        return this.pulls.schedule(m, { pullId: pull.id, doerId: a.id, mergeStyle: style, message, deleteBranchAfterMerge: deleteHeadBranch, createdAt: new Date() });
+      });
+      if (!scheduled) throw conflict(`pull request is already scheduled to auto merge when checks succeed [pull_id: ${pull.id}]`);
+      return 'scheduled';
+    }
+    await this.mergeNow(a, ctx, style, message, deleteHeadBranch);
+    return 'merged';
+  }
+
+  /** The merge itself and its record: the pull merged and closed, a merge_pull comment, events. */
+  async mergeNow(a: Actor, ctx: PullContext, style: GitMergeStyle, message: string, deleteHeadBranch: boolean): Promise<void> {
+    const { pull, repo } = ctx;
+    const result = await this.git.merge({
+      baseRepoId: repo.id,
+      baseBranch: pull.baseBranch,
+      headRepoId: pull.headRepoId,
+      headBranch: pull.headBranch,
+      index: pull.idx,
+      style,
+      headSha: pull.headSha,
+      message,
+      doerId: a.id,
+      deleteHeadBranch: deleteHeadBranch && pull.headRepoId > 0,
+    });
+    await this.recordMerged(a, ctx, result.mergeCommitSha);
+    log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
+  }
+
+  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string): Promise<void> {
+    const sender = await this.directory.actorUser(a);
+    const now = new Date();
+    const counters = await this.db.transaction(async (m) => {
+      const locked = await this.pulls.lock(m, ctx.pull.id);
+      if (!locked || locked.hasMerged) return null;
+      await this.pulls.update(m, ctx.pull.id, { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable });
+      await this.pulls.unschedule(m, ctx.pull.id);
+      const issueRow = await this.issues.lock(m, ctx.issue.id);
+      if (!issueRow) return null;
+      await this.issues.update(m, ctx.issue.id, { isClosed: true, closedAt: issueRow.isClosed ? issueRow.closedAt : now, updatedAt: now });
+      await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.merge_pull, at: now });
+      const recount = await this.issues.recount(m, ctx.repo.id);
+      const issue = await this.issueLoader.one((await this.issues.findById(ctx.issue.id, m))!, ctx.repo, { m, known: [sender] });
+      await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue, repo: ctx.repo, sender });
+      return recount;
+    });
+    await this.counters.publish(counters);
+  }
+
+  /** `manually-merged`: the head is already in the base; the given commit is recorded as its merge. */
+  private async markManuallyMerged(a: Actor, ctx: PullContext, commitId: string): Promise<void> {
+    const state = await this.git.inspect({
+      baseRepoId: ctx.repo.id,
+      baseBranch: ctx.pull.baseBranch,
+      headRepoId: ctx.pull.headRepoId > 0 ? ctx.pull.headRepoId : ctx.repo.id,
+      headBranch: ctx.pull.headRepoId > 0 ? ctx.pull.headBranch : `refs/pull/${ctx.pull.idx}/head`,
+    });
+    if (!/^[0-9a-f]{40,64}$/.test(commitId) || state.commitsAhead > 0) throw conflict('Wrong commit ID');
+    await this.recordMerged(a, ctx, commitId);
+  }
+
+  /** Gitea's default merge messages per style. */
+  private async defaultMergeMessage(ctx: PullContext, style: GitMergeStyle): Promise<string> {
+    const title = ctx.issue.title;
+    if (style === 'squash') return `${title} (#${ctx.pull.idx})`;
+    if (style === 'rebase' || style === 'fast-forward-only') return '';
+    let head = ctx.pull.headBranch;
+    if (ctx.pull.headRepoId !== ctx.repo.id) {
+      const [headRepo] = ctx.pull.headRepoId > 0 ? await this.gate.many(null, [ctx.pull.headRepoId]) : [];
+      if (headRepo) head = `${headRepo.ownerLogin}/${headRepo.name}:${ctx.pull.headBranch}`;
+    }
+    return `Merge pull request '${title}' (#${ctx.pull.idx}) from ${head} into ${ctx.pull.baseBranch}`;
+  }
+
+  /** `DELETE /pulls/{index}/merge`: its scheduler or a repository admin cancels the auto-merge. */
+  async cancelAutoMerge(actor: Actor | null, owner: string, repo: string, index: string): Promise<void> {
+    const a = requireActor(actor);
+    const ctx = await this.pullFor(a, owner, repo, index);
+    requireNotArchived(ctx.repo);
+    const scheduled = await this.pulls.scheduledMerge(ctx.pull.id);
+    if (!scheduled) throw notFound();
+    if (scheduled.doerId !== a.id && !ctx.repo.isAdmin) throw forbidden('user has no permission to cancel the scheduled auto merge');
+    await this.db.transaction((m) => this.pulls.unschedule(m, ctx.pull.id));
+  }
+
+  /** `POST /pulls/{index}/update`: the base merged into (or the head rebased onto it) the head branch. */
+  async update(actor: Actor | null, owner: string, repo: string, index: string, style: string | undefined): Promise<void> {
+    const a = requireActor(actor);
+    const ctx = await this.pullFor(a, owner, repo, index);
+    if (ctx.pull.hasMerged || ctx.issue.isClosed) throw unprocessable('the pull request is closed');
+    if (ctx.pull.headRepoId <= 0) throw notFound();
+    const rebase = style === 'rebase';
+    const [head] = ctx.pull.headRepoId === ctx.repo.id ? [ctx.repo] : await this.gate.many(a, [ctx.pull.headRepoId]);
+    // Gitea's IsUserAllowedToUpdate: push access to the head branch (or a maintainer edit the poster allowed).
+    const maintainer = ctx.pull.allowMaintainerEdit && canWrite(ctx.repo, 'repo.code');
+    if (!head || (!canWrite(head, 'repo.code') && !maintainer)) throw ContractError.empty('permission_denied', 'user is not allowed to update the pull request');
+    if (rebase && !ctx.repo.repository.allow_rebase_update) throw ContractError.empty('permission_denied', 'rebase update is not allowed');
+    await this.git.update({
+      baseRepoId: ctx.repo.id,
+      baseBranch: ctx.pull.baseBranch,
+      headRepoId: ctx.pull.headRepoId,
+      headBranch: ctx.pull.headBranch,
+      index: ctx.pull.idx,
+      style: rebase ? 'rebase' : 'merge',
+      headSha: ctx.pull.headSha,
+      doerId: a.id,
+    });
+  }
+
+  /** The latest non-dismissed approval or rejection of each reviewer of a pull. */
+  async verdicts(issueId: number, m?: EntityManager): Promise<ReviewEntity[]> {
+    const rows = await (m ?? this.db.manager).find(ReviewEntity, { where: { issueId, dismissed: false }, order: { id: 'DESC' } });
+    const latest = new Map<number, ReviewEntity>();
+    for (const r of rows) {
+      if ((r.type === ReviewType.approve || r.type === ReviewType.reject) && r.reviewerId > 0 && !latest.has(r.reviewerId)) latest.set(r.reviewerId, r);
+    }
+    return [...latest.values()];
+  }
+
+  /**
+   * Writes refs/pull/{index}/head of one pull and stores what git says now; the pull-sync
+   * consumer does the same for every pull a push moves.
+   */
+  async syncNow(issue: IssueEntity, repo: RepoAccess): Promise<void> {
+    const pull = await this.pulls.findByIssueId(issue.id);
+    if (!pull) return;
+    const [state] = await this.git.sync([
+      { index: pull.idx, baseRepoId: repo.id, baseBranch: pull.baseBranch, headRepoId: pull.headRepoId, headBranch: pull.headBranch, headSha: null },
+    ]);
+    if (state) await this.db.transaction((m) => this.pulls.applyState(m, pull.id, state));
+  }
+}
+
+function requestRow(issueId: number, who: { reviewerId?: number; reviewerTeamId?: number }, at: Date): Partial<ReviewEntity> {
+  return { issueId, type: ReviewType.request, reviewerId: who.reviewerId ?? 0, reviewerTeamId: who.reviewerTeamId ?? 0, content: '', official: false, commitId: '', stale: false, dismissed: false, createdAt: at, updatedAt: at };
+}
+
+/**
+ * Gitea's CheckPullBranchProtections: what keeps a pull out of its protected base, as its
+ * ErrDisallowedToMerge reason, or null. `ignoreChecks` when the merge waits for them.
+ */
+export function protectionBlock(
+  policy: { protected: boolean; requiredApprovals: number; officialReviewerIds: number[]; blockOnRejectedReviews: boolean; dismissStaleApprovals: boolean; statusCheckEnabled: boolean; statusChecksPassed: boolean; protectedFiles: string[] },
+  verdicts: Array<Pick<ReviewEntity, 'reviewerId' | 'type' | 'stale'>>,
+  options: { ignoreChecks?: boolean } = {},
+): string | null {
+  if (!policy.protected) return null;
+  if (policy.statusCheckEnabled && !policy.statusChecksPassed && !options.ignoreChecks) return 'Not all required status checks successful';
+  const official = verdicts.filter((v) => policy.officialReviewerIds.includes(v.reviewerId));
+  const approvals = official.filter((v) => v.type === ReviewType.approve && !(policy.dismissStaleApprovals && v.stale)).length;
+  if (approvals < policy.requiredApprovals) return 'Does not have enough approvals';
+  if (policy.blockOnRejectedReviews && official.some((v) => v.type === ReviewType.reject)) return 'There are requested changes';
+  if (policy.protectedFiles.length > 0) return 'Changed protected files';
+  return null;
+}
+
