@@ -1,4 +1,4 @@
-import type { Comment, EventEnvelope, EventName, EventPayloads, HookTarget, Issue, PayloadCommit, Repository, User } from '@gitforge/contracts';
+import type { Comment, EventEnvelope, EventName, EventPayloads, HookTarget, Issue, PayloadCommit, PullRequest, Repository, User } from '@gitforge/contracts';
 
 /** Builders for the API shapes events carry, with just enough filled in. */
 
@@ -76,6 +76,48 @@ export function issue(number: number, r: Repository, poster: User, extra: Partia
     pin_order: 0,
     content_version: 0,
     projects: [],
+    ...extra,
+  };
+}
+
+/** A pull request as issue-service's events carry it (Gitea's PullRequest), head `feature` on base `main`. */
+export function pull(of: Issue, r: Repository, extra: Partial<PullRequest> = {}): PullRequest {
+  const html = `${r.html_url}/pulls/${of.number}`;
+  return {
+    id: 500 + of.number,
+    url: html,
+    number: of.number,
+    user: of.user,
+    title: of.title,
+    body: of.body,
+    labels: of.labels,
+    milestone: of.milestone,
+    assignee: of.assignee,
+    assignees: of.assignees,
+    requested_reviewers: [],
+    requested_reviewers_teams: [],
+    state: of.state,
+    draft: false,
+    is_locked: of.is_locked,
+    comments: of.comments,
+    html_url: html,
+    diff_url: `${html}.diff`,
+    patch_url: `${html}.patch`,
+    mergeable: true,
+    merged: false,
+    merged_at: null,
+    merge_commit_sha: null,
+    merged_by: null,
+    allow_maintainer_edit: false,
+    base: { label: 'main', ref: 'main', sha: 'b'.repeat(40), repo_id: r.id, repo: r },
+    head: { label: 'feature', ref: 'feature', sha: 'c'.repeat(40), repo_id: r.id, repo: r },
+    merge_base: 'b'.repeat(40),
+    due_date: of.due_date,
+    created_at: of.created_at,
+    updated_at: of.updated_at,
+    closed_at: of.closed_at,
+    pin_order: of.pin_order,
+    content_version: 0,
     ...extra,
   };
 }

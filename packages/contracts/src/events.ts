@@ -47,11 +47,18 @@ export const EventNames = {
   issueMilestoned: 'issue.milestoned',
   /** The head of a pull request moved (a push to its head branch, or an update from its base). */
   pullSynchronized: 'pull.synchronized',
-  /** A pull request was merged (Gitea's pull_request `closed` with `merged: true`). */
+  /**
+   * A pull request was merged (Gitea's pull_request `closed` with `merged: true`); emitted instead
+   * of `issue.closed`, as Gitea's merge notifies only the merge.
+   */
   pullMerged: 'pull.merged',
   /** Review requested or its request removed: action `review_requested` or `review_request_removed`. */
   pullReviewRequested: 'pull.review_requested',
-  /** A review was submitted (approved, rejected or comment), or dismissed. */
+  /**
+   * A review was submitted (action `reviewed`) or dismissed (action `review_dismissed`). Gitea
+   * sends no webhook and records no feed entry for a dismissal (its feed notifier's dismissal
+   * method is misnamed and never called); the event is there for consumers that want it.
+   */
   pullReviewed: 'pull.reviewed',
   commentCreated: 'comment.created',
   commentEdited: 'comment.edited',
@@ -155,6 +162,15 @@ export interface IssueEventPayload {
   /** For `synchronized`: the head before and after. */
   before?: string;
   after?: string;
+  /**
+   * For `reviewed`: the review's own comment (Gitea's review comment, whose body is the review's
+   * content), null when the review has none; a feed entry links to it.
+   */
+  review_comment?: Comment | null;
+  /** For `reviewed`: the code comments the review submitted (each makes a comment_pull feed entry). */
+  review_code_comments?: Comment[];
+  /** For `pull.merged`: the merge was the scheduled auto-merge (feed op auto_merge_pull_request). */
+  auto_merged?: boolean;
 }
 
 /** A comment event (Gitea's IssueCommentPayload). */

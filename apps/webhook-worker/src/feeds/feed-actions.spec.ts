@@ -1,4 +1,5 @@
-import { comment, commit, envelope, issue, repo, ROOT, user } from '../../test/fixtures.js';
+import type { IssueEventPayload } from '@gitforge/contracts';
+import { comment, commit, envelope, issue, pull, repo, ROOT, user } from '../../test/fixtures.js';
 import { commentEntryChangeOf, feedActionsOf, receiversOf, supersedes } from './feed-actions.js';
 
 const ann = user(1, 'ann');
@@ -126,6 +127,81 @@ describe('feed actions', () => {
     expect(feedActionsOf(envelope('comment.created', { ...payload, is_pull: true }), ROOT)).toMatchObject([{ opType: 'comment_pull' }]);
     expect(feedActionsOf(envelope('comment.edited', { ...payload, action: 'edited' }), ROOT)).toEqual([]);
     expect(feedActionsOf(envelope('comment.deleted', { ...payload, action: 'deleted' }), ROOT)).toEqual([]);
+  });
+
+  describe('pull requests', () => {
+    const bob = user(2, 'bob');
+    const pr = issue(7, proj, ann, { title: 'Add the feature', pull_request: { merged: false, merged_at: null, draft: false, html_url: `${proj.html_url}/pulls/7` } });
+    const event = (action: string, extra: Partial<IssueEventPayload> = {}): IssueEventPayload => ({
+      action,
+      index: 7,
+      issue: pr,
+      repository: proj,
+      sender: bob,
+      is_pull: true,
+      pull_request: pull(pr, proj),
+      ...extra,
+    });
+
+    it("should record a merge as merge_pull_request by the merger, '<index>|<title>', and a scheduled one as auto_merge_pull_request", () => {
+      const merged = event('merged', { pull_request: pull(pr, proj, { merged: true, state: 'closed' }) });
+      expect(feedActionsOf(envelope('pull.merged', merged), ROOT)).toEqual([
+        { opType: 'merge_pull_request', actUserId: 2, repo: proj, refName: '', content: '7|Add the feature', commentId: 0 },
+      ]);
+      expect(feedActionsOf(envelope('pull.merged', { ...merged, auto_merged: true }), ROOT)).toMatchObject([
+        { opType: 'auto_merge_pull_request', actUserId: 2, content: '7|Add the feature' },
+      ]);
+    });
+
+    it.each([
+      ['pull_request_review_approved', 'approve_pull_request'],
+      ['pull_request_review_rejected', 'reject_pull_request'],
+      ['pull_request_review_comment', 'comment_pull'],
+    ])('should record a %s review as %s by the reviewer, with its first line and its comment', (type, opType) => {
+      const verdict = comment(60, pr, bob, 'Looks right\nbut see below');
+      const entries = feedActionsOf(envelope('pull.reviewed', event('reviewed', { review: { type, content: verdict.body }, review_comment: verdict })), ROOT);
+      expect(entries).toEqual([{ opType, actUserId: 2, repo: proj, refName: '', content: '7|Looks right', commentId: 60, comment: verdict }]);
+    });
+
+    it('should record each code comment of a review as comment_pull before the verdict, and no verdict for a comment review without a body', () => {
+      const c1 = comment(61, pr, bob, 'Off by one here\nreally');
+      const c2 = comment(62, pr, bob, 'Typo');
+      const verdict = comment(63, pr, bob, 'Please fix');
+      const rejected = event('reviewed', { review: { type: 'pull_request_review_rejected', content: 'Please fix' }, review_comment: verdict, review_code_comments: [c1, c2] });
+      expect(feedActionsOf(envelope('pull.reviewed', rejected), ROOT)).toEqual([
+        { opType: 'comment_pull', actUserId: 2, repo: proj, refName: '', content: '7|Off by one here', commentId: 61, comment: c1 },
+        { opType: 'comment_pull', actUserId: 2, repo: proj, refName: '', content: '7|Typo', commentId: 62, comment: c2 },
+        { opType: 'reject_pull_request', actUserId: 2, repo: proj, refName: '', content: '7|Please fix', commentId: 63, comment: verdict },
+      ]);
+      const silent = event('reviewed', { review: { type: 'pull_request_review_comment', content: '  ' }, review_comment: comment(64, pr, bob, '  '), review_code_comments: [c1] });
+      expect(feedActionsOf(envelope('pull.reviewed', silent), ROOT)).toEqual([
+        { opType: 'comment_pull', actUserId: 2, repo: proj, refName: '', content: '7|Off by one here', commentId: 61, comment: c1 },
+      ]);
+      // An approval without a body still records the verdict (Gitea skips only empty comment reviews).
+      expect(feedActionsOf(envelope('pull.reviewed', event('reviewed', { review: { type: 'pull_request_review_approved', content: '' } })), ROOT)).toEqual([
+        { opType: 'approve_pull_request', actUserId: 2, repo: proj, refName: '', content: '7|', commentId: 0 },
+      ]);
+    });
+
+    it('should record nothing for a dismissal (Gitea never calls its dismissal entry), a review request or a synchronization', () => {
+      const approved = { type: 'pull_request_review_approved', content: 'ok' };
+      expect(feedActionsOf(envelope('pull.reviewed', event('review_dismissed', { review: approved })), ROOT)).toEqual([]);
+      expect(feedActionsOf(envelope('pull.reviewed', event('reviewed', { review: { type: 'pull_request_review_request', content: '' } })), ROOT)).toEqual([]);
+      expect(feedActionsOf(envelope('pull.review_requested', event('review_requested', { requested_reviewer: ann })), ROOT)).toEqual([]);
+      expect(feedActionsOf(envelope('pull.synchronized', event('synchronized', { before: 'a'.repeat(40), after: 'b'.repeat(40) })), ROOT)).toEqual([]);
+    });
+
+    it('should record opening, closing, reopening and comments of a pull request as its own op types', () => {
+      expect(feedActionsOf(envelope('issue.opened', event('opened', { sender: ann })), ROOT)).toEqual([
+        { opType: 'create_pull_request', actUserId: 1, repo: proj, refName: '', content: '7|Add the feature', commentId: 0 },
+      ]);
+      expect(feedActionsOf(envelope('issue.closed', event('closed')), ROOT)).toMatchObject([{ opType: 'close_pull_request', content: '7|' }]);
+      expect(feedActionsOf(envelope('issue.reopened', event('reopened')), ROOT)).toMatchObject([{ opType: 'reopen_pull_request', content: '7|' }]);
+      const c = comment(70, pr, bob, 'Nice');
+      expect(feedActionsOf(envelope('comment.created', { action: 'created', issue: pr, comment: c, repository: proj, sender: bob, is_pull: true }), ROOT)).toEqual([
+        { opType: 'comment_pull', actUserId: 2, repo: proj, refName: '', content: '7|Nice', commentId: 70, comment: c },
+      ]);
+    });
   });
 
   it("should make an edit show the comment anew and a deletion take the comment's entries away", () => {

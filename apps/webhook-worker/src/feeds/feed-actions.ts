@@ -67,11 +67,44 @@ function issueAction(opType: string, p: IssueEventPayload | CommentEventPayload,
   return { opType, actUserId: p.sender.id, repo: p.repository, refName: '', content: `${p.issue.number}|${text}`, commentId: 0 };
 }
 
+/** A text's first line, as Gitea cuts comment and review contents for the feed. */
+const firstLine = (text: string): string => text.split('\n')[0]!.replace(/\r$/, '');
+
+/** A comment's entry: its first line, its id, and the comment as the event shows it. */
+function commentAction(opType: string, p: IssueEventPayload | CommentEventPayload, c: Comment): ActionSpec {
+  return { ...issueAction(opType, p, firstLine(c.body)), commentId: c.id, comment: c };
+}
+
+/** The feed op of a submitted review's own entry, by its hook event type. */
+const REVIEW_OPS: Record<string, string> = {
+  pull_request_review_approved: 'approve_pull_request',
+  pull_request_review_rejected: 'reject_pull_request',
+  pull_request_review_comment: 'comment_pull',
+};
+
+/**
+ * A submitted review's entries (Gitea's feed PullRequestReview), all by the reviewer: a
+ * comment_pull for each code comment, then the verdict (approve/reject/comment_pull, content the
+ * review's first line) unless it is a comment review with an empty body. A dismissal records
+ * nothing: Gitea's feed dismissal handler is never called.
+ */
+function reviewActions(p: IssueEventPayload): ActionSpec[] {
+  const review = p.review;
+  const op = review ? REVIEW_OPS[review.type] : undefined;
+  if (p.action !== 'reviewed' || !review || !op) return [];
+  const specs = (p.review_code_comments ?? []).map((c) => commentAction('comment_pull', p, c));
+  if (op !== 'comment_pull' || review.content.trim() !== '') {
+    const c = p.review_comment ?? null;
+    specs.push({ ...issueAction(op, p, firstLine(review.content)), ...(c ? { commentId: c.id, comment: c } : {}) });
+  }
+  return specs;
+}
+
 /**
  * The one table from domain events to feed entries, with Gitea's op_type names and contents
  * (services/feed/notifier.go). Issue events of pull requests make their pull request entries.
- * Merges and releases add one entry each when their events exist (merge_pull_request,
- * publish_release, star_repo, watch_repo, transfer_repo).
+ * Releases, stars, watches and transfers add one entry each when their events exist
+ * (publish_release, star_repo, watch_repo, transfer_repo).
  */
 export const FeedActions: Builders = {
   'repo.created': (e) => [
@@ -109,11 +142,9 @@ export const FeedActions: Builders = {
   'issue.opened': (e) => [issueAction(e.payload.is_pull ? 'create_pull_request' : 'create_issue', e.payload, e.payload.issue.title)],
   'issue.closed': (e) => [issueAction(e.payload.is_pull ? 'close_pull_request' : 'close_issue', e.payload, '')],
   'issue.reopened': (e) => [issueAction(e.payload.is_pull ? 'reopen_pull_request' : 'reopen_issue', e.payload, '')],
-  'comment.created': (e) => {
-    const p = e.payload;
-    const text = p.comment.body.split('\n')[0]!.replace(/\r$/, '');
-    return [{ ...issueAction(p.is_pull ? 'comment_pull' : 'comment_issue', p, text), commentId: p.comment.id, comment: p.comment }];
-  },
+  'pull.merged': (e) => [issueAction(e.payload.auto_merged ? 'auto_merge_pull_request' : 'merge_pull_request', e.payload, e.payload.issue.title)],
+  'pull.reviewed': (e) => reviewActions(e.payload),
+  'comment.created': (e) => [commentAction(e.payload.is_pull ? 'comment_pull' : 'comment_issue', e.payload, e.payload.comment)],
 };
 
 /**

@@ -3,11 +3,12 @@ import type {
   DeletePayload,
   ForkPayload,
   IssueCommentPayload,
+  IssuePayload,
   PullRequestPayload,
   PushPayload,
   RepositoryPayload,
 } from '../payloads/gitea-payloads.js';
-import { chatKind, oneLineInfo, issueCommentInfo, noneLinkFormatter, refShortName, reviewAction } from './general.js';
+import { chatKind, commentCardLines, issueCardLines, noneLinkFormatter, oneLineInfo, refShortName, reviewAction } from './general.js';
 
 export interface FeishuPayload {
   msg_type: 'text';
@@ -18,8 +19,8 @@ const text = (t: string): FeishuPayload => ({ msg_type: 'text', content: { text:
 
 /**
  * Gitea's feishu format (services/webhook/feishu.go); null for an event it does not render.
- * Issue and pull request messages use Gitea's own feishu layout (getIssuesInfo), not rendered
- * until those events exist; a push's first line has no commit count, as in Gitea.
+ * Issues, pull requests and comments use feishu's own card lines (getIssuesInfo and its
+ * siblings), the body after a blank line; a push's first line has no commit count, as in Gitea.
  */
 export function feishuPayload(event: string, payload: object, rootUrl: string): FeishuPayload | null {
   const kind = chatKind(event, payload);
@@ -38,10 +39,14 @@ export function feishuPayload(event: string, payload: object, rootUrl: string): 
       const commits = p.commits.map((c) => `[${c.id.slice(0, 7)}](${c.url}) ${c.message.replace(/[\r\n]+$/, '')} - ${c.author.name}`).join('\r\n');
       return text(`[${p.repository.full_name}:${refShortName(p.ref)}] \r\n${commits}`);
     }
+    case 'issue':
+    case 'pullRequest': {
+      const card = issueCardLines(payload as IssuePayload | PullRequestPayload);
+      return text(`${card.lines.join('\n')}\n\n${card.body}`);
+    }
     case 'issueComment': {
       const p = payload as IssueCommentPayload;
-      const info = issueCommentInfo(p, noneLinkFormatter, true, rootUrl);
-      return text(`${info.text}\r\n\r\n${p.comment.body}`);
+      return text(`${commentCardLines(p).join('\n')}\n\n${p.comment.body}`);
     }
     case 'review': {
       const p = payload as PullRequestPayload;

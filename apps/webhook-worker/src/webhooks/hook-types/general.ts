@@ -246,6 +246,39 @@ export function statusInfo(p: CommitStatusPayload, link: LinkFormatter, withSend
   return { text, color: Colors.green };
 }
 
+/**
+ * The plain card of an issue or pull request event in the feishu layout (Gitea's getIssuesInfo /
+ * getPullRequestInfo): a heading with the action, the link, the poster, the operator, and for
+ * (un)assignments and milestones what was done.
+ */
+export function issueCardLines(p: IssuePayload | PullRequestPayload): { lines: string[]; body: string } {
+  const isPull = 'pull_request' in p;
+  const it = isPull ? p.pull_request : p.issue;
+  const kind = isPull ? 'PullRequest' : 'Issue';
+  const title = `[${kind}-${p.repository.full_name} #${it.number}]: ${p.action}\n${it.title}`;
+  const assignees = (it.assignees ?? []).map((u) => u.login);
+  let result = '';
+  if (p.action === 'assigned' && assignees.length > 0) result = `${p.sender.login} assign this to ${assignees[assignees.length - 1]}`;
+  else if (p.action === 'unassigned') result = `${p.sender.login} unassigned this for someone`;
+  else if (p.action === 'milestoned') result = `${p.repository.html_url}/milestone/${it.milestone?.id ?? 0}`;
+  const lines = [title, it.html_url, `${kind} by ${it.user.login}`, `Operator: ${p.sender.login}`];
+  if (assignees.length > 0) {
+    if (p.action === 'assigned' || p.action === 'unassigned' || p.action === 'milestoned') lines.push(result);
+    lines.push(`Assignees: ${assignees.join(', ')}`);
+  }
+  return { lines, body: it.body };
+}
+
+/** The plain card of a comment event in the feishu layout (Gitea's getIssuesCommentInfo). */
+export function commentCardLines(p: IssueCommentPayload): string[] {
+  return [
+    `[Comment-${p.repository.full_name} #${p.issue.number}]: ${p.action}\n${p.issue.title}`,
+    p.issue.html_url,
+    `${p.is_pull ? 'PullRequest' : 'Issue'} by ${p.issue.user.login}`,
+    `Operator: ${p.sender.login}`,
+  ];
+}
+
 /** The review verdict word of a review event type. */
 export function reviewAction(event: string): string | null {
   switch (event) {

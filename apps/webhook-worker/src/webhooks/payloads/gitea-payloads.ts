@@ -77,7 +77,10 @@ export interface PRBranchInfo {
   repo: Repository | null;
 }
 
-/** Gitea's PullRequest (structs/pull.go), fields in its struct's order. */
+/**
+ * Gitea's PullRequest (structs/pull.go), fields in its struct's order: issue-service's
+ * PullRequest as is, or what an issue alone tells of it (no branches).
+ */
 export interface PullRequestObject {
   id: number;
   url: string;
@@ -114,9 +117,14 @@ export interface PullRequestObject {
   pin_order: number;
 }
 
-/** Gitea's PullRequestPayload, fields in its struct's order. */
+/**
+ * Gitea's PullRequestPayload, fields in its struct's order; `before`/`after` (omitted when
+ * empty) only on a synchronization.
+ */
 export interface PullRequestPayload {
   action: string;
+  before?: string;
+  after?: string;
   number: number;
   changes?: ChangesPayload;
   pull_request: PullRequestObject;

@@ -48,9 +48,8 @@ export function changesPayload(changes: IssueChanges | { body: { from: string } 
 }
 
 /**
- * The pull request object of a pull_request_* payload, as far as its issue tells it. The pull
- * request's own fields (branches, merge state, reviewers, diff links) belong to the pulls work:
- * once its events carry Gitea's PullRequest, this is the one place to take it from there.
+ * The pull request object of a pull_request_* payload as far as its issue tells it: only for an
+ * event that does not carry the pull request itself (issue-service's events do).
  */
 export function pullRequestFromIssue(issue: Issue): PullRequestObject {
   const pr = issue.pull_request;
@@ -92,6 +91,36 @@ export function pullRequestFromIssue(issue: Issue): PullRequestObject {
   };
 }
 
+/** The pull request a pull_request_* payload carries: the event's own, as issue-service sent it. */
+export function pullRequestOf(p: IssueEventPayload): PullRequestObject {
+  return p.pull_request ?? pullRequestFromIssue(p.issue);
+}
+
+/**
+ * Gitea's PullRequestPayload for a pull request event, fields in its struct's order: `before` and
+ * `after` only when the event has them (a synchronization), the requested reviewer and the review
+ * null unless given.
+ */
+export function pullRequestPayload(
+  p: IssueEventPayload,
+  action: string,
+  extra: { requested_reviewer?: PullRequestPayload['requested_reviewer']; review?: PullRequestPayload['review'] } = {},
+): PullRequestPayload {
+  return {
+    action,
+    ...(p.before ? { before: p.before } : {}),
+    ...(p.after ? { after: p.after } : {}),
+    number: p.index,
+    ...(p.changes ? { changes: changesPayload(p.changes) } : {}),
+    pull_request: pullRequestOf(p),
+    requested_reviewer: extra.requested_reviewer ?? null,
+    repository: p.repository,
+    sender: p.sender,
+    commit_id: '',
+    review: extra.review ?? null,
+  };
+}
+
 /**
  * Gitea's IssuePayload for an issue, its PullRequestPayload for a pull request. Assignment,
  * label and milestone changes go to their own event types (issue_assign, …), which hooks
@@ -102,20 +131,7 @@ export function issuePayload(e: EventEnvelope<IssueEventName>): BuiltHookPayload
   const kinds = HOOK_EVENTS[e.name];
   const changes = p.changes ? { changes: changesPayload(p.changes) } : {};
   const base = { repoId: p.repository.id, ownerId: p.repository.owner.id, branch: null };
-  if (p.is_pull) {
-    const payload: PullRequestPayload = {
-      action: p.action,
-      number: p.index,
-      ...changes,
-      pull_request: pullRequestFromIssue(p.issue),
-      requested_reviewer: null,
-      repository: p.repository,
-      sender: p.sender,
-      commit_id: '',
-      review: null,
-    };
-    return { event: kinds.pull, payload, ...base };
-  }
+  if (p.is_pull) return { event: kinds.pull, payload: pullRequestPayload(p, p.action), ...base };
   const payload: IssuePayload = {
     action: p.action,
     number: p.index,

@@ -3,6 +3,7 @@ import { createPayload } from './create.payload.js';
 import { deletePayload } from './delete.payload.js';
 import { issueCommentPayload } from './issue-comment.payload.js';
 import { issuePayload } from './issue.payload.js';
+import { pullMergedPayload, pullReviewedPayload, pullReviewRequestedPayload, pullSynchronizedPayload } from './pull.payload.js';
 import { pushPayload } from './push.payload.js';
 import { repositoryCreatedPayload, repositoryDeletedPayload } from './repository.payload.js';
 import { statusPayload } from './status.payload.js';
@@ -47,6 +48,10 @@ export const WebhookPayloads: Builders = {
   'issue.assigned': issuePayload,
   'issue.labeled': issuePayload,
   'issue.milestoned': issuePayload,
+  'pull.synchronized': pullSynchronizedPayload,
+  'pull.merged': pullMergedPayload,
+  'pull.review_requested': pullReviewRequestedPayload,
+  'pull.reviewed': pullReviewedPayload,
   'comment.created': issueCommentPayload,
   'comment.edited': issueCommentPayload,
   'comment.deleted': issueCommentPayload,
