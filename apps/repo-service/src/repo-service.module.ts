@@ -9,6 +9,7 @@ import { CommitsModule } from './commits/commits.module.js';
 import { ContentsModule } from './contents/contents.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
+import { PullsGitModule } from './pulls/pulls-git.module.js';
 import { RepoTeamsModule } from './repo-teams/repo-teams.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
@@ -37,6 +38,7 @@ import { TopicsModule } from './topics/topics.module.js';
     TagsModule,
     TopicsModule,
     RepoFactsModule,
+    PullsGitModule,
   ],
 })
 export class RepoServiceModule {}

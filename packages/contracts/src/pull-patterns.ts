@@ -87,6 +87,8 @@ export interface PullRangeRequest {
   /** The range compared: `mergeBase..headSha` (both already in the base repository). */
   mergeBase: string;
   headSha: string;
+  /** For `files`: the head repository, whose links ChangedFile carries (Gitea's ToChangedFile); the base when absent. */
+  headRepoId?: number;
   /** For `diff`: 'diff' or 'patch'; `binary` asks for binary patches (`--binary`). */
   kind?: 'diff' | 'patch';
   binary?: boolean;
@@ -109,6 +111,12 @@ export interface PullMergeRequest extends PullSides {
   doerId: number;
   /** Delete the head branch after the merge (only if it still points at headSha). */
   deleteHeadBranch: boolean;
+  /**
+   * The pull's poster: a squash commit's author is the poster, as signed on one of the head's
+   * commits or else as their account says (Gitea's getAuthorSignatureSquash). Absent: the
+   * newest head commit's author.
+   */
+  posterId?: number;
 }
 
 /** Answer of `pulls.git.merge`. */

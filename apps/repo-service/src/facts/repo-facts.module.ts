@@ -9,5 +9,6 @@ import { RepoFactsService } from './repo-facts.service.js';
   imports: [ReposModule],
   controllers: [RepoFactsController],
   providers: [RepoFactsService, HookCommitReader],
+  exports: [RepoFactsService],
 })
 export class RepoFactsModule {}

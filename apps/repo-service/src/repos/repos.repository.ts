@@ -74,6 +74,11 @@ export class ReposRepository {
     return this.db.findOneBy(RepositoryEntity, { ownerId, lowerName: name.toLowerCase() }, manager);
   }
 
+  /** An owner's fork of a repository (Gitea's GetForkedRepo). */
+  findFork(ownerId: number, parentId: number): Promise<RepositoryEntity | null> {
+    return this.db.findOneBy(RepositoryEntity, { ownerId, forkId: parentId });
+  }
+
   findById(id: number, manager?: EntityManager): Promise<RepositoryEntity | null> {
     return this.db.findOneBy(RepositoryEntity, { id }, manager);
   }

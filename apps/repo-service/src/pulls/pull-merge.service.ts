@@ -1,0 +1,295 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ContractError,
+  isValidRefName,
+  notFound,
+  type AccountRef,
+  type Actor,
+  type PullMergeRequest,
+  type PullMergeResult,
+  type PullUpdateRequest,
+} from '@gitforge/contracts';
+import { actorOf, createLogger, Database, DirectoryClient } from '@gitforge/platform';
+import { CommitWriter, signatureEnv, type CommitSignature } from '../git/commit-writer.js';
+import { GitObjects, type GitCommit } from '../git/git-objects.js';
+import { GitService, isObjectId } from '../git/git.service.js';
+import { Refs } from '../git/refs.js';
+import { PushPolicy } from '../protections/push-policy.js';
+import { PushesService } from '../pushes/pushes.service.js';
+import { PullGit, pullHeadRef, UnrelatedHistories } from './pull-git.js';
+import { PullRepos } from './pull-repos.js';
+
+const log = createLogger('pull-merge');
+
+/** Gitea's answers the caller passes on: conflicts are 405, a moved head or base 409. */
+export const mergeErrors = {
+  conflicts: () => new ContractError('method_not_allowed', 'Merge conflicts detected'),
+  rebaseConflicts: () => new ContractError('method_not_allowed', 'Rebase conflicts detected'),
+  unrelated: () => new ContractError('method_not_allowed', 'Unrelated histories detected'),
+  notFastForward: () => new ContractError('method_not_allowed', 'Merge is not fast-forwardable'),
+  headOutOfDate: () => new ContractError('conflict', 'head out of date'),
+  pushOutOfDate: () => new ContractError('conflict', 'merge push out of date'),
+  updateConflicts: () => new ContractError('conflict', 'merge failed because of conflict'),
+};
+
+/** Identity of the synthetic commits a replay merges through (never reachable from any ref). */
+const SCRATCH: CommitSignature = { name: 'gitforge', email: 'gitforge@localhost', when: 1_000_000_000, tz: '+0000' };
+
+interface Doer {
+  actor: Actor;
+  signature: CommitSignature;
+}
+
+/**
+ * Merging pull requests and updating their heads with plumbing only: `merge-tree --write-tree`
+ * for every merge (a cherry-pick is a merge of the commit against its parent), `commit-tree` for
+ * the commits, then one compare-and-swap `update-ref` of the target branch, so of two racing
+ * merges exactly one moves the branch. The move is then recorded like any push (events, row).
+ */
+@Injectable()
+export class PullMergeService {
+  constructor(
+    private readonly db: Database,
+    private readonly git: GitService,
+    private readonly objects: GitObjects,
+    private readonly refs: Refs,
+    private readonly writer: CommitWriter,
+    private readonly pulls: PullGit,
+    private readonly repos: PullRepos,
+    private readonly pushes: PushesService,
+    private readonly policy: PushPolicy,
+    private readonly directory: DirectoryClient,
+  ) {}
+
+  async merge(req: PullMergeRequest): Promise<PullMergeResult> {
+    if (!isObjectId(req.headSha)) throw mergeErrors.headOutOfDate();
+    const doer = await this.doer(req.doerId);
+    const ctx = await this.repos.pushContext(req.baseRepoId, doer.actor);
+    const format = ctx.repo.objectFormat;
+    const repoId = req.baseRepoId;
+    const baseSha = await this.pulls.requireBranch(repoId, req.baseBranch);
+    // The head the caller saw must still be the pull's head, in the base's copy and on the branch.
+    const pullHead = await this.objects.resolveCommit(repoId, pullHeadRef(req.index));
+    const branchHead = await this.refs.branchHead(req.headRepoId, req.headBranch);
+    if (pullHead !== req.headSha || branchHead !== req.headSha) throw mergeErrors.headOutOfDate();
+
+    const next = await this.mergeCommit(req, doer, baseSha);
+    const moved = await this.db.transaction(async () => {
+      const result = await this.writer.updateRef(repoId, `refs/heads/${req.baseBranch}`, next, baseSha, format);
+      if (result !== 'ok') throw mergeErrors.pushOutOfDate();
+      return { mergeCommitSha: next, baseBefore: baseSha };
+    });
+    await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }]);
+    log.info({ repoId, index: req.index, style: req.style }, 'pull merged');
+    const headBranchDeleted = req.deleteHeadBranch ? await this.deleteHeadBranch(req, doer) : false;
+    return { ...moved, headBranchDeleted };
+  }
+
+  /**
+   * `POST /pulls/{index}/update`: the base merged into the head branch (a merge commit on the
+   * head), or the head's commits replayed onto the base; the head branch moves only if it is
+   * still at `headSha`. Nothing to do when the head already contains the base.
+   */
+  async update(req: PullUpdateRequest): Promise<{ headSha: string }> {
+    if (!isObjectId(req.headSha)) throw mergeErrors.headOutOfDate();
+    const doer = await this.doer(req.doerId);
+    const ctx = await this.repos.pushContext(req.headRepoId, doer.actor);
+    const repoId = req.headRepoId;
+    const headSha = await this.pulls.requireBranch(repoId, req.headBranch);
+    if (headSha !== req.headSha) throw mergeErrors.headOutOfDate();
+    const baseSha = await this.pulls.requireBranch(req.baseRepoId, req.baseBranch);
+    await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
+    if (await this.pulls.isAncestor(repoId, baseSha, headSha)) return { headSha };
+
+    let next: string;
+    try {
+      if (req.style === 'rebase') {
+        next = await this.replay(repoId, baseSha, headSha, doer.signature);
+      } else {
+        const merged = await this.pulls.mergeTrees(repoId, headSha, baseSha);
+        if (merged.conflicts.length > 0) throw mergeErrors.updateConflicts();
+        const message = `Merge branch '${req.baseBranch}' into ${req.headBranch}\n`;
+        next = await this.commitTree(repoId, merged.tree, [headSha, baseSha], message, doer.signature, doer.signature);
+      }
+    } catch (err) {
+      if (err instanceof UnrelatedHistories || (err instanceof ContractError && err.code === 'method_not_allowed')) throw mergeErrors.updateConflicts();
+      throw err;
+    }
+    await this.db.transaction(async () => {
+      const result = await this.writer.updateRef(repoId, `refs/heads/${req.headBranch}`, next, headSha, ctx.repo.objectFormat);
+      if (result !== 'ok') throw mergeErrors.headOutOfDate();
+      return null;
+    });
+    await this.pushes.afterRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }]);
+    return { headSha: next };
+  }
+
+  /** The commit the base branch moves to, per style. */
+  private async mergeCommit(req: PullMergeRequest, doer: Doer, baseSha: string): Promise<string> {
+    const repoId = req.baseRepoId;
+    const message = req.message.endsWith('\n') ? req.message : `${req.message}\n`;
+    try {
+      switch (req.style) {
+        case 'fast-forward-only':
+          if (!(await this.pulls.isAncestor(repoId, baseSha, req.headSha))) throw mergeErrors.notFastForward();
+          return req.headSha;
+        case 'merge': {
+          const merged = await this.mergeOrRefuse(repoId, baseSha, req.headSha);
+          return this.commitTree(repoId, merged, [baseSha, req.headSha], message, doer.signature, doer.signature);
+        }
+        case 'squash': {
+          const merged = await this.mergeOrRefuse(repoId, baseSha, req.headSha);
+          const author = await this.squashAuthor(repoId, baseSha, req, doer);
+          return this.commitTree(repoId, merged, [baseSha], squashMessage(req.message, author, doer.signature), author, doer.signature);
+        }
+        case 'rebase':
+          return this.rebased(repoId, baseSha, req.headSha, doer.signature);
+        case 'rebase-merge': {
+          const rebased = await this.rebased(repoId, baseSha, req.headSha, doer.signature);
+          return this.commitTree(repoId, await this.pulls.treeOf(repoId, rebased), [baseSha, rebased], message, doer.signature, doer.signature);
+        }
+        default:
+          throw new ContractError('method_not_allowed', `${String(req.style)} is not allowed an allowed merge style for this repository`);
+      }
+    } catch (err) {
+      if (err instanceof UnrelatedHistories) throw mergeErrors.unrelated();
+      throw err;
+    }
+  }
+
+  private async mergeOrRefuse(repoId: number, ours: string, theirs: string): Promise<string> {
+    const merged = await this.pulls.mergeTrees(repoId, ours, theirs);
+    if (merged.conflicts.length > 0) throw mergeErrors.conflicts();
+    return merged.tree;
+  }
+
+  /** The head rebased onto the base (as `git rebase`: a head already on the base stays as it is). */
+  private async rebased(repoId: number, baseSha: string, headSha: string, committer: CommitSignature): Promise<string> {
+    if (await this.pulls.isAncestor(repoId, baseSha, headSha)) return headSha;
+    if (!(await this.pulls.mergeBase(repoId, baseSha, headSha))) throw new UnrelatedHistories();
+    return this.replay(repoId, baseSha, headSha, committer);
+  }
+
+  /**
+   * `git rebase` without a working tree: the head's commits that are not on `onto` (merges left
+   * out, and commits whose change `onto` already has, as `--cherry-pick` finds them), oldest
+   * first, each applied as a merge of the commit against its parent on top of the last one.
+   * Authors are kept, the committer is the doer; a commit whose change turns out to be there
+   * already is dropped, as git's default `--empty=drop` does.
+   */
+  private async replay(repoId: number, onto: string, headSha: string, committer: CommitSignature): Promise<string> {
+    const out = await this.git.run(repoId, ['rev-list', '--reverse', '--topo-order', '--no-merges', '--right-only', '--cherry-pick', '--end-of-options', `${onto}...${headSha}`]);
+    const shas = out.stdout.toString().split('\n').filter(Boolean);
+    let current = onto;
+    let currentTree = await this.pulls.treeOf(repoId, onto);
+    for (const sha of shas) {
+      const commit = (await this.objects.commit(repoId, sha))!;
+      const parentTree = commit.parents[0] ? await this.pulls.treeOf(repoId, commit.parents[0]) : await this.emptyTree(repoId);
+      let tree = currentTree;
+      if (commit.tree !== parentTree) {
+        tree = await this.cherryPickTree(repoId, parentTree, currentTree, commit.tree);
+        if (tree === currentTree) continue;
+      }
+      current = await this.commitTree(repoId, tree, [current], commit.message, signatureOf(commit), { ...committer, when: nowSeconds() });
+      currentTree = tree;
+    }
+    return current;
+  }
+
+  /**
+   * The tree of applying the change `parentTree → theirs` to `ours`. git 2.39's merge-tree has no
+   * `--merge-base`, so both sides get a scratch commit whose only parent holds `parentTree`:
+   * their merge base is then exactly that tree. The scratch commits stay unreachable.
+   */
+  private async cherryPickTree(repoId: number, parentTree: string, ours: string, theirs: string): Promise<string> {
+    const base = await this.commitTree(repoId, parentTree, [], 'base\n', SCRATCH, SCRATCH);
+    const [a, b] = await Promise.all([
+      this.commitTree(repoId, ours, [base], 'ours\n', SCRATCH, SCRATCH),
+      this.commitTree(repoId, theirs, [base], 'theirs\n', SCRATCH, SCRATCH),
+    ]);
+    const merged = await this.pulls.mergeTrees(repoId, a, b);
+    if (merged.conflicts.length > 0) throw mergeErrors.rebaseConflicts();
+    return merged.tree;
+  }
+
+  private async emptyTree(repoId: number): Promise<string> {
+    return (await this.git.run(repoId, ['mktree'], { input: '' })).stdout.toString().trim();
+  }
+
+  private async commitTree(repoId: number, tree: string, parents: string[], message: string, author: CommitSignature, committer: CommitSignature): Promise<string> {
+    const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
+    const out = await this.git.run(repoId, args, { input: message, env: signatureEnv(author, committer) });
+    return out.stdout.toString().trim();
+  }
+
+  /**
+   * Gitea's getAuthorSignatureSquash: the poster as they signed one of the head's commits, else
+   * as their account says. Without a poster, the newest head commit's author.
+   */
+  private async squashAuthor(repoId: number, baseSha: string, req: PullMergeRequest, doer: Doer): Promise<CommitSignature> {
+    const now = { when: nowSeconds(), tz: '+0000' };
+    const out = await this.git.run(repoId, ['rev-list', '--end-of-options', req.headSha, `^${baseSha}`]);
+    const commits = (await Promise.all(out.stdout.toString().split('\n').filter(Boolean).map((sha) => this.objects.commit(repoId, sha)))).filter(
+      (c): c is GitCommit => c !== null,
+    );
+    if (!req.posterId) {
+      const newest = commits[0];
+      return newest ? { name: newest.author.name, email: newest.author.email, ...now } : doer.signature;
+    }
+    const emails = [...new Set(commits.map((c) => c.author.email))];
+    const accounts = await this.directory.usersByEmails(null, emails);
+    for (const c of commits) {
+      const account = accounts.find((a) => a.email.toLowerCase() === c.author.email.toLowerCase());
+      if (account?.id === req.posterId) return { name: c.author.name, email: c.author.email, ...now };
+    }
+    const [poster] = await this.directory.accountsByIds(null, [req.posterId]);
+    return poster ? { ...gitIdentity(poster), ...now } : doer.signature;
+  }
+
+  /**
+   * Deletes the head branch after a merge, as the branch-delete API would: only if it still
+   * points at the merged head, is not its repository's default branch, is not protected, and
+   * the doer may write there. Otherwise it stays (the merge has happened either way).
+   */
+  private async deleteHeadBranch(req: PullMergeRequest, doer: Doer): Promise<boolean> {
+    if (!isValidRefName(req.headBranch)) return false;
+    const ctx = await this.repos.pushContext(req.headRepoId, doer.actor).catch((err: unknown) => {
+      if (err instanceof ContractError) return null;
+      throw err;
+    });
+    if (!ctx || !ctx.permission.canWrite('repo.code') || req.headBranch === ctx.repo.defaultBranch) return false;
+    if (await this.policy.ruleFor(req.headRepoId, req.headBranch)) return false;
+    const deleted = await this.db.transaction(async () => {
+      return (await this.writer.deleteRef(req.headRepoId, `refs/heads/${req.headBranch}`, req.headSha)) === 'ok';
+    });
+    if (!deleted) return false;
+    await this.pushes.afterRefUpdates(ctx, [{ oldSha: req.headSha, newSha: '0'.repeat(req.headSha.length), ref: `refs/heads/${req.headBranch}` }]);
+    return true;
+  }
+
+  private async doer(doerId: number): Promise<Doer> {
+    const [account] = await this.directory.accountsByIds(null, [doerId]);
+    if (!account || account.kind !== 'user') throw notFound(`user does not exist [uid: ${doerId}, name: ]`);
+    return { actor: actorOf(account), signature: { ...gitIdentity(account), when: nowSeconds(), tz: '+0000' } };
+  }
+}
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** A user's git identity (Gitea's NewGitSig): the full name, else the login, and the account's e-mail. */
+function gitIdentity(account: AccountRef): { name: string; email: string } {
+  return { name: account.user.full_name || account.login, email: account.email };
+}
+
+const signatureOf = (c: GitCommit): CommitSignature => ({ name: c.author.name, email: c.author.email, when: c.author.when, tz: c.author.tz });
+
+/** Gitea's squash message: with a co-author and co-committer trailer when the author is not the committer. */
+export function squashMessage(message: string, author: CommitSignature, committer: CommitSignature): string {
+  const who = `${author.name} <${author.email}>`;
+  let text = message;
+  if (`${committer.name} <${committer.email}>` !== who) {
+    if (!text.includes(`Co-authored-by: ${who}`)) text += `\nCo-authored-by: ${who}`;
+    text += `\nCo-committed-by: ${who}\n`;
+  }
+  return text.endsWith('\n') ? text : `${text}\n`;
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { CommitUsers } from '../commits/commit-users.js';
+import { RepoFactsModule } from '../facts/repo-facts.module.js';
+import { RepoGitModule } from '../git/repo-git.module.js';
+import { ProtectionsModule } from '../protections/protections.module.js';
+import { PushesModule } from '../pushes/pushes.module.js';
+import { ReposModule } from '../repos/repos.module.js';
+import { StatusesRepository } from '../statuses/statuses.repository.js';
+import { PullGit } from './pull-git.js';
+import { PullHeadRepoService } from './pull-head-repo.service.js';
+import { PullMergeService } from './pull-merge.service.js';
+import { PullPolicyService } from './pull-policy.service.js';
+import { PullRangeService } from './pull-range.service.js';
+import { PullRepos } from './pull-repos.js';
+import { PullStateService } from './pull-state.service.js';
+import { PullsGitController } from './pulls-git.controller.js';
+
+/** PullGitPatterns: comparing, refs/pull/{index}/head, diffs, merges and the merge policy of pull requests. */
+@Module({
+  imports: [ReposModule, RepoGitModule, PushesModule, ProtectionsModule, RepoFactsModule],
+  controllers: [PullsGitController],
+  providers: [PullGit, PullRepos, PullStateService, PullRangeService, PullMergeService, PullPolicyService, PullHeadRepoService, CommitUsers, StatusesRepository],
+})
+export class PullsGitModule {}
