@@ -319,7 +319,14 @@ export class PullsService {
 
   async files(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions): Promise<Page<ChangedFile>> {
     const ctx = await this.pullFor(actor, owner, repo, index);
-    return this.git.files({ repoId: ctx.repo.id, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, page: options.page, limit: options.limit });
+    return this.git.files({
+      repoId: ctx.repo.id,
+      mergeBase: ctx.pull.mergeBase,
+      headSha: ctx.pull.headSha,
+      ...(ctx.pull.headRepoId > 0 ? { headRepoId: ctx.pull.headRepoId } : {}),
+      page: options.page,
+      limit: options.limit,
+    });
   }
 
   async commits(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions, flags: { files: boolean; verification: boolean }): Promise<Page<Commit>> {
@@ -398,6 +405,7 @@ export class PullsService {
       headSha: pull.headSha,
       message,
       doerId: a.id,
+      posterId: ctx.issue.posterId,
       deleteHeadBranch: deleteHeadBranch && pull.headRepoId > 0,
     });
     await this.recordMerged(a, ctx, result.mergeCommitSha);
