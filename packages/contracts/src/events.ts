@@ -73,7 +73,11 @@ export interface EventPayloads {
   'repo.created': { repository: Repository; organization: Organization | null; sender: User };
   'repo.deleted': { repository: Repository; organization: Organization | null; sender: User };
   'repo.renamed': { repository: Repository; oldName: string; sender: User };
-  /** Gitea's ForkPayload; `repository` is the repository forked, `forkee` the new fork. */
+  /**
+   * `repository` is the repository forked, `forkee` the new fork. Gitea's ForkPayload on the wire
+   * has them the other way round; the webhook worker sends Gitea's order. A fork also writes
+   * `repo.created` for the new repository (Gitea's feed and organization hooks see a creation).
+   */
   'repo.forked': { forkee: Repository; repository: Repository; sender: User };
   /**
    * Shaped so the webhook worker can send Gitea's push payload as is: `ref` is the full ref name,

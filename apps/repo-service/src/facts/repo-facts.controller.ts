@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RepoFactPatterns, type HookCommit, type RepoAccess, type RepoIssueCounters, type RpcRequest, type UserRepoAccess } from '@gitforge/contracts';
+import { PullGitPatterns, RepoFactPatterns, type HookCommit, type PullHeadRepoRequest, type RepoAccess, type RepoIssueCounters, type RpcRequest, type UserRepoAccess } from '@gitforge/contracts';
 import { RepoFactsService } from './repo-facts.service.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -37,5 +37,11 @@ export class RepoFactsController {
   @MessagePattern(RepoFactPatterns.setIssueCounters)
   setIssueCounters(@Payload() req: RpcRequest<Record<string, string>, RepoIssueCounters>): Promise<void> {
     return this.facts.setIssueCounters(req.body);
+  }
+
+  /** For issue-service's pull requests: the repository `head` names, as the actor may read it. */
+  @MessagePattern(PullGitPatterns.headRepo)
+  headRepo(@Payload() req: RpcRequest<Record<string, string>, PullHeadRepoRequest>): Promise<RepoAccess> {
+    return this.facts.headRepo(req.actor, req.body);
   }
 }

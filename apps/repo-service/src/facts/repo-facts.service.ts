@@ -8,8 +8,10 @@ import {
   type Actor,
   type HookCommit,
   type OwnerAccess,
+  type PullHeadRepoRequest,
   type RepoAccess,
   type RepoIssueCounters,
+  type Repository,
   type RepoUnitKey,
   type UserRepoAccess,
 } from '@gitforge/contracts';
@@ -19,6 +21,7 @@ import { RepoPermission, resolveRepoPermission } from '../access/repo-permission
 import { toRepository } from '../repos/repo.mapper.js';
 import { RepoSearchService } from '../repos/repo-search.service.js';
 import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposService } from '../repos/repos.service.js';
 import { trackerSettings, type RepositoryEntity } from '../repos/repository.entity.js';
 import { HookCommitReader } from './hook-commit.reader.js';
 
@@ -34,9 +37,10 @@ export class RepoFactsService {
     private readonly db: Database,
     private readonly directory: DirectoryClient,
     private readonly search: RepoSearchService,
+    private readonly reposService: ReposService,
   ) {}
 
-  private toAccess(repo: RepositoryEntity, owner: OwnerAccess, permission: RepoPermission): RepoAccess {
+  private toAccess(repo: RepositoryEntity, owner: OwnerAccess, permission: RepoPermission, parents: Map<number, Repository>): RepoAccess {
     return {
       id: repo.id,
       name: repo.name,
@@ -46,7 +50,7 @@ export class RepoFactsService {
       isEmpty: repo.isEmpty,
       defaultBranch: repo.defaultBranch,
       permission: permission.toApi(),
-      repository: toRepository(repo, owner.ownerUser, permission, this.config.rootUrl),
+      repository: toRepository(repo, owner.ownerUser, permission, this.config.rootUrl, (repo.forkId && parents.get(repo.forkId)) || null),
       isArchived: repo.isArchived,
       isMirror: repo.isMirror,
       ownerKind: owner.owner.kind,
@@ -85,7 +89,36 @@ export class RepoFactsService {
   /** One repository the actor can see (404 otherwise), with its permission. */
   async one(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoAccess> {
     const ctx = await this.access.assign(actor, ownerName, repoName);
-    return this.toAccess(ctx.repo, ctx.owner, ctx.permission);
+    return this.toAccess(ctx.repo, ctx.owner, ctx.permission, await this.reposService.parentViews(actor, [ctx.repo]));
+  }
+
+  /**
+   * The head repository of a pull request as the actor may read it (Gitea's parseCompareInfo):
+   * without a name, the base itself when `owner` owns it, else the owner's fork of the base, else
+   * the base's parent when the owner owns that; with a name, the owner's repository of that name if
+   * it is the base, a fork of the base, or the base's parent. Anything else, and a head whose code
+   * the actor may not read, is the same 404.
+   */
+  async headRepo(actor: Actor | null, request: PullHeadRepoRequest): Promise<RepoAccess> {
+    const base = await this.repos.findById(request.baseRepoId);
+    if (!base) throw notFound();
+    const owner = await this.access.ownerAccess(actor, { name: request.owner }).catch((err: unknown) => {
+      throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+    });
+    const parent = base.isFork && base.forkId ? await this.repos.findById(base.forkId) : null;
+    let head: RepositoryEntity | null = null;
+    if (request.repo) {
+      const named = await this.repos.findByOwnerAndName(owner.owner.id, request.repo);
+      if (named && (named.id === base.id || (named.isFork && named.forkId === base.id) || named.id === parent?.id)) head = named;
+    } else if (owner.owner.id === base.ownerId) {
+      head = base;
+    } else {
+      head = (await this.repos.findForkOf(base.id, owner.owner.id)) ?? (parent?.ownerId === owner.owner.id ? parent : null);
+    }
+    if (!head) throw notFound();
+    const permission = await this.access.permissionFor(actor, owner, head);
+    if (!permission.canRead('repo.code') || (head.isPrivate && actor && isPublicOnly(actor.scopes))) throw notFound();
+    return this.toAccess(head, owner, permission, await this.reposService.parentViews(actor, [head]));
   }
 
   /** The repositories among `ids` that exist and the actor can see (a public-only token sees no private one). */
@@ -96,14 +129,14 @@ export class RepoFactsService {
       actor,
       body: { ownerIds: [...new Set(rows.map((r) => r.ownerId))] },
     });
-    const collaborations = actor ? await this.access.collaborationsOf(actor.id) : [];
+    const [collaborations, parents] = await Promise.all([actor ? this.access.collaborationsOf(actor.id) : [], this.reposService.parentViews(actor, rows)]);
     const result: RepoAccess[] = [];
     for (const repo of rows) {
       const owner = owners.find((o) => o.owner.id === repo.ownerId);
       if (!owner) continue;
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
       const permission = resolveRepoPermission(actor, owner, repo, mode);
-      if (permission.canSee && !(repo.isPrivate && actor && isPublicOnly(actor.scopes))) result.push(this.toAccess(repo, owner, permission));
+      if (permission.canSee && !(repo.isPrivate && actor && isPublicOnly(actor.scopes))) result.push(this.toAccess(repo, owner, permission, parents));
     }
     return result;
   }

@@ -183,7 +183,37 @@ export class GitService {
     await rm(path, { recursive: true, force: true });
     await rm(this.repoPath(repoId), { recursive: true, force: true });
     await this.exec(['init', '--bare', '--quiet', `--object-format=${objectFormat}`, `--initial-branch=${defaultBranch}`, path], this.baseEnv, {});
-    // Partial clone needs filters and wants of any reachable object; pushes are checked by gitforge itself.
+    await this.configure(repoId, path);
+    return path;
+  }
+
+  /**
+   * Creates a fork of `sourceId` in the staging area, as {@link initStaged} does for a new
+   * repository: a bare local clone, whose objects are hard links to the source's (as cheap on disk
+   * as alternates, yet either repository can be deleted without breaking the other, since a hard
+   * link keeps its data until its last name goes). Branches and tags are copied; HEAD names
+   * `defaultBranch`. A source without refs is initialised instead: git clones an empty repository
+   * in its own default object format, not the source's. Both paths are built from ids, never from input.
+   */
+  async cloneStaged(sourceId: number, repoId: number, defaultBranch: string, objectFormat: 'sha1' | 'sha256'): Promise<string> {
+    if (!isValidRefName(defaultBranch)) throw new ContractError('unprocessable', `invalid branch name: ${defaultBranch}`);
+    const anyRef = (await this.run(sourceId, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/', 'refs/tags/'])).stdout.length > 0;
+    if (!anyRef) return this.initStaged(repoId, defaultBranch, objectFormat);
+    const path = this.stagedPath(repoId);
+    await mkdir(join(this.root, '.staging'), { recursive: true });
+    await mkdir(this.baseEnv.HOME!, { recursive: true });
+    await rm(path, { recursive: true, force: true });
+    await rm(this.repoPath(repoId), { recursive: true, force: true });
+    await this.exec(['clone', '--bare', '--local', '--quiet', '--', this.repoPath(sourceId), path], this.baseEnv, {});
+    // The clone remembers where it came from; the fork stands on its own (the parent may be deleted or moved).
+    await this.run(repoId, ['config', '--remove-section', 'remote.origin'], { gitDir: path, okCodes: [5, 128] });
+    await this.run(repoId, ['symbolic-ref', 'HEAD', `refs/heads/${defaultBranch}`], { gitDir: path });
+    await this.configure(repoId, path);
+    return path;
+  }
+
+  /** The settings every repository gets: partial clone needs filters and wants of any reachable object; pushes are checked by gitforge itself. */
+  private async configure(repoId: number, path: string): Promise<void> {
     for (const [key, value] of [
       ['uploadpack.allowFilter', 'true'],
       ['uploadpack.allowAnySHA1InWant', 'true'],
@@ -194,7 +224,6 @@ export class GitService {
     ] as const) {
       await this.run(repoId, ['config', key, value], { gitDir: path });
     }
-    return path;
   }
 
   async remove(repoId: number): Promise<void> {
@@ -247,8 +276,8 @@ export class GitService {
     return out ? out.slice('refs/heads/'.length) : null;
   }
 
-  async branchCount(repoId: number): Promise<number> {
-    const out = (await this.run(repoId, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).stdout.toString();
+  async branchCount(repoId: number, gitDir?: string): Promise<number> {
+    const out = (await this.run(repoId, ['for-each-ref', '--format=%(refname)', 'refs/heads/'], { gitDir })).stdout.toString();
     return out.split('\n').filter(Boolean).length;
   }
 

@@ -129,6 +129,25 @@ export class RepoSearchService {
   }
 
   /**
+   * `GET /repos/{owner}/{repo}/forks` (Gitea's FindForks): the forks of a repository the actor can
+   * see, site administrators all of them; oldest first.
+   */
+  async forks(actor: Actor | null, ownerName: string, repoName: string, options: ListOptions): Promise<Page<Repository>> {
+    const ctx = await this.access.assign(actor, ownerName, repoName);
+    const includePrivate = actor !== null && !isPublicOnly(actor.scopes);
+    const filter: RepoSearchFilter = {
+      ...(await this.reachFilter(actor, includePrivate)),
+      keywords: [],
+      topicOnly: false,
+      includeDescription: false,
+      forkOf: ctx.repo.id,
+      orderBy: { column: 'id', direction: 'ASC' },
+    };
+    const [rows, total] = await this.repos.search(filter, options);
+    return pageOf(await this.reposService.toApiMany(actor, rows), total, options);
+  }
+
+  /**
    * Ids of every repository the actor reaches (public ones of visible owners, and the private
    * ones it may read), optionally of one owner or one team of that owner: Gitea's repository
    * condition of `GET /repos/issues/search`. Unknown owners and teams are Gitea's 400.

@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   normalizeListOptions,
   RepoPatterns,
+  type CreateForkOption,
   type CreateRepoOption,
   type EditRepoOption,
   type FindReposRequest,
@@ -91,5 +92,15 @@ export class ReposController {
   @MessagePattern(RepoPatterns.search)
   search(@Payload() req: RpcRequest<Record<string, string>, undefined, RepoSearchQuery & { page?: string; limit?: string }>): Promise<Page<Repository>> {
     return this.repoSearch.search(req.actor, req.query, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(RepoPatterns.fork)
+  fork(@Payload() req: RpcRequest<RepoParams, CreateForkOption>): Promise<Repository> {
+    return this.repos.fork(req.actor, req.params.owner, req.params.repo, req.body);
+  }
+
+  @MessagePattern(RepoPatterns.listForks)
+  listForks(@Payload() req: RpcRequest<RepoParams>): Promise<Page<Repository>> {
+    return this.repoSearch.forks(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query));
   }
 }

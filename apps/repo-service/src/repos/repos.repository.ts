@@ -43,6 +43,8 @@ export interface RepoSearchFilter {
   archived?: boolean;
   fork?: boolean;
   mirror?: boolean;
+  /** Only forks of this repository. */
+  forkOf?: number;
   priorityOwnerId?: number;
   orderBy: { column: string; direction: 'ASC' | 'DESC' };
 }
@@ -81,6 +83,11 @@ export class ReposRepository {
 
   findById(id: number, manager?: EntityManager): Promise<RepositoryEntity | null> {
     return this.db.findOneBy(RepositoryEntity, { id }, manager);
+  }
+
+  /** The owner's fork of a repository (Gitea's GetUserFork: at most one per owner). */
+  findForkOf(baseId: number, ownerId: number, manager?: EntityManager): Promise<RepositoryEntity | null> {
+    return this.db.findOneBy(RepositoryEntity, { forkId: baseId, ownerId }, manager);
   }
 
   findByIds(ids: number[]): Promise<RepositoryEntity[]> {
@@ -162,6 +169,21 @@ export class ReposRepository {
     await manager.insert(CollaborationEntity, { repoId, userId, mode });
   }
 
+  async addForks(manager: EntityManager, id: number, delta: 1 | -1): Promise<void> {
+    const qb = manager
+      .createQueryBuilder()
+      .update(RepositoryEntity)
+      .set({ numForks: () => `num_forks + ${delta}` })
+      .where('id = :id', { id });
+    if (delta < 0) qb.andWhere('num_forks > 0');
+    await qb.execute();
+  }
+
+  /** A deleted repository's forks stand on their own from then on (Gitea's DeleteRepository). */
+  async detachForks(manager: EntityManager, parentId: number): Promise<void> {
+    await manager.update(RepositoryEntity, { forkId: parentId }, { isFork: false, forkId: null });
+  }
+
   async delete(manager: EntityManager, id: number): Promise<void> {
     await manager.delete(RepositoryEntity, { id });
     // Grants and rules die with the repository, so a later repository can never inherit them.
@@ -231,6 +253,7 @@ export class ReposRepository {
       const also = f.collaborationIds ?? [];
       qb.andWhere(also.length > 0 ? '(r.owner_id = :uid OR r.id IN (:...collab))' : 'r.owner_id = :uid', { uid: f.ownerId, collab: also });
     }
+    if (f.forkOf !== undefined) qb.andWhere('r.fork_id = :forkOf', { forkOf: f.forkOf });
     if (f.onlyIds) qb.andWhere(f.onlyIds.length > 0 ? 'r.id IN (:...onlyIds)' : '1 = 0', { onlyIds: f.onlyIds });
     if (f.team) {
       qb.andWhere('r.owner_id = :teamOrg', { teamOrg: f.team.orgId });

@@ -12,6 +12,7 @@ import {
   repoNameProblem,
   unprocessable,
   type Actor,
+  type CreateForkOption,
   type CreateRepoOption,
   type EditRepoOption,
   type FindReposRequest,
@@ -50,6 +51,11 @@ function rejectPublicOnlyOwner(actor: Actor | null, owner: OwnerAccess): void {
   throw forbidden(owner.owner.kind === 'organization' ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
 }
 
+/** A repository's parent from {@link ReposService.parentViews}, null for a non-fork or a parent out of sight. */
+function parentOf(repo: RepositoryEntity, parents: Map<number, Repository>): Repository | null {
+  return repo.isFork && repo.forkId ? (parents.get(repo.forkId) ?? null) : null;
+}
+
 @Injectable()
 export class ReposService {
   constructor(
@@ -70,8 +76,42 @@ export class ReposService {
   }
 
 
-  toApi(ctx: RepoContext): Repository {
-    return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
+  /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
+  async toApi(actor: Actor | null, ctx: RepoContext): Promise<Repository> {
+    const parents = await this.parentViews(actor, [ctx.repo]);
+    return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl, parentOf(ctx.repo, parents));
+  }
+
+  /**
+   * The parents of some repositories as the actor sees them, by id: one read of the rows, one owner
+   * lookup and one collaboration read for all of them. A parent the actor may not see is left out
+   * (Gitea shows it regardless, with the child's permission; we do not leak a private parent).
+   */
+  async parentViews(actor: Actor | null, rows: RepositoryEntity[]): Promise<Map<number, Repository>> {
+    const ids = [...new Set(rows.filter((r) => r.isFork && r.forkId).map((r) => r.forkId!))];
+    const parents = await this.repos.findByIds(ids);
+    if (parents.length === 0) return new Map();
+    const [owners, collaborations] = await Promise.all([this.ownersOf(actor, parents), actor ? this.access.collaborationsOf(actor.id) : []]);
+    const views = new Map<number, Repository>();
+    for (const repo of parents) {
+      const owner = owners.find((o) => o.owner.id === repo.ownerId);
+      if (!owner) continue;
+      const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
+      const permission = resolveRepoPermission(actor, owner, repo, mode);
+      if (!permission.canSee || (repo.isPrivate && actor && isPublicOnly(actor.scopes))) continue;
+      views.set(repo.id, toRepository(repo, owner.ownerUser, permission, this.config.rootUrl));
+    }
+    return views;
+  }
+
+  private async ownersOf(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<OwnerAccess[]> {
+    const missing = [...new Set(rows.map((r) => r.ownerId))].filter((id) => !known.some((o) => o.owner.id === id));
+    if (missing.length === 0) return known;
+    const fetched = await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(OrgPatterns.accessMany, {
+      actor,
+      body: { ownerIds: missing },
+    });
+    return [...known, ...fetched];
   }
 
   /** `POST /user/repos`; public-only tokens may not create repositories (Gitea's rejectPublicOnly). */
@@ -181,8 +221,116 @@ export class ReposService {
     return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
   }
 
+  /**
+   * `POST /repos/{owner}/{repo}/forks` (Gitea's CreateFork and ForkRepository): a fork for the
+   * caller, or for an organization where the caller may create repositories, named like the source
+   * unless `name` says otherwise. It keeps the source's description, default branch and object
+   * format, and is private when the source is or when the source's owner is private. It is built in
+   * the staging area like a new repository, so a failed fork leaves nothing behind.
+   */
+  async fork(actor: Actor | null, ownerName: string, repoName: string, body: CreateForkOption | undefined): Promise<Repository> {
+    const a = this.requireActor(actor);
+    const source = await this.access.assign(a, ownerName, repoName);
+    if (!source.permission.canRead('repo.code')) {
+      throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+    }
+    const target = body?.organization !== undefined ? await this.forkOrganization(a, body.organization) : await this.access.ownerAccess(a, { id: a.id });
+    const name = body?.name ?? source.repo.name;
+    const problem = repoNameProblem(name);
+    if (problem) throw unprocessable(problem);
+    const base = source.repo;
+    const sender = await this.directory.publicUser(a.id);
+    // The source as the forker sees it, counting this fork (the events show it so).
+    const baseView = toRepository({ ...base, numForks: base.numForks + 1 }, source.owner.ownerUser, source.permission, this.config.rootUrl);
+    let staged: number | undefined;
+    const id = await this.db.transaction(async (m) => {
+      const existing = await this.repos.findForkOf(base.id, target.owner.id, m);
+      if (existing) {
+        throw new ContractError(
+          'conflict',
+          `repository is already forked by user [uname: ${target.owner.login}, repo path: ${source.owner.owner.login}/${base.name}, fork path: ${target.owner.login}/${existing.name}]`,
+        );
+      }
+      if (await this.repos.findByOwnerAndName(target.owner.id, name, m)) {
+        throw new ContractError('conflict', `repository already exists [uname: ${target.owner.login}, name: ${name}]`);
+      }
+      const now = new Date();
+      const repo = await this.repos.insert(m, {
+        ownerId: target.owner.id,
+        lowerName: name.toLowerCase(),
+        name,
+        description: base.description,
+        defaultBranch: base.defaultBranch,
+        isPrivate: base.isPrivate || source.owner.owner.visibility === 'private',
+        isEmpty: base.isEmpty,
+        isFork: true,
+        forkId: base.id,
+        objectFormat: base.objectFormat,
+        settings: { ...DEFAULT_REPO_SETTINGS },
+        topics: [],
+        createdAt: now,
+        updatedAt: now,
+      });
+      let collaboration: number = AccessMode.none;
+      if (target.owner.kind === 'organization' && !resolveRepoPermission(a, target, repo, AccessMode.none).isAdmin) {
+        collaboration = AccessMode.admin;
+        await this.repos.addCollaboration(m, repo.id, a.id, collaboration);
+      }
+      await this.repos.addForks(m, base.id, 1);
+      // Staged under the id's creation mark and moved into place after the commit, as create does.
+      await this.repos.holdCreation(m, repo.id);
+      staged = repo.id;
+      const dir = await this.git.cloneStaged(base.id, repo.id, base.defaultBranch, base.objectFormat);
+      repo.numBranches = await this.git.branchCount(repo.id, dir);
+      repo.sizeKib = await this.git.sizeKiB(repo.id, dir);
+      await this.repos.update(m, repo.id, { numBranches: repo.numBranches, sizeKib: repo.sizeKib });
+      // Gitea's fork notifies as a creation too: the create_repo feed entry, the owner's default
+      // hooks, and (for an organization's fork only) the repository webhook; the webhook worker
+      // tells a fork's repo.created apart by `fork` and `organization`.
+      await this.outbox.add(
+        m,
+        EventNames.repoCreated,
+        {
+          repository: toRepository(repo, target.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl, baseView),
+          organization: target.organization,
+          sender,
+        },
+        { actor: a, repoId: repo.id },
+      );
+      await this.outbox.add(
+        m,
+        EventNames.repoForked,
+        {
+          forkee: toRepository(repo, target.ownerUser, resolveRepoPermission(a, target, repo, collaboration), this.config.rootUrl, baseView),
+          repository: baseView,
+          sender,
+        },
+        { actor: a, repoId: base.id },
+      );
+      return repo.id;
+    }).catch(async (err: unknown) => {
+      if (staged !== undefined) await this.staging.settle(staged).catch(() => undefined);
+      throw err;
+    });
+    await this.git.promote(id);
+    if (staged !== undefined && staged !== id) await this.staging.settle(staged);
+    await copyDefaultHooks(this.rpc, id);
+    const repo = (await this.repos.findById(id))!;
+    return this.toApi(a, { repo, owner: target, permission: new RepoPermission(AccessMode.owner) });
+  }
+
+  /** Gitea's prepareDoerCreateRepoInOrg: an unknown or invisible organization is 404, one the caller may not create in 403. */
+  private async forkOrganization(actor: Actor, name: string): Promise<OwnerAccess> {
+    const owner = await this.access.ownerAccess(actor, { name }).catch((err: unknown) => {
+      throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+    });
+    if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
+    if (!actor.isAdmin && !owner.canCreateRepo) throw forbidden('User is not allowed to create repositories in this organization.');
+    return owner;
+  }
+
   async get(actor: Actor | null, owner: string, name: string): Promise<Repository> {
-    return this.toApi(await this.access.assign(actor, owner, name));
+    return this.toApi(actor, await this.access.assign(actor, owner, name));
   }
 
   /**
@@ -195,7 +343,7 @@ export class ReposService {
     const owner = await this.access.ownerAccess(actor, { id: repo.ownerId });
     const permission = await this.access.permissionFor(actor, owner, repo);
     if (!permission.canSee || (repo.isPrivate && actor && isPublicOnly(actor.scopes))) throw notFound();
-    return toRepository(repo, owner.ownerUser, permission, this.config.rootUrl);
+    return this.toApi(actor, { repo, owner, permission });
   }
 
   async edit(actor: Actor | null, ownerName: string, name: string, body: EditRepoOption): Promise<Repository> {
@@ -273,7 +421,7 @@ export class ReposService {
       });
     }
     const fresh = (await this.repos.findById(repo.id))!;
-    return toRepository(fresh, ctx.owner.ownerUser, await this.access.permissionFor(a, ctx.owner, fresh), this.config.rootUrl);
+    return this.toApi(a, { repo: fresh, owner: ctx.owner, permission: await this.access.permissionFor(a, ctx.owner, fresh) });
   }
 
   async delete(actor: Actor | null, ownerName: string, name: string): Promise<void> {
@@ -301,6 +449,9 @@ export class ReposService {
     const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
     await this.db.transaction(async (m) => {
       await this.repos.delete(m, repo.id);
+      // As Gitea: the parent counts one fork less, and the forks of a deleted parent become standalone.
+      if (repo.isFork && repo.forkId) await this.repos.addForks(m, repo.forkId, -1);
+      await this.repos.detachForks(m, repo.id);
       await this.outbox.add(m, EventNames.repoDeleted, { repository: snapshot, organization: owner.organization, sender }, { actor, repoId: repo.id });
     });
     await this.git.remove(repo.id);
@@ -361,21 +512,15 @@ export class ReposService {
 
   /** Repositories as the actor sees them: one owner lookup for the whole page, never one per row. */
   async toApiMany(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<Repository[]> {
-    const missing = [...new Set(rows.map((r) => r.ownerId))].filter((id) => !known.some((o) => o.owner.id === id));
-    const owners = [
-      ...known,
-      ...(missing.length > 0
-        ? await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(OrgPatterns.accessMany, {
-            actor,
-            body: { ownerIds: missing },
-          })
-        : []),
-    ];
-    const collaborations = actor ? await this.access.collaborationsOf(actor.id) : [];
+    const [owners, collaborations, parents] = await Promise.all([
+      this.ownersOf(actor, rows, known),
+      actor ? this.access.collaborationsOf(actor.id) : [],
+      this.parentViews(actor, rows),
+    ]);
     return rows.map((repo) => {
       const owner = owners.find((o) => o.owner.id === repo.ownerId)!;
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
-      return toRepository(repo, owner.ownerUser, resolveRepoPermission(actor, owner, repo, mode), this.config.rootUrl);
+      return toRepository(repo, owner.ownerUser, resolveRepoPermission(actor, owner, repo, mode), this.config.rootUrl, parentOf(repo, parents));
     });
   }
 

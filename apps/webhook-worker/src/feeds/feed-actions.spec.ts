@@ -97,6 +97,7 @@ describe('feed actions', () => {
 
   it('should record nothing for events without feed entries', () => {
     expect(feedActionsOf(envelope('user.created', { user: ann }), ROOT)).toEqual([]);
+    expect(feedActionsOf(envelope('repo.forked', { forkee: repo(6, ann, 'proj', { fork: true }), repository: proj, sender: ann }), ROOT)).toEqual([]);
     const bug = issue(3, proj, ann);
     for (const name of ['issue.edited', 'issue.assigned', 'issue.labeled', 'issue.milestoned', 'issue.deleted'] as const) {
       expect(feedActionsOf(envelope(name, { action: 'x', index: 3, issue: bug, repository: proj, sender: ann, is_pull: false }), ROOT)).toEqual([]);

@@ -107,6 +107,7 @@ function reviewActions(p: IssueEventPayload): ActionSpec[] {
  * (publish_release, star_repo, watch_repo, transfer_repo).
  */
 export const FeedActions: Builders = {
+  // A fork writes repo.created too: Gitea's feed records a fork as create_repo, and repo.forked adds nothing.
   'repo.created': (e) => [
     { opType: 'create_repo', actUserId: e.payload.sender.id, repo: e.payload.repository, refName: '', content: '', commentId: 0 },
   ],

@@ -36,12 +36,13 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
 
   async handle(job: QueueJob<EventEnvelope>): Promise<void> {
     const envelope = job.data;
+    // Gitea copies the default hooks into a repository when it is created, before announcing it
+    // (also into a user's fork, whose creation reaches no repository hook).
+    if (envelope.name === 'repo.created' && envelope.repoId) {
+      await this.rpc.call(HookPatterns.copyDefaults, { actor: null, body: { repoId: envelope.repoId } });
+    }
     const built = buildHookPayload(envelope);
     if (!built) return;
-    // Gitea copies the default hooks into a repository when it is created, before announcing it.
-    if (envelope.name === 'repo.created') {
-      await this.rpc.call(HookPatterns.copyDefaults, { actor: null, body: { repoId: built.repoId } });
-    }
     const query: HookMatchQuery = { event: built.event, repoId: built.repoId, ownerId: built.ownerId, branch: built.branch };
     let targets = await this.rpc.call<HookTarget[], Record<string, string>, HookMatchQuery>(HookPatterns.matching, { actor: null, body: query });
     // Gitea sends no "0 new commits" message to chat services; integrations still get the push.

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch } from '@nestjs/common';
-import { EditRepoOption, RepoPatterns, type Actor, type Repository } from '@gitforge/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { CreateForkOption, EditRepoOption, RepoPatterns, type Actor, type Page, type Repository } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
+import { Paginated } from '../../http/paginated.js';
 
 /** `/repos/{owner}/{repo}`. */
 @Controller('api/v1/repos/:owner/:repo')
@@ -38,5 +39,30 @@ export class ReposController {
     @Param('repo') repo: string,
   ): Promise<void> {
     await this.rpc.call(RepoPatterns.delete, { actor, params: { owner, repo } });
+  }
+
+  /** The forks the caller may see, oldest first (Gitea's FindForks), with Link and X-Total-Count. */
+  @Get('forks')
+  @Paginated()
+  listForks(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Query() query: Record<string, string>,
+  ): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>>(RepoPatterns.listForks, { actor, params: { owner, repo }, query });
+  }
+
+  /** Gitea answers a fork with 202 (its "TODO change back to 201"). */
+  @Post('forks')
+  @Access({ signIn: true })
+  @HttpCode(202)
+  fork(
+    @CurrentActor() actor: Actor,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Body() body: CreateForkOption,
+  ): Promise<Repository> {
+    return this.rpc.call(RepoPatterns.fork, { actor, params: { owner, repo }, body });
   }
 }

@@ -11,8 +11,9 @@ function repositoryPayload(action: RepositoryPayload['action'], repository: Repo
   return { event: 'repository', payload, repoId: repository.id, ownerId: repository.owner.id, branch: null, indent: 1 };
 }
 
-export const repositoryCreatedPayload = (e: EventEnvelope<'repo.created'>): BuiltHookPayload =>
-  repositoryPayload('created', e.payload.repository, e.payload.sender);
+/** Gitea announces a fork's creation with this payload only when an organization owns the fork. */
+export const repositoryCreatedPayload = (e: EventEnvelope<'repo.created'>): BuiltHookPayload | null =>
+  e.payload.repository.fork && !e.payload.organization ? null : repositoryPayload('created', e.payload.repository, e.payload.sender);
 
 export const repositoryDeletedPayload = (e: EventEnvelope<'repo.deleted'>): BuiltHookPayload =>
   repositoryPayload('deleted', e.payload.repository, e.payload.sender);

@@ -93,6 +93,25 @@ describe('webhook payloads', () => {
     expect(built.payload).toEqual(status);
   });
 
+  it("should send a fork to the forked repository's hooks with Gitea's forkee (the source) and repository (the fork)", () => {
+    const fork = repo(6, ann, 'proj', { fork: true, parent: proj });
+    const built = buildHookPayload(envelope('repo.forked', { forkee: fork, repository: proj, sender: ann }))!;
+    expect(built).toMatchObject({ event: 'fork', repoId: 5, ownerId: 9, branch: null });
+    expect(built.payload).toEqual({ forkee: proj, repository: fork, sender: ann });
+  });
+
+  it("should announce a fork's creation as a repository event only when an organization owns the fork", () => {
+    const userFork = repo(6, ann, 'proj', { fork: true, parent: proj });
+    expect(buildHookPayload(envelope('repo.created', { repository: userFork, organization: null, sender: ann }))).toBeNull();
+    const org = { id: 9, name: 'acme', username: 'acme' } as never;
+    const orgFork = repo(7, acme, 'proj2', { fork: true, parent: proj });
+    expect(buildHookPayload(envelope('repo.created', { repository: orgFork, organization: org, sender: ann }))).toMatchObject({
+      event: 'repository',
+      repoId: 7,
+      payload: { action: 'created', repository: orgFork },
+    });
+  });
+
   it('should send nothing for events without a webhook', () => {
     expect(buildHookPayload(envelope('user.created', { user: ann }))).toBeNull();
   });

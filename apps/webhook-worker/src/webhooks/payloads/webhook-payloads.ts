@@ -1,6 +1,7 @@
 import type { EventEnvelope, EventName, HookEventType } from '@gitforge/contracts';
 import { createPayload } from './create.payload.js';
 import { deletePayload } from './delete.payload.js';
+import { forkPayload } from './fork.payload.js';
 import { issueCommentPayload } from './issue-comment.payload.js';
 import { issuePayload } from './issue.payload.js';
 import { pullMergedPayload, pullReviewedPayload, pullReviewRequestedPayload, pullSynchronizedPayload } from './pull.payload.js';
@@ -36,6 +37,7 @@ type Builders = { [N in EventName]?: (envelope: EventEnvelope<N>) => BuiltHookPa
 export const WebhookPayloads: Builders = {
   'repo.created': repositoryCreatedPayload,
   'repo.deleted': repositoryDeletedPayload,
+  'repo.forked': forkPayload,
   'repo.pushed': pushPayload,
   'repo.ref_created': createPayload,
   'repo.ref_deleted': deletePayload,

@@ -1,0 +1,270 @@
+import type { Activity, Branch, CreateForkOption, CreateHookOption, Repository } from '@gitforge/contracts';
+import { expectEventually } from '@gitforge/platform/testing';
+import { addToTeam, createOrg, createTeam } from './support/accounts.js';
+import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
+import { GitCli, gitUrl } from './support/git.js';
+import { HookReceiver } from './support/hook-receiver.js';
+import { Layout, layoutsUnderTest } from './support/layout.js';
+import { addCollaborator, createRepo } from './support/repos.js';
+
+/**
+ * Forks through the gateway: Gitea's `POST/GET /repos/{owner}/{repo}/forks`, the fork fields of
+ * every Repository, the bookkeeping of deletions, real git on both sides, and the fork webhook.
+ */
+describe.each(layoutsUnderTest())('forks (%s layout)', (kind) => {
+  let layout: Layout;
+  let api: Api;
+  let git: GitCli;
+  let receiver: HookReceiver;
+  let alice: TestUser;
+  let bob: TestUser;
+  let carol: TestUser;
+  let bobOrg: string;
+  let aliceOrg: string;
+  let src: Repository;
+  let firstCommit: string;
+
+  const fork = (as: Api, repo: Repository | string, body: CreateForkOption = {}) =>
+    as.post<Repository>(`/repos/${typeof repo === 'string' ? repo : repo.full_name}/forks`, body);
+  const url = (user: TestUser, fullName: string) => {
+    const [owner, name] = fullName.split('/') as [string, string];
+    return gitUrl(layout, owner, name, [user.username, user.password]);
+  };
+  const tip = async (as: Api, fullName: string, branch = 'main') => (await as.get<Branch>(`/repos/${fullName}/branches/${branch}`)).body.commit.id;
+
+  beforeAll(async () => {
+    layout = await Layout.start(kind, { env: { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1' } });
+    api = new Api(layout);
+    git = GitCli.create();
+    receiver = await HookReceiver.start();
+    alice = await createUser(api, 'alice');
+    bob = await createUser(api, 'bob');
+    carol = await createUser(api, 'carol');
+    bobOrg = (await createOrg(bob.api)).name;
+    // bob is a member of alice's organization, in a team that may not create repositories.
+    aliceOrg = (await createOrg(alice.api)).name;
+    const readers = await createTeam(alice.api, aliceOrg, { permission: 'read', can_create_org_repo: false });
+    await addToTeam(alice.api, readers.id, bob);
+
+    src = await createRepo(alice.api, { name: uniqueName('src'), description: 'the source', auto_init: true });
+    firstCommit = await tip(alice.api, src.full_name);
+    const work = git.dir();
+    await git.run(['clone', '--quiet', url(alice, src.full_name), work]);
+    await git.commit(work, { 'two.txt': 'two\n' }, 'second commit');
+    await git.run(['push', '--quiet', 'origin', 'main'], { cwd: work });
+  });
+
+  afterAll(async () => {
+    git?.cleanup();
+    await receiver?.close();
+    await layout?.stop();
+  });
+
+  describe('creating', () => {
+    let bobFork: Repository;
+
+    it('should fork to the caller (202) with the source as parent and count it', async () => {
+      const res = await fork(bob.api, src);
+      expect(res.status).toBe(202);
+      bobFork = res.body;
+      expect(bobFork).toMatchObject({
+        full_name: `${bob.username}/${src.name}`,
+        owner: expect.objectContaining({ login: bob.username }),
+        fork: true,
+        private: false,
+        empty: false,
+        description: 'the source',
+        default_branch: 'main',
+        forks_count: 0,
+        permissions: { admin: true, push: true, pull: true },
+        parent: expect.objectContaining({ id: src.id, full_name: src.full_name, fork: false, parent: null, forks_count: 1 }),
+      });
+      // The parent as bob sees it: a reader of a public repository.
+      expect(bobFork.parent!.permissions).toEqual({ admin: false, push: false, pull: true });
+      expect((await alice.api.get<Repository>(`/repos/${src.full_name}`)).body).toMatchObject({ forks_count: 1, fork: false, parent: null });
+      expect((await bob.api.get<Repository>(`/repos/${bobFork.full_name}`)).body).toMatchObject({ fork: true, parent: { id: src.id } });
+      expect((await carol.api.get<Repository>(`/repositories/${bobFork.id}`)).body.parent).toMatchObject({ id: src.id });
+    });
+
+    it('should refuse a second fork by the same owner (409), whatever its name', async () => {
+      const res = await fork(bob.api, src, { name: uniqueName('again') });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual(
+        giteaError(`repository is already forked by user [uname: ${bob.username}, repo path: ${src.full_name}, fork path: ${bobFork.full_name}]`),
+      );
+    });
+
+    it('should refuse to fork your own repository into yourself under its own name (409), and allow a new name', async () => {
+      const same = await fork(alice.api, src);
+      expect(same.status).toBe(409);
+      expect(same.body).toEqual(giteaError(`repository already exists [uname: ${alice.username}, name: ${src.name}]`));
+      const renamed = await fork(alice.api, src, { name: `${src.name}-copy` });
+      expect(renamed.status).toBe(202);
+      expect(renamed.body).toMatchObject({ full_name: `${alice.username}/${src.name}-copy`, fork: true, parent: { id: src.id } });
+    });
+
+    it('should fork into an organization where the caller may create repositories, under a new name', async () => {
+      const name = uniqueName('renamed');
+      const res = await fork(bob.api, src, { organization: bobOrg, name });
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ full_name: `${bobOrg}/${name}`, fork: true, parent: { id: src.id }, permissions: { admin: true } });
+      expect((await api.anonymous.get<Repository>(`/repos/${src.full_name}`)).body.forks_count).toBe(3);
+    });
+
+    it('should refuse an organization the caller may not create in (403), and unknown ones (404)', async () => {
+      const denied = await fork(bob.api, src, { organization: aliceOrg });
+      expect(denied.status).toBe(403);
+      expect(denied.body).toEqual(giteaError('User is not allowed to create repositories in this organization.'));
+      expect((await fork(bob.api, src, { organization: uniqueName('nope') })).status).toBe(404);
+      expect((await fork(bob.api, src, { organization: bob.username })).status).toBe(404);
+    });
+
+    it('should refuse bad names (422), anonymous callers (401) and unknown sources (404)', async () => {
+      expect((await fork(carol.api, src, { name: 'bad name!' })).status).toBe(422);
+      expect((await fork(carol.api, src, { name: '.git' })).status).toBe(422);
+      expect((await fork(api.anonymous, src)).status).toBe(401);
+      expect((await fork(carol.api, `${alice.username}/${uniqueName('missing')}`)).status).toBe(404);
+    });
+
+    it('should list the forks the caller may see, oldest first, paged', async () => {
+      const all = await api.anonymous.get<Repository[]>(`/repos/${src.full_name}/forks`);
+      expect(all.status).toBe(200);
+      expect(all.headers.get('x-total-count')).toBe('3');
+      expect(all.body.map((r) => r.owner.login)).toEqual([bob.username, alice.username, bobOrg]);
+      expect(all.body.every((r) => r.fork && r.parent?.id === src.id)).toBe(true);
+      const page = await api.anonymous.get<Repository[]>(`/repos/${src.full_name}/forks?page=2&limit=1`);
+      expect(page.body.map((r) => r.owner.login)).toEqual([alice.username]);
+      expect(page.headers.get('x-total-count')).toBe('3');
+      expect(page.headers.get('link')).toContain('rel="next"');
+      expect((await api.anonymous.get(`/repos/${alice.username}/${uniqueName('missing')}/forks`)).status).toBe(404);
+    });
+
+    it('should find forks with search mode=fork and leave them out of mode=source', async () => {
+      const q = encodeURIComponent(src.name);
+      const forks = await api.anonymous.get<{ ok: boolean; data: Repository[] }>(`/repos/search?q=${q}&mode=fork&limit=50`);
+      expect(forks.body.data.map((r) => r.full_name).sort()).toEqual(
+        expect.arrayContaining([bobFork.full_name, `${alice.username}/${src.name}-copy`]),
+      );
+      expect(forks.body.data.every((r) => r.fork)).toBe(true);
+      const sources = await api.anonymous.get<{ ok: boolean; data: Repository[] }>(`/repos/search?q=${q}&mode=source&limit=50`);
+      expect(sources.body.data.map((r) => r.full_name)).toContain(src.full_name);
+      expect(sources.body.data.some((r) => r.fork)).toBe(false);
+    });
+
+    it("should clone the fork with the source's history, and keep pushes to the fork out of the source", async () => {
+      const sourceTip = await tip(alice.api, src.full_name);
+      const work = git.dir();
+      await git.run(['clone', '--quiet', url(bob, bobFork.full_name), work]);
+      const log = (await git.run(['log', '--format=%H %s'], { cwd: work })).stdout.trim().split('\n');
+      expect(log).toEqual([`${sourceTip} second commit`, `${firstCommit} Initial commit`]);
+      const pushed = await git.commit(work, { 'fork.txt': 'only in the fork\n' }, 'fork commit');
+      await git.run(['push', '--quiet', 'origin', 'main'], { cwd: work });
+      expect(await tip(bob.api, bobFork.full_name)).toBe(pushed);
+      expect(await tip(alice.api, src.full_name)).toBe(sourceTip);
+      const check = git.dir();
+      await git.run(['clone', '--quiet', url(alice, src.full_name), check]);
+      expect((await git.run(['cat-file', '-t', pushed], { cwd: check, allowFailure: true })).code).not.toBe(0);
+    });
+
+    it('should record the fork as create_repo in the forker feed', async () => {
+      await expectEventually(async () => {
+        const feed = await bob.api.get<Activity[]>(`/users/${bob.username}/activities/feeds?only-performed-by=true`);
+        expect(feed.body).toEqual(expect.arrayContaining([expect.objectContaining({ op_type: 'create_repo', repo_id: bobFork.id })]));
+      });
+    });
+  });
+
+  describe('private and empty sources', () => {
+    it('should keep a fork of a private repository private, 404 to outsiders, and hide a parent the caller no longer sees', async () => {
+      const secret = await createRepo(alice.api, { name: uniqueName('secret'), private: true, auto_init: true });
+      expect((await fork(carol.api, secret)).status).toBe(404);
+      expect((await carol.api.get(`/repos/${secret.full_name}/forks`)).status).toBe(404);
+      await addCollaborator(alice.api, secret, bob, 'read');
+      const res = await fork(bob.api, secret);
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ private: true, fork: true, parent: { id: secret.id, private: true } });
+      expect((await carol.api.get(`/repos/${res.body.full_name}`)).status).toBe(404);
+      expect((await api.anonymous.get(`/repos/${res.body.full_name}`)).status).toBe(404);
+      // The parent's owner does not see bob's private fork in the list; bob does.
+      expect((await alice.api.get<Repository[]>(`/repos/${secret.full_name}/forks`)).body).toEqual([]);
+      expect((await bob.api.get<Repository[]>(`/repos/${secret.full_name}/forks`)).body.map((r) => r.id)).toEqual([res.body.id]);
+      expect((await alice.api.delete(`/repos/${secret.full_name}/collaborators/${bob.username}`)).status).toBe(204);
+      const after = await bob.api.get<Repository>(`/repos/${res.body.full_name}`);
+      expect(after.body).toMatchObject({ fork: true, parent: null });
+    });
+
+    it('should fork an empty repository as an empty one that takes pushes', async () => {
+      const empty = await createRepo(alice.api, { name: uniqueName('empty'), default_branch: 'trunk' });
+      const res = await fork(carol.api, empty);
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ empty: true, fork: true, default_branch: 'trunk' });
+      const work = git.dir();
+      await git.run(['init', '--quiet', '--initial-branch=trunk', work]);
+      const sha = await git.commit(work, { 'a.txt': 'a\n' }, 'first');
+      await git.run(['push', '--quiet', url(carol, res.body.full_name), 'trunk'], { cwd: work });
+      expect(await tip(carol.api, res.body.full_name, 'trunk')).toBe(sha);
+    });
+  });
+
+  describe('deleting', () => {
+    it('should leave forks standalone and clonable when their parent is deleted', async () => {
+      const parent = await createRepo(alice.api, { name: uniqueName('parent'), auto_init: true });
+      const child = (await fork(bob.api, parent)).body;
+      const sha = await tip(alice.api, parent.full_name);
+      expect((await alice.api.delete(`/repos/${parent.full_name}`)).status).toBe(204);
+      expect((await bob.api.get<Repository>(`/repos/${child.full_name}`)).body).toMatchObject({ fork: false, parent: null });
+      const search = await api.anonymous.get<{ data: Repository[] }>(`/repos/search?q=${encodeURIComponent(parent.name)}&mode=source`);
+      expect(search.body.data.map((r) => r.id)).toContain(child.id);
+      const work = git.dir();
+      await git.run(['clone', '--quiet', url(bob, child.full_name), work]);
+      expect((await git.run(['rev-parse', 'HEAD'], { cwd: work })).stdout.trim()).toBe(sha);
+      expect((await git.run(['fsck', '--no-progress'], { cwd: work })).code).toBe(0);
+    });
+
+    it('should count one fork less when a fork is deleted, and leave the parent clonable', async () => {
+      const parent = await createRepo(alice.api, { name: uniqueName('parent'), auto_init: true });
+      const child = (await fork(bob.api, parent)).body;
+      expect((await api.anonymous.get<Repository>(`/repos/${parent.full_name}`)).body.forks_count).toBe(1);
+      expect((await bob.api.delete(`/repos/${child.full_name}`)).status).toBe(204);
+      expect((await api.anonymous.get<Repository>(`/repos/${parent.full_name}`)).body.forks_count).toBe(0);
+      expect((await api.anonymous.get<Repository[]>(`/repos/${parent.full_name}/forks`)).body).toEqual([]);
+      const work = git.dir();
+      await git.run(['clone', '--quiet', url(alice, parent.full_name), work]);
+      expect((await git.run(['fsck', '--no-progress'], { cwd: work })).code).toBe(0);
+      // The same owner may fork it again.
+      expect((await fork(bob.api, parent)).status).toBe(202);
+    });
+  });
+
+  describe('webhooks', () => {
+    it("should deliver Gitea's fork payload to the forked repository's hooks, and announce an organization's fork as created", async () => {
+      const hooked = await createRepo(alice.api, { name: uniqueName('hooked'), auto_init: true });
+      const hook = (path: string, events: string[]): CreateHookOption => ({
+        type: 'gitea',
+        config: { url: receiver.url(path), content_type: 'json' },
+        events,
+        active: true,
+      });
+      expect((await alice.api.post(`/repos/${hooked.full_name}/hooks`, hook('/forked', ['fork']))).status).toBe(201);
+      expect((await bob.api.post(`/orgs/${bobOrg}/hooks`, hook('/org-created', ['repository']))).status).toBe(201);
+
+      const userFork = (await fork(bob.api, hooked)).body;
+      const [d] = await receiver.waitFor('/forked');
+      expect(d!.headers['x-gitea-event']).toBe('fork');
+      expect(d!.headers['x-gitea-event-type']).toBe('fork');
+      const body = JSON.parse(d!.body) as { forkee: Repository; repository: Repository; sender: { login: string } };
+      expect(Object.keys(body)).toEqual(['forkee', 'repository', 'sender']);
+      // Gitea's order: forkee is the repository forked, repository the new fork.
+      expect(body.forkee).toMatchObject({ id: hooked.id, full_name: hooked.full_name, forks_count: 1 });
+      expect(body.repository).toMatchObject({ id: userFork.id, fork: true, parent: { id: hooked.id } });
+      expect(body.sender.login).toBe(bob.username);
+
+      const orgFork = (await fork(bob.api, hooked, { organization: bobOrg })).body;
+      const [created] = await receiver.waitFor('/org-created');
+      expect(created!.headers['x-gitea-event']).toBe('repository');
+      expect(JSON.parse(created!.body)).toMatchObject({ action: 'created', repository: { id: orgFork.id, fork: true }, organization: { login: bobOrg } });
+      const forked = await receiver.waitFor('/forked', 2);
+      expect(JSON.parse(forked[1]!.body)).toMatchObject({ forkee: { id: hooked.id }, repository: { id: orgFork.id } });
+    });
+  });
+});
