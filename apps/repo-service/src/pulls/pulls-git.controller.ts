@@ -6,7 +6,6 @@ import {
   type Commit,
   type Page,
   type PullGitState,
-  type PullHeadRepoRequest,
   type PullMergeRequest,
   type PullMergeResult,
   type PullPolicy,
@@ -16,10 +15,8 @@ import {
   type PullSyncRequest,
   type PullUpdateRequest,
   type RawText,
-  type RepoAccess,
   type RpcRequest,
 } from '@gitforge/contracts';
-import { PullHeadRepoService } from './pull-head-repo.service.js';
 import { PullMergeService } from './pull-merge.service.js';
 import { PullPolicyService } from './pull-policy.service.js';
 import { PullRangeService } from './pull-range.service.js';
@@ -35,7 +32,6 @@ export class PullsGitController {
     private readonly range: PullRangeService,
     private readonly merges: PullMergeService,
     private readonly policies: PullPolicyService,
-    private readonly heads: PullHeadRepoService,
   ) {}
 
   @MessagePattern(PullGitPatterns.inspect)
@@ -78,8 +74,4 @@ export class PullsGitController {
     return this.policies.policy(req.body);
   }
 
-  @MessagePattern(PullGitPatterns.headRepo)
-  headRepo(@Payload() req: Req<PullHeadRepoRequest>): Promise<RepoAccess> {
-    return this.heads.headRepo(req.actor, req.body);
-  }
 }

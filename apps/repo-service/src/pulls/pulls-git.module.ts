@@ -7,7 +7,6 @@ import { PushesModule } from '../pushes/pushes.module.js';
 import { ReposModule } from '../repos/repos.module.js';
 import { StatusesRepository } from '../statuses/statuses.repository.js';
 import { PullGit } from './pull-git.js';
-import { PullHeadRepoService } from './pull-head-repo.service.js';
 import { PullMergeService } from './pull-merge.service.js';
 import { PullPolicyService } from './pull-policy.service.js';
 import { PullRangeService } from './pull-range.service.js';
@@ -19,6 +18,6 @@ import { PullsGitController } from './pulls-git.controller.js';
 @Module({
   imports: [ReposModule, RepoGitModule, PushesModule, ProtectionsModule, RepoFactsModule],
   controllers: [PullsGitController],
-  providers: [PullGit, PullRepos, PullStateService, PullRangeService, PullMergeService, PullPolicyService, PullHeadRepoService, CommitUsers, StatusesRepository],
+  providers: [PullGit, PullRepos, PullStateService, PullRangeService, PullMergeService, PullPolicyService, CommitUsers, StatusesRepository],
 })
 export class PullsGitModule {}

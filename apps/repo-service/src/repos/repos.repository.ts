@@ -77,10 +77,6 @@ export class ReposRepository {
   }
 
   /** An owner's fork of a repository (Gitea's GetForkedRepo). */
-  findFork(ownerId: number, parentId: number): Promise<RepositoryEntity | null> {
-    return this.db.findOneBy(RepositoryEntity, { ownerId, forkId: parentId });
-  }
-
   findById(id: number, manager?: EntityManager): Promise<RepositoryEntity | null> {
     return this.db.findOneBy(RepositoryEntity, { id }, manager);
   }
