@@ -1,0 +1,328 @@
+import { giteaApi } from 'gitea-js';
+import type { AccessToken, ChangedFile, Commit, Issue, PullRequest, Repository } from '@gitforge/contracts';
+import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
+import { GitCli, gitUrl } from './support/git.js';
+import { Layout, layoutsUnderTest } from './support/layout.js';
+import { addCollaborator, createRepo } from './support/repos.js';
+
+const b64 = (s: string): string => Buffer.from(s).toString('base64');
+
+/** Polls until `check` passes (the pull sync follows pushes through the event queue). */
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+}
+
+describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
+  let layout: Layout;
+  let api: Api;
+  let owner: TestUser;
+  let writer: TestUser;
+  let reader: TestUser;
+  let outsider: TestUser;
+  let forker: TestUser;
+  let git: GitCli;
+
+  beforeAll(async () => {
+    layout = await Layout.start(kind);
+    api = new Api(layout);
+    [owner, writer, reader, outsider, forker] = await Promise.all([
+      createUser(api, 'powner'),
+      createUser(api, 'pwriter'),
+      createUser(api, 'preader'),
+      createUser(api, 'poutsider'),
+      createUser(api, 'pforker'),
+    ]);
+    git = GitCli.create();
+  });
+
+  afterAll(async () => {
+    git?.cleanup();
+    await layout?.stop();
+  });
+
+  /** A repository with a README on main, the writer and the reader as collaborators. */
+  async function project(extra: Record<string, unknown> = {}): Promise<Repository> {
+    const repo = await createRepo(owner.api, { auto_init: true, ...extra });
+    await addCollaborator(owner.api, repo, writer, 'write');
+    await addCollaborator(owner.api, repo, reader, 'read');
+    return repo;
+  }
+
+  /** A commit on `branch` (created from `from` when new) writing `file`; answers the commit id. */
+  async function commitTo(as: Api, repo: Repository, branch: string, file: string, content: string, from?: string): Promise<string> {
+    const existing = await as.get<{ sha: string }>(`/repos/${repo.full_name}/contents/${file}?ref=${branch}`);
+    const body: Record<string, unknown> = { content: b64(content), message: `change ${file}` };
+    if (from) Object.assign(body, { branch: from, new_branch: branch });
+    else body.branch = branch;
+    const res = existing.status === 200 && !from ? await as.put(`/repos/${repo.full_name}/contents/${file}`, { ...body, sha: existing.body.sha }) : await as.post(`/repos/${repo.full_name}/contents/${file}`, body);
+    if (res.status !== 201 && res.status !== 200) throw new Error(`commit to ${branch}: ${res.status} ${res.text}`);
+    return (res.body as { commit: { sha: string } }).commit.sha;
+  }
+
+  async function openPull(as: Api, repo: Repository, head: string, base = 'main', extra: Record<string, unknown> = {}): Promise<PullRequest> {
+    const res = await as.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head, base, title: uniqueName('pull'), ...extra });
+    if (res.status !== 201) throw new Error(`opening a pull: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  async function clone(repo: Repository): Promise<string> {
+    const dir = git.dir('clone');
+    await git.run(['clone', '--quiet', gitUrl(layout, owner.username, repo.name, [owner.username, owner.password]), dir]);
+    return dir;
+  }
+
+  const gitOut = async (dir: string, ...args: string[]): Promise<string> => (await git.run(args, { cwd: dir })).stdout.trim();
+
+  it('should open a pull in Gitea’s shape, answer it by number and by base/head, and fill the issue’s pull_request', async () => {
+    const repo = await project();
+    const headSha = await commitTo(writer.api, repo, 'feature', 'a.txt', 'one\n', 'main');
+    const pull = await openPull(writer.api, repo, 'feature', 'main', { body: 'please', assignees: [writer.username] });
+    expect(pull).toMatchObject({
+      number: 1,
+      state: 'open',
+      draft: false,
+      merged: false,
+      merged_at: null,
+      merge_commit_sha: null,
+      merged_by: null,
+      mergeable: true,
+      body: 'please',
+      comments: 0,
+      additions: 1,
+      deletions: 0,
+      changed_files: 1,
+      requested_reviewers: null,
+      html_url: `${layout.rootUrl}${repo.full_name}/pulls/1`,
+      diff_url: `${layout.rootUrl}${repo.full_name}/pulls/1.diff`,
+      patch_url: `${layout.rootUrl}${repo.full_name}/pulls/1.patch`,
+      base: { label: 'main', ref: 'main', repo_id: repo.id, repo: { id: repo.id } },
+      head: { label: 'feature', ref: 'feature', sha: headSha, repo_id: repo.id, repo: { id: repo.id } },
+    });
+    expect(pull.user.login).toBe(writer.username);
+    expect(pull.assignees?.map((u) => u.login)).toEqual([writer.username]);
+    expect(pull.merge_base).toMatch(/^[0-9a-f]{40}$/);
+
+    const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/1`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ number: 1, head: { sha: headSha } });
+    const byBaseHead = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/main/feature`);
+    expect(byBaseHead.body.number).toBe(1);
+    expect((await reader.api.get(`/repos/${repo.full_name}/pulls/main/nope`)).status).toBe(404);
+
+    const issue = await reader.api.get<Issue>(`/repos/${repo.full_name}/issues/1`);
+    expect(issue.body.pull_request).toEqual({ merged: false, merged_at: null, draft: false, html_url: pull.html_url });
+    const list = await reader.api.get<PullRequest[]>(`/repos/${repo.full_name}/pulls?state=open`);
+    expect(list.headers.get('x-total-count')).toBe('1');
+    expect(list.body[0]).not.toHaveProperty('additions');
+
+    const wip = await openPull(writer.api, repo, 'feature', 'main', {}).catch((e: Error) => e);
+    expect(String(wip)).toMatch(/409/);
+    const dup = await writer.api.post(`/repos/${repo.full_name}/pulls`, { head: 'feature', base: 'main', title: 'again' });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual(giteaError(/pull request already exists for these targets/));
+  });
+
+  it('should refuse bad heads and bases, hide private repositories and let readers open pulls', async () => {
+    const repo = await project({ private: true });
+    await commitTo(writer.api, repo, 'topic', 'b.txt', 'b\n', 'main');
+    const post = (as: Api, body: Record<string, unknown>) => as.post(`/repos/${repo.full_name}/pulls`, { title: 't', ...body });
+    expect((await post(writer.api, { head: 'main', base: 'main' })).status).toBe(422);
+    expect((await post(writer.api, { head: 'ghost', base: 'main' })).status).toBe(404);
+    expect((await post(writer.api, { head: 'topic', base: 'ghost' })).status).toBe(404);
+    expect((await post(writer.api, { head: '--upload-pack=x', base: 'main' })).status).toBe(404);
+    expect((await post(writer.api, { base: 'main' })).status).toBe(422);
+    expect((await post(outsider.api, { head: 'topic', base: 'main' })).status).toBe(404);
+    expect((await outsider.api.get(`/repos/${repo.full_name}/pulls`)).status).toBe(404);
+    const wip = await post(reader.api, { head: 'topic', base: 'main', title: 'WIP: not yet' });
+    expect(wip.status).toBe(201);
+    expect((wip.body as PullRequest).draft).toBe(true);
+    expect((wip.body as PullRequest).mergeable).toBe(false);
+    const merge = await owner.api.post(`/repos/${repo.full_name}/pulls/${(wip.body as PullRequest).number}/merge`, { Do: 'merge' });
+    expect(merge.status).toBe(405);
+    expect(merge.body).toEqual(giteaError('Work in progress PRs cannot be merged'));
+
+    await owner.api.patch(`/repos/${repo.full_name}`, { archived: true });
+    expect((await post(writer.api, { head: 'topic', base: 'main', title: 'archived' })).status).toBe(423);
+  });
+
+  it('should answer the diff, the patch, the changed files and the commits of a pull', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'docs', 'guide.md', 'hello\n', 'main');
+    await commitTo(writer.api, repo, 'docs', 'guide.md', 'hello\nworld\n');
+    const pull = await openPull(writer.api, repo, 'docs');
+    const diff = await reader.api.get(`/repos/${repo.full_name}/pulls/${pull.number}.diff`);
+    expect(diff.status).toBe(200);
+    expect(diff.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(diff.text).toContain('diff --git a/guide.md b/guide.md');
+    expect(diff.text).toContain('+world');
+    const patch = await reader.api.get(`/repos/${repo.full_name}/pulls/${pull.number}.patch`);
+    expect(patch.text).toMatch(/^From [0-9a-f]{40} /);
+    expect(patch.text.match(/^Subject: /gm)).toHaveLength(2);
+    const files = await reader.api.get<ChangedFile[]>(`/repos/${repo.full_name}/pulls/${pull.number}/files`);
+    expect(files.body).toEqual([expect.objectContaining({ filename: 'guide.md', status: 'added', additions: 2, deletions: 0, changes: 2 })]);
+    const commits = await reader.api.get<Commit[]>(`/repos/${repo.full_name}/pulls/${pull.number}/commits`);
+    expect(commits.headers.get('x-total-count')).toBe('2');
+    expect(commits.body).toHaveLength(2);
+    expect((await reader.api.get(`/repos/${repo.full_name}/pulls/${pull.number}.exe`)).status).toBe(404);
+    expect((await reader.api.get(`/repos/${repo.full_name}/pulls/999.diff`)).status).toBe(404);
+  });
+
+  it('should merge with each style and leave the history each promises in a real clone', async () => {
+    const repo = await project();
+    const results: Record<string, { head: string; pull: PullRequest }> = {};
+    for (const style of ['merge', 'squash', 'rebase', 'rebase-merge', 'fast-forward-only'] as const) {
+      const branch = `st-${style}`;
+      await commitTo(writer.api, repo, branch, `${style}-1.txt`, '1\n', 'main');
+      const head = await commitTo(writer.api, repo, branch, `${style}-2.txt`, '2\n');
+      const pull = await openPull(writer.api, repo, branch);
+      expect((await owner.api.get(`/repos/${repo.full_name}/pulls/${pull.number}/merge`)).status).toBe(404);
+      const merged = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: style, MergeTitleField: style === 'merge' ? 'Merged by the test' : undefined });
+      expect([style, merged.status, merged.text]).toEqual([style, 200, '']);
+      expect((await owner.api.get(`/repos/${repo.full_name}/pulls/${pull.number}/merge`)).status).toBe(204);
+      const after = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`);
+      expect(after.body).toMatchObject({ state: 'closed', merged: true, merged_by: { login: owner.username } });
+      expect(after.body.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+      results[style] = { head, pull: after.body };
+    }
+    const dir = await clone(repo);
+    const parents = async (sha: string) => (await gitOut(dir, 'rev-list', '--parents', '-n', '1', sha)).split(' ').slice(1);
+    // merge: a merge commit whose second parent is the head, with the title given.
+    const m = results.merge!;
+    expect(await parents(m.pull.merge_commit_sha!)).toHaveLength(2);
+    expect((await parents(m.pull.merge_commit_sha!))[1]).toBe(m.head);
+    expect(await gitOut(dir, 'log', '-1', '--format=%s', m.pull.merge_commit_sha!)).toBe('Merged by the test');
+    // squash: one commit with one parent holding both files, Gitea's default title.
+    const s = results.squash!;
+    expect(await parents(s.pull.merge_commit_sha!)).toHaveLength(1);
+    // Gitea's default squash title, then its co-author trailers (the writer authored, the owner merged).
+    const squashMessage = (await gitOut(dir, 'log', '-1', '--format=%B', s.pull.merge_commit_sha!)).split('\n');
+    expect(squashMessage[0]).toBe(`${s.pull.title} (#${s.pull.number})`);
+    expect(squashMessage).toContain(`Co-authored-by: ${writer.username} <${writer.username}@example.com>`);
+    expect((await gitOut(dir, 'show', '--name-only', '--format=', s.pull.merge_commit_sha!)).split('\n').sort()).toEqual(['squash-1.txt', 'squash-2.txt']);
+    // rebase: the head's two commits replayed linearly (single parents), the last is the merge commit.
+    const r = results.rebase!;
+    expect(await parents(r.pull.merge_commit_sha!)).toHaveLength(1);
+    expect(await gitOut(dir, 'log', '-2', '--format=%s', r.pull.merge_commit_sha!)).toBe('change rebase-2.txt\nchange rebase-1.txt');
+    // rebase-merge: a merge commit over the rebased commits.
+    const rm = results['rebase-merge']!;
+    const rmParents = await parents(rm.pull.merge_commit_sha!);
+    expect(rmParents).toHaveLength(2);
+    expect(await gitOut(dir, 'log', '-1', '--format=%s', rmParents[1]!)).toBe('change rebase-merge-2.txt');
+    // fast-forward-only: main is the head itself.
+    const ff = results['fast-forward-only']!;
+    expect(ff.pull.merge_commit_sha).toBe(ff.head);
+    expect(await gitOut(dir, 'rev-parse', 'origin/main')).toBe(ff.head);
+    // The whole of main is one line of first parents through every merge.
+    expect(await gitOut(dir, 'log', '--first-parent', '--format=%H', 'origin/main')).toContain(m.pull.merge_commit_sha!);
+  });
+
+  it('should refuse merges that are not allowed: repeated, stale heads, styles switched off, non-writers', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'guarded', 'g.txt', 'g\n', 'main');
+    const pull = await openPull(writer.api, repo, 'guarded');
+    const merge = (as: Api, body: Record<string, unknown>) => as.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, body);
+    expect((await merge(reader.api, { Do: 'merge' })).body).toEqual(giteaError('User not allowed to merge PR'));
+    expect((await merge(owner.api, { Do: 'merge', head_commit_id: '0'.repeat(40) })).status).toBe(409);
+    expect((await merge(owner.api, { Do: 'octopus' })).status).toBe(422);
+    await owner.api.patch(`/repos/${repo.full_name}`, { allow_squash_merge: false });
+    expect((await merge(owner.api, { do: 'squash' })).body).toEqual(giteaError('squash is not allowed an allowed merge style for this repository'));
+    expect((await merge(owner.api, { do: 'merge', head_commit_id: pull.head.sha })).status).toBe(200);
+    expect((await merge(owner.api, { Do: 'merge' })).status).toBe(405);
+    const edit = await owner.api.patch(`/repos/${repo.full_name}/pulls/${pull.number}`, { state: 'open' });
+    expect(edit.status).toBe(412);
+  });
+
+  it('should block a protected base until the required status succeeds, then merge a scheduled auto-merge', async () => {
+    const repo = await project();
+    const rule = await owner.api.post(`/repos/${repo.full_name}/branch_protections`, {
+      rule_name: 'main',
+      enable_push: true,
+      enable_status_check: true,
+      status_check_contexts: ['ci/*'],
+    });
+    expect(rule.status).toBe(201);
+    const head = await commitTo(writer.api, repo, 'checked', 'c.txt', 'c\n', 'main');
+    const pull = await openPull(writer.api, repo, 'checked');
+    const blocked = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' });
+    expect(blocked.status).toBe(405);
+    expect(blocked.body).toEqual(giteaError('not allowed to merge [reason: Not all required status checks successful]'));
+    const scheduled = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge', merge_when_checks_succeed: true });
+    expect(scheduled.status).toBe(201);
+    const again = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge', merge_when_checks_succeed: true });
+    expect(again.status).toBe(409);
+    expect((await owner.api.post(`/repos/${repo.full_name}/statuses/${head}`, { state: 'failure', context: 'ci/build' })).status).toBe(201);
+    expect((await owner.api.post(`/repos/${repo.full_name}/statuses/${head}`, { state: 'success', context: 'ci/build' })).status).toBe(201);
+    await eventually(async () => {
+      const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`);
+      expect(got.body.merged).toBe(true);
+    });
+  });
+
+  it('should let one of two conflicting merges win and refuse the other', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'left', 'same.txt', 'left\n', 'main');
+    await commitTo(writer.api, repo, 'right', 'same.txt', 'right\n', 'main');
+    const [a, b] = [await openPull(writer.api, repo, 'left'), await openPull(writer.api, repo, 'right')];
+    const results = await Promise.all([a, b].map((p) => owner.api.post(`/repos/${repo.full_name}/pulls/${p.number}/merge`, { Do: 'merge' })));
+    const codes = results.map((r) => r.status).sort();
+    expect(codes[0]).toBe(200);
+    expect([405, 409]).toContain(codes[1]);
+    const states = await Promise.all([a, b].map(async (p) => (await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${p.number}`)).body.merged));
+    expect(states.filter(Boolean)).toHaveLength(1);
+    // The loser now conflicts with its base, as the background check finds.
+    const loser = states[0] ? b : a;
+    await eventually(async () => {
+      const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${loser.number}`);
+      expect(got.body.mergeable).toBe(false);
+    });
+  });
+
+  it('should follow pushes to the head, and merge a pull from a fork', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'moving', 'm.txt', '1\n', 'main');
+    const pull = await openPull(writer.api, repo, 'moving');
+    const next = await commitTo(writer.api, repo, 'moving', 'm.txt', '2\n');
+    await eventually(async () => {
+      const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`);
+      expect(got.body.head.sha).toBe(next);
+    });
+
+    const fork = await forker.api.post<Repository>(`/repos/${repo.full_name}/forks`, {});
+    expect(fork.status).toBe(202);
+    const forkHead = await commitTo(forker.api, fork.body, 'from-fork', 'f.txt', 'fork\n', 'main');
+    const cross = await openPull(forker.api, repo, `${forker.username}:from-fork`);
+    expect(cross).toMatchObject({ head: { label: 'from-fork', sha: forkHead, repo_id: fork.body.id }, base: { repo_id: repo.id } });
+    expect((await outsider.api.post(`/repos/${repo.full_name}/pulls`, { head: `${outsider.username}:from-fork`, base: 'main', title: 'x' })).status).toBe(404);
+    const merged = await owner.api.post(`/repos/${repo.full_name}/pulls/${cross.number}/merge`, { Do: 'merge' });
+    expect(merged.status).toBe(200);
+    const dir = await clone(repo);
+    expect(await gitOut(dir, 'merge-base', '--is-ancestor', forkHead, 'origin/main').then(() => true)).toBe(true);
+    const refs = await git.lsRemote(gitUrl(layout, owner.username, repo.name, [owner.username, owner.password]));
+    expect(refs.get(`refs/pull/${cross.number}/head`)).toBe(forkHead);
+  });
+
+  it('should create, list and merge a pull with gitea-js unchanged', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'js', 'js.txt', 'js\n', 'main');
+    const token = await owner.api.post<AccessToken>(`/users/${owner.username}/tokens`, { name: uniqueName('js'), scopes: ['write:repository'] });
+    const client = giteaApi(layout.rootUrl.replace(/\/$/, ''), { token: token.body.sha1, customFetch: fetch });
+    const [o, r] = [owner.username, repo.name];
+    const created = await client.repos.repoCreatePullRequest(o, r, { head: 'js', base: 'main', title: 'From gitea-js' });
+    expect(created.status).toBe(201);
+    const listed = await client.repos.repoListPullRequests(o, r, { state: 'open' });
+    expect(listed.data.map((p) => p.number)).toContain(created.data.number);
+    const merged = await client.repos.repoMergePullRequest(o, r, created.data.number!, { Do: 'squash', delete_branch_after_merge: true });
+    expect(merged.status).toBe(200);
+    const got = await client.repos.repoGetPullRequest(o, r, created.data.number!);
+    expect(got.data.merged).toBe(true);
+    expect((await owner.api.get(`/repos/${repo.full_name}/branches/js`)).status).toBe(404);
+  });
+});
