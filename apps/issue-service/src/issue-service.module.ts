@@ -11,6 +11,7 @@ import { TimesModule } from './times/times.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { CommentsModule } from './comments/comments.module.js';
 import { ReactionsModule } from './reactions/reactions.module.js';
+import { ReviewsModule } from './reviews/reviews.module.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 
 @Module({
@@ -26,6 +27,7 @@ import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
     ReactionsModule,
     SubscriptionsModule,
     AttachmentsModule,
+    ReviewsModule,
   ],
 })
 export class IssueServiceModule {}
