@@ -21,6 +21,7 @@ import { RepoPullsController } from './api/v1/repo-pulls.controller.js';
 import { TimesController } from './api/v1/times.controller.js';
 import { ProjectsController } from './api/v1/projects.controller.js';
 import { RepoIssueCommentsController } from './api/v1/repo-issue-comments.controller.js';
+import { RepoPullReviewsController } from './api/v1/repo-pull-reviews.controller.js';
 import { AttachmentDownloadsController, RepoCommentAttachmentsController, RepoIssueAttachmentsController } from './api/v1/repo-issue-attachments.controller.js';
 import { RepoCommitsController } from './api/v1/repo-commits.controller.js';
 import { RepoContentsController } from './api/v1/repo-contents.controller.js';
@@ -81,6 +82,7 @@ import { Paged } from './http/paged.js';
     RepoMilestonesController,
     TimesController,
     ProjectsController,
+    RepoPullReviewsController,
     RepoIssueCommentsController,
     RepoIssueAttachmentsController,
     RepoCommentAttachmentsController,

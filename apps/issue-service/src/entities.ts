@@ -13,6 +13,7 @@ import { Projects1763800000305 } from './migrations/1763800000305-projects.js';
 import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue-dependencies.js';
 import { CommentTimeline1763800000307 } from './migrations/1763800000307-comment-timeline.js';
 import { Pulls1763800000308 } from './migrations/1763800000308-pulls.js';
+import { ReviewTeamRequests1763800000311 } from './migrations/1763800000311-review-team-requests.js';
 import { PullAutoMergeEntity, PullRequestEntity } from './pulls/pull-request.entity.js';
 import { ReviewEntity } from './reviews/review.entity.js';
 import { ProjectColumnEntity } from './projects/project-column.entity.js';
@@ -57,4 +58,5 @@ export const IssueServiceMigrations = [
   IssueDependencies1763800000306,
   CommentTimeline1763800000307,
   Pulls1763800000308,
+  ReviewTeamRequests1763800000311,
 ];

@@ -11,6 +11,7 @@ import { TimesModule } from './times/times.module.js';
 import { ProjectsModule } from './projects/projects.module.js';
 import { CommentsModule } from './comments/comments.module.js';
 import { ReactionsModule } from './reactions/reactions.module.js';
+import { ReviewsModule } from './reviews/reviews.module.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 import { PullsModule } from './pulls/pulls.module.js';
 
@@ -28,6 +29,7 @@ import { PullsModule } from './pulls/pulls.module.js';
     SubscriptionsModule,
     AttachmentsModule,
     PullsModule,
+    ReviewsModule,
   ],
 })
 export class IssueServiceModule {}

@@ -1,4 +1,5 @@
-import { AccessMode, type Actor, type Issue, type RepoAccess, type User } from '@gitforge/contracts';
+import { AccessMode, type Actor, type Issue, type RepoAccess, type Team, type User } from '@gitforge/contracts';
+import type { DirectoryClient } from '@gitforge/platform';
 import type { RepoGate } from '../access/repo-gate.js';
 import type { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import type { IssueServiceConfig } from '../issue.config.js';
@@ -44,6 +45,9 @@ const event = (type: number, refs: Partial<CommentEntity>): CommentEntity =>
     oldRef: '',
     newRef: '',
     dependentIssueId: 0,
+    assigneeTeamId: 0,
+    reviewId: 0,
+    resolveDoerId: 0,
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...refs,
@@ -105,6 +109,12 @@ function setup() {
         return [open, closed].filter((r) => ids.includes(r.id));
       },
     } as unknown as RepoGate,
+    {
+      teams: async (orgId: number, filter: { ids: number[] }) => {
+        calls.push(`teams ${orgId} ${filter.ids.join(',')}`);
+        return filter.ids.map((id) => ({ id, orgId, name: `t${id}`, team: { id, name: `t${id}` } as Team }));
+      },
+    } as unknown as DirectoryClient,
   );
   return { sut, calls };
 }
@@ -166,5 +176,21 @@ describe(CommentLoader.name, () => {
       null,
     );
     expect(calls.sort()).toEqual(['counts ', 'labels ', 'milestones ', 'users+issues  / 5']);
+  });
+
+  it('should show review requests with their user or team, and the review a row belongs to', async () => {
+    const { sut, calls } = setup();
+    const org = { ...home, ownerKind: 'organization', ownerId: 9 } as RepoAccess;
+    const rows = [
+      event(CommentType.review_request, { assigneeId: 7 }),
+      event(CommentType.review_request, { assigneeTeamId: 3, removedAssignee: true }),
+      event(CommentType.review, { reviewId: 12, content: 'looks good' }),
+    ];
+    const out = await sut.timeline(rows, { idx: 10, isPull: true }, org, actor);
+    expect(out.map((c) => c.type)).toEqual(['review_request', 'review_request', 'review']);
+    expect(out[0]).toMatchObject({ assignee: { id: 7 }, assignee_team: null, removed_assignee: false });
+    expect(out[1]).toMatchObject({ assignee: null, assignee_team: { id: 3, name: 't3' }, removed_assignee: true });
+    expect(out[2]).toMatchObject({ review_id: 12, body: 'looks good' });
+    expect(calls.filter((c) => c.startsWith('teams'))).toEqual(['teams 9 3']);
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor, Comment, RepoAccess, TimelineComment, User } from '@gitforge/contracts';
+import type { Actor, Comment, RepoAccess, Team, TimelineComment, User } from '@gitforge/contracts';
+import { DirectoryClient } from '@gitforge/platform';
 import { canReadIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
 import { toAttachment } from '../attachments/attachment.mapper.js';
 import { AttachmentsRepository } from '../attachments/attachments.repository.js';
@@ -35,6 +36,7 @@ export class CommentLoader {
     private readonly milestones: MilestonesRepository,
     private readonly issues: IssuesRepository,
     private readonly gate: RepoGate,
+    private readonly directory: DirectoryClient,
   ) {}
 
   /** `issues` holds the issue of every row (by issue id). */
@@ -91,7 +93,8 @@ export class CommentLoader {
       ...new Set(rows.map(pick).filter((id) => id > 0)),
     ];
     const milestoneIds = [...new Set([...ids((r) => r.milestoneId), ...ids((r) => r.oldMilestoneId)])];
-    const [labels, milestones, dependents] = await Promise.all([
+    const teamIds = ids((r) => r.assigneeTeamId);
+    const [labels, milestones, dependents, teams] = await Promise.all([
       this.labels.findByIds(ids((r) => r.labelId)),
       this.milestones.findByIds(milestoneIds),
       this.dependentIssues(
@@ -99,12 +102,16 @@ export class CommentLoader {
         repo,
         actor,
       ),
+      // Teams are asked for reviews only in organization repositories.
+      teamIds.length > 0 && repo.ownerKind === 'organization' ? this.directory.teams(repo.ownerId, { ids: teamIds }) : Promise.resolve([]),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id));
     const { issues, users } = await this.issueLoader.loadWithUsers(dependents.rows, dependents.repos, [
       ...rows.map((r) => r.posterId),
       ...ids((r) => r.assigneeId),
+      ...ids((r) => r.resolveDoerId),
     ]);
+    const team = new Map<number, Team>(teams.map((t) => [t.id, t.team]));
     const home = repoLabelHome(this.config.rootUrl, repo);
     const label = new Map(labels.map((l) => [l.id, toLabel(l, home)]));
     const milestone = new Map(milestones.map((m) => [m.id, toMilestone(m, counts.get(m.id)!)]));
@@ -116,6 +123,8 @@ export class CommentLoader {
         milestone: milestone.get(r.milestoneId),
         oldMilestone: milestone.get(r.oldMilestoneId),
         assignee: r.assigneeId > 0 ? users.get(r.assigneeId) : null,
+        assigneeTeam: team.get(r.assigneeTeamId) ?? null,
+        resolveDoer: r.resolveDoerId > 0 ? users.get(r.resolveDoerId) : null,
         dependentIssue: dependent.get(r.dependentIssueId),
       }),
     );

@@ -15,14 +15,20 @@ export const CommentType = {
   removed_deadline: 18,
   add_dependency: 19,
   remove_dependency: 20,
-  /** A review comment on a line of the diff. */
+  /** A review's comment on a line of the diff (not shown in the timeline). */
   code: 21,
+  /** A submitted review; `review_id` names it. */
+  review: 22,
   lock: 23,
+  unlock: 24,
   /** A pull request's base branch changed (old_ref → new_ref). */
   change_target_branch: 25,
+  /** A review requested of a user (`assignee_id`) or a team (`assignee_team_id`), or the request removed (`removed_assignee`). */
+  review_request: 27,
   /** A pull request was merged. */
   merge_pull: 28,
-  unlock: 24,
+  /** A review dismissed; the content is the message. */
+  dismiss_review: 32,
   change_issue_ref: 33,
   pin: 36,
   unpin: 37,

@@ -51,6 +51,10 @@ export class CommentEntity {
   @Column({ type: 'boolean', default: false })
   removedAssignee!: boolean;
 
+  /** The team asked for a review (`review_request`). */
+  @Column({ type: 'integer', default: 0 })
+  assigneeTeamId!: number;
+
   /** The title before and after (`change_title`). */
   @Column({ type: 'varchar', length: 255, default: '' })
   oldTitle!: string;

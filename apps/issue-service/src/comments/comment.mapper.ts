@@ -7,6 +7,7 @@ import {
   type Milestone,
   type RepoAccess,
   type Repository,
+  type Team,
   type TimelineComment,
   type User,
 } from '@gitforge/contracts';
@@ -69,6 +70,9 @@ export interface TimelineParts {
   milestone?: Milestone | null;
   oldMilestone?: Milestone | null;
   assignee?: User | null;
+  /** The team of a review request. */
+  assigneeTeam?: Team | null;
+  resolveDoer?: User | null;
   dependentIssue?: Issue | null;
 }
 
@@ -101,11 +105,11 @@ export function toTimelineComment(
     ref_comment: null,
     ref_action: 'none',
     ref_commit_sha: '',
-    review_id: 0,
+    review_id: c.reviewId,
     label: parts.label ?? null,
     assignee: parts.assignee ?? null,
-    assignee_team: null,
-    resolve_doer: null,
+    assignee_team: parts.assigneeTeam ?? null,
+    resolve_doer: parts.resolveDoer ?? null,
     dependent_issue: parts.dependentIssue ?? null,
     removed_assignee: c.removedAssignee,
   };

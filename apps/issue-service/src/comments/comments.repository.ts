@@ -13,6 +13,8 @@ export interface CommentFilter {
   /** With repoId: only issues (false) or only pulls (true). */
   isPull?: boolean;
   type?: CommentType;
+  /** Leaves out rows of these kinds (the timeline leaves out review comments on lines). */
+  excludeTypes?: CommentType[];
   updatedAfter?: Date;
   updatedBefore?: Date;
 }
@@ -26,6 +28,8 @@ export type TimelineRefs = Partial<
     | 'milestoneId'
     | 'assigneeId'
     | 'removedAssignee'
+    | 'assigneeTeamId'
+    | 'reviewId'
     | 'oldTitle'
     | 'newTitle'
     | 'oldRef'
@@ -124,6 +128,7 @@ export class CommentsRepository {
       });
     }
     if (f.type !== undefined) qb.andWhere('c.type = :type', { type: f.type });
+    if (f.excludeTypes?.length) qb.andWhere('c.type NOT IN (:...excluded)', { excluded: f.excludeTypes });
     // Gitea compares whole seconds (updated_unix against the time's Unix()): a comment made during
     // the second named by `before` is still before it.
     if (f.updatedAfter) qb.andWhere('c.updated_at >= :after', { after: wholeSecond(f.updatedAfter) });

@@ -255,7 +255,8 @@ export class CommentsService {
   ): Promise<Page<TimelineComment>> {
     const range = updatedRange(query);
     const { repo, issue } = await this.issuesService.issueFor(actor, owner, repoName, index);
-    const [rows] = await this.comments.list({ issueId: issue.id, ...range }, options);
+    // Gitea's timeline leaves out comments on lines; their review's row stands for them.
+    const [rows] = await this.comments.list({ issueId: issue.id, excludeTypes: [CommentType.code], ...range }, options);
     const items = await this.loader.timeline(rows, issue, repo, actor);
     // Gitea counts what it answers, not the whole history.
     return pageOf(items, items.length, options);

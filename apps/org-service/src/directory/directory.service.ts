@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AccountRef, Actor, TeamRef } from '@gitforge/contracts';
 import { PlatformConfig } from '@gitforge/platform';
 import type { UserEntity } from '../users/user.entity.js';
+import { toTeam } from '../teams/team.mapper.js';
 import { toUser } from '../users/user.mapper.js';
 import { DirectoryRepository } from './directory.repository.js';
 
@@ -45,7 +46,7 @@ export class DirectoryService {
       lowerNames: filter.names ? [...new Set(filter.names.map((n) => n.toLowerCase()))] : undefined,
       ids: filter.ids ? [...new Set(filter.ids)] : undefined,
     });
-    return rows.map((t) => ({ id: t.id, orgId: t.orgId, name: t.name }));
+    return rows.map((t) => ({ id: t.id, orgId: t.orgId, name: t.name, team: toTeam(t, null) }));
   }
 
   teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {

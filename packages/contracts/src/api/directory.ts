@@ -1,3 +1,4 @@
+import type { Team } from './org.js';
 import type { User } from './user.js';
 
 /** An account as other services need it (answered by org-service's directory, not on the wire). */
@@ -17,4 +18,6 @@ export interface TeamRef {
   id: number;
   orgId: number;
   name: string;
+  /** The team's wire shape without its organization (Gitea's ToTeam without loading it): review requests. */
+  team: Team;
 }
