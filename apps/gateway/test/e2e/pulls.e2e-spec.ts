@@ -266,6 +266,28 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     });
   });
 
+  it('should count approvals toward a protected base and mark them stale when the head moves', async () => {
+    const repo = await project();
+    expect((await owner.api.post(`/repos/${repo.full_name}/branch_protections`, { rule_name: 'main', required_approvals: 1 })).status).toBe(201);
+    await commitTo(writer.api, repo, 'reviewed', 'r.txt', 'r\n', 'main');
+    const pull = await openPull(writer.api, repo, 'reviewed', 'main', { reviewers: [owner.username] });
+    expect(pull.requested_reviewers?.map((u) => u.login)).toEqual([owner.username]);
+    const merge = () => owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' });
+    expect((await merge()).body).toEqual(giteaError('not allowed to merge [reason: Does not have enough approvals]'));
+    const own = await writer.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`, { event: 'APPROVED', body: 'mine' });
+    expect(own.status).toBe(422);
+    const approved = await owner.api.post<{ state: string; official: boolean }>(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`, { event: 'APPROVED', body: 'fine' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ state: 'APPROVED', official: true });
+    const next = await commitTo(writer.api, repo, 'reviewed', 'r.txt', 'r2\n');
+    await eventually(async () => {
+      const reviews = await reader.api.get<Array<{ stale: boolean; commit_id: string }>>(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`);
+      expect(reviews.body.find((r) => r.commit_id !== next)?.stale).toBe(true);
+      expect((await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body.head.sha).toBe(next);
+    });
+    expect((await merge()).status).toBe(200);
+  });
+
   it('should let one of two conflicting merges win and refuse the other', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'left', 'same.txt', 'left\n', 'main');

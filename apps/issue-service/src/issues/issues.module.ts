@@ -15,6 +15,7 @@ import { IssueWatchesRepository } from '../subscriptions/issue-watches.repositor
 import { PullGitClient } from '../pulls/pull-git.client.js';
 import { PullLoader } from '../pulls/pull-loader.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
+import { ReviewsRepository } from '../reviews/reviews.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -42,6 +43,7 @@ const SHARED = [
   IssueWatchesRepository,
   AttachmentsRepository,
   PullsRepository,
+  ReviewsRepository,
   PullGitClient,
   PullLoader,
   IssueLoader,

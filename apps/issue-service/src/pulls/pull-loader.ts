@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { In, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import type { Actor, Issue, PullRequest, RepoAccess, Repository, Team } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
+import { DirectoryClient } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
-import { CommentEntity } from '../comments/comment.entity.js';
-import { CommentType } from '../comments/comment-type.js';
+import { ReviewsRepository } from '../reviews/reviews.repository.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { toPullRequest } from './pull.mapper.js';
@@ -14,8 +13,6 @@ export interface PullLoadOptions {
   m?: EntityManager;
   /** A single pull's answer: with Gitea's omitempty counts (review comments, diff stats). */
   single?: boolean;
-  /** Requested teams as Team shapes, by id (the reviews feature loads them). */
-  teams?: (teamIds: number[]) => Promise<Map<number, Team>>;
 }
 
 /**
@@ -26,10 +23,11 @@ export interface PullLoadOptions {
 @Injectable()
 export class PullLoader {
   constructor(
-    private readonly db: Database,
     private readonly pulls: PullsRepository,
+    private readonly reviews: ReviewsRepository,
     private readonly issues: IssueLoader,
     private readonly gate: RepoGate,
+    private readonly directory: DirectoryClient,
   ) {}
 
   /** Pull rows with their issue rows, of one base repository, as the viewer sees them. */
@@ -46,15 +44,16 @@ export class PullLoader {
   /** As {@link load}, from issues already shaped. */
   async fromIssues(viewer: Actor | null, issues: Issue[], repo: RepoAccess, options: PullLoadOptions = {}): Promise<PullRequest[]> {
     const ids = issues.map((i) => i.id);
-    const [rows, requests] = await Promise.all([this.pulls.byIssueIds(ids, options.m), this.pulls.reviewRequestsOf(ids, options.m)]);
+    const [rows, requests] = await Promise.all([this.pulls.byIssueIds(ids, options.m), this.reviews.requestedReviewers(ids, options.m)]);
     const headIds = [...new Set([...rows.values()].map((p) => p.headRepoId).filter((id) => id > 0 && id !== repo.id))];
     const heads = new Map<number, Repository>([[repo.id, repo.repository]]);
     for (const r of await this.gate.many(viewer, headIds)) heads.set(r.id, r.repository);
     const userIds = [...rows.values()].flatMap((p) => (p.hasMerged ? [p.mergerId] : [])).concat([...requests.values()].flatMap((r) => r.userIds));
     const users = await this.issues.users(userIds);
     const teamIds = [...new Set([...requests.values()].flatMap((r) => r.teamIds))];
-    const teams = teamIds.length > 0 && options.teams ? await options.teams(teamIds) : new Map<number, Team>();
-    const reviewComments = options.single ? await this.reviewCommentCounts(ids, options.m) : new Map<number, number>();
+    const teams = new Map<number, Team>();
+    if (teamIds.length > 0 && repo.ownerKind === 'organization') for (const t of await this.directory.teams(repo.ownerId, { ids: teamIds })) teams.set(t.id, t.team);
+    const reviewComments = options.single ? await this.reviews.reviewCommentCounts(ids, options.m) : new Map<number, number>();
     return issues.flatMap((issue) => {
       const pull = rows.get(issue.id);
       if (!pull) return [];
@@ -71,17 +70,5 @@ export class PullLoader {
     });
   }
 
-  /** Review comments (on lines) per pull. */
-  private async reviewCommentCounts(issueIds: number[], m?: EntityManager): Promise<Map<number, number>> {
-    if (issueIds.length === 0) return new Map();
-    const rows = await (m ?? this.db.manager)
-      .createQueryBuilder(CommentEntity, 'c')
-      .select('c.issue_id', 'issueId')
-      .addSelect('COUNT(*)', 'n')
-      .where({ issueId: In(issueIds), type: CommentType.code })
-      .groupBy('c.issue_id')
-      .getRawMany<{ issueId: number; n: string | number }>();
-    return new Map(rows.map((r) => [Number(r.issueId), Number(r.n)]));
-  }
 }
 

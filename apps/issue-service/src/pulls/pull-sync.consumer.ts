@@ -1,12 +1,11 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { In } from 'typeorm';
 import { EventNames, QueueNames, type Actor, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { IssueEvents } from '../issues/issue-events.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
-import { ReviewEntity, ReviewType } from '../reviews/review.entity.js';
+import { ReviewsService } from '../reviews/reviews.service.js';
 import { PullGitClient } from './pull-git.client.js';
 import { PullsRepository, stateColumns, type PullWithIssue } from './pulls.repository.js';
 import { PullsService, protectionBlock } from './pulls.service.js';
@@ -36,6 +35,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     private readonly events: IssueEvents,
     private readonly directory: DirectoryClient,
     private readonly service: PullsService,
+    private readonly reviews: ReviewsService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -98,6 +98,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     // The pusher acts; events only name who did it.
     const actor: Actor = { id: pusher?.id ?? p.issue.posterId, login: pusher?.login ?? '', isAdmin: false, scopes: null };
     const sender = await this.directory.publicUser(actor.id);
+    const { dismissStaleApprovals } = await this.git.policy({ repoId: repo.id, branch: p.pull.baseBranch, doerId: 0, reviewerIds: [], headSha: state.headSha });
     const now = new Date();
     await this.db.transaction(async (m) => {
       const locked = await this.pulls.lock(m, p.pull.id);
@@ -107,8 +108,8 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       }
       await this.pulls.update(m, p.pull.id, stateColumns(state));
       await this.issues.update(m, p.issue.id, { updatedAt: now });
-      // Reviews of an older head are stale now (Gitea's MarkReviewsAsStale).
-      await m.update(ReviewEntity, { issueId: p.issue.id, type: In([ReviewType.approve, ReviewType.reject, ReviewType.comment]) }, { stale: true });
+      // Reviews of an older head are stale now, approvals dismissed where the rule says so.
+      await this.reviews.markStale(m, p.issue.id, state.headSha, { dismissStaleApprovals, doerId: actor.id });
       const issue = await this.issueLoader.one((await this.issues.findById(p.issue.id, m))!, repo, { m, known: [sender] });
       await this.events.issue(m, 'pull.synchronized', { actor, action: 'synchronized', issue, repo, sender, extra: { before: locked.headSha, after: state.headSha } });
     });

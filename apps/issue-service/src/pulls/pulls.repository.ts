@@ -3,7 +3,6 @@ import { In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { PullGitState } from '@gitforge/contracts';
 import { IssueEntity } from '../issues/issue.entity.js';
-import { ReviewEntity, ReviewType } from '../reviews/review.entity.js';
 import { PullAutoMergeEntity, PullRequestEntity } from './pull-request.entity.js';
 
 /** A pull row with its issue, as the routes and the sync read them together. */
@@ -106,19 +105,6 @@ export class PullsRepository {
     await m.update(PullRequestEntity, { id }, stateColumns(state));
   }
 
-  /** Open (user and team) review requests per pull issue. */
-  async reviewRequestsOf(issueIds: number[], m?: EntityManager): Promise<Map<number, { userIds: number[]; teamIds: number[] }>> {
-    const out = new Map<number, { userIds: number[]; teamIds: number[] }>();
-    if (issueIds.length === 0) return out;
-    const rows = await (m ?? this.db.manager).find(ReviewEntity, { where: { issueId: In(issueIds), type: ReviewType.request }, order: { id: 'ASC' } });
-    for (const r of rows) {
-      const entry = out.get(r.issueId) ?? { userIds: [], teamIds: [] };
-      if (r.reviewerTeamId > 0) entry.teamIds.push(r.reviewerTeamId);
-      else if (r.reviewerId > 0) entry.userIds.push(r.reviewerId);
-      out.set(r.issueId, entry);
-    }
-    return out;
-  }
 
   scheduledMerge(pullId: number, m?: EntityManager): Promise<PullAutoMergeEntity | null> {
     return this.db.findOneBy(PullAutoMergeEntity, { pullId }, m);

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import {
   ContractError,
   conflict,
@@ -35,6 +34,7 @@ import { IssuesRepository, type IssueFilter } from '../issues/issues.repository.
 import { IssuesService } from '../issues/issues.service.js';
 import { IssueLabelsService } from '../labels/issue-labels.service.js';
 import { ReviewEntity, ReviewType } from '../reviews/review.entity.js';
+import { ReviewsRepository, type ReviewVerdict } from '../reviews/reviews.repository.js';
 import { PullGitClient } from './pull-git.client.js';
 import { PullLoader } from './pull-loader.js';
 import type { PullRequestEntity } from './pull-request.entity.js';
@@ -95,6 +95,7 @@ export class PullsService {
     private readonly counters: IssueCounters,
     private readonly comments: CommentsRepository,
     private readonly directory: DirectoryClient,
+    private readonly reviews: ReviewsRepository,
   ) {}
 
   /** The pull `{owner}/{repo}#{index}` if the actor may read it; an issue's number is 404 here. */
@@ -493,13 +494,8 @@ export class PullsService {
   }
 
   /** The latest non-dismissed approval or rejection of each reviewer of a pull. */
-  async verdicts(issueId: number, m?: EntityManager): Promise<ReviewEntity[]> {
-    const rows = await (m ?? this.db.manager).find(ReviewEntity, { where: { issueId, dismissed: false }, order: { id: 'DESC' } });
-    const latest = new Map<number, ReviewEntity>();
-    for (const r of rows) {
-      if ((r.type === ReviewType.approve || r.type === ReviewType.reject) && r.reviewerId > 0 && !latest.has(r.reviewerId)) latest.set(r.reviewerId, r);
-    }
-    return [...latest.values()];
+  async verdicts(issueId: number): Promise<ReviewVerdict[]> {
+    return (await this.reviews.latestVerdicts([issueId])).get(issueId) ?? [];
   }
 
   /**
@@ -526,7 +522,7 @@ function requestRow(issueId: number, who: { reviewerId?: number; reviewerTeamId?
  */
 export function protectionBlock(
   policy: { protected: boolean; requiredApprovals: number; officialReviewerIds: number[]; blockOnRejectedReviews: boolean; dismissStaleApprovals: boolean; statusCheckEnabled: boolean; statusChecksPassed: boolean; protectedFiles: string[] },
-  verdicts: Array<Pick<ReviewEntity, 'reviewerId' | 'type' | 'stale'>>,
+  verdicts: Array<Pick<ReviewVerdict, 'reviewerId' | 'type' | 'stale'>>,
   options: { ignoreChecks?: boolean } = {},
 ): string | null {
   if (!policy.protected) return null;
