@@ -12,6 +12,7 @@ import { TimesRepository } from '../times/times.repository.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import { ReactionsRepository } from '../reactions/reactions.repository.js';
 import { IssueWatchesRepository } from '../subscriptions/issue-watches.repository.js';
+import { PullContexts } from '../pulls/pull-contexts.js';
 import { PullGitClient } from '../pulls/pull-git.client.js';
 import { PullLoader } from '../pulls/pull-loader.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
@@ -50,6 +51,7 @@ const SHARED = [
   IssueEvents,
   IssueCounters,
   IssuesService,
+  PullContexts,
 ];
 
 /** Issues themselves, and what every other feature of the tracker builds on. */

@@ -68,8 +68,6 @@ const MAX_PINNED = 3;
 /** The pull request row of an issue being opened, written in its transaction. */
 export interface NewPullRow {
   insert(m: EntityManager, issue: IssueEntity): Promise<void>;
-  /** Also in the transaction, after the issue's own rows and before its events (review requests). */
-  after?(m: EntityManager, issue: IssueEntity): Promise<void>;
 }
 
 /** An issue and its repository, after the access checks of the issue routes. */
@@ -246,7 +244,6 @@ export class IssuesService {
       for (const l of kept) await this.comments.addEvent(m, { ...history, type: CommentType.label, content: '1', refs: { labelId: l.id } });
       for (const u of assignees) await this.comments.addEvent(m, { ...history, type: CommentType.assignees, refs: { assigneeId: u.id } });
       if (body.closed === true) await this.comments.addEvent(m, { issueId: row.id, posterId: a.id, type: CommentType.close, at: now });
-      if (pull?.after) await pull.after(m, row);
       const counters = await this.issues.recount(m, repo.id);
       const issue = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue, repo, sender };

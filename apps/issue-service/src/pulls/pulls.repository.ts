@@ -100,10 +100,6 @@ export class PullsRepository {
     await m.createQueryBuilder().update(PullRequestEntity).set({ headRepoId: 0 }).where('head_repo_id = :repoId AND base_repo_id <> :repoId', { repoId }).execute();
   }
 
-  /** Applies a check's outcome to the row. */
-  async applyState(m: EntityManager, id: number, state: PullGitState): Promise<void> {
-    await m.update(PullRequestEntity, { id }, stateColumns(state));
-  }
 
 
   scheduledMerge(pullId: number, m?: EntityManager): Promise<PullAutoMergeEntity | null> {

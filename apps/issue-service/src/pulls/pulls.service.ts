@@ -33,8 +33,10 @@ import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository, type IssueFilter } from '../issues/issues.repository.js';
 import { IssuesService } from '../issues/issues.service.js';
 import { IssueLabelsService } from '../labels/issue-labels.service.js';
-import { ReviewEntity, ReviewType } from '../reviews/review.entity.js';
+import { ReviewType } from '../reviews/review.entity.js';
 import { ReviewsRepository, type ReviewVerdict } from '../reviews/reviews.repository.js';
+import { ReviewsService } from '../reviews/reviews.service.js';
+import { PullContexts, type PullContext } from './pull-contexts.js';
 import { PullGitClient } from './pull-git.client.js';
 import { PullLoader } from './pull-loader.js';
 import type { PullRequestEntity } from './pull-request.entity.js';
@@ -42,13 +44,6 @@ import { isWorkInProgress } from './pull.mapper.js';
 import { PullsRepository, stateColumns } from './pulls.repository.js';
 
 const log = createLogger('pulls');
-
-/** A pull request and its base repository, after the access checks of the pull routes. */
-export interface PullContext {
-  repo: RepoAccess;
-  issue: IssueEntity;
-  pull: PullRequestEntity;
-}
 
 /** Query parameters of `GET /repos/{o}/{r}/pulls`. */
 export interface PullListQuery {
@@ -96,16 +91,9 @@ export class PullsService {
     private readonly comments: CommentsRepository,
     private readonly directory: DirectoryClient,
     private readonly reviews: ReviewsRepository,
+    private readonly contexts: PullContexts,
+    private readonly reviewsService: ReviewsService,
   ) {}
-
-  /** The pull `{owner}/{repo}#{index}` if the actor may read it; an issue's number is 404 here. */
-  async pullFor(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<PullContext> {
-    const { repo: access, issue } = await this.issuesService.issueFor(actor, owner, repo, index);
-    if (!issue.isPull) throw notFound();
-    const pull = await this.pulls.findByIssueId(issue.id);
-    if (!pull) throw notFound();
-    return { repo: access, issue, pull };
-  }
 
   /** The repository if the actor may read its pulls (and its code, which a pull shows). */
   private async pullsRepo(actor: Actor | null, owner: string, repoName: string): Promise<RepoAccess> {
@@ -135,8 +123,7 @@ export class PullsService {
         throw notFound();
       });
     }
-    const reviewers = await this.resolveReviewers(a, repo, body.reviewers ?? [], body.team_reviewers ?? []);
-    const now = new Date();
+    const reviewers = await this.reviewsService.namedReviewers(a, repo, { reviewers: body.reviewers, team_reviewers: body.team_reviewers });
     const created = await this.issuesService.open(
       a,
       repo,
@@ -164,14 +151,12 @@ export class PullsService {
             ...stateColumns(state),
           });
         },
-        after: async (m, issue) => {
-          for (const userId of reviewers.users) await m.insert(ReviewEntity, requestRow(issue.id, { reviewerId: userId }, now));
-          for (const team of reviewers.teams) await m.insert(ReviewEntity, requestRow(issue.id, { reviewerTeamId: team.id }, now));
-        },
       },
     );
     const row = (await this.issues.findById(created.id))!;
-    await this.syncNow(row, repo);
+    const pull = await this.syncNew(row, repo);
+    // Reviewers are asked once the pull exists, as Gitea's NewPullRequest does, through the review requests' own rules.
+    await this.reviewsService.applyRequests({ repo, issue: row, pull }, a, reviewers, true);
     return this.loader.one(a, row, repo);
   }
 
@@ -193,23 +178,6 @@ export class PullsService {
     const headRepo = await this.git.headRepo(actor, { baseRepoId: repo.id, owner: headOwner, ...(headName !== undefined ? { repo: headName } : {}) });
     if (!canRead(headRepo, 'repo.code')) throw notFound();
     return { headRepo, headBranch };
-  }
-
-  /** Reviewers named on creation: users who may read the pulls, and teams of the organization. */
-  private async resolveReviewers(actor: Actor, repo: RepoAccess, names: string[], teamNames: string[]): Promise<{ users: number[]; teams: Array<{ id: number }> }> {
-    const users: number[] = [];
-    if (names.length > 0) {
-      const accounts = await this.directory.requireUsers(actor, names);
-      const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
-      for (const acc of accounts) {
-        const can = access.find((x) => x.userId === acc.id);
-        if (!can || !can.active || (can.units['repo.pulls'] ?? 0) < 1) throw unprocessable(`reviewer ${acc.login} cannot read the pull request`);
-        if (acc.id !== actor.id && !users.includes(acc.id)) users.push(acc.id);
-      }
-    }
-    if (teamNames.length === 0) return { users, teams: [] };
-    if (repo.ownerKind !== 'organization') throw unprocessable('Only organization repositories can have team reviewers');
-    return { users, teams: await this.directory.requireTeams(repo.ownerId, teamNames) };
   }
 
   /** `GET /repos/{o}/{r}/pulls`. */
@@ -234,7 +202,7 @@ export class PullsService {
   }
 
   async get(actor: Actor | null, owner: string, repo: string, index: string): Promise<PullRequest> {
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     return this.loader.one(actor, ctx.issue, ctx.repo);
   }
 
@@ -258,9 +226,8 @@ export class PullsService {
 
   /** Gitea's EditPullRequest: the issue's fields through the issue edit, then base and maintainer edits. */
   async edit(actor: Actor | null, owner: string, repoName: string, index: string, body: EditPullRequestOption): Promise<PullRequest> {
-    const a = requireActor(actor);
-    const ctx = await this.pullFor(a, owner, repoName, index);
-    requireNotArchived(ctx.repo);
+    const ctx = await this.contexts.pullForWrite(actor, owner, repoName, index);
+    const a = ctx.actor;
     const writer = canWrite(ctx.repo, 'repo.pulls');
     if (ctx.issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the pull request');
     if (body.state !== undefined && ctx.pull.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
@@ -314,12 +281,12 @@ export class PullsService {
   /** `.diff` / `.patch` of the pull: merge base to head. */
   async raw(actor: Actor | null, owner: string, repo: string, index: string, diffType: string, binary: boolean): Promise<RawText> {
     if (diffType !== 'diff' && diffType !== 'patch') throw notFound();
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     return this.git.diff({ repoId: ctx.repo.id, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, kind: diffType, binary });
   }
 
   async files(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions): Promise<Page<ChangedFile>> {
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     return this.git.files({
       repoId: ctx.repo.id,
       mergeBase: ctx.pull.mergeBase,
@@ -331,13 +298,13 @@ export class PullsService {
   }
 
   async commits(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions, flags: { files: boolean; verification: boolean }): Promise<Page<Commit>> {
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     return this.git.commits({ repoId: ctx.repo.id, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, page: options.page, limit: options.limit, ...flags });
   }
 
   /** `GET /pulls/{index}/merge`: 204 when merged, 404 otherwise. */
   async isMerged(actor: Actor | null, owner: string, repo: string, index: string): Promise<void> {
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     if (!ctx.pull.hasMerged) throw notFound();
   }
 
@@ -347,9 +314,8 @@ export class PullsService {
    * Answers 'scheduled' when the merge waits for its required checks.
    */
   async merge(actor: Actor | null, owner: string, repoName: string, index: string, form: MergePullRequestOption): Promise<'merged' | 'scheduled'> {
-    const a = requireActor(actor);
-    const ctx = await this.pullFor(a, owner, repoName, index);
-    requireNotArchived(ctx.repo);
+    const ctx = await this.contexts.pullForWrite(actor, owner, repoName, index);
+    const a = ctx.actor;
     const { pull, issue, repo } = ctx;
     if (pull.hasMerged) throw new ContractError('method_not_allowed', '');
     if (issue.isClosed) throw notFound();
@@ -460,9 +426,8 @@ export class PullsService {
 
   /** `DELETE /pulls/{index}/merge`: its scheduler or a repository admin cancels the auto-merge. */
   async cancelAutoMerge(actor: Actor | null, owner: string, repo: string, index: string): Promise<void> {
-    const a = requireActor(actor);
-    const ctx = await this.pullFor(a, owner, repo, index);
-    requireNotArchived(ctx.repo);
+    const ctx = await this.contexts.pullForWrite(actor, owner, repo, index);
+    const a = ctx.actor;
     const scheduled = await this.pulls.scheduledMerge(ctx.pull.id);
     if (!scheduled) throw notFound();
     if (scheduled.doerId !== a.id && !ctx.repo.isAdmin) throw forbidden('user has no permission to cancel the scheduled auto merge');
@@ -472,7 +437,7 @@ export class PullsService {
   /** `POST /pulls/{index}/update`: the base merged into (or the head rebased onto it) the head branch. */
   async update(actor: Actor | null, owner: string, repo: string, index: string, style: string | undefined): Promise<void> {
     const a = requireActor(actor);
-    const ctx = await this.pullFor(a, owner, repo, index);
+    const ctx = await this.contexts.pullFor(a, owner, repo, index);
     if (ctx.pull.hasMerged || ctx.issue.isClosed) throw unprocessable('the pull request is closed');
     if (ctx.pull.headRepoId <= 0) throw notFound();
     const rebase = style === 'rebase';
@@ -499,21 +464,18 @@ export class PullsService {
   }
 
   /**
-   * Writes refs/pull/{index}/head of one pull and stores what git says now; the pull-sync
-   * consumer does the same for every pull a push moves.
+   * Writes refs/pull/{index}/head of a new pull and stores what git says of it now (the pull-sync
+   * consumer does the same for every pull a push moves); answers the row as stored.
    */
-  async syncNow(issue: IssueEntity, repo: RepoAccess): Promise<void> {
-    const pull = await this.pulls.findByIssueId(issue.id);
-    if (!pull) return;
+  private async syncNew(issue: IssueEntity, repo: RepoAccess): Promise<PullRequestEntity> {
+    const pull = (await this.pulls.findByIssueId(issue.id))!;
     const [state] = await this.git.sync([
       { index: pull.idx, baseRepoId: repo.id, baseBranch: pull.baseBranch, headRepoId: pull.headRepoId, headBranch: pull.headBranch, headSha: null },
     ]);
-    if (state) await this.db.transaction((m) => this.pulls.applyState(m, pull.id, state));
+    if (!state) return pull;
+    await this.db.transaction((m) => this.pulls.update(m, pull.id, stateColumns(state)));
+    return { ...pull, ...stateColumns(state) };
   }
-}
-
-function requestRow(issueId: number, who: { reviewerId?: number; reviewerTeamId?: number }, at: Date): Partial<ReviewEntity> {
-  return { issueId, type: ReviewType.request, reviewerId: who.reviewerId ?? 0, reviewerTeamId: who.reviewerTeamId ?? 0, content: '', official: false, commitId: '', stale: false, dismissed: false, createdAt: at, updatedAt: at };
 }
 
 /**

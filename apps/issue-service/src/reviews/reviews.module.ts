@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommentsModule } from '../comments/comments.module.js';
 import { IssuesModule } from '../issues/issues.module.js';
-import { ReviewEvents } from './review-events.js';
 import { ReviewsController } from './reviews.controller.js';
 import { ReviewsService } from './reviews.service.js';
 
@@ -13,7 +12,7 @@ import { ReviewsService } from './reviews.service.js';
 @Module({
   imports: [IssuesModule, CommentsModule],
   controllers: [ReviewsController],
-  providers: [ReviewEvents, ReviewsService],
+  providers: [ReviewsService],
   exports: [ReviewsService],
 })
 export class ReviewsModule {}

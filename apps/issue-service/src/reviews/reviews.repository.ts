@@ -4,7 +4,6 @@ import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentEntity } from '../comments/comment.entity.js';
-import { PullRequestEntity } from '../pulls/pull-request.entity.js';
 import { ReviewEntity, ReviewType } from './review.entity.js';
 
 /** One reviewer's standing on a pull: their latest approval or rejection that is not dismissed. */
@@ -29,11 +28,6 @@ const VERDICTS = [ReviewType.approve, ReviewType.reject];
 @Injectable()
 export class ReviewsRepository {
   constructor(private readonly db: Database) {}
-
-  /** The pull request side of an issue. */
-  pullOf(issueId: number, m?: EntityManager): Promise<PullRequestEntity | null> {
-    return this.db.findOneBy(PullRequestEntity, { issueId }, m);
-  }
 
   findById(id: number, m?: EntityManager): Promise<ReviewEntity | null> {
     return this.db.findOneBy(ReviewEntity, { id }, m);

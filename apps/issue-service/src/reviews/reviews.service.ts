@@ -8,7 +8,6 @@ import {
   invalid,
   notFound,
   pageOf,
-  PullGitPatterns,
   TeamPatterns,
   unprocessable,
   type AccountRef,
@@ -18,13 +17,9 @@ import {
   type ListOptions,
   type Page,
   type PullPolicy,
-  type PullPolicyRequest,
-  type PullRangeRequest,
   type PullReview,
   type PullReviewComment,
   type PullReviewRequestOptions,
-  type RawText,
-  type RepoAccess,
   type RepoTeamRequest,
   type SubmitPullReviewOptions,
   type Team,
@@ -37,29 +32,29 @@ import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import { CommentsService } from '../comments/comments.service.js';
 import { IssueLoader } from '../issues/issue-loader.js';
-import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
 import { IssuesService } from '../issues/issues.service.js';
-import type { PullRequestEntity } from '../pulls/pull-request.entity.js';
+import { IssueEvents } from '../issues/issue-events.js';
+import { PullContexts, type PullContext } from '../pulls/pull-contexts.js';
+import { PullGitClient } from '../pulls/pull-git.client.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
 import { cutDiffAroundLine, fileDiff } from './diff-hunk.js';
-import { ReviewEvents } from './review-events.js';
 import { isVerdict, reviewHookType, reviewTypeFor, storedLine } from './review-rules.js';
 import { ReviewType, type ReviewEntity } from './review.entity.js';
 import { toPullReview, toPullReviewComment } from './review.mapper.js';
 import { ReviewsRepository } from './reviews.repository.js';
-
-/** A pull request after the access checks of the review routes. */
-export interface PullContext {
-  repo: RepoAccess;
-  issue: IssueEntity;
-  pull: PullRequestEntity;
-}
 
 /** What Gitea writes when new commits dismiss approvals (DismissApprovalReviews). */
 export const STALE_APPROVAL_MESSAGE = 'New commits pushed, approval review dismissed automatically according to repository settings';
 
 const CLOSED_REVIEW = "can't submit review for a closed or merged PR";
 const COMMIT_ID = /^[0-9a-f]{4,64}$/i;
+
+/** Reviewers named in a request, resolved. */
+export interface NamedReviewers {
+  users: AccountRef[];
+  teams: TeamRef[];
+}
 
 /** A review asked of a user or a team, with what its event and answer need. */
 interface RequestChange {
@@ -81,25 +76,11 @@ export class ReviewsService {
     private readonly commentsService: CommentsService,
     private readonly issueLoader: IssueLoader,
     private readonly reviews: ReviewsRepository,
-    private readonly events: ReviewEvents,
+    private readonly events: IssueEvents,
+    private readonly contexts: PullContexts,
+    private readonly pulls: PullsRepository,
+    private readonly git: PullGitClient,
   ) {}
-
-  /** The pull `{owner}/{repo}#{index}` if the actor may read it; an issue is no pull (404). */
-  async pullFor(actor: Actor | null, owner: string, repo: string, index: string): Promise<PullContext> {
-    const ctx = await this.issuesService.issueFor(actor, owner, repo, index);
-    if (!ctx.issue.isPull) throw notFound();
-    const pull = await this.reviews.pullOf(ctx.issue.id);
-    if (!pull) throw notFound();
-    return { ...ctx, pull };
-  }
-
-  private async pullForWrite(actor: Actor | null, owner: string, repo: string, index: string): Promise<PullContext & { actor: Actor }> {
-    const ctx = await this.issuesService.issueForWrite(actor, owner, repo, index);
-    if (!ctx.issue.isPull) throw notFound();
-    const pull = await this.reviews.pullOf(ctx.issue.id);
-    if (!pull) throw notFound();
-    return { ...ctx, pull };
-  }
 
   /**
    * Gitea's prepareSingleReview: a review of this pull; a pending one only for its reviewer and
@@ -116,20 +97,20 @@ export class ReviewsService {
 
   /** `GET /pulls/{index}/reviews`: others' pending reviews are left out (the total counts them, as Gitea's). */
   async list(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions): Promise<Page<PullReview>> {
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     const [rows, total] = await this.reviews.list(ctx.issue.id, options);
     const visible = rows.filter((r) => r.type !== ReviewType.pending || (actor && (actor.isAdmin || actor.id === r.reviewerId)));
     return pageOf(await this.load(visible, ctx), total, options);
   }
 
   async get(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<PullReview> {
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     return this.one(await this.reviewOf(ctx, actor, id), ctx);
   }
 
   /** `GET /pulls/{index}/reviews/{id}/comments`: its line comments, oldest first. */
   async listComments(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<PullReviewComment[]> {
-    const ctx = await this.pullFor(actor, owner, repo, index);
+    const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     const review = await this.reviewOf(ctx, actor, id);
     const rows = await this.reviews.codeComments([review.id]);
     const users = await this.issueLoader.posters([...rows.map((c) => c.posterId), ...rows.map((c) => c.resolveDoerId).filter((x) => x > 0)]);
@@ -143,7 +124,7 @@ export class ReviewsService {
    * none), which is then submitted as `event` says, or stays pending.
    */
   async create(actor: Actor | null, owner: string, repo: string, index: string, body: CreatePullReviewOptions): Promise<PullReview> {
-    const ctx = await this.pullForWrite(actor, owner, repo, index);
+    const ctx = await this.contexts.pullForWrite(actor, owner, repo, index);
     const a = ctx.actor;
     const comments = body.comments ?? [];
     const type = reviewTypeFor(body.event, body.body, comments.length > 0, ctx.issue.posterId === a.id);
@@ -190,7 +171,7 @@ export class ReviewsService {
 
   /** `POST /pulls/{index}/reviews/{id}`: submits the actor's pending review at the pull's head. */
   async submit(actor: Actor | null, owner: string, repo: string, index: string, id: string, body: SubmitPullReviewOptions): Promise<PullReview> {
-    const ctx = await this.pullForWrite(actor, owner, repo, index);
+    const ctx = await this.contexts.pullForWrite(actor, owner, repo, index);
     const a = ctx.actor;
     const review = await this.reviewOf(ctx, a, id);
     if (review.type !== ReviewType.pending) throw unprocessable('only a pending review can be submitted');
@@ -277,14 +258,14 @@ export class ReviewsService {
     const hookType = reviewHookType(type);
     if (hookType) {
       const base = await this.eventBase(m, ctx, a, prepared.known);
-      await this.events.reviewed(m, { ...base, action: 'reviewed', review: { type: hookType, content } });
+      await this.events.issue(m, 'pull.reviewed', { ...base, action: 'reviewed', extra: { review: { type: hookType, content } } });
     }
     return review.id;
   }
 
   /** `DELETE /pulls/{index}/reviews/{id}` (204): the reviewer or a site administrator; its rows go with it. */
   async delete(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<void> {
-    const ctx = await this.pullForWrite(actor, owner, repo, index);
+    const ctx = await this.contexts.pullForWrite(actor, owner, repo, index);
     const review = await this.reviewOf(ctx, ctx.actor, id);
     if (!ctx.actor.isAdmin && ctx.actor.id !== review.reviewerId) throw ContractError.empty('permission_denied', 'not the reviewer');
     if (review.type === ReviewType.request) throw unprocessable('review request can not be deleted using this method');
@@ -307,7 +288,7 @@ export class ReviewsService {
    * verdicts too; a dismissal leaves a `dismiss_review` row with the message.
    */
   async dismiss(actor: Actor | null, owner: string, repo: string, index: string, id: string, dismiss: boolean, body: DismissPullReviewOptions = {}): Promise<PullReview> {
-    const ctx = await this.pullForWrite(actor, owner, repo, index);
+    const ctx = await this.contexts.pullForWrite(actor, owner, repo, index);
     const a = ctx.actor;
     if (!ctx.repo.isAdmin) throw forbidden('Must be repo admin');
     const review = await this.reviewOf(ctx, a, id);
@@ -327,7 +308,7 @@ export class ReviewsService {
       await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.dismiss_review, at: now, content: message, refs: { reviewId: review.id } });
       await this.issues.update(m, ctx.issue.id, { updatedAt: now });
       const base = await this.eventBase(m, ctx, a, known);
-      await this.events.reviewed(m, { ...base, action: 'review_dismissed', review: { type: reviewHookType(review.type)!, content: message } });
+      await this.events.issue(m, 'pull.reviewed', { ...base, action: 'review_dismissed', extra: { review: { type: reviewHookType(review.type)!, content: message } } });
     });
     return this.one((await this.reviews.findById(review.id))!, ctx);
   }
@@ -337,10 +318,20 @@ export class ReviewsService {
    * TeamReviewRequest. Answers the new requests (empty when removing).
    */
   async changeRequests(actor: Actor | null, owner: string, repo: string, index: string, body: PullReviewRequestOptions, add: boolean): Promise<PullReview[]> {
-    const ctx = await this.pullForWrite(actor, owner, repo, index);
-    const a = ctx.actor;
+    const ctx = await this.contexts.pullForWrite(actor, owner, repo, index);
+    return this.applyRequests(ctx, ctx.actor, await this.namedReviewers(ctx.actor, ctx.repo, body), add);
+  }
+
+  /** Reviewers and teams by name (Gitea's parseReviewersByNames: 404 for an unknown one), read before anything changes. */
+  async namedReviewers(a: Actor, repo: PullContext['repo'], body: PullReviewRequestOptions): Promise<NamedReviewers> {
     const users = await this.reviewersByNames(a, body.reviewers ?? []);
-    const teams = ctx.repo.ownerKind === 'organization' ? await this.teamsByNames(ctx.repo.ownerId, body.team_reviewers ?? []) : [];
+    const teams = repo.ownerKind === 'organization' ? await this.teamsByNames(repo.ownerId, body.team_reviewers ?? []) : [];
+    return { users, teams };
+  }
+
+  /** Asks (or stops asking) the named reviewers of one pull, with Gitea's checks, history rows and events; answers the new requests. */
+  async applyRequests(ctx: PullContext, a: Actor, { users, teams }: NamedReviewers, add: boolean): Promise<PullReview[]> {
+    if (users.length === 0 && teams.length === 0) return [];
     const reason = (text: string): ContractError => unprocessable(`${text} [user_id: ${a.id}, repo_id: ${ctx.repo.id}]`);
     const mayChange = this.mayChangeRequests(ctx, a);
     const [access, linked, policy, known] = await Promise.all([
@@ -398,7 +389,7 @@ export class ReviewsService {
       if (done.length > 0) {
         const base = await this.eventBase(m, ctx, a, known);
         const action = add ? 'review_requested' : 'review_request_removed';
-        for (const c of done) await this.events.reviewRequested(m, { ...base, action, reviewer: c.reviewer, team: c.team });
+        for (const c of done) await this.events.issue(m, 'pull.review_requested', { ...base, action, extra: { requested_reviewer: c.reviewer ?? null, requested_team: c.team ?? null } });
       }
       return done;
     });
@@ -414,7 +405,7 @@ export class ReviewsService {
     const { comment, issue, repo: access, actor: a } = await this.commentsService.commentForWrite(actor, owner, repo, id);
     if (comment.type !== CommentType.code) throw invalid('comment is not a review comment');
     if (a.id !== issue.posterId && !canWrite(access, 'repo.pulls')) {
-      const pull = await this.reviews.pullOf(issue.id);
+      const pull = await this.pulls.findByIssueId(issue.id);
       const policy = pull ? await this.policy({ repo: access, issue, pull }, [a.id]) : null;
       if (!policy?.officialReviewerIds.includes(a.id)) throw forbidden('user should have permission to resolve the conversation');
     }
@@ -498,19 +489,13 @@ export class ReviewsService {
 
   /** The base branch's rule as it bears on `reviewerIds` (official reviewers). */
   private policy(ctx: PullContext, reviewerIds: number[]): Promise<PullPolicy> {
-    return this.rpc.call<PullPolicy, Record<string, string>, PullPolicyRequest>(PullGitPatterns.policy, {
-      actor: null,
-      body: { repoId: ctx.pull.baseRepoId, branch: ctx.pull.baseBranch, doerId: 0, reviewerIds: [...new Set(reviewerIds)], headSha: ctx.pull.headSha },
-    });
+    return this.git.policy({ repoId: ctx.pull.baseRepoId, branch: ctx.pull.baseBranch, doerId: 0, reviewerIds: [...new Set(reviewerIds)], headSha: ctx.pull.headSha });
   }
 
   /** The pull's whole diff (merge base to head), for the hunks of line comments; empty before its first sync. */
   private async pullDiff(ctx: PullContext): Promise<string> {
     if (!ctx.pull.mergeBase || !ctx.pull.headSha) return '';
-    const raw = await this.rpc.call<RawText, Record<string, string>, PullRangeRequest>(PullGitPatterns.diff, {
-      actor: null,
-      body: { repoId: ctx.pull.baseRepoId, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, kind: 'diff' },
-    });
+    const raw = await this.git.diff({ repoId: ctx.pull.baseRepoId, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, kind: 'diff' });
     return raw.text;
   }
 

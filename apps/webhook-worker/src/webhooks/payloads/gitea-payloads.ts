@@ -1,4 +1,4 @@
-import type { Comment, Issue, Label, Milestone, PayloadCommit, Repository, Team, User } from '@gitforge/contracts';
+import type { Comment, Issue, Label, PayloadCommit, PullRequest, Repository, User } from '@gitforge/contracts';
 
 /**
  * Gitea's webhook payloads (structs/hook.go) as the hook types read them. Events of services
@@ -68,55 +68,6 @@ export interface IssuePayload {
   commit_id: string;
 }
 
-/** Gitea's PRBranchInfo. */
-export interface PRBranchInfo {
-  label: string;
-  ref: string;
-  sha: string;
-  repo_id: number;
-  repo: Repository | null;
-}
-
-/**
- * Gitea's PullRequest (structs/pull.go), fields in its struct's order: issue-service's
- * PullRequest as is, or what an issue alone tells of it (no branches).
- */
-export interface PullRequestObject {
-  id: number;
-  url: string;
-  number: number;
-  user: User;
-  title: string;
-  body: string;
-  labels: Label[];
-  milestone: Milestone | null;
-  assignee: User | null;
-  assignees: User[] | null;
-  requested_reviewers: User[] | null;
-  requested_reviewers_teams: Team[] | null;
-  state: 'open' | 'closed';
-  draft: boolean;
-  is_locked: boolean;
-  comments: number;
-  html_url: string;
-  diff_url: string;
-  patch_url: string;
-  mergeable: boolean;
-  merged: boolean;
-  merged_at: string | null;
-  merge_commit_sha: string | null;
-  merged_by: User | null;
-  allow_maintainer_edit: boolean;
-  base: PRBranchInfo | null;
-  head: PRBranchInfo | null;
-  merge_base: string;
-  due_date: string | null;
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-  pin_order: number;
-}
-
 /**
  * Gitea's PullRequestPayload, fields in its struct's order; `before`/`after` (omitted when
  * empty) only on a synchronization.
@@ -127,7 +78,8 @@ export interface PullRequestPayload {
   after?: string;
   number: number;
   changes?: ChangesPayload;
-  pull_request: PullRequestObject;
+  /** issue-service's PullRequest as it sent it (Gitea's PullRequest, in its struct's order). */
+  pull_request: PullRequest;
   requested_reviewer: User | null;
   repository: Repository;
   sender: User;

@@ -1,5 +1,5 @@
 import type { IssueEventPayload, Label } from '@gitforge/contracts';
-import { envelope, issue, repo, ROOT, user } from '../../../test/fixtures.js';
+import { envelope, issue, pull, repo, ROOT, user } from '../../../test/fixtures.js';
 import { chatPayload } from '../hook-types/hook-types.js';
 import { buildHookPayload } from './webhook-payloads.js';
 
@@ -116,7 +116,7 @@ describe('issue webhook payloads', () => {
       assignees: [bob],
       assignee: bob,
     });
-    const p = issueEvent('opened', { index: 7, issue: pr, is_pull: true });
+    const p = issueEvent('opened', { index: 7, issue: pr, is_pull: true, pull_request: pull(pr, proj, { draft: true }) });
     const built = buildHookPayload(envelope('issue.opened', p))!;
     expect(built.event).toBe('pull_request');
     expect(Object.keys(built.payload)).toEqual([
@@ -136,7 +136,7 @@ describe('issue webhook payloads', () => {
       commit_id: '',
       review: null,
       pull_request: {
-        id: pr.id,
+        id: p.pull_request!.id,
         number: 7,
         url: pr.html_url,
         html_url: pr.html_url,
@@ -181,7 +181,7 @@ describe('issue webhook payloads', () => {
       pull_request: { merged: false, merged_at: null, draft: false, html_url: `${proj.html_url}/pulls/7` },
     });
     const opened = buildHookPayload(
-      envelope('issue.opened', issueEvent('opened', { index: 7, issue: pr, is_pull: true })),
+      envelope('issue.opened', issueEvent('opened', { index: 7, issue: pr, is_pull: true, pull_request: pull(pr, proj) })),
     )!;
     expect(chatPayload('msteams', opened.event, opened.payload, ROOT, {})).toMatchObject({
       title: '[acme/proj] Pull request opened: #7 Issue 7',

@@ -52,9 +52,9 @@ describe('pull request webhook payloads', () => {
     expect(built.payload).toMatchObject({ changes: { ref: { from: 'old-base' }, added_labels: null, removed_labels: null }, pull_request: pr });
   });
 
-  it('should still send what the issue tells of a pull request when an event carries none', () => {
-    const built = build('issue.closed', pullEvent('closed', { pull_request: undefined }))!;
-    expect(built.payload).toMatchObject({ pull_request: { id: pr7.id, number: 7, base: null, head: null, url: pr7.html_url } });
+  it('should send nothing for a pull event that does not carry its pull request', () => {
+    expect(build('issue.closed', pullEvent('closed', { pull_request: undefined }))).toBeNull();
+    expect(build('pull.synchronized', pullEvent('synchronized', { pull_request: undefined }))).toBeNull();
   });
 
   it('should send a synchronization as pull_request_sync with the head before and after', () => {

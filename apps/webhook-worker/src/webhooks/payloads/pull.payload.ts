@@ -1,25 +1,26 @@
 import type { EventEnvelope, HookEventType, IssueEventPayload } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
+import type { PullRequestPayload } from './gitea-payloads.js';
 import { pullRequestPayload } from './issue.payload.js';
 
-const located = (p: IssueEventPayload) => ({ repoId: p.repository.id, ownerId: p.repository.owner.id, branch: null });
+/** The hook payload of a pull event, sent where its repository is; nothing without its pull request. */
+const built = (event: HookEventType, p: IssueEventPayload, payload: PullRequestPayload | null): BuiltHookPayload | null =>
+  payload && { event, payload, repoId: p.repository.id, ownerId: p.repository.owner.id, branch: null };
 
 /**
  * A pull request's head moved: `pull_request_sync` with action `synchronized`, and the head
  * before and after when the event has them (Gitea's PullRequestSynchronized).
  */
-export function pullSynchronizedPayload(e: EventEnvelope<'pull.synchronized'>): BuiltHookPayload {
-  const p = e.payload;
-  return { event: 'pull_request_sync', payload: pullRequestPayload(p, 'synchronized'), ...located(p) };
+export function pullSynchronizedPayload(e: EventEnvelope<'pull.synchronized'>): BuiltHookPayload | null {
+  return built('pull_request_sync', e.payload, pullRequestPayload(e.payload, 'synchronized'));
 }
 
 /**
  * A merge reads as Gitea's MergePullRequest (and AutoMergePullRequest, which forwards to it):
  * `pull_request` with action `closed`, the pull request carrying `merged: true`.
  */
-export function pullMergedPayload(e: EventEnvelope<'pull.merged'>): BuiltHookPayload {
-  const p = e.payload;
-  return { event: 'pull_request', payload: pullRequestPayload(p, 'closed'), ...located(p) };
+export function pullMergedPayload(e: EventEnvelope<'pull.merged'>): BuiltHookPayload | null {
+  return built('pull_request', e.payload, pullRequestPayload(e.payload, 'closed'));
 }
 
 /**
@@ -31,11 +32,7 @@ export function pullReviewRequestedPayload(e: EventEnvelope<'pull.review_request
   const p = e.payload;
   if (!p.requested_reviewer) return null;
   if (p.action !== 'review_requested' && p.action !== 'review_request_removed') return null;
-  return {
-    event: 'pull_request_review_request',
-    payload: pullRequestPayload(p, p.action, { requested_reviewer: p.requested_reviewer }),
-    ...located(p),
-  };
+  return built('pull_request_review_request', p, pullRequestPayload(p, p.action, { requested_reviewer: p.requested_reviewer }));
 }
 
 /** The review types Gitea sends hooks for; pending reviews and review requests have none. */
@@ -54,9 +51,5 @@ export function pullReviewedPayload(e: EventEnvelope<'pull.reviewed'>): BuiltHoo
   const p = e.payload;
   const review = p.review;
   if (p.action !== 'reviewed' || !review || !REVIEW_EVENTS.has(review.type)) return null;
-  return {
-    event: review.type as HookEventType,
-    payload: pullRequestPayload(p, 'reviewed', { review: { type: review.type, content: review.content } }),
-    ...located(p),
-  };
+  return built(review.type as HookEventType, p, pullRequestPayload(p, 'reviewed', { review: { type: review.type, content: review.content } }));
 }
