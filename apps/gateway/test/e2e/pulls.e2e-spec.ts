@@ -240,6 +240,20 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(edit.status).toBe(412);
   });
 
+  it('should record a pull merged by hand once its head is in the base, and refuse it before', async () => {
+    const repo = await project();
+    expect((await owner.api.patch(`/repos/${repo.full_name}`, { allow_manual_merge: true })).status).toBe(200);
+    const head = await commitTo(writer.api, repo, 'by-hand', 'h.txt', 'h\n', 'main');
+    const pull = await openPull(writer.api, repo, 'by-hand');
+    const mark = () => owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'manually-merged', MergeCommitID: head });
+    expect((await mark()).status).toBe(409);
+    const dir = await clone(repo);
+    await git.run(['push', '--quiet', 'origin', `${head}:refs/heads/main`], { cwd: dir });
+    expect((await mark()).status).toBe(200);
+    const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`);
+    expect(got.body).toMatchObject({ merged: true, state: 'closed', merge_commit_sha: head, merged_by: { login: owner.username } });
+  });
+
   it('should block a protected base until the required status succeeds, then merge a scheduled auto-merge', async () => {
     const repo = await project();
     const rule = await owner.api.post(`/repos/${repo.full_name}/branch_protections`, {

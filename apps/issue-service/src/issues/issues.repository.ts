@@ -34,6 +34,9 @@ export interface IssueFilter {
   baseBranch?: string;
 }
 
+/** The default order: newest first. */
+const NEWEST: Array<[string, 'ASC' | 'DESC']> = [['i.created_at', 'DESC'], ['i.id', 'DESC']];
+
 /** Gitea's sort names of issue and pull lists; anything else is newest first. */
 const SORTS: Record<string, Array<[string, 'ASC' | 'DESC']>> = {
   oldest: [['i.created_at', 'ASC'], ['i.id', 'ASC']],
@@ -147,18 +150,12 @@ export class IssuesRepository {
   /** One page of issues, newest first (those of `priorityRepoId` first), and the total. */
   list(f: IssueFilter, options: ListOptions, priorityRepoId?: number, sort?: string): Promise<[IssueEntity[], number]> {
     const qb = this.filtered(f);
-    const sorted = sort ? SORTS[sort] : undefined;
-    if (sorted) {
-      sorted.forEach(([column, direction], i) => (i === 0 ? qb.orderBy(column, direction) : qb.addOrderBy(column, direction)));
-      return qb.skip((options.page - 1) * options.limit).take(options.limit).getManyAndCount();
-    }
-    if (priorityRepoId) {
+    let order = (sort ? SORTS[sort] : undefined) ?? NEWEST;
+    if (!sort && priorityRepoId) {
       qb.addSelect('CASE WHEN i.repo_id = :priority THEN 1 ELSE 2 END', 'priority_rank').setParameter('priority', priorityRepoId);
-      qb.orderBy('priority_rank', 'ASC').addOrderBy('i.created_at', 'DESC');
-    } else {
-      qb.orderBy('i.created_at', 'DESC');
+      order = [['priority_rank', 'ASC'], ...NEWEST];
     }
-    qb.addOrderBy('i.id', 'DESC');
+    order.forEach(([column, direction], i) => (i === 0 ? qb.orderBy(column, direction) : qb.addOrderBy(column, direction)));
     return qb
       .skip((options.page - 1) * options.limit)
       .take(options.limit)

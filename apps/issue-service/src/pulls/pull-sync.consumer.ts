@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { EventNames, QueueNames, type Actor, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
+import { EventNames, QueueNames, type Actor, type PullMergeRequest, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { IssueEvents } from '../issues/issue-events.js';
@@ -77,12 +77,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     for (const [i, { p, head }] of all.entries()) {
       const state = states[i];
       if (!state) continue;
-      try {
-        await this.apply(p, state, head && state.headSha !== p.pull.headSha, pusher, repos);
-      } catch (err) {
-        log.error({ err, pullId: p.pull.id }, 'pull sync failed');
-        throw err;
-      }
+      await this.apply(p, state, head && state.headSha !== p.pull.headSha, pusher, repos);
     }
     log.info({ repoId, branch, pulls: all.length }, 'pulls synchronised');
   }
@@ -129,7 +124,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       if (!doer) continue;
       // The scheduler merges, with the rights the policy just confirmed.
       const actor: Actor = { id: doer.id, login: doer.login, isAdmin: doer.isAdmin, scopes: null };
-      await this.service.mergeNow(actor, { repo, issue: p.issue, pull: p.pull }, scheduled.mergeStyle as 'merge', scheduled.message, scheduled.deleteBranchAfterMerge);
+      await this.service.mergeNow(actor, { repo, issue: p.issue, pull: p.pull }, scheduled.mergeStyle as PullMergeRequest['style'], scheduled.message, scheduled.deleteBranchAfterMerge);
     }
   }
 }

@@ -18,6 +18,7 @@ import {
   type MergePullRequestOption,
   type Page,
   type PullGitState,
+  type PullMergeRequest,
   type PullRequest,
   type RawText,
   type RepoAccess,
@@ -55,7 +56,7 @@ export interface PullListQuery {
   base_branch?: string;
 }
 
-type GitMergeStyle = 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only';
+type GitMergeStyle = PullMergeRequest['style'];
 
 /** The repository setting that allows each merge style. */
 const STYLE_SETTING: Record<MergePullRequestOption['Do'], keyof RepoAccess['repository']> = {
@@ -66,6 +67,21 @@ const STYLE_SETTING: Record<MergePullRequestOption['Do'], keyof RepoAccess['repo
   'fast-forward-only': 'allow_fast_forward_only_merge',
   'manually-merged': 'allow_manual_merge',
 };
+
+/**
+ * A pull's `head` as Gitea reads it: `branch`, `owner:branch` or `owner/repo:branch`; null for
+ * anything else (more colons, empty parts).
+ */
+export function headSpec(head: string): { owner?: string; name?: string; branch: string } | null {
+  const parts = head.split(':');
+  if (parts.length === 1) return head ? { branch: head } : null;
+  const [who, branch] = parts;
+  if (parts.length !== 2 || !who || !branch) return null;
+  const slash = who.indexOf('/');
+  if (slash < 0) return { owner: who, branch };
+  const [owner, name] = [who.slice(0, slash), who.slice(slash + 1)];
+  return owner && name ? { owner, name, branch } : null;
+}
 
 /** Gitea's ErrDisallowedToMerge text. */
 const disallowed = (reason: string): ContractError => new ContractError('method_not_allowed', `not allowed to merge [reason: ${reason}]`);
@@ -165,19 +181,15 @@ export class PullsService {
    * (the owner's fork of the base, or the base's parent), or `owner/repo:branch`.
    */
   private async parseHead(actor: Actor, repo: RepoAccess, head: string): Promise<{ headRepo: RepoAccess; headBranch: string }> {
-    const parts = head.split(':');
-    if (parts.length === 1) return { headRepo: repo, headBranch: head };
-    if (parts.length !== 2 || !parts[0] || !parts[1]) throw notFound();
-    const [who, headBranch] = parts as [string, string];
-    const slash = who.indexOf('/');
-    const headOwner = slash >= 0 ? who.slice(0, slash) : who;
-    const headName = slash >= 0 ? who.slice(slash + 1) : undefined;
-    if (headOwner.toLowerCase() === repo.ownerLogin.toLowerCase() && (headName === undefined || headName.toLowerCase() === repo.name.toLowerCase())) {
-      return { headRepo: repo, headBranch };
+    const spec = headSpec(head);
+    if (!spec) throw notFound();
+    const { owner, name, branch } = spec;
+    if (owner === undefined || (owner.toLowerCase() === repo.ownerLogin.toLowerCase() && (name === undefined || name.toLowerCase() === repo.name.toLowerCase()))) {
+      return { headRepo: repo, headBranch: branch };
     }
-    const headRepo = await this.git.headRepo(actor, { baseRepoId: repo.id, owner: headOwner, ...(headName !== undefined ? { repo: headName } : {}) });
+    const headRepo = await this.git.headRepo(actor, { baseRepoId: repo.id, owner, ...(name !== undefined ? { repo: name } : {}) });
     if (!canRead(headRepo, 'repo.code')) throw notFound();
-    return { headRepo, headBranch };
+    return { headRepo, headBranch: branch };
   }
 
   /** `GET /repos/{o}/{r}/pulls`. */
@@ -209,16 +221,11 @@ export class PullsService {
   /** `GET /pulls/{base}/{head}`: head is a branch, `owner:branch` or `owner/repo:branch`. */
   async getByBaseHead(actor: Actor | null, owner: string, repoName: string, base: string, head: string): Promise<PullRequest> {
     const repo = await this.pullsRepo(actor, owner, repoName);
-    let headRepoId = repo.id;
-    let headBranch = head;
-    const colon = head.indexOf(':');
-    if (colon >= 0) {
-      headBranch = head.slice(colon + 1);
-      const who = head.slice(0, colon);
-      const slash = who.indexOf('/');
-      const headRepo = await this.gate.assign(actor, slash >= 0 ? who.slice(0, slash) : who, slash >= 0 ? who.slice(slash + 1) : repo.name);
-      headRepoId = headRepo.id;
-    }
+    const spec = headSpec(head);
+    if (!spec) throw notFound();
+    // Here `owner:branch` names the owner's repository of the base's name (Gitea's GetPullRequestByBaseHead).
+    const headRepoId = spec.owner === undefined ? repo.id : (await this.gate.assign(actor, spec.owner, spec.name ?? repo.name)).id;
+    const headBranch = spec.branch;
     const found = await this.pulls.findByBaseHead(repo.id, base, headRepoId, headBranch);
     if (!found) throw notFound();
     return this.loader.one(actor, found.issue, repo);
@@ -401,13 +408,12 @@ export class PullsService {
 
   /** `manually-merged`: the head is already in the base; the given commit is recorded as its merge. */
   private async markManuallyMerged(a: Actor, ctx: PullContext, commitId: string): Promise<void> {
-    const state = await this.git.inspect({
-      baseRepoId: ctx.repo.id,
-      baseBranch: ctx.pull.baseBranch,
-      headRepoId: ctx.pull.headRepoId > 0 ? ctx.pull.headRepoId : ctx.repo.id,
-      headBranch: ctx.pull.headRepoId > 0 ? ctx.pull.headBranch : `refs/pull/${ctx.pull.idx}/head`,
-    });
-    if (!/^[0-9a-f]{40,64}$/.test(commitId) || state.commitsAhead > 0) throw conflict('Wrong commit ID');
+    const { pull } = ctx;
+    // The pull's own head (kept in refs/pull/{index}/head even when its branch or repository is gone) against the base now.
+    const [state] = await this.git.sync([
+      { index: pull.idx, baseRepoId: ctx.repo.id, baseBranch: pull.baseBranch, headRepoId: pull.headRepoId > 0 ? pull.headRepoId : ctx.repo.id, headBranch: pull.headBranch, headSha: pull.headSha },
+    ]);
+    if (!/^[0-9a-f]{40,64}$/.test(commitId) || !state || state.commitsAhead > 0) throw conflict('Wrong commit ID');
     await this.recordMerged(a, ctx, commitId);
   }
 

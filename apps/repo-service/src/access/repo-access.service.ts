@@ -51,6 +51,14 @@ export class RepoAccessService {
     return this.permissionFor(user, await this.ownerAccess(user, { id: repo.ownerId }), repo);
   }
 
+  /** The repository `repoId` and what the actor may do there; 404 when there is none. Callers decide on visibility. */
+  async contextById(actor: Actor | null, repoId: number): Promise<RepoContext> {
+    const repo = repoId ? await this.repos.findById(repoId) : null;
+    if (!repo) throw notFound();
+    const owner = await this.ownerAccess(actor, { id: repo.ownerId });
+    return { repo, owner, permission: await this.permissionFor(actor, owner, repo) };
+  }
+
   /**
    * The repository if the actor may see it; 404 otherwise. A public-only token then stops at a
    * private repository it could otherwise see (Gitea's checkTokenPublicOnly, 403).

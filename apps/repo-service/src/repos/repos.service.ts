@@ -338,12 +338,9 @@ export class ReposService {
    * a public-only token does not reach private repositories here either.
    */
   async getById(actor: Actor | null, id: number): Promise<Repository> {
-    const repo = id ? await this.repos.findById(id) : null;
-    if (!repo) throw notFound();
-    const owner = await this.access.ownerAccess(actor, { id: repo.ownerId });
-    const permission = await this.access.permissionFor(actor, owner, repo);
-    if (!permission.canSee || (repo.isPrivate && actor && isPublicOnly(actor.scopes))) throw notFound();
-    return this.toApi(actor, { repo, owner, permission });
+    const ctx = await this.access.contextById(actor, id);
+    if (!ctx.permission.canSee || (ctx.repo.isPrivate && actor && isPublicOnly(actor.scopes))) throw notFound();
+    return this.toApi(actor, ctx);
   }
 
   async edit(actor: Actor | null, ownerName: string, name: string, body: EditRepoOption): Promise<Repository> {

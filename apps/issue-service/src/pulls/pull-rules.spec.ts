@@ -1,0 +1,50 @@
+import { ReviewType } from '../reviews/review.entity.js';
+import { isWorkInProgress } from './pull.mapper.js';
+import { headSpec, protectionBlock } from './pulls.service.js';
+
+describe('pull request rules', () => {
+  it('should read a head as Gitea does: branch, owner:branch, owner/repo:branch, nothing else', () => {
+    expect(headSpec('feature/x')).toEqual({ branch: 'feature/x' });
+    expect(headSpec('ann:topic')).toEqual({ owner: 'ann', branch: 'topic' });
+    expect(headSpec('ann/fork:topic')).toEqual({ owner: 'ann', name: 'fork', branch: 'topic' });
+    for (const bad of ['', 'a:b:c', ':topic', 'ann:', '/fork:topic', 'ann/:topic']) expect(headSpec(bad)).toBeNull();
+  });
+
+  it('should make drafts of titles with a work-in-progress prefix, in any case', () => {
+    expect(isWorkInProgress('WIP: later')).toBe(true);
+    expect(isWorkInProgress('[wip] later')).toBe(true);
+    expect(isWorkInProgress('Fix WIP: handling')).toBe(false);
+  });
+
+  describe('protectionBlock', () => {
+    const rule = {
+      protected: true,
+      requiredApprovals: 1,
+      officialReviewerIds: [7],
+      blockOnRejectedReviews: true,
+      dismissStaleApprovals: false,
+      statusCheckEnabled: true,
+      statusChecksPassed: true,
+      protectedFiles: [],
+    };
+    const approve = (reviewerId: number, stale = false) => ({ reviewerId, type: ReviewType.approve, stale });
+
+    it('should let a pull through an unprotected branch whatever its reviews', () => {
+      expect(protectionBlock({ ...rule, protected: false, statusChecksPassed: false }, [])).toBeNull();
+    });
+
+    it('should count only official approvals, and stale ones only while stale approvals stand', () => {
+      expect(protectionBlock(rule, [approve(8)])).toBe('Does not have enough approvals');
+      expect(protectionBlock(rule, [approve(7)])).toBeNull();
+      expect(protectionBlock({ ...rule, dismissStaleApprovals: true }, [approve(7, true)])).toBe('Does not have enough approvals');
+      expect(protectionBlock(rule, [approve(7, true)])).toBeNull();
+    });
+
+    it('should block on failing checks (unless waiting for them), official rejections and protected files', () => {
+      expect(protectionBlock({ ...rule, statusChecksPassed: false }, [approve(7)])).toBe('Not all required status checks successful');
+      expect(protectionBlock({ ...rule, statusChecksPassed: false }, [approve(7)], { ignoreChecks: true })).toBeNull();
+      expect(protectionBlock(rule, [approve(7), { reviewerId: 7, type: ReviewType.reject, stale: false }])).toBe('There are requested changes');
+      expect(protectionBlock({ ...rule, protectedFiles: ['secrets.txt'] }, [approve(7)])).toBe('Changed protected files');
+    });
+  });
+});
