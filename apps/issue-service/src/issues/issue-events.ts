@@ -35,7 +35,7 @@ export class IssueEvents {
       extra?: Pick<IssueEventPayload, 'requested_reviewer' | 'requested_team' | 'review' | 'before' | 'after'>;
     },
   ): Promise<void> {
-    const [pull] = e.issue.pull_request !== null ? await this.pulls.fromIssues(e.actor, [e.issue], e.repo, { m, single: true }) : [];
+    const [pull] = e.issue.pull_request !== null ? await this.pulls.fromIssues(e.actor, [e.issue], e.repo, { m, single: true, known: [e.sender] }) : [];
     await this.outbox.add(
       m,
       name,

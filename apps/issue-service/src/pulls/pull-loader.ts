@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor, Issue, PullRequest, RepoAccess, Repository, Team } from '@gitforge/contracts';
+import type { Actor, Issue, PullRequest, RepoAccess, Repository, Team, User } from '@gitforge/contracts';
 import { DirectoryClient } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { ReviewsRepository } from '../reviews/reviews.repository.js';
@@ -13,6 +13,8 @@ export interface PullLoadOptions {
   m?: EntityManager;
   /** A single pull's answer: with Gitea's omitempty counts (review comments, diff stats). */
   single?: boolean;
+  /** Users already fetched (an event's sender, who is often the merger): not asked again. */
+  known?: User[];
 }
 
 /**
@@ -49,7 +51,7 @@ export class PullLoader {
     const heads = new Map<number, Repository>([[repo.id, repo.repository]]);
     for (const r of await this.gate.many(viewer, headIds)) heads.set(r.id, r.repository);
     const userIds = [...rows.values()].flatMap((p) => (p.hasMerged ? [p.mergerId] : [])).concat([...requests.values()].flatMap((r) => r.userIds));
-    const users = await this.issues.users(userIds);
+    const users = await this.issues.users(userIds, options.known);
     const teamIds = [...new Set([...requests.values()].flatMap((r) => r.teamIds))];
     const teams = new Map<number, Team>();
     if (teamIds.length > 0 && repo.ownerKind === 'organization') for (const t of await this.directory.teams(repo.ownerId, { ids: teamIds })) teams.set(t.id, t.team);

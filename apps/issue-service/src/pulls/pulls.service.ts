@@ -274,7 +274,7 @@ export class PullsService {
         `pull request already exists for these targets [id: ${other.pull.id}, issue_id: ${other.issue.idx}, head_repo_id: ${ctx.pull.headRepoId}, base_repo_id: ${ctx.repo.id}, head_branch: ${ctx.pull.headBranch}, base_branch: ${base}]`,
       );
     }
-    const sender = await this.directory.actorUser(a);
+    const sender = await this.directory.publicUser(a.id);
     const now = new Date();
     await this.db.transaction(async (m) => {
       await this.pulls.update(m, ctx.pull.id, { baseBranch: base, ...stateColumns(state) });
@@ -387,7 +387,7 @@ export class PullsService {
   }
 
   private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string): Promise<void> {
-    const sender = await this.directory.actorUser(a);
+    const sender = await this.directory.publicUser(a.id);
     const now = new Date();
     const counters = await this.db.transaction(async (m) => {
       const locked = await this.pulls.lock(m, ctx.pull.id);

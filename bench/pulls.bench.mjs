@@ -1,0 +1,105 @@
+// Issue 12: pull request merges on the 20k-commit fixture, distributed layout.
+// 1. `POST /pulls/{index}/merge` (Do=merge) through the gateway, next to the same plumbing run
+//    directly on the server's bare repository in the same run (merge-tree --write-tree,
+//    commit-tree, update-ref with the expected old value): the target is <= 2x.
+// 2. The time from a push to the base branch until 100 open pulls show the new base (their
+//    mergeability recomputed by the pull-sync consumer).
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ADMIN, api, repoRoot, startLayout } from './lib/layout.mjs';
+import { generateRepo, git } from './lib/git-repo.mjs';
+
+const COMMITS = Number(process.env.BENCH_COMMITS ?? 20_000);
+const FILES = Number(process.env.BENCH_FILES ?? 3_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const OPEN_PULLS = Number(process.env.BENCH_OPEN_PULLS ?? 100);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const b64 = (s) => Buffer.from(s).toString('base64');
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** A branch `name` off main with one commit adding `file` (through the API, not timed). */
+async function branchWithCommit(layout, repo, name, file) {
+  const res = await api(layout, 'POST', `/repos/${ADMIN.username}/${repo}/contents/${file}`, { content: b64(`${name}\n`), message: `add ${file}`, branch: 'main', new_branch: name });
+  return res.commit.sha;
+}
+
+/** The same plumbing a merge does, run directly: merge-tree, commit-tree, then a compare-and-swap of the ref. */
+function directMerge(gitDir, ref, base, head, home) {
+  const started = now();
+  const tree = git(['--git-dir', gitDir, 'merge-tree', '--write-tree', base, head], { home }).trim().split('\n')[0];
+  const commit = git(['--git-dir', gitDir, 'commit-tree', tree, '-p', base, '-p', head, '-m', 'Merge for the reference run'], {
+    home,
+    env: { GIT_AUTHOR_NAME: 'Bench', GIT_AUTHOR_EMAIL: 'bench@example.com', GIT_COMMITTER_NAME: 'Bench', GIT_COMMITTER_EMAIL: 'bench@example.com' },
+  }).trim();
+  git(['--git-dir', gitDir, 'update-ref', ref, commit, base], { home });
+  return now() - started;
+}
+
+async function allPulls(layout, repo) {
+  const out = [];
+  for (let page = 1; ; page++) {
+    const got = await api(layout, 'GET', `/repos/${ADMIN.username}/${repo}/pulls?state=open&limit=50&page=${page}`);
+    out.push(...got);
+    if (got.length < 50) return out;
+  }
+}
+
+export default async function () {
+  const work = join(repoRoot, 'bench', '.work', `pulls-${process.pid}`);
+  const home = join(work, 'home');
+  mkdirSync(home, { recursive: true });
+  const layout = await startLayout('distributed');
+  try {
+    const name = 'merges';
+    const source = join(work, `${name}.git`);
+    await generateRepo(source, { commits: COMMITS, files: FILES, home });
+    const repo = await api(layout, 'POST', '/user/repos', { name });
+    const pushUrl = `http://${ADMIN.username}:${ADMIN.password}@localhost:${new URL(layout.rootUrl).port}/${ADMIN.username}/${name}.git`;
+    git(['-C', source, 'push', '--quiet', pushUrl, 'main'], { home });
+    const serverDir = join(layout.dataDir, 'repositories', `${repo.id}.git`);
+
+    const viaApi = [];
+    const direct = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Through the gateway: a pull of one new commit, merged into main.
+      await branchWithCommit(layout, name, `api-${round}`, `bench/api-${round}.txt`);
+      const pull = await api(layout, 'POST', `/repos/${ADMIN.username}/${name}/pulls`, { head: `api-${round}`, base: 'main', title: `Bench ${round}` });
+      const started = now();
+      await api(layout, 'POST', `/repos/${ADMIN.username}/${name}/pulls/${pull.number}/merge`, { Do: 'merge' });
+      viaApi.push(now() - started);
+      // Directly: the same shape of merge on a scratch ref at main's tip.
+      const head = await branchWithCommit(layout, name, `ref-${round}`, `bench/ref-${round}.txt`);
+      const base = git(['--git-dir', serverDir, 'rev-parse', 'refs/heads/main'], { home }).trim();
+      git(['--git-dir', serverDir, 'update-ref', `refs/bench/${round}`, base], { home });
+      direct.push(directMerge(serverDir, `refs/bench/${round}`, base, head, home));
+    }
+
+    // 100 open pulls, then a push to their base: how long until every one is checked against it.
+    for (let i = 0; i < OPEN_PULLS; i++) {
+      await branchWithCommit(layout, name, `open-${i}`, `bench/open-${i}.txt`);
+      await api(layout, 'POST', `/repos/${ADMIN.username}/${name}/pulls`, { head: `open-${i}`, base: 'main', title: `Open ${i}` });
+    }
+    const pushed = now();
+    const moved = await api(layout, 'POST', `/repos/${ADMIN.username}/${name}/contents/bench/base-move.txt`, { content: b64('moved\n'), message: 'move the base', branch: 'main' });
+    const tip = moved.commit.sha;
+    for (;;) {
+      const pulls = await allPulls(layout, name);
+      if (pulls.length === OPEN_PULLS && pulls.every((p) => p.base.sha === tip && p.mergeable)) break;
+      if (now() - pushed > 300_000) throw new Error('the open pulls were not recomputed within 5 minutes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const recompute = now() - pushed;
+
+    const apiMs = median(viaApi);
+    const directMs = median(direct);
+    console.log(`pull request merges, distributed layout, ${COMMITS} commits / ${FILES} files, median of ${ROUNDS}`);
+    console.log(`  merge through the API (POST /pulls/{index}/merge, Do=merge): ${apiMs.toFixed(1)} ms`);
+    console.log(`  same plumbing run directly (merge-tree, commit-tree, update-ref): ${directMs.toFixed(1)} ms`);
+    console.log(`  ratio: ${(apiMs / directMs).toFixed(2)}x (target <= 2x)`);
+    console.log(`  ${OPEN_PULLS} open pulls recomputed after a push to their base: ${(recompute / 1000).toFixed(2)} s (polled every 100 ms)`);
+  } finally {
+    await layout.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
