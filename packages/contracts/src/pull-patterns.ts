@@ -42,6 +42,7 @@ export const PullReviewPatterns = definePatterns('issue', {
   removeReviewRequests: 'pulls.reviewers.remove',
   resolveComment: 'pulls.comments.resolve',
   unresolveComment: 'pulls.comments.unresolve',
+  replyToComment: 'pulls.comments.reply',
 });
 
 /** One pull request's two sides as issue-service stores them. */

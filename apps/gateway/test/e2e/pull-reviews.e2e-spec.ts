@@ -1,4 +1,5 @@
-import type { Comment, CreatePullReviewOptions, Issue, PullReviewRequestOptions, Repository } from '@gitforge/contracts';
+import type { Activity, Comment, CreatePullReviewOptions, Issue, PullRequest, PullReview, PullReviewComment, PullReviewRequestOptions, Repository } from '@gitforge/contracts';
+import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { addCollaborator, createIssue, createRepo } from './support/repos.js';
@@ -57,6 +58,78 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       expect(res.status).toBe(400);
       expect(res.body).toEqual(giteaError('comment is not a review comment'));
       expect((await eve.api.post(`/repos/${hidden.full_name}/pulls/comments/${comment.id}/unresolve`)).status).toBe(404);
+    });
+  });
+
+  describe('line comments and their replies', () => {
+    let code: Repository;
+    let pull: PullRequest;
+
+    beforeAll(async () => {
+      code = await createRepo(alice.api, { auto_init: true });
+      await addCollaborator(alice.api, code, bob, 'write');
+      const content = Buffer.from('one\ntwo\nthree\n').toString('base64');
+      const file = await bob.api.post(`/repos/${code.full_name}/contents/lines.txt`, { content, branch: 'main', new_branch: 'lines', message: 'lines' });
+      expect(file.status).toBe(201);
+      const opened = await bob.api.post<PullRequest>(`/repos/${code.full_name}/pulls`, { head: 'lines', base: 'main', title: 'three lines' });
+      expect(opened.status).toBe(201);
+      pull = opened.body;
+    });
+
+    it('should keep a line comment with its hunk, take replies in its conversation, and record both in the feed', async () => {
+      const at = `/repos/${code.full_name}/pulls/${pull.number}`;
+      const review = await alice.api.post<PullReview>(`${at}/reviews`, {
+        event: 'COMMENT',
+        body: '',
+        comments: [{ path: 'lines.txt', body: 'why two?', new_position: 2 }],
+      } satisfies CreatePullReviewOptions);
+      expect(review.status).toBe(200);
+      expect(review.body).toMatchObject({ state: 'COMMENT', comments_count: 1 });
+      const [line] = (await bob.api.get<PullReviewComment[]>(`${at}/reviews/${review.body.id}/comments`)).body;
+      expect(line).toMatchObject({ path: 'lines.txt', position: 2, body: 'why two?', pull_request_review_id: review.body.id });
+      expect(line!.diff_hunk).toContain('+two');
+
+      const reply = await bob.api.post<PullReviewComment>(`${at}/comments/${line!.id}/replies`, { body: 'because @' + alice.username + ' asked' });
+      expect(reply.status).toBe(201);
+      expect(reply.body).toMatchObject({
+        path: 'lines.txt',
+        position: 2,
+        commit_id: line!.commit_id,
+        diff_hunk: line!.diff_hunk,
+        pull_request_review_id: review.body.id,
+        user: { login: bob.username },
+      });
+      const thread = (await alice.api.get<PullReviewComment[]>(`${at}/reviews/${review.body.id}/comments`)).body;
+      expect(thread.map((c) => c.body)).toEqual(['why two?', `because @${alice.username} asked`]);
+
+      // The review's line comment and the reply are each a comment_pull entry; a comment review without a body has no verdict entry.
+      const feed = await expectEventually(async () => {
+        const res = await alice.api.get<Activity[]>(`/repos/${code.full_name}/activities/feeds`);
+        const comments = res.body.filter((a) => a.op_type === 'comment_pull');
+        expect(comments.map((a) => a.comment_id).sort()).toEqual([line!.id, reply.body.id].sort());
+        return comments;
+      });
+      expect(feed.find((a) => a.comment_id === reply.body.id)).toMatchObject({ content: `${pull.number}|because @${alice.username} asked`, act_user: { login: bob.username } });
+      expect(feed.find((a) => a.comment_id === line!.id)).toMatchObject({ content: `${pull.number}|why two?`, act_user: { login: alice.username } });
+    });
+
+    it('should answer 404 for replies to what is no line comment of the pull, 401 without a token, 422 without a body', async () => {
+      const at = `/repos/${code.full_name}/pulls/${pull.number}`;
+      expect((await bob.api.post(`${at}/comments/999999/replies`, { body: 'x' })).status).toBe(404);
+      const plain = (await alice.api.post<Comment>(`/repos/${code.full_name}/issues/${pull.number}/comments`, { body: 'plain' })).body;
+      expect((await bob.api.post(`${at}/comments/${plain.id}/replies`, { body: 'x' })).status).toBe(404);
+      const review = await alice.api.post<PullReview>(`${at}/reviews`, { event: 'PENDING', body: 'draft', comments: [{ path: 'lines.txt', body: 'pending', new_position: 1 }] });
+      expect(review.body).toMatchObject({ state: 'PENDING' });
+      const [pending] = (await alice.api.get<PullReviewComment[]>(`${at}/reviews/${review.body.id}/comments`)).body;
+      // Another reviewer's pending review is invisible, its comments too.
+      expect((await bob.api.post(`${at}/comments/${pending!.id}/replies`, { body: 'x' })).status).toBe(404);
+      expect((await new Api(layout).post(`${at}/comments/${pending!.id}/replies`, { body: 'x' })).status).toBe(401);
+      expect((await alice.api.post(`${at}/comments/${pending!.id}/replies`, { body: '  ' })).status).toBe(422);
+      expect((await alice.api.post(`${at}/comments/${pending!.id}/replies`, { body: 5 })).status).toBe(422);
+      expect((await eve.api.post(`/repos/${hidden.full_name}/pulls/1/comments/${pending!.id}/replies`, { body: 'x' })).status).toBe(404);
+      const own = await alice.api.post<PullReviewComment>(`${at}/comments/${pending!.id}/replies`, { body: 'more' });
+      expect(own.status).toBe(201);
+      expect(own.body.pull_request_review_id).toBe(review.body.id);
     });
   });
 });

@@ -4,21 +4,12 @@ import { Api, createUser, giteaError, uniqueName, type TestUser } from './suppor
 import { GitCli, gitUrl } from './support/git.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { addCollaborator, createRepo } from './support/repos.js';
+import { expectEventually } from '@gitforge/platform/testing';
+
+/** The pull sync follows pushes through the event queue. */
+const eventually = <T>(check: () => Promise<T>): Promise<T> => expectEventually(check, { timeoutMs: 20_000, intervalMs: 150 });
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
-
-/** Polls until `check` passes (the pull sync follows pushes through the event queue). */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
-}
 
 describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
   let layout: Layout;

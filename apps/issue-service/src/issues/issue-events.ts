@@ -32,7 +32,7 @@ export class IssueEvents {
       sender: User;
       changes?: IssueChanges;
       assignee?: User;
-      extra?: Pick<IssueEventPayload, 'requested_reviewer' | 'requested_team' | 'review' | 'before' | 'after'>;
+      extra?: Pick<IssueEventPayload, 'requested_reviewer' | 'requested_team' | 'review' | 'review_comment' | 'review_code_comments' | 'before' | 'after'>;
     },
   ): Promise<void> {
     const [pull] = e.issue.pull_request !== null ? await this.pulls.fromIssues(e.actor, [e.issue], e.repo, { m, single: true, known: [e.sender] }) : [];

@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   normalizeListOptions,
   PullReviewPatterns,
+  type CreatePullReviewCommentReplyOptions,
   type CreatePullReviewOptions,
   type DismissPullReviewOptions,
   type Page,
@@ -79,6 +80,12 @@ export class ReviewsController {
   async removeReviewRequests(@Payload() req: RpcRequest<PullParams, PullReviewRequestOptions>): Promise<void> {
     const p = req.params;
     await this.reviews.changeRequests(req.actor, p.owner, p.repo, p.index, req.body, false);
+  }
+
+  @MessagePattern(PullReviewPatterns.replyToComment)
+  reply(@Payload() req: RpcRequest<ReviewParams, CreatePullReviewCommentReplyOptions>): Promise<PullReviewComment> {
+    const p = req.params;
+    return this.reviews.reply(req.actor, p.owner, p.repo, p.index, p.id, req.body);
   }
 
   @MessagePattern(PullReviewPatterns.resolveComment)

@@ -12,6 +12,7 @@ import {
   unprocessable,
   type AccountRef,
   type Actor,
+  type CreatePullReviewCommentReplyOptions,
   type CreatePullReviewOptions,
   type DismissPullReviewOptions,
   type ListOptions,
@@ -28,6 +29,8 @@ import {
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import { canRead, canWrite, RepoGate } from '../access/repo-gate.js';
+import { CommentLoader } from '../comments/comment-loader.js';
+import { requireMayComment } from '../comments/comment-rules.js';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import { CommentsService } from '../comments/comments.service.js';
@@ -74,6 +77,7 @@ export class ReviewsService {
     private readonly issues: IssuesRepository,
     private readonly comments: CommentsRepository,
     private readonly commentsService: CommentsService,
+    private readonly commentLoader: CommentLoader,
     private readonly issueLoader: IssueLoader,
     private readonly reviews: ReviewsRepository,
     private readonly events: IssueEvents,
@@ -247,7 +251,7 @@ export class ReviewsService {
       review = await this.reviews.insert(m, { ...fields, reviewerId: a.id, issueId: ctx.issue.id, createdAt: now });
     }
     if (type === ReviewType.pending) return review.id;
-    await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.review, at: now, content, refs: { reviewId: review.id } });
+    const reviewRow = await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.review, at: now, content, refs: { reviewId: review.id } });
     if (verdict && prepared.teamIds.length > 0) {
       for (const request of await this.reviews.teamRequests(m, ctx.issue.id)) {
         if (prepared.teamIds.includes(request.reviewerTeamId)) await this.reviews.delete(m, request.id);
@@ -258,7 +262,14 @@ export class ReviewsService {
     const hookType = reviewHookType(type);
     if (hookType) {
       const base = await this.eventBase(m, ctx, a, prepared.known);
-      await this.events.issue(m, 'pull.reviewed', { ...base, action: 'reviewed', extra: { review: { type: hookType, content } } });
+      // The review's own row and its line comments, as Gitea's feed records them (one entry each).
+      const codeRows = await this.reviews.codeComments([review.id], m);
+      const [reviewComment, ...codeComments] = await this.commentLoader.load([reviewRow, ...codeRows], new Map([[ctx.issue.id, ctx.issue]]), ctx.repo, { m, known: prepared.known });
+      await this.events.issue(m, 'pull.reviewed', {
+        ...base,
+        action: 'reviewed',
+        extra: { review: { type: hookType, content }, review_comment: reviewComment!, review_code_comments: codeComments },
+      });
     }
     return review.id;
   }
@@ -395,6 +406,62 @@ export class ReviewsService {
     });
     if (!add) return [];
     return this.load(changes.map((c) => c.review!), ctx, { known, teams: teams.map((t) => t.team) });
+  }
+
+  /**
+   * `POST /pulls/{index}/comments/{id}/replies` (201): a line comment in the conversation of
+   * another, on its file, line and commit, in its review (Gitea's CreateCodeComment for a reply).
+   * Readers may reply, as they may review; a locked pull takes its writers' only. A reply in a
+   * submitted review is a `pull_request_comment` like any comment; one in the actor's own pending
+   * review waits for it.
+   */
+  async reply(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    index: string,
+    id: string,
+    body: CreatePullReviewCommentReplyOptions,
+  ): Promise<PullReviewComment> {
+    const ctx = await this.contexts.pullForWrite(actor, owner, repo, index);
+    const a = ctx.actor;
+    requireMayComment(ctx.repo, ctx.issue, a);
+    const commentId = idFrom(id);
+    const parent = commentId > 0 ? await this.comments.findById(commentId) : null;
+    if (!parent || parent.issueId !== ctx.issue.id || parent.type !== CommentType.code) throw notFound(`comment does not exist [id: ${commentId}]`);
+    const review = parent.reviewId > 0 ? await this.reviews.findById(parent.reviewId) : null;
+    if (!review || (review.type === ReviewType.pending && review.reviewerId !== a.id)) throw notFound(`comment does not exist [id: ${commentId}]`);
+    const content = body.body ?? '';
+    if (content.trim() === '') throw unprocessable('reply body is empty');
+    const [mentions, known] = await Promise.all([this.issuesService.resolveMentions(ctx.repo, content), this.knownUsers(ctx, [a.id])]);
+    const now = new Date();
+    const row = await this.db.transaction(async (m) => {
+      if (!(await this.issues.lock(m, ctx.issue.id))) throw notFound();
+      const inserted = await this.comments.insert(m, {
+        type: CommentType.code,
+        issueId: ctx.issue.id,
+        posterId: a.id,
+        content,
+        reviewId: review.id,
+        treePath: parent.treePath,
+        line: parent.line,
+        commitSha: parent.commitSha,
+        oldRef: parent.oldRef,
+        patch: parent.patch,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.issues.addMentions(m, ctx.issue.id, mentions);
+      await this.issues.update(m, ctx.issue.id, { updatedAt: now });
+      if (review.type !== ReviewType.pending) {
+        const { issue, sender } = await this.eventBase(m, ctx, a, known);
+        const comment = await this.commentLoader.one(inserted, ctx.issue, ctx.repo, { m, known });
+        await this.events.comment(m, 'comment.created', { actor: a, issue, comment, repo: ctx.repo, sender });
+      }
+      return inserted;
+    });
+    const sender = known.find((u) => u.id === a.id)!;
+    return toPullReviewComment(row, review, ctx.repo.repository, ctx.issue, { poster: sender, resolver: null });
   }
 
   /**

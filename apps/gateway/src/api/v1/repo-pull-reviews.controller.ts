@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
+  CreatePullReviewCommentReplyOptions,
   CreatePullReviewOptions,
   DismissPullReviewOptions,
   PullReviewPatterns,
@@ -84,6 +85,11 @@ export class RepoPullReviewsController {
   @HttpCode(204)
   async removeReviewRequests(@CurrentActor() actor: Actor | null, @Param() params: PullParams, @Body() body: PullReviewRequestOptions): Promise<void> {
     await this.rpc.call(PullReviewPatterns.removeReviewRequests, { actor, params, body });
+  }
+
+  @Post(':index/comments/:id/replies')
+  reply(@CurrentActor() actor: Actor | null, @Param() params: ReviewParams, @Body() body: CreatePullReviewCommentReplyOptions): Promise<PullReviewComment> {
+    return this.rpc.call(PullReviewPatterns.replyToComment, { actor, params, body });
   }
 
   @Post('comments/:id/resolve')

@@ -75,3 +75,10 @@ export class PullReviewRequestOptions {
   @IsString({ each: true })
   team_reviewers?: string[];
 }
+
+/** `POST /pulls/{index}/comments/{id}/replies`: a reply in a line comment's conversation. */
+export class CreatePullReviewCommentReplyOptions {
+  @IsOptional()
+  @IsString()
+  body?: string;
+}
