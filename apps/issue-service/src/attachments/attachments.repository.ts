@@ -51,9 +51,19 @@ export class AttachmentsRepository {
   }
 
   /** Deletes every attachment of an issue and its comments; answers their uuids (their files go after the commit). */
-  async deleteOfIssue(m: EntityManager, issueId: number): Promise<string[]> {
-    const rows = await m.find(AttachmentEntity, { select: { id: true, uuid: true }, where: { issueId } });
-    if (rows.length > 0) await m.delete(AttachmentEntity, { issueId });
+  async deleteOfIssues(m: EntityManager, issueIds: number[]): Promise<string[]> {
+    const rows = await m.find(AttachmentEntity, {
+      select: { id: true, uuid: true },
+      where: { issueId: In(issueIds) },
+    });
+    if (rows.length > 0) await m.delete(AttachmentEntity, { id: In(rows.map((r) => r.id)) });
+    return rows.map((r) => r.uuid);
+  }
+
+  /** Deletes every attachment of a repository (those not linked to an issue yet too); answers their uuids. */
+  async deleteOfRepo(m: EntityManager, repoId: number): Promise<string[]> {
+    const rows = await m.find(AttachmentEntity, { select: { id: true, uuid: true }, where: { repoId } });
+    if (rows.length > 0) await m.delete(AttachmentEntity, { repoId });
     return rows.map((r) => r.uuid);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { CommentType } from './comment-type.js';
@@ -85,9 +85,9 @@ export class CommentsRepository {
   }
 
   /** The issue's rows, and the dependency rows of other issues naming it (as Gitea's deleteIssue). */
-  async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {
-    await m.delete(CommentEntity, { issueId });
-    await m.delete(CommentEntity, { dependentIssueId: issueId });
+  async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
+    await m.delete(CommentEntity, { issueId: In(issueIds) });
+    await m.delete(CommentEntity, { dependentIssueId: In(issueIds) });
   }
 
   findById(id: number, m?: EntityManager): Promise<CommentEntity | null> {

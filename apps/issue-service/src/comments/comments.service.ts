@@ -27,6 +27,7 @@ import {
 import { attachmentBlobKey } from '../attachments/attachment.entity.js';
 import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { IssueEvents } from '../issues/issue-events.js';
+import { IssueRemoval } from '../issues/issue-removal.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
@@ -76,6 +77,7 @@ export class CommentsService {
     private readonly loader: CommentLoader,
     private readonly issueLoader: IssueLoader,
     private readonly events: IssueEvents,
+    private readonly removal: IssueRemoval,
   ) {}
 
   /** `GET …/issues/{index}/comments`: every comment of the issue (Gitea pages nothing here). */
@@ -241,7 +243,7 @@ export class CommentsService {
       }
       return uuids.map(attachmentBlobKey);
     });
-    await this.issuesService.removeFiles(files);
+    await this.removal.files(files);
   }
 
   /** `GET …/issues/{index}/timeline`: the issue's history, oldest first, a page at a time. */

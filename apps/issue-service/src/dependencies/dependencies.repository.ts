@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
 import { IssueEntity } from '../issues/issue.entity.js';
@@ -65,8 +65,8 @@ export class DependenciesRepository {
   }
 
   /** Links of a deleted issue, both ways. */
-  async deleteAllOf(m: EntityManager, issueId: number): Promise<void> {
-    await m.delete(IssueDependencyEntity, { issueId });
-    await m.delete(IssueDependencyEntity, { dependencyId: issueId });
+  async deleteAllOf(m: EntityManager, issueIds: number[]): Promise<void> {
+    await m.delete(IssueDependencyEntity, { issueId: In(issueIds) });
+    await m.delete(IssueDependencyEntity, { dependencyId: In(issueIds) });
   }
 }

@@ -20,6 +20,7 @@ import { ReviewsRepository } from '../reviews/reviews.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
+import { IssueRemoval } from './issue-removal.js';
 import { IssuesController } from './issues.controller.js';
 import { IssuesRepository } from './issues.repository.js';
 import { IssuesService } from './issues.service.js';
@@ -51,6 +52,7 @@ const SHARED = [
   IssueEvents,
   IssueCounters,
   IssuesService,
+  IssueRemoval,
   PullContexts,
 ];
 

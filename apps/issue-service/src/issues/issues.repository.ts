@@ -139,12 +139,28 @@ export class IssuesRepository {
     return (m ?? this.db.manager).find(IssueEntity, { where: { id: In(ids) } });
   }
 
-  /** Deletes the issue and the rows that only exist for it. */
-  async delete(m: EntityManager, id: number): Promise<void> {
-    await m.delete(IssueEntity, { id });
-    await m.delete(IssueAssigneeEntity, { issueId: id });
-    await m.delete(IssueLabelEntity, { issueId: id });
-    await m.delete(IssueMentionEntity, { issueId: id });
+  /** Up to `limit` ids of a repository's issues and pulls. */
+  async idsOfRepo(repoId: number, limit: number): Promise<number[]> {
+    const rows = await this.db.manager.find(IssueEntity, {
+      select: { id: true },
+      where: { repoId },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => r.id);
+  }
+
+  /** A deleted repository's numbering and counts. */
+  async deleteCounter(m: EntityManager, repoId: number): Promise<void> {
+    await m.delete(IssueCounterEntity, { repoId });
+  }
+
+  /** Deletes the issues and the rows that only exist for them. */
+  async delete(m: EntityManager, ids: number[]): Promise<void> {
+    await m.delete(IssueEntity, { id: In(ids) });
+    await m.delete(IssueAssigneeEntity, { issueId: In(ids) });
+    await m.delete(IssueLabelEntity, { issueId: In(ids) });
+    await m.delete(IssueMentionEntity, { issueId: In(ids) });
   }
 
   /** One page of issues, newest first (those of `priorityRepoId` first), and the total. */

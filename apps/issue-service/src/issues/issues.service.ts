@@ -25,7 +25,7 @@ import {
   type User,
   idFrom,
 } from '@gitforge/contracts';
-import { BlobStore, createLogger, Database, DirectoryClient } from '@gitforge/platform';
+import { Database, DirectoryClient } from '@gitforge/platform';
 import {
   canBeAssigned,
   canRead,
@@ -42,25 +42,19 @@ import { DependenciesRepository } from '../dependencies/dependencies.repository.
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import { deadlineEvent } from '../comments/timeline-events.js';
-import { attachmentBlobKey } from '../attachments/attachment.entity.js';
-import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { keepOnePerScope } from '../labels/label-scope.js';
 import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
-import { TimesRepository } from '../times/times.repository.js';
-import { ReactionsRepository } from '../reactions/reactions.repository.js';
-import { IssueWatchesRepository } from '../subscriptions/issue-watches.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
+import { IssueRemoval } from './issue-removal.js';
 import { toIssueDeadline } from './issue.mapper.js';
 import type { IssueEntity } from './issue.entity.js';
 import { IssuesRepository, type IssueFilter } from './issues.repository.js';
 import { mentionedLogins } from './mentions.js';
-
-const log = createLogger('issues');
 
 /** Gitea's `[repository.issue] MAX_PINNED`. */
 const MAX_PINNED = 3;
@@ -153,12 +147,8 @@ export class IssuesService {
     private readonly counters: IssueCounters,
     private readonly dependencies: DependenciesRepository,
     private readonly labelResolver: LabelResolver,
-    private readonly times: TimesRepository,
     private readonly comments: CommentsRepository,
-    private readonly reactions: ReactionsRepository,
-    private readonly watches: IssueWatchesRepository,
-    private readonly attachments: AttachmentsRepository,
-    private readonly blobs: BlobStore,
+    private readonly removal: IssueRemoval,
   ) {}
 
   /**
@@ -486,37 +476,13 @@ export class IssuesService {
     const api = await this.loader.one(issue, repo);
     const sender = (await this.loader.users([a.id])).get(a.id)!;
     const { counters, files } = await this.db.transaction(async (m) => {
-      const files = await this.deleteRows(m, issue);
+      const files = await this.removal.rows(m, [issue.id]);
       const recounted = await this.issues.recount(m, repo.id);
       await this.events.issue(m, 'issue.deleted', { actor: a, action: 'deleted', issue: api, repo, sender });
       return { counters: recounted, files };
     });
     await this.counters.publish(counters);
-    await this.removeFiles(files);
-  }
-
-  /**
-   * The rows of an issue; other features add theirs here, so a deleted issue leaves nothing behind.
-   * Answers the blob keys of its files, which go once the rows are gone for good.
-   */
-  private async deleteRows(m: EntityManager, issue: IssueEntity): Promise<string[]> {
-    const attachments = await this.attachments.deleteOfIssue(m, issue.id);
-    await this.issues.delete(m, issue.id);
-    await this.dependencies.deleteAllOf(m, issue.id);
-    await this.times.deleteForIssue(m, issue.id);
-    await this.projects.removeIssue(m, issue.id);
-    await this.comments.deleteForIssue(m, issue.id);
-    await this.reactions.deleteForIssue(m, issue.id);
-    await this.watches.deleteForIssue(m, issue.id);
-    return attachments.map(attachmentBlobKey);
-  }
-
-  /**
-   * After the commit: a failure leaves an orphan file behind (logged), never a row without its
-   * file. Shared with whatever else deletes attachment rows (a deleted comment's).
-   */
-  async removeFiles(keys: string[]): Promise<void> {
-    for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove the file of a deleted attachment'));
+    await this.removal.files(files);
   }
 
   /** Gitea's 412: an issue cannot close while an issue it depends on is open. */

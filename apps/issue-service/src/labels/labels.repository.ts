@@ -92,4 +92,9 @@ export class LabelsRepository {
     await m.delete(IssueLabelEntity, { labelId: id });
     await m.delete(LabelEntity, { id });
   }
+
+  /** Every label of a repository (their issues' links go with the issues). */
+  async deleteOfRepo(m: EntityManager, repoId: number): Promise<void> {
+    await m.delete(LabelEntity, { repoId });
+  }
 }

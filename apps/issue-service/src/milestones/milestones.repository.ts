@@ -97,4 +97,9 @@ export class MilestonesRepository {
     await m.update(IssueEntity, { milestoneId: id }, { milestoneId: 0 });
     await m.delete(MilestoneEntity, { id });
   }
+
+  /** Every milestone of a repository. */
+  async deleteOfRepo(m: EntityManager, repoId: number): Promise<void> {
+    await m.delete(MilestoneEntity, { repoId });
+  }
 }

@@ -49,11 +49,21 @@ export class ProjectsRepository {
     if (Object.keys(changes).length > 0) await m.update(ProjectEntity, { id }, changes);
   }
 
-  /** The project with its columns and its issues' places. */
-  async delete(m: EntityManager, id: number): Promise<void> {
-    await m.delete(ProjectIssueEntity, { projectId: id });
-    await m.delete(ProjectColumnEntity, { projectId: id });
-    await m.delete(ProjectEntity, { id });
+  /** The projects with their columns and their issues' places. */
+  async delete(m: EntityManager, ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await m.delete(ProjectIssueEntity, { projectId: In(ids) });
+    await m.delete(ProjectColumnEntity, { projectId: In(ids) });
+    await m.delete(ProjectEntity, { id: In(ids) });
+  }
+
+  /** Every project of a repository, as {@link delete}. */
+  async deleteOfRepo(m: EntityManager, repoId: number): Promise<void> {
+    const rows = await m.find(ProjectEntity, { select: { id: true }, where: { repoId } });
+    await this.delete(
+      m,
+      rows.map((r) => r.id),
+    );
   }
 
   /** A project's columns in board order. */
@@ -154,8 +164,8 @@ export class ProjectsRepository {
   }
 
   /** Takes a deleted issue off every board. */
-  async removeIssue(m: EntityManager, issueId: number): Promise<void> {
-    await m.delete(ProjectIssueEntity, { issueId });
+  async removeIssues(m: EntityManager, issueIds: number[]): Promise<void> {
+    await m.delete(ProjectIssueEntity, { issueId: In(issueIds) });
   }
 
   /** One page of a column's issues in board order, among `repoIds` (those the viewer may read), and the total. */

@@ -143,7 +143,7 @@ export class ProjectsService {
 
   async delete(actor: Actor | null, id: string): Promise<void> {
     const ctx = await this.projectForWrite(actor, id);
-    await this.db.transaction((m) => this.projects.delete(m, ctx.project.id));
+    await this.db.transaction((m) => this.projects.delete(m, [ctx.project.id]));
   }
 
   async listColumns(actor: Actor | null, id: string): Promise<ProjectColumn[]> {

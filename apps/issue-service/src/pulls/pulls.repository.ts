@@ -124,6 +124,14 @@ export class PullsRepository {
     const byId = new Map(issues.map((i) => [i.id, i]));
     return rows.filter((r) => byId.has(r.issueId)).map((pull) => ({ pull, issue: byId.get(pull.issueId)! }));
   }
+
+  /** The pull requests of the issues, with their scheduled merges. */
+  async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
+    const rows = await m.find(PullRequestEntity, { select: { id: true }, where: { issueId: In(issueIds) } });
+    if (rows.length === 0) return;
+    await m.delete(PullAutoMergeEntity, { pullId: In(rows.map((r) => r.id)) });
+    await m.delete(PullRequestEntity, { id: In(rows.map((r) => r.id)) });
+  }
 }
 
 /** The columns a check's outcome sets. */

@@ -65,7 +65,7 @@ export class ReactionsRepository {
     await m.delete(ReactionEntity, { commentId });
   }
 
-  async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {
-    await m.delete(ReactionEntity, { issueId });
+  async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
+    await m.delete(ReactionEntity, { issueId: In(issueIds) });
   }
 }

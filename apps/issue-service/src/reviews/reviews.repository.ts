@@ -223,4 +223,9 @@ export class ReviewsRepository {
   async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {
     await m.delete(ReviewEntity, { issueId });
   }
+
+  /** Every review and review request of the issues (their comments go with the issues). */
+  async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
+    await m.delete(ReviewEntity, { issueId: In(issueIds) });
+  }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { IssueWatchEntity } from './issue-watch.entity.js';
@@ -38,7 +38,7 @@ export class IssueWatchesRepository {
       .execute();
   }
 
-  async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {
-    await m.delete(IssueWatchEntity, { issueId });
+  async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
+    await m.delete(IssueWatchEntity, { issueId: In(issueIds) });
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Brackets, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
 import { StopwatchEntity } from './stopwatch.entity.js';
@@ -69,9 +69,9 @@ export class TimesRepository {
   }
 
   /** Everything of an issue's time tracking, removed with the issue (Gitea deletes these rows outright). */
-  async deleteForIssue(m: EntityManager, issueId: number): Promise<void> {
-    await m.delete(TrackedTimeEntity, { issueId });
-    await m.delete(StopwatchEntity, { issueId });
+  async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
+    await m.delete(TrackedTimeEntity, { issueId: In(issueIds) });
+    await m.delete(StopwatchEntity, { issueId: In(issueIds) });
   }
 
   findStopwatch(userId: number, issueId: number, m?: EntityManager): Promise<StopwatchEntity | null> {
