@@ -1,4 +1,5 @@
 import type { PullStatus } from './api/pull.js';
+import type { User } from './api/user.js';
 import { definePatterns } from './patterns.js';
 
 /**
@@ -126,6 +127,8 @@ export interface PullMergeResult {
   /** The base branch before the merge. */
   baseBefore: string;
   headBranchDeleted: boolean;
+  /** The doer as anyone sees them (the sender of the merge's events). */
+  merger: User;
 }
 
 /** body of `pulls.git.update`: brings the head branch up to date with the base (in the head repository). */

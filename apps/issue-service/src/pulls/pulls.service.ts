@@ -22,6 +22,7 @@ import {
   type PullRequest,
   type RawText,
   type RepoAccess,
+  type User,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, createLogger } from '@gitforge/platform';
 import { canRead, canWrite, requireActor, requireNotArchived, RepoGate } from '../access/repo-gate.js';
@@ -382,12 +383,13 @@ export class PullsService {
       posterId: ctx.issue.posterId,
       deleteHeadBranch: deleteHeadBranch && pull.headRepoId > 0,
     });
-    await this.recordMerged(a, ctx, result.mergeCommitSha);
+    await this.recordMerged(a, ctx, result.mergeCommitSha, result.merger);
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
   }
 
-  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string): Promise<void> {
-    const sender = await this.directory.publicUser(a.id);
+  /** `merger`: the actor as anyone sees them, when the merge answered it. */
+  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, merger?: User): Promise<void> {
+    const sender = merger ?? (await this.directory.publicUser(a.id));
     const now = new Date();
     const counters = await this.db.transaction(async (m) => {
       const locked = await this.pulls.lock(m, ctx.pull.id);

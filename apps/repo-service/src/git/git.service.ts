@@ -270,15 +270,14 @@ export class GitService {
     return field('size') + field('size-pack');
   }
 
-  /** The alphabetically first branch, or null when there is none. */
-  async firstBranch(repoId: number): Promise<string | null> {
-    const out = (await this.run(repoId, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'])).stdout.toString('utf8').trim();
-    return out ? out.slice('refs/heads/'.length) : null;
+  /** Every branch name, in git's (byte) order. */
+  async branchNames(repoId: number, gitDir?: string): Promise<string[]> {
+    const out = (await this.run(repoId, ['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/heads/'], { gitDir })).stdout.toString('utf8');
+    return out.split('\n').filter(Boolean);
   }
 
   async branchCount(repoId: number, gitDir?: string): Promise<number> {
-    const out = (await this.run(repoId, ['for-each-ref', '--format=%(refname)', 'refs/heads/'], { gitDir })).stdout.toString();
-    return out.split('\n').filter(Boolean).length;
+    return (await this.branchNames(repoId, gitDir)).length;
   }
 
   async setHead(repoId: number, branch: string): Promise<void> {
@@ -330,9 +329,11 @@ export class GitService {
   ): Promise<{ total: number; commits: CommitInfo[] }> {
     assertObjectIds(...tips, ...exclude);
     const revs = `${[...tips, ...exclude.map((x) => `^${x}`)].join('\n')}\n`;
-    const count = (await this.run(repoId, ['rev-list', '--count', '--stdin'], { input: revs, env })).stdout.toString().trim();
-    const commits = limit > 0 ? await this.log(repoId, revs, ['--max-count', String(limit)], env) : [];
-    return { total: Number(count) || 0, commits };
+    const [counted, commits] = await Promise.all([
+      this.run(repoId, ['rev-list', '--count', '--stdin'], { input: revs, env }),
+      limit > 0 ? this.log(repoId, revs, ['--max-count', String(limit)], env) : Promise.resolve([]),
+    ]);
+    return { total: Number(counted.stdout.toString().trim()) || 0, commits };
   }
 
   /** The commit an object id names (a tag is peeled), with its changed files. */

@@ -8,6 +8,7 @@ import {
   type PullMergeRequest,
   type PullMergeResult,
   type PullUpdateRequest,
+  type User,
 } from '@gitforge/contracts';
 import { actorOf, createLogger, Database, DirectoryClient } from '@gitforge/platform';
 import { CommitWriter, signatureEnv, type CommitSignature } from '../git/commit-writer.js';
@@ -38,6 +39,8 @@ const SCRATCH: CommitSignature = { name: 'gitforge', email: 'gitforge@localhost'
 interface Doer {
   actor: Actor;
   signature: CommitSignature;
+  /** As anyone sees them: the pusher of the ref updates. */
+  user: User;
 }
 
 /**
@@ -79,10 +82,10 @@ export class PullMergeService {
       if (result !== 'ok') throw mergeErrors.pushOutOfDate();
       return { mergeCommitSha: next, baseBefore: baseSha };
     });
-    await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }]);
+    await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }], doer.user);
     log.info({ repoId, index: req.index, style: req.style }, 'pull merged');
     const headBranchDeleted = req.deleteHeadBranch ? await this.deleteHeadBranch(req, doer) : false;
-    return { ...moved, headBranchDeleted };
+    return { ...moved, headBranchDeleted, merger: doer.user };
   }
 
   /**
@@ -120,7 +123,7 @@ export class PullMergeService {
       if (result !== 'ok') throw mergeErrors.headOutOfDate();
       return null;
     });
-    await this.pushes.afterRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }]);
+    await this.pushes.afterRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }], doer.user);
     return { headSha: next };
   }
 
@@ -263,14 +266,15 @@ export class PullMergeService {
       return (await this.writer.deleteRef(req.headRepoId, `refs/heads/${req.headBranch}`, req.headSha)) === 'ok';
     });
     if (!deleted) return false;
-    await this.pushes.afterRefUpdates(ctx, [{ oldSha: req.headSha, newSha: '0'.repeat(req.headSha.length), ref: `refs/heads/${req.headBranch}` }]);
+    await this.pushes.afterRefUpdates(ctx, [{ oldSha: req.headSha, newSha: '0'.repeat(req.headSha.length), ref: `refs/heads/${req.headBranch}` }], doer.user);
     return true;
   }
 
   private async doer(doerId: number): Promise<Doer> {
     const [account] = await this.directory.accountsByIds(null, [doerId]);
     if (!account || account.kind !== 'user') throw notFound(`user does not exist [uid: ${doerId}, name: ]`);
-    return { actor: actorOf(account), signature: { ...gitIdentity(account), when: nowSeconds(), tz: '+0000' } };
+    // Asked without a viewer, the account's user is as anyone sees it.
+    return { actor: actorOf(account), signature: { ...gitIdentity(account), when: nowSeconds(), tz: '+0000' }, user: account.user };
   }
 }
 

@@ -184,7 +184,7 @@ describe('pull requests in git', () => {
     const before = head('main');
     const req = await pull(1, 'm1', 'merge');
     const result = await merges.merge(req);
-    expect(result).toEqual({ mergeCommitSha: head('main'), baseBefore: before, headBranchDeleted: false });
+    expect(result).toEqual({ mergeCommitSha: head('main'), baseBefore: before, headBranchDeleted: false, merger: { full_name: 'merger Full' } });
     expect(parents(result.mergeCommitSha)).toEqual([before, req.headSha]);
     expect(execFileSync('git', ['--git-dir', repo.git.repoPath(BASE), 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%B', result.mergeCommitSha]).toString().trim()).toBe(
       'merger Full <merger@example.com>|merger Full <merger@example.com>|Merge m1',

@@ -55,11 +55,12 @@ export class PushesService {
     private readonly config: PlatformConfig,
   ) {}
 
-  async afterRefUpdates(ctx: PushContext, updates: RefUpdate[]): Promise<void> {
+  /** `pusher`: the actor as anyone sees them, when the caller has it already. */
+  async afterRefUpdates(ctx: PushContext, updates: RefUpdate[], pusher?: User): Promise<void> {
     if (updates.length === 0) return;
     const repoId = ctx.repo.id;
     // The pusher as anyone sees them (Gitea's ToUser without a viewer): payloads leave the forge.
-    const [sender, changes] = await Promise.all([this.directory.publicUser(ctx.actor.id), this.describe(ctx, updates)]);
+    const [sender, changes] = await Promise.all([pusher ?? this.directory.publicUser(ctx.actor.id), this.describe(ctx, updates)]);
     const emails = new Set<string>();
     for (const c of changes) {
       for (const commit of [...c.commits, ...(c.head ? [c.head] : [])]) emails.add(commit.author.email).add(commit.committer.email);
@@ -83,24 +84,20 @@ export class PushesService {
     log.info({ repoId, refs: updates.length }, 'push recorded');
   }
 
-  /** The row's git facts as they are on disk now; a missing default branch becomes the first pushed one. */
+  /**
+   * The row's git facts as they are on disk now (two git calls, run together); a missing
+   * default branch becomes the first pushed one, else the first there is, and HEAD follows
+   * whenever the default changes or the repository stops being empty.
+   */
   private async refresh(repo: RepositoryEntity, updates: RefUpdate[]): Promise<Partial<RepositoryEntity>> {
-    const numBranches = await this.git.branchCount(repo.id);
+    const [branches, sizeKib] = await Promise.all([this.git.branchNames(repo.id), this.git.sizeKiB(repo.id)]);
     let defaultBranch = repo.defaultBranch;
-    if (numBranches > 0) {
-      if (!(await this.git.branchExists(repo.id, defaultBranch))) {
-        const pushed = updates.find((u) => u.ref.startsWith('refs/heads/') && !isZeroId(u.newSha))?.ref.slice('refs/heads/'.length);
-        defaultBranch = pushed && (await this.git.branchExists(repo.id, pushed)) ? pushed : ((await this.git.firstBranch(repo.id)) ?? defaultBranch);
-      }
-      await this.git.setHead(repo.id, defaultBranch);
+    if (branches.length > 0 && !branches.includes(defaultBranch)) {
+      const pushed = updates.find((u) => u.ref.startsWith('refs/heads/') && !isZeroId(u.newSha))?.ref.slice('refs/heads/'.length);
+      defaultBranch = pushed && branches.includes(pushed) ? pushed : branches[0]!;
     }
-    return {
-      defaultBranch,
-      numBranches,
-      isEmpty: numBranches === 0,
-      sizeKib: await this.git.sizeKiB(repo.id),
-      updatedAt: new Date(),
-    };
+    if (branches.length > 0 && (defaultBranch !== repo.defaultBranch || repo.isEmpty)) await this.git.setHead(repo.id, defaultBranch);
+    return { defaultBranch, numBranches: branches.length, isEmpty: branches.length === 0, sizeKib, updatedAt: new Date() };
   }
 
   /**
