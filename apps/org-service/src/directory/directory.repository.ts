@@ -28,7 +28,8 @@ export class DirectoryRepository {
   }
 
   teams(orgId: number, filter: { lowerNames?: string[]; ids?: number[] }): Promise<TeamEntity[]> {
-    const qb = this.db.manager.createQueryBuilder(TeamEntity, 't').where('t.org_id = :orgId', { orgId });
+    // orgId 0: teams of any organization (a transfer tells an unknown team from another organization's).
+    const qb = this.db.manager.createQueryBuilder(TeamEntity, 't').where(orgId ? 't.org_id = :orgId' : '1 = 1', { orgId });
     if (filter.lowerNames) {
       if (filter.lowerNames.length === 0) return Promise.resolve([]);
       qb.andWhere('t.lower_name IN (:...names)', { names: filter.lowerNames });

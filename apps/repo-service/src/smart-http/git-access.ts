@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import type { GitHttpService } from '../git/git.service.js';
 import { ReposRepository } from '../repos/repos.repository.js';
@@ -7,7 +7,7 @@ import { ReposRepository } from '../repos/repos.repository.js';
 /** Either the repository to serve, or the plain-text answer git gets instead. */
 export type GitAccessVerdict =
   | { ok: true; ctx: RepoContext }
-  | { ok: false; status: number; message: string; headers?: Record<string, string> };
+  | { ok: false; status: number; message: string; headers?: Record<string, string>; moved?: RepoMovedDetails };
 
 const refuse = (status: number, message: string, headers?: Record<string, string>): GitAccessVerdict => ({ ok: false, status, message, headers });
 
@@ -28,6 +28,12 @@ export class GitAccess {
     const pull = service === 'upload-pack';
     const owner = await this.ownerOf(actor, ownerName);
     const repo = owner ? await this.repos.findByOwnerAndName(owner.owner.id, repoName) : null;
+    if (owner && !repo) {
+      // An old name (Gitea redirects there too): only to those who may see the repository where it
+      // is now; anyone else gets what a name that never existed gets (401 first when anonymous).
+      const moved = await this.access.redirect(actor, owner, ownerName, repoName);
+      if (moved) return { ok: false, status: 307, message: 'Temporary Redirect', moved };
+    }
     if (repo?.isArchived && !pull) {
       return refuse(403, 'This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.');
     }
