@@ -290,6 +290,8 @@ export const DirectoryPatterns = definePatterns('org', {
   accountsByNames: 'directory.accountsByNames',
   /** body `{ ids }` → AccountRef[] of the ids that exist. */
   accountsByIds: 'directory.accountsByIds',
+  /** body `{ name }` → the AccountRef an old login of a renamed user or organization leads to, or null. */
+  renamedAccount: 'directory.renamedAccount',
   /** body `{ emails }` → AccountRef[] of the individual users whose e-mail matches (case-insensitive). */
   usersByEmails: 'directory.usersByEmails',
   /** body `{ orgId, names?, ids? }` → TeamRef[] of the organization's teams that match (orgId 0: of any organization). */

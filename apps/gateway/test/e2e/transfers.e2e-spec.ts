@@ -319,4 +319,43 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect(stranger.stderr).not.toContain(renamed);
     });
   });
+
+  describe('redirects after an owner rename (Gitea user_redirect)', () => {
+    it('should send repository routes and clones at the old login to the new one, hiding private repositories', async () => {
+      const eve = await createUser(api, 'eve');
+      const open = await createRepo(eve.api, { auto_init: true });
+      const hidden = await createRepo(eve.api, { private: true, auto_init: true });
+      const oldLogin = eve.username;
+      const newLogin = uniqueName('eve');
+      expect((await api.admin.post(`/admin/users/${oldLogin}/rename`, { new_username: newLogin })).status).toBe(204);
+      const renamed: TestUser = { ...eve, username: newLogin, api: api.asUser(newLogin, eve.password) };
+
+      for (const who of [dave, null]) {
+        const res = await raw(who, `/repos/${oldLogin}/${open.name}/issues?state=all`);
+        expect({ status: res.status, location: res.headers.get('location') }).toEqual({ status: 307, location: `/api/v1/repos/${newLogin}/${open.name}/issues?state=all` });
+        const secret = await raw(who, `/repos/${oldLogin}/${hidden.name}`);
+        expect({ status: secret.status, location: secret.headers.get('location') }).toEqual({ status: 404, location: null });
+      }
+      expect((await raw(renamed, `/repos/${oldLogin}/${hidden.name}`)).headers.get('location')).toBe(`/api/v1/repos/${newLogin}/${hidden.name}`);
+      // An unknown repository under the old login is still a 404.
+      expect((await raw(dave, `/repos/${oldLogin}/${uniqueName('none')}`)).status).toBe(404);
+
+      expect((await cloneOf(null, oldLogin, open.name)).code).toBe(0);
+      expect((await cloneOf(renamed, oldLogin, hidden.name)).code).toBe(0);
+      const stranger = await cloneOf(dave, oldLogin, hidden.name);
+      expect(stranger.code).not.toBe(0);
+      expect(stranger.stderr).not.toContain(newLogin);
+    });
+
+    it('should redirect the old name of a renamed organization', async () => {
+      const org = await createOrg(alice.api);
+      const repo = await createRepo(alice.api, {}, org.name);
+      const next = uniqueName('org');
+      expect((await alice.api.post(`/orgs/${org.name}/rename`, { new_name: next })).status).toBe(204);
+      expect((await raw(dave, `/repos/${org.name}/${repo.name}`)).headers.get('location')).toBe(`/api/v1/repos/${next}/${repo.name}`);
+      // A new account taking the old name ends the redirect.
+      const again = await createOrg(bob.api, { username: org.name });
+      expect((await raw(dave, `/repos/${again.name}/${repo.name}`)).status).toBe(404);
+    });
+  });
 });

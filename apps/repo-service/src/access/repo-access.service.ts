@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessMode, forbidden, isPublicOnly, moved, notFound, OrgPatterns, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
-import { Database, RpcClient } from '@gitforge/platform';
+import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
@@ -25,6 +25,7 @@ export class RepoAccessService {
     private readonly repos: ReposRepository,
     private readonly rpc: RpcClient,
     private readonly transfers: TransfersRepository,
+    private readonly directory: DirectoryClient,
   ) {}
 
   ownerAccess(actor: Actor | null, owner: { name?: string; id?: number }): Promise<OwnerAccess> {
@@ -68,8 +69,10 @@ export class RepoAccessService {
    * RedirectToRepo) to those who may see it where it is now, and the same 404 to everyone else.
    */
   async assign(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoContext> {
-    const owner = await this.ownerAccess(actor, { name: ownerName }).catch((err: unknown) => {
-      throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+    const owner = await this.ownerAccess(actor, { name: ownerName }).catch(async (err: unknown) => {
+      if ((err as { code?: string }).code !== 'not_found') throw err;
+      const target = await this.renamedOwnerRedirect(actor, ownerName, repoName);
+      throw target && target !== 'hidden' ? moved(target) : notFound();
     });
     const repo = await this.repos.findByOwnerAndName(owner.owner.id, repoName);
     if (!repo) {
@@ -95,5 +98,22 @@ export class RepoAccessService {
     const permission = await this.permissionFor(actor, target, repo);
     if (!permission.canSee) return null;
     return { from_owner: ownerName, from_repo: repoName, to_owner: target.owner.login, to_repo: repo.name };
+  }
+
+  /**
+   * Where `{ownerName}/{repoName}` moved to when `ownerName` is an old login of a renamed user or
+   * organization (Gitea's LookupUserRedirect): the repository of that name there now, or the one
+   * that name leads to there, if the actor may see it. 'hidden' when the login was renamed but
+   * the actor may not see what it leads to; null when it was never a login.
+   */
+  async renamedOwnerRedirect(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoMovedDetails | 'hidden' | null> {
+    const account = await this.directory.renamedAccount(actor, ownerName);
+    if (!account) return null;
+    const owner = await this.ownerAccess(actor, { id: account.id });
+    if (!owner.visible) return 'hidden';
+    const repo = await this.repos.findByOwnerAndName(owner.owner.id, repoName);
+    if (!repo) return (await this.redirect(actor, owner, ownerName, repoName)) ?? 'hidden';
+    if (!(await this.permissionFor(actor, owner, repo)).canSee) return 'hidden';
+    return { from_owner: ownerName, from_repo: repoName, to_owner: owner.owner.login, to_repo: repo.name };
   }
 }

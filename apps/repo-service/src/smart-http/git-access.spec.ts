@@ -28,6 +28,7 @@ describe(GitAccess.name, () => {
         },
         permissionFor: async () => new RepoPermission(mode),
         redirect: async () => movedTo,
+        renamedOwnerRedirect: async () => null,
       }),
       strictMock(ReposRepository, { findByOwnerAndName: async () => repo }),
     );

@@ -40,6 +40,13 @@ export class GitAccess {
     const publicPull = !!owner && !!repo && !repo.isPrivate && pull && owner.owner.visibility === 'public';
     if (publicPull) return { ok: true, ctx: { repo, owner, permission: await this.access.permissionFor(actor, owner, repo) } };
 
+    if (!owner) {
+      // An old login of a renamed owner: redirected for those who may see the repository there;
+      // anonymous callers are asked for credentials first (the repository may be private).
+      const renamed = await this.access.renamedOwnerRedirect(actor, ownerName, repoName);
+      if (renamed && renamed !== 'hidden') return { ok: false, status: 307, message: 'Temporary Redirect', moved: renamed };
+      if (renamed === 'hidden' && !actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
+    }
     // Gitea looks the owner up before it asks for credentials: an unknown owner is a 404 for everyone.
     if (!owner) return refuse(404, 'Repository not found');
     if (!actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
