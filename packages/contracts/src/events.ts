@@ -75,7 +75,8 @@ export interface EventPayloads {
   'repo.created': { repository: Repository; organization: Organization | null; sender: User };
   'repo.deleted': { repository: Repository; organization: Organization | null; sender: User };
   'repo.renamed': { repository: Repository; oldName: string; sender: User };
-  'repo.transferred': { repository: Repository; oldOwner: string; sender: User };
+  /** `repository` as it is now (its new owner); `oldOwner` and `oldOwnerId` name the owner it left. */
+  'repo.transferred': { repository: Repository; oldOwner: string; oldOwnerId: number; oldOwnerIsOrg: boolean; sender: User };
   /**
    * `repository` is the repository forked, `forkee` the new fork. Gitea's ForkPayload on the wire
    * has them the other way round; the webhook worker sends Gitea's order. A fork also writes

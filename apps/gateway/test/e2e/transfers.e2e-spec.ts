@@ -187,6 +187,21 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect((await raw(alice, `/repos/${repo.full_name}`)).status).toBe(200);
     });
 
+    it("should take the old organization's labels off the issues of a repository that leaves it", async () => {
+      const repo = await createRepo(alice.api, {}, aliceOrg.name);
+      const orgLabel = await alice.api.post<{ id: number }>(`/orgs/${aliceOrg.name}/labels`, { name: uniqueName('org'), color: '#00aabb' });
+      const repoLabel = await alice.api.post<{ id: number }>(`/repos/${repo.full_name}/labels`, { name: uniqueName('own'), color: '#112233' });
+      expect([orgLabel.status, repoLabel.status]).toEqual([201, 201]);
+      const issue = await createIssue(alice.api, repo, { labels: [orgLabel.body.id, repoLabel.body.id] });
+      expect(issue.labels.map((l) => l.id).sort()).toEqual([orgLabel.body.id, repoLabel.body.id].sort());
+      const moved = await transfer(alice.api, repo.full_name, { new_owner: alice.username });
+      expect(moved.status).toBe(202);
+      await expectEventually(async () => {
+        const labels = await alice.api.get<Array<{ id: number }>>(`/repos/${moved.body.full_name}/issues/${issue.number}/labels`);
+        expect(labels.body.map((l) => l.id)).toEqual([repoLabel.body.id]);
+      });
+    });
+
     it('should check team_ids as Gitea does: 422 for a user target or an unknown team, 403 for another organization', async () => {
       const repo = await createRepo(alice.api);
       const onUser = await transfer(alice.api, repo.full_name, { new_owner: bob.username, team_ids: [devs.id] });

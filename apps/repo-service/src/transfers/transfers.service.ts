@@ -196,6 +196,8 @@ export class TransfersService {
         {
           repository: toRepository(moved, newOwner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
           oldOwner: oldOwner.owner.login,
+          oldOwnerId: oldOwner.owner.id,
+          oldOwnerIsOrg: oldOwner.owner.kind === 'organization',
           sender,
         },
         { actor: c.sender, repoId: repo.id },

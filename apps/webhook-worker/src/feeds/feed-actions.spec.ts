@@ -33,7 +33,7 @@ describe('feed actions', () => {
   });
 
   it('should record transfer_repo with the old full name as content', () => {
-    expect(feedActionsOf(envelope('repo.transferred', { repository: proj, oldOwner: 'bea', sender: ann }), ROOT)).toEqual([
+    expect(feedActionsOf(envelope('repo.transferred', { repository: proj, oldOwner: 'bea', oldOwnerId: 9, oldOwnerIsOrg: false, sender: ann }), ROOT)).toEqual([
       { opType: 'transfer_repo', actUserId: 1, repo: proj, refName: '', content: `bea/${proj.name}`, commentId: 0 },
     ]);
   });
