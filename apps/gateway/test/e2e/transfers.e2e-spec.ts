@@ -293,6 +293,21 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       }
     });
 
+    it('should redirect attachment uploads (streamed to issue-service) at the old name too', async () => {
+      const form = new FormData();
+      form.append('attachment', new Blob(['notes']), 'notes.txt');
+      const res = await fetch(`${layout.apiUrl}/repos/${repo.full_name}/issues/${issue.number}/assets?name=n.txt`, {
+        method: 'POST',
+        body: form,
+        redirect: 'manual',
+        headers: { authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` },
+      });
+      expect(res.status).toBe(307);
+      expect(res.headers.get('location')).toBe(`/api/v1/repos/${alice.username}/${newName}/issues/${issue.number}/assets?name=n.txt`);
+      // Nothing was stored at the old name.
+      expect((await alice.api.get<unknown[]>(`/repos/${alice.username}/${newName}/issues/${issue.number}/assets`)).body).toEqual([]);
+    });
+
     it('should serve what the new name serves to a client that follows', async () => {
       expect((await dave.api.get<Issue[]>(`/repos/${repo.full_name}/issues?state=all`)).body.map((i) => i.id)).toEqual([issue.id]);
       expect((await dave.api.get<{ name: string }>(`/repos/${repo.full_name}/contents/README.md`)).body).toMatchObject({ name: 'README.md' });
