@@ -33,8 +33,6 @@ const inProgress = (): ContractError => new ContractError('conflict', 'repositor
 interface Completion {
   repoId: number;
   oldOwner: OwnerAccess;
-  /** Who asked for the transfer (Gitea's RepoTransfer.Doer). */
-  doerId: number;
   /** Who completes it: the doer for a direct transfer, the recipient's side on acceptance. */
   sender: Actor;
   newOwner: OwnerAccess;
@@ -86,7 +84,7 @@ export class TransfersService {
 
     const direct = a.isAdmin || a.id === target.owner.id || (isOrg && target.canCreateRepo);
     if (direct) {
-      await this.complete({ repoId: ctx.repo.id, oldOwner: ctx.owner, doerId: a.id, sender: a, newOwner: target, teamIds, pending: false });
+      await this.complete({ repoId: ctx.repo.id, oldOwner: ctx.owner, sender: a, newOwner: target, teamIds, pending: false });
       const repo = (await this.repos.findById(ctx.repo.id))!;
       // Gitea shows the transferred repository with admin rights, whatever the doer has now.
       return { pending: false, repository: await this.view(a, repo, new RepoPermission(AccessMode.admin)) };
@@ -117,7 +115,7 @@ export class TransfersService {
     const pending = await this.requirePending(ctx);
     const recipient = await this.access.ownerAccess(a, { id: pending.recipientId });
     this.requireRecipientSide(a, recipient);
-    await this.complete({ repoId: ctx.repo.id, oldOwner: ctx.owner, doerId: pending.doerId, sender: a, newOwner: recipient, teamIds: pending.teamIds, pending: true });
+    await this.complete({ repoId: ctx.repo.id, oldOwner: ctx.owner, sender: a, newOwner: recipient, teamIds: pending.teamIds, pending: true });
     const repo = (await this.repos.findById(ctx.repo.id))!;
     const owner = await this.access.ownerAccess(a, { id: repo.ownerId });
     return this.reposService.toApi(a, { repo, owner, permission: await this.access.permissionFor(a, owner, repo) });
