@@ -28,6 +28,7 @@ import { RepoContentsController } from './api/v1/repo-contents.controller.js';
 import { RepoTeamsController } from './api/v1/repo-teams.controller.js';
 import { RepositoriesController } from './api/v1/repositories.controller.js';
 import { ReposController } from './api/v1/repos.controller.js';
+import { RepoTransfersController } from './api/v1/repo-transfers.controller.js';
 import { TeamsController } from './api/v1/teams.controller.js';
 import { TokenController } from './api/v1/token.controller.js';
 import { RepoHooksController } from './api/v1/repo-hooks.controller.js';
@@ -57,6 +58,7 @@ import { Paged } from './http/paged.js';
     OrgsController,
     RepoSearchController,
     ReposController,
+    RepoTransfersController,
     RepositoriesController,
     RepoTeamsController,
     AdminEmailsController,

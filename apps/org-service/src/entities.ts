@@ -3,8 +3,10 @@ import { EmailAddressEntity } from './emails/email-address.entity.js';
 import { FollowEntity } from './follows/follow.entity.js';
 import { OrgUserEntity, TeamEntity, TeamRepoEntity, TeamUserEntity } from './orgs/org.entities.js';
 import { UserEntity } from './users/user.entity.js';
+import { UserRedirectEntity } from './users/user-redirect.entity.js';
 import { Accounts1763800000100 } from './migrations/1763800000100-accounts.js';
 import { People1763800000110 } from './migrations/1763800000110-people.js';
+import { UserRedirects1763800000150 } from './migrations/1763800000150-user-redirects.js';
 
 export const OrgServiceEntities = [
   UserEntity,
@@ -15,5 +17,6 @@ export const OrgServiceEntities = [
   TeamRepoEntity,
   EmailAddressEntity,
   FollowEntity,
+  UserRedirectEntity,
 ];
-export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110];
+export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150];

@@ -16,6 +16,7 @@ import { SmartHttpModule } from './smart-http/smart-http.module.js';
 import { StatusesModule } from './statuses/statuses.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TopicsModule } from './topics/topics.module.js';
+import { TransfersModule } from './transfers/transfers.module.js';
 
 @Module({
   imports: [
@@ -39,6 +40,7 @@ import { TopicsModule } from './topics/topics.module.js';
     TopicsModule,
     RepoFactsModule,
     PullsGitModule,
+    TransfersModule,
   ],
 })
 export class RepoServiceModule {}

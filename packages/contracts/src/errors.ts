@@ -4,6 +4,12 @@
  */
 export const ErrorCodes = [
   'not_found',
+  /**
+   * Gitea's RedirectToRepo (307): the repository was renamed or transferred. `details` names the
+   * old path segments (`from_owner`, `from_repo`) and the new ones (`to_owner`, `to_repo`); the
+   * gateway answers with a Location, never a body.
+   */
+  'moved',
   'permission_denied',
   'invalid_argument',
   'already_exists',
@@ -98,3 +104,14 @@ export const unprocessable = (message: string): ContractError => new ContractErr
 export const conflict = (message: string): ContractError => new ContractError('conflict', message);
 export const failedPrecondition = (message: string): ContractError => new ContractError('failed_precondition', message);
 export const invalid = (message: string): ContractError => new ContractError('invalid_argument', message);
+
+/** Where a renamed or transferred repository lives now, for the gateway's 307 (see `moved`). */
+export interface RepoMovedDetails {
+  from_owner: string;
+  from_repo: string;
+  to_owner: string;
+  to_repo: string;
+}
+
+export const moved = (details: RepoMovedDetails): ContractError =>
+  new ContractError('moved', `repository moved to ${details.to_owner}/${details.to_repo}`, { ...details });

@@ -22,6 +22,8 @@ export const EventNames = {
   repoCreated: 'repo.created',
   repoDeleted: 'repo.deleted',
   repoRenamed: 'repo.renamed',
+  /** A repository changed owner (a transfer completed); `oldOwner` is the previous owner's login. */
+  repoTransferred: 'repo.transferred',
   /** A repository was forked: `forkee` is the new fork, `repository` the one forked. */
   repoForked: 'repo.forked',
   /** Commits pushed to (or a ref moved on) an existing or new ref; one per updated ref. */
@@ -73,6 +75,8 @@ export interface EventPayloads {
   'repo.created': { repository: Repository; organization: Organization | null; sender: User };
   'repo.deleted': { repository: Repository; organization: Organization | null; sender: User };
   'repo.renamed': { repository: Repository; oldName: string; sender: User };
+  /** `repository` as it is now (its new owner); `oldOwner` and `oldOwnerId` name the owner it left. */
+  'repo.transferred': { repository: Repository; oldOwner: string; oldOwnerId: number; oldOwnerIsOrg: boolean; sender: User };
   /**
    * `repository` is the repository forked, `forkee` the new fork. Gitea's ForkPayload on the wire
    * has them the other way round; the webhook worker sends Gitea's order. A fork also writes

@@ -1,4 +1,5 @@
 import type { Team } from './api/org.js';
+import type { Repository } from './api/repo.js';
 
 /** The services that answer on the transport; each has one request stream. */
 export const ServiceNames = ['org', 'repo', 'issue', 'admin', 'webhook'] as const;
@@ -155,7 +156,20 @@ export const TeamPatterns = definePatterns('org', {
   getForRepo: 'teams.forRepo.get',
   /** For repo-service: link (`link: true`) or unlink a repository; 422 when it already is or is not linked. */
   linkRepo: 'teams.forRepo.link',
+  /**
+   * For repo-service's transfers (body RepoTeamMove): the repository leaves every team it was
+   * linked to and joins `teamIds` of its new organization (idempotent).
+   */
+  moveRepo: 'teams.forRepo.move',
 });
+
+/** Body of `teams.forRepo.move`. */
+export interface RepoTeamMove {
+  repoId: number;
+  /** The new owner when it is an organization, else null (no team joins). */
+  orgId: number | null;
+  teamIds: number[];
+}
 
 /** Body of the `teams.forRepo.*` patterns. */
 export interface RepoTeamRequest {
@@ -222,6 +236,20 @@ export const RepoTeamPatterns = definePatterns('repo', {
   remove: 'repos.teams.remove',
 });
 
+/** `/repos/{owner}/{repo}/transfer[/accept|/reject]` (TransferRepoOption for the first). */
+export const RepoTransferPatterns = definePatterns('repo', {
+  /** 201 with the Repository when the transfer waits for its recipient, 202 when it completed at once. */
+  start: 'repos.transfer.start',
+  accept: 'repos.transfer.accept',
+  reject: 'repos.transfer.reject',
+});
+
+/** Answer of `repos.transfer.start`: the repository and whether the transfer is still pending. */
+export interface RepoTransferStarted {
+  pending: boolean;
+  repository: Repository;
+}
+
 /** `/repos/{owner}/{repo}/collaborators`. */
 export const CollaboratorPatterns = definePatterns('repo', {
   list: 'repos.collaborators.list',
@@ -262,9 +290,11 @@ export const DirectoryPatterns = definePatterns('org', {
   accountsByNames: 'directory.accountsByNames',
   /** body `{ ids }` → AccountRef[] of the ids that exist. */
   accountsByIds: 'directory.accountsByIds',
+  /** body `{ name }` → the AccountRef an old login of a renamed user or organization leads to, or null. */
+  renamedAccount: 'directory.renamedAccount',
   /** body `{ emails }` → AccountRef[] of the individual users whose e-mail matches (case-insensitive). */
   usersByEmails: 'directory.usersByEmails',
-  /** body `{ orgId, names?, ids? }` → TeamRef[] of the organization's teams that match. */
+  /** body `{ orgId, names?, ids? }` → TeamRef[] of the organization's teams that match (orgId 0: of any organization). */
   teams: 'directory.teams',
   /** body `{ orgId, userId }` → ids of the user's teams in that organization. */
   teamIdsOfUser: 'directory.teamIdsOfUser',

@@ -10,6 +10,7 @@ import {
   createLogger,
   drainRequest,
   giteaErrorBody,
+  movedLocation,
   HttpStatusOfCode,
   internalSecret,
   isInlineType,
@@ -76,7 +77,7 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
     try {
       await this.route(req, res);
     } catch (err) {
-      const payload = toErrorPayload(err);
+      let payload = toErrorPayload(err);
       if (payload.code === 'internal') log.error({ err, url: req.url }, 'attachment request failed');
       if (res.headersSent) {
         res.destroy();
@@ -84,6 +85,16 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
       }
       // An answer before the whole body was read: the rest is dropped, and the connection not reused.
       res.once('finish', () => drainRequest(req));
+      if (payload.code === 'moved') {
+        // The repository's old name: Gitea's 307, as the gateway answers for every other route
+        // (this listener's paths are the API's below /api/v1).
+        const location = movedLocation(req.url ?? '/', payload.details);
+        if (location) {
+          res.writeHead(307, { Location: `/api/v1${location}`, ...(req.complete ? {} : { Connection: 'close' }) }).end();
+          return;
+        }
+        payload = { code: 'not_found', message: 'not found' };
+      }
       res
         .writeHead(HttpStatusOfCode[payload.code], { 'Content-Type': 'application/json; charset=utf-8', ...(req.complete ? {} : { Connection: 'close' }) })
         .end(JSON.stringify(giteaErrorBody(payload, this.config.rootUrl)));

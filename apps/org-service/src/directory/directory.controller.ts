@@ -19,6 +19,11 @@ export class DirectoryController {
     return this.directory.accountsByIds(req.actor, req.body.ids);
   }
 
+  @MessagePattern(DirectoryPatterns.renamedAccount)
+  renamedAccount(@Payload() req: Body<{ name: string }>): Promise<AccountRef | null> {
+    return this.directory.renamedAccount(req.actor, req.body.name);
+  }
+
   @MessagePattern(DirectoryPatterns.usersByEmails)
   usersByEmails(@Payload() req: Body<{ emails: string[] }>): Promise<AccountRef[]> {
     return this.directory.usersByEmails(req.actor, req.body.emails);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import { TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
+import { UserRedirectEntity } from '../users/user-redirect.entity.js';
 import { UserEntity, UserType } from '../users/user.entity.js';
 
 /** Batched reads for other services: every query takes a whole list. */
@@ -19,6 +20,12 @@ export class DirectoryRepository {
     return this.db.manager.find(UserEntity, { where: { id: In(ids) } });
   }
 
+  /** The account a renamed user or organization's old login (lower case) leads to (Gitea's LookupUserRedirect). */
+  async renamedAccount(lowerName: string): Promise<UserEntity | null> {
+    const row = await this.db.manager.findOne(UserRedirectEntity, { where: { lowerName } });
+    return row ? this.db.manager.findOne(UserEntity, { where: { id: row.redirectUserId } }) : null;
+  }
+
   usersByLowerEmails(emails: string[]): Promise<UserEntity[]> {
     if (emails.length === 0) return Promise.resolve([]);
     return this.db.manager
@@ -28,7 +35,8 @@ export class DirectoryRepository {
   }
 
   teams(orgId: number, filter: { lowerNames?: string[]; ids?: number[] }): Promise<TeamEntity[]> {
-    const qb = this.db.manager.createQueryBuilder(TeamEntity, 't').where('t.org_id = :orgId', { orgId });
+    // orgId 0: teams of any organization (a transfer tells an unknown team from another organization's).
+    const qb = this.db.manager.createQueryBuilder(TeamEntity, 't').where(orgId ? 't.org_id = :orgId' : '1 = 1', { orgId });
     if (filter.lowerNames) {
       if (filter.lowerNames.length === 0) return Promise.resolve([]);
       qb.andWhere('t.lower_name IN (:...names)', { names: filter.lowerNames });

@@ -36,6 +36,13 @@ export class DirectoryService {
     return rows.map((u) => this.ref(actor, u));
   }
 
+  /** The account an old login leads to since its rename, null when none does (or an account has that login now). */
+  async renamedAccount(actor: Actor | null, name: string): Promise<AccountRef | null> {
+    if (await this.directory.accountsByLowerNames([name.toLowerCase()]).then((r) => r.length > 0)) return null;
+    const account = await this.directory.renamedAccount(name.toLowerCase());
+    return account ? this.ref(actor, account) : null;
+  }
+
   async usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
     const rows = await this.directory.usersByLowerEmails([...new Set(emails.map((e) => e.toLowerCase()))]);
     return rows.map((u) => this.ref(actor, u));

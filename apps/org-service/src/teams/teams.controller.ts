@@ -8,6 +8,7 @@ import {
   type Page,
   type Repository,
   type RepoTeamLink,
+  type RepoTeamMove,
   type RepoTeamRequest,
   type RpcRequest,
   type Team,
@@ -120,6 +121,11 @@ export class TeamsController {
   @MessagePattern(TeamPatterns.linkRepo)
   linkRepo(@Payload() req: RpcRequest<Record<string, string>, RepoTeamRequest>): Promise<void> {
     return this.teams.linkRepo(req.body.orgId, req.body.repoId, req.body.team ?? '', req.body.link === true);
+  }
+
+  @MessagePattern(TeamPatterns.moveRepo)
+  moveRepo(@Payload() req: RpcRequest<Record<string, string>, RepoTeamMove>): Promise<void> {
+    return this.teams.moveRepo(req.body);
   }
 
   @MessagePattern(TeamPatterns.repoScope)

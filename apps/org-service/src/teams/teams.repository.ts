@@ -141,4 +141,9 @@ export class TeamsRepository {
   async removeRepo(manager: EntityManager, teamId: number, repoId: number): Promise<void> {
     await manager.delete(TeamRepoEntity, { teamId, repoId });
   }
+
+  /** A transferred repository leaves every team it was linked to, in whichever organization. */
+  async removeRepoFromAll(manager: EntityManager, repoId: number): Promise<void> {
+    await manager.delete(TeamRepoEntity, { repoId });
+  }
 }

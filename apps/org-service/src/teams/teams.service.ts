@@ -15,6 +15,7 @@ import {
   type Page,
   type Repository,
   type RepoTeamLink,
+  type RepoTeamMove,
   type Team,
   type User,
   type Visibility,
@@ -347,6 +348,22 @@ export class TeamsService {
       if (team.includesAllRepositories) return;
       if (link) await this.teams.addRepo(m, team, repoId);
       else await this.teams.removeRepo(m, team.id, repoId);
+    });
+  }
+
+  /**
+   * A transferred repository (repo-service checked the caller, Gitea's transferOwnership): its old
+   * team links go, and it joins `teamIds` of its new organization (those that still belong to it;
+   * all-repository teams reach it anyway). Running it twice changes nothing more.
+   */
+  async moveRepo(move: RepoTeamMove): Promise<void> {
+    await this.db.transaction(async (m) => {
+      await this.teams.removeRepoFromAll(m, move.repoId);
+      if (move.orgId === null) return;
+      for (const id of [...new Set(move.teamIds)]) {
+        const team = await this.teams.findById(id, m);
+        if (team && team.orgId === move.orgId && !team.includesAllRepositories) await this.teams.addRepo(m, team, move.repoId);
+      }
     });
   }
 

@@ -5,6 +5,7 @@ import { isRowIdRange, type ListOptions, type Visibility } from '@gitforge/contr
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
 import { FollowEntity } from '../follows/follow.entity.js';
 import { OrgUserEntity, TeamUserEntity } from '../orgs/org.entities.js';
+import { UserRedirectEntity } from './user-redirect.entity.js';
 import { UserEntity, UserType } from './user.entity.js';
 import type { AdminUserFilter } from './admin-user-filter.js';
 import type { Viewer } from './visibility.js';
@@ -63,6 +64,16 @@ export class UsersRepository {
 
   async delete(manager: EntityManager, id: number): Promise<void> {
     await manager.delete(UserEntity, { id });
+    // Its old logins lead nowhere now (Gitea deletes user_redirect rows with the user).
+    await manager.delete(UserRedirectEntity, { redirectUserId: id });
+  }
+
+  /** Gitea's NewUserRedirect: `oldName` leads to the account from now on, and no redirect sits on its new name. */
+  async addRedirect(manager: EntityManager, id: number, oldName: string, newName: string): Promise<void> {
+    await manager.delete(UserRedirectEntity, { lowerName: newName.toLowerCase() });
+    if (oldName.toLowerCase() === newName.toLowerCase()) return;
+    await manager.delete(UserRedirectEntity, { lowerName: oldName.toLowerCase() });
+    await manager.insert(UserRedirectEntity, { lowerName: oldName.toLowerCase(), redirectUserId: id });
   }
 
   async countAdmins(manager?: EntityManager): Promise<number> {

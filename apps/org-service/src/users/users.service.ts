@@ -289,6 +289,8 @@ export class UsersService {
       const clash = await this.users.findByName(newName, m);
       if (clash && clash.id !== account.id) throw unprocessable(describe({ kind: 'taken', message: `user already exists [name: ${newName}]` }));
       await this.users.update(m, account.id, { name: newName, lowerName: newName.toLowerCase(), updatedAt: new Date() });
+      // The old login keeps leading to the account's repositories (Gitea's NewUserRedirect).
+      await this.users.addRedirect(m, account.id, account.name, newName);
     });
   }
 

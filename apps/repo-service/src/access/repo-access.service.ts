@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AccessMode, forbidden, isPublicOnly, notFound, OrgPatterns, type Actor, type OwnerAccess } from '@gitforge/contracts';
-import { Database, RpcClient } from '@gitforge/platform';
+import { AccessMode, forbidden, isPublicOnly, moved, notFound, OrgPatterns, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
+import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { ReposRepository } from '../repos/repos.repository.js';
+import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { CollaborationEntity } from './collaboration.entity.js';
 import { resolveRepoPermission, type RepoPermission } from './repo-permission.js';
 
@@ -23,6 +24,8 @@ export class RepoAccessService {
     private readonly db: Database,
     private readonly repos: ReposRepository,
     private readonly rpc: RpcClient,
+    private readonly transfers: TransfersRepository,
+    private readonly directory: DirectoryClient,
   ) {}
 
   ownerAccess(actor: Actor | null, owner: { name?: string; id?: number }): Promise<OwnerAccess> {
@@ -61,17 +64,56 @@ export class RepoAccessService {
 
   /**
    * The repository if the actor may see it; 404 otherwise. A public-only token then stops at a
-   * private repository it could otherwise see (Gitea's checkTokenPublicOnly, 403).
+   * private repository it could otherwise see (Gitea's checkTokenPublicOnly, 403). An old name of
+   * a renamed or transferred repository answers `moved` (the gateway's 307, Gitea's
+   * RedirectToRepo) to those who may see it where it is now, and the same 404 to everyone else.
    */
   async assign(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoContext> {
-    const owner = await this.ownerAccess(actor, { name: ownerName }).catch((err: unknown) => {
-      throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+    const owner = await this.ownerAccess(actor, { name: ownerName }).catch(async (err: unknown) => {
+      if ((err as { code?: string }).code !== 'not_found') throw err;
+      const target = await this.renamedOwnerRedirect(actor, ownerName, repoName);
+      throw target && target !== 'hidden' ? moved(target) : notFound();
     });
     const repo = await this.repos.findByOwnerAndName(owner.owner.id, repoName);
-    if (!repo) throw notFound();
+    if (!repo) {
+      const target = await this.redirect(actor, owner, ownerName, repoName);
+      throw target ? moved(target) : notFound();
+    }
     const permission = await this.permissionFor(actor, owner, repo);
     if (!permission.canSee) throw notFound();
     if (repo.isPrivate && actor && isPublicOnly(actor.scopes)) throw forbidden('token scope is limited to public repos');
     return { repo, owner, permission };
+  }
+
+  /**
+   * Where `{ownerName}/{repoName}` (no repository now) moved to, if it once named a repository the
+   * actor may see (Gitea's LookupRedirect; unlike Gitea, a private repository's new place is not
+   * told to those who may not see it). Null otherwise.
+   */
+  async redirect(actor: Actor | null, owner: OwnerAccess, ownerName: string, repoName: string): Promise<RepoMovedDetails | null> {
+    const repoId = await this.transfers.redirectOf(owner.owner.id, repoName);
+    const repo = repoId ? await this.repos.findById(repoId) : null;
+    if (!repo) return null;
+    const target = repo.ownerId === owner.owner.id ? owner : await this.ownerAccess(actor, { id: repo.ownerId });
+    const permission = await this.permissionFor(actor, target, repo);
+    if (!permission.canSee) return null;
+    return { from_owner: ownerName, from_repo: repoName, to_owner: target.owner.login, to_repo: repo.name };
+  }
+
+  /**
+   * Where `{ownerName}/{repoName}` moved to when `ownerName` is an old login of a renamed user or
+   * organization (Gitea's LookupUserRedirect): the repository of that name there now, or the one
+   * that name leads to there, if the actor may see it. 'hidden' when the login was renamed but
+   * the actor may not see what it leads to; null when it was never a login.
+   */
+  async renamedOwnerRedirect(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoMovedDetails | 'hidden' | null> {
+    const account = await this.directory.renamedAccount(actor, ownerName);
+    if (!account) return null;
+    const owner = await this.ownerAccess(actor, { id: account.id });
+    if (!owner.visible) return 'hidden';
+    const repo = await this.repos.findByOwnerAndName(owner.owner.id, repoName);
+    if (!repo) return (await this.redirect(actor, owner, ownerName, repoName)) ?? 'hidden';
+    if (!(await this.permissionFor(actor, owner, repo)).canSee) return 'hidden';
+    return { from_owner: ownerName, from_repo: repoName, to_owner: owner.owner.login, to_repo: repo.name };
   }
 }

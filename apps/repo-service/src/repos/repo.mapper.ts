@@ -1,4 +1,4 @@
-import { formatTime, type Repository, type User } from '@gitforge/contracts';
+import { formatTime, type Repository, type RepoTransfer, type User } from '@gitforge/contracts';
 import type { RepoPermission } from '../access/repo-permission.js';
 import { trackerSettings, type RepositoryEntity } from './repository.entity.js';
 
@@ -26,6 +26,7 @@ export function toRepository(
   permission: RepoPermission,
   rootUrl: string,
   parent: Repository | null = null,
+  transfer: RepoTransfer | null = null,
 ): Repository {
   const s = r.settings;
   const urls = repoUrls(rootUrl, owner.login, r.name);
@@ -97,5 +98,6 @@ export function toRepository(
     topics: r.topics,
     licenses: [],
     branch_count: r.numBranches,
+    repo_transfer: transfer,
   };
 }

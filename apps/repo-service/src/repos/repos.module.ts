@@ -7,10 +7,11 @@ import { RepoSearchService } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
 import { RepoStaging } from './repo-staging.js';
 import { DirectoryClient } from '@gitforge/platform';
+import { TransfersRepository } from '../transfers/transfers.repository.js';
 
 @Module({
   controllers: [ReposController],
-  providers: [ReposRepository, ReposService, RepoStaging, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
-  exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
+  providers: [ReposRepository, ReposService, RepoStaging, RepoSearchService, RepoAccessService, GitService, DirectoryClient, TransfersRepository],
+  exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient, TransfersRepository],
 })
 export class ReposModule {}

@@ -5,6 +5,7 @@ import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/cont
 import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
+import { RepoRedirectEntity, RepoTransferEntity } from '../transfers/transfer.entities.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -186,6 +187,9 @@ export class ReposRepository {
     await manager.delete(CollaborationEntity, { repoId: id });
     await manager.delete(BranchProtectionEntity, { repoId: id });
     await manager.delete(TagProtectionEntity, { repoId: id });
+    // Its pending transfer and its old names go too (Gitea deletes repo_redirect rows with the repository).
+    await manager.delete(RepoTransferEntity, { repoId: id });
+    await manager.delete(RepoRedirectEntity, { redirectRepoId: id });
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {

@@ -22,6 +22,7 @@ import {
   type Page,
   type ReachableRepos,
   type Repository,
+  type RepoTransfer,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
@@ -32,6 +33,7 @@ import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
+import { TransfersRepository } from '../transfers/transfers.repository.js';
 
 const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
 
@@ -68,6 +70,7 @@ export class ReposService {
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
     private readonly staging: RepoStaging,
+    private readonly transfers: TransfersRepository,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -78,8 +81,27 @@ export class ReposService {
 
   /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
   async toApi(actor: Actor | null, ctx: RepoContext): Promise<Repository> {
-    const parents = await this.parentViews(actor, [ctx.repo]);
-    return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl, parentOf(ctx.repo, parents));
+    const [parents, transfers] = await Promise.all([this.parentViews(actor, [ctx.repo]), this.transferViews(actor, [ctx.repo.id])]);
+    return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl, parentOf(ctx.repo, parents), transfers.get(ctx.repo.id) ?? null);
+  }
+
+  /**
+   * The pending transfers of some repositories as Gitea's RepoTransfer (doer, recipient, the
+   * recipient organization's teams), by repository id: one read, one user lookup for all.
+   */
+  async transferViews(actor: Actor | null, repoIds: number[]): Promise<Map<number, RepoTransfer>> {
+    const rows = await this.transfers.pendingOf(repoIds);
+    const views = new Map<number, RepoTransfer>();
+    if (rows.length === 0) return views;
+    const users = await this.directory.usersByIds(actor, [...new Set(rows.flatMap((t) => [t.doerId, t.recipientId]))]);
+    for (const t of rows) {
+      const doer = users.find((u) => u.id === t.doerId);
+      const recipient = users.find((u) => u.id === t.recipientId);
+      if (!doer || !recipient) continue;
+      const teams = t.teamIds.length > 0 ? (await this.directory.teams(t.recipientId, { ids: t.teamIds })).map((r) => r.team) : [];
+      views.set(t.repoId, { doer, recipient, teams });
+    }
+    return views;
   }
 
   /**
@@ -159,6 +181,8 @@ export class ReposService {
       if (await this.repos.findByOwnerAndName(owner.owner.id, body.name, m)) {
         throw new ContractError('conflict', 'The repository with the same name already exists.');
       }
+      // The name is a repository's again: an old name that led elsewhere ends here (Gitea's DeleteRedirect).
+      await this.transfers.deleteRedirect(m, owner.owner.id, body.name);
       if (body.issue_labels && !LABEL_TEMPLATES.includes(body.issue_labels)) {
         throw unprocessable(`failed to load label template file "${body.issue_labels}": label template does not exist`);
       }
@@ -254,6 +278,7 @@ export class ReposService {
       if (await this.repos.findByOwnerAndName(target.owner.id, name, m)) {
         throw new ContractError('conflict', `repository already exists [uname: ${target.owner.login}, name: ${name}]`);
       }
+      await this.transfers.deleteRedirect(m, target.owner.id, name);
       const now = new Date();
       const repo = await this.repos.insert(m, {
         ownerId: target.owner.id,
@@ -400,6 +425,8 @@ export class ReposService {
           if (clash) throw unprocessable(`repository already exists [uname: ${ctx.owner.owner.login}, name: ${body.name}]`);
         }
         await this.repos.update(m, repo.id, { ...changes, updatedAt: new Date() });
+        // The old name keeps answering, as a redirect (Gitea's ChangeRepositoryName and NewRedirect).
+        if (changes.name) await this.transfers.addRedirect(m, repo.id, { ownerId: repo.ownerId, name: oldName }, { ownerId: repo.ownerId, name: changes.name });
         // HEAD follows in an empty repository too, so the first clone after the first push checks it out.
         if (changes.defaultBranch) await this.git.setHead(repo.id, changes.defaultBranch);
         if (sender) {
@@ -509,15 +536,17 @@ export class ReposService {
 
   /** Repositories as the actor sees them: one owner lookup for the whole page, never one per row. */
   async toApiMany(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<Repository[]> {
-    const [owners, collaborations, parents] = await Promise.all([
+    const [owners, collaborations, parents, transfers] = await Promise.all([
       this.ownersOf(actor, rows, known),
       actor ? this.access.collaborationsOf(actor.id) : [],
       this.parentViews(actor, rows),
+      this.transferViews(actor, rows.map((r) => r.id)),
     ]);
     return rows.map((repo) => {
       const owner = owners.find((o) => o.owner.id === repo.ownerId)!;
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
-      return toRepository(repo, owner.ownerUser, resolveRepoPermission(actor, owner, repo, mode), this.config.rootUrl, parentOf(repo, parents));
+      const permission = resolveRepoPermission(actor, owner, repo, mode);
+      return toRepository(repo, owner.ownerUser, permission, this.config.rootUrl, parentOf(repo, parents), transfers.get(repo.id) ?? null);
     });
   }
 

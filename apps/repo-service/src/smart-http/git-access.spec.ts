@@ -1,4 +1,4 @@
-import { AccessMode, ContractError, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { AccessMode, ContractError, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { ReposRepository } from '../repos/repos.repository.js';
@@ -13,11 +13,13 @@ describe(GitAccess.name, () => {
   let owner: OwnerAccess | null;
   let mode: number;
   let sut: GitAccess;
+  let movedTo: RepoMovedDetails | null;
 
   beforeEach(() => {
     repo = { id: 1, isPrivate: false, isArchived: false, isMirror: false } as RepositoryEntity;
     owner = { owner: { id: 2, login: 'o', kind: 'user', visibility: 'public' } } as OwnerAccess;
     mode = AccessMode.read;
+    movedTo = null;
     sut = new GitAccess(
       strictMock(RepoAccessService, {
         ownerAccess: async () => {
@@ -25,6 +27,8 @@ describe(GitAccess.name, () => {
           return owner;
         },
         permissionFor: async () => new RepoPermission(mode),
+        redirect: async () => movedTo,
+        renamedOwnerRedirect: async () => null,
       }),
       strictMock(ReposRepository, { findByOwnerAndName: async () => repo }),
     );
@@ -60,6 +64,17 @@ describe(GitAccess.name, () => {
     expect(await sut.check(actor(), 'o', 'r', 'receive-pack')).toMatchObject({ status: 403, message: 'Push to create is not enabled for users.' });
     owner = null;
     expect(await sut.check(actor(), 'x', 'r', 'receive-pack')).toMatchObject({ status: 404 });
+  });
+
+  it('should redirect an old name to those RepoAccessService.redirect lets see the new one, before any credentials', async () => {
+    repo = null;
+    movedTo = { from_owner: 'o', from_repo: 'old', to_owner: 'n', to_repo: 'new' };
+    expect(await sut.check(null, 'o', 'old', 'upload-pack')).toMatchObject({ ok: false, status: 307, moved: movedTo });
+    expect(await sut.check(actor(), 'o', 'old', 'receive-pack')).toMatchObject({ ok: false, status: 307, moved: movedTo });
+    // Nothing to see there for this caller: the answers of a name that never existed.
+    movedTo = null;
+    expect(await sut.check(null, 'o', 'old', 'upload-pack')).toMatchObject({ status: 401 });
+    expect(await sut.check(actor(), 'o', 'old', 'upload-pack')).toMatchObject({ status: 404 });
   });
 
   it('should let readers through to receive-pack, where PushPolicy refuses them per ref', async () => {

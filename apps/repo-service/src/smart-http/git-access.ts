@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import type { GitHttpService } from '../git/git.service.js';
 import { ReposRepository } from '../repos/repos.repository.js';
@@ -7,7 +7,7 @@ import { ReposRepository } from '../repos/repos.repository.js';
 /** Either the repository to serve, or the plain-text answer git gets instead. */
 export type GitAccessVerdict =
   | { ok: true; ctx: RepoContext }
-  | { ok: false; status: number; message: string; headers?: Record<string, string> };
+  | { ok: false; status: number; message: string; headers?: Record<string, string>; moved?: RepoMovedDetails };
 
 const refuse = (status: number, message: string, headers?: Record<string, string>): GitAccessVerdict => ({ ok: false, status, message, headers });
 
@@ -28,12 +28,25 @@ export class GitAccess {
     const pull = service === 'upload-pack';
     const owner = await this.ownerOf(actor, ownerName);
     const repo = owner ? await this.repos.findByOwnerAndName(owner.owner.id, repoName) : null;
+    if (owner && !repo) {
+      // An old name (Gitea redirects there too): only to those who may see the repository where it
+      // is now; anyone else gets what a name that never existed gets (401 first when anonymous).
+      const moved = await this.access.redirect(actor, owner, ownerName, repoName);
+      if (moved) return { ok: false, status: 307, message: 'Temporary Redirect', moved };
+    }
     if (repo?.isArchived && !pull) {
       return refuse(403, 'This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.');
     }
     const publicPull = !!owner && !!repo && !repo.isPrivate && pull && owner.owner.visibility === 'public';
     if (publicPull) return { ok: true, ctx: { repo, owner, permission: await this.access.permissionFor(actor, owner, repo) } };
 
+    if (!owner) {
+      // An old login of a renamed owner: redirected for those who may see the repository there;
+      // anonymous callers are asked for credentials first (the repository may be private).
+      const renamed = await this.access.renamedOwnerRedirect(actor, ownerName, repoName);
+      if (renamed && renamed !== 'hidden') return { ok: false, status: 307, message: 'Temporary Redirect', moved: renamed };
+      if (renamed === 'hidden' && !actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
+    }
     // Gitea looks the owner up before it asks for credentials: an unknown owner is a 404 for everyone.
     if (!owner) return refuse(404, 'Repository not found');
     if (!actor) return refuse(401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });

@@ -112,6 +112,11 @@ export class SmartHttpHandler {
     if (!owner || !repo) return plain(res, 404, 'Not found');
 
     const verdict = await this.gitAccess.check(verified.actor, owner, repo, svc);
+    if (!verdict.ok && verdict.moved) {
+      // git follows a redirect of its first request (info/refs) and talks to the new place after.
+      const to = `/${encodeURIComponent(verdict.moved.to_owner)}/${encodeURIComponent(verdict.moved.to_repo)}${m[2]!.endsWith('.git') ? '.git' : ''}`;
+      return plain(res, verdict.status, verdict.message, { Location: `${to}/${m[3]!}${url.search}` });
+    }
     if (!verdict.ok) return plain(res, verdict.status, verdict.message, verdict.headers);
     const protocol = header(req, 'git-protocol');
     const env: Record<string, string> = protocol && SAFE_GIT_PROTOCOL.test(protocol) ? { GIT_PROTOCOL: protocol } : {};

@@ -32,6 +32,12 @@ describe('feed actions', () => {
     ]);
   });
 
+  it('should record transfer_repo with the old full name as content', () => {
+    expect(feedActionsOf(envelope('repo.transferred', { repository: proj, oldOwner: 'bea', oldOwnerId: 9, oldOwnerIsOrg: false, sender: ann }), ROOT)).toEqual([
+      { opType: 'transfer_repo', actUserId: 1, repo: proj, refName: '', content: `bea/${proj.name}`, commentId: 0 },
+    ]);
+  });
+
   it("should record a branch push as commit_repo with Gitea's commit list content", () => {
     const [a] = feedActionsOf(pushed('refs/heads/main', 'c'.repeat(40)), ROOT);
     expect(a).toMatchObject({ opType: 'commit_repo', refName: 'refs/heads/main' });

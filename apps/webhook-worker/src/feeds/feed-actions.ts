@@ -114,6 +114,17 @@ export const FeedActions: Builders = {
   'repo.renamed': (e) => [
     { opType: 'rename_repo', actUserId: e.payload.sender.id, repo: e.payload.repository, refName: '', content: e.payload.oldName, commentId: 0 },
   ],
+  // Gitea's feed TransferRepository: the content is the old full name.
+  'repo.transferred': (e) => [
+    {
+      opType: 'transfer_repo',
+      actUserId: e.payload.sender.id,
+      repo: e.payload.repository,
+      refName: '',
+      content: `${e.payload.oldOwner}/${e.payload.repository.name}`,
+      commentId: 0,
+    },
+  ],
   'repo.pushed': (e, rootUrl) => {
     const p = e.payload;
     if (ZERO_SHA.test(p.after)) return [];

@@ -1,3 +1,4 @@
+import type { Team } from './org.js';
 import type { User } from './user.js';
 
 export class Permission {
@@ -95,6 +96,15 @@ export class Repository {
   topics!: string[];
   licenses!: string[];
   branch_count!: number;
+  /** The pending transfer (Gitea's RepoTransfer), null when there is none. */
+  repo_transfer!: RepoTransfer | null;
+}
+
+/** Gitea's `RepoTransfer`: a repository transfer waiting for its recipient. */
+export class RepoTransfer {
+  doer!: User;
+  recipient!: User;
+  teams!: Team[];
 }
 
 /** Gitea's `TopicName` (`GET /repos/{owner}/{repo}/topics`). */

@@ -23,6 +23,11 @@ export class DirectoryClient {
     return this.ask(DirectoryPatterns.accountsByIds, { actor, body: { ids } });
   }
 
+  /** The account an old login of a renamed user or organization leads to, null when none does. */
+  renamedAccount(actor: Actor | null, name: string): Promise<AccountRef | null> {
+    return this.ask(DirectoryPatterns.renamedAccount, { actor, body: { name } });
+  }
+
   usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
     if (emails.length === 0) return Promise.resolve([]);
     return this.ask(DirectoryPatterns.usersByEmails, { actor, body: { emails } });

@@ -3,6 +3,7 @@ import { ContractError, type ErrorCode, type ErrorPayload } from '@gitforge/cont
 /** The one table from error kind to HTTP status. */
 export const HttpStatusOfCode: Record<ErrorCode, number> = {
   not_found: 404,
+  moved: 307,
   permission_denied: 403,
   invalid_argument: 400,
   already_exists: 409,

@@ -1,6 +1,6 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ContractError, type ErrorPayload } from '@gitforge/contracts';
+import { ContractError, type ErrorPayload, type RepoMovedDetails } from '@gitforge/contracts';
 import { giteaErrorBody, HttpStatusOfCode, toErrorPayload } from '../errors/error-mapping.js';
 import { createLogger } from '../logging/logger.js';
 
@@ -21,6 +21,31 @@ function fastifyErrorPayload(err: { code?: string; statusCode?: number; message?
       if (err.statusCode === 400 && err.code?.startsWith('FST_')) return { code: 'invalid_argument', message: err.message ?? 'bad request' };
       return undefined;
   }
+}
+
+/**
+ * Gitea's RedirectToRepo: the request's own path with its first `{old owner}/{old name}` segment
+ * pair replaced by the new ones, the query string kept. Undefined when the path does not hold the
+ * old pair (the error did not come from this request's repository).
+ */
+export function movedLocation(url: string, details: Record<string, unknown> | undefined): string | undefined {
+  const d = details as Partial<RepoMovedDetails> | undefined;
+  if (!d?.from_owner || !d.from_repo || !d.to_owner || !d.to_repo) return undefined;
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const query = q < 0 ? '' : url.slice(q);
+  const from = `/${encodeURIComponent(d.from_owner)}/${encodeURIComponent(d.from_repo)}`;
+  let at = -1;
+  for (let i = path.indexOf(from); i >= 0; i = path.indexOf(from, i + 1)) {
+    const next = path[i + from.length];
+    if (next === undefined || next === '/') {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) return undefined;
+  const to = `/${encodeURIComponent(d.to_owner)}/${encodeURIComponent(d.to_repo)}`;
+  return `${path.slice(0, at)}${to}${path.slice(at + from.length)}${query}`;
 }
 
 /**
@@ -58,6 +83,15 @@ export class GiteaExceptionFilter implements ExceptionFilter {
       if (payload.code === 'internal') {
         log.error({ err: exception, method: request.method, url: request.url }, 'unhandled error');
       }
+    }
+    if (payload.code === 'moved') {
+      const location = movedLocation(request.url, payload.details);
+      if (location) {
+        void reply.status(307).header('Location', location).send();
+        return;
+      }
+      // A repository named elsewhere than in this request's path (a pull's head): nothing there now.
+      payload = { code: 'not_found', message: 'not found' };
     }
     const body = giteaErrorBody(payload, this.rootUrl);
     if (body === undefined) {

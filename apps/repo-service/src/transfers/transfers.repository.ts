@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { Database } from '@gitforge/platform';
+import { RepoRedirectEntity, RepoTransferEntity } from './transfer.entities.js';
+
+/** Pending transfers and old repository names (Gitea's repo_transfer and repo_redirect). */
+@Injectable()
+export class TransfersRepository {
+  constructor(private readonly db: Database) {}
+
+  /** The repository `{ownerId}/{name}` once named, if any (Gitea's LookupRedirect). */
+  async redirectOf(ownerId: number, name: string): Promise<number | null> {
+    const row = await this.db.findOneBy(RepoRedirectEntity, { ownerId, lowerName: name.toLowerCase() });
+    return row?.redirectRepoId ?? null;
+  }
+
+  /** Gitea's DeleteRedirect: a repository now holds `{ownerId}/{name}`, so that old name leads nowhere else. */
+  async deleteRedirect(m: EntityManager, ownerId: number, name: string): Promise<void> {
+    await m.delete(RepoRedirectEntity, { ownerId, lowerName: name.toLowerCase() });
+  }
+
+  /**
+   * Gitea's NewRedirect: `{ownerId}/{oldName}` leads to the repository from now on, and whatever
+   * redirect sat on its new name `{newOwnerId}/{newName}` is gone.
+   */
+  async addRedirect(m: EntityManager, repoId: number, old: { ownerId: number; name: string }, now: { ownerId: number; name: string }): Promise<void> {
+    await this.deleteRedirect(m, now.ownerId, now.name);
+    if (old.ownerId === now.ownerId && old.name.toLowerCase() === now.name.toLowerCase()) return;
+    await this.deleteRedirect(m, old.ownerId, old.name);
+    await m.insert(RepoRedirectEntity, { ownerId: old.ownerId, lowerName: old.name.toLowerCase(), redirectRepoId: repoId });
+  }
+
+  pending(repoId: number, manager?: EntityManager): Promise<RepoTransferEntity | null> {
+    return this.db.findOneBy(RepoTransferEntity, { repoId }, manager);
+  }
+
+  async pendingOf(repoIds: number[]): Promise<RepoTransferEntity[]> {
+    if (repoIds.length === 0) return [];
+    return this.db.manager.find(RepoTransferEntity, { where: { repoId: In([...new Set(repoIds)]) } });
+  }
+
+  async createPending(m: EntityManager, row: Omit<RepoTransferEntity, 'id'>): Promise<void> {
+    await m.insert(RepoTransferEntity, row);
+  }
+
+  async deletePending(m: EntityManager, repoId: number): Promise<void> {
+    await m.delete(RepoTransferEntity, { repoId });
+  }
+}
