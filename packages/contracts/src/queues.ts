@@ -11,8 +11,11 @@ export const QueueNames = {
   webhookDeliveries: 'gitforge-webhook-deliveries',
   /** issue-service: pull requests follow pushes (head and base moves) and commit statuses (auto-merge). */
   pullSync: 'gitforge-pull-sync',
-  /** issue-service: a transferred repository's issues drop the old organization's labels and projects. */
-  repoTransfers: 'gitforge-repo-transfers',
+  /**
+   * issue-service: a repository's life as the tracker follows it (a transferred one's issues drop the
+   * old organization's labels and projects; a deleted one's tracker goes, and pulls from it keep their own ref).
+   */
+  issueRepoLifecycle: 'gitforge-issue-repo-lifecycle',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -26,6 +29,6 @@ export interface EventConsumer {
 export const EventConsumers: readonly EventConsumer[] = [
   { queue: QueueNames.webhooks },
   { queue: QueueNames.feeds },
-  { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated, EventNames.repoDeleted] },
-  { queue: QueueNames.repoTransfers, events: [EventNames.repoTransferred] },
+  { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated] },
+  { queue: QueueNames.issueRepoLifecycle, events: [EventNames.repoTransferred, EventNames.repoDeleted] },
 ];

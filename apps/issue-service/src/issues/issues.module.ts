@@ -24,7 +24,7 @@ import { IssueRemoval } from './issue-removal.js';
 import { IssuesController } from './issues.controller.js';
 import { IssuesRepository } from './issues.repository.js';
 import { IssuesService } from './issues.service.js';
-import { RepoTransferConsumer } from './repo-transfer.consumer.js';
+import { RepoLifecycleConsumer } from './repo-lifecycle.consumer.js';
 
 /**
  * What every feature of the tracker builds on (access, loading, events, counts, and the
@@ -60,7 +60,7 @@ const SHARED = [
 /** Issues themselves, and what every other feature of the tracker builds on. */
 @Module({
   controllers: [IssuesController],
-  providers: [...SHARED, RepoTransferConsumer],
+  providers: [...SHARED, RepoLifecycleConsumer],
   exports: SHARED,
 })
 export class IssuesModule {}

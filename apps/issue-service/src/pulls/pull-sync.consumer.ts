@@ -3,7 +3,6 @@ import { EventNames, QueueNames, type Actor, type PullMergeRequest, type EventEn
 import { createLogger, Database, DirectoryClient, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { IssueEvents } from '../issues/issue-events.js';
-import { IssueRemoval } from '../issues/issue-removal.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
 import { ReviewsService } from '../reviews/reviews.service.js';
@@ -19,9 +18,7 @@ const isZero = (sha: string): boolean => /^0+$/.test(sha);
 /**
  * Pull requests follow the repositories they join: a push to a head branch moves the pull's
  * head (refs/pull/{index}/head, `synchronized`, older reviews stale), a push to a base branch
- * recomputes mergeability, a commit status on a head may complete a scheduled auto-merge, a
- * deleted head repository leaves its pulls with their own ref only, and a deleted repository's
- * own issues, pulls and the rest of its tracker go with it. Each job recomputes from
+ * recomputes mergeability, and a commit status on a head may complete a scheduled auto-merge. Each job recomputes from
  * git, so a replayed event changes nothing.
  */
 @Injectable()
@@ -38,7 +35,6 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     private readonly directory: DirectoryClient,
     private readonly service: PullsService,
     private readonly reviews: ReviewsService,
-    private readonly removal: IssueRemoval,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -55,10 +51,6 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     } else if (e.name === EventNames.statusCreated) {
       const p = e.payload as EventEnvelope<'commit_status.created'>['payload'];
       await this.statusCame(e.repoId, p.sha);
-    } else if (e.name === EventNames.repoDeleted) {
-      const repoId = e.repoId;
-      await this.db.transaction((m) => this.pulls.forgetHeadRepo(m, repoId));
-      await this.removal.repository(repoId);
     }
   }
 

@@ -6,32 +6,43 @@ import { CommentType } from '../comments/comment-type.js';
 import { CommentEntity } from '../comments/comment.entity.js';
 import { IssueLabelEntity } from '../labels/issue-label.entity.js';
 import { ProjectIssueEntity } from '../projects/project-issue.entity.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
+import { IssueRemoval } from './issue-removal.js';
 
-const log = createLogger('repo-transfer');
+const log = createLogger('repo-lifecycle');
 
 /**
- * What Gitea's transferOwnership does to a repository's issues when it leaves an organization:
- * labels of any organization but the new owner come off its issues (with the timeline events
- * that added them), and its issues leave the old organization's projects. Replaying the event
- * finds nothing left to remove.
+ * The tracker follows its repositories. A transferred one that leaves an organization loses, as
+ * in Gitea's transferOwnership, the labels of any organization but the new owner on its issues
+ * (with the timeline events that added them), and its issues leave the old organization's
+ * projects. A deleted one's issues, pulls and the rest of its tracker go, and pulls whose head
+ * was in it keep their own ref only. Replaying an event finds nothing left to do.
  */
 @Injectable()
-export class RepoTransferConsumer implements OnApplicationBootstrap {
+export class RepoLifecycleConsumer implements OnApplicationBootstrap {
   constructor(
     private readonly queue: QueueDriver,
     private readonly db: Database,
+    private readonly pulls: PullsRepository,
+    private readonly removal: IssueRemoval,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.queue.process<EventEnvelope>(QueueNames.repoTransfers, (job) => this.handle(job), { concurrency: 1 });
+    this.queue.process<EventEnvelope>(QueueNames.issueRepoLifecycle, (job) => this.handle(job), { concurrency: 1 });
   }
 
   async handle(job: QueueJob<EventEnvelope>): Promise<void> {
     const e = job.data;
-    if (e.name !== EventNames.repoTransferred || e.repoId === null) return;
+    if (e.repoId === null) return;
+    const repoId = e.repoId;
+    if (e.name === EventNames.repoDeleted) {
+      await this.db.transaction((m) => this.pulls.forgetHeadRepo(m, repoId));
+      await this.removal.repository(repoId);
+      return;
+    }
+    if (e.name !== EventNames.repoTransferred) return;
     const p = e.payload as EventEnvelope<'repo.transferred'>['payload'];
     if (!p.oldOwnerIsOrg) return;
-    const repoId = e.repoId;
     const removed = await this.db.transaction((m) => this.detach(m, repoId, p.oldOwnerId, p.repository.owner.id));
     if (removed.labels + removed.projects > 0) log.info({ repoId, ...removed }, 'old organization labels and projects detached');
   }
