@@ -140,7 +140,7 @@ export class CommentsService {
     const { repo, issue, actor: a } = await this.issuesService.issueForWrite(actor, owner, repoName, index);
     requireMayComment(repo, issue, a);
     const mentions = await this.issuesService.resolveMentions(repo, body.body);
-    const known = await this.knownUsers(issue, a);
+    const known = await this.issueLoader.eventUsers(issue, [a.id]);
     const sender = known.find((u) => u.id === a.id)!;
     const now = new Date();
     return this.db.transaction(async (m) => {
@@ -177,7 +177,7 @@ export class CommentsService {
     if (comment.type !== CommentType.comment) return null;
     if (body.body === comment.content) return this.loader.one(comment, issue, repo);
     const mentions = await this.issuesService.resolveMentions(repo, body.body);
-    const known = await this.knownUsers(issue, a, comment.posterId);
+    const known = await this.issueLoader.eventUsers(issue, [a.id, comment.posterId]);
     return this.db.transaction(async (m) => {
       await this.issues.addMentions(m, issue.id, mentions);
       return this.saveEdit(m, a, repo, issue, comment, body.body, known);
@@ -189,7 +189,7 @@ export class CommentsService {
    * an `edited` event whose body is unchanged. Runs in the upload's transaction.
    */
   async attachmentAdded(m: EntityManager, actor: Actor, repo: RepoAccess, issue: IssueEntity, comment: CommentEntity): Promise<void> {
-    const known = await this.knownUsers(issue, actor, comment.posterId);
+    const known = await this.issueLoader.eventUsers(issue, [actor.id, comment.posterId]);
     await this.saveEdit(m, actor, repo, issue, comment, comment.content, known);
   }
 
@@ -228,7 +228,7 @@ export class CommentsService {
    */
   async delete(actor: Actor | null, owner: string, repoName: string, id: string): Promise<void> {
     const { repo, comment, issue, actor: a } = await this.commentForChange(actor, owner, repoName, id);
-    const known = await this.knownUsers(issue, a, comment.posterId);
+    const known = await this.issueLoader.eventUsers(issue, [a.id, comment.posterId]);
     const sender = known.find((u) => u.id === a.id)!;
     const deleted = await this.loader.one(comment, issue, repo, { known });
     const files = await this.db.transaction(async (m) => {
@@ -316,12 +316,5 @@ export class CommentsService {
     const numComments = await this.comments.countComments(m, issue.id);
     await this.issues.update(m, issue.id, { numComments, ...(touched ? { updatedAt: touched } : {}) });
     return (await this.issues.findById(issue.id, m))!;
-  }
-
-  /** Every user an event about the issue shows, fetched before the transaction so none is fetched inside it. */
-  private async knownUsers(issue: IssueEntity, actor: Actor, ...others: number[]): Promise<User[]> {
-    const assignees = (await this.issues.assigneesOf([issue.id])).get(issue.id) ?? [];
-    const users = await this.issueLoader.users([actor.id, issue.posterId, ...assignees, ...others]);
-    return [...users.values()];
   }
 }

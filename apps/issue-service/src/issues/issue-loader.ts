@@ -105,6 +105,15 @@ export class IssueLoader {
     return (id) => users.get(id) ?? users.get(GHOST_ID)!;
   }
 
+  /**
+   * Every user an event about the issue shows (its poster and assignees, and `others`), fetched in
+   * one call before the event's transaction so that none is fetched inside it.
+   */
+  async eventUsers(issue: Pick<IssueEntity, 'id' | 'posterId'>, others: number[]): Promise<User[]> {
+    const assignees = (await this.issues.assigneesOf([issue.id])).get(issue.id) ?? [];
+    return [...(await this.users([...others, issue.posterId, ...assignees])).values()];
+  }
+
   /** Users as anyone sees them (Gitea's ToUser without a viewer), one call for those not known yet. */
   async users(ids: number[], known: User[] = []): Promise<Map<number, User>> {
     const map = new Map(known.map((u) => [u.id, u]));

@@ -370,26 +370,30 @@ export class PullsService {
   /** The merge itself and its record: the pull merged and closed, a merge_pull comment, events. */
   async mergeNow(a: Actor, ctx: PullContext, style: GitMergeStyle, message: string, deleteHeadBranch: boolean): Promise<void> {
     const { pull, repo } = ctx;
-    const result = await this.git.merge({
-      baseRepoId: repo.id,
-      baseBranch: pull.baseBranch,
-      headRepoId: pull.headRepoId,
-      headBranch: pull.headBranch,
-      index: pull.idx,
-      style,
-      headSha: pull.headSha,
-      message,
-      doerId: a.id,
-      posterId: ctx.issue.posterId,
-      deleteHeadBranch: deleteHeadBranch && pull.headRepoId > 0,
-    });
-    await this.recordMerged(a, ctx, result.mergeCommitSha, result.merger);
+    // The users its event shows are fetched while git merges.
+    const [result, known] = await Promise.all([
+      this.git.merge({
+        baseRepoId: repo.id,
+        baseBranch: pull.baseBranch,
+        headRepoId: pull.headRepoId,
+        headBranch: pull.headBranch,
+        index: pull.idx,
+        style,
+        headSha: pull.headSha,
+        message,
+        doerId: a.id,
+        posterId: ctx.issue.posterId,
+        deleteHeadBranch: deleteHeadBranch && pull.headRepoId > 0,
+      }),
+      this.issueLoader.eventUsers(ctx.issue, []),
+    ]);
+    await this.recordMerged(a, ctx, result.mergeCommitSha, [result.merger, ...known]);
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
   }
 
-  /** `merger`: the actor as anyone sees them, when the merge answered it. */
-  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, merger?: User): Promise<void> {
-    const sender = merger ?? (await this.directory.publicUser(a.id));
+  /** `known`: users its event shows, fetched already (the merger among them when the merge answered it). */
+  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, known: User[] = []): Promise<void> {
+    const sender = known.find((u) => u.id === a.id) ?? (await this.directory.publicUser(a.id));
     const now = new Date();
     const counters = await this.db.transaction(async (m) => {
       const locked = await this.pulls.lock(m, ctx.pull.id);
@@ -401,7 +405,7 @@ export class PullsService {
       await this.issues.update(m, ctx.issue.id, { isClosed: true, closedAt: issueRow.isClosed ? issueRow.closedAt : now, updatedAt: now });
       await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.merge_pull, at: now });
       const recount = await this.issues.recount(m, ctx.repo.id);
-      const issue = await this.issueLoader.one((await this.issues.findById(ctx.issue.id, m))!, ctx.repo, { m, known: [sender] });
+      const issue = await this.issueLoader.one((await this.issues.findById(ctx.issue.id, m))!, ctx.repo, { m, known: [sender, ...known] });
       await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue, repo: ctx.repo, sender });
       return recount;
     });

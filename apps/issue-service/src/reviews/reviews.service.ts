@@ -209,7 +209,7 @@ export class ReviewsService {
       verdict ? this.policy(ctx, [a.id]) : Promise.resolve(null),
       verdict && ctx.repo.ownerKind === 'organization' ? this.directory.teamIdsOfUser(ctx.repo.ownerId, a.id) : Promise.resolve([]),
       type === ReviewType.pending ? Promise.resolve([]) : this.issuesService.resolveMentions(ctx.repo, content),
-      this.knownUsers(ctx, [a.id]),
+      this.issueLoader.eventUsers(ctx.issue, [a.id]),
     ]);
     return { official: policy?.officialReviewerIds.includes(a.id) ?? false, teamIds, mentions, known };
   }
@@ -305,7 +305,7 @@ export class ReviewsService {
     const review = await this.reviewOf(ctx, a, id);
     if (!isVerdict(review.type)) throw forbidden("not need to dismiss this review because it's type is not Approve or change request");
     if (ctx.issue.isClosed || ctx.pull.hasMerged) throw forbidden("can't dismiss a review associated to a closed or merged PR");
-    const known = await this.knownUsers(ctx, [a.id]);
+    const known = await this.issueLoader.eventUsers(ctx.issue, [a.id]);
     await this.db.transaction(async (m) => {
       const now = new Date();
       if (review.dismissed !== dismiss) await this.reviews.update(m, review.id, { dismissed: dismiss });
@@ -349,7 +349,7 @@ export class ReviewsService {
       add ? this.gate.usersAccess(ctx.repo.id, users.map((u) => u.id)) : Promise.resolve([]),
       add && teams.length > 0 && ctx.repo.isPrivate ? this.linkedTeamIds(ctx) : Promise.resolve(new Set<number>()),
       users.length > 0 || teams.length > 0 ? this.policy(ctx, [...users.map((u) => u.id), a.id]) : Promise.resolve(null),
-      this.knownUsers(ctx, [a.id, ...users.map((u) => u.id)]),
+      this.issueLoader.eventUsers(ctx.issue, [a.id, ...users.map((u) => u.id)]),
     ]);
     const official = (id: number): boolean => policy?.officialReviewerIds.includes(id) ?? false;
     const changes = await this.db.transaction(async (m) => {
@@ -433,7 +433,7 @@ export class ReviewsService {
     if (!review || (review.type === ReviewType.pending && review.reviewerId !== a.id)) throw notFound(`comment does not exist [id: ${commentId}]`);
     const content = body.body ?? '';
     if (content.trim() === '') throw unprocessable('reply body is empty');
-    const [mentions, known] = await Promise.all([this.issuesService.resolveMentions(ctx.repo, content), this.knownUsers(ctx, [a.id])]);
+    const [mentions, known] = await Promise.all([this.issuesService.resolveMentions(ctx.repo, content), this.issueLoader.eventUsers(ctx.issue, [a.id])]);
     const now = new Date();
     const row = await this.db.transaction(async (m) => {
       if (!(await this.issues.lock(m, ctx.issue.id))) throw notFound();
@@ -564,12 +564,6 @@ export class ReviewsService {
     if (!ctx.pull.mergeBase || !ctx.pull.headSha) return '';
     const raw = await this.git.diff({ repoId: ctx.pull.baseRepoId, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, kind: 'diff' });
     return raw.text;
-  }
-
-  /** The users an event about the pull shows, fetched before its transaction. */
-  private async knownUsers(ctx: PullContext, ids: number[]): Promise<User[]> {
-    const assignees = (await this.issues.assigneesOf([ctx.issue.id])).get(ctx.issue.id) ?? [];
-    return [...(await this.issueLoader.users([...ids, ctx.issue.posterId, ...assignees])).values()];
   }
 
   private async eventBase(m: EntityManager, ctx: PullContext, a: Actor, known: User[]) {
