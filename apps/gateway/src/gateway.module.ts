@@ -11,6 +11,7 @@ import { MiscController } from './api/v1/misc.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
 import { RepoSearchController } from './api/v1/repo-search.controller.js';
+import { StarsWatchesController } from './api/v1/stars-watches.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
@@ -72,6 +73,7 @@ import { Paged } from './http/paged.js';
     RepoHooksController,
     OrgHooksController,
     UserHooksController,
+    StarsWatchesController,
     AdminHooksController,
     ActivityFeedsController,
     IssueSearchController,

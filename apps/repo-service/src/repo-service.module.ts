@@ -16,6 +16,8 @@ import { SmartHttpModule } from './smart-http/smart-http.module.js';
 import { StatusesModule } from './statuses/statuses.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TopicsModule } from './topics/topics.module.js';
+import { StarsModule } from './stars/stars.module.js';
+import { WatchesModule } from './watches/watches.module.js';
 
 @Module({
   imports: [
@@ -39,6 +41,8 @@ import { TopicsModule } from './topics/topics.module.js';
     TopicsModule,
     RepoFactsModule,
     PullsGitModule,
+    StarsModule,
+    WatchesModule,
   ],
 })
 export class RepoServiceModule {}

@@ -398,3 +398,25 @@ export const RepoFactPatterns = definePatterns('repo', {
 export const TeamFactPatterns = definePatterns('org', {
   feedScope: 'orgs.teams.feedScope',
 });
+
+/** Stars (repo-service): `/user/starred`, `/users/{username}/starred`, `/repos/{owner}/{repo}/stargazers`. */
+export const StarPatterns = definePatterns('repo', {
+  star: 'repos.stars.add',
+  unstar: 'repos.stars.delete',
+  /** Answers nothing when the actor stars the repository, 404 otherwise. */
+  check: 'repos.stars.check',
+  /** Without `params.username` the actor's own stars. */
+  listForUser: 'repos.stars.listForUser',
+  stargazers: 'repos.stars.stargazers',
+});
+
+/** Watches (repo-service): `/repos/{owner}/{repo}/subscription`, `/subscribers`, `/user/subscriptions`. */
+export const WatchPatterns = definePatterns('repo', {
+  watch: 'repos.watches.add',
+  unwatch: 'repos.watches.delete',
+  /** WatchInfo, or 404 when the actor does not watch (as Gitea). */
+  get: 'repos.watches.get',
+  /** Without `params.username` the actor's own subscriptions. */
+  listForUser: 'repos.watches.listForUser',
+  subscribers: 'repos.watches.subscribers',
+});

@@ -7,10 +7,12 @@ import { RepoSearchService } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
 import { RepoStaging } from './repo-staging.js';
 import { DirectoryClient } from '@gitforge/platform';
+import { StarsRepository } from '../stars/stars.repository.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 
 @Module({
   controllers: [ReposController],
-  providers: [ReposRepository, ReposService, RepoStaging, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
-  exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient],
+  providers: [ReposRepository, ReposService, RepoStaging, RepoSearchService, RepoAccessService, GitService, DirectoryClient, StarsRepository, WatchesRepository],
+  exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient, StarsRepository, WatchesRepository],
 })
 export class ReposModule {}

@@ -5,6 +5,8 @@ import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/cont
 import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
+import { StarEntity } from '../stars/star.entity.js';
+import { WatchEntity } from '../watches/watch.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -45,6 +47,10 @@ export interface RepoSearchFilter {
   mirror?: boolean;
   /** Only forks of this repository. */
   forkOf?: number;
+  /** Only repositories this user starred (`starredBy`, `/users/{username}/starred`). */
+  starredBy?: number;
+  /** Only repositories this user watches (`/users/{username}/subscriptions`). */
+  watchedBy?: number;
   priorityOwnerId?: number;
   orderBy: { column: string; direction: 'ASC' | 'DESC' };
 }
@@ -186,6 +192,8 @@ export class ReposRepository {
     await manager.delete(CollaborationEntity, { repoId: id });
     await manager.delete(BranchProtectionEntity, { repoId: id });
     await manager.delete(TagProtectionEntity, { repoId: id });
+    await manager.delete(StarEntity, { repoId: id });
+    await manager.delete(WatchEntity, { repoId: id });
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {
@@ -250,6 +258,8 @@ export class ReposRepository {
       qb.andWhere(also.length > 0 ? '(r.owner_id = :uid OR r.id IN (:...collab))' : 'r.owner_id = :uid', { uid: f.ownerId, collab: also });
     }
     if (f.forkOf !== undefined) qb.andWhere('r.fork_id = :forkOf', { forkOf: f.forkOf });
+    if (f.starredBy !== undefined) qb.andWhere('r.id IN (SELECT s.repo_id FROM star s WHERE s.user_id = :starredBy)', { starredBy: f.starredBy });
+    if (f.watchedBy !== undefined) qb.andWhere('r.id IN (SELECT w.repo_id FROM watch w WHERE w.user_id = :watchedBy)', { watchedBy: f.watchedBy });
     if (f.onlyIds) qb.andWhere(f.onlyIds.length > 0 ? 'r.id IN (:...onlyIds)' : '1 = 0', { onlyIds: f.onlyIds });
     if (f.team) {
       qb.andWhere('r.owner_id = :teamOrg', { teamOrg: f.team.orgId });

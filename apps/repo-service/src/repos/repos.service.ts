@@ -32,6 +32,7 @@ import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 
 const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
 
@@ -68,6 +69,7 @@ export class ReposService {
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
     private readonly staging: RepoStaging,
+    private readonly watches: WatchesRepository,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -182,6 +184,9 @@ export class ReposService {
       if (owner.owner.kind === 'organization' && !permission.isAdmin) {
         await this.repos.addCollaboration(m, repo.id, actor.id, AccessMode.admin);
       }
+      // Gitea's AutoWatchNewRepos (on by default): the creator watches the new repository.
+      await this.watches.add(m, actor.id, repo.id);
+      repo.numWatches = 1;
       // Built in the staging area under the id's creation mark, and moved into place once the row
       // commits: a crash in between leaves a staged directory that the staging sweep settles.
       await this.repos.holdCreation(m, repo.id);
@@ -276,6 +281,9 @@ export class ReposService {
         collaboration = AccessMode.admin;
         await this.repos.addCollaboration(m, repo.id, a.id, collaboration);
       }
+      // A fork is created as a new repository, and its creator watches it (AutoWatchNewRepos).
+      await this.watches.add(m, a.id, repo.id);
+      repo.numWatches = 1;
       await this.repos.addForks(m, base.id, 1);
       // Staged under the id's creation mark and moved into place after the commit, as create does.
       await this.repos.holdCreation(m, repo.id);
