@@ -12,6 +12,7 @@ import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
 import { RepoSearchController } from './api/v1/repo-search.controller.js';
 import { StarsWatchesController } from './api/v1/stars-watches.controller.js';
+import { NotificationsController } from './api/v1/notifications.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
@@ -74,6 +75,7 @@ import { Paged } from './http/paged.js';
     OrgHooksController,
     UserHooksController,
     StarsWatchesController,
+    NotificationsController,
     AdminHooksController,
     ActivityFeedsController,
     IssueSearchController,

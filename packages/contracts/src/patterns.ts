@@ -98,6 +98,8 @@ export const OrgPatterns = definePatterns('org', {
   ownerFilter: 'orgs.ownerFilter',
   /** `orgs.access` for several owners at once (one call for a page of repositories). */
   accessMany: 'orgs.accessMany',
+  /** What several users reach of one owner (body `{ownerId, userIds}`): UserOwnerAccess per known user, one call per list. */
+  accessForUsers: 'orgs.accessForUsers',
   /** Which organization repositories the actor reaches through teams. */
   reachableRepos: 'orgs.reachableRepos',
   /** `GET /orgs`: every organization the actor may see, by name. */
@@ -392,6 +394,11 @@ export const RepoFactPatterns = definePatterns('repo', {
   reachable: 'repos.reachable',
   /** issue-service's counts of issues and pulls (RepoIssueCounters), applied when newer. */
   setIssueCounters: 'repos.issueCounters.set',
+  /**
+   * Who a notification reaches (body NotificationAudienceRequest): the users given, with the
+   * repository's watchers when asked, who are active and may read the unit; ids only.
+   */
+  notificationAudience: 'repos.notificationAudience',
 });
 
 /** Team facts for team activity feeds. */
@@ -419,4 +426,17 @@ export const WatchPatterns = definePatterns('repo', {
   /** Without `params.username` the actor's own subscriptions. */
   listForUser: 'repos.watches.listForUser',
   subscribers: 'repos.watches.subscribers',
+});
+
+/** Notifications (webhook-worker's projection): Gitea's `/notifications` routes. */
+export const NotificationPatterns = definePatterns('webhook', {
+  /** `GET /notifications`, and `GET /repos/{owner}/{repo}/notifications` with `params.owner`/`params.repo`. */
+  list: 'notifications.list',
+  /** `PUT /notifications` (and the repository's): answers the threads changed. */
+  markMany: 'notifications.markMany',
+  /** `GET /notifications/new`. */
+  countNew: 'notifications.countNew',
+  getThread: 'notifications.threads.get',
+  /** `PATCH /notifications/threads/{id}?to-status=`. */
+  markThread: 'notifications.threads.mark',
 });

@@ -11,6 +11,8 @@ export const QueueNames = {
   webhookDeliveries: 'gitforge-webhook-deliveries',
   /** issue-service: pull requests follow pushes (head and base moves) and commit statuses (auto-merge). */
   pullSync: 'gitforge-pull-sync',
+  /** webhook-worker: the notification projector. */
+  notifications: 'gitforge-notifications',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -25,4 +27,21 @@ export const EventConsumers: readonly EventConsumer[] = [
   { queue: QueueNames.webhooks },
   { queue: QueueNames.feeds },
   { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated, EventNames.repoDeleted] },
+  {
+    queue: QueueNames.notifications,
+    events: [
+      EventNames.issueOpened,
+      EventNames.issueEdited,
+      EventNames.issueClosed,
+      EventNames.issueReopened,
+      EventNames.issueDeleted,
+      EventNames.issueAssigned,
+      EventNames.pullSynchronized,
+      EventNames.pullMerged,
+      EventNames.pullReviewRequested,
+      EventNames.pullReviewed,
+      EventNames.commentCreated,
+      EventNames.repoDeleted,
+    ],
+  },
 ];

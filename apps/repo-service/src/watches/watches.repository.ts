@@ -36,6 +36,12 @@ export class WatchesRepository {
     return [rows.map((r) => r.userId), total];
   }
 
+  /** Every watcher of a repository (who its notifications reach), for the notification projector. */
+  async watcherIds(repoId: number): Promise<number[]> {
+    const rows = await this.db.manager.find(WatchEntity, { select: { userId: true }, where: { repoId } });
+    return rows.map((r) => r.userId);
+  }
+
   private async recount(m: EntityManager, repoId: number): Promise<void> {
     await m
       .createQueryBuilder()
