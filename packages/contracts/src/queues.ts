@@ -41,6 +41,7 @@ export const EventConsumers: readonly EventConsumer[] = [
       EventNames.pullReviewRequested,
       EventNames.pullReviewed,
       EventNames.commentCreated,
+      EventNames.commentDeleted,
       EventNames.repoDeleted,
     ],
   },

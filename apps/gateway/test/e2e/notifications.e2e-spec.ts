@@ -1,5 +1,6 @@
 import type { Comment, CreateIssueCommentOption, Issue, NotificationCount, NotificationThread, PullRequest, Repository } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
+import { tokenApi } from './support/accounts.js';
 import { basicAuth, rawRequest } from './support/http.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { addCollaborator, createIssue, createRepo } from './support/repos.js';
@@ -117,6 +118,11 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     expect((await poster.api.get('/notifications/threads/nope')).status).toBe(404);
     expect((await api.anonymous.get(`/notifications/threads/${mine.id}`)).status).toBe(401);
     expect((await api.anonymous.get('/notifications')).status).toBe(401);
+    // The notification scope, as Gitea asks for it here and on the repository's notifications.
+    expect((await (await tokenApi(poster, ['read:repository'])).get('/notifications')).status).toBe(403);
+    const scoped = await tokenApi(poster, ['read:notification']);
+    expect((await scoped.get(`/notifications/threads/${mine.id}`)).status).toBe(200);
+    expect((await scoped.get(`/repos/${repo.full_name}/notifications`)).status).toBe(200);
   });
 
   it('should mark a thread read, unread and pinned (205), and count the unread ones', async () => {

@@ -1,5 +1,6 @@
 import type { Repository, User, WatchInfo } from '@gitforge/contracts';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
+import { tokenApi } from './support/accounts.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { addCollaborator, createRepo } from './support/repos.js';
 
@@ -61,6 +62,8 @@ describe.each(layoutsUnderTest())('stars and watches (%s layout)', (kind) => {
     const mine = await bob.api.get<Repository[]>('/user/starred');
     expect(mine.body.map((r) => r.full_name)).toEqual([pub.full_name]);
     expect(mine.body[0]!.stars_count).toBe(2);
+    expect(mine.headers.get('x-total-count')).toBe('1');
+    expect(mine.headers.get('link')).toBeNull();
     const theirs = await api.anonymous.get<Repository[]>(`/users/${bob.username}/starred`);
     expect(theirs.body.map((r) => r.full_name)).toEqual([pub.full_name]);
 
@@ -151,6 +154,16 @@ describe.each(layoutsUnderTest())('stars and watches (%s layout)', (kind) => {
     expect((await carol.api.delete(`/repos/${fork.body.full_name}`)).status).toBe(204);
     expect((await bob.api.get<Repository[]>('/user/starred')).body.map((r) => r.full_name)).toEqual([pub.full_name]);
     expect((await carol.api.get<Repository[]>('/user/subscriptions')).body).toEqual([]);
+  });
+
+  it("should ask tokens for Gitea's scopes: user and repository to star, user to list someone's stars", async () => {
+    const userOnly = await tokenApi(bob, ['read:user']);
+    expect((await userOnly.get(`/users/${bob.username}/starred`)).status).toBe(200);
+    expect((await userOnly.get('/user/subscriptions')).status).toBe(200);
+    expect((await userOnly.get('/user/starred')).status).toBe(403);
+    const both = await tokenApi(bob, ['read:user', 'read:repository']);
+    expect((await both.get('/user/starred')).status).toBe(200);
+    expect((await both.put(`/user/starred/${pub.full_name}`)).status).toBe(403);
   });
 
   it("should answer Gitea's error body when not signed in", async () => {

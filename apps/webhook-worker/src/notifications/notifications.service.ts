@@ -116,7 +116,8 @@ export class NotificationsService {
       userId: a.id,
       repoId: await this.repoId(a, repo),
       statuses: statusesOf(query, ['unread', 'pinned']),
-      sources: many(query['subject-type']).length > 0 ? sources : undefined,
+      // Gitea's subjectToSource: unknown types are dropped, and none left filters nothing.
+      sources: sources.length > 0 ? sources : undefined,
       since: parseQueryTime('since', query.since)?.getTime(),
       before: parseQueryTime('before', query.before)?.getTime(),
     };

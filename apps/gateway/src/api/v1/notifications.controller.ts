@@ -8,7 +8,8 @@ type NotificationQuery = Record<string, string | string[]>;
 
 /**
  * Gitea's notification routes (routers/api/v1/notify): the signed-in user's threads. Marking
- * answers 205 Reset Content with the threads changed, as Gitea does.
+ * answers 205 Reset Content with the threads changed, as Gitea does; lists carry X-Total-Count
+ * and no Link header, as Gitea's.
  */
 @Controller('api/v1')
 @Access({ signIn: true, scope: 'notification' })
@@ -16,7 +17,7 @@ export class NotificationsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('notifications')
-  @Paginated()
+  @Paginated({ link: false })
   list(@CurrentActor() actor: Actor, @Query() query: NotificationQuery): Promise<Page<NotificationThread>> {
     return this.rpc.call<Page<NotificationThread>>(NotificationPatterns.list, { actor, params: {}, query });
   }
@@ -42,10 +43,16 @@ export class NotificationsController {
   markThread(@CurrentActor() actor: Actor, @Param('id') id: string, @Query() query: NotificationQuery): Promise<NotificationThread> {
     return this.rpc.call(NotificationPatterns.markThread, { actor, params: { id }, query });
   }
+}
 
-  @Get('repos/:owner/:repo/notifications')
-  @Access({ scope: 'repository' })
-  @Paginated()
+/** `/repos/{owner}/{repo}/notifications`: the same threads of one repository the caller may see (404 otherwise). */
+@Controller('api/v1/repos/:owner/:repo/notifications')
+@Access({ signIn: true, scope: 'notification' })
+export class RepoNotificationsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  @Paginated({ link: false })
   listForRepo(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,
@@ -55,8 +62,7 @@ export class NotificationsController {
     return this.rpc.call<Page<NotificationThread>>(NotificationPatterns.list, { actor, params: { owner, repo }, query });
   }
 
-  @Put('repos/:owner/:repo/notifications')
-  @Access({ scope: 'repository' })
+  @Put()
   @HttpCode(205)
   markRepo(
     @CurrentActor() actor: Actor,

@@ -7,6 +7,8 @@ import { Paginated } from '../../http/paginated.js';
 /**
  * Stars and watches (Gitea's routers/api/v1/user/star.go and watch.go). Starring answers 204 and
  * a check 204 or 404; watching answers WatchInfo, and its check 404 when the caller does not watch.
+ * Gitea sends a Link header with stargazers and subscribers, only X-Total-Count with the lists of
+ * repositories.
  */
 @Controller('api/v1')
 @Access({ scope: 'repository' })
@@ -15,7 +17,7 @@ export class StarsWatchesController {
 
   @Get('user/starred')
   @Access({ signIn: true, scope: 'user' })
-  @Paginated()
+  @Paginated({ link: false })
   myStars(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Repository>> {
     return this.rpc.call<Page<Repository>>(StarPatterns.listForUser, { actor, params: {}, query });
   }
@@ -41,13 +43,6 @@ export class StarsWatchesController {
     await this.rpc.call(StarPatterns.unstar, { actor, params: { owner, repo } });
   }
 
-  @Get('users/:username/starred')
-  @Access({ scope: 'user' })
-  @Paginated()
-  userStars(@CurrentActor() actor: Actor | null, @Param('username') username: string, @Query() query: Record<string, string>): Promise<Page<Repository>> {
-    return this.rpc.call<Page<Repository>>(StarPatterns.listForUser, { actor, params: { username }, query });
-  }
-
   @Get('repos/:owner/:repo/stargazers')
   @Paginated()
   stargazers(
@@ -57,24 +52,6 @@ export class StarsWatchesController {
     @Query() query: Record<string, string>,
   ): Promise<Page<User>> {
     return this.rpc.call<Page<User>>(StarPatterns.stargazers, { actor, params: { owner, repo }, query });
-  }
-
-  @Get('user/subscriptions')
-  @Access({ signIn: true, scope: 'user' })
-  @Paginated()
-  mySubscriptions(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Repository>> {
-    return this.rpc.call<Page<Repository>>(WatchPatterns.listForUser, { actor, params: {}, query });
-  }
-
-  @Get('users/:username/subscriptions')
-  @Access({ scope: 'user' })
-  @Paginated()
-  userSubscriptions(
-    @CurrentActor() actor: Actor | null,
-    @Param('username') username: string,
-    @Query() query: Record<string, string>,
-  ): Promise<Page<Repository>> {
-    return this.rpc.call<Page<Repository>>(WatchPatterns.listForUser, { actor, params: { username }, query });
   }
 
   @Get('repos/:owner/:repo/subscription')
@@ -105,5 +82,35 @@ export class StarsWatchesController {
     @Query() query: Record<string, string>,
   ): Promise<Page<User>> {
     return this.rpc.call<Page<User>>(WatchPatterns.subscribers, { actor, params: { owner, repo }, query });
+  }
+}
+
+/** The lists of someone's stars and subscriptions: Gitea asks only for the user scope here. */
+@Controller('api/v1')
+@Access({ scope: 'user' })
+export class UserStarsWatchesController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get('users/:username/starred')
+  @Paginated({ link: false })
+  userStars(@CurrentActor() actor: Actor | null, @Param('username') username: string, @Query() query: Record<string, string>): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>>(StarPatterns.listForUser, { actor, params: { username }, query });
+  }
+
+  @Get('user/subscriptions')
+  @Access({ signIn: true })
+  @Paginated({ link: false })
+  mySubscriptions(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>>(WatchPatterns.listForUser, { actor, params: {}, query });
+  }
+
+  @Get('users/:username/subscriptions')
+  @Paginated({ link: false })
+  userSubscriptions(
+    @CurrentActor() actor: Actor | null,
+    @Param('username') username: string,
+    @Query() query: Record<string, string>,
+  ): Promise<Page<Repository>> {
+    return this.rpc.call<Page<Repository>>(WatchPatterns.listForUser, { actor, params: { username }, query });
   }
 }
