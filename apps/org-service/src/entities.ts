@@ -5,6 +5,7 @@ import { OrgUserEntity, TeamEntity, TeamRepoEntity, TeamUserEntity } from './org
 import { UserEntity } from './users/user.entity.js';
 import { Accounts1763800000100 } from './migrations/1763800000100-accounts.js';
 import { People1763800000110 } from './migrations/1763800000110-people.js';
+import { StarCountVersion1763800000130 } from './migrations/1763800000130-star-count-version.js';
 
 export const OrgServiceEntities = [
   UserEntity,
@@ -16,4 +17,4 @@ export const OrgServiceEntities = [
   EmailAddressEntity,
   FollowEntity,
 ];
-export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110];
+export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, StarCountVersion1763800000130];

@@ -41,6 +41,8 @@ export const UserPatterns = definePatterns('org', {
   activityActors: 'users.activityActors',
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
+  /** repo-service's counts of users' stars (UserStarCount[]), each applied when newer. */
+  setStarCounts: 'users.starCounts.set',
   /** `GET /admin/users`: individuals matching the admin filters, by name unless sorted otherwise. */
   adminSearch: 'users.adminSearch',
   adminCreate: 'users.adminCreate',

@@ -72,8 +72,11 @@ describe.each(layoutsUnderTest())('stars and watches (%s layout)', (kind) => {
     const sorted = await api.anonymous.get<{ data: Repository[] }>(`/repos/search?uid=${alice.id}&sort=stars&order=desc`);
     expect(sorted.body.data[0]!.full_name).toBe(pub.full_name);
 
+    // The users' own counts (starred_repos_count) come from the same rows.
+    expect((await api.anonymous.get<User>(`/users/${carol.username}`)).body.starred_repos_count).toBe(1);
     expect((await carol.api.delete(`/user/starred/${pub.full_name}`)).status).toBe(204);
     expect((await carol.api.get(`/user/starred/${pub.full_name}`)).status).toBe(404);
+    expect((await api.anonymous.get<User>(`/users/${carol.username}`)).body.starred_repos_count).toBe(0);
     expect((await repo(pub)).stars_count).toBe(1);
     expect((await api.anonymous.get<{ data: Repository[] }>(`/repos/search?starredBy=${carol.id}`)).body.data).toEqual([]);
   });
@@ -151,8 +154,11 @@ describe.each(layoutsUnderTest())('stars and watches (%s layout)', (kind) => {
     expect(fork.body.watchers_count).toBe(1);
     expect((await carol.api.get(`/repos/${fork.body.full_name}/subscription`)).status).toBe(200);
     expect((await bob.api.put(`/user/starred/${fork.body.full_name}`)).status).toBe(204);
+    const starsBefore = (await bob.api.get<User>('/user')).body.starred_repos_count;
     expect((await carol.api.delete(`/repos/${fork.body.full_name}`)).status).toBe(204);
     expect((await bob.api.get<Repository[]>('/user/starred')).body.map((r) => r.full_name)).toEqual([pub.full_name]);
+    // The stars of a deleted repository no longer count (Gitea's DeleteRepository).
+    expect((await bob.api.get<User>('/user')).body.starred_repos_count).toBe(starsBefore - 1);
     expect((await carol.api.get<Repository[]>('/user/subscriptions')).body).toEqual([]);
   });
 

@@ -7,12 +7,13 @@ import { RepoSearchService } from './repo-search.service.js';
 import { ReposService } from './repos.service.js';
 import { RepoStaging } from './repo-staging.js';
 import { DirectoryClient } from '@gitforge/platform';
+import { StarCounts } from '../stars/star-counts.js';
 import { StarsRepository } from '../stars/stars.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 
 @Module({
   controllers: [ReposController],
-  providers: [ReposRepository, ReposService, RepoStaging, RepoSearchService, RepoAccessService, GitService, DirectoryClient, StarsRepository, WatchesRepository],
-  exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient, StarsRepository, WatchesRepository],
+  providers: [ReposRepository, ReposService, RepoStaging, RepoSearchService, RepoAccessService, GitService, DirectoryClient, StarsRepository, StarCounts, WatchesRepository],
+  exports: [ReposRepository, ReposService, RepoSearchService, RepoAccessService, GitService, DirectoryClient, StarsRepository, StarCounts, WatchesRepository],
 })
 export class ReposModule {}

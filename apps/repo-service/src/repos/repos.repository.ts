@@ -5,7 +5,6 @@ import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/cont
 import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
-import { StarEntity } from '../stars/star.entity.js';
 import { WatchEntity } from '../watches/watch.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
@@ -192,7 +191,6 @@ export class ReposRepository {
     await manager.delete(CollaborationEntity, { repoId: id });
     await manager.delete(BranchProtectionEntity, { repoId: id });
     await manager.delete(TagProtectionEntity, { repoId: id });
-    await manager.delete(StarEntity, { repoId: id });
     await manager.delete(WatchEntity, { repoId: id });
   }
 

@@ -32,6 +32,8 @@ import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
+import { StarCounts } from '../stars/star-counts.js';
+import { StarsRepository } from '../stars/stars.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 
 const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
@@ -70,6 +72,8 @@ export class ReposService {
     private readonly config: PlatformConfig,
     private readonly staging: RepoStaging,
     private readonly watches: WatchesRepository,
+    private readonly stars: StarsRepository,
+    private readonly starCounts: StarCounts,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -452,13 +456,16 @@ export class ReposService {
   /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
   private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
     const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
-    await this.db.transaction(async (m) => {
+    const starCounts = await this.db.transaction(async (m) => {
       await this.repos.delete(m, repo.id);
+      const counts = await this.stars.removeAllOfRepo(m, repo.id);
       // As Gitea: the parent counts one fork less, and the forks of a deleted parent become standalone.
       if (repo.isFork && repo.forkId) await this.repos.addForks(m, repo.forkId, -1);
       await this.repos.detachForks(m, repo.id);
       await this.outbox.add(m, EventNames.repoDeleted, { repository: snapshot, organization: owner.organization, sender }, { actor, repoId: repo.id });
+      return counts;
     });
+    await this.starCounts.publish(starCounts);
     await this.git.remove(repo.id);
   }
 

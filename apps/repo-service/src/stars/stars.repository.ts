@@ -1,24 +1,48 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ListOptions } from '@gitforge/contracts';
+import type { ListOptions, UserStarCount } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { RepositoryEntity } from '../repos/repository.entity.js';
 import { StarEntity } from './star.entity.js';
+import { UserStarCountEntity } from './user-star-count.entity.js';
 
 /** Stars, and the repository's num_stars recounted from them in the same transaction. */
 @Injectable()
 export class StarsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Adds the star unless it is there (a repeated PUT changes nothing). */
-  async add(m: EntityManager, userId: number, repoId: number): Promise<void> {
+  /** Adds the star unless it is there (a repeated PUT changes nothing); answers the user's new count. */
+  async add(m: EntityManager, userId: number, repoId: number): Promise<UserStarCount> {
     await m.createQueryBuilder().insert().into(StarEntity).values({ userId, repoId, createdAt: new Date() }).orIgnore().execute();
     await this.recount(m, repoId);
+    return this.countUser(m, userId);
   }
 
-  async remove(m: EntityManager, userId: number, repoId: number): Promise<void> {
+  async remove(m: EntityManager, userId: number, repoId: number): Promise<UserStarCount> {
     await m.delete(StarEntity, { userId, repoId });
     await this.recount(m, repoId);
+    return this.countUser(m, userId);
+  }
+
+  /** A deleted repository's stars go with it (Gitea's DeleteRepository); answers its stargazers' new counts. */
+  async removeAllOfRepo(m: EntityManager, repoId: number): Promise<UserStarCount[]> {
+    const gazers = await m.find(StarEntity, { select: { userId: true }, where: { repoId } });
+    await m.delete(StarEntity, { repoId });
+    const counts: UserStarCount[] = [];
+    for (const g of gazers) counts.push(await this.countUser(m, g.userId));
+    return counts;
+  }
+
+  /** Counts the user's stars and moves their version on (the row lock orders concurrent changes of one user). */
+  private async countUser(m: EntityManager, userId: number): Promise<UserStarCount> {
+    const p = (i: number): string => (this.db.isPostgres ? `$${i}` : '?');
+    await m.query(
+      `INSERT INTO user_star_count (user_id, num_stars, version) VALUES (${p(1)}, (SELECT COUNT(*) FROM star WHERE star.user_id = ${p(2)}), 1)
+       ON CONFLICT (user_id) DO UPDATE SET num_stars = excluded.num_stars, version = user_star_count.version + 1`,
+      [userId, userId],
+    );
+    const row = await m.findOneOrFail(UserStarCountEntity, { where: { userId } });
+    return { userId, numStars: row.numStars, version: row.version };
   }
 
   async has(userId: number, repoId: number): Promise<boolean> {

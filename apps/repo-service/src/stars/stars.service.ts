@@ -3,6 +3,7 @@ import { notFound, pageOf, type Actor, type ListOptions, type Page, type Reposit
 import { Database, DirectoryClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoSearchService } from '../repos/repo-search.service.js';
+import { StarCounts } from './star-counts.js';
 import { StarsRepository } from './stars.repository.js';
 import { listedUserId, requireActor } from './user-lookup.js';
 
@@ -18,18 +19,19 @@ export class StarsService {
     private readonly stars: StarsRepository,
     private readonly search: RepoSearchService,
     private readonly directory: DirectoryClient,
+    private readonly counts: StarCounts,
   ) {}
 
   async star(actor: Actor | null, owner: string, repo: string): Promise<void> {
     const a = requireActor(actor);
     const ctx = await this.access.assign(a, owner, repo);
-    await this.db.transaction((m) => this.stars.add(m, a.id, ctx.repo.id));
+    await this.counts.publish([await this.db.transaction((m) => this.stars.add(m, a.id, ctx.repo.id))]);
   }
 
   async unstar(actor: Actor | null, owner: string, repo: string): Promise<void> {
     const a = requireActor(actor);
     const ctx = await this.access.assign(a, owner, repo);
-    await this.db.transaction((m) => this.stars.remove(m, a.id, ctx.repo.id));
+    await this.counts.publish([await this.db.transaction((m) => this.stars.remove(m, a.id, ctx.repo.id))]);
   }
 
   /** Nothing when the actor stars the repository; 404 when it does not (Gitea's IsStarring). */
