@@ -428,6 +428,8 @@ export const WatchPatterns = definePatterns('repo', {
   /** Without `params.username` the actor's own subscriptions. */
   listForUser: 'repos.watches.listForUser',
   subscribers: 'repos.watches.subscribers',
+  /** For issue-service (body `{repoId, userId}`): whether the user watches the repository, so follows its issues (Gitea's CheckIssueWatch). */
+  isWatching: 'repos.watches.isWatching',
 });
 
 /** Notifications (webhook-worker's projection): Gitea's `/notifications` routes. */

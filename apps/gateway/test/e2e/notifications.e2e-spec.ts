@@ -168,7 +168,14 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
       new_branch: 'feature',
     });
     expect(created.status).toBe(201);
-    const pull = (await owner.api.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head: 'feature', base: 'main', title: uniqueName('pull') })).body;
+    const pull = (
+      await owner.api.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head: 'feature', base: 'main', title: uniqueName('pull'), reviewers: [assignee.username] })
+    ).body;
+    // The requested reviewer is notified of the request.
+    await eventually(async () => {
+      const asked = (await threads(assignee, '?subject-type=pull')).find((t) => t.subject.html_url === pull.html_url);
+      expect(asked).toMatchObject({ unread: true, subject: { type: 'Pull', state: 'open' } });
+    });
     const open = await eventually(async () => {
       const found = (await threads(watcher, '?all=true&subject-type=pull')).find((t) => t.subject.html_url === pull.html_url);
       expect(found).toBeDefined();
@@ -242,5 +249,26 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     expect(await threadOf(poster, hidden.url)).toBeUndefined();
     expect(await newCount(poster)).toBe(before - 1);
     expect((await poster.api.get(`/notifications/threads/${posterThread.id}`)).status).toBe(404);
+  });
+
+  it('should notify issue subscribers, and leave alone a watcher who unsubscribed from the issue', async () => {
+    const subject = await createIssue(poster.api, repo);
+    const watched = await eventually(async () => {
+      const found = await threadOf(watcher, subject.url);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect((await watcher.api.patch(`/notifications/threads/${watched.id}`)).status).toBe(205);
+    // Watching the repository follows its issues (Gitea's CheckIssueWatch), until the watcher says otherwise.
+    const check = `/repos/${repo.full_name}/issues/${subject.number}/subscriptions/check`;
+    expect((await watcher.api.get<{ subscribed: boolean }>(check)).body.subscribed).toBe(true);
+    expect((await watcher.api.delete(`/repos/${repo.full_name}/issues/${subject.number}/subscriptions/${watcher.username}`)).status).toBe(201);
+    expect((await watcher.api.get<{ subscribed: boolean }>(check)).body.subscribed).toBe(false);
+    expect((await bystander.api.put(`/repos/${repo.full_name}/issues/${subject.number}/subscriptions/${bystander.username}`)).status).toBe(201);
+    expect((await commenter.api.post(`/repos/${repo.full_name}/issues/${subject.number}/comments`, { body: 'news' })).status).toBe(201);
+    await eventually(async () => expect(await threadOf(bystander, subject.url)).toMatchObject({ unread: true }));
+    // The poster was notified of the same comment, so the watcher's thread would have turned unread by now.
+    await eventually(async () => expect((await threadOf(poster, subject.url))?.subject.latest_comment_url).toMatch(/comments\/\d+$/));
+    expect(await threadOf(watcher, subject.url)).toMatchObject({ id: watched.id, unread: false });
   });
 });

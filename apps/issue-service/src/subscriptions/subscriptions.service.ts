@@ -10,8 +10,9 @@ import {
   type SubscriptionChange,
   type User,
   type WatchInfo,
+  WatchPatterns,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient } from '@gitforge/platform';
+import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import { requireActor } from '../access/repo-gate.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
@@ -36,6 +37,7 @@ export class SubscriptionsService {
     private readonly directory: DirectoryClient,
     private readonly issues: IssuesRepository,
     private readonly reviews: ReviewsRepository,
+    private readonly rpc: RpcClient,
   ) {}
 
   /** `GET …/subscriptions`: the users who chose to follow the issue, a page at a time. */
@@ -111,12 +113,22 @@ export class SubscriptionsService {
     };
   }
 
-  /** Whether the user follows the issue (the notifications decide by the same rule, {@link followersOf}). */
+  /**
+   * Whether the user follows the issue (Gitea's CheckIssueWatch): an explicit choice wins; without
+   * one, taking part ({@link followersOf}) or watching the repository. The notifications decide by
+   * the same rule (repo-service adds the watchers).
+   */
   async isSubscribed(issue: IssueEntity, userId: number): Promise<boolean> {
     const [commenters, choices] = await Promise.all([
       this.comments.commenterIds(issue.id),
       this.watches.choices(issue.id),
     ]);
-    return followersOf(issue.posterId, commenters, choices).includes(userId);
+    const choice = choices.find((c) => c.userId === userId);
+    if (choice) return choice.isWatching;
+    if (followersOf(issue.posterId, commenters, choices).includes(userId)) return true;
+    return this.rpc.call<boolean, Record<string, string>, { repoId: number; userId: number }>(WatchPatterns.isWatching, {
+      actor: null,
+      body: { repoId: issue.repoId, userId },
+    });
   }
 }

@@ -29,6 +29,11 @@ export class WatchesController {
     return this.watches.listForUser(req.actor, req.params?.username, normalizeListOptions(req.query));
   }
 
+  @MessagePattern(WatchPatterns.isWatching)
+  isWatching(@Payload() req: RpcRequest<Record<string, string>, { repoId: number; userId: number }>): Promise<boolean> {
+    return this.watches.isWatching(req.body.repoId, req.body.userId);
+  }
+
   @MessagePattern(WatchPatterns.subscribers)
   subscribers(@Payload() req: RpcRequest<RepoParams>): Promise<Page<User>> {
     return this.watches.subscribers(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query));

@@ -53,6 +53,10 @@ export class WatchesService {
     return this.search.ofUser(actor, userId, 'watchedBy', options);
   }
 
+  isWatching(repoId: number, userId: number): Promise<boolean> {
+    return this.watches.has(userId, repoId);
+  }
+
   async subscribers(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<User>> {
     const ctx = await this.access.assign(actor, owner, repo);
     const [ids, total] = await this.watches.subscribers(ctx.repo.id, options);
