@@ -11,6 +11,8 @@ import { MiscController } from './api/v1/misc.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
 import { RepoSearchController } from './api/v1/repo-search.controller.js';
+import { StarsWatchesController, UserStarsWatchesController } from './api/v1/stars-watches.controller.js';
+import { NotificationsController, RepoNotificationsController } from './api/v1/notifications.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
@@ -74,6 +76,10 @@ import { Paged } from './http/paged.js';
     RepoHooksController,
     OrgHooksController,
     UserHooksController,
+    StarsWatchesController,
+    UserStarsWatchesController,
+    NotificationsController,
+    RepoNotificationsController,
     AdminHooksController,
     ActivityFeedsController,
     IssueSearchController,

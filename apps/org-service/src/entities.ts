@@ -7,6 +7,7 @@ import { UserRedirectEntity } from './users/user-redirect.entity.js';
 import { Accounts1763800000100 } from './migrations/1763800000100-accounts.js';
 import { People1763800000110 } from './migrations/1763800000110-people.js';
 import { UserRedirects1763800000150 } from './migrations/1763800000150-user-redirects.js';
+import { StarCountVersion1763800000130 } from './migrations/1763800000130-star-count-version.js';
 
 export const OrgServiceEntities = [
   UserEntity,
@@ -19,4 +20,4 @@ export const OrgServiceEntities = [
   FollowEntity,
   UserRedirectEntity,
 ];
-export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150];
+export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150, StarCountVersion1763800000130];

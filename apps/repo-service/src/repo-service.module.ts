@@ -17,6 +17,8 @@ import { StatusesModule } from './statuses/statuses.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TopicsModule } from './topics/topics.module.js';
 import { TransfersModule } from './transfers/transfers.module.js';
+import { StarsModule } from './stars/stars.module.js';
+import { WatchesModule } from './watches/watches.module.js';
 
 @Module({
   imports: [
@@ -41,6 +43,8 @@ import { TransfersModule } from './transfers/transfers.module.js';
     RepoFactsModule,
     PullsGitModule,
     TransfersModule,
+    StarsModule,
+    WatchesModule,
   ],
 })
 export class RepoServiceModule {}

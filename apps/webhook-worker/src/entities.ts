@@ -2,7 +2,9 @@ import { ActionEntity } from './feeds/action.entity.js';
 import { HookTasks1763800000500 } from './migrations/1763800000500-hook-tasks.js';
 import { Actions1763800000501 } from './migrations/1763800000501-actions.js';
 import { ActionComment1763800000502 } from './migrations/1763800000502-action-comment.js';
+import { Notifications1763800000510 } from './migrations/1763800000510-notifications.js';
+import { NotificationEntity, NotificationEventEntity } from './notifications/notification.entity.js';
 import { HookDeliveryEntity, HookTaskEntity } from './webhooks/hook-task.entity.js';
 
-export const WebhookWorkerEntities = [HookTaskEntity, HookDeliveryEntity, ActionEntity];
-export const WebhookWorkerMigrations = [HookTasks1763800000500, Actions1763800000501, ActionComment1763800000502];
+export const WebhookWorkerEntities = [HookTaskEntity, HookDeliveryEntity, ActionEntity, NotificationEntity, NotificationEventEntity];
+export const WebhookWorkerMigrations = [HookTasks1763800000500, Actions1763800000501, ActionComment1763800000502, Notifications1763800000510];

@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { WebhookWorkerEntities, WebhookWorkerMigrations } from './entities.js';
 import { FeedsModule } from './feeds/feeds.module.js';
+import { NotificationsModule } from './notifications/notifications.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WebhookWorkerConfig } from './worker.config.js';
 
-/** Queue consumers (webhook delivery, activity projector) and the reads they serve (deliveries, feeds). */
+/** Queue consumers (webhook delivery, activity and notification projectors) and the reads they serve (deliveries, feeds, notifications). */
 @Module({
   imports: [
     PlatformModule.forService({
@@ -16,6 +17,7 @@ import { WebhookWorkerConfig } from './worker.config.js';
     }),
     WebhooksModule,
     FeedsModule,
+    NotificationsModule,
   ],
 })
 export class WebhookWorkerModule {}

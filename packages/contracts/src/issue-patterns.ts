@@ -105,6 +105,8 @@ export const IssueSubscriptionPatterns = definePatterns('issue', {
   check: 'issues.subscriptions.check',
   add: 'issues.subscriptions.add',
   remove: 'issues.subscriptions.remove',
+  /** For the notification projector: who takes part in an issue (body `{issueId}`), IssueParticipants. */
+  participants: 'issues.subscriptions.participants',
 });
 
 /** Repository and organization projects with their columns (gitforge's API on Gitea's project model). */

@@ -42,6 +42,8 @@ export const UserPatterns = definePatterns('org', {
   activityActors: 'users.activityActors',
   /** Resolve an owner name (user or organization) to its id and kind. */
   resolveOwner: 'users.resolveOwner',
+  /** repo-service's counts of users' stars (UserStarCount[]), each applied when newer. */
+  setStarCounts: 'users.starCounts.set',
   /** `GET /admin/users`: individuals matching the admin filters, by name unless sorted otherwise. */
   adminSearch: 'users.adminSearch',
   adminCreate: 'users.adminCreate',
@@ -99,6 +101,8 @@ export const OrgPatterns = definePatterns('org', {
   ownerFilter: 'orgs.ownerFilter',
   /** `orgs.access` for several owners at once (one call for a page of repositories). */
   accessMany: 'orgs.accessMany',
+  /** What several users reach of one owner (body `{ownerId, userIds}`): UserOwnerAccess per known user, one call per list. */
+  accessForUsers: 'orgs.accessForUsers',
   /** Which organization repositories the actor reaches through teams. */
   reachableRepos: 'orgs.reachableRepos',
   /** `GET /orgs`: every organization the actor may see, by name. */
@@ -422,9 +426,51 @@ export const RepoFactPatterns = definePatterns('repo', {
   reachable: 'repos.reachable',
   /** issue-service's counts of issues and pulls (RepoIssueCounters), applied when newer. */
   setIssueCounters: 'repos.issueCounters.set',
+  /**
+   * Who a notification reaches (body NotificationAudienceRequest): the users given, with the
+   * repository's watchers when asked, who are active and may read the unit; ids only.
+   */
+  notificationAudience: 'repos.notificationAudience',
 });
 
 /** Team facts for team activity feeds. */
 export const TeamFactPatterns = definePatterns('org', {
   feedScope: 'orgs.teams.feedScope',
+});
+
+/** Stars (repo-service): `/user/starred`, `/users/{username}/starred`, `/repos/{owner}/{repo}/stargazers`. */
+export const StarPatterns = definePatterns('repo', {
+  star: 'repos.stars.add',
+  unstar: 'repos.stars.delete',
+  /** Answers nothing when the actor stars the repository, 404 otherwise. */
+  check: 'repos.stars.check',
+  /** Without `params.username` the actor's own stars. */
+  listForUser: 'repos.stars.listForUser',
+  stargazers: 'repos.stars.stargazers',
+});
+
+/** Watches (repo-service): `/repos/{owner}/{repo}/subscription`, `/subscribers`, `/user/subscriptions`. */
+export const WatchPatterns = definePatterns('repo', {
+  watch: 'repos.watches.add',
+  unwatch: 'repos.watches.delete',
+  /** WatchInfo, or 404 when the actor does not watch (as Gitea). */
+  get: 'repos.watches.get',
+  /** Without `params.username` the actor's own subscriptions. */
+  listForUser: 'repos.watches.listForUser',
+  subscribers: 'repos.watches.subscribers',
+  /** For issue-service (body `{repoId, userId}`): whether the user watches the repository, so follows its issues (Gitea's CheckIssueWatch). */
+  isWatching: 'repos.watches.isWatching',
+});
+
+/** Notifications (webhook-worker's projection): Gitea's `/notifications` routes. */
+export const NotificationPatterns = definePatterns('webhook', {
+  /** `GET /notifications`, and `GET /repos/{owner}/{repo}/notifications` with `params.owner`/`params.repo`. */
+  list: 'notifications.list',
+  /** `PUT /notifications` (and the repository's): answers the threads changed. */
+  markMany: 'notifications.markMany',
+  /** `GET /notifications/new`. */
+  countNew: 'notifications.countNew',
+  getThread: 'notifications.threads.get',
+  /** `PATCH /notifications/threads/{id}?to-status=`. */
+  markThread: 'notifications.threads.mark',
 });

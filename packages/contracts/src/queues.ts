@@ -16,6 +16,8 @@ export const QueueNames = {
    * old organization's labels and projects; a deleted one's tracker goes, and pulls from it keep their own ref).
    */
   issueRepoLifecycle: 'gitforge-issue-repo-lifecycle',
+  /** webhook-worker: the notification projector. */
+  notifications: 'gitforge-notifications',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -31,4 +33,22 @@ export const EventConsumers: readonly EventConsumer[] = [
   { queue: QueueNames.feeds },
   { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated] },
   { queue: QueueNames.issueRepoLifecycle, events: [EventNames.repoTransferred, EventNames.repoDeleted] },
+  {
+    queue: QueueNames.notifications,
+    events: [
+      EventNames.issueOpened,
+      EventNames.issueEdited,
+      EventNames.issueClosed,
+      EventNames.issueReopened,
+      EventNames.issueDeleted,
+      EventNames.issueAssigned,
+      EventNames.pullSynchronized,
+      EventNames.pullMerged,
+      EventNames.pullReviewRequested,
+      EventNames.pullReviewed,
+      EventNames.commentCreated,
+      EventNames.commentDeleted,
+      EventNames.repoDeleted,
+    ],
+  },
 ];

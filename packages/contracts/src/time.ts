@@ -1,3 +1,5 @@
+import { unprocessable } from './errors.js';
+
 /** What Gitea sends for a time that was never set. */
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
@@ -10,4 +12,14 @@ export function wholeSeconds(d: Date): Date {
 export function formatTime(value: Date | null | undefined): string {
   if (!value || Number.isNaN(value.getTime()) || value.getTime() <= 0) return ZERO_TIME;
   return value.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A time in a query as Gitea's routes parse it (RFC 3339: `since`, `before`); anything else is Gitea's 422. */
+export function parseQueryTime(name: string, value: string | undefined): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  const d = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) {
+    throw unprocessable(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse ${name}`);
+  }
+  return d;
 }

@@ -109,6 +109,16 @@ export class CommentsRepository {
     return rows.map((r) => Number(r.posterId));
   }
 
+  /** The issue's latest comment proper (Gitea's GetLastComment: type comment only), 0 when it has none. */
+  async latestCommentId(issueId: number): Promise<number> {
+    const row = await this.db.manager.findOne(CommentEntity, {
+      select: { id: true },
+      where: { issueId, type: CommentType.comment },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+    return row?.id ?? 0;
+  }
+
   /** Oldest first, as Gitea lists them; one page when options are given, else all. */
   list(f: CommentFilter, options?: ListOptions): Promise<[CommentEntity[], number]> {
     const qb = this.filtered(f).orderBy('c.created_at', 'ASC').addOrderBy('c.id', 'ASC');

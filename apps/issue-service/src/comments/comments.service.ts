@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  parseQueryTime,
   notFound,
   pageOf,
   wholeOrPageOf,
@@ -31,7 +32,7 @@ import { IssueRemoval } from '../issues/issue-removal.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
-import { IssuesService, parseQueryTime } from '../issues/issues.service.js';
+import { IssuesService } from '../issues/issues.service.js';
 import { ReactionsRepository } from '../reactions/reactions.repository.js';
 import { CommentLoader } from './comment-loader.js';
 import { requireMayChangeComment, requireMayComment } from './comment-rules.js';

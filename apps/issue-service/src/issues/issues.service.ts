@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  parseQueryTime,
   ContractError,
   failedPrecondition,
   forbidden,
@@ -108,16 +109,6 @@ export const ISSUE_SEARCH_PAGE_SIZE = 20;
 
 /** Go's strconv.ParseBool as Gitea's FormBool reads flags. */
 const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
-
-/** A time as Gitea's issue routes parse it (RFC 3339); anything else is Gitea's 422. */
-export function parseQueryTime(name: string, value: string | undefined): Date | undefined {
-  if (value === undefined || value === '') return undefined;
-  const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) {
-    throw unprocessable(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse ${name}`);
-  }
-  return d;
-}
 
 /** The last second of the due date's day, as Gitea stores deadlines edited after creation. */
 function endOfDay(value: string): Date {

@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   IssueSubscriptionPatterns,
   normalizeListOptions,
+  type IssueParticipants,
   type Page,
   type RpcRequest,
   type SubscriptionChange,
@@ -28,6 +29,11 @@ export class SubscriptionsController {
       req.params.index,
       normalizeListOptions(req.query ?? {}),
     );
+  }
+
+  @MessagePattern(IssueSubscriptionPatterns.participants)
+  participants(@Payload() req: RpcRequest<Record<string, string>, { issueId: number }>): Promise<IssueParticipants> {
+    return this.subscriptions.participants(req.body.issueId);
   }
 
   @MessagePattern(IssueSubscriptionPatterns.check)

@@ -4,17 +4,21 @@ import {
   notFound,
   pageOf,
   type Actor,
+  type IssueParticipants,
   type ListOptions,
   type Page,
   type SubscriptionChange,
   type User,
   type WatchInfo,
+  WatchPatterns,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient } from '@gitforge/platform';
+import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import { requireActor } from '../access/repo-gate.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
 import { IssuesService } from '../issues/issues.service.js';
+import { ReviewsRepository } from '../reviews/reviews.repository.js';
 import { followersOf } from './followers.js';
 import { IssueWatchesRepository } from './issue-watches.repository.js';
 import { toWatchInfo } from './watch-info.mapper.js';
@@ -31,6 +35,9 @@ export class SubscriptionsService {
     private readonly watches: IssueWatchesRepository,
     private readonly comments: CommentsRepository,
     private readonly directory: DirectoryClient,
+    private readonly issues: IssuesRepository,
+    private readonly reviews: ReviewsRepository,
+    private readonly rpc: RpcClient,
   ) {}
 
   /** `GET …/subscriptions`: the users who chose to follow the issue, a page at a time. */
@@ -82,12 +89,46 @@ export class SubscriptionsService {
     return { changed: true };
   }
 
-  /** Whether the user follows the issue (the notifications decide by the same rule, {@link followersOf}). */
+  /**
+   * Who takes part in an issue, for the notification projector: its followers by the rule below,
+   * those who unsubscribed, its assignees and requested reviewers, and its latest comment. An
+   * issue that is gone has nobody.
+   */
+  async participants(issueId: number): Promise<IssueParticipants> {
+    const issue = await this.issues.findById(issueId);
+    if (!issue) return { followers: [], unsubscribed: [], assignees: [], reviewers: [], latestCommentId: 0 };
+    const [commenters, choices, assignees, reviewers, latestCommentId] = await Promise.all([
+      this.comments.commenterIds(issue.id),
+      this.watches.choices(issue.id),
+      this.issues.assigneesOf([issue.id]),
+      issue.isPull ? this.reviews.requestedReviewers([issue.id]) : Promise.resolve(null),
+      this.comments.latestCommentId(issue.id),
+    ]);
+    return {
+      followers: followersOf(issue.posterId, commenters, choices),
+      unsubscribed: choices.filter((c) => !c.isWatching).map((c) => c.userId),
+      assignees: assignees.get(issue.id) ?? [],
+      reviewers: reviewers?.get(issue.id)?.userIds ?? [],
+      latestCommentId,
+    };
+  }
+
+  /**
+   * Whether the user follows the issue (Gitea's CheckIssueWatch): an explicit choice wins; without
+   * one, taking part ({@link followersOf}) or watching the repository. The notifications decide by
+   * the same rule (repo-service adds the watchers).
+   */
   async isSubscribed(issue: IssueEntity, userId: number): Promise<boolean> {
     const [commenters, choices] = await Promise.all([
       this.comments.commenterIds(issue.id),
       this.watches.choices(issue.id),
     ]);
-    return followersOf(issue.posterId, commenters, choices).includes(userId);
+    const choice = choices.find((c) => c.userId === userId);
+    if (choice) return choice.isWatching;
+    if (followersOf(issue.posterId, commenters, choices).includes(userId)) return true;
+    return this.rpc.call<boolean, Record<string, string>, { repoId: number; userId: number }>(WatchPatterns.isWatching, {
+      actor: null,
+      body: { repoId: issue.repoId, userId },
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  parseQueryTime,
   conflict,
   ContractError,
   forbidden,
@@ -21,7 +22,7 @@ import { canRead, requireActor, RepoGate } from '../access/repo-gate.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
-import { IssuesService, parseQueryTime, type IssueContext } from '../issues/issues.service.js';
+import { IssuesService, type IssueContext } from '../issues/issues.service.js';
 import { toStopWatch, toTrackedTime } from './time.mapper.js';
 import { requireStopwatchAccess, requireTimetracker, timesOwnerFilter, timetrackerEnabled, trackingDisabled, type TrackedIssue } from './time-tracking.js';
 import { TimesRepository, type ReadableRepos, type TimeFilter } from './times.repository.js';

@@ -12,6 +12,7 @@ import {
   type Page,
   type ReachableRepos,
   type RpcRequest,
+  type UserOwnerAccess,
 } from '@gitforge/contracts';
 import { OrgsService } from './orgs.service.js';
 
@@ -77,6 +78,11 @@ export class OrgsController {
   @MessagePattern(OrgPatterns.accessMany)
   accessMany(@Payload() req: RpcRequest<Record<string, string>, { ownerIds: number[] }>): Promise<OwnerAccess[]> {
     return Promise.all([...new Set(req.body.ownerIds)].map((ownerId) => this.orgs.access(req.actor, { ownerId })));
+  }
+
+  @MessagePattern(OrgPatterns.accessForUsers)
+  accessForUsers(@Payload() req: RpcRequest<Record<string, string>, { ownerId: number; userIds: number[] }>): Promise<UserOwnerAccess[]> {
+    return this.orgs.accessForUsers(req.body.ownerId, req.body.userIds);
   }
 
   @MessagePattern(OrgPatterns.reachableRepos)

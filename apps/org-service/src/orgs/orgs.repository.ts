@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
-import { Database } from '@gitforge/platform';
+import { chunksOf, Database } from '@gitforge/platform';
 import { AccessMode, type ListOptions } from '@gitforge/contracts';
 import { UserEntity } from '../users/user.entity.js';
 import { OrgUserEntity, OWNER_TEAM_NAME, TeamEntity, TeamRepoEntity, TeamUserEntity } from './org.entities.js';
@@ -78,6 +78,30 @@ export class OrgsRepository {
       .innerJoin(TeamUserEntity, 'tu', 'tu.team_id = t.id')
       .where('tu.user_id = :userId AND t.org_id = :orgId', { userId, orgId })
       .getMany();
+  }
+
+  /** Which of `userIds` belong to the organization. */
+  async membersAmong(orgId: number, userIds: number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (const ids of chunksOf(userIds)) {
+      const rows = await this.db.manager.find(OrgUserEntity, { select: { userId: true }, where: { orgId, userId: In(ids) } });
+      for (const r of rows) out.add(r.userId);
+    }
+    return out;
+  }
+
+  /** The organization's teams of each of `userIds` (users in none are left out). */
+  async teamsOfUsers(orgId: number, userIds: number[]): Promise<Map<number, TeamEntity[]>> {
+    const out = new Map<number, TeamEntity[]>();
+    const teams = new Map((await this.db.manager.find(TeamEntity, { where: { orgId } })).map((t) => [t.id, t]));
+    for (const ids of chunksOf(userIds)) {
+      const links = await this.db.manager.find(TeamUserEntity, { where: { orgId, userId: In(ids) } });
+      for (const l of links) {
+        const team = teams.get(l.teamId);
+        if (team) out.set(l.userId, [...(out.get(l.userId) ?? []), team]);
+      }
+    }
+    return out;
   }
 
   /** The repositories linked to any of `teamIds`. */

@@ -17,11 +17,14 @@ import {
   type OwnerAccess,
   type Page,
   type ReachableRepos,
+  type TeamAccess,
   type TeamRepoAccess,
+  type UserOwnerAccess,
   type Visibility,
   Visibilities,
 } from '@gitforge/contracts';
-import { Database, OutboxService, PlatformConfig } from '@gitforge/platform';
+import { chunksOf, Database, OutboxService, PlatformConfig } from '@gitforge/platform';
+import { hasOrgOrUserVisible } from '../users/visibility.js';
 import { rejectPublicOnlyOrg, rejectPublicOnlyUser, requireActor } from '../auth/actor.js';
 import { emailProblem, emailProblemMessage } from '../emails/email-validation.js';
 import { canCreateOrganization, UserEntity, UserType } from '../users/user.entity.js';
@@ -275,22 +278,62 @@ export class OrgsService {
     result.isOrgMember = teams.length > 0 || (await this.orgs.isMember(owner.id, actor.id));
     result.isOrgOwner = teams.some((t) => t.accessMode >= AccessMode.owner);
     result.canCreateRepo = canCreateOrgRepo(teams);
-    const allTeams = teams.filter((t) => t.includesAllRepositories);
-    if (allTeams.length > 0) result.teamAccess.all = combineTeams(allTeams);
-    const links = await this.orgs.repoLinksOfTeams(teams.filter((t) => !t.includesAllRepositories).map((t) => t.id));
-    const byRepo = new Map<number, TeamEntity[]>();
-    for (const link of links) {
-      const team = teams.find((t) => t.id === link.teamId)!;
-      byRepo.set(link.repoId, [...(byRepo.get(link.repoId) ?? []), team]);
-    }
-    for (const [repoId, linked] of byRepo) result.teamAccess.repos[String(repoId)] = combineTeams(linked);
+    result.teamAccess = teamAccessOf(teams, await this.orgs.repoLinksOfTeams(teams.filter((t) => !t.includesAllRepositories).map((t) => t.id)));
     return result;
+  }
+
+  /**
+   * {@link access}'s per-user part for many users of one owner at once (who a notification may
+   * reach): a handful of queries for the whole list, never one per user. Unknown users are left out.
+   */
+  async accessForUsers(ownerId: number, userIds: number[]): Promise<UserOwnerAccess[]> {
+    const owner = await this.users.findById(ownerId);
+    if (!owner) throw notFound(`user redirect does not exist [name: ${ownerId}]`);
+    const ids = [...new Set(userIds)];
+    const users: UserEntity[] = [];
+    for (const slice of chunksOf(ids)) users.push(...(await this.users.findByIds(slice)));
+    const individuals = users.filter((u) => !u.isOrganization);
+    const [members, teams] = owner.isOrganization
+      ? await Promise.all([this.orgs.membersAmong(owner.id, individuals.map((u) => u.id)), this.orgs.teamsOfUsers(owner.id, individuals.map((u) => u.id))])
+      : [new Set<number>(), new Map<number, TeamEntity[]>()];
+    const linkedTeamIds = [...new Set([...teams.values()].flat().filter((t) => !t.includesAllRepositories).map((t) => t.id))];
+    const links = await this.orgs.repoLinksOfTeams(linkedTeamIds);
+    return Promise.all(
+      individuals.map(async (u) => {
+        const own = teams.get(u.id) ?? [];
+        const isOrgMember = own.length > 0 || members.has(u.id);
+        const viewer = { id: u.id, isAdmin: u.isAdmin, isRestricted: u.isRestricted };
+        return {
+          userId: u.id,
+          isAdmin: u.isAdmin,
+          isActive: u.isActive && !u.prohibitLogin,
+          visible: await hasOrgOrUserVisible(owner, viewer, () => Promise.resolve(owner.isOrganization && isOrgMember)),
+          isOrgOwner: own.some((t) => t.accessMode >= AccessMode.owner),
+          isOrgMember,
+          teamAccess: teamAccessOf(own, links),
+        };
+      }),
+    );
   }
 
   async reachableRepos(actor: Actor | null): Promise<ReachableRepos> {
     if (!actor) return { orgIds: [], repoIds: [] };
     return this.orgs.reachableRepos(actor.id);
   }
+}
+
+/** What a user's teams of one organization give: through all-repository teams, and repository by repository. */
+function teamAccessOf(teams: TeamEntity[], links: Array<{ teamId: number; repoId: number }>): TeamAccess {
+  const access: TeamAccess = { all: null, repos: {} };
+  const allTeams = teams.filter((t) => t.includesAllRepositories);
+  if (allTeams.length > 0) access.all = combineTeams(allTeams);
+  const byRepo = new Map<number, TeamEntity[]>();
+  for (const link of links) {
+    const team = teams.find((t) => t.id === link.teamId && !t.includesAllRepositories);
+    if (team) byRepo.set(link.repoId, [...(byRepo.get(link.repoId) ?? []), team]);
+  }
+  for (const [repoId, linked] of byRepo) access.repos[String(repoId)] = combineTeams(linked);
+  return access;
 }
 
 /**

@@ -94,8 +94,12 @@ export class UserEntity {
   @Column({ type: 'integer', default: 0 })
   numFollowing!: number;
 
+  /** Counted by repo-service (the star rows live there) and sent with {@link starCountVersion}. */
   @Column({ type: 'integer', default: 0 })
   numStars!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  starCountVersion!: number;
 
   @TimestampColumn()
   createdAt!: Date;

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  type UserStarCount,
   OrgPatterns,
   normalizeListOptions,
   UserPatterns,
@@ -39,6 +40,11 @@ export class UsersController {
   @MessagePattern(UserPatterns.getMany)
   getMany(@Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>): Promise<User[]> {
     return this.users.getMany(req.actor, req.body.ids);
+  }
+
+  @MessagePattern(UserPatterns.setStarCounts)
+  setStarCounts(@Payload() req: RpcRequest<Record<string, string>, UserStarCount[]>): Promise<void> {
+    return this.users.setStarCounts(req.body);
   }
 
   @MessagePattern(UserPatterns.activityActors)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
 import { Database } from '@gitforge/platform';
-import { isRowIdRange, type ListOptions, type Visibility } from '@gitforge/contracts';
+import { isRowIdRange, type ListOptions, type UserStarCount, type Visibility } from '@gitforge/contracts';
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
 import { FollowEntity } from '../follows/follow.entity.js';
 import { OrgUserEntity, TeamUserEntity } from '../orgs/org.entities.js';
@@ -74,6 +74,16 @@ export class UsersRepository {
     if (oldName.toLowerCase() === newName.toLowerCase()) return;
     await manager.delete(UserRedirectEntity, { lowerName: oldName.toLowerCase() });
     await manager.insert(UserRedirectEntity, { lowerName: oldName.toLowerCase(), redirectUserId: id });
+  }
+
+  /** Applies a star count when it is newer than the one the user shows. */
+  async setStarCount(manager: EntityManager, c: UserStarCount): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ numStars: c.numStars, starCountVersion: c.version })
+      .where('id = :id AND star_count_version < :version', { id: c.userId, version: c.version })
+      .execute();
   }
 
   async countAdmins(manager?: EntityManager): Promise<number> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type UserStarCount,
   CollaboratorPatterns,
   ContractError,
   EventNames,
@@ -124,6 +125,13 @@ export class UsersService {
     const users = await this.users.findByIds(ids.filter((id) => id > 0));
     const pseudo = ids.map((id) => (id < 0 ? pseudoUser(id) : undefined)).filter((u): u is UserEntity => u !== undefined);
     return [...users, ...pseudo].map((u) => toUser(u, actor, this.config.rootUrl));
+  }
+
+  /** repo-service's star counts (User.starred_repos_count), each applied when newer than the one kept. */
+  async setStarCounts(counts: UserStarCount[]): Promise<void> {
+    await this.db.transaction(async (m) => {
+      for (const c of counts) await this.users.setStarCount(m, c);
+    });
   }
 
   async activityActors(actor: Actor | null, ids: number[]): Promise<ActivityActor[]> {

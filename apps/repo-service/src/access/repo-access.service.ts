@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AccessMode, forbidden, isPublicOnly, moved, notFound, OrgPatterns, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
-import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
+import { In } from 'typeorm';
+import { AccessMode, forbidden, isPublicOnly, moved, notFound, OrgPatterns, type Actor, type OwnerAccess, type RepoMovedDetails, type UserOwnerAccess } from '@gitforge/contracts';
+import { chunksOf, Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
@@ -39,6 +40,38 @@ export class RepoAccessService {
     if (userId === undefined) return AccessMode.none;
     const row = await this.db.findOneBy(CollaborationEntity, { repoId, userId });
     return row?.mode ?? AccessMode.none;
+  }
+
+  /** The collaboration modes of several users in one repository (absent: none), in slices of a bounded size. */
+  async collaboratorModes(repoId: number, userIds: number[]): Promise<Map<number, number>> {
+    const out = new Map<number, number>();
+    for (const ids of chunksOf(userIds)) {
+      for (const row of await this.db.manager.find(CollaborationEntity, { where: { repoId, userId: In(ids) } })) out.set(row.userId, row.mode);
+    }
+    return out;
+  }
+
+  /**
+   * What each of several users may do in one repository, as if signed in with a password: one
+   * call to org-service and one read of the collaborations for the whole list. Unknown users and
+   * organizations are left out; `active` is false for users who may not sign in.
+   */
+  async permissionsOfUsers(repo: RepositoryEntity, userIds: number[]): Promise<Array<{ userId: number; active: boolean; permission: RepoPermission }>> {
+    const ids = [...new Set(userIds)];
+    if (ids.length === 0) return [];
+    const [base, users, modes] = await Promise.all([
+      this.ownerAccess(null, { id: repo.ownerId }),
+      this.rpc.call<UserOwnerAccess[], Record<string, string>, { ownerId: number; userIds: number[] }>(OrgPatterns.accessForUsers, {
+        actor: null,
+        body: { ownerId: repo.ownerId, userIds: ids },
+      }),
+      this.collaboratorModes(repo.id, ids),
+    ]);
+    return users.map((u) => {
+      const owner: OwnerAccess = { ...base, visible: u.visible, isOrgOwner: u.isOrgOwner, isOrgMember: u.isOrgMember, teamAccess: u.teamAccess };
+      const actor: Actor = { id: u.userId, login: '', isAdmin: u.isAdmin, scopes: null };
+      return { userId: u.userId, active: u.isActive, permission: resolveRepoPermission(actor, owner, repo, modes.get(u.userId) ?? AccessMode.none) };
+    });
   }
 
   async collaborationsOf(userId: number): Promise<CollaborationEntity[]> {

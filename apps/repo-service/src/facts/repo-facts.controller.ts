@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { PullGitPatterns, RepoFactPatterns, type HookCommit, type PullHeadRepoRequest, type RepoAccess, type RepoIssueCounters, type RpcRequest, type UserRepoAccess } from '@gitforge/contracts';
+import { PullGitPatterns, RepoFactPatterns, type HookCommit, type NotificationAudienceRequest, type PullHeadRepoRequest, type RepoAccess, type RepoIssueCounters, type RpcRequest, type UserRepoAccess } from '@gitforge/contracts';
 import { RepoFactsService } from './repo-facts.service.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -22,6 +22,11 @@ export class RepoFactsController {
   @MessagePattern(RepoFactPatterns.hookCommit)
   hookCommit(@Payload() req: RpcRequest<RepoParams, undefined, { ref?: string }>): Promise<HookCommit> {
     return this.facts.hookCommit(req.actor, req.params.owner, req.params.repo, req.query.ref || undefined);
+  }
+
+  @MessagePattern(RepoFactPatterns.notificationAudience)
+  notificationAudience(@Payload() req: RpcRequest<Record<string, string>, NotificationAudienceRequest>): Promise<number[]> {
+    return this.facts.notificationAudience(req.body);
   }
 
   @MessagePattern(RepoFactPatterns.usersAccess)

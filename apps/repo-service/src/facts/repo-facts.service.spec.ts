@@ -1,5 +1,5 @@
 import { AccessMode, ContractError, type Actor, type OwnerAccess, type PullHeadRepoRequest } from '@gitforge/contracts';
-import { Database, DirectoryClient, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { RepoSearchService } from '../repos/repo-search.service.js';
@@ -7,6 +7,7 @@ import { ReposRepository } from '../repos/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
 import { DEFAULT_REPO_SETTINGS, type RepositoryEntity } from '../repos/repository.entity.js';
 import { strictMock } from '../testing/strict-mock.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 import { HookCommitReader } from './hook-commit.reader.js';
 import { RepoFactsService } from './repo-facts.service.js';
 
@@ -64,9 +65,9 @@ describe(RepoFactsService.name, () => {
       strictMock(RpcClient),
       { rootUrl: 'http://forge.test/' } as PlatformConfig,
       strictMock(Database),
-      strictMock(DirectoryClient),
       strictMock(RepoSearchService),
       strictMock(ReposService, { parentViews: async () => new Map() }),
+      strictMock(WatchesRepository),
     );
   });
 

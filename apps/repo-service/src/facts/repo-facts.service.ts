@@ -14,8 +14,10 @@ import {
   type Repository,
   type RepoUnitKey,
   type UserRepoAccess,
+  type NotificationAudienceRequest,
 } from '@gitforge/contracts';
-import { actorOf, Database, DirectoryClient, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { WatchesRepository } from '../watches/watches.repository.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
@@ -35,9 +37,9 @@ export class RepoFactsService {
     private readonly rpc: RpcClient,
     private readonly config: PlatformConfig,
     private readonly db: Database,
-    private readonly directory: DirectoryClient,
     private readonly search: RepoSearchService,
     private readonly reposService: ReposService,
+    private readonly watches: WatchesRepository,
   ) {}
 
   private toAccess(repo: RepositoryEntity, owner: OwnerAccess, permission: RepoPermission, parents: Map<number, Repository>): RepoAccess {
@@ -69,12 +71,22 @@ export class RepoFactsService {
   async usersAccess(repoId: number, userIds: number[]): Promise<UserRepoAccess[]> {
     const repo = await this.repos.findById(repoId);
     if (!repo || userIds.length === 0) return [];
-    const accounts = await this.directory.accountsByIds(null, [...new Set(userIds)]);
-    return Promise.all(
-      accounts
-        .filter((a) => a.kind === 'user')
-        .map(async (a) => ({ userId: a.id, active: a.isActive, units: unitModes(await this.access.permissionOfUser(actorOf(a), repo)) })),
-    );
+    const access = await this.access.permissionsOfUsers(repo, userIds);
+    return access.map((a) => ({ userId: a.userId, active: a.active, units: unitModes(a.permission) }));
+  }
+
+  /**
+   * Who a notification about the repository reaches: the users given, and its watchers when asked,
+   * who may sign in and read the unit (switched on); never one call per user.
+   */
+  async notificationAudience(request: NotificationAudienceRequest): Promise<number[]> {
+    const repo = await this.repos.findById(request.repoId);
+    if (!repo) return [];
+    if (request.unit === 'repo.issues' && !repo.settings.has_issues) return [];
+    if (request.unit === 'repo.pulls' && !repo.settings.has_pull_requests) return [];
+    const candidates = request.withWatchers ? [...request.userIds, ...(await this.watches.watcherIds(repo.id))] : request.userIds;
+    const access = await this.access.permissionsOfUsers(repo, candidates);
+    return access.filter((a) => a.active && a.permission.canRead(request.unit)).map((a) => a.userId);
   }
 
   /** The repositories an actor reaches whose `unit` it can read (issue search), with their access. */

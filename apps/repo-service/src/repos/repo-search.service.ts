@@ -83,9 +83,6 @@ export class RepoSearchService {
     const mode = q.mode ?? '';
     if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw unprocessable(`Invalid search mode: "${mode}"`);
 
-    // Stars are not kept yet, so nobody has starred anything.
-    if (formInt64(q.starredBy) > 0) return pageOf([], 0, options);
-
     // Public-only tokens search public repositories only (Gitea's SearchRepoOptions.ApplyPublicOnly).
     const includePrivate =
       actor !== null && !isPublicOnly(actor.scopes) && (q.private === undefined || q.private === '' || formBool(q.private));
@@ -107,8 +104,10 @@ export class RepoSearchService {
     };
     const uid = formInt64(q.uid);
     const teamId = formInt64(q.team_id);
-    // An owner or a team no row can be (beyond the id columns) has no repositories.
-    if (!isRowIdRange(uid) || !isRowIdRange(teamId)) return pageOf([], 0, options);
+    const starredBy = formInt64(q.starredBy);
+    // An owner, a team or a stargazer no row can be (beyond the id columns) has no repositories.
+    if (!isRowIdRange(uid) || !isRowIdRange(teamId) || !isRowIdRange(starredBy)) return pageOf([], 0, options);
+    if (starredBy > 0) filter.starredBy = starredBy;
     if (mode === 'source') Object.assign(filter, { fork: false, mirror: false });
     if (mode === 'fork') filter.fork = true;
     if (mode === 'mirror') filter.mirror = true;
@@ -142,6 +141,24 @@ export class RepoSearchService {
       includeDescription: false,
       forkOf: ctx.repo.id,
       orderBy: { column: 'id', direction: 'ASC' },
+    };
+    const [rows, total] = await this.repos.search(filter, options);
+    return pageOf(await this.reposService.toApiMany(actor, rows), total, options);
+  }
+
+  /**
+   * The repositories a user starred or watches, among those the actor may see; private ones only
+   * when the actor asks about itself (Gitea's getStarredRepos and getWatchedRepos), by name.
+   */
+  async ofUser(actor: Actor | null, userId: number, relation: 'starredBy' | 'watchedBy', options: ListOptions): Promise<Page<Repository>> {
+    const includePrivate = actor !== null && actor.id === userId && !isPublicOnly(actor.scopes);
+    const filter: RepoSearchFilter = {
+      ...(await this.reachFilter(actor, includePrivate)),
+      keywords: [],
+      topicOnly: false,
+      includeDescription: false,
+      [relation]: userId,
+      orderBy: { column: 'lowerName', direction: 'ASC' },
     };
     const [rows, total] = await this.repos.search(filter, options);
     return pageOf(await this.reposService.toApiMany(actor, rows), total, options);

@@ -6,6 +6,7 @@ import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from '../transfers/transfer.entities.js';
+import { WatchEntity } from '../watches/watch.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -46,6 +47,10 @@ export interface RepoSearchFilter {
   mirror?: boolean;
   /** Only forks of this repository. */
   forkOf?: number;
+  /** Only repositories this user starred (`starredBy`, `/users/{username}/starred`). */
+  starredBy?: number;
+  /** Only repositories this user watches (`/users/{username}/subscriptions`). */
+  watchedBy?: number;
   priorityOwnerId?: number;
   orderBy: { column: string; direction: 'ASC' | 'DESC' };
 }
@@ -190,6 +195,7 @@ export class ReposRepository {
     // Its pending transfer and its old names go too (Gitea deletes repo_redirect rows with the repository).
     await manager.delete(RepoTransferEntity, { repoId: id });
     await manager.delete(RepoRedirectEntity, { redirectRepoId: id });
+    await manager.delete(WatchEntity, { repoId: id });
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {
@@ -254,6 +260,8 @@ export class ReposRepository {
       qb.andWhere(also.length > 0 ? '(r.owner_id = :uid OR r.id IN (:...collab))' : 'r.owner_id = :uid', { uid: f.ownerId, collab: also });
     }
     if (f.forkOf !== undefined) qb.andWhere('r.fork_id = :forkOf', { forkOf: f.forkOf });
+    if (f.starredBy !== undefined) qb.andWhere('r.id IN (SELECT s.repo_id FROM star s WHERE s.user_id = :starredBy)', { starredBy: f.starredBy });
+    if (f.watchedBy !== undefined) qb.andWhere('r.id IN (SELECT w.repo_id FROM watch w WHERE w.user_id = :watchedBy)', { watchedBy: f.watchedBy });
     if (f.onlyIds) qb.andWhere(f.onlyIds.length > 0 ? 'r.id IN (:...onlyIds)' : '1 = 0', { onlyIds: f.onlyIds });
     if (f.team) {
       qb.andWhere('r.owner_id = :teamOrg', { teamOrg: f.team.orgId });

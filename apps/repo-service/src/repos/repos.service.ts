@@ -34,6 +34,9 @@ import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type Reposit
 import { toRepository } from './repo.mapper.js';
 import { ReposRepository, type RepoListFilter } from './repos.repository.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
+import { StarCounts } from '../stars/star-counts.js';
+import { StarsRepository } from '../stars/stars.repository.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 
 const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
 
@@ -71,6 +74,9 @@ export class ReposService {
     private readonly config: PlatformConfig,
     private readonly staging: RepoStaging,
     private readonly transfers: TransfersRepository,
+    private readonly watches: WatchesRepository,
+    private readonly stars: StarsRepository,
+    private readonly starCounts: StarCounts,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -206,6 +212,9 @@ export class ReposService {
       if (owner.owner.kind === 'organization' && !permission.isAdmin) {
         await this.repos.addCollaboration(m, repo.id, actor.id, AccessMode.admin);
       }
+      // Gitea's AutoWatchNewRepos (on by default): the creator watches the new repository.
+      await this.watches.add(m, actor.id, repo.id);
+      repo.numWatches = 1;
       // Built in the staging area under the id's creation mark, and moved into place once the row
       // commits: a crash in between leaves a staged directory that the staging sweep settles.
       await this.repos.holdCreation(m, repo.id);
@@ -301,6 +310,9 @@ export class ReposService {
         collaboration = AccessMode.admin;
         await this.repos.addCollaboration(m, repo.id, a.id, collaboration);
       }
+      // A fork is created as a new repository, and its creator watches it (AutoWatchNewRepos).
+      await this.watches.add(m, a.id, repo.id);
+      repo.numWatches = 1;
       await this.repos.addForks(m, base.id, 1);
       // Staged under the id's creation mark and moved into place after the commit, as create does.
       await this.repos.holdCreation(m, repo.id);
@@ -471,13 +483,16 @@ export class ReposService {
   /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
   private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
     const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
-    await this.db.transaction(async (m) => {
+    const starCounts = await this.db.transaction(async (m) => {
       await this.repos.delete(m, repo.id);
+      const counts = await this.stars.removeAllOfRepo(m, repo.id);
       // As Gitea: the parent counts one fork less, and the forks of a deleted parent become standalone.
       if (repo.isFork && repo.forkId) await this.repos.addForks(m, repo.forkId, -1);
       await this.repos.detachForks(m, repo.id);
       await this.outbox.add(m, EventNames.repoDeleted, { repository: snapshot, organization: owner.organization, sender }, { actor, repoId: repo.id });
+      return counts;
     });
+    await this.starCounts.publish(starCounts);
     await this.git.remove(repo.id);
   }
 

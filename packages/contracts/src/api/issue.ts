@@ -211,7 +211,7 @@ export interface IssueDeadline {
   due_date: string | null;
 }
 
-/** Gitea's WatchInfo, answered by the issue subscription check. */
+/** Gitea's WatchInfo, answered by the issue and repository subscription checks (`reason` is always null). */
 export interface WatchInfo {
   subscribed: boolean;
   ignored: boolean;

@@ -111,3 +111,10 @@ export class RepoTransfer {
 export class TopicName {
   topics!: string[];
 }
+
+/** How many repositories a user starred (User.starred_repos_count), counted by repo-service; `version` orders the counts. */
+export interface UserStarCount {
+  userId: number;
+  numStars: number;
+  version: number;
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ListOptions, UserStarCount } from '@gitforge/contracts';
+import { Database } from '@gitforge/platform';
+import { RepositoryEntity } from '../repos/repository.entity.js';
+import { StarEntity } from './star.entity.js';
+import { UserStarCountEntity } from './user-star-count.entity.js';
+
+/** Stars, and the repository's num_stars recounted from them in the same transaction. */
+@Injectable()
+export class StarsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** Adds the star unless it is there (a repeated PUT changes nothing); answers the user's new count. */
+  async add(m: EntityManager, userId: number, repoId: number): Promise<UserStarCount> {
+    await m.createQueryBuilder().insert().into(StarEntity).values({ userId, repoId, createdAt: new Date() }).orIgnore().execute();
+    await this.recount(m, repoId);
+    return this.countUser(m, userId);
+  }
+
+  async remove(m: EntityManager, userId: number, repoId: number): Promise<UserStarCount> {
+    await m.delete(StarEntity, { userId, repoId });
+    await this.recount(m, repoId);
+    return this.countUser(m, userId);
+  }
+
+  /** A deleted repository's stars go with it (Gitea's DeleteRepository); answers its stargazers' new counts. */
+  async removeAllOfRepo(m: EntityManager, repoId: number): Promise<UserStarCount[]> {
+    const gazers = await m.find(StarEntity, { select: { userId: true }, where: { repoId } });
+    await m.delete(StarEntity, { repoId });
+    const counts: UserStarCount[] = [];
+    for (const g of gazers) counts.push(await this.countUser(m, g.userId));
+    return counts;
+  }
+
+  /** Counts the user's stars and moves their version on (the row lock orders concurrent changes of one user). */
+  private async countUser(m: EntityManager, userId: number): Promise<UserStarCount> {
+    const p = (i: number): string => (this.db.isPostgres ? `$${i}` : '?');
+    await m.query(
+      `INSERT INTO user_star_count (user_id, num_stars, version) VALUES (${p(1)}, (SELECT COUNT(*) FROM star WHERE star.user_id = ${p(2)}), 1)
+       ON CONFLICT (user_id) DO UPDATE SET num_stars = excluded.num_stars, version = user_star_count.version + 1`,
+      [userId, userId],
+    );
+    const row = await m.findOneOrFail(UserStarCountEntity, { where: { userId } });
+    return { userId, numStars: row.numStars, version: row.version };
+  }
+
+  async has(userId: number, repoId: number): Promise<boolean> {
+    return (await this.db.manager.countBy(StarEntity, { userId, repoId })) > 0;
+  }
+
+  /** A page of the users who starred a repository, earliest first (Gitea's GetStargazers). */
+  async stargazers(repoId: number, options: ListOptions): Promise<[number[], number]> {
+    const [rows, total] = await this.db.manager.findAndCount(StarEntity, {
+      where: { repoId },
+      order: { createdAt: 'ASC', userId: 'ASC' },
+      skip: (options.page - 1) * options.limit,
+      take: options.limit,
+    });
+    return [rows.map((r) => r.userId), total];
+  }
+
+  private async recount(m: EntityManager, repoId: number): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .update(RepositoryEntity)
+      .set({ numStars: () => '(SELECT COUNT(*) FROM star WHERE star.repo_id = :repoId)' })
+      .where('id = :repoId', { repoId })
+      .execute();
+  }
+}

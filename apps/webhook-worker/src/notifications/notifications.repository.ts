@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { ListOptions } from '@gitforge/contracts';
+import { chunksOf, Database } from '@gitforge/platform';
+import {
+  NotificationEntity,
+  NotificationEventEntity,
+  NotificationStatus,
+  type NotificationSourceValue,
+  type NotificationStatusValue,
+} from './notification.entity.js';
+
+/** A subject as an event shows it: what every thread about it displays. */
+export interface SubjectSnapshot {
+  repoId: number;
+  source: NotificationSourceValue;
+  subjectKey: string;
+  title: string;
+  state: string;
+  subjectUrl: string;
+  subjectHtmlUrl: string;
+  latestCommentUrl: string;
+  latestCommentHtmlUrl: string;
+  /** When the event happened (epoch ms). */
+  at: number;
+}
+
+/** Which of a user's threads a list or a bulk change takes, before the viewer's access is applied. */
+export interface ThreadFilter {
+  userId: number;
+  repoId?: number;
+  statuses?: NotificationStatusValue[];
+  sources?: NotificationSourceValue[];
+  /** updated_at >= since (epoch ms). */
+  since?: number;
+  /** updated_at <= before (epoch ms). */
+  before?: number;
+}
+
+/** Repositories whose threads the viewer may see, by source (issues, pulls, commits, the repository itself). */
+export type VisibleRepos = Map<NotificationSourceValue, number[]>;
+
+const THREAD_COLUMNS = [
+  'user_id',
+  'repo_id',
+  'source',
+  'subject_key',
+  'status',
+  'title',
+  'state',
+  'subject_url',
+  'subject_html_url',
+  'latest_comment_url',
+  'latest_comment_html_url',
+  'snapshot_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Rows per statement: 14 parameters each stays far below SQLite's and PostgreSQL's limits. */
+const ROWS_PER_STATEMENT = 500;
+
+@Injectable()
+export class NotificationsRepository {
+  constructor(private readonly db: Database) {}
+
+  private p(i: number): string {
+    return this.db.isPostgres ? `$${i}` : '?';
+  }
+
+  /** Records the event as applied; false when it already was (a replay), in which case nothing else is written. */
+  async claimEvent(m: EntityManager, eventId: string): Promise<boolean> {
+    if (await m.findOne(NotificationEventEntity, { where: { eventId } })) return false;
+    // Two workers applying the same event at once: one insert fails, its transaction rolls back, and the retry finds the claim.
+    await m.insert(NotificationEventEntity, { eventId, createdAt: new Date() });
+    return true;
+  }
+
+  /**
+   * The projector's batch writer: one thread per user about the subject, in multi-row upserts.
+   * A new thread is unread; an existing read one turns unread again, a pinned or unread one stays
+   * as it is; either way it moves to the top (Gitea's updateIssueNotification).
+   */
+  async writeThreads(m: EntityManager, subject: SubjectSnapshot, userIds: number[], now: Date): Promise<void> {
+    for (const slice of chunksOf(userIds, ROWS_PER_STATEMENT)) {
+      const { sql, values } = this.insertStatement(subject, slice, now);
+      await m.query(
+        `${sql} ON CONFLICT (user_id, subject_key) DO UPDATE SET
+           status = CASE WHEN notification.status = ${NotificationStatus.read} THEN ${NotificationStatus.unread} ELSE notification.status END,
+           updated_at = excluded.updated_at`,
+        values,
+      );
+    }
+  }
+
+  /** The same rows as {@link writeThreads} as plain inserts, no conflict handling: the benchmark's reference. */
+  async insertPlain(m: EntityManager, subject: SubjectSnapshot, userIds: number[], now: Date): Promise<void> {
+    for (const slice of chunksOf(userIds, ROWS_PER_STATEMENT)) {
+      const { sql, values } = this.insertStatement(subject, slice, now);
+      await m.query(sql, values);
+    }
+  }
+
+  private insertStatement(subject: SubjectSnapshot, userIds: number[], now: Date): { sql: string; values: unknown[] } {
+    const values: unknown[] = [];
+    const rows = userIds.map((userId) => {
+      const start = values.length;
+      values.push(
+        userId,
+        subject.repoId,
+        subject.source,
+        subject.subjectKey,
+        NotificationStatus.unread,
+        subject.title,
+        subject.state,
+        subject.subjectUrl,
+        subject.subjectHtmlUrl,
+        subject.latestCommentUrl,
+        subject.latestCommentHtmlUrl,
+        subject.at,
+        now.getTime(),
+        now.getTime(),
+      );
+      return `(${THREAD_COLUMNS.map((_, i) => this.p(start + i + 1)).join(', ')})`;
+    });
+    return { sql: `INSERT INTO notification (${THREAD_COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`, values };
+  }
+
+  /** Every thread about the subject shows it as the event did, unless a later event already wrote it. */
+  async refreshSubject(m: EntityManager, s: SubjectSnapshot): Promise<void> {
+    await m
+      .createQueryBuilder()
+      .update(NotificationEntity)
+      .set({
+        title: s.title,
+        state: s.state,
+        subjectUrl: s.subjectUrl,
+        subjectHtmlUrl: s.subjectHtmlUrl,
+        latestCommentUrl: s.latestCommentUrl,
+        latestCommentHtmlUrl: s.latestCommentHtmlUrl,
+        snapshotAt: s.at,
+      })
+      .where('subject_key = :key AND snapshot_at <= :at', { key: s.subjectKey, at: s.at })
+      .execute();
+  }
+
+  async deleteForSubject(m: EntityManager, subjectKey: string): Promise<void> {
+    await m.delete(NotificationEntity, { subjectKey });
+  }
+
+  async deleteForRepo(m: EntityManager, repoId: number): Promise<void> {
+    await m.delete(NotificationEntity, { repoId });
+  }
+
+  findById(id: number): Promise<NotificationEntity | null> {
+    return this.db.manager.findOne(NotificationEntity, { where: { id } });
+  }
+
+  private query(f: ThreadFilter): SelectQueryBuilder<NotificationEntity> {
+    const qb = this.db.manager.createQueryBuilder(NotificationEntity, 'n').where('n.user_id = :userId', { userId: f.userId });
+    if (f.repoId !== undefined) qb.andWhere('n.repo_id = :repoId', { repoId: f.repoId });
+    if (f.statuses) qb.andWhere(f.statuses.length > 0 ? 'n.status IN (:...statuses)' : '1 = 0', { statuses: f.statuses });
+    if (f.sources) qb.andWhere(f.sources.length > 0 ? 'n.source IN (:...sources)' : '1 = 0', { sources: f.sources });
+    if (f.since !== undefined) qb.andWhere('n.updated_at >= :since', { since: f.since });
+    if (f.before !== undefined) qb.andWhere('n.updated_at <= :before', { before: f.before });
+    return qb;
+  }
+
+  /** The repositories the filter's threads are in, to ask once what the viewer may read there. */
+  async repoIds(f: ThreadFilter): Promise<number[]> {
+    const rows = await this.query(f).select('DISTINCT n.repo_id', 'id').getRawMany<{ id: number | string }>();
+    return rows.map((r) => Number(r.id));
+  }
+
+  private visible(qb: SelectQueryBuilder<NotificationEntity>, visible: VisibleRepos): SelectQueryBuilder<NotificationEntity> {
+    const parts: string[] = [];
+    const params: Record<string, unknown> = {};
+    for (const [source, ids] of visible) {
+      if (ids.length === 0) continue;
+      parts.push(`(n.source = :src${source} AND n.repo_id IN (:...repos${source}))`);
+      params[`src${source}`] = source;
+      params[`repos${source}`] = ids;
+    }
+    return qb.andWhere(parts.length > 0 ? `(${parts.join(' OR ')})` : '1 = 0', params);
+  }
+
+  /** Newest first (Gitea's updated_unix DESC), only the threads the viewer may see. */
+  page(f: ThreadFilter, visible: VisibleRepos, options: ListOptions): Promise<[NotificationEntity[], number]> {
+    return this.visible(this.query(f), visible)
+      .orderBy('n.updated_at', 'DESC')
+      .addOrderBy('n.id', 'DESC')
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
+  }
+
+  all(f: ThreadFilter, visible: VisibleRepos): Promise<NotificationEntity[]> {
+    return this.visible(this.query(f), visible).orderBy('n.updated_at', 'DESC').addOrderBy('n.id', 'DESC').getMany();
+  }
+
+  count(f: ThreadFilter, visible: VisibleRepos): Promise<number> {
+    return this.visible(this.query(f), visible).getCount();
+  }
+
+  /** Sets the status of some threads (and moves them to the top, as Gitea's update does). */
+  async setStatus(m: EntityManager, ids: number[], status: NotificationStatusValue, now: Date): Promise<void> {
+    for (const slice of chunksOf(ids)) await m.update(NotificationEntity, { id: In(slice) }, { status, updatedAt: now });
+  }
+}

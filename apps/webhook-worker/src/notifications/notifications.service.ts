@@ -1,0 +1,196 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ContractError,
+  forbidden,
+  idFrom,
+  invalid,
+  notFound,
+  pageOf,
+  parseQueryTime,
+  RepoFactPatterns,
+  type Actor,
+  type ListOptions,
+  type NotificationCount,
+  type NotificationThread,
+  type Page,
+  type RepoAccess,
+  type Repository,
+} from '@gitforge/contracts';
+import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { NotificationSource, NotificationStatus, type NotificationEntity, type NotificationSourceValue, type NotificationStatusValue } from './notification.entity.js';
+import { toNotificationThread } from './notification.mapper.js';
+import { NotificationsRepository, type ThreadFilter, type VisibleRepos } from './notifications.repository.js';
+
+/** The query of Gitea's notification routes; `status-types` and `subject-type` may repeat. */
+export type NotificationQuery = Partial<Record<'all' | 'since' | 'before' | 'last_read_at' | 'to-status', string>> &
+  Partial<Record<'status-types' | 'subject-type', string | string[]>>;
+
+/** Go's strconv.ParseBool, as Gitea's FormBool reads a flag. */
+const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
+const many = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+const STATUS_NAMES: Record<string, NotificationStatusValue> = { unread: NotificationStatus.unread, read: NotificationStatus.read, pinned: NotificationStatus.pinned };
+const SOURCE_NAMES: Record<string, NotificationSourceValue> = {
+  issue: NotificationSource.issue,
+  pull: NotificationSource.pull,
+  commit: NotificationSource.commit,
+  repository: NotificationSource.repository,
+};
+
+/** Gitea's statusStringToNotificationStatus: unknown names are 0 (the caller's default applies). */
+const statusOf = (name: string | undefined): NotificationStatusValue | undefined => STATUS_NAMES[(name ?? '').trim().toLowerCase()];
+
+/** Gitea's statusStringsToNotificationStatuses: the defaults when none is given; unknown names are dropped, and none left filters nothing. */
+function statusesOf(query: NotificationQuery, defaults: string[]): NotificationStatusValue[] | undefined {
+  if (formBool(query.all)) return undefined;
+  const given = many(query['status-types']);
+  const statuses = (given.length > 0 ? given : defaults).map(statusOf).filter((s): s is NotificationStatusValue => s !== undefined);
+  return statuses.length > 0 ? statuses : undefined;
+}
+
+/** The unit whose readers see a thread of this source. */
+function readable(access: RepoAccess, source: NotificationSourceValue): boolean {
+  switch (source) {
+    case NotificationSource.issue:
+      return access.settings.has_issues && access.units['repo.issues'] >= 1;
+    case NotificationSource.pull:
+      return access.settings.has_pull_requests && access.units['repo.pulls'] >= 1;
+    case NotificationSource.commit:
+      return access.units['repo.code'] >= 1;
+    default:
+      return true;
+  }
+}
+
+/**
+ * Gitea's notification API (routers/api/v1/notify) on the projector's threads. What a user sees
+ * is filtered by what they may read now, asked once per request for all the repositories
+ * involved: a user who lost access to a repository no longer sees its threads.
+ */
+@Injectable()
+export class NotificationsService {
+  constructor(
+    private readonly db: Database,
+    private readonly threads: NotificationsRepository,
+    private readonly rpc: RpcClient,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  private requireActor(actor: Actor | null): Actor {
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    return actor;
+  }
+
+  /** The repository of `/repos/{owner}/{repo}/notifications`, if the actor may see it (404 otherwise). */
+  private async repoId(actor: Actor, repo: { owner?: string; repo?: string }): Promise<number | undefined> {
+    if (repo.owner === undefined || repo.repo === undefined) return undefined;
+    const access = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, {
+      actor,
+      params: { owner: repo.owner, repo: repo.repo },
+    });
+    return access.id;
+  }
+
+  /** What the actor may read of the repositories its threads (under `filter`) are in: one call for all of them. */
+  private async visibility(actor: Actor, filter: ThreadFilter): Promise<{ visible: VisibleRepos; repos: Map<number, Repository> }> {
+    const ids = await this.threads.repoIds(filter);
+    const access = ids.length
+      ? await this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, { actor, body: { ids } })
+      : [];
+    const visible: VisibleRepos = new Map();
+    for (const source of Object.values(NotificationSource)) visible.set(source, access.filter((a) => readable(a, source)).map((a) => a.id));
+    return { visible, repos: new Map(access.map((a) => [a.id, a.repository])) };
+  }
+
+  private toApi(rows: NotificationEntity[], repos: Map<number, Repository>): NotificationThread[] {
+    return rows.map((n) => toNotificationThread(n, repos.get(n.repoId)!, this.config.rootUrl));
+  }
+
+  /** `GET /notifications` and `GET /repos/{owner}/{repo}/notifications`: unread and pinned unless told otherwise, newest first. */
+  async list(actor: Actor | null, repo: { owner?: string; repo?: string }, query: NotificationQuery, options: ListOptions): Promise<Page<NotificationThread>> {
+    const a = this.requireActor(actor);
+    const sources = many(query['subject-type'])
+      .map((s) => SOURCE_NAMES[s.toLowerCase()])
+      .filter((s): s is NotificationSourceValue => s !== undefined);
+    const filter: ThreadFilter = {
+      userId: a.id,
+      repoId: await this.repoId(a, repo),
+      statuses: statusesOf(query, ['unread', 'pinned']),
+      // Gitea's subjectToSource: unknown types are dropped, and none left filters nothing.
+      sources: sources.length > 0 ? sources : undefined,
+      since: parseQueryTime('since', query.since)?.getTime(),
+      before: parseQueryTime('before', query.before)?.getTime(),
+    };
+    const { visible, repos } = await this.visibility(a, filter);
+    const [rows, total] = await this.threads.page(filter, visible, options);
+    return pageOf(this.toApi(rows, repos), total, options);
+  }
+
+  /**
+   * `PUT /notifications` and the repository's: marks the threads (unread ones unless told
+   * otherwise, not those updated after `last_read_at`) with `to-status` (read by default) and
+   * answers them as changed.
+   */
+  async markMany(actor: Actor | null, repo: { owner?: string; repo?: string }, query: NotificationQuery): Promise<NotificationThread[]> {
+    const a = this.requireActor(actor);
+    const lastRead = query.last_read_at?.trim() ? parseLastRead(query.last_read_at.trim()) : undefined;
+    const filter: ThreadFilter = { userId: a.id, repoId: await this.repoId(a, repo), statuses: statusesOf(query, ['unread']), before: lastRead };
+    const target = statusOf(query['to-status']) ?? NotificationStatus.read;
+    const { visible, repos } = await this.visibility(a, filter);
+    const rows = await this.threads.all(filter, visible);
+    const now = new Date();
+    await this.db.transaction((m) => this.threads.setStatus(m, rows.map((r) => r.id), target, now));
+    return this.toApi(
+      rows.map((r) => Object.assign(r, { status: target, updatedAt: now })),
+      repos,
+    );
+  }
+
+  /** `GET /notifications/new`: the unread threads the user may still see. */
+  async countNew(actor: Actor | null): Promise<NotificationCount> {
+    const a = this.requireActor(actor);
+    const filter: ThreadFilter = { userId: a.id, statuses: [NotificationStatus.unread] };
+    const { visible } = await this.visibility(a, filter);
+    return { new: await this.threads.count(filter, visible) };
+  }
+
+  /**
+   * One thread (Gitea's getThread): 404 for an unknown id, 403 for another user's thread unless the
+   * caller is a site administrator, and 404 for a thread whose subject its user may no longer read.
+   */
+  private async thread(actor: Actor | null, id: string): Promise<{ row: NotificationEntity; repository: Repository }> {
+    const a = this.requireActor(actor);
+    const row = idFrom(id) ? await this.threads.findById(idFrom(id)) : null;
+    if (!row) throw notFound();
+    if (row.userId !== a.id && !a.isAdmin) throw forbidden(`only user itself and admin are allowed to read/change this thread ${row.id}`);
+    const [access] = await this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, {
+      actor: a,
+      body: { ids: [row.repoId] },
+    });
+    if (!access || !readable(access, row.source)) throw notFound();
+    return { row, repository: access.repository };
+  }
+
+  async getThread(actor: Actor | null, id: string): Promise<NotificationThread> {
+    const { row, repository } = await this.thread(actor, id);
+    return toNotificationThread(row, repository, this.config.rootUrl);
+  }
+
+  /** `PATCH /notifications/threads/{id}?to-status=` (read by default, as Gitea). */
+  async markThread(actor: Actor | null, id: string, toStatus: string | undefined): Promise<NotificationThread> {
+    const { row, repository } = await this.thread(actor, id);
+    const status = statusOf(toStatus) ?? NotificationStatus.read;
+    const now = new Date();
+    await this.db.transaction((m) => this.threads.setStatus(m, [row.id], status, now));
+    return toNotificationThread(Object.assign(row, { status, updatedAt: now }), repository, this.config.rootUrl);
+  }
+}
+
+/** `last_read_at` as Gitea's ReadNotifications parses it: RFC 3339, anything else 400; the zero time means none. */
+function parseLastRead(value: string): number | undefined {
+  const d = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(d.getTime())) {
+    throw invalid(`parsing time "${value}" as "2006-01-02T15:04:05Z07:00": cannot parse last_read_at`);
+  }
+  return d.getTime() <= new Date('0001-01-01T00:00:00Z').getTime() ? undefined : d.getTime();
+}

@@ -1,0 +1,126 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AccountRef, IssueParticipants, NotificationAudienceRequest } from '@gitforge/contracts';
+import { createServiceDataSource, Database, DirectoryClient, loadConfig, openServiceDatabase, PlatformConfig, QueueDriver, RpcClient } from '@gitforge/platform';
+import { createTestDatabase, type TestDatabase } from '@gitforge/platform/testing';
+import { WebhookWorkerEntities, WebhookWorkerMigrations } from '../src/entities.js';
+import { NotificationEntity, NotificationSource, NotificationStatus } from '../src/notifications/notification.entity.js';
+import { NotificationProjector } from '../src/notifications/notification.projector.js';
+import { NotificationsRepository } from '../src/notifications/notifications.repository.js';
+import { comment, envelope, issue, repo, user } from './fixtures.js';
+
+/**
+ * The projector on a real database. The other services' answers (who takes part, who may read)
+ * come from small fakes that record the requests, so the test sees what was asked.
+ */
+describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (engine) => {
+  let pgdb: TestDatabase | undefined;
+  let dataDir: string;
+  let db: Database;
+  let threads: NotificationsRepository;
+  let sut: NotificationProjector;
+  const audienceRequests: NotificationAudienceRequest[] = [];
+  let participants: IssueParticipants;
+  let readers: number[];
+
+  const owner = user(1, 'owner');
+  const poster = user(2, 'poster');
+  const commenter = user(3, 'commenter');
+  const r = repo(7, owner, 'project', { url: 'http://forge.test/api/v1/repos/owner/project' });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'gf-notifications-'));
+    const env: Record<string, string> = { GITFORGE_DATA_DIR: dataDir };
+    if (engine === 'postgres') {
+      pgdb = await createTestDatabase('notifications');
+      env.DATABASE_URL = pgdb.url;
+    }
+    const ds = createServiceDataSource(loadConfig(PlatformConfig, env), { service: 'webhook', entities: WebhookWorkerEntities, migrations: WebhookWorkerMigrations });
+    await openServiceDatabase(ds, 'webhook');
+    db = new Database(ds);
+    threads = new NotificationsRepository(db);
+    const rpc = {
+      call: async (pattern: string, req: { body: unknown }) => {
+        if (pattern === 'issues.subscriptions.participants') return participants;
+        if (pattern === 'repos.notificationAudience') {
+          const body = req.body as NotificationAudienceRequest;
+          audienceRequests.push(body);
+          return readers;
+        }
+        throw new Error(`unexpected call ${pattern}`);
+      },
+    } as unknown as RpcClient;
+    const directory = { accountsByNames: async (_a: unknown, names: string[]) => names.map((n, i) => ({ id: 50 + i, login: n, kind: 'user' }) as AccountRef) } as unknown as DirectoryClient;
+    sut = new NotificationProjector({} as QueueDriver, db, threads, rpc, directory);
+  });
+
+  afterAll(async () => {
+    await db?.dataSource.destroy();
+    await pgdb?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  beforeEach(() => {
+    audienceRequests.length = 0;
+    participants = { followers: [2, 3], unsubscribed: [], assignees: [4], reviewers: [], latestCommentId: 0 };
+  });
+
+  const rowsOf = (issueId: number) => db.manager.find(NotificationEntity, { where: { subjectKey: `issue:${issueId}` }, order: { userId: 'ASC' } });
+
+  it('should write one unread thread per reader, and nothing more when the event comes again', async () => {
+    const i = issue(1, r, poster);
+    const c = comment(900, i, commenter, 'ping @mentioned');
+    participants.latestCommentId = c.id;
+    readers = [1, 2, 4, 50];
+    const event = { ...envelope('comment.created', { action: 'created', issue: i, comment: c, repository: r, sender: commenter, is_pull: false }, r.id), actor: { id: 3, login: 'commenter' } };
+    await sut.handle(event);
+    // The actor is never asked about; the mentioned user is, and the watchers are added by repo-service.
+    expect(audienceRequests).toEqual([{ repoId: r.id, userIds: expect.arrayContaining([2, 4, 50]), unit: 'repo.issues', withWatchers: true }]);
+    expect(audienceRequests[0]!.userIds).not.toContain(3);
+    const rows = await rowsOf(i.id);
+    expect(rows.map((t) => [t.userId, t.status, t.source])).toEqual([1, 2, 4, 50].map((id) => [id, NotificationStatus.unread, NotificationSource.issue]));
+    expect(rows[0]).toMatchObject({ title: i.title, state: 'open', latestCommentUrl: `${r.url}/issues/comments/900`, latestCommentHtmlUrl: c.html_url });
+
+    await db.transaction((m) => threads.setStatus(m, [rows[0]!.id], NotificationStatus.read, new Date()));
+    await sut.handle(event);
+    expect((await rowsOf(i.id)).map((t) => t.status)).toEqual([NotificationStatus.read, NotificationStatus.unread, NotificationStatus.unread, NotificationStatus.unread]);
+  });
+
+  it('should turn read threads unread on new activity, keep pinned ones pinned, and let no older event overwrite the subject', async () => {
+    const i = issue(2, r, poster);
+    readers = [1, 2];
+    await sut.handle({ ...envelope('issue.opened', { action: 'opened', index: 2, issue: i, repository: r, sender: poster, is_pull: false }), occurredAt: '2024-05-01T10:00:00.000Z' });
+    const [first, second] = await rowsOf(i.id);
+    await db.transaction(async (m) => {
+      await threads.setStatus(m, [first!.id], NotificationStatus.read, new Date());
+      await threads.setStatus(m, [second!.id], NotificationStatus.pinned, new Date());
+    });
+    const closed = { ...i, state: 'closed' as const };
+    await sut.handle({ ...envelope('issue.closed', { action: 'closed', index: 2, issue: closed, repository: r, sender: owner, is_pull: false }), occurredAt: '2024-05-01T12:00:00.000Z' });
+    // A late edit from before the close changes nothing it shows.
+    await sut.handle({ ...envelope('issue.edited', { action: 'edited', index: 2, issue: { ...i, title: 'old title' }, repository: r, sender: owner, is_pull: false }), occurredAt: '2024-05-01T11:00:00.000Z' });
+    const after = await rowsOf(i.id);
+    expect(after.map((t) => [t.status, t.state, t.title])).toEqual([
+      [NotificationStatus.unread, 'closed', i.title],
+      [NotificationStatus.pinned, 'closed', i.title],
+    ]);
+  });
+
+  it('should write the threads of a large audience in several statements', async () => {
+    const i = issue(3, r, poster);
+    readers = Array.from({ length: 1_234 }, (_, n) => 1_000 + n);
+    await sut.handle(envelope('issue.opened', { action: 'opened', index: 3, issue: i, repository: r, sender: poster, is_pull: false }));
+    expect(await db.manager.count(NotificationEntity, { where: { subjectKey: `issue:${i.id}` } })).toBe(1_234);
+  });
+
+  it("should drop a deleted issue's threads and a deleted repository's", async () => {
+    const i = issue(4, r, poster);
+    readers = [1];
+    await sut.handle(envelope('issue.opened', { action: 'opened', index: 4, issue: i, repository: r, sender: poster, is_pull: false }));
+    await sut.handle(envelope('issue.deleted', { action: 'deleted', index: 4, issue: i, repository: r, sender: owner, is_pull: false }));
+    expect(await rowsOf(i.id)).toEqual([]);
+    await sut.handle(envelope('repo.deleted', { repository: r, organization: null, sender: owner }, r.id));
+    expect(await db.manager.count(NotificationEntity, { where: { repoId: r.id } })).toBe(0);
+  });
+});
