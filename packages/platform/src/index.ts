@@ -30,3 +30,4 @@ export * from './platform.module.js';
 export * from './bootstrap/start-service.js';
 export * from './directory/directory.client.js';
 export * from './database/like.js';
+export * from './ssh/public-key.js';
