@@ -7,6 +7,7 @@ import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
 import { AdminOrgsController } from './api/v1/admin-orgs.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } from './api/v1/labels-milestones.controller.js';
+import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
@@ -68,6 +69,10 @@ import { Paged } from './http/paged.js';
     RepoBranchesController,
     RepoTagsController,
     RepoTopicsController,
+    RepoKeysController,
+    UserKeysController,
+    UsersKeysController,
+    AdminUserKeysController,
     RepoCommitsController,
     RepoHooksController,
     OrgHooksController,

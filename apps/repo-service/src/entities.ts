@@ -1,4 +1,6 @@
 import { CollaborationEntity } from './access/collaboration.entity.js';
+import { DeployKeyEntity, DeployPublicKeyEntity } from './keys/deploy-key.entity.js';
+import { DeployKeys1763800000280 } from './migrations/1763800000280-deploy-keys.js';
 import { Repositories1763800000200 } from './migrations/1763800000200-repositories.js';
 import { Collaboration1763800000201 } from './migrations/1763800000201-collaboration.js';
 import { Protections1763800000210 } from './migrations/1763800000210-protections.js';
@@ -12,5 +14,5 @@ import { RepositoryEntity } from './repos/repository.entity.js';
 import { CommitStatusIndexEntity } from './statuses/commit-status-index.entity.js';
 import { CommitStatusEntity } from './statuses/commit-status.entity.js';
 
-export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity, CommitStatusEntity, CommitStatusIndexEntity];
-export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250];
+export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity, CommitStatusEntity, CommitStatusIndexEntity, DeployPublicKeyEntity, DeployKeyEntity];
+export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250, DeployKeys1763800000280];

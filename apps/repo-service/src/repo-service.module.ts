@@ -7,6 +7,7 @@ import { BranchesModule } from './branches/branches.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitsModule } from './commits/commits.module.js';
 import { ContentsModule } from './contents/contents.module.js';
+import { DeployKeysModule } from './keys/deploy-keys.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { PullsGitModule } from './pulls/pulls-git.module.js';
@@ -39,6 +40,7 @@ import { TopicsModule } from './topics/topics.module.js';
     TopicsModule,
     RepoFactsModule,
     PullsGitModule,
+    DeployKeysModule,
   ],
 })
 export class RepoServiceModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
+import { PublicKeyEntity } from '../keys/public-key.entity.js';
 import { Database } from '@gitforge/platform';
 import { isRowIdRange, type ListOptions, type Visibility } from '@gitforge/contracts';
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
@@ -63,6 +64,8 @@ export class UsersRepository {
 
   async delete(manager: EntityManager, id: number): Promise<void> {
     await manager.delete(UserEntity, { id });
+    // The account's SSH keys must not outlive it (a later account could never claim them).
+    await manager.delete(PublicKeyEntity, { ownerId: id });
   }
 
   async countAdmins(manager?: EntityManager): Promise<number> {

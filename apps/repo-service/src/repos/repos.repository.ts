@@ -3,6 +3,7 @@ import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeo
 import { Database } from '@gitforge/platform';
 import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/contracts';
 import { CollaborationEntity } from '../access/collaboration.entity.js';
+import { DeployKeyEntity } from '../keys/deploy-key.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
@@ -186,6 +187,9 @@ export class ReposRepository {
     await manager.delete(CollaborationEntity, { repoId: id });
     await manager.delete(BranchProtectionEntity, { repoId: id });
     await manager.delete(TagProtectionEntity, { repoId: id });
+    // Its deploy keys go too, and the public keys no other repository uses.
+    await manager.delete(DeployKeyEntity, { repoId: id });
+    await manager.query('DELETE FROM deploy_public_key WHERE id NOT IN (SELECT key_id FROM deploy_key)');
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {
