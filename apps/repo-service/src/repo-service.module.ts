@@ -8,6 +8,7 @@ import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitsModule } from './commits/commits.module.js';
 import { ContentsModule } from './contents/contents.module.js';
 import { DeployKeysModule } from './keys/deploy-keys.module.js';
+import { LanguagesModule } from './languages/languages.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { PullsGitModule } from './pulls/pulls-git.module.js';
@@ -41,6 +42,7 @@ import { TopicsModule } from './topics/topics.module.js';
     RepoFactsModule,
     PullsGitModule,
     DeployKeysModule,
+    LanguagesModule,
   ],
 })
 export class RepoServiceModule {}

@@ -11,6 +11,8 @@ export const QueueNames = {
   webhookDeliveries: 'gitforge-webhook-deliveries',
   /** issue-service: pull requests follow pushes (head and base moves) and commit statuses (auto-merge). */
   pullSync: 'gitforge-pull-sync',
+  /** repo-service: language statistics follow pushes to default branches. */
+  repoLanguages: 'gitforge-repo-languages',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -25,4 +27,5 @@ export const EventConsumers: readonly EventConsumer[] = [
   { queue: QueueNames.webhooks },
   { queue: QueueNames.feeds },
   { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated, EventNames.repoDeleted] },
+  { queue: QueueNames.repoLanguages, events: [EventNames.repoPushed] },
 ];

@@ -19,8 +19,21 @@ let keyCount = 0;
 function sshKeygen(type: 'ed25519' | 'ecdsa' | 'rsa', bits?: number): KeyPair {
   keyCount += 1;
   const file = join(keyDir, `k${keyCount}`);
-  execFileSync('ssh-keygen', ['-q', '-t', type, ...(bits ? ['-b', String(bits)] : []), '-N', '', '-C', `test${keyCount}@example`, '-f', file]);
-  const printed = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${file}.pub`], { encoding: 'utf8' });
+  execFileSync('ssh-keygen', [
+    '-q',
+    '-t',
+    type,
+    ...(bits ? ['-b', String(bits)] : []),
+    '-N',
+    '',
+    '-C',
+    `test${keyCount}@example`,
+    '-f',
+    file,
+  ]);
+  const printed = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${file}.pub`], {
+    encoding: 'utf8',
+  });
   return {
     publicKey: readFileSync(`${file}.pub`, 'utf8'),
     privateKey: readFileSync(file, 'utf8'),
@@ -48,7 +61,11 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       createUser(api, 'kreader'),
       createUser(api, 'koutsider'),
     ]);
-    [repo, other, secret] = await Promise.all([createRepo(alice.api), createRepo(alice.api), createRepo(alice.api, { private: true })]);
+    [repo, other, secret] = await Promise.all([
+      createRepo(alice.api),
+      createRepo(alice.api),
+      createRepo(alice.api, { private: true }),
+    ]);
     await addCollaborator(alice.api, repo, writer, 'write');
     await addCollaborator(alice.api, repo, reader, 'read');
   });
@@ -85,24 +102,38 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       const list = await alice.api.get<DeployKey[]>(keysOf(repo));
       expect(list.status).toBe(200);
       expect(list.headers.get('x-total-count')).toBe('1');
-      expect(list.body).toEqual([{ ...created.body, repository: expect.objectContaining({ full_name: repo.full_name }) }]);
+      expect(list.body).toEqual([
+        { ...created.body, repository: expect.objectContaining({ full_name: repo.full_name }) },
+      ]);
       expect(list.body[0]!.repository!.permissions).toMatchObject({ admin: false, push: false, pull: true });
 
       const one = await alice.api.get<DeployKey>(`${keysOf(repo)}/${created.body.id}`);
       expect(one.status).toBe(200);
-      expect(one.body).toMatchObject({ id: created.body.id, fingerprint: ed25519.fingerprint, repository: expect.any(Object) });
+      expect(one.body).toMatchObject({
+        id: created.body.id,
+        fingerprint: ed25519.fingerprint,
+        repository: expect.any(Object),
+      });
     });
 
     it('should accept ecdsa and RSA (2048 bits) keys, filter by fingerprint and key_id, and page the list', async () => {
       const ecdsa = sshKeygen('ecdsa', 384);
       const rsa = sshKeygen('rsa', 2048);
-      const e = await alice.api.post<DeployKey>(keysOf(repo), { title: 'ecdsa', key: ecdsa.publicKey } satisfies CreateKeyOption);
-      const r = await alice.api.post<DeployKey>(keysOf(repo), { title: 'rsa', key: rsa.publicKey } satisfies CreateKeyOption);
+      const e = await alice.api.post<DeployKey>(keysOf(repo), {
+        title: 'ecdsa',
+        key: ecdsa.publicKey,
+      } satisfies CreateKeyOption);
+      const r = await alice.api.post<DeployKey>(keysOf(repo), {
+        title: 'rsa',
+        key: rsa.publicKey,
+      } satisfies CreateKeyOption);
       expect([e.status, r.status]).toEqual([201, 201]);
       expect([e.body.fingerprint, e.body.read_only]).toEqual([ecdsa.fingerprint, false]);
       expect(r.body.fingerprint).toBe(rsa.fingerprint);
 
-      const byFingerprint = await alice.api.get<DeployKey[]>(`${keysOf(repo)}?fingerprint=${encodeURIComponent(rsa.fingerprint)}`);
+      const byFingerprint = await alice.api.get<DeployKey[]>(
+        `${keysOf(repo)}?fingerprint=${encodeURIComponent(rsa.fingerprint)}`,
+      );
       expect(byFingerprint.body.map((k) => k.title)).toEqual(['rsa']);
       const byKeyId = await alice.api.get<DeployKey[]>(`${keysOf(repo)}?key_id=${e.body.key_id}`);
       expect(byKeyId.body.map((k) => k.title)).toEqual(['ecdsa']);
@@ -115,18 +146,31 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
     });
 
     it('should refuse the same key twice on one repository and a reused title, and allow the key on another repository', async () => {
-      const again = await alice.api.post(keysOf(repo), { title: 'ci again', key: ed25519.publicKey } satisfies CreateKeyOption);
+      const again = await alice.api.post(keysOf(repo), {
+        title: 'ci again',
+        key: ed25519.publicKey,
+      } satisfies CreateKeyOption);
       expect(again.status).toBe(422);
       expect(again.body).toEqual(giteaError('This key has already been added to this repository'));
 
-      const title = await alice.api.post(keysOf(repo), { title: 'ci', key: sshKeygen('ed25519').publicKey } satisfies CreateKeyOption);
+      const title = await alice.api.post(keysOf(repo), {
+        title: 'ci',
+        key: sshKeygen('ed25519').publicKey,
+      } satisfies CreateKeyOption);
       expect(title.status).toBe(422);
       expect(title.body).toEqual(giteaError('A key with the same name already exists'));
 
       const first = (await alice.api.get<DeployKey[]>(keysOf(repo))).body[0]!;
-      const elsewhere = await alice.api.post<DeployKey>(keysOf(other), { title: 'ci', key: ed25519.publicKey } satisfies CreateKeyOption);
+      const elsewhere = await alice.api.post<DeployKey>(keysOf(other), {
+        title: 'ci',
+        key: ed25519.publicKey,
+      } satisfies CreateKeyOption);
       expect(elsewhere.status).toBe(201);
-      expect(elsewhere.body).toMatchObject({ key_id: first.key_id, fingerprint: ed25519.fingerprint, read_only: false });
+      expect(elsewhere.body).toMatchObject({
+        key_id: first.key_id,
+        fingerprint: ed25519.fingerprint,
+        read_only: false,
+      });
       expect(elsewhere.body.id).not.toBe(first.id);
 
       // Key ids of another repository are not found here, for reading or deleting.
@@ -141,9 +185,18 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       const junk = Buffer.concat([Buffer.from(base64!, 'base64'), Buffer.from('junk')]).toString('base64');
       const cases: [unknown, string | RegExp][] = [
         [{ title: 'bad', key: 'ssh-ed25519 not-a-key' }, /^Invalid key content: /],
-        [{ title: 'junk', key: `${type} ${junk} me@host` }, 'Invalid key content: ssh: trailing junk in public key'],
-        [{ title: 'private', key: ed25519.privateKey }, 'Invalid key content: the provided key is a private key'],
-        [{ title: 'short', key: sshKeygen('rsa', 1024).publicKey }, 'Invalid key content: key length is not enough: got 1024, needs 2048'],
+        [
+          { title: 'junk', key: `${type} ${junk} me@host` },
+          'Invalid key content: ssh: trailing junk in public key',
+        ],
+        [
+          { title: 'private', key: ed25519.privateKey },
+          'Invalid key content: the provided key is a private key',
+        ],
+        [
+          { title: 'short', key: sshKeygen('rsa', 1024).publicKey },
+          'Invalid key content: key length is not enough: got 1024, needs 2048',
+        ],
       ];
       for (const [body, message] of cases) {
         const res = await alice.api.post(keysOf(repo), body);
@@ -161,9 +214,15 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       expect(listed.body).toHaveLength(1);
       expect(listed.body[0]).not.toHaveProperty('repository');
       const id = listed.body[0]!.id;
-      expect((await writer.api.get<DeployKey>(`${keysOf(repo)}/${id}`)).body).toMatchObject({ id, read_only: true });
+      expect((await writer.api.get<DeployKey>(`${keysOf(repo)}/${id}`)).body).toMatchObject({
+        id,
+        read_only: true,
+      });
 
-      const add = await writer.api.post(keysOf(repo), { title: 'mine', key: sshKeygen('ed25519').publicKey } satisfies CreateKeyOption);
+      const add = await writer.api.post(keysOf(repo), {
+        title: 'mine',
+        key: sshKeygen('ed25519').publicKey,
+      } satisfies CreateKeyOption);
       expect(add.status).toBe(403);
       expect(add.body).toEqual(giteaError());
       expect((await writer.api.delete(`${keysOf(repo)}/${id}`)).status).toBe(403);
@@ -173,17 +232,25 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       expect((await outsider.api.get(keysOf(repo))).status).toBe(403);
       expect((await api.anonymous.get(keysOf(repo))).status).toBe(401);
       expect((await outsider.api.get(keysOf(secret))).status).toBe(404);
-      expect((await outsider.api.post(keysOf(secret), { title: 'x', key: sshKeygen('ed25519').publicKey })).status).toBe(404);
+      expect(
+        (await outsider.api.post(keysOf(secret), { title: 'x', key: sshKeygen('ed25519').publicKey })).status,
+      ).toBe(404);
 
       // A site administrator manages any repository's keys.
-      const byAdmin = await api.admin.post<DeployKey>(keysOf(secret), { title: 'admin', key: sshKeygen('ed25519').publicKey } satisfies CreateKeyOption);
+      const byAdmin = await api.admin.post<DeployKey>(keysOf(secret), {
+        title: 'admin',
+        key: sshKeygen('ed25519').publicKey,
+      } satisfies CreateKeyOption);
       expect(byAdmin.status).toBe(201);
       expect((await api.admin.get<DeployKey[]>(keysOf(secret))).body[0]).toHaveProperty('repository');
       expect((await api.admin.delete(`${keysOf(secret)}/${byAdmin.body.id}`)).status).toBe(204);
     });
 
     it('should delete a deploy key (204), then answer 404 for it', async () => {
-      const key = await alice.api.post<DeployKey>(keysOf(repo), { title: 'temp', key: sshKeygen('ecdsa', 256).publicKey } satisfies CreateKeyOption);
+      const key = await alice.api.post<DeployKey>(keysOf(repo), {
+        title: 'temp',
+        key: sshKeygen('ecdsa', 256).publicKey,
+      } satisfies CreateKeyOption);
       expect(key.status).toBe(201);
       expect((await alice.api.delete(`${keysOf(repo)}/${key.body.id}`)).status).toBe(204);
       expect((await alice.api.get(`${keysOf(repo)}/${key.body.id}`)).status).toBe(404);
@@ -196,7 +263,10 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
     let myKey: PublicKey;
 
     it("should add a key for the signed-in user with ssh-keygen's fingerprint and Gitea's private information", async () => {
-      const created = await alice.api.post<PublicKey>('/user/keys', { title: 'laptop', key: mine.publicKey } satisfies CreateKeyOption);
+      const created = await alice.api.post<PublicKey>('/user/keys', {
+        title: 'laptop',
+        key: mine.publicKey,
+      } satisfies CreateKeyOption);
       expect(created.status).toBe(201);
       myKey = created.body;
       expect(myKey).toEqual({
@@ -223,13 +293,31 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       const seen = await api.anonymous.get<PublicKey[]>(`/users/${alice.username}/keys`);
       expect(seen.status).toBe(200);
       expect(seen.body).toEqual([
-        { id: myKey.id, key: myKey.key, url: myKey.url, title: 'laptop', fingerprint: mine.fingerprint, created_at: myKey.created_at, last_used_at: myKey.last_used_at },
+        {
+          id: myKey.id,
+          key: myKey.key,
+          url: myKey.url,
+          title: 'laptop',
+          fingerprint: mine.fingerprint,
+          created_at: myKey.created_at,
+          last_used_at: myKey.last_used_at,
+        },
       ]);
-      const filtered = await outsider.api.get<PublicKey[]>(`/users/${alice.username}/keys?fingerprint=${encodeURIComponent(mine.fingerprint)}`);
+      const filtered = await outsider.api.get<PublicKey[]>(
+        `/users/${alice.username}/keys?fingerprint=${encodeURIComponent(mine.fingerprint)}`,
+      );
       expect(filtered.body.map((k) => k.id)).toEqual([myKey.id]);
-      expect((await outsider.api.get<PublicKey[]>(`/users/${outsider.username}/keys?fingerprint=${encodeURIComponent(mine.fingerprint)}`)).body).toEqual([]);
+      expect(
+        (
+          await outsider.api.get<PublicKey[]>(
+            `/users/${outsider.username}/keys?fingerprint=${encodeURIComponent(mine.fingerprint)}`,
+          )
+        ).body,
+      ).toEqual([]);
       // Gitea: a fingerprint on /user/keys looks through every user's keys.
-      const anyone = await outsider.api.get<PublicKey[]>(`/user/keys?fingerprint=${encodeURIComponent(mine.fingerprint)}`);
+      const anyone = await outsider.api.get<PublicKey[]>(
+        `/user/keys?fingerprint=${encodeURIComponent(mine.fingerprint)}`,
+      );
       expect(anyone.body.map((k) => [k.id, k.user])).toEqual([[myKey.id, undefined]]);
       expect((await api.anonymous.get('/users/nobody-here-at-all/keys')).status).toBe(404);
       expect((await api.anonymous.get('/user/keys')).status).toBe(401);
@@ -245,24 +333,39 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
     });
 
     it('should refuse a key another user has, a reused title, a deploy key, and invalid or private keys', async () => {
-      const taken = await outsider.api.post('/user/keys', { title: 'stolen', key: mine.publicKey } satisfies CreateKeyOption);
+      const taken = await outsider.api.post('/user/keys', {
+        title: 'stolen',
+        key: mine.publicKey,
+      } satisfies CreateKeyOption);
       expect(taken.status).toBe(422);
       expect(taken.body).toEqual(giteaError('Key content has been used as non-deploy key'));
 
-      const title = await alice.api.post('/user/keys', { title: 'laptop', key: sshKeygen('ed25519').publicKey } satisfies CreateKeyOption);
+      const title = await alice.api.post('/user/keys', {
+        title: 'laptop',
+        key: sshKeygen('ed25519').publicKey,
+      } satisfies CreateKeyOption);
       expect(title.status).toBe(422);
       expect(title.body).toEqual(giteaError('Key title has been used'));
 
       const deployKey = (await alice.api.get<DeployKey[]>(keysOf(repo))).body[0]!;
-      const asUserKey = await alice.api.post('/user/keys', { title: 'deploy', key: deployKey.key } satisfies CreateKeyOption);
+      const asUserKey = await alice.api.post('/user/keys', {
+        title: 'deploy',
+        key: deployKey.key,
+      } satisfies CreateKeyOption);
       expect(asUserKey.status).toBe(422);
       expect(asUserKey.body).toEqual(giteaError('Key content has been used as non-deploy key'));
 
-      const asDeployKey = await alice.api.post(keysOf(repo), { title: 'user key', key: mine.publicKey } satisfies CreateKeyOption);
+      const asDeployKey = await alice.api.post(keysOf(repo), {
+        title: 'user key',
+        key: mine.publicKey,
+      } satisfies CreateKeyOption);
       expect(asDeployKey.status).toBe(422);
       expect(asDeployKey.body).toEqual(giteaError('Key content has been used as non-deploy key'));
 
-      const priv = await alice.api.post('/user/keys', { title: 'oops', key: mine.privateKey } satisfies CreateKeyOption);
+      const priv = await alice.api.post('/user/keys', {
+        title: 'oops',
+        key: mine.privateKey,
+      } satisfies CreateKeyOption);
       expect(priv.status).toBe(422);
       expect(priv.body).toEqual(giteaError('Invalid key content: the provided key is a private key'));
       expect((await alice.api.get<PublicKey[]>('/user/keys')).body).toHaveLength(1);
@@ -270,25 +373,52 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
 
     it('should let site administrators add and delete a user’s keys, and nobody else', async () => {
       const key = sshKeygen('rsa', 3072);
-      const denied = await alice.api.post(`/admin/users/${writer.username}/keys`, { title: 'x', key: key.publicKey } satisfies CreateKeyOption);
+      const denied = await alice.api.post(`/admin/users/${writer.username}/keys`, {
+        title: 'x',
+        key: key.publicKey,
+      } satisfies CreateKeyOption);
       expect(denied.status).toBe(403);
 
-      const added = await api.admin.post<PublicKey>(`/admin/users/${writer.username}/keys`, { title: 'server', key: key.publicKey } satisfies CreateKeyOption);
+      const added = await api.admin.post<PublicKey>(`/admin/users/${writer.username}/keys`, {
+        title: 'server',
+        key: key.publicKey,
+      } satisfies CreateKeyOption);
       expect(added.status).toBe(201);
-      expect(added.body).toMatchObject({ fingerprint: key.fingerprint, user: expect.objectContaining({ login: writer.username }) });
-      expect((await writer.api.get<PublicKey[]>('/user/keys')).body.map((k) => k.id)).toEqual([added.body.id]);
-      expect((await api.admin.post(`/admin/users/nobody-here-at-all/keys`, { title: 'x', key: sshKeygen('ed25519').publicKey })).status).toBe(404);
+      expect(added.body).toMatchObject({
+        fingerprint: key.fingerprint,
+        user: expect.objectContaining({ login: writer.username }),
+      });
+      expect((await writer.api.get<PublicKey[]>('/user/keys')).body.map((k) => k.id)).toEqual([
+        added.body.id,
+      ]);
+      expect(
+        (
+          await api.admin.post(`/admin/users/nobody-here-at-all/keys`, {
+            title: 'x',
+            key: sshKeygen('ed25519').publicKey,
+          })
+        ).status,
+      ).toBe(404);
 
-      expect((await api.admin.delete(`/admin/users/${reader.username}/keys/${added.body.id}`)).status).toBe(403);
-      expect((await alice.api.delete(`/admin/users/${writer.username}/keys/${added.body.id}`)).status).toBe(403);
-      expect((await api.admin.delete(`/admin/users/${writer.username}/keys/${added.body.id}`)).status).toBe(204);
+      expect((await api.admin.delete(`/admin/users/${reader.username}/keys/${added.body.id}`)).status).toBe(
+        403,
+      );
+      expect((await alice.api.delete(`/admin/users/${writer.username}/keys/${added.body.id}`)).status).toBe(
+        403,
+      );
+      expect((await api.admin.delete(`/admin/users/${writer.username}/keys/${added.body.id}`)).status).toBe(
+        204,
+      );
       expect((await writer.api.get<PublicKey[]>('/user/keys')).body).toEqual([]);
     });
 
     it('should delete the own key (204) and then answer 404 for it; the key may then be a deploy key', async () => {
       expect((await alice.api.delete(`/user/keys/${myKey.id}`)).status).toBe(204);
       expect((await alice.api.get(`/user/keys/${myKey.id}`)).status).toBe(404);
-      const nowDeploy = await alice.api.post(keysOf(other), { title: 'former user key', key: mine.publicKey } satisfies CreateKeyOption);
+      const nowDeploy = await alice.api.post(keysOf(other), {
+        title: 'former user key',
+        key: mine.publicKey,
+      } satisfies CreateKeyOption);
       expect(nowDeploy.status).toBe(201);
     });
   });

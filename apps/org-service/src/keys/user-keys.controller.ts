@@ -40,12 +40,16 @@ export class UserKeysController {
   }
 
   @MessagePattern(UserKeyPatterns.findByFingerprints)
-  findByFingerprints(@Payload() req: RpcRequest<Record<string, string>, KeyFingerprints>): Promise<SshKeyOwner[]> {
+  findByFingerprints(
+    @Payload() req: RpcRequest<Record<string, string>, KeyFingerprints>,
+  ): Promise<SshKeyOwner[]> {
     return this.keys.findByFingerprints(req.body?.fingerprints ?? []);
   }
 
   @MessagePattern(UserKeyPatterns.owner)
-  owner(@Payload() req: RpcRequest<Record<string, string>, { fingerprint: string }>): Promise<SshKeyOwner | null> {
+  owner(
+    @Payload() req: RpcRequest<Record<string, string>, { fingerprint: string }>,
+  ): Promise<SshKeyOwner | null> {
     return this.keys.owner(req.actor, req.body?.fingerprint ?? '');
   }
 }

@@ -9,7 +9,10 @@ export class UserKeysRepository {
   constructor(private readonly db: Database) {}
 
   /** A user's keys (or, with `ownerId` absent and a fingerprint, anyone's key with it), oldest first. */
-  list(filter: { ownerId?: number; fingerprint?: string }, options: ListOptions): Promise<[PublicKeyEntity[], number]> {
+  list(
+    filter: { ownerId?: number; fingerprint?: string },
+    options: ListOptions,
+  ): Promise<[PublicKeyEntity[], number]> {
     return this.db.manager.findAndCount(PublicKeyEntity, {
       where: {
         ...(filter.ownerId !== undefined ? { ownerId: filter.ownerId } : {}),
@@ -34,7 +37,9 @@ export class UserKeysRepository {
   }
 
   byFingerprints(fingerprints: string[]): Promise<PublicKeyEntity[]> {
-    return fingerprints.length === 0 ? Promise.resolve([]) : this.db.manager.find(PublicKeyEntity, { where: { fingerprint: In(fingerprints) } });
+    return fingerprints.length === 0
+      ? Promise.resolve([])
+      : this.db.manager.find(PublicKeyEntity, { where: { fingerprint: In(fingerprints) } });
   }
 
   insert(manager: EntityManager, key: Partial<PublicKeyEntity>): Promise<PublicKeyEntity> {

@@ -6,7 +6,13 @@ import type { PublicKeyEntity } from './public-key.entity.js';
 import type { UserKeysRepository } from './user-keys.repository.js';
 import { UserKeysService } from './user-keys.service.js';
 
-const USER_KEY = { id: 7, ownerId: 3, name: 'laptop', fingerprint: 'SHA256:user', content: 'ssh-ed25519 AAAA u@x' } as PublicKeyEntity;
+const USER_KEY = {
+  id: 7,
+  ownerId: 3,
+  name: 'laptop',
+  fingerprint: 'SHA256:user',
+  content: 'ssh-ed25519 AAAA u@x',
+} as PublicKeyEntity;
 const DEPLOY_KEY: SshKeyOwner = {
   kind: 'deploy',
   keyId: 11,
@@ -22,7 +28,9 @@ describe(UserKeysService.name, () => {
   beforeEach(() => {
     asked = [];
     // Only what `owner` may touch exists: any other call fails the test with a TypeError.
-    const keys = { byFingerprints: async (fps: string[]) => [USER_KEY].filter((k) => fps.includes(k.fingerprint)) } as unknown as UserKeysRepository;
+    const keys = {
+      byFingerprints: async (fps: string[]) => [USER_KEY].filter((k) => fps.includes(k.fingerprint)),
+    } as unknown as UserKeysRepository;
     const rpc = {
       call: async (pattern: string, req: { body: KeyFingerprints }) => {
         expect(pattern).toBe(DeployKeyPatterns.findByFingerprints);
@@ -30,11 +38,19 @@ describe(UserKeysService.name, () => {
         return [DEPLOY_KEY].filter((k) => req.body.fingerprints.includes(k.fingerprint));
       },
     } as unknown as RpcClient;
-    sut = new UserKeysService({} as Database, keys, {} as UsersService, {} as UsersRepository, rpc, { rootUrl: 'http://forge.test/' } as PlatformConfig);
+    sut = new UserKeysService({} as Database, keys, {} as UsersService, {} as UsersRepository, rpc, {
+      rootUrl: 'http://forge.test/',
+    } as PlatformConfig);
   });
 
   it("should answer a user's key without asking repo-service", async () => {
-    expect(await sut.owner(null, 'SHA256:user')).toEqual({ kind: 'user', keyId: 7, userId: 3, fingerprint: 'SHA256:user', content: 'ssh-ed25519 AAAA u@x' });
+    expect(await sut.owner(null, 'SHA256:user')).toEqual({
+      kind: 'user',
+      keyId: 7,
+      userId: 3,
+      fingerprint: 'SHA256:user',
+      content: 'ssh-ed25519 AAAA u@x',
+    });
     expect(asked).toEqual([]);
   });
 

@@ -15,7 +15,13 @@ import {
   type SshKeyOwner,
   type User,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, parseSshPublicKey, PlatformConfig, RpcClient } from '@gitforge/platform';
+import {
+  Database,
+  isUniqueViolation,
+  parseSshPublicKey,
+  PlatformConfig,
+  RpcClient,
+} from '@gitforge/platform';
 import { toUser } from '../users/user.mapper.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
@@ -45,7 +51,12 @@ export class UserKeysService {
    * Gitea's listPublicKeys: without `username` the actor's own keys, except that a `fingerprint`
    * on `/user/keys` looks through every user's keys (Gitea's "querying, not listing").
    */
-  async list(actor: Actor | null, username: string | undefined, fingerprint: string | undefined, options: ListOptions): Promise<Page<PublicKey>> {
+  async list(
+    actor: Actor | null,
+    username: string | undefined,
+    fingerprint: string | undefined,
+    options: ListOptions,
+  ): Promise<Page<PublicKey>> {
     let ownerId: number | undefined;
     if (username === undefined) {
       const me = await this.users.requireSelf(actor);
@@ -70,17 +81,29 @@ export class UserKeysService {
   async create(actor: Actor | null, username: string | undefined, body: CreateKeyOption): Promise<PublicKey> {
     const owner = await this.target(actor, username);
     const parsed = parseSshPublicKey(body.key);
-    const deployKeys = await this.rpc.call<SshKeyOwner[], Record<string, string>, KeyFingerprints>(DeployKeyPatterns.findByFingerprints, {
-      actor,
-      body: { fingerprints: [parsed.fingerprint] },
-    });
+    const deployKeys = await this.rpc.call<SshKeyOwner[], Record<string, string>, KeyFingerprints>(
+      DeployKeyPatterns.findByFingerprints,
+      {
+        actor,
+        body: { fingerprints: [parsed.fingerprint] },
+      },
+    );
     if (deployKeys.length > 0) throw unprocessable('Key content has been used as non-deploy key');
     const created = await this.db
       .transaction(async (m) => {
-        if (await this.keys.findByFingerprint(m, parsed.fingerprint)) throw unprocessable('Key content has been used as non-deploy key');
-        if (await this.keys.findByName(m, owner.id, body.title)) throw unprocessable('Key title has been used');
+        if (await this.keys.findByFingerprint(m, parsed.fingerprint))
+          throw unprocessable('Key content has been used as non-deploy key');
+        if (await this.keys.findByName(m, owner.id, body.title))
+          throw unprocessable('Key title has been used');
         const now = new Date();
-        return this.keys.insert(m, { ownerId: owner.id, name: body.title, fingerprint: parsed.fingerprint, content: parsed.content, createdAt: now, updatedAt: now });
+        return this.keys.insert(m, {
+          ownerId: owner.id,
+          name: body.title,
+          fingerprint: parsed.fingerprint,
+          content: parsed.content,
+          createdAt: now,
+          updatedAt: now,
+        });
       })
       .catch((err: unknown) => {
         if (isUniqueViolation(err)) throw unprocessable('Key content has been used as non-deploy key');
@@ -98,29 +121,42 @@ export class UserKeysService {
     await this.db.transaction(async (m) => {
       const key = await this.keys.findById(idFrom(rawId), m);
       if (!key) throw notFound();
-      if (key.ownerId !== owner.id && !(username === undefined && owner.isAdmin)) throw forbidden('You do not have access to this key');
+      if (key.ownerId !== owner.id && !(username === undefined && owner.isAdmin))
+        throw forbidden('You do not have access to this key');
       await this.keys.delete(m, key.id);
     });
   }
 
   async findByFingerprints(fingerprints: string[]): Promise<UserOwner[]> {
     const rows = await this.keys.byFingerprints([...new Set(fingerprints)].slice(0, 100));
-    return rows.map((k) => ({ kind: 'user', keyId: k.id, userId: k.ownerId, fingerprint: k.fingerprint, content: k.content }));
+    return rows.map((k) => ({
+      kind: 'user',
+      keyId: k.id,
+      userId: k.ownerId,
+      fingerprint: k.fingerprint,
+      content: k.content,
+    }));
   }
 
   /** Whose key a fingerprint is: a user's, else a deploy key (asked of repo-service), else nobody. */
   async owner(actor: Actor | null, fingerprint: string): Promise<SshKeyOwner | null> {
     const [user] = await this.findByFingerprints([fingerprint]);
     if (user) return user;
-    const [deploy] = await this.rpc.call<SshKeyOwner[], Record<string, string>, KeyFingerprints>(DeployKeyPatterns.findByFingerprints, {
-      actor,
-      body: { fingerprints: [fingerprint] },
-    });
+    const [deploy] = await this.rpc.call<SshKeyOwner[], Record<string, string>, KeyFingerprints>(
+      DeployKeyPatterns.findByFingerprints,
+      {
+        actor,
+        body: { fingerprints: [fingerprint] },
+      },
+    );
     return deploy ?? null;
   }
 
   /** The account whose keys are managed: the actor, or on the admin routes the named user. */
-  private async target(actor: Actor | null, username: string | undefined): Promise<{ id: number; isAdmin: boolean }> {
+  private async target(
+    actor: Actor | null,
+    username: string | undefined,
+  ): Promise<{ id: number; isAdmin: boolean }> {
     const me = await this.users.requireSelf(actor);
     if (username === undefined) return me;
     if (!me.isAdmin) throw forbidden('user should be the site admin');
@@ -133,7 +169,10 @@ export class UserKeysService {
   private async views(actor: Actor | null, keys: PublicKeyEntity[]): Promise<PublicKey[]> {
     const privileged = keys.filter((k) => actor && (actor.isAdmin || actor.id === k.ownerId));
     const owners = new Map<number, User>();
-    for (const u of await this.userRows.findByIds([...new Set(privileged.map((k) => k.ownerId))])) owners.set(u.id, toUser(u, actor, this.config.rootUrl));
-    return keys.map((k) => toPublicKey(k, this.config.rootUrl, privileged.includes(k) ? owners.get(k.ownerId) : undefined));
+    for (const u of await this.userRows.findByIds([...new Set(privileged.map((k) => k.ownerId))]))
+      owners.set(u.id, toUser(u, actor, this.config.rootUrl));
+    return keys.map((k) =>
+      toPublicKey(k, this.config.rootUrl, privileged.includes(k) ? owners.get(k.ownerId) : undefined),
+    );
   }
 }

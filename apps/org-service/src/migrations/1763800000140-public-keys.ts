@@ -20,8 +20,14 @@ export class PublicKeys1763800000140 implements MigrationInterface {
         ],
       }),
     );
-    await q.createIndex('public_key', new TableIndex({ name: 'uq_public_key_fingerprint', columnNames: ['fingerprint'], isUnique: true }));
-    await q.createIndex('public_key', new TableIndex({ name: 'uq_public_key_owner_name', columnNames: ['owner_id', 'name'], isUnique: true }));
+    await q.createIndex(
+      'public_key',
+      new TableIndex({ name: 'uq_public_key_fingerprint', columnNames: ['fingerprint'], isUnique: true }),
+    );
+    await q.createIndex(
+      'public_key',
+      new TableIndex({ name: 'uq_public_key_owner_name', columnNames: ['owner_id', 'name'], isUnique: true }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

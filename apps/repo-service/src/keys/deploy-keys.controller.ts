@@ -20,7 +20,13 @@ export class DeployKeysController {
 
   @MessagePattern(DeployKeyPatterns.list)
   list(@Payload() req: RpcRequest<RepoParams>): Promise<Page<DeployKey>> {
-    return this.keys.list(req.actor, req.params.owner, req.params.repo, req.query, normalizeListOptions(req.query));
+    return this.keys.list(
+      req.actor,
+      req.params.owner,
+      req.params.repo,
+      req.query,
+      normalizeListOptions(req.query),
+    );
   }
 
   @MessagePattern(DeployKeyPatterns.get)
@@ -39,7 +45,9 @@ export class DeployKeysController {
   }
 
   @MessagePattern(DeployKeyPatterns.findByFingerprints)
-  findByFingerprints(@Payload() req: RpcRequest<Record<string, string>, KeyFingerprints>): Promise<SshKeyOwner[]> {
+  findByFingerprints(
+    @Payload() req: RpcRequest<Record<string, string>, KeyFingerprints>,
+  ): Promise<SshKeyOwner[]> {
     return this.keys.findByFingerprints(req.body?.fingerprints ?? []);
   }
 }

@@ -43,14 +43,21 @@ export class DeployKeysRepository {
   }
 
   publicKeysByFingerprints(fingerprints: string[]): Promise<DeployPublicKeyEntity[]> {
-    return fingerprints.length === 0 ? Promise.resolve([]) : this.db.manager.find(DeployPublicKeyEntity, { where: { fingerprint: In(fingerprints) } });
+    return fingerprints.length === 0
+      ? Promise.resolve([])
+      : this.db.manager.find(DeployPublicKeyEntity, { where: { fingerprint: In(fingerprints) } });
   }
 
   byKeyIds(keyIds: number[]): Promise<DeployKeyEntity[]> {
-    return keyIds.length === 0 ? Promise.resolve([]) : this.db.manager.find(DeployKeyEntity, { where: { keyId: In(keyIds) }, order: { id: 'ASC' } });
+    return keyIds.length === 0
+      ? Promise.resolve([])
+      : this.db.manager.find(DeployKeyEntity, { where: { keyId: In(keyIds) }, order: { id: 'ASC' } });
   }
 
-  insertPublicKey(manager: EntityManager, key: Partial<DeployPublicKeyEntity>): Promise<DeployPublicKeyEntity> {
+  insertPublicKey(
+    manager: EntityManager,
+    key: Partial<DeployPublicKeyEntity>,
+  ): Promise<DeployPublicKeyEntity> {
     return manager.save(DeployPublicKeyEntity, manager.create(DeployPublicKeyEntity, key));
   }
 

@@ -17,7 +17,13 @@ import {
   type Page,
   type SshKeyOwner,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, parseSshPublicKey, PlatformConfig, RpcClient } from '@gitforge/platform';
+import {
+  Database,
+  isUniqueViolation,
+  parseSshPublicKey,
+  PlatformConfig,
+  RpcClient,
+} from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { repoUrls, toRepository } from '../repos/repo.mapper.js';
@@ -42,11 +48,21 @@ export class DeployKeysService {
     private readonly config: PlatformConfig,
   ) {}
 
-  async list(actor: Actor | null, owner: string, repo: string, query: Record<string, unknown> | undefined, options: ListOptions): Promise<Page<DeployKey>> {
+  async list(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    query: Record<string, unknown> | undefined,
+    options: ListOptions,
+  ): Promise<Page<DeployKey>> {
     const ctx = await this.writer(actor, owner, repo);
     const [rows, total] = await this.keys.list(
       ctx.repo.id,
-      { keyId: formInt64(query?.key_id) || undefined, fingerprint: typeof query?.fingerprint === 'string' && query.fingerprint !== '' ? query.fingerprint : undefined },
+      {
+        keyId: formInt64(query?.key_id) || undefined,
+        fingerprint:
+          typeof query?.fingerprint === 'string' && query.fingerprint !== '' ? query.fingerprint : undefined,
+      },
       options,
     );
     return pageOf(
@@ -66,18 +82,27 @@ export class DeployKeysService {
   async create(actor: Actor | null, owner: string, repo: string, body: CreateKeyOption): Promise<DeployKey> {
     const ctx = await this.admin(actor, owner, repo);
     const parsed = parseSshPublicKey(body.key);
-    const userKeys = await this.rpc.call<SshKeyOwner[], Record<string, string>, KeyFingerprints>(UserKeyPatterns.findByFingerprints, {
-      actor,
-      body: { fingerprints: [parsed.fingerprint] },
-    });
+    const userKeys = await this.rpc.call<SshKeyOwner[], Record<string, string>, KeyFingerprints>(
+      UserKeyPatterns.findByFingerprints,
+      {
+        actor,
+        body: { fingerprints: [parsed.fingerprint] },
+      },
+    );
     if (userKeys.length > 0) throw unprocessable('Key content has been used as non-deploy key');
     const created = await this.db
       .transaction(async (m) => {
         const publicKey =
           (await this.keys.findPublicKey(parsed.fingerprint, m)) ??
-          (await this.keys.insertPublicKey(m, { fingerprint: parsed.fingerprint, content: parsed.content, createdAt: new Date() }));
-        if (await this.keys.findByKeyAndRepo(m, publicKey.id, ctx.repo.id)) throw unprocessable('This key has already been added to this repository');
-        if (await this.keys.findByName(m, ctx.repo.id, body.title)) throw unprocessable('A key with the same name already exists');
+          (await this.keys.insertPublicKey(m, {
+            fingerprint: parsed.fingerprint,
+            content: parsed.content,
+            createdAt: new Date(),
+          }));
+        if (await this.keys.findByKeyAndRepo(m, publicKey.id, ctx.repo.id))
+          throw unprocessable('This key has already been added to this repository');
+        if (await this.keys.findByName(m, ctx.repo.id, body.title))
+          throw unprocessable('A key with the same name already exists');
         return this.keys.insert(m, {
           keyId: publicKey.id,
           repoId: ctx.repo.id,
@@ -114,7 +139,9 @@ export class DeployKeysService {
       keyId: k.id,
       fingerprint: k.fingerprint,
       content: k.content,
-      repositories: uses.filter((u) => u.keyId === k.id).map((u) => ({ deployKeyId: u.id, repoId: u.repoId, readOnly: u.readOnly })),
+      repositories: uses
+        .filter((u) => u.keyId === k.id)
+        .map((u) => ({ deployKeyId: u.id, repoId: u.repoId, readOnly: u.readOnly })),
     }));
   }
 
@@ -122,7 +149,12 @@ export class DeployKeysService {
   private view(actor: Actor, ctx: RepoContext, key: DeployKeyEntity): DeployKey {
     const privileged = actor.isAdmin || actor.id === ctx.repo.ownerId;
     const repository = privileged
-      ? toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(key.readOnly ? AccessMode.read : AccessMode.write), this.config.rootUrl)
+      ? toRepository(
+          ctx.repo,
+          ctx.owner.ownerUser,
+          new RepoPermission(key.readOnly ? AccessMode.read : AccessMode.write),
+          this.config.rootUrl,
+        )
       : undefined;
     return toDeployKey(key, this.keysUrl(ctx), repository);
   }
@@ -134,14 +166,16 @@ export class DeployKeysService {
   private async writer(actor: Actor | null, owner: string, repo: string): Promise<RepoContext> {
     const ctx = await this.access.assign(actor, owner, repo);
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    if (!ctx.permission.canWrite('repo.code')) throw forbidden('user should have a permission to write to a repo');
+    if (!ctx.permission.canWrite('repo.code'))
+      throw forbidden('user should have a permission to write to a repo');
     return ctx;
   }
 
   private async admin(actor: Actor | null, owner: string, repo: string): Promise<RepoContext> {
     const ctx = await this.access.assign(actor, owner, repo);
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    if (!ctx.permission.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+    if (!ctx.permission.isAdmin)
+      throw forbidden('user should be an owner or a collaborator with admin write of a repository');
     return ctx;
   }
 }

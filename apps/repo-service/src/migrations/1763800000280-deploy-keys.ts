@@ -12,7 +12,14 @@ export class DeployKeys1763800000280 implements MigrationInterface {
         columns: [col.id(), col.varchar('fingerprint'), col.text('content'), col.timestamp('created_at')],
       }),
     );
-    await q.createIndex('deploy_public_key', new TableIndex({ name: 'uq_deploy_public_key_fingerprint', columnNames: ['fingerprint'], isUnique: true }));
+    await q.createIndex(
+      'deploy_public_key',
+      new TableIndex({
+        name: 'uq_deploy_public_key_fingerprint',
+        columnNames: ['fingerprint'],
+        isUnique: true,
+      }),
+    );
     await q.createTable(
       new Table({
         name: 'deploy_key',
@@ -29,9 +36,18 @@ export class DeployKeys1763800000280 implements MigrationInterface {
       }),
     );
     // Gitea's checkDeployKey: a key once per repository, a title once per repository.
-    await q.createIndex('deploy_key', new TableIndex({ name: 'uq_deploy_key_key_repo', columnNames: ['key_id', 'repo_id'], isUnique: true }));
-    await q.createIndex('deploy_key', new TableIndex({ name: 'uq_deploy_key_repo_name', columnNames: ['repo_id', 'name'], isUnique: true }));
-    await q.createIndex('deploy_key', new TableIndex({ name: 'ix_deploy_key_fingerprint', columnNames: ['fingerprint'] }));
+    await q.createIndex(
+      'deploy_key',
+      new TableIndex({ name: 'uq_deploy_key_key_repo', columnNames: ['key_id', 'repo_id'], isUnique: true }),
+    );
+    await q.createIndex(
+      'deploy_key',
+      new TableIndex({ name: 'uq_deploy_key_repo_name', columnNames: ['repo_id', 'name'], isUnique: true }),
+    );
+    await q.createIndex(
+      'deploy_key',
+      new TableIndex({ name: 'ix_deploy_key_fingerprint', columnNames: ['fingerprint'] }),
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

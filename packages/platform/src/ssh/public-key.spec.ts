@@ -32,11 +32,21 @@ function rejection(text: string): string {
 describe(parseSshPublicKey.name, () => {
   it('should answer the fingerprint ssh-keygen prints for an ed25519 key, keeping its comment', () => {
     const key = parseSshPublicKey(`  ${ED25519}\n`);
-    expect(key).toMatchObject({ type: 'ssh-ed25519', family: 'ed25519', bits: 256, content: ED25519, fingerprint: ED25519_FINGERPRINT });
+    expect(key).toMatchObject({
+      type: 'ssh-ed25519',
+      family: 'ed25519',
+      bits: 256,
+      content: ED25519,
+      fingerprint: ED25519_FINGERPRINT,
+    });
   });
 
   it('should answer the fingerprint ssh-keygen prints for an ecdsa key', () => {
-    expect(parseSshPublicKey(ECDSA384)).toMatchObject({ family: 'ecdsa', bits: 384, fingerprint: ECDSA384_FINGERPRINT });
+    expect(parseSshPublicKey(ECDSA384)).toMatchObject({
+      family: 'ecdsa',
+      bits: 384,
+      fingerprint: ECDSA384_FINGERPRINT,
+    });
   });
 
   it.each([
@@ -68,29 +78,43 @@ describe(parseSshPublicKey.name, () => {
       base64!.slice(40),
       '---- END SSH2 PUBLIC KEY ----',
     ].join('\n');
-    expect(parseSshPublicKey(ssh2Form)).toMatchObject({ content: `ssh-ed25519 ${base64}`, fingerprint: ED25519_FINGERPRINT });
+    expect(parseSshPublicKey(ssh2Form)).toMatchObject({
+      content: `ssh-ed25519 ${base64}`,
+      fingerprint: ED25519_FINGERPRINT,
+    });
   });
 
   it('should refuse an RSA key under 2048 bits, saying how long it is', () => {
-    expect(rejection(generated('rsa', 1024).public)).toBe('Invalid key content: key length is not enough: got 1024, needs 2048');
+    expect(rejection(generated('rsa', 1024).public)).toBe(
+      'Invalid key content: key length is not enough: got 1024, needs 2048',
+    );
   });
 
   it('should refuse a private key pasted by mistake, saying it is private', () => {
-    expect(rejection(generated('ed25519').private)).toBe('Invalid key content: the provided key is a private key');
-    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string;
+    expect(rejection(generated('ed25519').private)).toBe(
+      'Invalid key content: the provided key is a private key',
+    );
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs1',
+      format: 'pem',
+    }) as string;
     expect(rejection(pem)).toBe('Invalid key content: the provided key is a private key');
   });
 
   it('should refuse trailing junk inside the key blob', () => {
     const [type, base64, comment] = ED25519.split(' ');
     const withJunk = Buffer.concat([Buffer.from(base64!, 'base64'), Buffer.from('junk')]).toString('base64');
-    expect(rejection(`${type} ${withJunk} ${comment}`)).toBe('Invalid key content: ssh: trailing junk in public key');
+    expect(rejection(`${type} ${withJunk} ${comment}`)).toBe(
+      'Invalid key content: ssh: trailing junk in public key',
+    );
   });
 
   it('should refuse junk glued to the base64, a type that does not match, and garbage', () => {
     const [type, base64] = ED25519.split(' ');
     expect(rejection(`${type} ${base64}xyz`)).toMatch(/^Invalid key content: /);
-    expect(rejection(`ssh-rsa ${base64}`)).toBe('Invalid key content: key type and content does not match: ssh-rsa - ssh-ed25519');
+    expect(rejection(`ssh-rsa ${base64}`)).toBe(
+      'Invalid key content: key type and content does not match: ssh-rsa - ssh-ed25519',
+    );
     expect(rejection('not a key at all')).toMatch(/^Invalid key content: /);
     expect(rejection('   ')).toBe('Invalid key content: empty key');
   });

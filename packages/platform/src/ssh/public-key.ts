@@ -46,7 +46,8 @@ const SSH2_START = '---- BEGIN SSH2 PUBLIC KEY ----';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Gitea's 422 for key content it cannot use (HandleCheckKeyStringError). */
-const invalidKey = (reason: string): ContractError => new ContractError('unprocessable', `Invalid key content: ${reason}`);
+const invalidKey = (reason: string): ContractError =>
+  new ContractError('unprocessable', `Invalid key content: ${reason}`);
 
 /** `SHA256:` + unpadded base64 of the blob's SHA-256 (Go's ssh.FingerprintSHA256). */
 export function sshFingerprint(blob: Buffer): string {
@@ -60,10 +61,14 @@ export function sshFingerprint(blob: Buffer): string {
  * the normalised line with its fingerprint. Throws a 422 ContractError otherwise; a private key
  * pasted by mistake says so.
  */
-export function parseSshPublicKey(text: string, minimumSizes: Readonly<Record<string, number>> = MINIMUM_KEY_SIZES): SshPublicKey {
+export function parseSshPublicKey(
+  text: string,
+  minimumSizes: Readonly<Record<string, number>> = MINIMUM_KEY_SIZES,
+): SshPublicKey {
   const content = text.trim();
   if (content === '') throw invalidKey('empty key');
-  if (/PRIVATE KEY/.test(content) || content.startsWith('PuTTY-User-Key-File')) throw invalidKey('the provided key is a private key');
+  if (/PRIVATE KEY/.test(content) || content.startsWith('PuTTY-User-Key-File'))
+    throw invalidKey('the provided key is a private key');
 
   let declaredType = '';
   let base64: string;
@@ -85,7 +90,8 @@ export function parseSshPublicKey(text: string, minimumSizes: Readonly<Record<st
   if (!BASE64.test(base64)) throw invalidKey('the key is not valid base64');
   const blob = Buffer.from(base64, 'base64');
   const type = blobType(blob);
-  if (declaredType !== '' && declaredType !== type) throw invalidKey(`key type and content does not match: ${declaredType} - ${type}`);
+  if (declaredType !== '' && declaredType !== type)
+    throw invalidKey(`key type and content does not match: ${declaredType} - ${type}`);
   const family = FAMILIES[type];
   if (!family) throw new ContractError('unprocessable', 'Unable to verify key content');
 
@@ -127,7 +133,8 @@ function ssh2Body(content: string): string {
 function blobType(blob: Buffer): string {
   if (blob.length < 4) throw invalidKey('invalid key format');
   const length = blob.readUInt32BE(0);
-  if (length === 0 || blob.length < 4 + length) throw invalidKey(`invalid key format: not enough length ${length}`);
+  if (length === 0 || blob.length < 4 + length)
+    throw invalidKey(`invalid key format: not enough length ${length}`);
   return blob.subarray(4, 4 + length).toString('latin1');
 }
 

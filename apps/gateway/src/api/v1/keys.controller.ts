@@ -41,13 +41,23 @@ export class RepoKeysController {
   }
 
   @Get(':id')
-  get(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<DeployKey> {
+  get(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+  ): Promise<DeployKey> {
     return this.rpc.call(DeployKeyPatterns.get, { actor, params: { owner, repo, id } });
   }
 
   @Delete(':id')
   @HttpCode(204)
-  async delete(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string, @Param('id') id: string): Promise<void> {
+  async delete(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('id') id: string,
+  ): Promise<void> {
     await this.rpc.call(DeployKeyPatterns.delete, { actor, params: { owner, repo, id } });
   }
 }
@@ -90,7 +100,11 @@ export class UsersKeysController {
 
   @Get()
   @Paginated({ link: false })
-  list(@CurrentActor() actor: Actor | null, @Param('username') username: string, @Query() query: Record<string, string>): Promise<Page<PublicKey>> {
+  list(
+    @CurrentActor() actor: Actor | null,
+    @Param('username') username: string,
+    @Query() query: Record<string, string>,
+  ): Promise<Page<PublicKey>> {
     return this.rpc.call(UserKeyPatterns.list, { actor, params: { username }, query });
   }
 }
@@ -102,13 +116,21 @@ export class AdminUserKeysController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
-  create(@CurrentActor() actor: Actor, @Param('username') username: string, @Body() body: CreateKeyOption): Promise<PublicKey> {
+  create(
+    @CurrentActor() actor: Actor,
+    @Param('username') username: string,
+    @Body() body: CreateKeyOption,
+  ): Promise<PublicKey> {
     return this.rpc.call(UserKeyPatterns.create, { actor, params: { username }, body });
   }
 
   @Delete(':id')
   @HttpCode(204)
-  async delete(@CurrentActor() actor: Actor, @Param('username') username: string, @Param('id') id: string): Promise<void> {
+  async delete(
+    @CurrentActor() actor: Actor,
+    @Param('username') username: string,
+    @Param('id') id: string,
+  ): Promise<void> {
     await this.rpc.call(UserKeyPatterns.delete, { actor, params: { username, id } });
   }
 }
