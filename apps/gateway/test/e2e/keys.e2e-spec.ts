@@ -41,6 +41,9 @@ function sshKeygen(type: 'ed25519' | 'ecdsa' | 'rsa', bits?: number): KeyPair {
   };
 }
 
+// Shared by both layouts' suites, so removed once after them.
+afterAll(() => rmSync(keyDir, { recursive: true, force: true }));
+
 describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind) => {
   let layout: Layout;
   let api: Api;
@@ -72,7 +75,6 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
 
   afterAll(async () => {
     await layout?.stop();
-    rmSync(keyDir, { recursive: true, force: true });
   });
 
   const keysOf = (r: Repository) => `/repos/${r.full_name}/keys`;
@@ -412,7 +414,7 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       expect((await writer.api.get<PublicKey[]>('/user/keys')).body).toEqual([]);
     });
 
-    it('should delete the own key (204) and then answer 404 for it; the key may then be a deploy key', async () => {
+    it('should delete the own key (204) and then answer 404 for it; the key may then be a deploy key, until its repository goes', async () => {
       expect((await alice.api.delete(`/user/keys/${myKey.id}`)).status).toBe(204);
       expect((await alice.api.get(`/user/keys/${myKey.id}`)).status).toBe(404);
       const nowDeploy = await alice.api.post(keysOf(other), {
@@ -420,6 +422,13 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
         key: mine.publicKey,
       } satisfies CreateKeyOption);
       expect(nowDeploy.status).toBe(201);
+
+      // Deleting the repository deletes its deploy keys: the key is free to be a user's key again.
+      expect((await alice.api.delete(`/repos/${other.full_name}`)).status).toBe(204);
+      expect(
+        (await alice.api.post('/user/keys', { title: 'back', key: mine.publicKey } satisfies CreateKeyOption))
+          .status,
+      ).toBe(201);
     });
   });
 });
