@@ -9,6 +9,8 @@ import { addCollaborator, createRepo } from './support/repos.js';
 
 /** A key pair made by the real `ssh-keygen`, with the fingerprint `ssh-keygen -lf` prints for it. */
 interface KeyPair {
+  /** The private key's file (the public key is beside it, with `.pub`). */
+  file: string;
   publicKey: string;
   privateKey: string;
   fingerprint: string;
@@ -35,6 +37,7 @@ function sshKeygen(type: 'ed25519' | 'ecdsa' | 'rsa', bits?: number): KeyPair {
     encoding: 'utf8',
   });
   return {
+    file,
     publicKey: readFileSync(`${file}.pub`, 'utf8'),
     privateKey: readFileSync(file, 'utf8'),
     fingerprint: printed.split(' ')[1]!,
@@ -257,6 +260,30 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       expect((await alice.api.delete(`${keysOf(repo)}/${key.body.id}`)).status).toBe(204);
       expect((await alice.api.get(`${keysOf(repo)}/${key.body.id}`)).status).toBe(404);
       expect((await alice.api.delete(`${keysOf(repo)}/${key.body.id}`)).status).toBe(404);
+    });
+
+    it('should accept the RFC 4716 and PEM forms ssh-keygen -e writes, with the fingerprint of the key', async () => {
+      for (const [type, format] of [
+        ['ed25519', 'RFC4716'],
+        ['ecdsa', 'PKCS8'],
+        ['rsa', 'PEM'],
+      ] as const) {
+        const pair = sshKeygen(type);
+        const exported = execFileSync('ssh-keygen', ['-e', '-m', format, '-f', pair.file], {
+          encoding: 'utf8',
+        });
+        const res = await alice.api.post<DeployKey>(keysOf(repo), {
+          title: `${format} form`,
+          key: exported,
+        } satisfies CreateKeyOption);
+        expect({ format, status: res.status, fingerprint: res.body.fingerprint }).toEqual({
+          format,
+          status: 201,
+          fingerprint: pair.fingerprint,
+        });
+        expect(res.body.key).toBe(pair.publicKey.split(' ').slice(0, 2).join(' '));
+        expect((await alice.api.delete(`${keysOf(repo)}/${res.body.id}`)).status).toBe(204);
+      }
     });
   });
 

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import ssh2 from 'ssh2';
 import { ContractError } from '@gitforge/contracts';
 import { parseSshPublicKey, sshFingerprint } from './public-key.js';
@@ -11,6 +11,7 @@ const ECDSA384 =
   'ecdsa-sha2-nistp384 AAAAE2VjZHNhLXNoYTItbmlzdHAzODQAAAAIbmlzdHAzODQAAABhBFJIaKrQX0IJH/qK/fUiBKxu/B4XAeRL5ZsbAeVyeosKYK8Z6oPKvdhWR/IEdinKD+xBmT8Tn22JF+D133KP9tYr9dP4SnQfB/Rj9JWS7YMKPiU059KfxtZ3biXIvkS/9w== root@vm';
 const ECDSA384_FINGERPRINT = 'SHA256:+A9I9XejTvptwtJ8dfIstrXbGBalH8VDvcjJK5eqd90';
 
+/** ssh2's generator writes OpenSSH lines; `bits` is ignored for ed25519. */
 const generated = (type: 'ed25519' | 'ecdsa' | 'rsa', bits?: number): { public: string; private: string } =>
   type === 'ed25519'
     ? ssh2.utils.generateKeyPairSync('ed25519', { comment: 'test' })
@@ -50,13 +51,13 @@ describe(parseSshPublicKey.name, () => {
   });
 
   it.each([
-    ['ed25519', undefined, 'ssh-ed25519', 256],
+    ['ed25519', 256, 'ssh-ed25519', 256],
     ['ecdsa', 256, 'ecdsa-sha2-nistp256', 256],
     ['ecdsa', 384, 'ecdsa-sha2-nistp384', 384],
     ['ecdsa', 521, 'ecdsa-sha2-nistp521', 521],
     ['rsa', 2048, 'ssh-rsa', 2048],
     ['rsa', 4096, 'ssh-rsa', 4096],
-  ] as const)('should accept a %s key of %s bits', (family, bits, type, size) => {
+  ] as const)('should accept %s keys (%s bits)', (family, bits, type, size) => {
     const line = generated(family, bits).public;
     const key = parseSshPublicKey(line);
     expect(key).toMatchObject({ type, bits: size, content: line.trim() });
@@ -83,6 +84,28 @@ describe(parseSshPublicKey.name, () => {
       fingerprint: ED25519_FINGERPRINT,
     });
   });
+
+  it.each(['ed25519', 'ec', 'rsa'] as const)(
+    'should accept a PEM public key (%s) with the fingerprint of its SSH form',
+    (type) => {
+      const { publicKey } =
+        type === 'ec'
+          ? generateKeyPairSync('ec', { namedCurve: 'P-384' })
+          : type === 'rsa'
+            ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+            : generateKeyPairSync('ed25519');
+      const pem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
+      const key = parseSshPublicKey(pem);
+      // The same key in OpenSSH form has the same fingerprint, and reads back as the PEM's key.
+      expect(parseSshPublicKey(key.content).fingerprint).toBe(key.fingerprint);
+      const back = ssh2.utils.parseKey(key.content) as ssh2.ParsedKey;
+      expect(createPublicKey(back.getPublicPEM()).equals(publicKey)).toBe(true);
+      if (type === 'rsa') {
+        const pkcs1 = publicKey.export({ type: 'pkcs1', format: 'pem' }) as string;
+        expect(parseSshPublicKey(pkcs1).fingerprint).toBe(key.fingerprint);
+      }
+    },
+  );
 
   it('should refuse an RSA key under 2048 bits, saying how long it is', () => {
     expect(rejection(generated('rsa', 1024).public)).toBe(

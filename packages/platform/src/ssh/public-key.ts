@@ -1,4 +1,4 @@
-import { createHash, createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey } from 'node:crypto';
 import ssh2 from 'ssh2';
 import { ContractError } from '@gitforge/contracts';
 
@@ -56,7 +56,7 @@ export function sshFingerprint(blob: Buffer): string {
 
 /**
  * Gitea's CheckPublicKeyString: accepts a key in OpenSSH form (`type base64 comment`, line breaks
- * removed as Gitea does for pasted keys) or RFC 4716 (`---- BEGIN SSH2 PUBLIC KEY ----`), checks
+ * removed as Gitea does for pasted keys), RFC 4716 (`---- BEGIN SSH2 PUBLIC KEY ----`) or PEM, checks
  * the blob decodes to exactly one key of its announced type and a large enough size, and answers
  * the normalised line with its fingerprint. Throws a 422 ContractError otherwise; a private key
  * pasted by mistake says so.
@@ -76,7 +76,7 @@ export function parseSshPublicKey(
   if (content.startsWith(SSH2_START)) {
     base64 = ssh2Body(content);
   } else if (content.includes('-----BEGIN')) {
-    throw invalidKey('PEM keys are not supported, paste the OpenSSH public key (the .pub file)');
+    base64 = pemToBlob(content).toString('base64');
   } else {
     const parts = content.replace(/\r?\n|\r/g, '').split(' ');
     if (parts.length === 1) base64 = parts[0]!;
@@ -127,6 +127,52 @@ function ssh2Body(content: string): string {
     else body += line.trim();
   }
   return body;
+}
+
+/** An SSH wire `string` (RFC 4251): a uint32 length and the bytes. */
+function sshString(data: Buffer | string): Buffer {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(bytes.length);
+  return Buffer.concat([length, bytes]);
+}
+
+/** An SSH `mpint`: big-endian, no leading zeros, a zero byte in front when the top bit is set. */
+function sshMpint(unsigned: Buffer): Buffer {
+  let start = 0;
+  while (start < unsigned.length - 1 && unsigned[start] === 0) start++;
+  const bytes = unsigned.subarray(start);
+  return sshString(bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+}
+
+const EC_CURVES: Readonly<Record<string, string>> = {
+  'P-256': 'nistp256',
+  'P-384': 'nistp384',
+  'P-521': 'nistp521',
+};
+
+/**
+ * Gitea converts a PEM public key (PKIX `PUBLIC KEY` or PKCS#1 `RSA PUBLIC KEY`) to its SSH form;
+ * node's crypto reads the PEM, and the SSH blob is written from the key's JWK parameters.
+ */
+function pemToBlob(content: string): Buffer {
+  let jwk: JsonWebKey;
+  try {
+    jwk = createPublicKey(content.replace(/\r\n|\r/g, '\n')).export({ format: 'jwk' });
+  } catch (err) {
+    throw invalidKey(`failed to parse PEM block containing the public key: ${(err as Error).message}`);
+  }
+  const b64url = (v: string | undefined): Buffer => Buffer.from(v ?? '', 'base64url');
+  if (jwk.kty === 'RSA')
+    return Buffer.concat([sshString('ssh-rsa'), sshMpint(b64url(jwk.e)), sshMpint(b64url(jwk.n))]);
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519')
+    return Buffer.concat([sshString('ssh-ed25519'), sshString(b64url(jwk.x))]);
+  const curve = jwk.kty === 'EC' ? EC_CURVES[jwk.crv ?? ''] : undefined;
+  if (curve) {
+    const point = Buffer.concat([Buffer.from([4]), b64url(jwk.x), b64url(jwk.y)]);
+    return Buffer.concat([sshString(`ecdsa-sha2-${curve}`), sshString(curve), sshString(point)]);
+  }
+  throw new ContractError('unprocessable', 'Unable to verify key content');
 }
 
 /** The algorithm name the blob starts with (a uint32 length and that many bytes). */
