@@ -107,6 +107,54 @@ describe(parseSshPublicKey.name, () => {
     },
   );
 
+  it('should accept FIDO security keys (ed25519-sk, ecdsa-sk) and refuse one with junk after its application', () => {
+    const str = (b: Buffer | string): Buffer => {
+      const bytes = Buffer.from(b);
+      return Buffer.concat([Buffer.from([0, 0, 0, bytes.length]), bytes]);
+    };
+    const ed = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+    const edBlob = Buffer.concat([
+      str('sk-ssh-ed25519@openssh.com'),
+      str(Buffer.from(ed.x!, 'base64url')),
+      str('ssh:'),
+    ]);
+    const point = Buffer.concat([
+      Buffer.from([4]),
+      Buffer.from(ec.x!, 'base64url'),
+      Buffer.from(ec.y!, 'base64url'),
+    ]);
+    const ecBlob = Buffer.concat([
+      str('sk-ecdsa-sha2-nistp256@openssh.com'),
+      str('nistp256'),
+      str(point),
+      str('ssh:'),
+    ]);
+    expect(
+      parseSshPublicKey(`sk-ssh-ed25519@openssh.com ${edBlob.toString('base64')} yubikey`),
+    ).toMatchObject({
+      family: 'ed25519-sk',
+      bits: 256,
+      fingerprint: sshFingerprint(edBlob),
+    });
+    expect(
+      parseSshPublicKey(`sk-ecdsa-sha2-nistp256@openssh.com ${ecBlob.toString('base64')}`),
+    ).toMatchObject({ family: 'ecdsa-sk' });
+    const junk = Buffer.concat([edBlob, Buffer.from('x')]).toString('base64');
+    expect(rejection(`sk-ssh-ed25519@openssh.com ${junk}`)).toBe(
+      'Invalid key content: ssh: trailing junk in public key',
+    );
+    const offCurve = Buffer.concat([
+      str('sk-ecdsa-sha2-nistp256@openssh.com'),
+      str('nistp256'),
+      str(Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)])),
+      str('ssh:'),
+    ]);
+    expect(rejection(`sk-ecdsa-sha2-nistp256@openssh.com ${offCurve.toString('base64')}`)).toMatch(
+      /^Invalid key content: /,
+    );
+  });
+
   it('should refuse an RSA key under 2048 bits, saying how long it is', () => {
     expect(rejection(generated('rsa', 1024).public)).toBe(
       'Invalid key content: key length is not enough: got 1024, needs 2048',

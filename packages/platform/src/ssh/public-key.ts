@@ -9,7 +9,9 @@ import { ContractError } from '@gitforge/contracts';
  */
 export const MINIMUM_KEY_SIZES: Readonly<Record<string, number>> = Object.freeze({
   ed25519: 256,
+  'ed25519-sk': 256,
   ecdsa: 256,
+  'ecdsa-sk': 256,
   rsa: 2048,
 });
 
@@ -35,6 +37,8 @@ const FAMILIES: Readonly<Record<string, string>> = {
   'ecdsa-sha2-nistp521': 'ecdsa',
   'ssh-rsa': 'rsa',
   'ssh-dss': 'dsa',
+  'sk-ssh-ed25519@openssh.com': 'ed25519-sk',
+  'sk-ecdsa-sha2-nistp256@openssh.com': 'ecdsa-sk',
 };
 const ECDSA_BITS: Readonly<Record<string, number>> = {
   'ecdsa-sha2-nistp256': 256,
@@ -95,13 +99,7 @@ export function parseSshPublicKey(
   const family = FAMILIES[type];
   if (!family) throw new ContractError('unprocessable', 'Unable to verify key content');
 
-  const parsed = ssh2.utils.parseKey(`${type} ${base64}`);
-  if (parsed instanceof Error) throw invalidKey(parsed.message);
-  const key = Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed;
-  if (key.isPrivateKey()) throw invalidKey('the provided key is a private key');
-  // The library re-encodes the fields it read: anything left over in the blob is junk.
-  if (!key.getPublicSSH().equals(blob)) throw invalidKey('ssh: trailing junk in public key');
-  const bits = keyBits(type, key);
+  const bits = family.endsWith('-sk') ? securityKeyBits(type, blob) : libraryKeyBits(type, base64, blob);
 
   const minimum = minimumSizes[family];
   if (minimum === undefined) throw invalidKey(`key type is not allowed: ${family}`);
@@ -182,6 +180,60 @@ function blobType(blob: Buffer): string {
   if (length === 0 || blob.length < 4 + length)
     throw invalidKey(`invalid key format: not enough length ${length}`);
   return blob.subarray(4, 4 + length).toString('latin1');
+}
+
+/** Reads the key with ssh2 and answers its size. */
+function libraryKeyBits(type: string, base64: string, blob: Buffer): number {
+  const parsed = ssh2.utils.parseKey(`${type} ${base64}`);
+  if (parsed instanceof Error) throw invalidKey(parsed.message);
+  const key = Array.isArray(parsed) ? (parsed[0] as ssh2.ParsedKey) : parsed;
+  if (key.isPrivateKey()) throw invalidKey('the provided key is a private key');
+  // The library re-encodes the fields it read: anything left over in the blob is junk.
+  if (!key.getPublicSSH().equals(blob)) throw invalidKey('ssh: trailing junk in public key');
+  return keyBits(type, key);
+}
+
+/** The SSH `string` at `offset` and the offset after it. */
+function readString(blob: Buffer, offset: number): [Buffer, number] {
+  if (offset + 4 > blob.length) throw invalidKey('ssh: short read');
+  const end = offset + 4 + blob.readUInt32BE(offset);
+  if (end > blob.length) throw invalidKey('ssh: short read');
+  return [blob.subarray(offset + 4, end), end];
+}
+
+/**
+ * FIDO security keys (`ssh-keygen -t ed25519-sk|ecdsa-sk`), which Gitea accepts and ssh2 does not
+ * read: the key, then the application string (PROTOCOL.u2f). node's crypto checks the key itself.
+ */
+function securityKeyBits(type: string, blob: Buffer): number {
+  let offset = readString(blob, 0)[1];
+  let jwk: JsonWebKey;
+  if (type === 'sk-ssh-ed25519@openssh.com') {
+    const [point, next] = readString(blob, offset);
+    if (point.length !== 32) throw invalidKey('ssh: invalid size for Ed25519 public key');
+    jwk = { kty: 'OKP', crv: 'Ed25519', x: point.toString('base64url') };
+    offset = next;
+  } else {
+    const [curve, afterCurve] = readString(blob, offset);
+    const [point, next] = readString(blob, afterCurve);
+    if (curve.toString('latin1') !== 'nistp256' || point.length !== 65 || point[0] !== 4)
+      throw invalidKey('ssh: invalid ECDSA public key');
+    jwk = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: point.subarray(1, 33).toString('base64url'),
+      y: point.subarray(33).toString('base64url'),
+    };
+    offset = next;
+  }
+  const [, end] = readString(blob, offset);
+  if (end !== blob.length) throw invalidKey('ssh: trailing junk in public key');
+  try {
+    createPublicKey({ key: jwk, format: 'jwk' });
+  } catch (err) {
+    throw invalidKey(`invalid ssh public key: ${(err as Error).message}`);
+  }
+  return 256;
 }
 
 /** The key's size; Node's crypto loads the key, which also checks an EC point lies on its curve. */
