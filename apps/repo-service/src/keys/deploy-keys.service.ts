@@ -32,6 +32,7 @@ import { toDeployKey } from './deploy-key.mapper.js';
 import { DeployKeysRepository } from './deploy-keys.repository.js';
 
 type DeployOwner = Extract<SshKeyOwner, { kind: 'deploy' }>;
+type WriterContext = RepoContext & { actor: Actor };
 
 /**
  * `/repos/{owner}/{repo}/keys`. Issue 13: writers read, admins manage (Gitea asks for admin on
@@ -66,7 +67,7 @@ export class DeployKeysService {
       options,
     );
     return pageOf(
-      rows.map((k) => this.view(actor!, ctx, k)),
+      rows.map((k) => this.view(ctx, k)),
       total,
       options,
     );
@@ -76,7 +77,7 @@ export class DeployKeysService {
     const ctx = await this.writer(actor, owner, repo);
     const key = await this.keys.findInRepo(ctx.repo.id, idFrom(rawId));
     if (!key) throw notFound();
-    return this.view(actor!, ctx, key);
+    return this.view(ctx, key);
   }
 
   async create(actor: Actor | null, owner: string, repo: string, body: CreateKeyOption): Promise<DeployKey> {
@@ -146,8 +147,8 @@ export class DeployKeysService {
   }
 
   /** Gitea appends the repository (with the key's access) for site administrators and the repository's owner. */
-  private view(actor: Actor, ctx: RepoContext, key: DeployKeyEntity): DeployKey {
-    const privileged = actor.isAdmin || actor.id === ctx.repo.ownerId;
+  private view(ctx: WriterContext, key: DeployKeyEntity): DeployKey {
+    const privileged = ctx.actor.isAdmin || ctx.actor.id === ctx.repo.ownerId;
     const repository = privileged
       ? toRepository(
           ctx.repo,
@@ -163,12 +164,12 @@ export class DeployKeysService {
     return `${repoUrls(this.config.rootUrl, ctx.owner.ownerUser.login, ctx.repo.name).api}/keys/`;
   }
 
-  private async writer(actor: Actor | null, owner: string, repo: string): Promise<RepoContext> {
+  private async writer(actor: Actor | null, owner: string, repo: string): Promise<WriterContext> {
     const ctx = await this.access.assign(actor, owner, repo);
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     if (!ctx.permission.canWrite('repo.code'))
       throw forbidden('user should have a permission to write to a repo');
-    return ctx;
+    return { ...ctx, actor };
   }
 
   private async admin(actor: Actor | null, owner: string, repo: string): Promise<RepoContext> {
