@@ -7,7 +7,9 @@ import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
 import { AdminOrgsController } from './api/v1/admin-orgs.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
 import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } from './api/v1/labels-milestones.controller.js';
+import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
+import { RepoLanguagesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
 import { RepoSearchController } from './api/v1/repo-search.controller.js';
@@ -72,6 +74,12 @@ import { Paged } from './http/paged.js';
     RepoBranchesController,
     RepoTagsController,
     RepoTopicsController,
+    RepoKeysController,
+    UserKeysController,
+    UsersKeysController,
+    AdminUserKeysController,
+    RepoLanguagesController,
+    TopicSearchController,
     RepoCommitsController,
     RepoHooksController,
     OrgHooksController,

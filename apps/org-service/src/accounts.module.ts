@@ -7,6 +7,9 @@ import { EmailsService } from './emails/emails.service.js';
 import { FollowsController } from './follows/follows.controller.js';
 import { FollowsRepository } from './follows/follows.repository.js';
 import { FollowsService } from './follows/follows.service.js';
+import { UserKeysController } from './keys/user-keys.controller.js';
+import { UserKeysRepository } from './keys/user-keys.repository.js';
+import { UserKeysService } from './keys/user-keys.service.js';
 import { MembersController } from './members/members.controller.js';
 import { MembersService } from './members/members.service.js';
 import { OrgsController } from './orgs/orgs.controller.js';
@@ -41,6 +44,7 @@ import { UsersService } from './users/users.service.js';
     MembersController,
     TeamsController,
     TeamFactsController,
+    UserKeysController,
   ],
   providers: [
     UsersRepository,
@@ -60,6 +64,8 @@ import { UsersService } from './users/users.service.js';
     TeamsService,
     TeamFactsRepository,
     TeamFactsService,
+    UserKeysRepository,
+    UserKeysService,
   ],
 })
 export class AccountsModule {}

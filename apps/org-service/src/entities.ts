@@ -1,4 +1,6 @@
 import { AccessTokenEntity } from './tokens/access-token.entity.js';
+import { PublicKeyEntity } from './keys/public-key.entity.js';
+import { PublicKeys1763800000140 } from './migrations/1763800000140-public-keys.js';
 import { EmailAddressEntity } from './emails/email-address.entity.js';
 import { FollowEntity } from './follows/follow.entity.js';
 import { OrgUserEntity, TeamEntity, TeamRepoEntity, TeamUserEntity } from './orgs/org.entities.js';
@@ -19,5 +21,6 @@ export const OrgServiceEntities = [
   EmailAddressEntity,
   FollowEntity,
   UserRedirectEntity,
+  PublicKeyEntity,
 ];
-export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150, StarCountVersion1763800000130];
+export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150, StarCountVersion1763800000130, PublicKeys1763800000140];

@@ -1,4 +1,10 @@
 import { CollaborationEntity } from './access/collaboration.entity.js';
+import { DeployKeyEntity, DeployPublicKeyEntity } from './keys/deploy-key.entity.js';
+import { DeployKeys1763800000280 } from './migrations/1763800000280-deploy-keys.js';
+import { LanguageStatEntity } from './languages/language-stat.entity.js';
+import { LanguageStats1763800000281 } from './migrations/1763800000281-language-stats.js';
+import { Topics1763800000282 } from './migrations/1763800000282-topics.js';
+import { TopicEntity } from './topics/topic.entity.js';
 import { Repositories1763800000200 } from './migrations/1763800000200-repositories.js';
 import { Collaboration1763800000201 } from './migrations/1763800000201-collaboration.js';
 import { Protections1763800000210 } from './migrations/1763800000210-protections.js';
@@ -19,5 +25,5 @@ import { CommitStatusIndexEntity } from './statuses/commit-status-index.entity.j
 import { CommitStatusEntity } from './statuses/commit-status.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from './transfers/transfer.entities.js';
 
-export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity, CommitStatusEntity, CommitStatusIndexEntity, RepoTransferEntity, RepoRedirectEntity, StarEntity, WatchEntity, UserStarCountEntity];
-export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250, TransfersRedirects1763800000290, StarsWatches1763800000260, UserStarCounts1763800000261];
+export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity, CommitStatusEntity, CommitStatusIndexEntity, RepoTransferEntity, RepoRedirectEntity, StarEntity, WatchEntity, UserStarCountEntity, DeployPublicKeyEntity, DeployKeyEntity, LanguageStatEntity, TopicEntity];
+export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250, TransfersRedirects1763800000290, StarsWatches1763800000260, UserStarCounts1763800000261, DeployKeys1763800000280, LanguageStats1763800000281, Topics1763800000282];

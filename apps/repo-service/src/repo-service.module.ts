@@ -7,6 +7,8 @@ import { BranchesModule } from './branches/branches.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitsModule } from './commits/commits.module.js';
 import { ContentsModule } from './contents/contents.module.js';
+import { DeployKeysModule } from './keys/deploy-keys.module.js';
+import { LanguagesModule } from './languages/languages.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { PullsGitModule } from './pulls/pulls-git.module.js';
@@ -45,6 +47,8 @@ import { WatchesModule } from './watches/watches.module.js';
     TransfersModule,
     StarsModule,
     WatchesModule,
+    DeployKeysModule,
+    LanguagesModule,
   ],
 })
 export class RepoServiceModule {}

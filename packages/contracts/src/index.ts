@@ -6,6 +6,7 @@ export * from './pagination.js';
 export * from './patterns.js';
 export * from './issue-patterns.js';
 export * from './pull-patterns.js';
+export * from './key-patterns.js';
 export * from './events.js';
 export * from './queues.js';
 export * from './access.js';

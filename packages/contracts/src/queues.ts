@@ -18,6 +18,8 @@ export const QueueNames = {
   issueRepoLifecycle: 'gitforge-issue-repo-lifecycle',
   /** webhook-worker: the notification projector. */
   notifications: 'gitforge-notifications',
+  /** repo-service: language statistics follow pushes to default branches. */
+  repoLanguages: 'gitforge-repo-languages',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -51,4 +53,5 @@ export const EventConsumers: readonly EventConsumer[] = [
       EventNames.repoDeleted,
     ],
   },
+  { queue: QueueNames.repoLanguages, events: [EventNames.repoPushed] },
 ];

@@ -31,3 +31,4 @@ export * from './bootstrap/start-service.js';
 export * from './directory/directory.client.js';
 export * from './database/like.js';
 export * from './database/chunks.js';
+export * from './ssh/public-key.js';

@@ -184,6 +184,8 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     ['POST', '/repos/{repo}/contents', { files: [{ operation: 'create', path: 'g.txt', content: 'aGk=' }] }, ['files', 'message', 'branch']],
     ['POST', '/repos/{repo}/statuses/{sha}', { state: 'success' }, ['state', 'context', 'description', 'target_url']],
     ['PUT', '/repos/{repo}/topics', { topics: ['a'] }, ['topics']],
+    ['POST', '/repos/{repo}/keys', { title: 'k', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKnKNXC9JQtfx7iEwdAo10UhCU0tOkgGFUPvCG3X6Z5k corpus', read_only: true }, ['title', 'key', 'read_only']],
+    ['POST', '/user/keys', { title: 'k', key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKnKNXC9JQtfx7iEwdAo10UhCU0tOkgGFUPvCG3X6Z5k corpus' }, ['title', 'key']],
     ['PUT', '/repos/{repo}/collaborators/{user}', { permission: 'read' }, ['permission']],
     [
       'POST',
@@ -282,6 +284,10 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     '/repos/{repo}/commits/{sha}/status',
     '/repos/{repo}/topics',
     '/topics/search',
+    '/repos/{repo}/keys',
+    '/user/keys',
+    '/users/{user}/keys',
+    '/repos/{repo}/languages',
     '/repos/{repo}/collaborators',
     '/repos/{repo}/branch_protections',
     '/repos/{repo}/hooks',
@@ -368,6 +374,10 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     ['POST', '/repos/{repo}/issues/{id}/comments'],
     ['GET', '/repos/{repo}/pulls/{id}'],
     ['PUT', '/teams/{team}/repos/{repo}'],
+    ['GET', '/repos/{repo}/keys/{id}'],
+    ['DELETE', '/repos/{repo}/keys/{id}'],
+    ['GET', '/user/keys/{id}'],
+    ['DELETE', '/user/keys/{id}'],
   ];
 
   it('should answer huge, negative and junk ids in paths with a 404 or a 422, never a 5xx', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
+import { PublicKeyEntity } from '../keys/public-key.entity.js';
 import { Database } from '@gitforge/platform';
 import { isRowIdRange, type ListOptions, type UserStarCount, type Visibility } from '@gitforge/contracts';
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
@@ -66,6 +67,8 @@ export class UsersRepository {
     await manager.delete(UserEntity, { id });
     // Its old logins lead nowhere now (Gitea deletes user_redirect rows with the user).
     await manager.delete(UserRedirectEntity, { redirectUserId: id });
+    // The account's SSH keys must not outlive it (a later account could never claim them).
+    await manager.delete(PublicKeyEntity, { ownerId: id });
   }
 
   /** Gitea's NewUserRedirect: `oldName` leads to the account from now on, and no redirect sits on its new name. */

@@ -3,6 +3,9 @@ import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeo
 import { Database } from '@gitforge/platform';
 import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/contracts';
 import { CollaborationEntity } from '../access/collaboration.entity.js';
+import { DeployKeyEntity } from '../keys/deploy-key.entity.js';
+import { LanguageStatEntity } from '../languages/language-stat.entity.js';
+import { TopicEntity } from '../topics/topic.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from '../transfers/transfer.entities.js';
@@ -187,7 +190,13 @@ export class ReposRepository {
   }
 
   async delete(manager: EntityManager, id: number): Promise<void> {
+    const topics = (await manager.findOne(RepositoryEntity, { where: { id } }))?.topics ?? [];
     await manager.delete(RepositoryEntity, { id });
+    if (topics.length > 0) {
+      // `GET /topics/search` counts repositories per topic: a deleted one no longer counts.
+      await manager.decrement(TopicEntity, { name: In(topics) }, 'repoCount', 1);
+      await manager.delete(TopicEntity, { name: In(topics), repoCount: 0 });
+    }
     // Grants and rules die with the repository, so a later repository can never inherit them.
     await manager.delete(CollaborationEntity, { repoId: id });
     await manager.delete(BranchProtectionEntity, { repoId: id });
@@ -196,6 +205,10 @@ export class ReposRepository {
     await manager.delete(RepoTransferEntity, { repoId: id });
     await manager.delete(RepoRedirectEntity, { redirectRepoId: id });
     await manager.delete(WatchEntity, { repoId: id });
+    // Its deploy keys go too, and the public keys no other repository uses.
+    await manager.delete(DeployKeyEntity, { repoId: id });
+    await manager.query('DELETE FROM deploy_public_key WHERE id NOT IN (SELECT key_id FROM deploy_key)');
+    await manager.delete(LanguageStatEntity, { repoId: id });
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {

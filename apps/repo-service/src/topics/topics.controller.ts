@@ -3,9 +3,11 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   normalizeListOptions,
   TopicPatterns,
+  TopicSearchPatterns,
   type Page,
   type RepoTopicOptions,
   type RpcRequest,
+  type TopicResponse,
 } from '@gitforge/contracts';
 import { TopicsService } from './topics.service.js';
 
@@ -18,6 +20,14 @@ export class TopicsController {
   @MessagePattern(TopicPatterns.list)
   list(@Payload() req: RpcRequest<RepoParams>): Promise<Page<string>> {
     return this.topics.list(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query));
+  }
+
+  @MessagePattern(TopicSearchPatterns.search)
+  search(@Payload() req: RpcRequest<Record<string, string>>): Promise<Page<TopicResponse>> {
+    return this.topics.search(
+      typeof req.query?.q === 'string' ? req.query.q : '',
+      normalizeListOptions(req.query),
+    );
   }
 
   @MessagePattern(TopicPatterns.replace)

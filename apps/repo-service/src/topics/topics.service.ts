@@ -2,15 +2,19 @@ import { Injectable } from '@nestjs/common';
 import {
   ContractError,
   forbidden,
+  formatTime,
   notFound,
   pageOf,
   type Actor,
   type ListOptions,
   type Page,
+  type TopicResponse,
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { ReposRepository } from '../repos/repos.repository.js';
+import type { TopicEntity } from './topic.entity.js';
+import { TopicsRepository } from './topics.repository.js';
 
 /** Gitea's limit of topics per repository. */
 const MAX_TOPICS = 25;
@@ -42,7 +46,14 @@ export class TopicsService {
     private readonly db: Database,
     private readonly access: RepoAccessService,
     private readonly repos: ReposRepository,
+    private readonly topicRows: TopicsRepository,
   ) {}
+
+  /** `GET /topics/search?q=`: every topic in use whose name contains `q`, most used first (Gitea counts private repositories too). */
+  async search(keyword: string, options: ListOptions): Promise<Page<TopicResponse>> {
+    const [rows, total] = await this.topicRows.search(keyword.trim(), options);
+    return pageOf(rows.map(toTopicResponse), total, options);
+  }
 
   async list(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<string>> {
     const ctx = await this.access.assign(actor, owner, repo);
@@ -92,7 +103,13 @@ export class TopicsService {
     await this.db.transaction(async (m) => {
       const row = await this.repos.lockById(m, ctx.repo.id);
       if (!row) throw notFound();
-      await this.repos.update(m, row.id, { topics: next(row.topics).sort(byName), updatedAt: new Date() });
+      const topics = next(row.topics).sort(byName);
+      await this.repos.update(m, row.id, { topics, updatedAt: new Date() });
+      await this.topicRows.recount(
+        m,
+        topics.filter((t) => !row.topics.includes(t)),
+        row.topics.filter((t) => !topics.includes(t)),
+      );
     });
   }
 
@@ -104,6 +121,16 @@ export class TopicsService {
       throw forbidden('user should be an owner or a collaborator with admin write of a repository');
     return ctx;
   }
+}
+
+function toTopicResponse(t: TopicEntity): TopicResponse {
+  return {
+    id: t.id,
+    topic_name: t.name,
+    repo_count: t.repoCount,
+    created: formatTime(t.createdAt),
+    updated: formatTime(t.updatedAt),
+  };
 }
 
 /** A single topic from the path; Gitea's 422 names it (as a string, not a list) when it is invalid. */

@@ -14,3 +14,4 @@ export * from './tag.js';
 export * from './issue.js';
 export * from './pull.js';
 export * from './notification.js';
+export * from './key.js';
