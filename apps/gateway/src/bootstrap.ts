@@ -53,7 +53,7 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   };
   fastify.addContentTypeParser(['application/x-www-form-urlencoded', 'text/plain'], { parseAs: 'string' }, lenient);
   // Uploads are never read here: the gateway streams them to the service that stores them
-  // (attachments to issue-service), which parses the multipart stream itself.
+  // (attachments to issue-service, release assets to repo-service), which parses the multipart stream itself.
   fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
   // Gitea's binding reads an empty JSON body as `{}`: clients send `Content-Type: application/json`
   // on every request, DELETE included, and must not get a 4xx for it.

@@ -10,6 +10,7 @@ import { ContentsModule } from './contents/contents.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { PullsGitModule } from './pulls/pulls-git.module.js';
+import { ReleasesModule } from './releases/releases.module.js';
 import { RepoTeamsModule } from './repo-teams/repo-teams.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
@@ -39,6 +40,7 @@ import { TopicsModule } from './topics/topics.module.js';
     TopicsModule,
     RepoFactsModule,
     PullsGitModule,
+    ReleasesModule,
   ],
 })
 export class RepoServiceModule {}

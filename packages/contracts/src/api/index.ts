@@ -13,3 +13,4 @@ export * from './facts.js';
 export * from './tag.js';
 export * from './issue.js';
 export * from './pull.js';
+export * from './release.js';

@@ -61,3 +61,4 @@ export * from './pull/edit-pull-request-option.dto.js';
 export * from './pull/merge-pull-request-option.dto.js';
 export * from './pull/pull-review-options.dto.js';
 export * from './repo/create-fork-option.dto.js';
+export * from './repo/release-options.dto.js';
