@@ -3,9 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Attachment, CreateReleaseOption, CreateTagProtectionOption, EditReleaseOption, Release, Repository } from '@gitforge/contracts';
+import type { Activity, Attachment, CreateReleaseOption, CreateTagProtectionOption, EditReleaseOption, Release, Repository } from '@gitforge/contracts';
+import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { GitCli, gitUrl } from './support/git.js';
+import { HookReceiver } from './support/hook-receiver.js';
 import { basicAuth } from './support/http.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { commitOnDisk, gitOnDisk, repoEvents } from './support/repo-disk.js';
@@ -24,9 +26,11 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
   let head: string;
   let git: GitCli;
   let scratch: string;
+  let receiver: HookReceiver;
 
   beforeAll(async () => {
-    layout = await Layout.start(kind, { env: { GITFORGE_ATTACHMENT_MAX_SIZE_MB: String(MAX_MB) } });
+    receiver = await HookReceiver.start();
+    layout = await Layout.start(kind, { env: { GITFORGE_ATTACHMENT_MAX_SIZE_MB: String(MAX_MB), GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1' } });
     api = new Api(layout);
     alice = await createUser(api, 'alice');
     bob = await createUser(api, 'bob');
@@ -46,6 +50,13 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
     );
     // carol writes; bob only reads (the repository is public).
     await addCollaborator(alice.api, repo, carol, 'write');
+    const hook = await alice.api.post(`/repos/${repo.full_name}/hooks`, {
+      type: 'gitea',
+      active: true,
+      events: ['release'],
+      config: { url: receiver.url('/release'), content_type: 'json' },
+    });
+    expect(hook.status).toBe(201);
     git = GitCli.create();
     scratch = mkdtempSync(join(tmpdir(), 'gf-releases-'));
   });
@@ -54,6 +65,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
     git?.cleanup();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     await layout?.stop();
+    await receiver?.close();
   });
 
   const releases = (r: Repository = repo) => `/repos/${r.full_name}/releases`;
@@ -222,6 +234,42 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
     });
   });
 
+  describe('notifications', () => {
+    it("should deliver Gitea's release webhook (published, updated, deleted) and record publish_release in the feed", async () => {
+      const created = (await alice.api.post<Release>(releases(), { tag_name: 'hooked-1', name: 'Hooked' } satisfies CreateReleaseOption)).body;
+      expect((await alice.api.patch(`${releases()}/${created.id}`, { body: 'changed' } satisfies EditReleaseOption)).status).toBe(200);
+      expect((await alice.api.delete(`${releases()}/${created.id}`)).status).toBe(204);
+      const deliveries = await expectEventually(
+        () => {
+          const got = receiver
+            .at('/release')
+            .map((d) => JSON.parse(d.body) as { action: string; release: Release; repository: Repository; sender: { login: string } })
+            .filter((p) => p.release.tag_name === 'hooked-1');
+          if (got.length < 3) throw new Error(`${got.length} of 3 release deliveries`);
+          return got;
+        },
+        { timeoutMs: 20_000, intervalMs: 50 },
+      );
+      expect(deliveries.map((p) => p.action).sort()).toEqual(['deleted', 'published', 'updated']);
+      const published = deliveries.find((p) => p.action === 'published')!;
+      expect(Object.keys(published)).toEqual(['action', 'release', 'repository', 'sender']);
+      expect(published).toMatchObject({ release: { id: created.id, name: 'Hooked', url: created.url }, repository: { full_name: repo.full_name }, sender: { login: alice.username } });
+      const headers = receiver.at('/release').map((d) => d.headers['x-gitea-event']);
+      expect(new Set(headers)).toEqual(new Set(['release']));
+
+      const feed = await expectEventually(
+        async () => {
+          const res = await alice.api.get<Activity[]>(`/repos/${repo.full_name}/activities/feeds?limit=50`);
+          const entries = res.body.filter((e) => e.op_type === 'publish_release' && e.ref_name === 'hooked-1');
+          if (entries.length === 0) throw new Error('no publish_release entry yet');
+          return entries;
+        },
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
+      expect(feed[0]).toMatchObject({ content: 'Hooked', act_user: { login: alice.username } });
+    });
+  });
+
   describe('assets', () => {
     let release: Release;
     let asset: Attachment;
@@ -310,7 +358,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await tagsOnServer()).has('refs/tags/lightweight')).toBe(true);
       expect((await alice.api.get(`/repos/${repo.full_name}/tags/lightweight`)).status).toBe(200);
       const deleted = (await repoEvents(layout, repo.id)).filter((e) => e.name === 'release.deleted').map((e) => (e.payload as { release: Release }).release.tag_name);
-      expect(deleted.sort()).toEqual(['assets-1', 'lightweight']);
+      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight']);
     });
   });
 
