@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -378,7 +378,9 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(listed).toEqual(await treeAt('v1.0'));
       expect(readFileSync(join(dir, repo.name, 'hello.txt'), 'utf8')).toBe('hello release\n');
       expect(statSync(join(dir, repo.name, 'run.sh')).mode & 0o111).not.toBe(0);
-      // The second answer comes from the cache: the same bytes, with a length.
+      // The second answer comes from the cache (in place once git has finished): the same bytes, with a length.
+      const cache = join(layout.dataDir, 'repo-archives', String(repo.id));
+      await expectEventually(() => expect(existsSync(cache) && readdirSync(cache).some((f) => f.endsWith('.tar.gz'))).toBe(true), { timeoutMs: 10_000, intervalMs: 20 });
       const again = await download(url);
       expect(again.body.equals(got.body)).toBe(true);
       expect(again.headers.get('content-length')).toBe(String(got.body.length));
@@ -402,6 +404,24 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       writeFileSync(bundleFile, bundle.body);
       const heads = (await git.run(['bundle', 'list-heads', bundleFile])).stdout;
       expect(heads).toContain(`${head} refs/heads/bundle`);
+    });
+
+    it("should take a deleted repository's releases, asset files and cached archives with it", async () => {
+      const doomed = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('doomed'), auto_init: true })).body;
+      const rel = (await alice.api.post<Release>(releases(doomed), { tag_name: 'v1' } satisfies CreateReleaseOption)).body;
+      const form = new FormData();
+      form.append('attachment', new Blob(['bytes']), 'f.bin');
+      const uploaded = await fetch(`${layout.apiUrl}${releases(doomed)}/${rel.id}/assets`, { method: 'POST', body: form, headers: { authorization: basicAuth(alice.username, alice.password) } });
+      const asset = (await uploaded.json()) as Attachment;
+      expect((await download(rel.tarball_url)).status).toBe(200);
+      const blob = join(layout.dataDir, 'releases', asset.uuid);
+      const cache = join(layout.dataDir, 'repo-archives', String(doomed.id));
+      expect(existsSync(blob)).toBe(true);
+      // The cache file is renamed into place once git has finished, just after the client has its bytes.
+      await expectEventually(() => expect(existsSync(cache) && readdirSync(cache).some((f) => f.endsWith('.tar.gz'))).toBe(true), { timeoutMs: 10_000, intervalMs: 20 });
+      expect((await alice.api.delete(`/repos/${doomed.full_name}`)).status).toBe(204);
+      expect(existsSync(blob)).toBe(false);
+      expect(existsSync(cache)).toBe(false);
     });
 
     it('should answer 404 for option-like or unknown refs, unknown formats, and private repositories to outsiders', async () => {

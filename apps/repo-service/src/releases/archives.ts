@@ -12,6 +12,7 @@ import type { RepoView } from '../contents/repo-view.js';
 import { GitService } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
 import { RepoServiceConfig } from '../repo.config.js';
+import { archiveCacheDir } from './release-files.js';
 
 const log = createLogger('archives');
 
@@ -41,7 +42,7 @@ export class Archives {
   readonly root: string;
 
   constructor(
-    config: RepoServiceConfig,
+    private readonly config: RepoServiceConfig,
     private readonly git: GitService,
     private readonly refs: Refs,
   ) {
@@ -100,13 +101,8 @@ export class Archives {
     return removed;
   }
 
-  /** Drops one repository's cache (for deletions and renames). */
-  async forget(repoId: number): Promise<void> {
-    await rm(join(this.root, String(repoId)), { recursive: true, force: true });
-  }
-
   private cachePath(repoId: number, commit: string, repoName: string, format: ArchiveFormat): string {
-    return join(this.root, String(repoId), `${commit}-${repoName}.${format}`);
+    return join(archiveCacheDir(this.config.GITFORGE_DATA_DIR, repoId), `${commit}-${repoName}.${format}`);
   }
 
   /** `git archive` to the client and to the cache file at once; the file is kept only if git succeeded. */

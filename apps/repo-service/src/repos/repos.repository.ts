@@ -5,6 +5,7 @@ import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/cont
 import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
+import { ReleaseAssetEntity, ReleaseEntity } from '../releases/release.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -186,6 +187,8 @@ export class ReposRepository {
     await manager.delete(CollaborationEntity, { repoId: id });
     await manager.delete(BranchProtectionEntity, { repoId: id });
     await manager.delete(TagProtectionEntity, { repoId: id });
+    await manager.delete(ReleaseAssetEntity, { repoId: id });
+    await manager.delete(ReleaseEntity, { repoId: id });
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {

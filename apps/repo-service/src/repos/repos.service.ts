@@ -23,7 +23,8 @@ import {
   type ReachableRepos,
   type Repository,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { BlobStore, Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
@@ -68,6 +69,7 @@ export class ReposService {
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
     private readonly staging: RepoStaging,
+    private readonly blobs: BlobStore,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -444,6 +446,7 @@ export class ReposService {
   /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
   private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
     const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+    const assets = await releaseAssetUuids(this.db.manager, repo.id);
     await this.db.transaction(async (m) => {
       await this.repos.delete(m, repo.id);
       // As Gitea: the parent counts one fork less, and the forks of a deleted parent become standalone.
@@ -452,6 +455,7 @@ export class ReposService {
       await this.outbox.add(m, EventNames.repoDeleted, { repository: snapshot, organization: owner.organization, sender }, { actor, repoId: repo.id });
     });
     await this.git.remove(repo.id);
+    await dropReleaseFiles(this.blobs, this.config.GITFORGE_DATA_DIR, repo.id, assets);
   }
 
   /**
