@@ -148,7 +148,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       const draft = await alice.api.post<Release>(releases(), { tag_name: 'v2.0-rc', target_commitish: head, name: 'Draft', draft: true } satisfies CreateReleaseOption);
       expect(draft.status).toBe(201);
       expect(draft.body.draft).toBe(true);
-      expect(draft.body.published_at).toBeUndefined();
+      expect(draft.body.published_at).toBeNull();
       expect((await tagsOnServer()).has('refs/tags/v2.0-rc')).toBe(false);
 
       const asReader = await bob.api.get<Release[]>(releases());
@@ -296,6 +296,24 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await bob.api.get<Release>(`${releases()}/${release.id}`)).body.assets).toEqual([asset]);
       const named = await upload(alice, release.id, 'ignored.txt', 'notes', '?name=NOTES.md');
       expect(named.body.name).toBe('NOTES.md');
+      // The file as the body itself, named by ?name= (Gitea's non-multipart upload).
+      const raw = await fetch(`${layout.apiUrl}${releases()}/${release.id}/assets?name=raw.bin`, {
+        method: 'POST',
+        body: Buffer.from('raw bytes'),
+        headers: { authorization: basicAuth(alice.username, alice.password), 'content-type': 'application/octet-stream' },
+      });
+      expect(raw.status).toBe(201);
+      const rawAsset = (await raw.json()) as Attachment;
+      expect(rawAsset).toMatchObject({ name: 'raw.bin', size: 9 });
+      expect((await download(rawAsset.browser_download_url)).body.toString()).toBe('raw bytes');
+      const unnamed = await fetch(`${layout.apiUrl}${releases()}/${release.id}/assets`, {
+        method: 'POST',
+        body: Buffer.from('x'),
+        headers: { authorization: basicAuth(alice.username, alice.password), 'content-type': 'application/octet-stream' },
+      });
+      expect(unnamed.status).toBe(400);
+      expect(await unnamed.json()).toEqual(giteaError('Could not determine name of attachment.'));
+      expect((await alice.api.delete(`${releases()}/${release.id}/assets/${rawAsset.id}`)).status).toBe(204);
     });
 
     it('should download through browser_download_url and count it', async () => {

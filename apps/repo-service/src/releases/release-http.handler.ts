@@ -82,7 +82,12 @@ export class ReleaseHttpHandler {
       if (!owner || !repo || !id) throw notFound();
       const target = await this.releases.uploadTarget(actor, owner, repo, id);
       const name = url.searchParams.get('name') ?? '';
-      const asset = await receiveFile(req, (file, filename) => this.releases.upload(target, file, name || filename));
+      // Gitea takes a multipart form (field `attachment`) or the file itself as the body, named by `?name=`.
+      const multipart = (header(req, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+      if (!multipart && !name) throw new ContractError('invalid_argument', 'Could not determine name of attachment.');
+      const asset = multipart
+        ? await receiveFile(req, (file, filename) => this.releases.upload(target, file, name || filename))
+        : await this.releases.upload(target, req, name);
       res.writeHead(201, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(asset));
       return;
     }

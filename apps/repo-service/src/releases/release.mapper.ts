@@ -36,7 +36,7 @@ export function toRelease(r: ReleaseEntity, author: User, assets: ReleaseAssetEn
     draft: r.isDraft,
     prerelease: r.isPrerelease,
     created_at: formatTime(r.createdAt),
-    ...(r.isDraft || !r.publishedAt ? {} : { published_at: formatTime(r.publishedAt) }),
+    published_at: r.isDraft || !r.publishedAt ? null : formatTime(r.publishedAt),
     author,
     assets: assets.map((a) => toReleaseAsset(a, r.tagName, urls)),
   };

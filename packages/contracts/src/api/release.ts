@@ -4,7 +4,7 @@ import type { User } from './user.js';
 /**
  * Gitea's Release (services/convert/release.go): `url` is its API address, `html_url` the page of
  * its tag, `tarball_url`/`zipball_url` the tag's archives, `upload_url` where assets are posted.
- * `published_at` is absent while it is a draft.
+ * `published_at` is null while it is a draft (current Gitea's ToAPIRelease).
  */
 export interface Release {
   id: number;
@@ -20,7 +20,7 @@ export interface Release {
   draft: boolean;
   prerelease: boolean;
   created_at: string;
-  published_at?: string;
+  published_at: string | null;
   author: User;
   assets: Attachment[];
 }
