@@ -212,6 +212,17 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await bob.api.get(releases(secret))).status).toBe(404);
       expect((await api.anonymous.get(`${releases(secret)}/tags/hidden`)).status).toBe(404);
       expect((await alice.api.get<Release[]>(releases(secret))).body.map((r) => r.tag_name)).toEqual(['hidden']);
+
+      // An archived repository keeps its releases readable and refuses changes (423).
+      const shelved = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('shelved'), auto_init: true })).body;
+      const kept = (await alice.api.post<Release>(releases(shelved), { tag_name: 'v1' })).body;
+      expect((await alice.api.patch(`/repos/${shelved.full_name}`, { archived: true })).status).toBe(200);
+      const locked = await alice.api.post(releases(shelved), { tag_name: 'v2' });
+      expect(locked.status).toBe(423);
+      expect(locked.body).toEqual(giteaError('repo is archived'));
+      expect((await alice.api.patch(`${releases(shelved)}/${kept.id}`, { name: 'x' })).status).toBe(423);
+      expect((await alice.api.delete(`${releases(shelved)}/${kept.id}`)).status).toBe(423);
+      expect((await bob.api.get<Release>(`${releases(shelved)}/${kept.id}`)).status).toBe(200);
     });
 
     it('should apply tag protection to the tags releases create (Gitea answers 422)', async () => {

@@ -143,6 +143,7 @@ export class ReleasesService {
     const draft = body.draft ?? false;
     const sha = draft ? '' : await this.ensureTag(view, a, tagName, target, body.tag_message ?? '');
     const now = new Date();
+    const users = await this.people([a.id]);
     const id = await this.db.transaction(async (m) => {
       const row = await m.save(
         m.create(ReleaseEntity, {
@@ -161,7 +162,7 @@ export class ReleasesService {
         }),
       );
       await this.recount(m, view.repoId);
-      if (!draft) await this.announce(m, scope, a, row, 'published');
+      if (!draft) await this.announce(m, scope, a, users, row, 'published');
       return row.id;
     });
     return this.one(scope, (await this.db.manager.findOneBy(ReleaseEntity, { id }))!);
@@ -195,11 +196,12 @@ export class ReleasesService {
       next.sha = await this.ensureTag(view, a, next.tagName, next.target, '');
     }
     if (publishing) next.publishedAt = new Date();
+    const users = await this.people([a.id, row.publisherId]);
     await this.db.transaction(async (m) => {
       const { id, ...changes } = next;
       await m.update(ReleaseEntity, { id }, changes);
       await this.recount(m, view.repoId);
-      if (!next.isDraft) await this.announce(m, scope, a, next, publishing ? 'published' : 'updated');
+      if (!next.isDraft) await this.announce(m, scope, a, users, next, publishing ? 'published' : 'updated');
       return null;
     });
     return this.one(scope, (await this.db.manager.findOneBy(ReleaseEntity, { id: row.id }))!);
@@ -384,11 +386,12 @@ export class ReleasesService {
   private async remove(scope: ReleaseScope, actor: Actor, row: ReleaseEntity): Promise<void> {
     const assets = await this.assetsOf([row.id]);
     const event = row.isDraft ? null : await this.one(scope, row);
+    const users = await this.people([actor.id]);
     await this.db.transaction(async (m) => {
       await m.delete(ReleaseAssetEntity, { releaseId: row.id });
       await m.delete(ReleaseEntity, { id: row.id });
       await this.recount(m, scope.view.repoId);
-      if (event) await this.announce(m, scope, actor, row, 'deleted', event);
+      if (event) await this.announce(m, scope, actor, users, row, 'deleted', event);
       return null;
     });
     await this.dropBlobs(assets.map((a) => a.uuid));
@@ -410,10 +413,18 @@ export class ReleasesService {
    * Gitea's release notification (webhook `release`, feed publish_release): the release as the API
    * shows it, the repository as the sender sees it, the sender as anyone does.
    */
-  private async announce(m: EntityManager, scope: ReleaseScope, actor: Actor, row: ReleaseEntity, action: 'published' | 'updated' | 'deleted', known?: Release): Promise<void> {
-    const [sender] = await this.directory.usersByIds(null, [actor.id]);
+  private async announce(
+    m: EntityManager,
+    scope: ReleaseScope,
+    actor: Actor,
+    users: Map<number, User>,
+    row: ReleaseEntity,
+    action: 'published' | 'updated' | 'deleted',
+    known?: Release,
+  ): Promise<void> {
+    const sender = users.get(actor.id);
     if (!sender) return;
-    const release = known ?? (await this.one(scope, row, m));
+    const release = known ?? (await this.one(scope, row, m, users));
     const name = action === 'published' ? EventNames.releasePublished : action === 'updated' ? EventNames.releaseUpdated : EventNames.releaseDeleted;
     const { ctx } = scope.view;
     const fresh = (await this.repos.findById(ctx.repo.id, m)) ?? ctx.repo;
@@ -421,17 +432,30 @@ export class ReleasesService {
     await this.outbox.add(m, name, { action, release, repository, sender }, { actor, repoId: ctx.repo.id });
   }
 
-  private async one(scope: ReleaseScope, row: ReleaseEntity, m?: EntityManager): Promise<Release> {
-    const [release] = await this.toApi(scope, [row], m);
+  private async one(scope: ReleaseScope, row: ReleaseEntity, m?: EntityManager, known?: Map<number, User>): Promise<Release> {
+    const [release] = await this.toApi(scope, [row], m, known);
     return release!;
   }
 
+  /**
+   * Users as anyone sees them (Gitea's ToUser without a viewer), with the ghost user for deleted
+   * ones, in one call: read before a transaction opens, so no transaction waits on another service.
+   */
+  private async people(ids: number[], known?: Map<number, User>): Promise<Map<number, User>> {
+    const users = new Map(known);
+    const missing = [...new Set(ids)].filter((id) => !users.has(id));
+    for (const u of await this.directory.usersByIds(null, missing)) users.set(u.id, u);
+    if (ids.some((id) => !users.has(id)) && !users.has(GHOST_ID)) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(GHOST_ID, u);
+    return users;
+  }
+
   /** Releases as the API shows them: authors in one call, assets in one query. */
-  private async toApi(scope: ReleaseScope, rows: ReleaseEntity[], m?: EntityManager): Promise<Release[]> {
+  private async toApi(scope: ReleaseScope, rows: ReleaseEntity[], m?: EntityManager, known?: Map<number, User>): Promise<Release[]> {
     if (rows.length === 0) return [];
-    const ids = [...new Set(rows.map((r) => r.publisherId))];
-    const users = new Map((await this.directory.usersByIds(null, ids)).map((u) => [u.id, u]));
-    if (ids.some((id) => !users.has(id))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(GHOST_ID, u);
+    const users = await this.people(
+      rows.map((r) => r.publisherId),
+      known,
+    );
     const manager = m ?? this.db.manager;
     const assets = await manager.find(ReleaseAssetEntity, { where: { releaseId: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
     return rows.map((r) => {
