@@ -367,6 +367,19 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(names).toEqual(['NOTES.md', 'fine.txt']);
     });
 
+    it('should serve the assets and archives of a tag with slashes', async () => {
+      const nested = (await alice.api.post<Release>(releases(), { tag_name: 'nested/v1.0', name: 'Nested' } satisfies CreateReleaseOption)).body;
+      expect(nested).toMatchObject({ html_url: `${layout.rootUrl}${repo.full_name}/releases/tag/nested/v1.0`, tarball_url: `${layout.rootUrl}${repo.full_name}/archive/nested/v1.0.tar.gz` });
+      expect((await bob.api.get<Release>(`${releases()}/tags/nested/v1.0`)).body.id).toBe(nested.id);
+      const file = await upload(alice, nested.id, 'notes v1.txt', 'spaced');
+      expect(file.body.browser_download_url).toBe(`${layout.rootUrl}${repo.full_name}/releases/download/nested/v1.0/notes%20v1.txt`);
+      expect((await download(file.body.browser_download_url)).body.toString()).toBe('spaced');
+      const tarball = await download(nested.tarball_url);
+      expect(tarball.status).toBe(200);
+      expect(tarball.headers.get('content-disposition')).toContain(`${repo.name}-nested-v1.0.tar.gz`);
+      expect((await alice.api.delete(`${releases()}/tags/nested/v1.0`)).status).toBe(204);
+    });
+
     it("should hide a draft's assets from readers", async () => {
       const draft = (await alice.api.post<Release>(releases(), { tag_name: 'draft-files', draft: true } satisfies CreateReleaseOption)).body;
       const file = await upload(alice, draft.id, 'secret.txt', 'not yet');
@@ -387,7 +400,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await tagsOnServer()).has('refs/tags/lightweight')).toBe(true);
       expect((await alice.api.get(`/repos/${repo.full_name}/tags/lightweight`)).status).toBe(200);
       const deleted = (await repoEvents(layout, repo.id)).filter((e) => e.name === 'release.deleted').map((e) => (e.payload as { release: Release }).release.tag_name);
-      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight']);
+      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight', 'nested/v1.0']);
     });
   });
 
