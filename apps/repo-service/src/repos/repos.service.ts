@@ -24,10 +24,10 @@ import {
   type Repository,
 } from '@gitforge/contracts';
 import { BlobStore, Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
-import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
+import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
 import { copyDefaultHooks } from './default-hooks.js';
 import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
