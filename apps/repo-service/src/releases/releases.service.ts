@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import {
-  AccessMode,
   ContractError,
   EventNames,
   forbidden,
@@ -23,7 +22,6 @@ import {
 } from '@gitforge/contracts';
 import { BlobStore, BlobTooLargeError, createLogger, Database, DirectoryClient, OutboxService } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
-import { RepoPermission } from '../access/repo-permission.js';
 import { repoView, type RepoView } from '../contents/repo-view.js';
 import { Refs } from '../git/refs.js';
 import { PushPolicy } from '../protections/push-policy.js';
@@ -422,13 +420,14 @@ export class ReleasesService {
     action: 'published' | 'updated' | 'deleted',
     known?: Release,
   ): Promise<void> {
-    const sender = users.get(actor.id);
+    // Gitea's NewRelease notifies as the release's publisher; updates and deletions as the doer.
+    const sender = users.get(action === 'published' ? row.publisherId : actor.id) ?? users.get(GHOST_ID);
     if (!sender) return;
     const release = known ?? (await this.one(scope, row, m, users));
     const name = action === 'published' ? EventNames.releasePublished : action === 'updated' ? EventNames.releaseUpdated : EventNames.releaseDeleted;
     const { ctx } = scope.view;
     const fresh = (await this.repos.findById(ctx.repo.id, m)) ?? ctx.repo;
-    const repository = toRepository(fresh, ctx.owner.ownerUser, ctx.permission.isAdmin ? new RepoPermission(AccessMode.owner) : ctx.permission, this.config.rootUrl);
+    const repository = toRepository(fresh, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
     await this.outbox.add(m, name, { action, release, repository, sender }, { actor, repoId: ctx.repo.id });
   }
 
