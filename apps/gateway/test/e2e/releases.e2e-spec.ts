@@ -448,6 +448,20 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(heads).toContain(`${head} refs/heads/bundle`);
     });
 
+    it('should narrow an archive to the subpaths given in ?path=, refusing paths outside the tree', async () => {
+      const url = `${layout.apiUrl}/repos/${repo.full_name}/archive/v1.0.tar.gz`;
+      const narrowed = await download(`${url}?path=hello.txt`);
+      expect(narrowed.status).toBe(200);
+      const file = join(scratch, 'narrow.tar.gz');
+      writeFileSync(file, narrowed.body);
+      const listed = (await run('tar', ['-tzf', file])).stdout.split('\n').filter((p) => p && !p.endsWith('/'));
+      expect(listed).toEqual([`${repo.name}/hello.txt`]);
+      expect((await download(`${url}?path=nothing.txt`)).status).toBe(404);
+      expect((await download(`${url}?path=${encodeURIComponent('../etc')}`)).status).toBe(404);
+      expect((await download(`${url}?path=${encodeURIComponent('--output=x')}`)).status).toBe(404);
+      expect((await download(`${url}?path=${encodeURIComponent('*.sh')}`)).status).toBe(404);
+    });
+
     it("should take a deleted repository's releases, asset files and cached archives with it", async () => {
       const doomed = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('doomed'), auto_init: true })).body;
       const rel = (await alice.api.post<Release>(releases(doomed), { tag_name: 'v1' } satisfies CreateReleaseOption)).body;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -18,6 +18,9 @@ const log = createLogger('archives');
 
 export type ArchiveFormat = 'tar.gz' | 'zip' | 'bundle';
 
+/** Subpaths are file names, never pathspec magic or globs. */
+const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
+
 const FORMATS: ReadonlyArray<{ ext: string; format: ArchiveFormat; type: string }> = [
   { ext: '.tar.gz', format: 'tar.gz', type: 'application/gzip' },
   { ext: '.zip', format: 'zip', type: 'application/zip' },
@@ -28,6 +31,17 @@ const FORMATS: ReadonlyArray<{ ext: string; format: ArchiveFormat; type: string 
 export function parseArchiveName(name: string): { ref: string; format: ArchiveFormat; type: string } | null {
   const known = FORMATS.find((f) => name.endsWith(f.ext) && name.length > f.ext.length);
   return known ? { ref: name.slice(0, -known.ext.length), format: known.format, type: known.type } : null;
+}
+
+/**
+ * The `path` query of an archive (subpaths to include), refused (404) when one could leave the
+ * tree or read as an option: relative, no `.`/`..` segments, no control characters.
+ */
+export function archivePaths(raw: string[]): string[] | null {
+  const paths = [...new Set(raw.map((p) => p.replace(/\/+$/, '')).filter((p) => p !== ''))];
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  const bad = (p: string) => p.startsWith('/') || p.startsWith('-') || /[\x00-\x1f\x7f\\]/.test(p) || p.split('/').some((s) => s === '' || s === '.' || s === '..');
+  return paths.some(bad) ? null : paths.sort();
 }
 
 /**
@@ -53,13 +67,20 @@ export class Archives {
    * Answers `GET …/archive/{name}`: 404 for an unknown format, a ref that does not name a commit
    * (an option-like one included), or an empty repository.
    */
-  async serve(view: RepoView, name: string, res: ServerResponse, headOnly: boolean): Promise<void> {
+  async serve(view: RepoView, name: string, rawPaths: string[], res: ServerResponse, headOnly: boolean): Promise<void> {
     const parsed = parseArchiveName(name);
     if (!parsed) throw notFound(`unknown archive format: ${name}`);
     const commit = view.ctx.repo.isEmpty ? null : await this.refs.anyCommit(view.repoId, parsed.ref);
     if (!commit) throw notFound(`object does not exist [id: ${parsed.ref}, rel_path: ]`);
+    // Subpaths narrow tarballs and zips (a bundle holds history, not paths); each must exist.
+    const paths = parsed.format === 'bundle' ? [] : archivePaths(rawPaths);
+    if (!paths) throw notFound('invalid archive path');
+    for (const path of paths) {
+      const found = await this.git.run(view.repoId, ['ls-tree', '--name-only', commit.sha, '--', path], { env: LITERAL });
+      if (found.stdout.length === 0) throw notFound(`path does not exist: ${path}`);
+    }
     const repoName = view.ctx.repo.name;
-    const file = this.cachePath(view.repoId, commit.sha, repoName, parsed.format);
+    const file = this.cachePath(view.repoId, commit.sha, repoName, parsed.format, paths);
     const headers = {
       'Content-Type': parsed.type,
       'Content-Disposition': contentDisposition('attachment', `${repoName}-${parsed.ref.replaceAll('/', '-')}.${parsed.format}`),
@@ -76,7 +97,7 @@ export class Archives {
     }
     res.writeHead(200, headers);
     if (headOnly) return void res.end();
-    await this.archiveThrough(view.repoId, commit.sha, repoName, parsed.format as 'tar.gz' | 'zip', file, res);
+    await this.archiveThrough(view.repoId, commit.sha, repoName, parsed.format as 'tar.gz' | 'zip', paths, file, res);
   }
 
   /**
@@ -101,17 +122,20 @@ export class Archives {
     return removed;
   }
 
-  private cachePath(repoId: number, commit: string, repoName: string, format: ArchiveFormat): string {
-    return join(archiveCacheDir(this.config.GITFORGE_DATA_DIR, repoId), `${commit}-${repoName}.${format}`);
+  /** One file per commit, repository name (the prefix inside) and format, and per set of subpaths. */
+  private cachePath(repoId: number, commit: string, repoName: string, format: ArchiveFormat, paths: string[]): string {
+    const narrowed = paths.length === 0 ? '' : `-${createHash('sha256').update(paths.join('\0')).digest('hex').slice(0, 16)}`;
+    return join(archiveCacheDir(this.config.GITFORGE_DATA_DIR, repoId), `${commit}-${repoName}${narrowed}.${format}`);
   }
 
   /** `git archive` to the client and to the cache file at once; the file is kept only if git succeeded. */
-  private async archiveThrough(repoId: number, commit: string, repoName: string, format: 'tar.gz' | 'zip', file: string, res: ServerResponse): Promise<void> {
+  private async archiveThrough(repoId: number, commit: string, repoName: string, format: 'tar.gz' | 'zip', paths: string[], file: string, res: ServerResponse): Promise<void> {
     await mkdir(join(this.root, String(repoId)), { recursive: true });
     const temp = `${file}.${randomUUID()}.tmp`;
     const out = createWriteStream(temp);
-    const child = spawn(this.git.bin, ['archive', `--format=${format}`, `--prefix=${repoName}/`, commit], {
-      env: this.git.env(repoId),
+    const args = ['archive', `--format=${format}`, `--prefix=${repoName}/`, commit, ...(paths.length > 0 ? ['--', ...paths] : [])];
+    const child = spawn(this.git.bin, args, {
+      env: this.git.env(repoId, LITERAL),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const stderr: Buffer[] = [];

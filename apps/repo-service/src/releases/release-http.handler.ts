@@ -102,7 +102,7 @@ export class ReleaseHttpHandler {
       const [owner, repo, name] = archive.slice(1).map(decode);
       if (!owner || !repo || !name) throw notFound();
       const view = await codeReader(this.access, this.config, actor, owner, repo);
-      return this.archives.serve(view, name, res, req.method === 'HEAD');
+      return this.archives.serve(view, name, url.searchParams.getAll('path'), res, req.method === 'HEAD');
     }
     throw notFound();
   }

@@ -1,4 +1,4 @@
-import { parseArchiveName } from './archives.js';
+import { archivePaths, parseArchiveName } from './archives.js';
 import { assetNameProblem } from './releases.service.js';
 
 describe('release rules', () => {
@@ -20,5 +20,11 @@ describe('release rules', () => {
 
   it.each(['', '..', '.', '../x', 'a/b', 'a\\b', 'nul\0', 'x'.repeat(256)])('should refuse the asset name %j', (name) => {
     expect(assetNameProblem(name)).not.toBeNull();
+  });
+
+  it('should keep archive subpaths inside the tree, sorted and without duplicates', () => {
+    expect(archivePaths(['src/', 'docs', 'src', ''])).toEqual(['docs', 'src']);
+    expect(archivePaths([])).toEqual([]);
+    for (const bad of ['../x', 'a/../../b', '/etc', '-x', '--output=y', 'a//b', './a', 'a\\b', 'nul\0']) expect(archivePaths([bad])).toBeNull();
   });
 });
