@@ -53,8 +53,9 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   };
   fastify.addContentTypeParser(['application/x-www-form-urlencoded', 'text/plain'], { parseAs: 'string' }, lenient);
   // Uploads are never read here: the gateway streams them to the service that stores them
-  // (attachments to issue-service), which parses the multipart stream itself.
-  fastify.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
+  // (attachments to issue-service, release assets to repo-service), which parses the multipart stream
+  // itself; release assets may also come as a raw body (Gitea's `application/octet-stream` upload).
+  fastify.addContentTypeParser(['multipart/form-data', 'application/octet-stream'], (_request, _payload, done) => done(null, undefined));
   // Gitea's binding reads an empty JSON body as `{}`: clients send `Content-Type: application/json`
   // on every request, DELETE included, and must not get a 4xx for it.
   const json = fastify.getDefaultJsonParser('error', 'error');

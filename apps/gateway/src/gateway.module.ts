@@ -19,6 +19,7 @@ import { RepoCollaboratorsController } from './api/v1/repo-collaborators.control
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
+import { RepoArchiveController, RepoFilesWebController, RepoReleasesController } from './api/v1/repo-releases.controller.js';
 import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
 import { IssueSearchController, RepoIssuesController } from './api/v1/repo-issues.controller.js';
 import { RepoPullsController } from './api/v1/repo-pulls.controller.js';
@@ -103,6 +104,9 @@ import { Paged } from './http/paged.js';
     RepoIssueAttachmentsController,
     RepoCommentAttachmentsController,
     AttachmentDownloadsController,
+    RepoReleasesController,
+    RepoArchiveController,
+    RepoFilesWebController,
   ],
   providers: [Authenticator, Paged, SmartHttpProxy, AttachmentProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })

@@ -12,6 +12,7 @@ import { LanguagesModule } from './languages/languages.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { PullsGitModule } from './pulls/pulls-git.module.js';
+import { ReleasesModule } from './releases/releases.module.js';
 import { RepoTeamsModule } from './repo-teams/repo-teams.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
@@ -49,6 +50,7 @@ import { WatchesModule } from './watches/watches.module.js';
     WatchesModule,
     DeployKeysModule,
     LanguagesModule,
+    ReleasesModule,
   ],
 })
 export class RepoServiceModule {}

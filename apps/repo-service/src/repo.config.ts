@@ -33,4 +33,18 @@ export class RepoServiceConfig extends PlatformConfig {
   @IsInt()
   @Min(1000)
   GITFORGE_GIT_IDLE_TIMEOUT_MS = 120_000;
+
+  /**
+   * Largest release asset in MiB (Gitea's `[attachment] MAX_SIZE`, the same variable issue-service
+   * reads for issue attachments); larger uploads are 413.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1024 * 1024)
+  GITFORGE_ATTACHMENT_MAX_SIZE_MB = 2048;
+
+  get attachmentMaxBytes(): number {
+    return this.GITFORGE_ATTACHMENT_MAX_SIZE_MB * 1024 * 1024;
+  }
 }

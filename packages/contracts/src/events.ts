@@ -1,5 +1,5 @@
 import type { Actor } from './actor.js';
-import type { Comment, Issue, Label, Organization, PayloadCommit, PullRequest, Repository, Team, User } from './api/index.js';
+import type { Comment, Issue, Label, Organization, PayloadCommit, PullRequest, Release, Repository, Team, User } from './api/index.js';
 
 /**
  * A domain event as written to a service's outbox and carried by the queues.
@@ -62,6 +62,12 @@ export const EventNames = {
    * method is misnamed and never called); the event is there for consumers that want it.
    */
   pullReviewed: 'pull.reviewed',
+  /** A release was published (created as a non-draft, or a draft made public). */
+  releasePublished: 'release.published',
+  /** A published release changed. */
+  releaseUpdated: 'release.updated',
+  /** A published release was deleted (its tag stays). */
+  releaseDeleted: 'release.deleted',
   commentCreated: 'comment.created',
   commentEdited: 'comment.edited',
   commentDeleted: 'comment.deleted',
@@ -131,6 +137,10 @@ export interface EventPayloads {
   'pull.merged': IssueEventPayload;
   'pull.review_requested': IssueEventPayload;
   'pull.reviewed': IssueEventPayload;
+  /** Gitea's ReleasePayload as is: the release as the API shows it, the repository as the sender sees it. */
+  'release.published': ReleaseEventPayload;
+  'release.updated': ReleaseEventPayload;
+  'release.deleted': ReleaseEventPayload;
   'comment.created': CommentEventPayload;
   'comment.edited': CommentEventPayload;
   'comment.deleted': CommentEventPayload;
@@ -193,3 +203,10 @@ export interface CommentEventPayload {
 }
 
 export const CURRENT_EVENT_VERSION = 1;
+
+export interface ReleaseEventPayload {
+  action: 'published' | 'updated' | 'deleted';
+  release: Release;
+  repository: Repository;
+  sender: User;
+}

@@ -347,6 +347,22 @@ export const TagPatterns = definePatterns('repo', {
   annotated: 'repos.git.tags.get',
 });
 
+/** Releases and their assets (repo-service); asset bytes and archives move over repo-service's HTTP listener. */
+export const ReleasePatterns = definePatterns('repo', {
+  list: 'repos.releases.list',
+  get: 'repos.releases.get',
+  getByTag: 'repos.releases.get_by_tag',
+  latest: 'repos.releases.latest',
+  create: 'repos.releases.create',
+  edit: 'repos.releases.edit',
+  delete: 'repos.releases.delete',
+  deleteByTag: 'repos.releases.delete_by_tag',
+  listAssets: 'repos.releases.assets.list',
+  getAsset: 'repos.releases.assets.get',
+  editAsset: 'repos.releases.assets.edit',
+  deleteAsset: 'repos.releases.assets.delete',
+});
+
 export const GitRefPatterns = definePatterns('repo', {
   /** `git/refs` and `git/refs/{prefix}`. */
   list: 'repos.git.refs.list',

@@ -15,7 +15,7 @@ describe.each(layoutsUnderTest())('gitea-js against the issue tracker (%s layout
     layout = await Layout.start(kind);
     const api = new Api(layout);
     owner = await createUser(api, 'jsowner');
-    repo = await createRepo(owner.api);
+    repo = await createRepo(owner.api, { auto_init: true });
     const token = await owner.api.post<AccessToken>(`/users/${owner.username}/tokens`, { name: uniqueName('js'), scopes: ['write:issue', 'write:repository'] });
     client = giteaApi(layout.rootUrl.replace(/\/$/, ''), { token: token.body.sha1, customFetch: fetch });
   });
@@ -73,6 +73,28 @@ describe.each(layoutsUnderTest())('gitea-js against the issue tracker (%s layout
     });
     const download = await fetch(got.data.assets![0]!.browser_download_url!);
     expect(await download.text()).toBe('a log line\n');
+  });
+
+  it('should create a release, upload an asset to it and list it', async () => {
+    const [o, r] = [owner.username, repo.name];
+    const released = await client.repos.repoCreateRelease(o, r, { tag_name: 'v1.0.0', name: 'First', body: 'Notes', tag_message: 'Tagged by gitea-js' });
+    expect(released.status).toBe(201);
+    expect(released.data).toMatchObject({ tag_name: 'v1.0.0', name: 'First', draft: false, prerelease: false, author: { login: o } });
+    const id = released.data.id!;
+
+    const file = new File([Buffer.from('binary bits\n')], 'app.tar', { type: 'application/x-tar' });
+    const asset = await client.repos.repoCreateReleaseAttachment(o, r, id, { attachment: file }, { name: 'app-linux.tar' });
+    expect(asset.status).toBe(201);
+    expect(asset.data).toMatchObject({ name: 'app-linux.tar', size: 12, download_count: 0 });
+
+    const assets = await client.repos.repoListReleaseAttachments(o, r, id);
+    expect(assets.data).toEqual([asset.data]);
+    const listed = await client.repos.repoListReleases(o, r);
+    expect(listed.data.map((rel) => [rel.tag_name, rel.assets?.map((a) => a.name)])).toEqual([['v1.0.0', ['app-linux.tar']]]);
+    const download = await fetch(asset.data.browser_download_url!);
+    expect(await download.text()).toBe('binary bits\n');
+    const latest = await client.repos.repoGetLatestRelease(o, r);
+    expect(latest.data.assets?.[0]).toMatchObject({ name: 'app-linux.tar', download_count: 1 });
   });
 
   it('should surface Gitea’s errors as gitea-js reports them', async () => {

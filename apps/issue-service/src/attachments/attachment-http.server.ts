@@ -1,27 +1,23 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { AttachmentHttp, ContractError, invalid, notFound, type Actor } from '@gitforge/contracts';
+import { AttachmentHttp, ContractError, notFound, type Actor } from '@gitforge/contracts';
 import {
+  answerFileRequestError,
   contentDisposition,
   closeInternalHttp,
   createLogger,
-  drainRequest,
-  giteaErrorBody,
-  movedLocation,
-  HttpStatusOfCode,
   internalSecret,
   isInlineType,
   listenInternalHttp,
+  peek,
+  receiveFile,
   sniffContentType,
   SIGNED_ACTOR_HEADER,
-  toErrorPayload,
   verifyActor,
 } from '@gitforge/platform';
 import { IssueServiceConfig } from '../issue.config.js';
-import { AttachmentsService, peek, type AttachmentScope } from './attachments.service.js';
+import { AttachmentsService, type AttachmentScope } from './attachments.service.js';
 import { SNIFF_BYTES } from './upload-policy.js';
 
 const log = createLogger('attachment-http');
@@ -77,27 +73,8 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
     try {
       await this.route(req, res);
     } catch (err) {
-      let payload = toErrorPayload(err);
-      if (payload.code === 'internal') log.error({ err, url: req.url }, 'attachment request failed');
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      // An answer before the whole body was read: the rest is dropped, and the connection not reused.
-      res.once('finish', () => drainRequest(req));
-      if (payload.code === 'moved') {
-        // The repository's old name: Gitea's 307, as the gateway answers for every other route
-        // (this listener's paths are the API's below /api/v1).
-        const location = movedLocation(req.url ?? '/', payload.details);
-        if (location) {
-          res.writeHead(307, { Location: `/api/v1${location}`, ...(req.complete ? {} : { Connection: 'close' }) }).end();
-          return;
-        }
-        payload = { code: 'not_found', message: 'not found' };
-      }
-      res
-        .writeHead(HttpStatusOfCode[payload.code], { 'Content-Type': 'application/json; charset=utf-8', ...(req.complete ? {} : { Connection: 'close' }) })
-        .end(JSON.stringify(giteaErrorBody(payload, this.config.rootUrl)));
+      // This listener's paths are the API's below /api/v1.
+      answerFileRequestError(req, res, err, this.config.rootUrl, log, `/api/v1${req.url ?? '/'}`);
     }
   }
 
@@ -168,40 +145,4 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * Reads a multipart body and hands the `attachment` file to `onFile` as it streams. Settles as
- * soon as `onFile` does (an upload refused for its type or size is answered at once); a body
- * without the file, or one that is not multipart, is 400.
- */
-function receiveFile<T>(req: IncomingMessage, onFile: (file: Readable, filename: string) => Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let parser: BusboyInstance;
-    try {
-      parser = Busboy({ headers: req.headers as BusboyHeaders, limits: { fieldSize: 64 * 1024, parts: 64, headerPairs: 64 } });
-    } catch (err) {
-      reject(invalid(`invalid multipart form: ${(err as Error).message}`));
-      return;
-    }
-    let handled: Promise<T> | undefined;
-    const stop = (err: unknown): void => {
-      req.unpipe(parser);
-      reject(err);
-    };
-    parser.on('file', (field, file, filename) => {
-      if (field !== AttachmentHttp.field || handled) {
-        file.resume();
-        return;
-      }
-      handled = onFile(file, filename);
-      handled.then(resolve, stop);
-    });
-    parser.on('finish', () => {
-      if (!handled) reject(invalid(`no file in the form field "${AttachmentHttp.field}"`));
-    });
-    parser.on('error', (err: unknown) => stop(invalid(`invalid multipart form: ${(err as Error).message}`)));
-    req.on('aborted', () => stop(invalid('the upload was cut off')));
-    req.pipe(parser);
-  });
 }

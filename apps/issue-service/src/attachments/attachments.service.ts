@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
@@ -13,7 +13,7 @@ import {
   type RepoAccess,
   idFrom,
 } from '@gitforge/contracts';
-import { BlobStore, BlobTooLargeError, createLogger, Database } from '@gitforge/platform';
+import { BlobStore, BlobTooLargeError, createLogger, Database, peek } from '@gitforge/platform';
 import { canRead, canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
 import { requireMayChangeCommentAttachments } from '../comments/comment-rules.js';
 import { CommentsService, type CommentContext } from '../comments/comments.service.js';
@@ -50,30 +50,6 @@ function parseId(raw: string): number {
   const n = idFrom(raw);
   if (!n) throw notFound();
   return n;
-}
-
-/** The first `n` bytes of a stream (fewer if it ends first), and a stream of all of it. */
-export async function peek(source: Readable, n: number): Promise<{ head: Buffer; all: Readable }> {
-  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let done = false;
-  while (size < n) {
-    const next = await it.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    chunks.push(next.value);
-    size += next.value.length;
-  }
-  const head = Buffer.concat(chunks);
-  async function* rest(): AsyncGenerator<Buffer> {
-    yield head;
-    if (done) return;
-    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
-  }
-  return { head: head.subarray(0, n), all: Readable.from(rest(), { objectMode: false }) };
 }
 
 @Injectable()

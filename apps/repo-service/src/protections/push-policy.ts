@@ -141,6 +141,12 @@ export class PushPolicy {
     return facts.listed(rule.mergeWhitelistUserIds, rule.mergeWhitelistTeamIds);
   }
 
+  /** Gitea's IsUserAllowedToControlTag for writes that do not come through git (releases). */
+  async mayControlTag(ctx: PushContext, tag: string): Promise<boolean> {
+    const facts = new PushFacts(ctx, this.protections, this.directory);
+    return (await this.decideTag(facts, `refs/tags/${tag}`, tag)).allowed;
+  }
+
   /** The branch protection rule that governs `branch`, if any. */
   async ruleFor(repoId: number, branch: string): Promise<BranchProtectionEntity | null> {
     return firstMatchingRule(await this.protections.branchProtections(repoId), branch);

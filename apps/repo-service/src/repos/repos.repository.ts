@@ -10,6 +10,7 @@ import { BranchProtectionEntity } from '../protections/branch-protection.entity.
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from '../transfers/transfer.entities.js';
 import { WatchEntity } from '../watches/watch.entity.js';
+import { ReleaseAssetEntity, ReleaseEntity } from '../releases/release.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
 export interface RepoListFilter {
@@ -209,6 +210,8 @@ export class ReposRepository {
     await manager.delete(DeployKeyEntity, { repoId: id });
     await manager.query('DELETE FROM deploy_public_key WHERE id NOT IN (SELECT key_id FROM deploy_key)');
     await manager.delete(LanguageStatEntity, { repoId: id });
+    await manager.delete(ReleaseAssetEntity, { repoId: id });
+    await manager.delete(ReleaseEntity, { repoId: id });
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {

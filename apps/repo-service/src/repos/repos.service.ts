@@ -24,10 +24,11 @@ import {
   type Repository,
   type RepoTransfer,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { BlobStore, Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
+import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
 import { copyDefaultHooks } from './default-hooks.js';
 import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from './repository.entity.js';
@@ -77,6 +78,7 @@ export class ReposService {
     private readonly watches: WatchesRepository,
     private readonly stars: StarsRepository,
     private readonly starCounts: StarCounts,
+    private readonly blobs: BlobStore,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -483,6 +485,7 @@ export class ReposService {
   /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
   private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
     const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+    const assets = await releaseAssetUuids(this.db.manager, repo.id);
     const starCounts = await this.db.transaction(async (m) => {
       await this.repos.delete(m, repo.id);
       const counts = await this.stars.removeAllOfRepo(m, repo.id);
@@ -494,6 +497,7 @@ export class ReposService {
     });
     await this.starCounts.publish(starCounts);
     await this.git.remove(repo.id);
+    await dropReleaseFiles(this.blobs, this.config.GITFORGE_DATA_DIR, repo.id, assets);
   }
 
   /**

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GitHttp } from '@gitforge/contracts';
 import { closeInternalHttp, createLogger, listenInternalHttp } from '@gitforge/platform';
+import { ReleaseHttpHandler } from '../releases/release-http.handler.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { SmartHttpHandler } from './smart-http.handler.js';
 
@@ -9,8 +10,8 @@ const log = createLogger('smart-http');
 
 
 /**
- * repo-service's own HTTP listener for smart HTTP: clones and pushes are byte streams and do not
- * cross the message transport. The gateway is its only client.
+ * repo-service's own HTTP listener for smart HTTP, release assets and archives: clones, pushes
+ * and files are byte streams and do not cross the message transport. The gateway is its only client.
  */
 @Injectable()
 export class GitHttpServer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -19,10 +20,12 @@ export class GitHttpServer implements OnApplicationBootstrap, OnApplicationShutd
   constructor(
     private readonly config: RepoServiceConfig,
     private readonly handler: SmartHttpHandler,
+    private readonly releases: ReleaseHttpHandler,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const server = createServer((req, res) => void this.handler.handle(req, res));
+    // `/repos/…` are release assets and archives; everything else is smart HTTP (`/{owner}/{repo}/…`).
+    const server = createServer((req, res) => void (this.releases.matches(req) ? this.releases.handle(req, res) : this.handler.handle(req, res)));
     // Clones of large repositories take long; idleness is watched per request instead.
     server.requestTimeout = 0;
     server.headersTimeout = 60_000;

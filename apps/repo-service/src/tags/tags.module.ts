@@ -11,5 +11,6 @@ import { TagsService } from './tags.service.js';
   imports: [ReposModule, RepoGitModule, PushesModule, ProtectionsModule],
   controllers: [TagsController],
   providers: [TagsService],
+  exports: [TagsService],
 })
 export class TagsModule {}

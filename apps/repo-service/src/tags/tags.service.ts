@@ -121,18 +121,27 @@ export class TagsService {
     if (decision && !decision.allowed)
       throw new ContractError('unprocessable', 'user not allowed to create protected tag');
 
-    const message = cleanTagMessage(body.message ?? '');
-    const object = message ? await this.annotate(view, a, body.tag_name, commit.sha, message) : commit.sha;
+    await this.writeTag(view, a, body.tag_name, commit.sha, body.message ?? '');
+    return toTag((await this.find(view, body.tag_name))!, view.urls);
+  }
+
+  /**
+   * Creates `refs/tags/{name}` at `commit`, annotated (the caller as tagger) when `message` has
+   * text, and records it as a push does (events, repository row). Callers have checked access and
+   * tag protection. Releases create their tags here too.
+   */
+  async writeTag(view: RepoView, actor: Actor, name: string, commit: string, rawMessage: string): Promise<string> {
+    const ref = `refs/tags/${name}`;
+    const message = cleanTagMessage(rawMessage);
+    const object = message ? await this.annotate(view, actor, name, commit, message) : commit;
     // The transaction holds no rows: it records the request so a retried call does not tag twice.
     await this.db.transaction(async () => {
       const moved = await this.writer.updateRef(view.repoId, ref, object, null, view.objectFormat);
-      if (moved !== 'ok') throw new ContractError('conflict', `tag already exists [name: ${body.tag_name}]`);
+      if (moved !== 'ok') throw new ContractError('conflict', `tag already exists [name: ${name}]`);
       return null;
     });
-    await this.pushes.afterRefUpdates({ ...view.ctx, actor: a }, [
-      { oldSha: zeroId(object), newSha: object, ref },
-    ]);
-    return toTag((await this.find(view, body.tag_name))!, view.urls);
+    await this.pushes.afterRefUpdates({ ...view.ctx, actor }, [{ oldSha: zeroId(object), newSha: object, ref }]);
+    return object;
   }
 
   async delete(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {

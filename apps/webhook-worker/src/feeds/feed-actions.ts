@@ -103,8 +103,8 @@ function reviewActions(p: IssueEventPayload): ActionSpec[] {
 /**
  * The one table from domain events to feed entries, with Gitea's op_type names and contents
  * (services/feed/notifier.go). Issue events of pull requests make their pull request entries.
- * Releases, stars, watches and transfers add one entry each when their events exist
- * (publish_release, star_repo, watch_repo, transfer_repo).
+ * Stars, watches and transfers add one entry each when their events exist
+ * (star_repo, watch_repo, transfer_repo).
  */
 export const FeedActions: Builders = {
   // A fork writes repo.created too: Gitea's feed records a fork as create_repo, and repo.forked adds nothing.
@@ -156,6 +156,10 @@ export const FeedActions: Builders = {
   'issue.reopened': (e) => [issueAction(e.payload.is_pull ? 'reopen_pull_request' : 'reopen_issue', e.payload, '')],
   'pull.merged': (e) => [issueAction(e.payload.auto_merged ? 'auto_merge_pull_request' : 'merge_pull_request', e.payload, e.payload.issue.title)],
   'pull.reviewed': (e) => reviewActions(e.payload),
+  // Gitea's feed NewRelease: by the publisher, the tag as ref name, the title as content.
+  'release.published': (e) => [
+    { opType: 'publish_release', actUserId: e.payload.release.author.id, repo: e.payload.repository, refName: e.payload.release.tag_name, content: e.payload.release.name, commentId: 0 },
+  ],
   'comment.created': (e) => [commentAction(e.payload.is_pull ? 'comment_pull' : 'comment_issue', e.payload, e.payload.comment)],
 };
 

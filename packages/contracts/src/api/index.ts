@@ -15,3 +15,4 @@ export * from './issue.js';
 export * from './pull.js';
 export * from './notification.js';
 export * from './key.js';
+export * from './release.js';

@@ -1,2 +1,3 @@
 export * from './blob-store.js';
 export * from './fs-blob-store.js';
+export * from './upload.js';

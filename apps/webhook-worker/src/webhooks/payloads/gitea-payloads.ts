@@ -1,4 +1,4 @@
-import type { Comment, Issue, Label, PayloadCommit, PullRequest, Repository, User } from '@gitforge/contracts';
+import type { Comment, Issue, Label, PayloadCommit, PullRequest, Release, Repository, User } from '@gitforge/contracts';
 
 /**
  * Gitea's webhook payloads (structs/hook.go) as the hook types read them. Events of services
@@ -100,7 +100,7 @@ export interface IssueCommentPayload {
 
 export interface ReleasePayload {
   action: 'published' | 'updated' | 'deleted';
-  release: { tag_name: string; html_url: string; body: string };
+  release: Release;
   repository: Repository;
   sender: User;
 }

@@ -6,6 +6,7 @@ import { issueCommentPayload } from './issue-comment.payload.js';
 import { issuePayload } from './issue.payload.js';
 import { pullMergedPayload, pullReviewedPayload, pullReviewRequestedPayload, pullSynchronizedPayload } from './pull.payload.js';
 import { pushPayload } from './push.payload.js';
+import { releasePayload } from './release.payload.js';
 import { repositoryCreatedPayload, repositoryDeletedPayload } from './repository.payload.js';
 import { statusPayload } from './status.payload.js';
 
@@ -31,8 +32,8 @@ type Builders = { [N in EventName]?: (envelope: EventEnvelope<N>) => BuiltHookPa
  * The one table from domain events to webhook payloads. Events without an entry (user and
  * organization creation, repository renames: Gitea's webhook notifier has no rename handler)
  * reach no hook; a rename still makes a rename_repo feed entry. Issue events of pull requests
- * become their pull_request_* twins. Releases and packages get one entry each when their
- * services emit events (payload shapes in gitea-payloads.ts; the chat formats already render them).
+ * become their pull_request_* twins. Packages get an entry when their service emits events
+ * (payload shapes in gitea-payloads.ts; the chat formats already render them).
  */
 export const WebhookPayloads: Builders = {
   'repo.created': repositoryCreatedPayload,
@@ -54,6 +55,9 @@ export const WebhookPayloads: Builders = {
   'pull.merged': pullMergedPayload,
   'pull.review_requested': pullReviewRequestedPayload,
   'pull.reviewed': pullReviewedPayload,
+  'release.published': releasePayload,
+  'release.updated': releasePayload,
+  'release.deleted': releasePayload,
   'comment.created': issueCommentPayload,
   'comment.edited': issueCommentPayload,
   'comment.deleted': issueCommentPayload,

@@ -1,0 +1,140 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { Injectable } from '@nestjs/common';
+import { ContractError, notFound, type Actor } from '@gitforge/contracts';
+import {
+  answerFileRequestError,
+  contentDisposition,
+  createLogger,
+  internalSecret,
+  isInlineType,
+  peek,
+  receiveFile,
+  SIGNED_ACTOR_HEADER,
+  sniffContentType,
+  verifyActor,
+} from '@gitforge/platform';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { codeReader } from '../contents/repo-view.js';
+import { RepoServiceConfig } from '../repo.config.js';
+import { Archives } from './archives.js';
+import { ReleasesService } from './releases.service.js';
+
+const log = createLogger('release-http');
+
+const UPLOAD = /^\/repos\/([^/]+)\/([^/]+)\/releases\/([^/]+)\/assets$/;
+const DOWNLOAD = /^\/repos\/([^/]+)\/([^/]+)\/releases\/download\/(.+)\/([^/]+)$/;
+const ARCHIVE = /^\/repos\/([^/]+)\/([^/]+)\/archive\/(.+)$/;
+/** How many leading bytes decide a download's type (Gitea reads 1 KiB). */
+const SNIFF_BYTES = 1024;
+
+const decode = (segment: string): string | null => {
+  try {
+    return decodeURIComponent(segment);
+  } catch (err) {
+    if (err instanceof URIError) return null;
+    throw err;
+  }
+};
+
+/**
+ * The byte routes of releases and archives on repo-service's own HTTP listener (beside smart
+ * HTTP): asset uploads and downloads, and repository archives. The gateway streams them here as
+ * it streams issue attachments to issue-service, the caller signed into a header.
+ */
+@Injectable()
+export class ReleaseHttpHandler {
+  private readonly secret: string;
+
+  constructor(
+    private readonly config: RepoServiceConfig,
+    private readonly releases: ReleasesService,
+    private readonly access: RepoAccessService,
+    private readonly archives: Archives,
+  ) {
+    this.secret = internalSecret(config);
+  }
+
+  /** Whether a request is one of these routes (the rest of the listener is smart HTTP). */
+  matches(req: IncomingMessage): boolean {
+    const path = (req.url ?? '/').split('?')[0]!;
+    return UPLOAD.test(path) || DOWNLOAD.test(path) || ARCHIVE.test(path);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await this.route(req, res);
+    } catch (err) {
+      // An upload's path is the API's below /api/v1; downloads and archives reach this listener
+      // from more than one public path, so at a repository's old name they answer 404.
+      const path = (req.url ?? '/').split('?')[0]!;
+      answerFileRequestError(req, res, err, this.config.rootUrl, log, UPLOAD.test(path) ? `/api/v1${req.url ?? '/'}` : undefined);
+    }
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://repo-service');
+    const verified = verifyActor(this.secret, header(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
+    if (!verified.ok) throw new ContractError('permission_denied', 'invalid internal signature');
+    const actor = verified.actor;
+    const read = req.method === 'GET' || req.method === 'HEAD';
+
+    const upload = req.method === 'POST' ? UPLOAD.exec(url.pathname) : null;
+    if (upload) {
+      const [owner, repo, id] = upload.slice(1).map(decode);
+      if (!owner || !repo || !id) throw notFound();
+      const target = await this.releases.uploadTarget(actor, owner, repo, id);
+      const name = url.searchParams.get('name') ?? '';
+      // Gitea takes a multipart form (field `attachment`) or the file itself as the body, named by `?name=`.
+      const multipart = (header(req, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+      if (!multipart && !name) throw new ContractError('invalid_argument', 'Could not determine name of attachment.');
+      const asset = multipart
+        ? await receiveFile(req, (file, filename) => this.releases.upload(target, file, name || filename))
+        : await this.releases.upload(target, req, name);
+      res.writeHead(201, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify(asset));
+      return;
+    }
+    const download = read ? DOWNLOAD.exec(url.pathname) : null;
+    if (download) {
+      const [owner, repo, tag, name] = download.slice(1).map(decode);
+      if (!owner || !repo || !tag || !name) throw notFound();
+      return this.download(req, res, actor, owner, repo, tag, name);
+    }
+    const archive = read ? ARCHIVE.exec(url.pathname) : null;
+    if (archive) {
+      const [owner, repo, name] = archive.slice(1).map(decode);
+      if (!owner || !repo || !name) throw notFound();
+      const view = await codeReader(this.access, this.config, actor, owner, repo);
+      return this.archives.serve(view, name, url.searchParams.getAll('path'), res, req.method === 'HEAD');
+    }
+    throw notFound();
+  }
+
+  /** An asset's bytes, as Gitea serves attachments: the sniffed type, inline only for what browsers show safely. */
+  private async download(req: IncomingMessage, res: ServerResponse, actor: Actor | null, owner: string, repo: string, tag: string, name: string): Promise<void> {
+    const { asset, content } = await this.releases.download(actor, owner, repo, tag, name);
+    const { head, all } = await peek(content, SNIFF_BYTES);
+    const type = sniffContentType(head);
+    res.writeHead(200, {
+      'Content-Type': type,
+      'Content-Length': String(asset.size),
+      'Content-Disposition': contentDisposition(isInlineType(type) ? 'inline' : 'attachment', asset.name),
+      'Access-Control-Expose-Headers': 'Content-Disposition',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'private, max-age=0, must-revalidate',
+      ETag: `"${asset.uuid}"`,
+      'Last-Modified': asset.createdAt.toUTCString(),
+    });
+    if (req.method === 'HEAD') {
+      all.destroy();
+      res.end();
+      return;
+    }
+    await pipeline(all, res);
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

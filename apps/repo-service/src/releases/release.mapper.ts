@@ -1,0 +1,43 @@
+import { formatTime, type Attachment, type Release, type User } from '@gitforge/contracts';
+import { escapePathSegments, pathEscape } from '../git/refs.js';
+import type { RepoUrls } from '../repos/repo.mapper.js';
+import type { ReleaseAssetEntity, ReleaseEntity } from './release.entity.js';
+
+/**
+ * Gitea's ToAPIAttachment for a release's file: downloads go through the release's tag,
+ * `{repo html}/releases/download/{tag}/{name}`.
+ */
+export function toReleaseAsset(a: ReleaseAssetEntity, tagName: string, urls: RepoUrls): Attachment {
+  return {
+    id: a.id,
+    name: a.name,
+    size: a.size,
+    download_count: a.downloadCount,
+    created_at: formatTime(a.createdAt),
+    uuid: a.uuid,
+    browser_download_url: `${urls.html}/releases/download/${escapePathSegments(tagName)}/${pathEscape(a.name)}`,
+  };
+}
+
+/** Gitea's ToAPIRelease (services/convert/release.go) with the repo_model.Release URL helpers. */
+export function toRelease(r: ReleaseEntity, author: User, assets: ReleaseAssetEntity[], urls: RepoUrls): Release {
+  const tag = escapePathSegments(r.tagName);
+  return {
+    id: r.id,
+    tag_name: r.tagName,
+    target_commitish: r.target,
+    name: r.title,
+    body: r.note,
+    url: `${urls.api}/releases/${r.id}`,
+    html_url: `${urls.html}/releases/tag/${tag}`,
+    tarball_url: `${urls.html}/archive/${tag}.tar.gz`,
+    zipball_url: `${urls.html}/archive/${tag}.zip`,
+    upload_url: `${urls.api}/releases/${r.id}/assets`,
+    draft: r.isDraft,
+    prerelease: r.isPrerelease,
+    created_at: formatTime(r.createdAt),
+    published_at: r.isDraft || !r.publishedAt ? null : formatTime(r.publishedAt),
+    author,
+    assets: assets.map((a) => toReleaseAsset(a, r.tagName, urls)),
+  };
+}
