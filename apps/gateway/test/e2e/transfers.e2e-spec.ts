@@ -215,6 +215,15 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect((await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body).toMatchObject({ full_name: repo.full_name, repo_transfer: null });
     });
 
+    it('should answer an id no row can have in team_ids as an unknown team (422, never 500)', async () => {
+      const repo = await createRepo(alice.api);
+      for (const id of [2147483648, -2147483649]) {
+        const res = await transfer(alice.api, repo.full_name, { new_owner: aliceOrg.name, team_ids: [devs.id, id] });
+        expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: giteaError(`team ${id} not found`) });
+      }
+      expect((await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body).toMatchObject({ full_name: repo.full_name, repo_transfer: null });
+    });
+
     it('should leave a transfer to an organization pending when the doer may not create repositories there', async () => {
       const repo = await createRepo(carol.api);
       const res = await transfer(carol.api, repo.full_name, { new_owner: aliceOrg.name, team_ids: [devs.id] });

@@ -4,6 +4,7 @@ import {
   ContractError,
   EventNames,
   forbidden,
+  isRowIdRange,
   notFound,
   TeamPatterns,
   unprocessable,
@@ -146,7 +147,8 @@ export class TransfersService {
   /** Gitea's checks of `team_ids`: only for an organization (422), each known (422) and of that organization (403). */
   private async checkTeams(target: OwnerAccess, ids: number[]): Promise<number[]> {
     if (target.owner.kind !== 'organization') throw unprocessable('Teams can only be added to organization-owned repositories');
-    const found = await this.directory.teams(0, { ids });
+    // Ids no row can have name no team (and PostgreSQL would refuse to compare them).
+    const found = await this.directory.teams(0, { ids: ids.filter(isRowIdRange) });
     for (const id of ids) {
       const team = found.find((t) => t.id === id);
       if (!team) throw unprocessable(`team ${id} not found`);
