@@ -395,6 +395,10 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       // A new account taking the old name ends the redirect.
       const again = await createOrg(bob.api, { username: org.name });
       expect((await raw(dave, `/repos/${again.name}/${repo.name}`)).status).toBe(404);
+      // For good (Gitea's CreateOrganization deletes the user redirect): not back once that account goes.
+      expect((await bob.api.delete(`/orgs/${again.name}`)).status).toBe(204);
+      const gone = await raw(dave, `/repos/${again.name}/${repo.name}`);
+      expect({ status: gone.status, location: gone.headers.get('location') }).toEqual({ status: 404, location: null });
     });
   });
 });
