@@ -38,7 +38,7 @@ interface Completion {
   sender: Actor;
   newOwner: OwnerAccess;
   teamIds: number[];
-  /** Completes a pending transfer: it must still be there (not rejected meanwhile). */
+  /** Completes a pending transfer: it must still be there, to `newOwner` (not rejected or replaced meanwhile). */
   pending: boolean;
 }
 
@@ -184,7 +184,13 @@ export class TransfersService {
       if (await this.repos.findByOwnerAndName(newOwner.owner.id, repo.name, m)) {
         throw unprocessable(`repository already exists [uname: ${newOwner.owner.login}, name: ${repo.name}]`);
       }
-      if (c.pending && !(await this.transfers.pending(repo.id, m))) throw notFound(`repository doesn't have a pending transfer [repo_id: ${repo.id}]`);
+      // The transfer as it is now: not rejected meanwhile, nor replaced by one to someone else (or to other teams).
+      let teamIds = c.teamIds;
+      if (c.pending) {
+        const pending = await this.transfers.pending(repo.id, m);
+        if (pending?.recipientId !== newOwner.owner.id) throw notFound(`repository doesn't have a pending transfer [repo_id: ${repo.id}]`);
+        teamIds = pending.teamIds;
+      }
       await this.repos.update(m, repo.id, { ownerId: newOwner.owner.id });
       for (const userId of [newOwner.owner.id, ...memberIds]) await m.delete(CollaborationEntity, { repoId: repo.id, userId });
       await this.transfers.deletePending(m, repo.id);
@@ -203,7 +209,7 @@ export class TransfersService {
         { actor: c.sender, repoId: repo.id },
       );
       if (oldOwner.owner.kind === 'organization' || newOwner.owner.kind === 'organization') {
-        const move: RepoTeamMove = { repoId: repo.id, orgId: newOwner.owner.kind === 'organization' ? newOwner.owner.id : null, teamIds: c.teamIds };
+        const move: RepoTeamMove = { repoId: repo.id, orgId: newOwner.owner.kind === 'organization' ? newOwner.owner.id : null, teamIds };
         await this.rpc.call<void, Record<string, string>, RepoTeamMove>(TeamPatterns.moveRepo, { actor: c.sender, body: move });
       }
     });
