@@ -156,6 +156,19 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect(anonymous.stderr).not.toContain(bob.username);
     });
 
+    it('should not keep a repository waiting for a recipient whose account was deleted since', async () => {
+      const stuck = await createRepo(alice.api);
+      const frank = await createUser(api, 'frank');
+      expect((await transfer(alice.api, stuck.full_name, { new_owner: frank.username })).status).toBe(201);
+      expect((await api.admin.delete(`/admin/users/${frank.username}`)).status).toBe(204);
+      // Nobody can answer that transfer any more: it is gone, not a 409 for ever.
+      expect((await reject(alice.api, stuck.full_name)).body).toEqual(giteaError(/doesn't have a pending transfer/));
+      const again = await transfer(alice.api, stuck.full_name, { new_owner: bob.username });
+      expect(again.status).toBe(201);
+      expect(again.body.repo_transfer).toMatchObject({ recipient: { login: bob.username } });
+      expect((await reject(bob.api, stuck.full_name)).status).toBe(200);
+    });
+
     it('should record transfer_repo with the old full name in the feed', async () => {
       await expectEventually(async () => {
         const feed = await bob.api.get<Activity[]>(`/users/${bob.username}/activities/feeds?only-performed-by=true`);

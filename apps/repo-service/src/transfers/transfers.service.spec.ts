@@ -32,7 +32,7 @@ describe(TransfersService.name, () => {
       strictMock(TransfersRepository, { pending: async (_id: number, manager?: EntityManager) => pendingTo(manager ? 7 : 5) }),
       strictMock(OutboxService),
       strictMock(RpcClient),
-      strictMock(DirectoryClient, { publicUser: async () => ({ id: 5, login: 'bob' }) as never }),
+      strictMock(DirectoryClient, { publicUser: async () => ({ id: 5, login: 'bob' }) as never, accountsByIds: async () => [{ id: 5 }] as never }),
       {} as PlatformConfig,
     );
     await expect(sut.accept(bob, 'alice', 'r')).rejects.toMatchObject({ code: 'not_found', message: "repository doesn't have a pending transfer [repo_id: 1]" });

@@ -24,6 +24,7 @@ import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
+import type { RepoTransferEntity } from './transfer.entities.js';
 import { TransfersRepository } from './transfers.repository.js';
 
 const NEW_OWNER_NOT_FOUND = 'The new owner does not exist or cannot be found';
@@ -81,7 +82,7 @@ export class TransfersService {
     // Gitea hides a private organization from those outside it; our `visible` says the same.
     if (isOrg && !a.isAdmin && !target.visible) throw notFound(NEW_OWNER_NOT_FOUND);
     const teamIds = body.team_ids !== undefined ? await this.checkTeams(target, body.team_ids) : [];
-    if (await this.transfers.pending(ctx.repo.id)) throw inProgress();
+    if (await this.livePending(ctx.repo.id)) throw inProgress();
 
     const direct = a.isAdmin || a.id === target.owner.id || (isOrg && target.canCreateRepo);
     if (direct) {
@@ -132,8 +133,22 @@ export class TransfersService {
     return this.reposService.toApi(a, ctx);
   }
 
+  /**
+   * The repository's pending transfer. One whose recipient account was deleted since can be
+   * answered by nobody (and there is no API to cancel it): it is dropped, so the repository is
+   * not kept waiting, and refused any other transfer, for ever.
+   */
+  private async livePending(repoId: number): Promise<RepoTransferEntity | null> {
+    const pending = await this.transfers.pending(repoId);
+    if (!pending) return null;
+    const [recipient] = await this.directory.accountsByIds(null, [pending.recipientId]);
+    if (recipient) return pending;
+    await this.db.transaction((m) => this.transfers.deletePending(m, repoId));
+    return null;
+  }
+
   private async requirePending(ctx: RepoContext) {
-    const pending = await this.transfers.pending(ctx.repo.id);
+    const pending = await this.livePending(ctx.repo.id);
     if (!pending) throw notFound(`repository doesn't have a pending transfer [repo_id: ${ctx.repo.id}]`);
     return pending;
   }
