@@ -156,6 +156,19 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect(anonymous.stderr).not.toContain(bob.username);
     });
 
+    it('should not keep a repository waiting for a recipient whose account was deleted since', async () => {
+      const stuck = await createRepo(alice.api);
+      const frank = await createUser(api, 'frank');
+      expect((await transfer(alice.api, stuck.full_name, { new_owner: frank.username })).status).toBe(201);
+      expect((await api.admin.delete(`/admin/users/${frank.username}`)).status).toBe(204);
+      // Nobody can answer that transfer any more: it is gone, not a 409 for ever.
+      expect((await reject(alice.api, stuck.full_name)).body).toEqual(giteaError(/doesn't have a pending transfer/));
+      const again = await transfer(alice.api, stuck.full_name, { new_owner: bob.username });
+      expect(again.status).toBe(201);
+      expect(again.body.repo_transfer).toMatchObject({ recipient: { login: bob.username } });
+      expect((await reject(bob.api, stuck.full_name)).status).toBe(200);
+    });
+
     it('should record transfer_repo with the old full name in the feed', async () => {
       await expectEventually(async () => {
         const feed = await bob.api.get<Activity[]>(`/users/${bob.username}/activities/feeds?only-performed-by=true`);
@@ -212,6 +225,15 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       const foreign = await transfer(alice.api, repo.full_name, { new_owner: aliceOrg.name, team_ids: [bobTeam.id] });
       expect(foreign.status).toBe(403);
       expect(foreign.body).toEqual(giteaError(`team ${bobTeam.id} belongs not to org ${aliceOrg.id}`));
+      expect((await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body).toMatchObject({ full_name: repo.full_name, repo_transfer: null });
+    });
+
+    it('should answer an id no row can have in team_ids as an unknown team (422, never 500)', async () => {
+      const repo = await createRepo(alice.api);
+      for (const id of [2147483648, -2147483649]) {
+        const res = await transfer(alice.api, repo.full_name, { new_owner: aliceOrg.name, team_ids: [devs.id, id] });
+        expect({ status: res.status, body: res.body }).toEqual({ status: 422, body: giteaError(`team ${id} not found`) });
+      }
       expect((await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body).toMatchObject({ full_name: repo.full_name, repo_transfer: null });
     });
 
@@ -386,6 +408,10 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       // A new account taking the old name ends the redirect.
       const again = await createOrg(bob.api, { username: org.name });
       expect((await raw(dave, `/repos/${again.name}/${repo.name}`)).status).toBe(404);
+      // For good (Gitea's CreateOrganization deletes the user redirect): not back once that account goes.
+      expect((await bob.api.delete(`/orgs/${again.name}`)).status).toBe(204);
+      const gone = await raw(dave, `/repos/${again.name}/${repo.name}`);
+      expect({ status: gone.status, location: gone.headers.get('location') }).toEqual({ status: 404, location: null });
     });
   });
 });

@@ -55,7 +55,9 @@ export class UsersRepository {
     return other ? this.findById(other.uid, manager) : null;
   }
 
-  insert(manager: EntityManager, user: Partial<UserEntity>): Promise<UserEntity> {
+  /** A new user or organization; an old login it takes leads nowhere else from now on (Gitea's DeleteUserRedirect in CreateUser and CreateOrganization). */
+  async insert(manager: EntityManager, user: Partial<UserEntity>): Promise<UserEntity> {
+    if (user.lowerName) await manager.delete(UserRedirectEntity, { lowerName: user.lowerName });
     return manager.save(UserEntity, manager.create(UserEntity, user));
   }
 

@@ -38,6 +38,7 @@ import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { StarCounts } from '../stars/star-counts.js';
 import { StarsRepository } from '../stars/stars.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
+import type { EntityManager } from 'typeorm';
 
 const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
 
@@ -85,7 +86,6 @@ export class ReposService {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     return actor;
   }
-
 
   /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
   async toApi(actor: Actor | null, ctx: RepoContext): Promise<Repository> {
@@ -434,6 +434,7 @@ export class ReposService {
       const oldName = repo.name;
       const sender = changes.name ? await this.directory.publicUser(a.id) : null;
       await this.db.transaction(async (m) => {
+        await this.requireStillOwned(m, repo);
         if (changes.lowerName && changes.lowerName !== repo.lowerName) {
           const clash = await this.repos.findByOwnerAndName(repo.ownerId, changes.lowerName, m);
           if (clash) throw unprocessable(`repository already exists [uname: ${ctx.owner.owner.login}, name: ${body.name}]`);
@@ -482,11 +483,22 @@ export class ReposService {
     for (const repo of await this.repos.allOfOwner(ownerId)) await this.remove(a, owner, repo, sender);
   }
 
+  /**
+   * Locks the repository's row for the caller's transaction; 404 when a transfer (or a deletion)
+   * committed since the request looked it up, so nothing is done to it on its old owner's say.
+   */
+  private async requireStillOwned(m: EntityManager, repo: RepositoryEntity): Promise<void> {
+    const current = await this.repos.lockById(m, repo.id);
+    if (!current || current.ownerId !== repo.ownerId) throw notFound();
+  }
+
   /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
   private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
     const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
-    const assets = await releaseAssetUuids(this.db.manager, repo.id);
+    let assets: string[] = [];
     const starCounts = await this.db.transaction(async (m) => {
+      await this.requireStillOwned(m, repo);
+      assets = await releaseAssetUuids(m, repo.id);
       await this.repos.delete(m, repo.id);
       const counts = await this.stars.removeAllOfRepo(m, repo.id);
       // As Gitea: the parent counts one fork less, and the forks of a deleted parent become standalone.

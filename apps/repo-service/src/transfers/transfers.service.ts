@@ -4,6 +4,7 @@ import {
   ContractError,
   EventNames,
   forbidden,
+  isRowIdRange,
   notFound,
   TeamPatterns,
   unprocessable,
@@ -23,6 +24,7 @@ import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
+import type { RepoTransferEntity } from './transfer.entities.js';
 import { TransfersRepository } from './transfers.repository.js';
 
 const NEW_OWNER_NOT_FOUND = 'The new owner does not exist or cannot be found';
@@ -37,7 +39,7 @@ interface Completion {
   sender: Actor;
   newOwner: OwnerAccess;
   teamIds: number[];
-  /** Completes a pending transfer: it must still be there (not rejected meanwhile). */
+  /** Completes a pending transfer: it must still be there, to `newOwner` (not rejected or replaced meanwhile). */
   pending: boolean;
 }
 
@@ -80,7 +82,7 @@ export class TransfersService {
     // Gitea hides a private organization from those outside it; our `visible` says the same.
     if (isOrg && !a.isAdmin && !target.visible) throw notFound(NEW_OWNER_NOT_FOUND);
     const teamIds = body.team_ids !== undefined ? await this.checkTeams(target, body.team_ids) : [];
-    if (await this.transfers.pending(ctx.repo.id)) throw inProgress();
+    if (await this.livePending(ctx.repo.id)) throw inProgress();
 
     const direct = a.isAdmin || a.id === target.owner.id || (isOrg && target.canCreateRepo);
     if (direct) {
@@ -131,8 +133,22 @@ export class TransfersService {
     return this.reposService.toApi(a, ctx);
   }
 
+  /**
+   * The repository's pending transfer. One whose recipient account was deleted since can be
+   * answered by nobody (and there is no API to cancel it): it is dropped, so the repository is
+   * not kept waiting, and refused any other transfer, for ever.
+   */
+  private async livePending(repoId: number): Promise<RepoTransferEntity | null> {
+    const pending = await this.transfers.pending(repoId);
+    if (!pending) return null;
+    const [recipient] = await this.directory.accountsByIds(null, [pending.recipientId]);
+    if (recipient) return pending;
+    await this.db.transaction((m) => this.transfers.deletePending(m, repoId));
+    return null;
+  }
+
   private async requirePending(ctx: RepoContext) {
-    const pending = await this.transfers.pending(ctx.repo.id);
+    const pending = await this.livePending(ctx.repo.id);
     if (!pending) throw notFound(`repository doesn't have a pending transfer [repo_id: ${ctx.repo.id}]`);
     return pending;
   }
@@ -146,7 +162,8 @@ export class TransfersService {
   /** Gitea's checks of `team_ids`: only for an organization (422), each known (422) and of that organization (403). */
   private async checkTeams(target: OwnerAccess, ids: number[]): Promise<number[]> {
     if (target.owner.kind !== 'organization') throw unprocessable('Teams can only be added to organization-owned repositories');
-    const found = await this.directory.teams(0, { ids });
+    // Ids no row can have name no team (and PostgreSQL would refuse to compare them).
+    const found = await this.directory.teams(0, { ids: ids.filter(isRowIdRange) });
     for (const id of ids) {
       const team = found.find((t) => t.id === id);
       if (!team) throw unprocessable(`team ${id} not found`);
@@ -182,7 +199,13 @@ export class TransfersService {
       if (await this.repos.findByOwnerAndName(newOwner.owner.id, repo.name, m)) {
         throw unprocessable(`repository already exists [uname: ${newOwner.owner.login}, name: ${repo.name}]`);
       }
-      if (c.pending && !(await this.transfers.pending(repo.id, m))) throw notFound(`repository doesn't have a pending transfer [repo_id: ${repo.id}]`);
+      // The transfer as it is now: not rejected meanwhile, nor replaced by one to someone else (or to other teams).
+      let teamIds = c.teamIds;
+      if (c.pending) {
+        const pending = await this.transfers.pending(repo.id, m);
+        if (pending?.recipientId !== newOwner.owner.id) throw notFound(`repository doesn't have a pending transfer [repo_id: ${repo.id}]`);
+        teamIds = pending.teamIds;
+      }
       await this.repos.update(m, repo.id, { ownerId: newOwner.owner.id });
       for (const userId of [newOwner.owner.id, ...memberIds]) await m.delete(CollaborationEntity, { repoId: repo.id, userId });
       await this.transfers.deletePending(m, repo.id);
@@ -201,7 +224,7 @@ export class TransfersService {
         { actor: c.sender, repoId: repo.id },
       );
       if (oldOwner.owner.kind === 'organization' || newOwner.owner.kind === 'organization') {
-        const move: RepoTeamMove = { repoId: repo.id, orgId: newOwner.owner.kind === 'organization' ? newOwner.owner.id : null, teamIds: c.teamIds };
+        const move: RepoTeamMove = { repoId: repo.id, orgId: newOwner.owner.kind === 'organization' ? newOwner.owner.id : null, teamIds };
         await this.rpc.call<void, Record<string, string>, RepoTeamMove>(TeamPatterns.moveRepo, { actor: c.sender, body: move });
       }
     });

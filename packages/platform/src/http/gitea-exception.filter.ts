@@ -24,9 +24,10 @@ function fastifyErrorPayload(err: { code?: string; statusCode?: number; message?
 }
 
 /**
- * Gitea's RedirectToRepo: the request's own path with its first `{old owner}/{old name}` segment
- * pair replaced by the new ones, the query string kept. Undefined when the path does not hold the
- * old pair (the error did not come from this request's repository).
+ * Gitea's RedirectToRepo: the request's own path with its `{old owner}/{old name}` segment pair
+ * (the first after `/repos/`, else the first) replaced by the new ones, the query string kept.
+ * Undefined when the path does not hold the old pair (the error did not come from this
+ * request's repository).
  */
 export function movedLocation(url: string, details: Record<string, unknown> | undefined): string | undefined {
   const d = details as Partial<RepoMovedDetails> | undefined;
@@ -35,14 +36,16 @@ export function movedLocation(url: string, details: Record<string, unknown> | un
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q);
   const from = `/${encodeURIComponent(d.from_owner)}/${encodeURIComponent(d.from_repo)}`;
-  let at = -1;
-  for (let i = path.indexOf(from); i >= 0; i = path.indexOf(from, i + 1)) {
-    const next = path[i + from.length];
-    if (next === undefined || next === '/') {
-      at = i;
-      break;
+  const find = (needle: string): number => {
+    for (let i = path.indexOf(needle); i >= 0; i = path.indexOf(needle, i + 1)) {
+      const next = path[i + needle.length];
+      if (next === undefined || next === '/') return i;
     }
-  }
+    return -1;
+  };
+  // The pair after `/repos/` first (`/api/v1/repos/v1/repos` is the repository `repos` of `v1`), else the first pair anywhere.
+  const afterRepos = find(`/repos${from}`);
+  const at = afterRepos >= 0 ? afterRepos + '/repos'.length : find(from);
   if (at < 0) return undefined;
   const to = `/${encodeURIComponent(d.to_owner)}/${encodeURIComponent(d.to_repo)}`;
   return `${path.slice(0, at)}${to}${path.slice(at + from.length)}${query}`;

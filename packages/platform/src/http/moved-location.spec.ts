@@ -9,6 +9,15 @@ describe('movedLocation (Gitea RedirectToRepo)', () => {
     expect(movedLocation('/api/v1/repos/ann/old/contents/ann/old', d)).toBe('/api/v1/repos/bob/new/contents/ann/old');
   });
 
+  it('should replace the pair after /repos/ even when the same pair of segments comes earlier in the path', () => {
+    // A user `v1` with a repository `repos`, and a team id that is also an owner's name.
+    const v1 = { from_owner: 'v1', from_repo: 'repos', to_owner: 'v1', to_repo: 'renamed' };
+    expect(movedLocation('/api/v1/repos/v1/repos/issues?state=all', v1)).toBe('/api/v1/repos/v1/renamed/issues?state=all');
+    const five = { from_owner: '5', from_repo: 'repos', to_owner: 'ann', to_repo: 'x' };
+    expect(movedLocation('/api/v1/teams/5/repos/5/repos', five)).toBe('/api/v1/teams/5/repos/ann/x');
+    expect(movedLocation('/api/v1/user/starred/ann/old', d)).toBe('/api/v1/user/starred/bob/new');
+  });
+
   it('should match whole segments only', () => {
     expect(movedLocation('/api/v1/repos/ann/older/x', d)).toBeUndefined();
     expect(movedLocation('/api/v1/repos/xann/old', d)).toBeUndefined();
