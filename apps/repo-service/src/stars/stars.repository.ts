@@ -6,6 +6,15 @@ import { RepositoryEntity } from '../repos/repository.entity.js';
 import { StarEntity } from './star.entity.js';
 import { UserStarCountEntity } from './user-star-count.entity.js';
 
+/**
+ * Locks a repository's row until the transaction ends (PostgreSQL; SQLite runs one writer at a
+ * time): its num_stars or num_watches is then counted by a statement that starts after any
+ * concurrent change of the same repository committed.
+ */
+export async function lockRepositoryRow(m: EntityManager, repoId: number): Promise<void> {
+  if (m.connection.options.type === 'postgres') await m.query('SELECT id FROM repository WHERE id = $1 FOR UPDATE', [repoId]);
+}
+
 /** Stars, and the repository's num_stars recounted from them in the same transaction. */
 @Injectable()
 export class StarsRepository {
@@ -26,7 +35,8 @@ export class StarsRepository {
 
   /** A deleted repository's stars go with it (Gitea's DeleteRepository); answers its stargazers' new counts. */
   async removeAllOfRepo(m: EntityManager, repoId: number): Promise<UserStarCount[]> {
-    const gazers = await m.find(StarEntity, { select: { userId: true }, where: { repoId } });
+    // In user order, so two deletions lock their stargazers' counts in the same order.
+    const gazers = await m.find(StarEntity, { select: { userId: true }, where: { repoId }, order: { userId: 'ASC' } });
     await m.delete(StarEntity, { repoId });
     const counts: UserStarCount[] = [];
     for (const g of gazers) counts.push(await this.countUser(m, g.userId));
@@ -36,11 +46,15 @@ export class StarsRepository {
   /** Counts the user's stars and moves their version on (the row lock orders concurrent changes of one user). */
   private async countUser(m: EntityManager, userId: number): Promise<UserStarCount> {
     const p = (i: number): string => (this.db.isPostgres ? `$${i}` : '?');
+    // Lock (or create) the user's row first, and count in the next statement: on PostgreSQL a
+    // statement counts what was committed when it began, so a count taken in the statement that
+    // waited for another transaction's lock would miss that transaction's star.
     await m.query(
-      `INSERT INTO user_star_count (user_id, num_stars, version) VALUES (${p(1)}, (SELECT COUNT(*) FROM star WHERE star.user_id = ${p(2)}), 1)
-       ON CONFLICT (user_id) DO UPDATE SET num_stars = excluded.num_stars, version = user_star_count.version + 1`,
-      [userId, userId],
+      `INSERT INTO user_star_count (user_id, num_stars, version) VALUES (${p(1)}, 0, 1)
+       ON CONFLICT (user_id) DO UPDATE SET version = user_star_count.version + 1`,
+      [userId],
     );
+    await m.query(`UPDATE user_star_count SET num_stars = (SELECT COUNT(*) FROM star WHERE star.user_id = ${p(1)}) WHERE user_id = ${p(2)}`, [userId, userId]);
     const row = await m.findOneOrFail(UserStarCountEntity, { where: { userId } });
     return { userId, numStars: row.numStars, version: row.version };
   }
@@ -61,6 +75,8 @@ export class StarsRepository {
   }
 
   private async recount(m: EntityManager, repoId: number): Promise<void> {
+    // The row lock first, the count in the next statement (which then sees concurrent stars that committed meanwhile).
+    await lockRepositoryRow(m, repoId);
     await m
       .createQueryBuilder()
       .update(RepositoryEntity)

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { RepositoryEntity } from '../repos/repository.entity.js';
+import { lockRepositoryRow } from '../stars/stars.repository.js';
 import { WatchEntity } from './watch.entity.js';
 
 /** Watches, and the repository's num_watches recounted from them in the same transaction. */
@@ -43,6 +44,7 @@ export class WatchesRepository {
   }
 
   private async recount(m: EntityManager, repoId: number): Promise<void> {
+    await lockRepositoryRow(m, repoId);
     await m
       .createQueryBuilder()
       .update(RepositoryEntity)
