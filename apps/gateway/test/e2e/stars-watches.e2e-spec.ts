@@ -162,6 +162,25 @@ describe.each(layoutsUnderTest())('stars and watches (%s layout)', (kind) => {
     expect((await carol.api.get<Repository[]>('/user/subscriptions')).body).toEqual([]);
   });
 
+  it("should drop a deleted user's stars and watches from the counts and lists (Gitea's DeleteUser)", async () => {
+    const target = await createRepo(alice.api, { description: 'loses a fan' });
+    const dave = await createUser(api, 'dave');
+    expect((await dave.api.put(`/user/starred/${target.full_name}`)).status).toBe(204);
+    expect((await dave.api.put(`/repos/${target.full_name}/subscription`)).status).toBe(200);
+    expect((await repo(target)).stars_count).toBe(1);
+    expect((await repo(target)).watchers_count).toBe(2);
+    expect((await api.admin.delete(`/admin/users/${dave.username}`)).status).toBe(204);
+    const after = await repo(target);
+    expect(after.stars_count).toBe(0);
+    expect(after.watchers_count).toBe(1);
+    const gazers = await alice.api.get<User[]>(`/repos/${target.full_name}/stargazers`);
+    expect(gazers.body).toEqual([]);
+    expect(gazers.headers.get('x-total-count')).toBe('0');
+    const subscribers = await alice.api.get<User[]>(`/repos/${target.full_name}/subscribers`);
+    expect(subscribers.body.map((u) => u.login)).toEqual([alice.username]);
+    expect(subscribers.headers.get('x-total-count')).toBe('1');
+  });
+
   it("should ask tokens for Gitea's scopes: user and repository to star, user to list someone's stars", async () => {
     const userOnly = await tokenApi(bob, ['read:user']);
     expect((await userOnly.get(`/users/${bob.username}/starred`)).status).toBe(200);

@@ -16,6 +16,8 @@ import {
 } from '@gitforge/contracts';
 import { actorOf, Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
+import { StarsRepository } from '../stars/stars.repository.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
 
 /** Gitea's collaborator API (`routers/api/v1/repo/collaborators.go`). */
@@ -26,6 +28,8 @@ export class CollaboratorsService {
     private readonly collaborators: CollaboratorsRepository,
     private readonly access: RepoAccessService,
     private readonly directory: DirectoryClient,
+    private readonly stars: StarsRepository,
+    private readonly watches: WatchesRepository,
   ) {}
 
   private async assign(actor: Actor | null, owner: string, repo: string): Promise<{ actor: Actor; ctx: RepoContext }> {
@@ -82,10 +86,17 @@ export class CollaboratorsService {
   }
 
   /** A user's access mode in the repository: site admins and repository admins may ask about anyone, others about themselves. */
-  /** A user is being deleted (org-service asks first, as Gitea's DeleteUser removes its collaborations). */
+  /**
+   * A user is being deleted (org-service asks first, as Gitea's DeleteUser removes its
+   * collaborations, stars and watches, and counts the repositories' stars and watchers again).
+   */
   async removeUser(actor: Actor | null, userId: number): Promise<void> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
-    await this.db.transaction((m) => this.collaborators.deleteOfUser(m, userId));
+    await this.db.transaction(async (m) => {
+      await this.collaborators.deleteOfUser(m, userId);
+      await this.stars.removeAllOfUser(m, userId);
+      await this.watches.removeAllOfUser(m, userId);
+    });
   }
 
   async permission(actor: Actor | null, owner: string, repo: string, name: string): Promise<RepoCollaboratorPermission> {

@@ -43,6 +43,14 @@ export class StarsRepository {
     return counts;
   }
 
+  /** A deleted user's stars go with it (Gitea's DeleteUser): each repository it starred counts one less. */
+  async removeAllOfUser(m: EntityManager, userId: number): Promise<void> {
+    const starred = await m.find(StarEntity, { select: { repoId: true }, where: { userId }, order: { repoId: 'ASC' } });
+    await m.delete(StarEntity, { userId });
+    for (const s of starred) await this.recount(m, s.repoId);
+    await m.delete(UserStarCountEntity, { userId });
+  }
+
   /** Counts the user's stars and moves their version on (the row lock orders concurrent changes of one user). */
   private async countUser(m: EntityManager, userId: number): Promise<UserStarCount> {
     const p = (i: number): string => (this.db.isPostgres ? `$${i}` : '?');

@@ -22,6 +22,13 @@ export class WatchesRepository {
     await this.recount(m, repoId);
   }
 
+  /** A deleted user's watches go with it (Gitea's DeleteUser): each repository it watched counts one less. */
+  async removeAllOfUser(m: EntityManager, userId: number): Promise<void> {
+    const watched = await m.find(WatchEntity, { select: { repoId: true }, where: { userId }, order: { repoId: 'ASC' } });
+    await m.delete(WatchEntity, { userId });
+    for (const w of watched) await this.recount(m, w.repoId);
+  }
+
   async has(userId: number, repoId: number): Promise<boolean> {
     return (await this.db.manager.countBy(WatchEntity, { userId, repoId })) > 0;
   }
