@@ -123,4 +123,28 @@ describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (e
     await sut.handle(envelope('repo.deleted', { repository: r, organization: null, sender: owner }, r.id));
     expect(await db.manager.count(NotificationEntity, { where: { repoId: r.id } })).toBe(0);
   });
+  it('should show a thread first written by a late event as the newer events already show the subject', async () => {
+    const i = issue(5, r, poster);
+    readers = [1];
+    const closed = { ...i, state: 'closed' as const };
+    await sut.handle({ ...envelope('issue.closed', { action: 'closed', index: 5, issue: closed, repository: r, sender: owner, is_pull: false }), occurredAt: '2024-05-01T12:00:00.000Z' });
+    // A comment from before the close, applied after it (a retried job), reaches one more reader.
+    readers = [1, 60];
+    const c = comment(905, i, commenter, 'ping');
+    await sut.handle({ ...envelope('comment.created', { action: 'created', issue: i, comment: c, repository: r, sender: commenter, is_pull: false }, r.id), occurredAt: '2024-05-01T11:00:00.000Z' });
+    expect((await rowsOf(i.id)).map((t) => [t.userId, t.state])).toEqual([
+      [1, 'closed'],
+      [60, 'closed'],
+    ]);
+  });
+
+  it('should write no thread about an issue that is gone by the time a late event is applied', async () => {
+    const i = issue(6, r, poster);
+    readers = [1, 50];
+    participants = { followers: [], unsubscribed: [], assignees: [], reviewers: [], latestCommentId: 0, gone: true };
+    const c = comment(906, i, commenter, 'ping @mentioned');
+    await sut.handle(envelope('comment.created', { action: 'created', issue: i, comment: c, repository: r, sender: commenter, is_pull: false }, r.id));
+    await sut.handle(envelope('issue.assigned', { action: 'assigned', index: 6, issue: i, assignee: user(4, 'assignee'), repository: r, sender: owner, is_pull: false }, r.id));
+    expect(await rowsOf(i.id)).toEqual([]);
+  });
 });

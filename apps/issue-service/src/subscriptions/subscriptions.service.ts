@@ -96,7 +96,7 @@ export class SubscriptionsService {
    */
   async participants(issueId: number): Promise<IssueParticipants> {
     const issue = await this.issues.findById(issueId);
-    if (!issue) return { followers: [], unsubscribed: [], assignees: [], reviewers: [], latestCommentId: 0 };
+    if (!issue) return { followers: [], unsubscribed: [], assignees: [], reviewers: [], latestCommentId: 0, gone: true };
     const [commenters, choices, assignees, reviewers, latestCommentId] = await Promise.all([
       this.comments.commenterIds(issue.id),
       this.watches.choices(issue.id),

@@ -56,6 +56,11 @@ export class NotificationProjector implements OnApplicationBootstrap {
       actor: null,
       body: { issueId: payload.issue.id },
     });
+    // An event applied after its issue was deleted (a late or retried job) notifies nobody.
+    if (participants.gone) {
+      await this.db.transaction((m) => this.notifications.deleteForSubject(m, issueSubjectKey(payload.issue.id)));
+      return;
+    }
     const subject = snapshotOf(envelope, payload, participants);
     const plan = planOf(envelope);
     const userIds = plan ? await this.audience(envelope, payload, plan, participants) : [];
@@ -64,6 +69,7 @@ export class NotificationProjector implements OnApplicationBootstrap {
       if (!(await this.notifications.claimEvent(m, envelope.id))) return;
       await this.notifications.writeThreads(m, subject, userIds, now);
       await this.notifications.refreshSubject(m, subject);
+      await this.notifications.adoptNewestSnapshot(m, subject);
     });
   }
 

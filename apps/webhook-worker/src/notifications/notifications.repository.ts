@@ -144,6 +144,30 @@ export class NotificationsRepository {
       .execute();
   }
 
+  /**
+   * Threads written by an event older than what other threads of the subject already show (a
+   * retried job applied after a newer event) take the newest snapshot, so no thread shows a state
+   * the subject has left.
+   */
+  async adoptNewestSnapshot(m: EntityManager, s: SubjectSnapshot): Promise<void> {
+    const newest = await m
+      .createQueryBuilder(NotificationEntity, 'n')
+      .where('n.subject_key = :key AND n.snapshot_at > :at', { key: s.subjectKey, at: s.at })
+      .orderBy('n.snapshot_at', 'DESC')
+      .getOne();
+    if (!newest) return;
+    await this.refreshSubject(m, {
+      ...s,
+      title: newest.title,
+      state: newest.state,
+      subjectUrl: newest.subjectUrl,
+      subjectHtmlUrl: newest.subjectHtmlUrl,
+      latestCommentUrl: newest.latestCommentUrl,
+      latestCommentHtmlUrl: newest.latestCommentHtmlUrl,
+      at: Number(newest.snapshotAt),
+    });
+  }
+
   async deleteForSubject(m: EntityManager, subjectKey: string): Promise<void> {
     await m.delete(NotificationEntity, { subjectKey });
   }

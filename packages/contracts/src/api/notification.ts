@@ -45,6 +45,8 @@ export interface IssueParticipants {
   assignees: number[];
   reviewers: number[];
   latestCommentId: number;
+  /** The issue no longer exists: a late event about it notifies nobody. */
+  gone?: boolean;
 }
 
 /** Body of `repos.notificationAudience`. */
