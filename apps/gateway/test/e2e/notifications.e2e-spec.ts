@@ -271,4 +271,17 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     await eventually(async () => expect((await threadOf(poster, subject.url))?.subject.latest_comment_url).toMatch(/comments\/\d+$/));
     expect(await threadOf(watcher, subject.url)).toMatchObject({ id: watched.id, unread: false });
   });
+  it('should answer bad or repeated query values with 4xx, never 5xx', async () => {
+    // Go's FormString reads the first of repeated values; bad times are 422 (lists) and 400 (last_read_at).
+    expect((await owner.api.get('/notifications?since=yesterday')).status).toBe(422);
+    expect((await owner.api.get('/notifications?before=2024-13-45T00:00:00Z')).status).toBe(422);
+    expect((await owner.api.get('/notifications?since=2024-01-01T00:00:00Z&since=x')).status).toBe(200);
+    expect((await owner.api.get('/notifications?all=true&all=false&subject-type=issue&subject-type=pull')).status).toBe(200);
+    expect((await owner.api.get('/notifications?limit=100000000000&page=99999999999999')).status).toBe(200);
+    expect((await mark(owner, 'PUT', '/notifications?last_read_at=yesterday')).status).toBe(400);
+    expect((await mark(owner, 'PUT', '/notifications?last_read_at=2000-01-01T00:00:00Z&last_read_at=x&to-status=read&to-status=pinned')).status).toBe(205);
+    expect((await owner.api.get('/notifications/threads/99999999999')).status).toBe(404);
+    expect((await owner.api.get('/notifications/threads/abc')).status).toBe(404);
+    expect((await mark(owner, 'PATCH', '/notifications/threads/4294967297?to-status=read&to-status=unread')).status).toBe(404);
+  });
 });
