@@ -181,6 +181,22 @@ describe.each(layoutsUnderTest())('stars and watches (%s layout)', (kind) => {
     expect(subscribers.headers.get('x-total-count')).toBe('1');
   });
 
+  it("should stop a removed collaborator's watch of a private repository, and keep it on a public one (Gitea's reconsiderWatches)", async () => {
+    const hidden = await createRepo(alice.api, { private: true });
+    const open = await createRepo(alice.api, { description: 'open' });
+    for (const r of [hidden, open]) {
+      await addCollaborator(alice.api, r, carol, 'read');
+      expect((await carol.api.put(`/repos/${r.full_name}/subscription`)).status).toBe(200);
+      expect((await repo(r)).watchers_count).toBe(2);
+      expect((await alice.api.delete(`/repos/${r.full_name}/collaborators/${carol.username}`)).status).toBe(204);
+    }
+    expect((await repo(hidden)).watchers_count).toBe(1);
+    expect((await alice.api.get<User[]>(`/repos/${hidden.full_name}/subscribers`)).body.map((u) => u.login)).toEqual([alice.username]);
+    // Anyone may read a public repository: the watch stays.
+    expect((await repo(open)).watchers_count).toBe(2);
+    expect((await carol.api.get(`/repos/${open.full_name}/subscription`)).status).toBe(200);
+  });
+
   it("should ask tokens for Gitea's scopes: user and repository to star, user to list someone's stars", async () => {
     const userOnly = await tokenApi(bob, ['read:user']);
     expect((await userOnly.get(`/users/${bob.username}/starred`)).status).toBe(200);

@@ -83,6 +83,9 @@ export class CollaboratorsService {
     this.requireAdmin(ctx);
     const user = await this.user(a, name);
     await this.db.transaction((m) => this.collaborators.delete(m, ctx.repo.id, user.id));
+    // Gitea's reconsiderWatches: a user left without any access to the repository stops watching it.
+    const [left] = await this.access.permissionsOfUsers(ctx.repo, [user.id]);
+    if (!left?.permission.canSee) await this.db.transaction((m) => this.watches.remove(m, user.id, ctx.repo.id));
   }
 
   /** A user's access mode in the repository: site admins and repository admins may ask about anyone, others about themselves. */
