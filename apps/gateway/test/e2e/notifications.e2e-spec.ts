@@ -271,6 +271,23 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     await eventually(async () => expect((await threadOf(poster, subject.url))?.subject.latest_comment_url).toMatch(/comments\/\d+$/));
     expect(await threadOf(watcher, subject.url)).toMatchObject({ id: watched.id, unread: false });
   });
+  it('should compare since, before and last_read_at in whole seconds, as the updated_at it shows (Gitea\'s updated_unix)', async () => {
+    const other = await createRepo(owner.api);
+    expect((await watcher.api.put(`/repos/${other.full_name}/subscription`)).status).toBe(200);
+    const fresh = await createIssue(poster.api, other);
+    const thread = await eventually(async () => {
+      const found = await threadOf(watcher, fresh.url);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    const at = encodeURIComponent(thread.updated_at);
+    expect((await threads(watcher, `?before=${at}`)).map((t) => t.id)).toContain(thread.id);
+    expect((await threads(watcher, `?since=${at}`)).map((t) => t.id)).toContain(thread.id);
+    // Marking up to the time a client was shown marks that thread.
+    const marked = await mark<NotificationThread[]>(watcher, 'PUT', `/repos/${other.full_name}/notifications?last_read_at=${at}`);
+    expect(marked.body.map((t) => t.id)).toEqual([thread.id]);
+  });
+
   it('should answer bad or repeated query values with 4xx, never 5xx', async () => {
     // Go's FormString reads the first of repeated values; bad times are 422 (lists) and 400 (last_read_at).
     expect((await owner.api.get('/notifications?since=yesterday')).status).toBe(422);

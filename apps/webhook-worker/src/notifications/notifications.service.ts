@@ -118,8 +118,8 @@ export class NotificationsService {
       statuses: statusesOf(query, ['unread', 'pinned']),
       // Gitea's subjectToSource: unknown types are dropped, and none left filters nothing.
       sources: sources.length > 0 ? sources : undefined,
-      since: parseQueryTime('since', query.since)?.getTime(),
-      before: parseQueryTime('before', query.before)?.getTime(),
+      since: sinceSecond(parseQueryTime('since', query.since)?.getTime()),
+      before: beforeSecondEnd(parseQueryTime('before', query.before)?.getTime()),
     };
     const { visible, repos } = await this.visibility(a, filter);
     const [rows, total] = await this.threads.page(filter, visible, options);
@@ -134,7 +134,7 @@ export class NotificationsService {
   async markMany(actor: Actor | null, repo: { owner?: string; repo?: string }, query: NotificationQuery): Promise<NotificationThread[]> {
     const a = this.requireActor(actor);
     const lastRead = query.last_read_at?.trim() ? parseLastRead(query.last_read_at.trim()) : undefined;
-    const filter: ThreadFilter = { userId: a.id, repoId: await this.repoId(a, repo), statuses: statusesOf(query, ['unread']), before: lastRead };
+    const filter: ThreadFilter = { userId: a.id, repoId: await this.repoId(a, repo), statuses: statusesOf(query, ['unread']), before: beforeSecondEnd(lastRead) };
     const target = statusOf(query['to-status']) ?? NotificationStatus.read;
     const { visible, repos } = await this.visibility(a, filter);
     const rows = await this.threads.all(filter, visible);
@@ -194,3 +194,11 @@ function parseLastRead(value: string): number | undefined {
   }
   return d.getTime() <= new Date('0001-01-01T00:00:00Z').getTime() ? undefined : d.getTime();
 }
+
+/**
+ * Gitea compares these times with updated_unix, in whole seconds, and shows updated_at in whole
+ * seconds: `since` takes from the start of its second, `before` and `last_read_at` to the end of
+ * theirs, so a time a client was shown includes the thread it was shown on.
+ */
+const sinceSecond = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : Math.floor(ms / 1000) * 1000);
+const beforeSecondEnd = (ms: number | undefined): number | undefined => (ms === undefined ? undefined : Math.floor(ms / 1000) * 1000 + 999);
