@@ -112,4 +112,23 @@ describe('stars and watches counted under concurrency (postgres)', () => {
     const repo = await db.manager.findOneByOrFail(RepositoryEntity, { id: repoId });
     expect(repo.numWatches).toBe(2);
   });
+  it('should leave no star or watch behind on a repository deleted while it was being starred or watched', async () => {
+    for (const add of [(m: never, id: number) => stars.add(m, 401, id), (m: never, id: number) => watches.add(m, 401, id)]) {
+      const repoId = await newRepo(`deleted-meanwhile-${Math.random().toString(36).slice(2)}`);
+      let refused: unknown;
+      await interleave(
+        async (m: never) => {
+          const em = m as unknown as import('typeorm').EntityManager;
+          await em.delete(RepositoryEntity, { id: repoId });
+          await stars.removeAllOfRepo(em, repoId);
+        },
+        async (m) => {
+          await add(m, repoId).catch((err: unknown) => (refused = err));
+        },
+      );
+      expect(refused).toMatchObject({ code: 'not_found' });
+      const [row] = (await db.manager.query('SELECT (SELECT COUNT(*) FROM star WHERE repo_id = $1) + (SELECT COUNT(*) FROM watch WHERE repo_id = $1) AS n', [repoId])) as Array<{ n: string }>;
+      expect(Number(row!.n)).toBe(0);
+    }
+  });
 });

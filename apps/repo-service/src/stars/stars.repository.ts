@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ListOptions, UserStarCount } from '@gitforge/contracts';
+import { notFound, type ListOptions, type UserStarCount } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { RepositoryEntity } from '../repos/repository.entity.js';
 import { StarEntity } from './star.entity.js';
@@ -9,10 +9,17 @@ import { UserStarCountEntity } from './user-star-count.entity.js';
 /**
  * Locks a repository's row until the transaction ends (PostgreSQL; SQLite runs one writer at a
  * time): its num_stars or num_watches is then counted by a statement that starts after any
- * concurrent change of the same repository committed.
+ * concurrent change of the same repository committed. False when the repository is gone.
  */
-export async function lockRepositoryRow(m: EntityManager, repoId: number): Promise<void> {
-  if (m.connection.options.type === 'postgres') await m.query('SELECT id FROM repository WHERE id = $1 FOR UPDATE', [repoId]);
+export async function lockRepositoryRow(m: EntityManager, repoId: number): Promise<boolean> {
+  const postgres = m.connection.options.type === 'postgres';
+  const rows = (await m.query(`SELECT id FROM repository WHERE id = ${postgres ? '$1 FOR UPDATE' : '?'}`, [repoId])) as unknown[];
+  return rows.length > 0;
+}
+
+/** The repository's row locked before a star or watch is added: one deleted meanwhile takes none (404). */
+export async function lockRepositoryToAdd(m: EntityManager, repoId: number): Promise<void> {
+  if (!(await lockRepositoryRow(m, repoId))) throw notFound();
 }
 
 /** Stars, and the repository's num_stars recounted from them in the same transaction. */
@@ -22,6 +29,7 @@ export class StarsRepository {
 
   /** Adds the star unless it is there (a repeated PUT changes nothing); answers the user's new count. */
   async add(m: EntityManager, userId: number, repoId: number): Promise<UserStarCount> {
+    await lockRepositoryToAdd(m, repoId);
     await m.createQueryBuilder().insert().into(StarEntity).values({ userId, repoId, createdAt: new Date() }).orIgnore().execute();
     await this.recount(m, repoId);
     return this.countUser(m, userId);

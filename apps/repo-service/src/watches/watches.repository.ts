@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { RepositoryEntity } from '../repos/repository.entity.js';
-import { lockRepositoryRow } from '../stars/stars.repository.js';
+import { lockRepositoryRow, lockRepositoryToAdd } from '../stars/stars.repository.js';
 import { WatchEntity } from './watch.entity.js';
 
 /** Watches, and the repository's num_watches recounted from them in the same transaction. */
@@ -13,6 +13,7 @@ export class WatchesRepository {
 
   /** Adds the watch unless it is there (a repeated PUT changes nothing). */
   async add(m: EntityManager, userId: number, repoId: number): Promise<void> {
+    await lockRepositoryToAdd(m, repoId);
     await m.createQueryBuilder().insert().into(WatchEntity).values({ userId, repoId, createdAt: new Date() }).orIgnore().execute();
     await this.recount(m, repoId);
   }
