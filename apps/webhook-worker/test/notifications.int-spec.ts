@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -146,5 +147,42 @@ describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (e
     await sut.handle(envelope('comment.created', { action: 'created', issue: i, comment: c, repository: r, sender: commenter, is_pull: false }, r.id));
     await sut.handle(envelope('issue.assigned', { action: 'assigned', index: 6, issue: i, assignee: user(4, 'assignee'), repository: r, sender: owner, is_pull: false }, r.id));
     expect(await rowsOf(i.id)).toEqual([]);
+  });
+  (engine === 'postgres' ? it : it.skip)('should apply two events about one subject at once without a deadlock', async () => {
+    const i = issue(7, r, poster);
+    readers = [1, 2];
+    await sut.handle(envelope('issue.opened', { action: 'opened', index: 7, issue: i, repository: r, sender: poster, is_pull: false }));
+    // The first event's transaction stops before it refreshes the subject, until the second waits on it.
+    const refresh = threads.refreshSubject.bind(threads);
+    let reached!: () => void;
+    const atRefresh = new Promise<void>((done) => (reached = done));
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    const spy = jest.spyOn(threads, 'refreshSubject').mockImplementationOnce(async (m, subject) => {
+      reached();
+      await gate;
+      return refresh(m, subject);
+    });
+    try {
+      readers = [2];
+      const first = sut.handle(envelope('comment.created', { action: 'created', issue: i, comment: comment(907, i, poster, 'one'), repository: r, sender: poster, is_pull: false }, r.id));
+      await atRefresh;
+      readers = [1];
+      const second = sut.handle(envelope('comment.created', { action: 'created', issue: i, comment: comment(908, i, owner, 'two'), repository: r, sender: owner, is_pull: false }, r.id));
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const [waiting] = (await db.manager.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        )) as Array<{ n: number }>;
+        if (waiting!.n > 0) break;
+        if (Date.now() > deadline) throw new Error('the second event never waited for the first');
+        await new Promise((done) => setImmediate(done));
+      }
+      release();
+      await Promise.all([first, second]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await rowsOf(i.id)).map((t) => t.userId)).toEqual([1, 2]);
   });
 });

@@ -66,6 +66,7 @@ export class NotificationProjector implements OnApplicationBootstrap {
     const userIds = plan ? await this.audience(envelope, payload, plan, participants) : [];
     const now = new Date();
     await this.db.transaction(async (m) => {
+      await this.notifications.lockSubject(m, subject.subjectKey);
       if (!(await this.notifications.claimEvent(m, envelope.id))) return;
       await this.notifications.writeThreads(m, subject, userIds, now);
       await this.notifications.refreshSubject(m, subject);

@@ -68,6 +68,15 @@ export class NotificationsRepository {
     return this.db.isPostgres ? `$${i}` : '?';
   }
 
+  /**
+   * Serialises the events about one subject (PostgreSQL; SQLite runs one writer at a time): two
+   * events writing threads for different users and then refreshing every thread of the subject
+   * would otherwise each wait for rows the other holds (a deadlock).
+   */
+  async lockSubject(m: EntityManager, subjectKey: string): Promise<void> {
+    if (this.db.isPostgres) await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`gitforge:notification:${subjectKey}`]);
+  }
+
   /** Records the event as applied; false when it already was (a replay), in which case nothing else is written. */
   async claimEvent(m: EntityManager, eventId: string): Promise<boolean> {
     if (await m.findOne(NotificationEventEntity, { where: { eventId } })) return false;
