@@ -243,6 +243,17 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(allowed.status).toBe(201);
       expect((await tagsOnServer()).has('refs/tags/locked-3')).toBe(true);
     });
+
+    it("should refuse to delete a release's tag through the tags API (409, Gitea's DeleteTag) until the release is gone", async () => {
+      const made = (await alice.api.post<Release>(releases(), { tag_name: 'owned-1' } satisfies CreateReleaseOption)).body;
+      const refused = await alice.api.delete(`/repos/${repo.full_name}/tags/owned-1`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual(giteaError('a tag attached to a release cannot be deleted directly'));
+      expect((await tagsOnServer()).has('refs/tags/owned-1')).toBe(true);
+      expect((await alice.api.delete(`${releases()}/${made.id}`)).status).toBe(204);
+      expect((await alice.api.delete(`/repos/${repo.full_name}/tags/owned-1`)).status).toBe(204);
+      expect((await tagsOnServer()).has('refs/tags/owned-1')).toBe(false);
+    });
   });
 
   describe('notifications', () => {
@@ -327,6 +338,26 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await alice.api.delete(`${releases()}/${release.id}/assets/${rawAsset.id}`)).status).toBe(204);
     });
 
+    it('should take a raw body of any type named by ?name= (Gitea reads every non-multipart body as the file), and empty files', async () => {
+      for (const [type, name] of [['text/plain', 'notes.txt'], ['application/json', 'data.json'], ['image/png', 'pic.png']] as const) {
+        const res = await fetch(`${layout.apiUrl}${releases()}/${release.id}/assets?name=${name}`, {
+          method: 'POST',
+          body: '{"raw": true}',
+          headers: { authorization: basicAuth(alice.username, alice.password), 'content-type': type },
+        });
+        expect({ type, status: res.status }).toEqual({ type, status: 201 });
+        const made = (await res.json()) as Attachment;
+        expect(made).toMatchObject({ name, size: 13 });
+        expect((await download(made.browser_download_url)).body.toString()).toBe('{"raw": true}');
+        expect((await alice.api.delete(`${releases()}/${release.id}/assets/${made.id}`)).status).toBe(204);
+      }
+      const empty = await upload(alice, release.id, 'empty.txt', '');
+      expect(empty.status).toBe(201);
+      expect(empty.body.size).toBe(0);
+      expect((await download(empty.body.browser_download_url)).body.length).toBe(0);
+      expect((await alice.api.delete(`${releases()}/${release.id}/assets/${empty.body.id}`)).status).toBe(204);
+    });
+
     it('should download through browser_download_url and count it', async () => {
       const got = await download(asset.browser_download_url, bob);
       expect(got.status).toBe(200);
@@ -400,7 +431,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await tagsOnServer()).has('refs/tags/lightweight')).toBe(true);
       expect((await alice.api.get(`/repos/${repo.full_name}/tags/lightweight`)).status).toBe(200);
       const deleted = (await repoEvents(layout, repo.id)).filter((e) => e.name === 'release.deleted').map((e) => (e.payload as { release: Release }).release.tag_name);
-      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight', 'nested/v1.0']);
+      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight', 'nested/v1.0', 'owned-1']);
     });
   });
 
