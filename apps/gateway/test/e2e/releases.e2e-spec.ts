@@ -254,6 +254,20 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await alice.api.delete(`/repos/${repo.full_name}/tags/owned-1`)).status).toBe(204);
       expect((await tagsOnServer()).has('refs/tags/owned-1')).toBe(false);
     });
+
+    it("should turn the release of a tag a push deleted into a draft (Gitea's PushUpdateDeleteTags)", async () => {
+      const made = (await alice.api.post<Release>(releases(), { tag_name: 'pushed-away' } satisfies CreateReleaseOption)).body;
+      const counter = async () => (await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body.release_counter;
+      const before = await counter();
+      const local = join(scratch, 'push-delete');
+      await git.run(['init', '--quiet', local]);
+      await git.run(['push', gitUrl(layout, repo.owner.login, repo.name, [alice.username, alice.password]), ':refs/tags/pushed-away'], { cwd: local });
+      expect((await tagsOnServer()).has('refs/tags/pushed-away')).toBe(false);
+      await expectEventually(async () => expect((await alice.api.get<Release>(`${releases()}/${made.id}`)).body).toMatchObject({ draft: true, published_at: null }));
+      expect((await bob.api.get(`${releases()}/${made.id}`)).status).toBe(404);
+      expect(await counter()).toBe(before - 1);
+      expect((await alice.api.delete(`${releases()}/${made.id}`)).status).toBe(204);
+    });
   });
 
   describe('notifications', () => {
