@@ -200,6 +200,11 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await bob.api.get(`${releases()}/999999`)).status).toBe(404);
       expect((await bob.api.get(`${releases()}/abc`)).status).toBe(404);
       expect((await bob.api.get(`${releases()}/tags/nope`)).status).toBe(404);
+      // A NUL in a tag or file name names nothing (PostgreSQL refuses to compare it).
+      expect((await bob.api.get(`${releases()}/tags/v1.0%00`)).status).toBe(404);
+      expect((await alice.api.delete(`${releases()}/tags/v1.0%00`)).status).toBe(404);
+      expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/v1.0%00/x.bin`)).status).toBe(404);
+      expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/v1.0/x%00.bin`)).status).toBe(404);
 
       const empty = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('empty') })).body;
       const onEmpty = await alice.api.post(releases(empty), { tag_name: 'v1' });
