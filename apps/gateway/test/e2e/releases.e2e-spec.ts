@@ -8,7 +8,7 @@ import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { GitCli, gitUrl } from './support/git.js';
 import { HookReceiver } from './support/hook-receiver.js';
-import { basicAuth } from './support/http.js';
+import { basicAuth, rawRequest } from './support/http.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { commitOnDisk, gitOnDisk, repoEvents } from './support/repo-disk.js';
 import { addCollaborator } from './support/repos.js';
@@ -205,6 +205,11 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await alice.api.delete(`${releases()}/tags/v1.0%00`)).status).toBe(404);
       expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/v1.0%00/x.bin`)).status).toBe(404);
       expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/v1.0/x%00.bin`)).status).toBe(404);
+      // Dot segments (sent raw; fetch would resolve them) name no tag or file either.
+      for (const path of [`/${repo.full_name}/releases/download/%2e%2e/x.bin`, `/${repo.full_name}/releases/download/v1.0/%2E%2E`, `/${repo.full_name}/archive/%2e%2e`]) {
+        const dots = await rawRequest(layout, 'GET', path);
+        expect({ path, status: dots.status }).toEqual({ path, status: 404 });
+      }
 
       const empty = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('empty') })).body;
       const onEmpty = await alice.api.post(releases(empty), { tag_name: 'v1' });
