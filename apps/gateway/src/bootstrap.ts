@@ -36,6 +36,9 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   socket.end(`HTTP/1.1 ${text}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
 }
 
+/** `POST /api/v1/repos/{owner}/{repo}/releases/{id}/assets` (a trailing or doubled slash as the router allows). */
+const RELEASE_ASSET_UPLOAD = /^\/+api\/+v1\/+repos\/+[^/]+\/+[^/]+\/+releases\/+[^/]+\/+assets\/*$/;
+
 /** Gitea's API also takes form-encoded bodies, and clients such as `curl -d` send JSON as form or text. */
 function registerBodyParsers(fastify: FastifyInstance): void {
   const lenient = (_req: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void => {
@@ -56,6 +59,16 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   // (attachments to issue-service, release assets to repo-service), which parses the multipart stream
   // itself; release assets may also come as a raw body (Gitea's `application/octet-stream` upload).
   fastify.addContentTypeParser(['multipart/form-data', 'application/octet-stream'], (_request, _payload, done) => done(null, undefined));
+  // Gitea reads any body of an asset upload that is not multipart as the file itself, whatever its
+  // type (`curl --data-binary @notes.txt -H 'Content-Type: text/plain'`): such a body is left
+  // unread as octet-stream, else a text or JSON parser here would consume it and repo-service would
+  // wait for bytes that never come.
+  fastify.addHook('onRequest', (req, _reply, done) => {
+    const type = req.raw.headers['content-type'] ?? '';
+    if (req.method === 'POST' && RELEASE_ASSET_UPLOAD.test(req.url.split('?')[0]!) && !/^multipart\/form-data/i.test(type))
+      req.raw.headers['content-type'] = 'application/octet-stream';
+    done();
+  });
   // Gitea's binding reads an empty JSON body as `{}`: clients send `Content-Type: application/json`
   // on every request, DELETE included, and must not get a 4xx for it.
   const json = fastify.getDefaultJsonParser('error', 'error');

@@ -142,6 +142,11 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       expect(byFingerprint.body.map((k) => k.title)).toEqual(['rsa']);
       const byKeyId = await alice.api.get<DeployKey[]>(`${keysOf(repo)}?key_id=${e.body.key_id}`);
       expect(byKeyId.body.map((k) => k.title)).toEqual(['ecdsa']);
+      // Gitea's FormInt64: an id no row has (beyond 32 bits too) finds nothing.
+      for (const id of ['9999999999', '9223372036854775807', '-3']) {
+        const none = await alice.api.get<DeployKey[]>(`${keysOf(repo)}?key_id=${id}`);
+        expect({ id, status: none.status, body: none.body }).toEqual({ id, status: 200, body: [] });
+      }
       const page2 = await alice.api.get<DeployKey[]>(`${keysOf(repo)}?limit=2&page=2`);
       expect(page2.headers.get('x-total-count')).toBe('3');
       expect(page2.body.map((k) => k.title)).toEqual(['rsa']);

@@ -169,6 +169,15 @@ describe.each(layoutsUnderTest())('languages and topic search (%s layout)', (kin
       ]);
     });
 
+    it('should count a new topic that several repositories take at once (each 204, one row)', async () => {
+      const repos = await Promise.all([0, 1, 2, 3].map(() => createRepo(alice.api)));
+      const topic = `${word}-race`;
+      const statuses = await Promise.all(repos.map(async (r) => (await alice.api.put(`/repos/${r.full_name}/topics/${topic}`)).status));
+      expect(statuses).toEqual([204, 204, 204, 204]);
+      const found = await api.anonymous.get<{ topics: TopicResponse[] }>(`/topics/search?q=${topic}`);
+      expect(found.body.topics.map((t) => [t.topic_name, t.repo_count])).toEqual([[topic, 4]]);
+    });
+
     it('should treat LIKE wildcards in the keyword literally', async () => {
       const res = await api.anonymous.get<{ topics: TopicResponse[] }>(
         `/topics/search?q=${encodeURIComponent('%_')}`,

@@ -8,7 +8,7 @@ import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { GitCli, gitUrl } from './support/git.js';
 import { HookReceiver } from './support/hook-receiver.js';
-import { basicAuth } from './support/http.js';
+import { basicAuth, rawRequest } from './support/http.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { commitOnDisk, gitOnDisk, repoEvents } from './support/repo-disk.js';
 import { addCollaborator } from './support/repos.js';
@@ -200,6 +200,16 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await bob.api.get(`${releases()}/999999`)).status).toBe(404);
       expect((await bob.api.get(`${releases()}/abc`)).status).toBe(404);
       expect((await bob.api.get(`${releases()}/tags/nope`)).status).toBe(404);
+      // A NUL in a tag or file name names nothing (PostgreSQL refuses to compare it).
+      expect((await bob.api.get(`${releases()}/tags/v1.0%00`)).status).toBe(404);
+      expect((await alice.api.delete(`${releases()}/tags/v1.0%00`)).status).toBe(404);
+      expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/v1.0%00/x.bin`)).status).toBe(404);
+      expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/v1.0/x%00.bin`)).status).toBe(404);
+      // Dot segments (sent raw; fetch would resolve them) name no tag or file either.
+      for (const path of [`/${repo.full_name}/releases/download/%2e%2e/x.bin`, `/${repo.full_name}/releases/download/v1.0/%2E%2E`, `/${repo.full_name}/archive/%2e%2e`]) {
+        const dots = await rawRequest(layout, 'GET', path);
+        expect({ path, status: dots.status }).toEqual({ path, status: 404 });
+      }
 
       const empty = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('empty') })).body;
       const onEmpty = await alice.api.post(releases(empty), { tag_name: 'v1' });
@@ -242,6 +252,31 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       const allowed = await carol.api.post<Release>(releases(), { tag_name: 'locked-3' } satisfies CreateReleaseOption);
       expect(allowed.status).toBe(201);
       expect((await tagsOnServer()).has('refs/tags/locked-3')).toBe(true);
+    });
+
+    it("should refuse to delete a release's tag through the tags API (409, Gitea's DeleteTag) until the release is gone", async () => {
+      const made = (await alice.api.post<Release>(releases(), { tag_name: 'owned-1' } satisfies CreateReleaseOption)).body;
+      const refused = await alice.api.delete(`/repos/${repo.full_name}/tags/owned-1`);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual(giteaError('a tag attached to a release cannot be deleted directly'));
+      expect((await tagsOnServer()).has('refs/tags/owned-1')).toBe(true);
+      expect((await alice.api.delete(`${releases()}/${made.id}`)).status).toBe(204);
+      expect((await alice.api.delete(`/repos/${repo.full_name}/tags/owned-1`)).status).toBe(204);
+      expect((await tagsOnServer()).has('refs/tags/owned-1')).toBe(false);
+    });
+
+    it("should turn the release of a tag a push deleted into a draft (Gitea's PushUpdateDeleteTags)", async () => {
+      const made = (await alice.api.post<Release>(releases(), { tag_name: 'pushed-away' } satisfies CreateReleaseOption)).body;
+      const counter = async () => (await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body.release_counter;
+      const before = await counter();
+      const local = join(scratch, 'push-delete');
+      await git.run(['init', '--quiet', local]);
+      await git.run(['push', gitUrl(layout, repo.owner.login, repo.name, [alice.username, alice.password]), ':refs/tags/pushed-away'], { cwd: local });
+      expect((await tagsOnServer()).has('refs/tags/pushed-away')).toBe(false);
+      await expectEventually(async () => expect((await alice.api.get<Release>(`${releases()}/${made.id}`)).body).toMatchObject({ draft: true, published_at: null }));
+      expect((await bob.api.get(`${releases()}/${made.id}`)).status).toBe(404);
+      expect(await counter()).toBe(before - 1);
+      expect((await alice.api.delete(`${releases()}/${made.id}`)).status).toBe(204);
     });
   });
 
@@ -327,6 +362,26 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await alice.api.delete(`${releases()}/${release.id}/assets/${rawAsset.id}`)).status).toBe(204);
     });
 
+    it('should take a raw body of any type named by ?name= (Gitea reads every non-multipart body as the file), and empty files', async () => {
+      for (const [type, name] of [['text/plain', 'notes.txt'], ['application/json', 'data.json'], ['image/png', 'pic.png']] as const) {
+        const res = await fetch(`${layout.apiUrl}${releases()}/${release.id}/assets?name=${name}`, {
+          method: 'POST',
+          body: '{"raw": true}',
+          headers: { authorization: basicAuth(alice.username, alice.password), 'content-type': type },
+        });
+        expect({ type, status: res.status }).toEqual({ type, status: 201 });
+        const made = (await res.json()) as Attachment;
+        expect(made).toMatchObject({ name, size: 13 });
+        expect((await download(made.browser_download_url)).body.toString()).toBe('{"raw": true}');
+        expect((await alice.api.delete(`${releases()}/${release.id}/assets/${made.id}`)).status).toBe(204);
+      }
+      const empty = await upload(alice, release.id, 'empty.txt', '');
+      expect(empty.status).toBe(201);
+      expect(empty.body.size).toBe(0);
+      expect((await download(empty.body.browser_download_url)).body.length).toBe(0);
+      expect((await alice.api.delete(`${releases()}/${release.id}/assets/${empty.body.id}`)).status).toBe(204);
+    });
+
     it('should download through browser_download_url and count it', async () => {
       const got = await download(asset.browser_download_url, bob);
       expect(got.status).toBe(200);
@@ -400,7 +455,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await tagsOnServer()).has('refs/tags/lightweight')).toBe(true);
       expect((await alice.api.get(`/repos/${repo.full_name}/tags/lightweight`)).status).toBe(200);
       const deleted = (await repoEvents(layout, repo.id)).filter((e) => e.name === 'release.deleted').map((e) => (e.payload as { release: Release }).release.tag_name);
-      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight', 'nested/v1.0']);
+      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight', 'nested/v1.0', 'owned-1']);
     });
   });
 

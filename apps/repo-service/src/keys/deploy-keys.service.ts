@@ -5,6 +5,7 @@ import {
   forbidden,
   formInt64,
   idFrom,
+  isRowIdRange,
   notFound,
   pageOf,
   unprocessable,
@@ -57,10 +58,13 @@ export class DeployKeysService {
     options: ListOptions,
   ): Promise<Page<DeployKey>> {
     const ctx = await this.writer(actor, owner, repo);
+    const keyId = formInt64(query?.key_id);
+    // An id no row could have finds nothing (PostgreSQL would refuse to compare it with an integer column).
+    if (keyId !== 0 && !isRowIdRange(keyId)) return pageOf([], 0, options);
     const [rows, total] = await this.keys.list(
       ctx.repo.id,
       {
-        keyId: formInt64(query?.key_id) || undefined,
+        keyId: keyId || undefined,
         fingerprint:
           typeof query?.fingerprint === 'string' && query.fingerprint !== '' ? query.fingerprint : undefined,
       },

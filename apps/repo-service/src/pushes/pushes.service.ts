@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { In, type EntityManager } from 'typeorm';
 import { AccessMode, EventNames, type PayloadCommit, type Repository, type User } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient, OutboxService, PlatformConfig } from '@gitforge/platform';
 import { RepoPermission } from '../access/repo-permission.js';
@@ -8,6 +8,7 @@ import { GitService, type CommitInfo } from '../git/git.service.js';
 import { isZeroId, type PushContext, type RefUpdate } from '../protections/push-policy.js';
 import { repoUrls, toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../repos/repos.repository.js';
+import { ReleaseEntity } from '../releases/release.entity.js';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { KeyedLock } from './keyed-lock.js';
 import { compareUrl, toPayloadCommit } from './push-payload.mapper.js';
@@ -75,6 +76,8 @@ export class PushesService {
         const repo = await this.repos.lockById(m, repoId);
         if (!repo) return;
         const row = await this.refresh(repo, updates);
+        const releases = await this.unpublishDeletedTags(m, repoId, updates);
+        if (releases !== null) row.numReleases = releases;
         await this.repos.update(m, repoId, row);
         const fresh = { ...repo, ...row } as RepositoryEntity;
         const view = (permission: RepoPermission): Repository => toRepository(fresh, ctx.owner.ownerUser, permission, this.config.rootUrl);
@@ -82,6 +85,17 @@ export class PushesService {
       }),
     );
     log.info({ repoId, refs: updates.length }, 'push recorded');
+  }
+
+  /**
+   * Gitea's PushUpdateDeleteTags: the releases of tags a push deleted become drafts (their tag
+   * is gone), and the repository's release count follows; null when no tag went.
+   */
+  private async unpublishDeletedTags(m: EntityManager, repoId: number, updates: RefUpdate[]): Promise<number | null> {
+    const gone = updates.filter((u) => u.ref.startsWith('refs/tags/') && isZeroId(u.newSha)).map((u) => u.ref.slice('refs/tags/'.length).toLowerCase());
+    if (gone.length === 0) return null;
+    await m.update(ReleaseEntity, { repoId, lowerTagName: In(gone), isDraft: false }, { isDraft: true, sha: '' });
+    return m.countBy(ReleaseEntity, { repoId, isDraft: false });
   }
 
   /**

@@ -309,7 +309,7 @@ export class ReleasesService {
   async download(actor: Actor | null, owner: string, repo: string, tag: string, name: string): Promise<{ asset: ReleaseAssetEntity; content: Readable }> {
     const scope = await this.reader(actor, owner, repo);
     const release = await this.byTag(scope, tag);
-    const asset = await this.db.manager.findOne(ReleaseAssetEntity, { where: { releaseId: release.id, name }, order: { id: 'ASC' } });
+    const asset = name.includes('\u0000') ? null : await this.db.manager.findOne(ReleaseAssetEntity, { where: { releaseId: release.id, name }, order: { id: 'ASC' } });
     if (!asset) throw notFound();
     const content = await this.blobs.open(releaseAssetBlobKey(asset.uuid));
     if (!content) {
@@ -352,6 +352,8 @@ export class ReleasesService {
   }
 
   private findByTag(repoId: number, tag: string): Promise<ReleaseEntity | null> {
+    // A NUL names no tag (and PostgreSQL refuses to compare text holding one).
+    if (tag.includes('\u0000')) return Promise.resolve(null);
     return this.db.manager.findOneBy(ReleaseEntity, { repoId, lowerTagName: tag.toLowerCase() });
   }
 

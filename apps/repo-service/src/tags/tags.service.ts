@@ -21,6 +21,7 @@ import { GitService } from '../git/git.service.js';
 import { isLikelyCommitId, Refs } from '../git/refs.js';
 import { PushPolicy } from '../protections/push-policy.js';
 import { PushesService } from '../pushes/pushes.service.js';
+import { ReleaseEntity } from '../releases/release.entity.js';
 import { toAnnotatedTag, toReference, toTag } from './tag.mapper.js';
 
 const zeroId = (like: string): string => '0'.repeat(like.length);
@@ -148,6 +149,9 @@ export class TagsService {
     const { view, actor: a } = await this.writable(actor, owner, repo);
     const tag = await this.find(view, name);
     if (!tag) throw notFound();
+    // Gitea's DeleteTag: a release (a draft too) owns its tag; the release goes first.
+    if (await this.db.manager.exists(ReleaseEntity, { where: { repoId: view.repoId, lowerTagName: name.toLowerCase() } }))
+      throw new ContractError('conflict', 'a tag attached to a release cannot be deleted directly');
     const ref = `refs/tags/${name}`;
     const [decision] = await this.policy.checkRefUpdates({ ...view.ctx, actor: a }, [
       { oldSha: tag.id, newSha: zeroId(tag.id), ref },

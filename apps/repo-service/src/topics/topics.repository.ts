@@ -25,9 +25,12 @@ export class TopicsRepository {
   async recount(manager: EntityManager, added: string[], removed: string[]): Promise<void> {
     const now = new Date();
     for (const name of added) {
-      const row = await manager.findOne(TopicEntity, { where: { name } });
-      if (row) await manager.increment(TopicEntity, { id: row.id }, 'repoCount', 1);
-      else await manager.insert(TopicEntity, { name, repoCount: 1, createdAt: now, updatedAt: now });
+      // The row first if it is missing, then one more: two repositories taking a new topic at
+      // once both count (a read-then-insert let the second one fail on the unique name).
+      await manager.createQueryBuilder().insert().into(TopicEntity).values({ name, repoCount: 0, createdAt: now, updatedAt: now }).orIgnore().execute();
+      const bumped = await manager.increment(TopicEntity, { name }, 'repoCount', 1);
+      // A deletion of the last repository with it took the row in between: it starts again.
+      if (bumped.affected === 0) await manager.insert(TopicEntity, { name, repoCount: 1, createdAt: now, updatedAt: now });
     }
     if (added.length > 0) await manager.update(TopicEntity, { name: In(added) }, { updatedAt: now });
     if (removed.length === 0) return;
