@@ -38,6 +38,19 @@ describe('archive cache cleanup', () => {
     expect(existsSync(fresh)).toBe(false);
   });
 
+  it('should leave files still being written, and bundles being built, an hour even when asked to clean everything', async () => {
+    const writing = cached(1, 'a-repo.tar.gz.5678.tmp', 60_000);
+    const building = join(data, 'repo-archives', '.bundle-abc');
+    mkdirSync(building, { recursive: true });
+    expect(await sut.cleanCache(0)).toBe(0);
+    expect([existsSync(writing), existsSync(building)]).toEqual([true, true]);
+    const stale = new Date(Date.now() - 2 * 3600 * 1000);
+    utimesSync(writing, stale, stale);
+    utimesSync(building, stale, stale);
+    expect(await sut.cleanCache(0)).toBe(2);
+    expect([existsSync(writing), existsSync(building)]).toEqual([false, false]);
+  });
+
   it('should find nothing to clean without a cache directory', async () => {
     expect(await sut.cleanCache(0)).toBe(0);
   });

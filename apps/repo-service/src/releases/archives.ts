@@ -16,6 +16,9 @@ import { archiveCacheDir } from './release-files.js';
 
 const log = createLogger('archives');
 
+/** How long a file being written (or a bundle being built) is left alone by a cache cleanup. */
+const IN_PROGRESS_GRACE_MS = 60 * 60 * 1000;
+
 export type ArchiveFormat = 'tar.gz' | 'zip' | 'bundle';
 
 /** Subpaths are file names, never pathspec magic or globs. */
@@ -107,13 +110,16 @@ export class Archives {
    */
   async cleanCache(olderThanMs: number): Promise<number> {
     const cutoff = Date.now() - olderThanMs;
+    // Files still being written (and bundles being built) are left an hour whatever the age asked.
+    const busyCutoff = Math.min(cutoff, Date.now() - IN_PROGRESS_GRACE_MS);
     let removed = 0;
     for (const repoDir of await readdir(this.root).catch(() => [] as string[])) {
       const dir = join(this.root, repoDir);
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
+      const busy = repoDir.startsWith('.bundle-');
+      for (const name of busy ? [''] : await readdir(dir).catch(() => [] as string[])) {
         const path = join(dir, name);
         const info = await stat(path).catch(() => null);
-        if (info && info.mtimeMs <= cutoff) {
+        if (info && info.mtimeMs <= (busy || name.endsWith('.tmp') ? busyCutoff : cutoff)) {
           await rm(path, { force: true, recursive: true });
           removed++;
         }
@@ -140,14 +146,32 @@ export class Archives {
     });
     const stderr: Buffer[] = [];
     child.stderr.on('data', (b: Buffer) => stderr.push(b));
+    child.on('error', (err) => log.error({ err, repoId }, 'git archive could not start'));
     // A client that goes away stops receiving; git still finishes the cache file.
     res.on('close', () => child.stdout.unpipe(res));
+    // A cache file that cannot be written (a full disk, its directory cleaned away) only costs the
+    // cache: the client still gets the archive.
+    let cached = true;
+    const written = new Promise<void>((done) => {
+      out.on('finish', () => done());
+      out.on('error', (err) => {
+        cached = false;
+        child.stdout.unpipe(out);
+        log.warn({ err, repoId, commit }, 'archive cache file not written');
+        done();
+      });
+    });
     child.stdout.pipe(out);
     child.stdout.pipe(res);
     const code = await new Promise<number | null>((done) => child.on('close', done));
-    await new Promise<void>((done) => (out.writableFinished ? done() : out.on('finish', () => done())));
-    if (code === 0) await rename(temp, file);
-    else {
+    if (!cached) out.destroy();
+    await written;
+    if (code === 0 && cached) {
+      // The cache may have been cleaned meanwhile; the client has its bytes either way.
+      await rename(temp, file).catch((err: unknown) => log.warn({ err, repoId, commit }, 'archive cache file not kept'));
+    } else if (code === 0) {
+      await rm(temp, { force: true });
+    } else {
       log.error({ repoId, commit, code, stderr: Buffer.concat(stderr).toString('utf8') }, 'git archive failed');
       await rm(temp, { force: true });
       res.destroy();
