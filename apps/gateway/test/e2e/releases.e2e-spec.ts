@@ -512,6 +512,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       const listed = (await run('tar', ['-tzf', file])).stdout.split('\n').filter((p) => p && !p.endsWith('/'));
       expect(listed).toEqual([`${repo.name}/hello.txt`]);
       expect((await download(`${url}?path=nothing.txt`)).status).toBe(404);
+      expect((await download(`${url}?path=hello.txt&path=nothing.txt`)).status).toBe(404);
       expect((await download(`${url}?path=${encodeURIComponent('../etc')}`)).status).toBe(404);
       expect((await download(`${url}?path=${encodeURIComponent('--output=x')}`)).status).toBe(404);
       expect((await download(`${url}?path=${encodeURIComponent('*.sh')}`)).status).toBe(404);

@@ -78,9 +78,12 @@ export class Archives {
     // Subpaths narrow tarballs and zips (a bundle holds history, not paths); each must exist.
     const paths = parsed.format === 'bundle' ? [] : archivePaths(rawPaths);
     if (!paths) throw notFound('invalid archive path');
-    for (const path of paths) {
-      const found = await this.git.run(view.repoId, ['ls-tree', '--name-only', commit.sha, '--', path], { env: LITERAL });
-      if (found.stdout.length === 0) throw notFound(`path does not exist: ${path}`);
+    if (paths.length > 0) {
+      // One listing for all of them: each path that exists names its own entry.
+      const found = await this.git.run(view.repoId, ['ls-tree', '-z', '--name-only', commit.sha, '--', ...paths], { env: LITERAL });
+      const entries = new Set(found.stdout.toString('utf8').split('\0'));
+      const missing = paths.find((path) => !entries.has(path));
+      if (missing !== undefined) throw notFound(`path does not exist: ${missing}`);
     }
     const repoName = view.ctx.repo.name;
     const file = this.cachePath(view.repoId, commit.sha, repoName, parsed.format, paths);
