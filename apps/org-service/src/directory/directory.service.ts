@@ -59,4 +59,8 @@ export class DirectoryService {
   teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {
     return this.directory.teamIdsOfUser(orgId, userId);
   }
+
+  repoCreatorIds(orgId: number): Promise<number[]> {
+    return this.directory.repoCreatorIds(orgId);
+  }
 }

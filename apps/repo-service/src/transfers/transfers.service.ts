@@ -92,6 +92,7 @@ export class TransfersService {
       return { pending: false, repository: await this.view(a, repo, new RepoPermission(AccessMode.admin)) };
     }
 
+    const sender = await this.directory.publicUser(a.id);
     await this.db.transaction(async (m) => {
       const repo = await this.repos.lockById(m, ctx.repo.id);
       if (!repo) throw notFound();
@@ -105,6 +106,18 @@ export class TransfersService {
       // A recipient who could not see the repository gets read access, so it can answer (Gitea's StartRepositoryTransfer).
       if (!isOrg) await this.grantReadIfBlind(m, repo, target);
       await this.transfers.createPending(m, { repoId: repo.id, doerId: a.id, recipientId: target.owner.id, teamIds, createdAt: new Date() });
+      // Those who may accept it are notified (Gitea's RepoPendingTransfer: a Repository thread each).
+      await this.outbox.add(
+        m,
+        EventNames.repoTransferPending,
+        {
+          repository: toRepository(repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
+          recipientId: target.owner.id,
+          recipientIsOrg: isOrg,
+          sender,
+        },
+        { actor: a, repoId: repo.id },
+      );
     });
     const repo = (await this.repos.findById(ctx.repo.id))!;
     return { pending: true, repository: await this.view(a, repo, new RepoPermission(AccessMode.admin)) };

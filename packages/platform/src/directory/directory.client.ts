@@ -42,6 +42,11 @@ export class DirectoryClient {
     return this.ask(DirectoryPatterns.teamIdsOfUser, { actor: null, body: { orgId, userId } });
   }
 
+  /** Who may create repositories in an organization (its owners, and members of teams allowed to). */
+  repoCreatorIds(orgId: number): Promise<number[]> {
+    return this.ask(DirectoryPatterns.repoCreators, { actor: null, body: { orgId } });
+  }
+
   /** Users by id as `viewer` sees them (null: as anyone does, Gitea's ToUser without a viewer), one call; unknown ids are left out. */
   usersByIds(viewer: Actor | null, ids: number[]): Promise<User[]> {
     if (ids.length === 0) return Promise.resolve([]);
