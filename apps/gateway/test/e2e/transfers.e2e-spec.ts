@@ -251,6 +251,35 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
     });
   });
 
+  describe('watches (Gitea transferOwnership)', () => {
+    const watching = async (who: TestUser, fullName: string) => (await who.api.get(`/repos/${fullName}/subscription`)).status === 200;
+
+    it('should make the doer watch the repository it transferred, even when the recipient accepted', async () => {
+      const repo = await createRepo(carol.api);
+      expect((await carol.api.delete(`/repos/${repo.full_name}/subscription`)).status).toBe(204);
+      expect(await watching(carol, repo.full_name)).toBe(false);
+      expect((await transfer(carol.api, repo.full_name, { new_owner: dave.username })).status).toBe(201);
+      expect((await accept(dave.api, repo.full_name)).status).toBe(202);
+      const moved = `${dave.username}/${repo.name}`;
+      // carol started it, so carol watches; dave, who accepted, does not.
+      expect(await watching(carol, moved)).toBe(true);
+      expect(await watching(dave, moved)).toBe(false);
+      const counted = await dave.api.get<Repository>(`/repos/${moved}`);
+      expect(counted.body.watchers_count).toBe(1);
+    });
+
+    it('should make the doer of a direct transfer watch the repository, and leave the other watchers be', async () => {
+      const repo = await createRepo(alice.api);
+      expect((await alice.api.delete(`/repos/${repo.full_name}/subscription`)).status).toBe(204);
+      expect((await bob.api.put(`/repos/${repo.full_name}/subscription`)).status).toBe(200);
+      const res = await transfer(alice.api, repo.full_name, { new_owner: aliceOrg.name });
+      expect(res.status).toBe(202);
+      expect(res.body.watchers_count).toBe(2);
+      expect(await watching(alice, res.body.full_name)).toBe(true);
+      expect(await watching(bob, res.body.full_name)).toBe(true);
+    });
+  });
+
   describe('errors and permissions', () => {
     let repo: Repository;
 
