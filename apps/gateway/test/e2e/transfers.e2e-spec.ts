@@ -442,5 +442,63 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       const gone = await raw(dave, `/repos/${again.name}/${repo.name}`);
       expect({ status: gone.status, location: gone.headers.get('location') }).toEqual({ status: 404, location: null });
     });
+      it('should answer /users routes at the old login of a renamed user with a 307 to the new one (Gitea RedirectToUser)', async () => {
+      const fay = await createUser(api, 'fay');
+      await createRepo(fay.api);
+      const oldLogin = fay.username;
+      const newLogin = uniqueName('fay');
+      expect((await api.admin.post(`/admin/users/${oldLogin}/rename`, { new_username: newLogin })).status).toBe(204);
+      const paths = (login: string) => [
+        `/users/${login}`,
+        `/users/${login}/repos?limit=5&page=1`,
+        `/users/${login}/starred`,
+        `/users/${login}/subscriptions`,
+        `/users/${login}/keys`,
+        `/users/${login}/activities/feeds`,
+      ];
+      const to = paths(newLogin);
+      for (const who of [dave, null]) {
+        for (const [i, path] of paths(oldLogin).entries()) {
+          const res = await raw(who, path);
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 307, location: `/api/v1${to[i]}` });
+        }
+      }
+      // Routes that ask for a signed-in caller first, then the redirect.
+      for (const rest of ['followers', 'orgs']) {
+        expect((await raw(dave, `/users/${oldLogin}/${rest}`)).headers.get('location')).toBe(`/api/v1/users/${newLogin}/${rest}`);
+      }
+      // A client that follows gets the user at the new login.
+      const followed = await dave.api.get<User>(`/users/${oldLogin}`);
+      expect({ status: followed.status, login: followed.body.login }).toEqual({ status: 200, login: newLogin });
+      // A login that never was one is still a 404.
+      const unknown = await raw(dave, `/users/${uniqueName('nobody')}`);
+      expect({ status: unknown.status, location: unknown.headers.get('location') }).toEqual({ status: 404, location: null });
+    });
+
+    it("should answer /orgs routes at a renamed organization's old name with a 307, and a private one's with a 404 to outsiders", async () => {
+      const org = await createOrg(alice.api);
+      await createRepo(alice.api, {}, org.name);
+      const next = uniqueName('org');
+      expect((await alice.api.post(`/orgs/${org.name}/rename`, { new_name: next })).status).toBe(204);
+      for (const [who, path] of [
+        [dave, `/orgs/${org.name}`],
+        [null, `/orgs/${org.name}/repos?page=1`],
+        [alice, `/orgs/${org.name}/teams`],
+      ] as const) {
+        const res = await raw(who, path);
+        expect({ status: res.status, location: res.headers.get('location') }).toEqual({ status: 307, location: `/api/v1${path.replace(org.name, next)}` });
+      }
+
+      const secret = await createOrg(alice.api, { visibility: 'private' });
+      const hiddenName = uniqueName('org');
+      expect((await alice.api.post(`/orgs/${secret.name}/rename`, { new_name: hiddenName })).status).toBe(204);
+      for (const who of [dave, null]) {
+        for (const path of [`/orgs/${secret.name}`, `/orgs/${secret.name}/repos`]) {
+          const res = await raw(who, path);
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 404, location: null });
+        }
+      }
+      expect((await raw(alice, `/orgs/${secret.name}/repos`)).headers.get('location')).toBe(`/api/v1/orgs/${hiddenName}/repos`);
+    });
   });
 });

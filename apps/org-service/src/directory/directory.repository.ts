@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccessMode } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
+import { OrgUserEntity, TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
 import { UserRedirectEntity } from '../users/user-redirect.entity.js';
 import { UserEntity, UserType } from '../users/user.entity.js';
 
@@ -65,5 +65,9 @@ export class DirectoryRepository {
       .orderBy('tu.user_id', 'ASC')
       .getRawMany<{ id: number | string }>();
     return rows.map((r) => Number(r.id));
+  }
+
+  async isOrgMember(orgId: number, userId: number): Promise<boolean> {
+    return (await this.db.manager.count(OrgUserEntity, { where: { orgId, userId } })) > 0;
   }
 }

@@ -21,7 +21,7 @@ export class FollowsService {
 
   /** The named account (any visibility, as Gitea's user assignment), or the actor itself. */
   private async subject(actor: Actor, username: string | undefined): Promise<UserEntity> {
-    return username === undefined ? this.usersService.requireSelf(actor) : this.usersService.requireByName(username);
+    return username === undefined ? this.usersService.requireSelf(actor) : this.usersService.requireInPath(actor, username);
   }
 
   async list(actor: Actor | null, direction: 'followers' | 'following', username: string | undefined, options: ListOptions): Promise<Page<User>> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, DirectoryPatterns, UserPatterns, type AccountRef, type Actor, type TeamRef, type User } from '@gitforge/contracts';
+import { ContractError, DirectoryPatterns, ownerMoved, UserPatterns, type AccountRef, type Actor, type TeamRef, type User } from '@gitforge/contracts';
 import { RpcClient } from '../transport/rpc-client.js';
 
 type Body<B> = { actor: Actor | null; body: B };
@@ -26,6 +26,16 @@ export class DirectoryClient {
   /** The account an old login of a renamed user or organization leads to, null when none does. */
   renamedAccount(actor: Actor | null, name: string): Promise<AccountRef | null> {
     return this.ask(DirectoryPatterns.renamedAccount, { actor, body: { name } });
+  }
+
+  /**
+   * The error for an owner named in the request's path (`/users/{username}…`, `/orgs/{org}…`) that
+   * is no account now: for an old login of a renamed one the actor may see, `moved` (the gateway's
+   * 307 to the same path at the new login, Gitea's RedirectToUser); `fallback` otherwise.
+   */
+  async unknownOwner(actor: Actor | null, name: string, fallback: ContractError): Promise<ContractError> {
+    const account = await this.renamedAccount(actor, name);
+    return account ? ownerMoved({ from_owner: name, to_owner: account.login }) : fallback;
   }
 
   usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
