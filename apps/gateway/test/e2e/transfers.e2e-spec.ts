@@ -359,6 +359,41 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect((await alice.api.get<unknown[]>(`/repos/${alice.username}/${newName}/issues/${issue.number}/assets`)).body).toEqual([]);
     });
 
+    it('should redirect release asset downloads and archives (streamed to repo-service) at the old name too', async () => {
+      const now = `${alice.username}/${newName}`;
+      const tag = uniqueName('v');
+      const release = await alice.api.post<{ id: number }>(`/repos/${now}/releases`, { tag_name: tag, name: tag });
+      expect(release.status).toBe(201);
+      const form = new FormData();
+      form.append('attachment', new Blob(['asset bytes']), 'a.txt');
+      const asset = await fetch(`${layout.apiUrl}/repos/${now}/releases/${release.body.id}/assets?name=a.txt`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` },
+      });
+      expect(asset.status).toBe(201);
+      const at = (who: TestUser | null, path: string) =>
+        fetch(`${layout.rootUrl}${path.slice(1)}`, {
+          redirect: 'manual',
+          headers: who ? { authorization: `Basic ${Buffer.from(`${who.username}:${who.password}`).toString('base64')}` } : {},
+        });
+      const cases: Array<[string, string]> = [
+        [`/${repo.full_name}/releases/download/${tag}/a.txt`, `/${now}/releases/download/${tag}/a.txt`],
+        [`/${repo.full_name}/archive/main.zip`, `/${now}/archive/main.zip`],
+        [`/api/v1/repos/${repo.full_name}/archive/main.tar.gz?path=README.md`, `/api/v1/repos/${now}/archive/main.tar.gz?path=README.md`],
+      ];
+      for (const who of [alice, dave, null]) {
+        for (const [path, location] of cases) {
+          const res = await at(who, path);
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 307, location });
+        }
+      }
+      // A client that follows gets the file; a name that never was a repository's is still a 404.
+      const followed = await fetch(`${layout.rootUrl}${repo.full_name}/releases/download/${tag}/a.txt`);
+      expect({ status: followed.status, body: await followed.text() }).toEqual({ status: 200, body: 'asset bytes' });
+      expect((await at(dave, `/${alice.username}/${uniqueName('none')}/archive/main.zip`)).status).toBe(404);
+    });
+
     it('should serve what the new name serves to a client that follows', async () => {
       expect((await dave.api.get<Issue[]>(`/repos/${repo.full_name}/issues?state=all`)).body.map((i) => i.id)).toEqual([issue.id]);
       expect((await dave.api.get<{ name: string }>(`/repos/${repo.full_name}/contents/README.md`)).body).toMatchObject({ name: 'README.md' });
