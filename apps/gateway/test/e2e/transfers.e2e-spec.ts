@@ -519,6 +519,9 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
         [dave, `/orgs/${org.name}`],
         [null, `/orgs/${org.name}/repos?page=1`],
         [alice, `/orgs/${org.name}/teams`],
+        // issue-service's and webhook-worker's organization routes too.
+        [dave, `/orgs/${org.name}/labels`],
+        [null, `/orgs/${org.name}/activities/feeds`],
       ] as const) {
         const res = await raw(who, path);
         expect({ status: res.status, location: res.headers.get('location') }).toEqual({ status: 307, location: `/api/v1${path.replace(org.name, next)}` });
@@ -528,7 +531,7 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       const hiddenName = uniqueName('org');
       expect((await alice.api.post(`/orgs/${secret.name}/rename`, { new_name: hiddenName })).status).toBe(204);
       for (const who of [dave, null]) {
-        for (const path of [`/orgs/${secret.name}`, `/orgs/${secret.name}/repos`]) {
+        for (const path of [`/orgs/${secret.name}`, `/orgs/${secret.name}/repos`, `/orgs/${secret.name}/labels`, `/orgs/${secret.name}/activities/feeds`]) {
           const res = await raw(who, path);
           expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 404, location: null });
         }
