@@ -522,6 +522,8 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
         // issue-service's and webhook-worker's organization routes too.
         [dave, `/orgs/${org.name}/labels`],
         [null, `/orgs/${org.name}/activities/feeds`],
+        // admin-service's organization hooks.
+        [alice, `/orgs/${org.name}/hooks`],
       ] as const) {
         const res = await raw(who, path);
         expect({ status: res.status, location: res.headers.get('location') }).toEqual({ status: 307, location: `/api/v1${path.replace(org.name, next)}` });
