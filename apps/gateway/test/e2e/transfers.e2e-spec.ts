@@ -502,6 +502,12 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       for (const rest of ['followers', 'orgs']) {
         expect((await raw(dave, `/users/${oldLogin}/${rest}`)).headers.get('location')).toBe(`/api/v1/users/${newLogin}/${rest}`);
       }
+      // Following by the old login (Gitea assigns /user/following/{username} from the path too); nothing is followed at the old name.
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const res = await raw(dave, `/user/following/${oldLogin}`, method);
+        expect({ method, status: res.status, location: res.headers.get('location') }).toEqual({ method, status: 307, location: `/api/v1/user/following/${newLogin}` });
+      }
+      expect((await raw(dave, `/users/${dave.username}/following/${oldLogin}`)).status).toBe(404);
       // A client that follows gets the user at the new login.
       const followed = await dave.api.get<User>(`/users/${oldLogin}`);
       expect({ status: followed.status, login: followed.body.login }).toEqual({ status: 200, login: newLogin });

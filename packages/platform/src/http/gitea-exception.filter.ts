@@ -25,8 +25,8 @@ function fastifyErrorPayload(err: { code?: string; statusCode?: number; message?
 
 /**
  * Gitea's RedirectToUser: the path with the old login replaced by the new one where it names the
- * account, the first segment after `users/` or `orgs/` (`/api/v1/users/{old}/repos`,
- * `/api/v1/admin/users/{old}`, `/api/v1/orgs/{old}/teams`); undefined when none does.
+ * account, the first segment after `users/`, `orgs/` or `user/following/` (`/api/v1/users/{old}/repos`,
+ * `/api/v1/admin/users/{old}`, `/api/v1/orgs/{old}/teams`, `/api/v1/user/following/{old}`); undefined when none does.
  */
 function ownerMovedPath(path: string, from: string, to: string): string | undefined {
   const segments = path.split('/');
@@ -37,7 +37,9 @@ function ownerMovedPath(path: string, from: string, to: string): string | undefi
       return false;
     }
   };
-  const at = segments.findIndex((segment, i) => i > 0 && (segments[i - 1] === 'users' || segments[i - 1] === 'orgs') && named(segment));
+  const names = (i: number): boolean =>
+    segments[i - 1] === 'users' || segments[i - 1] === 'orgs' || (segments[i - 1] === 'following' && segments[i - 2] === 'user');
+  const at = segments.findIndex((segment, i) => i > 0 && names(i) && named(segment));
   if (at < 0) return undefined;
   segments[at] = encodeURIComponent(to);
   return segments.join('/');

@@ -35,6 +35,7 @@ describe('movedLocation (Gitea RedirectToRepo)', () => {
     expect(movedLocation('/api/v1/admin/users/ann/keys', o)).toBe('/api/v1/admin/users/bea/keys');
     // Only that segment: not a later one of the same name, not a longer one.
     expect(movedLocation('/api/v1/users/ann/following/ann', o)).toBe('/api/v1/users/bea/following/ann');
+    expect(movedLocation('/api/v1/user/following/ann', o)).toBe('/api/v1/user/following/bea');
     expect(movedLocation('/api/v1/users/anna', o)).toBeUndefined();
     expect(movedLocation('/api/v1/repos/ann/x', o)).toBeUndefined();
   });
