@@ -53,7 +53,7 @@ describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (e
       },
     } as unknown as RpcClient;
     const directory = { accountsByNames: async (_a: unknown, names: string[]) => names.map((n, i) => ({ id: 50 + i, login: n, kind: 'user' }) as AccountRef) } as unknown as DirectoryClient;
-    sut = new NotificationProjector({} as QueueDriver, db, threads, rpc, directory);
+    sut = new NotificationProjector({} as QueueDriver, db, threads, rpc, directory, loadConfig(PlatformConfig, env));
   });
 
   afterAll(async () => {

@@ -115,3 +115,15 @@ export interface RepoMovedDetails {
 
 export const moved = (details: RepoMovedDetails): ContractError =>
   new ContractError('moved', `repository moved to ${details.to_owner}/${details.to_repo}`, { ...details });
+
+/**
+ * Where a renamed user or organization's old login (named in the request's path after `users/` or
+ * `orgs/`) leads now, for the same 307 (Gitea's RedirectToUser): `moved` without a repository.
+ */
+export interface OwnerMovedDetails {
+  from_owner: string;
+  to_owner: string;
+}
+
+export const ownerMoved = (details: OwnerMovedDetails): ContractError =>
+  new ContractError('moved', `user moved to ${details.to_owner}`, { ...details });

@@ -24,6 +24,8 @@ export const EventNames = {
   repoRenamed: 'repo.renamed',
   /** A repository changed owner (a transfer completed); `oldOwner` is the previous owner's login. */
   repoTransferred: 'repo.transferred',
+  /** A transfer waits for its recipient to accept or reject it (Gitea's RepoPendingTransfer notification). */
+  repoTransferPending: 'repo.transfer_pending',
   /** A repository was forked: `forkee` is the new fork, `repository` the one forked. */
   repoForked: 'repo.forked',
   /** Commits pushed to (or a ref moved on) an existing or new ref; one per updated ref. */
@@ -83,6 +85,8 @@ export interface EventPayloads {
   'repo.renamed': { repository: Repository; oldName: string; sender: User };
   /** `repository` as it is now (its new owner); `oldOwner` and `oldOwnerId` name the owner it left. */
   'repo.transferred': { repository: Repository; oldOwner: string; oldOwnerId: number; oldOwnerIsOrg: boolean; sender: User };
+  /** `repository` where it still is; `recipientId` is the user or organization it would go to. */
+  'repo.transfer_pending': { repository: Repository; recipientId: number; recipientIsOrg: boolean; sender: User };
   /**
    * `repository` is the repository forked, `forkee` the new fork. Gitea's ForkPayload on the wire
    * has them the other way round; the webhook worker sends Gitea's order. A fork also writes

@@ -302,6 +302,8 @@ export const DirectoryPatterns = definePatterns('org', {
   teams: 'directory.teams',
   /** body `{ orgId, userId }` → ids of the user's teams in that organization. */
   teamIdsOfUser: 'directory.teamIdsOfUser',
+  /** body `{ orgId }` → ids of the users who may create repositories in the organization (Gitea's GetUsersWhoCanCreateOrgRepo). */
+  repoCreators: 'directory.repoCreators',
 });
 
 /** Reading and writing a repository's tree: contents, raw files, git objects, file changes. */

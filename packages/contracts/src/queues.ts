@@ -51,6 +51,7 @@ export const EventConsumers: readonly EventConsumer[] = [
       EventNames.commentCreated,
       EventNames.commentDeleted,
       EventNames.repoDeleted,
+      EventNames.repoTransferPending,
     ],
   },
   { queue: QueueNames.repoLanguages, events: [EventNames.repoPushed] },

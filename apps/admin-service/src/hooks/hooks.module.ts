@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DirectoryClient } from '@gitforge/platform';
 import { HooksController } from './hooks.controller.js';
 import { HooksRepository } from './hooks.repository.js';
 import { HooksService } from './hooks.service.js';
@@ -6,6 +7,6 @@ import { HooksService } from './hooks.service.js';
 /** Webhook configuration: repository, organization, user, system and default hooks. */
 @Module({
   controllers: [HooksController],
-  providers: [HooksRepository, HooksService],
+  providers: [HooksRepository, HooksService, DirectoryClient],
 })
 export class HooksModule {}

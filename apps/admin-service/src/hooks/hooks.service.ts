@@ -25,7 +25,7 @@ import {
   type RepoAccess,
   idFrom,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, RpcClient } from '@gitforge/platform';
+import { Database, DirectoryClient, isUniqueViolation, RpcClient } from '@gitforge/platform';
 import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
 import { parseMeta, toHook, toTarget } from './hook.mapper.js';
 import { HooksRepository, type HookOwnerFilter } from './hooks.repository.js';
@@ -60,6 +60,7 @@ export class HooksService {
     private readonly db: Database,
     private readonly hooks: HooksRepository,
     private readonly rpc: RpcClient,
+    private readonly directory: DirectoryClient,
   ) {}
 
   /**
@@ -81,8 +82,9 @@ export class HooksService {
       case 'org': {
         const owner = await this.rpc
           .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: params.org } })
-          .catch((err: unknown) => {
-            throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+          .catch(async (err: unknown) => {
+            // An old name of a renamed organization: Gitea's orgAssignment redirects (307).
+            throw (err as { code?: string }).code === 'not_found' ? await this.directory.unknownOwner(actor, params.org, notFound()) : err;
           });
         if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
         if (!actor.isAdmin && !owner.isOrgOwner) throw forbidden('Must be an organization owner');

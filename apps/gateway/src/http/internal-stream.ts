@@ -15,7 +15,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'pr
  */
 export function internalHeaders(request: FastifyRequest, secret: string, actor: Actor | null, path: string, forwarded: readonly string[]): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {
-    [SIGNED_ACTOR_HEADER]: signActor(secret, actor, `${request.method} ${path}`),
+    // The public URL goes signed too: a service answering `moved` builds the 307's Location from it.
+    [SIGNED_ACTOR_HEADER]: signActor(secret, actor, `${request.method} ${path}`, Date.now(), request.url),
     'x-request-id': request.id,
   };
   for (const name of forwarded) if (request.headers[name] !== undefined) headers[name] = request.headers[name];

@@ -1,6 +1,6 @@
 import type { Comment, CreateIssueCommentOption, Issue, NotificationCount, NotificationThread, PullRequest, Repository } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
-import { tokenApi } from './support/accounts.js';
+import { addToTeam, createOrg, createTeam, tokenApi } from './support/accounts.js';
 import { basicAuth, rawRequest } from './support/http.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { addCollaborator, createIssue, createRepo } from './support/repos.js';
@@ -300,5 +300,93 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     expect((await owner.api.get('/notifications/threads/99999999999')).status).toBe(404);
     expect((await owner.api.get('/notifications/threads/abc')).status).toBe(404);
     expect((await mark(owner, 'PATCH', '/notifications/threads/4294967297?to-status=read&to-status=unread')).status).toBe(404);
+  });
+
+  const repoThreadOf = async (user: TestUser, repoId: number): Promise<NotificationThread | undefined> =>
+    (await threads(user, '?all=true&subject-type=repository')).find((t) => t.repository.id === repoId);
+
+  it('should notify the recipient of a pending transfer (a Repository thread), not the doer, and keep it at the new name once accepted', async () => {
+    const moving = await createRepo(owner.api);
+    const started = await owner.api.post<Repository>(`/repos/${moving.full_name}/transfer`, { new_owner: poster.username });
+    expect(started.status).toBe(201);
+    const thread = await eventually(async () => {
+      const found = await repoThreadOf(poster, moving.id);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    // Gitea's subject of a Repository thread: its full name, its relative link as `url`, no state.
+    expect(thread).toMatchObject({
+      unread: true,
+      pinned: false,
+      repository: { id: moving.id, full_name: moving.full_name },
+      subject: { type: 'Repository', title: moving.full_name, url: `/${moving.full_name}`, html_url: moving.html_url, latest_comment_url: '', latest_comment_html_url: '', state: '' },
+    });
+    expect(await repoThreadOf(owner, moving.id)).toBeUndefined();
+    // Accepting leaves the thread (as Gitea), which now shows the repository where it went.
+    expect((await poster.api.post(`/repos/${moving.full_name}/transfer/accept`)).status).toBe(202);
+    const moved = `${poster.username}/${moving.name}`;
+    const after = await poster.api.get<NotificationThread>(`/notifications/threads/${thread.id}`);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({
+      repository: { id: moving.id, full_name: moved },
+      subject: { type: 'Repository', title: moved, url: `/${moved}`, html_url: `${layout.rootUrl}${moved}` },
+    });
+  });
+
+  it('should notify those who may create repositories in a recipient organization, not its other members, and keep the threads on rejection', async () => {
+    const org = await createOrg(commenter.api);
+    const creators = await createTeam(commenter.api, org.name, { permission: 'write', can_create_org_repo: true });
+    const readers = await createTeam(commenter.api, org.name, { permission: 'read' });
+    await addToTeam(commenter.api, creators.id, assignee);
+    await addToTeam(commenter.api, readers.id, mentioned);
+    const moving = await createRepo(owner.api);
+    expect((await owner.api.post(`/repos/${moving.full_name}/transfer`, { new_owner: org.name })).status).toBe(201);
+    const got = [];
+    // The organization's owner (its Owners team) and the member of the team that may create repositories.
+    for (const user of [commenter, assignee]) {
+      got.push(
+        await eventually(async () => {
+          const found = await repoThreadOf(user, moving.id);
+          expect(found).toMatchObject({ unread: true, subject: { type: 'Repository', title: moving.full_name } });
+          return found!;
+        }),
+      );
+    }
+    // Written with the others, in the same transaction: the reader has none.
+    expect(await repoThreadOf(mentioned, moving.id)).toBeUndefined();
+    expect((await assignee.api.post(`/repos/${moving.full_name}/transfer/reject`)).status).toBe(200);
+    expect((await commenter.api.get<NotificationThread>(`/notifications/threads/${got[0]!.id}`)).body).toMatchObject({
+      repository: { full_name: moving.full_name },
+      subject: { type: 'Repository', url: `/${moving.full_name}` },
+    });
+  });
+
+  it("should point a thread's subject and comment URLs at the repository's new name after a rename", async () => {
+    const renamedRepo = await createRepo(owner.api, { auto_init: true });
+    const subject = await createIssue(poster.api, renamedRepo);
+    const said = await owner.api.post<Comment>(`/repos/${renamedRepo.full_name}/issues/${subject.number}/comments`, { body: 'on it' });
+    expect(said.status).toBe(201);
+    const before = await eventually(async () => {
+      const found = await threadOf(poster, subject.url);
+      expect(found?.subject.latest_comment_url).toBe(`${renamedRepo.url}/issues/comments/${said.body.id}`);
+      return found!;
+    });
+    const newName = uniqueName('renamed');
+    expect((await owner.api.patch(`/repos/${renamedRepo.full_name}`, { name: newName })).status).toBe(200);
+    const full = `${owner.username}/${newName}`;
+    const after = await poster.api.get<NotificationThread>(`/notifications/threads/${before.id}`);
+    expect(after.body).toMatchObject({
+      repository: { id: renamedRepo.id, full_name: full },
+      subject: {
+        type: 'Issue',
+        title: subject.title,
+        url: `${layout.apiUrl}/repos/${full}/issues/${subject.number}`,
+        html_url: `${layout.rootUrl}${full}/issues/${subject.number}`,
+        latest_comment_url: `${layout.apiUrl}/repos/${full}/issues/comments/${said.body.id}`,
+        latest_comment_html_url: `${layout.rootUrl}${full}/issues/${subject.number}#issuecomment-${said.body.id}`,
+      },
+    });
+    // The list shows the same.
+    expect((await threads(poster, '?all=true')).find((t) => t.id === before.id)?.subject.html_url).toBe(`${layout.rootUrl}${full}/issues/${subject.number}`);
   });
 });

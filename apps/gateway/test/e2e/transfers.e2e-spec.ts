@@ -1,4 +1,4 @@
-import type { Activity, Collaborator, Issue, Organization, Repository, Team, TransferRepoOption, User } from '@gitforge/contracts';
+import type { Activity, Issue, Organization, Repository, Team, TransferRepoOption, User } from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
 import { addToTeam, createOrg, createTeam } from './support/accounts.js';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
@@ -116,8 +116,8 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect(res.body).toMatchObject({ id: repo.id, full_name: `${bob.username}/${repo.name}`, owner: { login: bob.username }, repo_transfer: null, private: true });
       expect(res.body.permissions).toMatchObject({ admin: true, push: true, pull: true });
       // The new owner is no collaborator any more; the others stay.
-      const collaborators = await bob.api.get<Collaborator[]>(`/repos/${bob.username}/${repo.name}/collaborators`);
-      expect(collaborators.body.map((c) => (c as unknown as User).login)).toEqual([carol.username]);
+      const collaborators = await bob.api.get<User[]>(`/repos/${bob.username}/${repo.name}/collaborators`);
+      expect(collaborators.body.map((c) => c.login)).toEqual([carol.username]);
       // alice no longer owns it: it is bob's private repository now.
       expect((await alice.api.get(`/repos/${bob.username}/${repo.name}`)).status).toBe(404);
       expect((await bob.api.get<Repository[]>(`/users/${bob.username}/repos`)).body.map((r) => r.id)).toContain(repo.id);
@@ -251,6 +251,35 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
     });
   });
 
+  describe('watches (Gitea transferOwnership)', () => {
+    const watching = async (who: TestUser, fullName: string) => (await who.api.get(`/repos/${fullName}/subscription`)).status === 200;
+
+    it('should make the doer watch the repository it transferred, even when the recipient accepted', async () => {
+      const repo = await createRepo(carol.api);
+      expect((await carol.api.delete(`/repos/${repo.full_name}/subscription`)).status).toBe(204);
+      expect(await watching(carol, repo.full_name)).toBe(false);
+      expect((await transfer(carol.api, repo.full_name, { new_owner: dave.username })).status).toBe(201);
+      expect((await accept(dave.api, repo.full_name)).status).toBe(202);
+      const moved = `${dave.username}/${repo.name}`;
+      // carol started it, so carol watches; dave, who accepted, does not.
+      expect(await watching(carol, moved)).toBe(true);
+      expect(await watching(dave, moved)).toBe(false);
+      const counted = await dave.api.get<Repository>(`/repos/${moved}`);
+      expect(counted.body.watchers_count).toBe(1);
+    });
+
+    it('should make the doer of a direct transfer watch the repository, and leave the other watchers be', async () => {
+      const repo = await createRepo(alice.api);
+      expect((await alice.api.delete(`/repos/${repo.full_name}/subscription`)).status).toBe(204);
+      expect((await bob.api.put(`/repos/${repo.full_name}/subscription`)).status).toBe(200);
+      const res = await transfer(alice.api, repo.full_name, { new_owner: aliceOrg.name });
+      expect(res.status).toBe(202);
+      expect(res.body.watchers_count).toBe(2);
+      expect(await watching(alice, res.body.full_name)).toBe(true);
+      expect(await watching(bob, res.body.full_name)).toBe(true);
+    });
+  });
+
   describe('errors and permissions', () => {
     let repo: Repository;
 
@@ -328,6 +357,41 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect(res.headers.get('location')).toBe(`/api/v1/repos/${alice.username}/${newName}/issues/${issue.number}/assets?name=n.txt`);
       // Nothing was stored at the old name.
       expect((await alice.api.get<unknown[]>(`/repos/${alice.username}/${newName}/issues/${issue.number}/assets`)).body).toEqual([]);
+    });
+
+    it('should redirect release asset downloads and archives (streamed to repo-service) at the old name too', async () => {
+      const now = `${alice.username}/${newName}`;
+      const tag = uniqueName('v');
+      const release = await alice.api.post<{ id: number }>(`/repos/${now}/releases`, { tag_name: tag, name: tag });
+      expect(release.status).toBe(201);
+      const form = new FormData();
+      form.append('attachment', new Blob(['asset bytes']), 'a.txt');
+      const asset = await fetch(`${layout.apiUrl}/repos/${now}/releases/${release.body.id}/assets?name=a.txt`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` },
+      });
+      expect(asset.status).toBe(201);
+      const at = (who: TestUser | null, path: string) =>
+        fetch(`${layout.rootUrl}${path.slice(1)}`, {
+          redirect: 'manual',
+          headers: who ? { authorization: `Basic ${Buffer.from(`${who.username}:${who.password}`).toString('base64')}` } : {},
+        });
+      const cases: Array<[string, string]> = [
+        [`/${repo.full_name}/releases/download/${tag}/a.txt`, `/${now}/releases/download/${tag}/a.txt`],
+        [`/${repo.full_name}/archive/main.zip`, `/${now}/archive/main.zip`],
+        [`/api/v1/repos/${repo.full_name}/archive/main.tar.gz?path=README.md`, `/api/v1/repos/${now}/archive/main.tar.gz?path=README.md`],
+      ];
+      for (const who of [alice, dave, null]) {
+        for (const [path, location] of cases) {
+          const res = await at(who, path);
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 307, location });
+        }
+      }
+      // A client that follows gets the file; a name that never was a repository's is still a 404.
+      const followed = await fetch(`${layout.rootUrl}${repo.full_name}/releases/download/${tag}/a.txt`);
+      expect({ status: followed.status, body: await followed.text() }).toEqual({ status: 200, body: 'asset bytes' });
+      expect((await at(dave, `/${alice.username}/${uniqueName('none')}/archive/main.zip`)).status).toBe(404);
     });
 
     it('should serve what the new name serves to a client that follows', async () => {
@@ -412,6 +476,75 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect((await bob.api.delete(`/orgs/${again.name}`)).status).toBe(204);
       const gone = await raw(dave, `/repos/${again.name}/${repo.name}`);
       expect({ status: gone.status, location: gone.headers.get('location') }).toEqual({ status: 404, location: null });
+    });
+      it('should answer /users routes at the old login of a renamed user with a 307 to the new one (Gitea RedirectToUser)', async () => {
+      const fay = await createUser(api, 'fay');
+      await createRepo(fay.api);
+      const oldLogin = fay.username;
+      const newLogin = uniqueName('fay');
+      expect((await api.admin.post(`/admin/users/${oldLogin}/rename`, { new_username: newLogin })).status).toBe(204);
+      const paths = (login: string) => [
+        `/users/${login}`,
+        `/users/${login}/repos?limit=5&page=1`,
+        `/users/${login}/starred`,
+        `/users/${login}/subscriptions`,
+        `/users/${login}/keys`,
+        `/users/${login}/activities/feeds`,
+      ];
+      const to = paths(newLogin);
+      for (const who of [dave, null]) {
+        for (const [i, path] of paths(oldLogin).entries()) {
+          const res = await raw(who, path);
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 307, location: `/api/v1${to[i]}` });
+        }
+      }
+      // Routes that ask for a signed-in caller first, then the redirect.
+      for (const rest of ['followers', 'orgs']) {
+        expect((await raw(dave, `/users/${oldLogin}/${rest}`)).headers.get('location')).toBe(`/api/v1/users/${newLogin}/${rest}`);
+      }
+      // Following by the old login (Gitea assigns /user/following/{username} from the path too); nothing is followed at the old name.
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        const res = await raw(dave, `/user/following/${oldLogin}`, method);
+        expect({ method, status: res.status, location: res.headers.get('location') }).toEqual({ method, status: 307, location: `/api/v1/user/following/${newLogin}` });
+      }
+      expect((await raw(dave, `/users/${dave.username}/following/${oldLogin}`)).status).toBe(404);
+      // A client that follows gets the user at the new login.
+      const followed = await dave.api.get<User>(`/users/${oldLogin}`);
+      expect({ status: followed.status, login: followed.body.login }).toEqual({ status: 200, login: newLogin });
+      // A login that never was one is still a 404.
+      const unknown = await raw(dave, `/users/${uniqueName('nobody')}`);
+      expect({ status: unknown.status, location: unknown.headers.get('location') }).toEqual({ status: 404, location: null });
+    });
+
+    it("should answer /orgs routes at a renamed organization's old name with a 307, and a private one's with a 404 to outsiders", async () => {
+      const org = await createOrg(alice.api);
+      await createRepo(alice.api, {}, org.name);
+      const next = uniqueName('org');
+      expect((await alice.api.post(`/orgs/${org.name}/rename`, { new_name: next })).status).toBe(204);
+      for (const [who, path] of [
+        [dave, `/orgs/${org.name}`],
+        [null, `/orgs/${org.name}/repos?page=1`],
+        [alice, `/orgs/${org.name}/teams`],
+        // issue-service's and webhook-worker's organization routes too.
+        [dave, `/orgs/${org.name}/labels`],
+        [null, `/orgs/${org.name}/activities/feeds`],
+        // admin-service's organization hooks.
+        [alice, `/orgs/${org.name}/hooks`],
+      ] as const) {
+        const res = await raw(who, path);
+        expect({ status: res.status, location: res.headers.get('location') }).toEqual({ status: 307, location: `/api/v1${path.replace(org.name, next)}` });
+      }
+
+      const secret = await createOrg(alice.api, { visibility: 'private' });
+      const hiddenName = uniqueName('org');
+      expect((await alice.api.post(`/orgs/${secret.name}/rename`, { new_name: hiddenName })).status).toBe(204);
+      for (const who of [dave, null]) {
+        for (const path of [`/orgs/${secret.name}`, `/orgs/${secret.name}/repos`, `/orgs/${secret.name}/labels`, `/orgs/${secret.name}/activities/feeds`]) {
+          const res = await raw(who, path);
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 404, location: null });
+        }
+      }
+      expect((await raw(alice, `/orgs/${secret.name}/repos`)).headers.get('location')).toBe(`/api/v1/orgs/${hiddenName}/repos`);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ContractError, forbidden, isPublicOnly, notFound, OrgPatterns, type Actor, type OwnerAccess } from '@gitforge/contracts';
-import { RpcClient } from '@gitforge/platform';
+import { DirectoryClient, RpcClient } from '@gitforge/platform';
 
 /** An organization the actor may see, and whether the actor may manage it. */
 export interface OrgAccess {
@@ -16,7 +16,10 @@ export interface OrgAccess {
  */
 @Injectable()
 export class OrgGate {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly directory: DirectoryClient,
+  ) {}
 
   /**
    * The organization `name` if it exists and the actor may see it (404 otherwise, users
@@ -31,8 +34,10 @@ export class OrgGate {
   async access(actor: Actor | null, org: { owner: string } | { ownerId: number }): Promise<OwnerAccess> {
     const access = await this.rpc
       .call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, { actor, body: org })
-      .catch((err: unknown) => {
-        throw err instanceof ContractError && err.code === 'not_found' ? notFound() : err;
+      .catch(async (err: unknown) => {
+        if (!(err instanceof ContractError && err.code === 'not_found')) throw err;
+        // An old name of a renamed organization in the path: Gitea's orgAssignment redirects (307).
+        throw 'owner' in org ? await this.directory.unknownOwner(actor, org.owner, notFound()) : notFound();
       });
     if (access.owner.kind !== 'organization' || !access.visible) throw notFound();
     if (actor && isPublicOnly(actor.scopes) && access.owner.visibility !== 'public') throw forbidden('token scope is limited to public orgs');

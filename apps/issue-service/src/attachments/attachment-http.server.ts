@@ -4,6 +4,7 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { AttachmentHttp, ContractError, notFound, type Actor } from '@gitforge/contracts';
 import {
   answerFileRequestError,
+  signedPublicUrl,
   contentDisposition,
   closeInternalHttp,
   createLogger,
@@ -73,8 +74,7 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
     try {
       await this.route(req, res);
     } catch (err) {
-      // This listener's paths are the API's below /api/v1.
-      answerFileRequestError(req, res, err, this.config.rootUrl, log, `/api/v1${req.url ?? '/'}`);
+      answerFileRequestError(req, res, err, this.config.rootUrl, log, signedPublicUrl(this.secret, req));
     }
   }
 

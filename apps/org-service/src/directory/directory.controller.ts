@@ -38,4 +38,9 @@ export class DirectoryController {
   teamIdsOfUser(@Payload() req: Body<{ orgId: number; userId: number }>): Promise<number[]> {
     return this.directory.teamIdsOfUser(req.body.orgId, req.body.userId);
   }
+
+  @MessagePattern(DirectoryPatterns.repoCreators)
+  repoCreators(@Payload() req: Body<{ orgId: number }>): Promise<number[]> {
+    return this.directory.repoCreatorIds(req.body.orgId);
+  }
 }

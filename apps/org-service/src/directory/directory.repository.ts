@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
+import { AccessMode } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
+import { OrgUserEntity, TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
 import { UserRedirectEntity } from '../users/user-redirect.entity.js';
 import { UserEntity, UserType } from '../users/user.entity.js';
 
@@ -51,5 +52,22 @@ export class DirectoryRepository {
   async teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {
     const rows = await this.db.manager.find(TeamUserEntity, { where: { orgId, userId } });
     return rows.map((r) => r.teamId);
+  }
+
+  /** Members of the organization's owner teams and of its teams that may create repositories, each once (Gitea's GetUsersWhoCanCreateOrgRepo). */
+  async repoCreatorIds(orgId: number): Promise<number[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(TeamUserEntity, 'tu')
+      .innerJoin(TeamEntity, 't', 't.id = tu.team_id')
+      .select('DISTINCT tu.user_id', 'id')
+      .where('tu.org_id = :orgId', { orgId })
+      .andWhere('(t.can_create_org_repo = :yes OR t.access_mode >= :owner)', { yes: true, owner: AccessMode.owner })
+      .orderBy('tu.user_id', 'ASC')
+      .getRawMany<{ id: number | string }>();
+    return rows.map((r) => Number(r.id));
+  }
+
+  async isOrgMember(orgId: number, userId: number): Promise<boolean> {
+    return (await this.db.manager.count(OrgUserEntity, { where: { orgId, userId } })) > 0;
   }
 }

@@ -4,6 +4,7 @@ import { PlatformConfig } from '@gitforge/platform';
 import type { UserEntity } from '../users/user.entity.js';
 import { toTeam } from '../teams/team.mapper.js';
 import { toUser } from '../users/user.mapper.js';
+import { hasOrgOrUserVisible } from '../users/visibility.js';
 import { DirectoryRepository } from './directory.repository.js';
 
 /** Lets other services turn names, ids and e-mails into accounts and teams, a list at a time. */
@@ -36,11 +37,19 @@ export class DirectoryService {
     return rows.map((u) => this.ref(actor, u));
   }
 
-  /** The account an old login leads to since its rename, null when none does (or an account has that login now). */
+  /**
+   * The account an old login leads to since its rename, null when none does (or an account has
+   * that login now), or when the actor may not see that account (Gitea's HasOrgOrUserVisible: a
+   * private organization's new name is not told to outsiders).
+   */
   async renamedAccount(actor: Actor | null, name: string): Promise<AccountRef | null> {
     if (await this.directory.accountsByLowerNames([name.toLowerCase()]).then((r) => r.length > 0)) return null;
     const account = await this.directory.renamedAccount(name.toLowerCase());
-    return account ? this.ref(actor, account) : null;
+    if (!account) return null;
+    const [me] = actor ? await this.directory.accountsByIds([actor.id]) : [];
+    const viewer = me ? { id: me.id, isAdmin: me.isAdmin, isRestricted: me.isRestricted } : null;
+    const visible = await hasOrgOrUserVisible(account, viewer, async () => account.isOrganization && viewer !== null && this.directory.isOrgMember(account.id, viewer.id));
+    return visible ? this.ref(actor, account) : null;
   }
 
   async usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
@@ -58,5 +67,9 @@ export class DirectoryService {
 
   teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {
     return this.directory.teamIdsOfUser(orgId, userId);
+  }
+
+  repoCreatorIds(orgId: number): Promise<number[]> {
+    return this.directory.repoCreatorIds(orgId);
   }
 }

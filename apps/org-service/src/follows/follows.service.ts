@@ -21,7 +21,7 @@ export class FollowsService {
 
   /** The named account (any visibility, as Gitea's user assignment), or the actor itself. */
   private async subject(actor: Actor, username: string | undefined): Promise<UserEntity> {
-    return username === undefined ? this.usersService.requireSelf(actor) : this.usersService.requireByName(username);
+    return username === undefined ? this.usersService.requireSelf(actor) : this.usersService.requireInPath(actor, username);
   }
 
   async list(actor: Actor | null, direction: 'followers' | 'following', username: string | undefined, options: ListOptions): Promise<Page<User>> {
@@ -40,14 +40,15 @@ export class FollowsService {
   async check(actor: Actor | null, username: string | undefined, target: string): Promise<void> {
     const a = requireActor(actor);
     const subject = await this.subject(a, username);
-    const followed = await this.usersService.requireByName(target);
+    // `/user/following/{target}` assigns the target from the path as Gitea's UserAssignmentAPI (an old login redirects); `/users/{u}/following/{target}` does not.
+    const followed = username === undefined ? await this.usersService.requireInPath(a, target) : await this.usersService.requireByName(target);
     if (!(await this.users.isFollowing(subject.id, followed.id))) throw notFound();
   }
 
   /** Following oneself, or someone already followed, changes nothing (Gitea's FollowUser). */
   async follow(actor: Actor | null, username: string): Promise<void> {
     const a = requireActor(actor);
-    const target = await this.usersService.requireByName(username);
+    const target = await this.usersService.requireInPath(a, username);
     if (target.id === a.id) return;
     await this.db.transaction(async (m) => {
       if (await this.users.isFollowing(a.id, target.id, m)) return;
@@ -57,7 +58,7 @@ export class FollowsService {
 
   async unfollow(actor: Actor | null, username: string): Promise<void> {
     const a = requireActor(actor);
-    const target = await this.usersService.requireByName(username);
+    const target = await this.usersService.requireInPath(a, username);
     await this.db.transaction((m) => this.follows.remove(m, a.id, target.id));
   }
 }

@@ -160,7 +160,7 @@ export class UserKeysService {
     const me = await this.users.requireSelf(actor);
     if (username === undefined) return me;
     if (!me.isAdmin) throw forbidden('user should be the site admin');
-    const user = await this.users.requireByName(username);
+    const user = await this.users.requireInPath(actor, username);
     if (user.isOrganization) throw notFound(`user redirect does not exist [name: ${username}]`);
     return user;
   }

@@ -60,7 +60,7 @@ export class OrgsService {
    */
   async createForUser(actor: Actor | null, username: string, body: CreateOrgOption): Promise<Organization> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
-    const owner = await this.usersService.requireByName(username);
+    const owner = await this.usersService.requireInPath(actor, username);
     if (owner.isOrganization) throw unprocessable(`${owner.name} is an organization not a user`);
     if (!canCreateOrganization(owner)) throw forbidden('user is not allowed to create organizations');
     return this.insertOrganization(actor, owner, { ...body, email: undefined, repo_admin_change_team_access: undefined });
@@ -107,7 +107,9 @@ export class OrgsService {
    */
   async requireOrg(actor: Actor | null, name: string): Promise<UserEntity> {
     const org = await this.users.findByName(name);
-    if (!org || !org.isOrganization) throw notFound();
+    // An old name of a renamed organization: Gitea's orgAssignment redirects (RedirectToUser).
+    if (!org) throw await this.usersService.unknownInPath(actor, name, notFound());
+    if (!org.isOrganization) throw notFound();
     rejectPublicOnlyOrg(actor, org);
     return org;
   }
@@ -181,7 +183,7 @@ export class OrgsService {
    * anonymous callers and public-only tokens public memberships of public organizations.
    */
   async listForUser(actor: Actor | null, username: string | undefined, options: ListOptions): Promise<Page<Organization>> {
-    const user = username === undefined ? await this.usersService.requireSelf(actor) : await this.usersService.requireByName(username);
+    const user = username === undefined ? await this.usersService.requireSelf(actor) : await this.usersService.requireInPath(actor, username);
     if (username !== undefined) rejectPublicOnlyUser(actor, user);
     const viewer = await this.usersService.viewerOf(actor);
     const publicOnly = actor !== null && isPublicOnly(actor.scopes);
@@ -200,7 +202,7 @@ export class OrgsService {
    * may do in an organization the caller can see, from the user's highest team access.
    */
   async userPermissions(actor: Actor | null, username: string, orgName: string): Promise<OrganizationPermissions> {
-    const user = await this.usersService.requireByName(username);
+    const user = await this.usersService.requireInPath(actor, username);
     rejectPublicOnlyUser(actor, user);
     requireActor(actor);
     const org = await this.users.findByName(orgName);

@@ -43,6 +43,12 @@ export class UsersRepository {
     return this.db.findOneBy(UserEntity, { lowerName: name.toLowerCase() }, manager);
   }
 
+  /** The account an old login of a renamed user or organization leads to (Gitea's LookupUserRedirect), null when none does. */
+  async renamedTo(name: string): Promise<UserEntity | null> {
+    const row = await this.db.manager.findOne(UserRedirectEntity, { where: { lowerName: name.toLowerCase() } });
+    return row ? this.findById(row.redirectUserId) : null;
+  }
+
   /** The individual whose primary address, or any verified secondary one, is `email` (Gitea's GetUserByEmail). */
   async findIndividualByEmail(email: string, manager?: EntityManager): Promise<UserEntity | null> {
     const lower = email.toLowerCase();

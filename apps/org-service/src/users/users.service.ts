@@ -8,6 +8,7 @@ import {
   invalid,
   isPublicOnly,
   notFound,
+  ownerMoved,
   ownerNameProblem,
   pageOf,
   RepoPatterns,
@@ -73,6 +74,25 @@ export class UsersService {
     return user;
   }
 
+  /**
+   * Gitea's userAssignment of the account named in the request's path (`/users/{username}…`,
+   * `/admin/users/{username}…`, `/orgs/{org}…`): the account of that name; for an old login of a
+   * renamed one, `moved` (the gateway's 307 to the same path at the new login, Gitea's
+   * RedirectToUser) when the actor may see where it leads, `fallback` (404) otherwise.
+   */
+  async requireInPath(actor: Actor | null, name: string): Promise<UserEntity> {
+    const user = await this.users.findByName(name);
+    if (user) return user;
+    throw await this.unknownInPath(actor, name, userNotFound(name));
+  }
+
+  /** The error for a name in the request's path that names no account now (see {@link requireInPath}). */
+  async unknownInPath(actor: Actor | null, name: string, fallback: ContractError): Promise<ContractError> {
+    const target = await this.users.renamedTo(name);
+    if (!target || !(await this.ownerVisibleTo(target, actor))) return fallback;
+    return ownerMoved({ from_owner: name, to_owner: target.name });
+  }
+
   /** The actor as visibility rules see it, read fresh (admin and restricted flags may have changed). */
   async viewerOf(actor: Actor | null): Promise<Viewer> {
     if (!actor) return null;
@@ -109,7 +129,7 @@ export class UsersService {
    * token gets 403 for a user that is not public (checkTokenPublicOnly runs before the visibility check).
    */
   async get(actor: Actor | null, username: string): Promise<User> {
-    const user = await this.requireByName(username);
+    const user = await this.requireInPath(actor, username);
     rejectPublicOnlyUser(actor, user);
     const viewer = await this.viewerOf(actor);
     const visible = await canSeeProfile(user, viewer, async () => ({
@@ -241,7 +261,7 @@ export class UsersService {
    */
   async adminEdit(actor: Actor | null, username: string, body: EditUserOption): Promise<User> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
-    const target = await this.requireByName(username);
+    const target = await this.requireInPath(actor, username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     if (body.source_id) throw unprocessable(`login source does not exist [id: ${body.source_id}]`);
     const changes: Partial<UserEntity> = { loginName: body.login_name };
@@ -278,7 +298,7 @@ export class UsersService {
    */
   async adminRename(actor: Actor | null, username: string, newName: string): Promise<void> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
-    const target = await this.requireByName(username);
+    const target = await this.requireInPath(actor, username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     await this.rename(target, newName, (problem) => RENAME_FORM_MESSAGES[problem.kind](newName));
   }
@@ -309,7 +329,7 @@ export class UsersService {
    */
   async adminDelete(actor: Actor | null, username: string, purge: boolean): Promise<void> {
     if (!actor?.isAdmin) throw forbidden('user should be the site admin');
-    const target = await this.requireByName(username);
+    const target = await this.requireInPath(actor, username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     if (target.id === actor.id) throw unprocessable('you cannot delete yourself');
     if (target.isAdmin && (await this.users.countAdmins()) <= 1) throw unprocessable(`can not delete the last admin user [uid: ${target.id}]`);

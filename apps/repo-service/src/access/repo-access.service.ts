@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { AccessMode, forbidden, isPublicOnly, moved, notFound, OrgPatterns, type Actor, type OwnerAccess, type RepoMovedDetails, type UserOwnerAccess } from '@gitforge/contracts';
+import { AccessMode, type ContractError, forbidden, isPublicOnly, moved, notFound, OrgPatterns, type Actor, type OwnerAccess, type RepoMovedDetails, type UserOwnerAccess } from '@gitforge/contracts';
 import { chunksOf, Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { ReposRepository } from '../repos/repos.repository.js';
@@ -33,6 +33,16 @@ export class RepoAccessService {
     return this.rpc.call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, {
       actor,
       body: owner.id !== undefined ? { ownerId: owner.id } : { owner: owner.name },
+    });
+  }
+
+  /**
+   * The owner named in the request's path (`/users/{username}…`, `/orgs/{org}…`); an old login of a
+   * renamed one answers `moved` (the gateway's 307, Gitea's RedirectToUser) to those who may see it.
+   */
+  ownerInPath(actor: Actor | null, name: string): Promise<OwnerAccess> {
+    return this.ownerAccess(actor, { name }).catch(async (err: unknown) => {
+      throw (err as { code?: string }).code === 'not_found' ? await this.directory.unknownOwner(actor, name, err as ContractError) : err;
     });
   }
 

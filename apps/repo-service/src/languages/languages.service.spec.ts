@@ -35,7 +35,7 @@ describe(LanguagesService.name, () => {
     };
     const db = strictMock(Database, {
       transaction: (async (work: (m: typeof manager) => Promise<unknown>) =>
-        work(manager)) as Database['transaction'],
+        work(manager)) as unknown as Database['transaction'],
     });
     Object.defineProperty(db, 'manager', { value: manager });
     sut = new LanguagesService(

@@ -11,6 +11,7 @@ import {
   peek,
   receiveFile,
   SIGNED_ACTOR_HEADER,
+  signedPublicUrl,
   sniffContentType,
   verifyActor,
 } from '@gitforge/platform';
@@ -65,10 +66,8 @@ export class ReleaseHttpHandler {
     try {
       await this.route(req, res);
     } catch (err) {
-      // An upload's path is the API's below /api/v1; downloads and archives reach this listener
-      // from more than one public path, so at a repository's old name they answer 404.
-      const path = (req.url ?? '/').split('?')[0]!;
-      answerFileRequestError(req, res, err, this.config.rootUrl, log, UPLOAD.test(path) ? `/api/v1${req.url ?? '/'}` : undefined);
+      // Downloads and archives reach this listener from more than one public path: the gateway signs the one used.
+      answerFileRequestError(req, res, err, this.config.rootUrl, log, signedPublicUrl(this.secret, req));
     }
   }
 

@@ -1,11 +1,14 @@
 import { AccessMode, type Actor, type OwnerAccess } from '@gitforge/contracts';
-import { Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { BlobStore, Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import type { EntityManager } from 'typeorm';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
 import { strictMock } from '../testing/strict-mock.js';
+import { StarCounts } from '../stars/star-counts.js';
+import { StarsRepository } from '../stars/stars.repository.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 import { RepoStaging } from './repo-staging.js';
 import { ReposRepository } from './repos.repository.js';
 import { ReposService } from './repos.service.js';
@@ -34,6 +37,10 @@ describe(ReposService.name, () => {
       { rootUrl: 'http://localhost/' } as PlatformConfig,
       strictMock(RepoStaging),
       strictMock(TransfersRepository),
+      strictMock(WatchesRepository),
+      strictMock(StarsRepository),
+      strictMock(StarCounts),
+      strictMock(BlobStore),
     );
   });
 

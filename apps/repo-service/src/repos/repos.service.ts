@@ -539,7 +539,7 @@ export class ReposService {
    * Public-only tokens stop at non-public owners (403) and see public repositories only.
    */
   async listForOwner(actor: Actor | null, ownerName: string, options: ListOptions, kind: 'user' | 'organization' | 'any'): Promise<Page<Repository>> {
-    const owner = await this.access.ownerAccess(actor, { name: ownerName });
+    const owner = await this.access.ownerInPath(actor, ownerName);
     if (kind !== 'any' && owner.owner.kind !== kind) throw notFound();
     rejectPublicOnlyOwner(actor, owner);
     if (!owner.visible) throw notFound();

@@ -12,7 +12,7 @@ export function requireActor(actor: Actor | null): Actor {
  */
 export async function listedUserId(access: RepoAccessService, actor: Actor | null, username: string | undefined): Promise<number> {
   if (username === undefined) return requireActor(actor).id;
-  const owner = await access.ownerAccess(actor, { name: username }).catch((err: unknown) => {
+  const owner = await access.ownerInPath(actor, username).catch((err: unknown) => {
     throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
   });
   if (owner.owner.kind !== 'user' || !owner.visible) throw notFound();

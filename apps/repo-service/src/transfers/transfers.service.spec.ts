@@ -7,6 +7,7 @@ import { ReposRepository } from '../repos/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { strictMock } from '../testing/strict-mock.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 import type { RepoTransferEntity } from './transfer.entities.js';
 import { TransfersRepository } from './transfers.repository.js';
 import { TransfersService } from './transfers.service.js';
@@ -34,6 +35,7 @@ describe(TransfersService.name, () => {
       strictMock(RpcClient),
       strictMock(DirectoryClient, { publicUser: async () => ({ id: 5, login: 'bob' }) as never, accountsByIds: async () => [{ id: 5 }] as never }),
       {} as PlatformConfig,
+      strictMock(WatchesRepository),
     );
     await expect(sut.accept(bob, 'alice', 'r')).rejects.toMatchObject({ code: 'not_found', message: "repository doesn't have a pending transfer [repo_id: 1]" });
   });

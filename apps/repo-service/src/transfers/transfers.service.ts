@@ -24,6 +24,7 @@ import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { WatchesRepository } from '../watches/watches.repository.js';
 import type { RepoTransferEntity } from './transfer.entities.js';
 import { TransfersRepository } from './transfers.repository.js';
 
@@ -62,6 +63,7 @@ export class TransfersService {
     private readonly rpc: RpcClient,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
+    private readonly watches: WatchesRepository,
   ) {}
 
   private requireActor(actor: Actor | null): Actor {
@@ -92,6 +94,7 @@ export class TransfersService {
       return { pending: false, repository: await this.view(a, repo, new RepoPermission(AccessMode.admin)) };
     }
 
+    const sender = await this.directory.publicUser(a.id);
     await this.db.transaction(async (m) => {
       const repo = await this.repos.lockById(m, ctx.repo.id);
       if (!repo) throw notFound();
@@ -105,6 +108,18 @@ export class TransfersService {
       // A recipient who could not see the repository gets read access, so it can answer (Gitea's StartRepositoryTransfer).
       if (!isOrg) await this.grantReadIfBlind(m, repo, target);
       await this.transfers.createPending(m, { repoId: repo.id, doerId: a.id, recipientId: target.owner.id, teamIds, createdAt: new Date() });
+      // Those who may accept it are notified (Gitea's RepoPendingTransfer: a Repository thread each).
+      await this.outbox.add(
+        m,
+        EventNames.repoTransferPending,
+        {
+          repository: toRepository(repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
+          recipientId: target.owner.id,
+          recipientIsOrg: isOrg,
+          sender,
+        },
+        { actor: a, repoId: repo.id },
+      );
     });
     const repo = (await this.repos.findById(ctx.repo.id))!;
     return { pending: true, repository: await this.view(a, repo, new RepoPermission(AccessMode.admin)) };
@@ -186,7 +201,7 @@ export class TransfersService {
    * organization are dropped; the pending transfer goes; `{old owner}/{name}` becomes a redirect
    * and any redirect on the new name ends; the repository leaves its old teams and joins `teamIds`
    * (org-service, before this commits: a failure there undoes the transfer, and a retry repeats
-   * both). Then `repo.transferred` (the transfer_repo feed entry; Gitea sends no webhook for it).
+   * both). The doer watches it, an old owner organization stops watching it. Then `repo.transferred` (the transfer_repo feed entry; Gitea sends no webhook for it).
    */
   private async complete(c: Completion): Promise<void> {
     const { newOwner, oldOwner } = c;
@@ -201,16 +216,22 @@ export class TransfersService {
       }
       // The transfer as it is now: not rejected meanwhile, nor replaced by one to someone else (or to other teams).
       let teamIds = c.teamIds;
+      // Who started the transfer: Gitea's transferOwnership runs as them even when the recipient accepts.
+      let doerId = c.sender.id;
       if (c.pending) {
         const pending = await this.transfers.pending(repo.id, m);
         if (pending?.recipientId !== newOwner.owner.id) throw notFound(`repository doesn't have a pending transfer [repo_id: ${repo.id}]`);
         teamIds = pending.teamIds;
+        doerId = pending.doerId;
       }
       await this.repos.update(m, repo.id, { ownerId: newOwner.owner.id });
       for (const userId of [newOwner.owner.id, ...memberIds]) await m.delete(CollaborationEntity, { repoId: repo.id, userId });
       await this.transfers.deletePending(m, repo.id);
       await this.transfers.addRedirect(m, repo.id, { ownerId: oldOwner.owner.id, name: repo.name }, { ownerId: newOwner.owner.id, name: repo.name });
-      const moved = { ...repo, ownerId: newOwner.owner.id } as RepositoryEntity;
+      // Gitea's transferOwnership: the doer watches the repository, an organization it leaves no longer does.
+      await this.watches.add(m, doerId, repo.id);
+      if (oldOwner.owner.kind === 'organization') await this.watches.remove(m, oldOwner.owner.id, repo.id);
+      const moved = { ...(await this.repos.lockById(m, repo.id))!, ownerId: newOwner.owner.id } as RepositoryEntity;
       await this.outbox.add(
         m,
         EventNames.repoTransferred,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DirectoryClient } from '@gitforge/platform';
 import { ActionFeedProjector } from './action-feed.projector.js';
 import { FeedsController } from './feeds.controller.js';
 import { FeedsRepository } from './feeds.repository.js';
@@ -7,6 +8,6 @@ import { FeedsService } from './feeds.service.js';
 /** Activity feeds: the projector writing Gitea's action rows, and the feed reads. */
 @Module({
   controllers: [FeedsController],
-  providers: [FeedsRepository, ActionFeedProjector, FeedsService],
+  providers: [FeedsRepository, ActionFeedProjector, FeedsService, DirectoryClient],
 })
 export class FeedsModule {}

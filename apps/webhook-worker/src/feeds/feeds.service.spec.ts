@@ -1,5 +1,5 @@
 import { TeamFactPatterns, type Actor, type TeamFeedScope, type User, type Visibility } from '@gitforge/contracts';
-import type { RpcClient } from '@gitforge/platform';
+import { DirectoryClient, type RpcClient } from '@gitforge/platform';
 import type { FeedsRepository } from './feeds.repository.js';
 import { actorVisible, dayRange, FeedsService } from './feeds.service.js';
 
@@ -18,7 +18,7 @@ describe(FeedsService.name, () => {
       },
     } as unknown as RpcClient;
     const feeds = { involved: async () => ({ repoIds: [], actUserIds: [] }) } as unknown as FeedsRepository;
-    sut = new FeedsService(rpc, feeds);
+    sut = new FeedsService(rpc, feeds, new DirectoryClient(rpc));
   });
 
   const team = (a: Actor | null, org?: string) => sut.teamFeed(a, '3', org, { options: { page: 1, limit: 30 } });

@@ -19,7 +19,7 @@ import {
   type User,
   idFrom,
 } from '@gitforge/contracts';
-import { RpcClient } from '@gitforge/platform';
+import { DirectoryClient, RpcClient } from '@gitforge/platform';
 import { toActivity } from './activity.mapper.js';
 import { FeedsRepository, type FeedFilter } from './feeds.repository.js';
 
@@ -61,13 +61,15 @@ export class FeedsService {
   constructor(
     private readonly rpc: RpcClient,
     private readonly feeds: FeedsRepository,
+    private readonly directory: DirectoryClient,
   ) {}
 
   async orgFeed(actor: Actor | null, org: string, query: FeedQuery): Promise<Page<Activity>> {
     const owner = await this.rpc
       .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } })
-      .catch((err: unknown) => {
-        throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
+      .catch(async (err: unknown) => {
+        // An old name of a renamed organization: Gitea's orgAssignment redirects (307).
+        throw (err as { code?: string }).code === 'not_found' ? await this.directory.unknownOwner(actor, org, notFound()) : err;
       });
     if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
     return this.feed(actor, { userId: owner.owner.id, includePrivate: !!actor && (actor.isAdmin || owner.isOrgMember) }, query);

@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import {
+  EventNames,
   IssueSubscriptionPatterns,
   QueueNames,
   RepoFactPatterns,
@@ -9,14 +10,16 @@ import {
   type IssueParticipants,
   type NotificationAudienceRequest,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, QueueDriver, RpcClient } from '@gitforge/platform';
+import { Database, DirectoryClient, PlatformConfig, QueueDriver, RpcClient } from '@gitforge/platform';
 import { NotificationSource } from './notification.entity.js';
+import { repositoryLink } from './notification.mapper.js';
 import { candidatesOf, isWorkInProgress, mentionedLogins, planOf } from './notification-recipients.js';
 import { NotificationsRepository, type SubjectSnapshot } from './notifications.repository.js';
 
 const PROJECTOR_CONCURRENCY = 4;
 
 export const issueSubjectKey = (issueId: number): string => `issue:${issueId}`;
+export const repoSubjectKey = (repoId: number): string => `repo:${repoId}`;
 
 /**
  * Writes notification threads from domain events (Gitea's notification service), beside the feed
@@ -34,6 +37,7 @@ export class NotificationProjector implements OnApplicationBootstrap {
     private readonly notifications: NotificationsRepository,
     private readonly rpc: RpcClient,
     private readonly directory: DirectoryClient,
+    private readonly config: PlatformConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -44,6 +48,10 @@ export class NotificationProjector implements OnApplicationBootstrap {
     if (envelope.name === 'repo.deleted') {
       const repoId = envelope.repoId;
       if (repoId !== null) await this.db.transaction((m) => this.notifications.deleteForRepo(m, repoId));
+      return;
+    }
+    if (envelope.name === EventNames.repoTransferPending) {
+      await this.transferPending(envelope as EventEnvelope<'repo.transfer_pending'>);
       return;
     }
     const payload = envelope.payload as IssueEventPayload | CommentEventPayload;
@@ -71,6 +79,34 @@ export class NotificationProjector implements OnApplicationBootstrap {
       await this.notifications.writeThreads(m, subject, userIds, now);
       await this.notifications.refreshSubject(m, subject);
       await this.notifications.adoptNewestSnapshot(m, subject);
+    });
+  }
+
+  /**
+   * Gitea's CreateRepoTransferNotification: the recipient user, or everyone who may create
+   * repositories in the recipient organization (who may accept it), gets a Repository thread; the
+   * threads stay when it is accepted or rejected, as in Gitea.
+   */
+  private async transferPending(envelope: EventEnvelope<'repo.transfer_pending'>): Promise<void> {
+    const p = envelope.payload;
+    const userIds = p.recipientIsOrg ? await this.directory.repoCreatorIds(p.recipientId) : [p.recipientId];
+    const subject: SubjectSnapshot = {
+      repoId: p.repository.id,
+      source: NotificationSource.repository,
+      subjectKey: repoSubjectKey(p.repository.id),
+      title: p.repository.full_name,
+      state: '',
+      subjectUrl: repositoryLink(p.repository, this.config.rootUrl),
+      subjectHtmlUrl: p.repository.html_url,
+      latestCommentUrl: '',
+      latestCommentHtmlUrl: '',
+      at: new Date(envelope.occurredAt).getTime(),
+    };
+    const now = new Date();
+    await this.db.transaction(async (m) => {
+      if (!(await this.notifications.claimEvent(m, envelope.id))) return;
+      await this.notifications.writeThreads(m, subject, userIds, now);
+      await this.notifications.refreshSubject(m, subject);
     });
   }
 

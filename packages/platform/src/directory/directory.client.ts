@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, DirectoryPatterns, UserPatterns, type AccountRef, type Actor, type TeamRef, type User } from '@gitforge/contracts';
+import { ContractError, DirectoryPatterns, ownerMoved, UserPatterns, type AccountRef, type Actor, type TeamRef, type User } from '@gitforge/contracts';
 import { RpcClient } from '../transport/rpc-client.js';
 
 type Body<B> = { actor: Actor | null; body: B };
@@ -28,6 +28,16 @@ export class DirectoryClient {
     return this.ask(DirectoryPatterns.renamedAccount, { actor, body: { name } });
   }
 
+  /**
+   * The error for an owner named in the request's path (`/users/{username}…`, `/orgs/{org}…`) that
+   * is no account now: for an old login of a renamed one the actor may see, `moved` (the gateway's
+   * 307 to the same path at the new login, Gitea's RedirectToUser); `fallback` otherwise.
+   */
+  async unknownOwner(actor: Actor | null, name: string, fallback: ContractError): Promise<ContractError> {
+    const account = await this.renamedAccount(actor, name);
+    return account ? ownerMoved({ from_owner: name, to_owner: account.login }) : fallback;
+  }
+
   usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
     if (emails.length === 0) return Promise.resolve([]);
     return this.ask(DirectoryPatterns.usersByEmails, { actor, body: { emails } });
@@ -40,6 +50,11 @@ export class DirectoryClient {
 
   teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {
     return this.ask(DirectoryPatterns.teamIdsOfUser, { actor: null, body: { orgId, userId } });
+  }
+
+  /** Who may create repositories in an organization (its owners, and members of teams allowed to). */
+  repoCreatorIds(orgId: number): Promise<number[]> {
+    return this.ask(DirectoryPatterns.repoCreators, { actor: null, body: { orgId } });
   }
 
   /** Users by id as `viewer` sees them (null: as anyone does, Gitea's ToUser without a viewer), one call; unknown ids are left out. */

@@ -24,17 +24,45 @@ function fastifyErrorPayload(err: { code?: string; statusCode?: number; message?
 }
 
 /**
+ * Gitea's RedirectToUser: the path with the old login replaced by the new one where it names the
+ * account, the first segment after `users/`, `orgs/` or `user/following/` (`/api/v1/users/{old}/repos`,
+ * `/api/v1/admin/users/{old}`, `/api/v1/orgs/{old}/teams`, `/api/v1/user/following/{old}`); undefined when none does.
+ */
+function ownerMovedPath(path: string, from: string, to: string): string | undefined {
+  const segments = path.split('/');
+  const named = (segment: string): boolean => {
+    try {
+      return decodeURIComponent(segment) === from;
+    } catch {
+      return false;
+    }
+  };
+  const names = (i: number): boolean =>
+    segments[i - 1] === 'users' || segments[i - 1] === 'orgs' || (segments[i - 1] === 'following' && segments[i - 2] === 'user');
+  const at = segments.findIndex((segment, i) => i > 0 && names(i) && named(segment));
+  if (at < 0) return undefined;
+  segments[at] = encodeURIComponent(to);
+  return segments.join('/');
+}
+
+/**
  * Gitea's RedirectToRepo: the request's own path with its `{old owner}/{old name}` segment pair
- * (the first after `/repos/`, else the first) replaced by the new ones, the query string kept.
+ * (the first after `/repos/`, else the first) replaced by the new ones, the query string kept;
+ * for `moved` without a repository (a renamed owner), {@link ownerMovedPath}.
  * Undefined when the path does not hold the old pair (the error did not come from this
  * request's repository).
  */
 export function movedLocation(url: string, details: Record<string, unknown> | undefined): string | undefined {
   const d = details as Partial<RepoMovedDetails> | undefined;
-  if (!d?.from_owner || !d.from_repo || !d.to_owner || !d.to_repo) return undefined;
+  if (!d?.from_owner || !d.to_owner) return undefined;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const query = q < 0 ? '' : url.slice(q);
+  if (!d.from_repo && !d.to_repo) {
+    const to = ownerMovedPath(path, d.from_owner, d.to_owner);
+    return to === undefined ? undefined : `${to}${query}`;
+  }
+  if (!d.from_repo || !d.to_repo) return undefined;
   const from = `/${encodeURIComponent(d.from_owner)}/${encodeURIComponent(d.from_repo)}`;
   const find = (needle: string): number => {
     for (let i = path.indexOf(needle); i >= 0; i = path.indexOf(needle, i + 1)) {

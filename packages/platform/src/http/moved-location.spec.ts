@@ -27,4 +27,16 @@ describe('movedLocation (Gitea RedirectToRepo)', () => {
     expect(movedLocation('/api/v1/repos/ann/old', { from_owner: 'ann' })).toBeUndefined();
     expect(movedLocation('/api/v1/repos/ann/old', undefined)).toBeUndefined();
   });
+  it("should replace a renamed owner's old login where it names the account: after users/ or orgs/ (Gitea RedirectToUser)", () => {
+    const o = { from_owner: 'ann', to_owner: 'bea' };
+    expect(movedLocation('/api/v1/users/ann/repos?page=2', o)).toBe('/api/v1/users/bea/repos?page=2');
+    expect(movedLocation('/api/v1/users/ann', o)).toBe('/api/v1/users/bea');
+    expect(movedLocation('/api/v1/orgs/ann/teams', o)).toBe('/api/v1/orgs/bea/teams');
+    expect(movedLocation('/api/v1/admin/users/ann/keys', o)).toBe('/api/v1/admin/users/bea/keys');
+    // Only that segment: not a later one of the same name, not a longer one.
+    expect(movedLocation('/api/v1/users/ann/following/ann', o)).toBe('/api/v1/users/bea/following/ann');
+    expect(movedLocation('/api/v1/user/following/ann', o)).toBe('/api/v1/user/following/bea');
+    expect(movedLocation('/api/v1/users/anna', o)).toBeUndefined();
+    expect(movedLocation('/api/v1/repos/ann/x', o)).toBeUndefined();
+  });
 });

@@ -1,6 +1,6 @@
 import type { Actor } from '@gitforge/contracts';
 import { PlatformConfig } from '../config/config.js';
-import { internalSecret, signActor, verifyActor } from './internal-http.js';
+import { internalSecret, SIGNED_ACTOR_HEADER, signActor, signedPublicUrl, verifyActor } from './internal-http.js';
 
 const actor: Actor = { id: 3, login: 'alice', isAdmin: false, scopes: ['write:repository'] };
 const secret = 'x'.repeat(40);
@@ -10,6 +10,21 @@ describe(verifyActor.name, () => {
   it('should accept what signActor signed, for that request line', () => {
     expect(verifyActor(secret, signActor(secret, actor, scope), scope)).toEqual({ ok: true, actor });
     expect(verifyActor(secret, signActor(secret, null, scope), scope)).toEqual({ ok: true, actor: null });
+  });
+
+  it("should carry the gateway's public URL signed, and give it only for a signature that holds", () => {
+    const url = '/alice/r/archive/main.zip?path=a';
+    const path = '/repos/alice/r/archive/main.zip';
+    const signed = signActor(secret, actor, `GET ${path}`, Date.now(), url);
+    expect(signedPublicUrl(secret, { method: 'GET', url: `${path}?path=a`, headers: { [SIGNED_ACTOR_HEADER]: signed } })).toBe(url);
+    expect(signedPublicUrl(secret, { method: 'HEAD', url: path, headers: { [SIGNED_ACTOR_HEADER]: signed } })).toBeUndefined();
+    expect(signedPublicUrl('y'.repeat(40), { method: 'GET', url: path, headers: { [SIGNED_ACTOR_HEADER]: signed } })).toBeUndefined();
+    expect(signedPublicUrl(secret, { method: 'GET', url: path, headers: {} })).toBeUndefined();
+    // Only a path: never another site.
+    const elsewhere = signActor(secret, actor, `GET ${path}`, Date.now(), 'https://example.com/x');
+    expect(signedPublicUrl(secret, { method: 'GET', url: path, headers: { [SIGNED_ACTOR_HEADER]: elsewhere } })).toBeUndefined();
+    const protocolRelative = signActor(secret, actor, `GET ${path}`, Date.now(), '//example.com/x');
+    expect(signedPublicUrl(secret, { method: 'GET', url: path, headers: { [SIGNED_ACTOR_HEADER]: protocolRelative } })).toBeUndefined();
   });
 
   it('should refuse a forged, re-targeted, stale or missing signature', () => {

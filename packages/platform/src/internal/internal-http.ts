@@ -34,15 +34,21 @@ interface SignedActor {
   /** What the signature is good for, e.g. `POST /owner/repo.git/git-receive-pack`. */
   s: string;
   t: number;
+  /** The request's URL at the gateway (path and query): where a `moved` answer's Location is built from. */
+  u?: string;
 }
 
-/** `<payload>.<hmac>`: the actor (or null for anonymous), bound to one request line and a time. */
-export function signActor(secret: string, actor: Actor | null, scope: string, now = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ a: actor, s: scope, t: now } satisfies SignedActor)).toString('base64url');
+/**
+ * `<payload>.<hmac>`: the actor (or null for anonymous), bound to one request line and a time;
+ * with the request's public URL when the gateway forwards one of its own routes.
+ */
+export function signActor(secret: string, actor: Actor | null, scope: string, now = Date.now(), publicUrl?: string): string {
+  const signed: SignedActor = { a: actor, s: scope, t: now, ...(publicUrl === undefined ? {} : { u: publicUrl }) };
+  const payload = Buffer.from(JSON.stringify(signed)).toString('base64url');
   return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
 }
 
-export type VerifiedActor = { ok: true; actor: Actor | null } | { ok: false };
+export type VerifiedActor = { ok: true; actor: Actor | null; publicUrl?: string } | { ok: false };
 
 /** Checks a {@link signActor} header for this request line; a bad, stale or missing signature is not ok. */
 export function verifyActor(secret: string, header: string | undefined, scope: string, maxAgeMs = 300_000, now = Date.now()): VerifiedActor {
@@ -60,7 +66,20 @@ export function verifyActor(secret: string, header: string | undefined, scope: s
     return { ok: false };
   }
   if (parsed.s !== scope || typeof parsed.t !== 'number' || Math.abs(now - parsed.t) > maxAgeMs) return { ok: false };
-  return { ok: true, actor: parsed.a ?? null };
+  const publicUrl = typeof parsed.u === 'string' && parsed.u.startsWith('/') && !parsed.u.startsWith('//') ? parsed.u : undefined;
+  return { ok: true, actor: parsed.a ?? null, ...(publicUrl === undefined ? {} : { publicUrl }) };
+}
+
+/**
+ * The public URL the gateway signed into a request to a service's listener, if the signature
+ * holds: a listener answers a repository's old name with the 307 to it, as the gateway answers
+ * every other route (see answerFileRequestError).
+ */
+export function signedPublicUrl(secret: string, req: { method?: string; url?: string; headers: Record<string, string | string[] | undefined> }): string | undefined {
+  const raw = req.headers[SIGNED_ACTOR_HEADER];
+  const path = (req.url ?? '/').split('?')[0]!;
+  const verified = verifyActor(secret, Array.isArray(raw) ? raw[0] : raw, `${req.method ?? ''} ${path}`);
+  return verified.ok ? verified.publicUrl : undefined;
 }
 
 const localListeners = new Map<string, string>();

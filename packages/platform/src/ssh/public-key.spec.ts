@@ -12,11 +12,11 @@ const ECDSA384 =
 const ECDSA384_FINGERPRINT = 'SHA256:+A9I9XejTvptwtJ8dfIstrXbGBalH8VDvcjJK5eqd90';
 
 /** ssh2's generator writes OpenSSH lines; `bits` is ignored for ed25519. */
-const generated = (type: 'ed25519' | 'ecdsa' | 'rsa', bits?: number): { public: string; private: string } =>
+const generated = (type: 'ed25519' | 'ecdsa' | 'rsa', bits?: 256 | 384 | 521 | 1024 | 2048 | 4096): { public: string; private: string } =>
   type === 'ed25519'
     ? ssh2.utils.generateKeyPairSync('ed25519', { comment: 'test' })
     : type === 'ecdsa'
-      ? ssh2.utils.generateKeyPairSync('ecdsa', { bits: bits ?? 256, comment: 'test' })
+      ? ssh2.utils.generateKeyPairSync('ecdsa', { bits: (bits ?? 256) as 256 | 384 | 521, comment: 'test' })
       : ssh2.utils.generateKeyPairSync('rsa', { bits: bits ?? 2048, comment: 'test' });
 
 function rejection(text: string): string {

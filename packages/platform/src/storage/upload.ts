@@ -76,8 +76,9 @@ export function receiveFile<T>(req: IncomingMessage, onFile: (file: Readable, fi
 /**
  * Answers a failed request of a file listener with Gitea's error body; an answer already under
  * way is cut off instead. An answer before the whole body was read drops the rest, and the
- * connection is not reused. A repository's old name answers Gitea's 307 where the caller knows
- * the request's public URL (`publicUrl`), as the gateway answers every other route; else 404.
+ * connection is not reused. A repository's old name answers Gitea's 307 to the request's public
+ * URL (`publicUrl`, which the gateway signs into the request: signedPublicUrl) at the new name, as
+ * the gateway answers every other route; 404 without it.
  */
 export function answerFileRequestError(req: IncomingMessage, res: ServerResponse, err: unknown, rootUrl: string, log: Logger, publicUrl?: string): void {
   let payload = toErrorPayload(err);
