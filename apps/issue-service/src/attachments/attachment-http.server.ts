@@ -4,17 +4,19 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { AttachmentHttp, ContractError, notFound, type Actor } from '@gitforge/contracts';
 import {
   answerFileRequestError,
-  signedPublicUrl,
-  contentDisposition,
   closeInternalHttp,
+  contentDisposition,
   createLogger,
+  decodePathSegment,
   internalSecret,
   isInlineType,
   listenInternalHttp,
   peek,
   receiveFile,
-  sniffContentType,
+  requestHeader,
   SIGNED_ACTOR_HEADER,
+  signedPublicUrl,
+  sniffContentType,
   verifyActor,
 } from '@gitforge/platform';
 import { IssueServiceConfig } from '../issue.config.js';
@@ -26,15 +28,6 @@ const log = createLogger('attachment-http');
 const ISSUE_ASSETS = /^\/repos\/([^/]+)\/([^/]+)\/issues\/([^/]+)\/assets$/;
 const COMMENT_ASSETS = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/([^/]+)\/assets$/;
 const DOWNLOAD = /^\/attachments\/([^/]+)$/;
-
-const decode = (segment: string): string | null => {
-  try {
-    return decodeURIComponent(segment);
-  } catch (err) {
-    if (err instanceof URIError) return null;
-    throw err;
-  }
-};
 
 /**
  * issue-service's own HTTP listener for attachment bytes: uploads (multipart) and downloads do
@@ -80,23 +73,23 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://issue-service');
-    const verified = verifyActor(this.secret, header(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
+    const verified = verifyActor(this.secret, requestHeader(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
     if (!verified.ok) throw new ContractError('permission_denied', 'invalid internal signature');
     const name = url.searchParams.get('name') ?? '';
     const toIssue = req.method === 'POST' ? ISSUE_ASSETS.exec(url.pathname) : null;
     if (toIssue) {
-      const [owner, repo, index] = toIssue.slice(1).map(decode);
+      const [owner, repo, index] = toIssue.slice(1).map(decodePathSegment);
       if (!owner || !repo || !index) throw notFound();
       return this.upload(req, res, verified.actor, await this.attachments.uploadTargetForIssue(verified.actor, owner, repo, index), name);
     }
     const toComment = req.method === 'POST' ? COMMENT_ASSETS.exec(url.pathname) : null;
     if (toComment) {
-      const [owner, repo, id] = toComment.slice(1).map(decode);
+      const [owner, repo, id] = toComment.slice(1).map(decodePathSegment);
       if (!owner || !repo || !id) throw notFound();
       return this.upload(req, res, verified.actor, await this.attachments.uploadTargetForComment(verified.actor, owner, repo, id), name);
     }
     const download = DOWNLOAD.exec(url.pathname);
-    if (download && (req.method === 'GET' || req.method === 'HEAD')) return this.download(req, res, verified.actor, decode(download[1]!) ?? '');
+    if (download && (req.method === 'GET' || req.method === 'HEAD')) return this.download(req, res, verified.actor, decodePathSegment(download[1]!) ?? '');
     throw notFound();
   }
 
@@ -117,7 +110,7 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
     const { attachment, content } = await this.attachments.download(actor, uuid);
     const etag = `"${attachment.uuid}"`;
     const common = { ETag: etag, 'Cache-Control': 'private, max-age=0, must-revalidate' };
-    if (header(req, 'if-none-match') === etag) {
+    if (requestHeader(req, 'if-none-match') === etag) {
       content.destroy();
       res.writeHead(304, common).end();
       return;
@@ -140,9 +133,4 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
     }
     await pipeline(all, res);
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

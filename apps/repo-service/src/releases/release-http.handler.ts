@@ -6,10 +6,12 @@ import {
   answerFileRequestError,
   contentDisposition,
   createLogger,
+  decodePathSegment,
   internalSecret,
   isInlineType,
   peek,
   receiveFile,
+  requestHeader,
   SIGNED_ACTOR_HEADER,
   signedPublicUrl,
   sniffContentType,
@@ -28,15 +30,6 @@ const DOWNLOAD = /^\/repos\/([^/]+)\/([^/]+)\/releases\/download\/(.+)\/([^/]+)$
 const ARCHIVE = /^\/repos\/([^/]+)\/([^/]+)\/archive\/(.+)$/;
 /** How many leading bytes decide a download's type (Gitea reads 1 KiB). */
 const SNIFF_BYTES = 1024;
-
-const decode = (segment: string): string | null => {
-  try {
-    return decodeURIComponent(segment);
-  } catch (err) {
-    if (err instanceof URIError) return null;
-    throw err;
-  }
-};
 
 /**
  * The byte routes of releases and archives on repo-service's own HTTP listener (beside smart
@@ -73,19 +66,19 @@ export class ReleaseHttpHandler {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://repo-service');
-    const verified = verifyActor(this.secret, header(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
+    const verified = verifyActor(this.secret, requestHeader(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
     if (!verified.ok) throw new ContractError('permission_denied', 'invalid internal signature');
     const actor = verified.actor;
     const read = req.method === 'GET' || req.method === 'HEAD';
 
     const upload = req.method === 'POST' ? UPLOAD.exec(url.pathname) : null;
     if (upload) {
-      const [owner, repo, id] = upload.slice(1).map(decode);
+      const [owner, repo, id] = upload.slice(1).map(decodePathSegment);
       if (!owner || !repo || !id) throw notFound();
       const target = await this.releases.uploadTarget(actor, owner, repo, id);
       const name = url.searchParams.get('name') ?? '';
       // Gitea takes a multipart form (field `attachment`) or the file itself as the body, named by `?name=`.
-      const multipart = (header(req, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
+      const multipart = (requestHeader(req, 'content-type') ?? '').toLowerCase().startsWith('multipart/form-data');
       if (!multipart && !name) throw new ContractError('invalid_argument', 'Could not determine name of attachment.');
       const asset = multipart
         ? await receiveFile(req, (file, filename) => this.releases.upload(target, file, name || filename))
@@ -95,13 +88,13 @@ export class ReleaseHttpHandler {
     }
     const download = read ? DOWNLOAD.exec(url.pathname) : null;
     if (download) {
-      const [owner, repo, tag, name] = download.slice(1).map(decode);
+      const [owner, repo, tag, name] = download.slice(1).map(decodePathSegment);
       if (!owner || !repo || !tag || !name) throw notFound();
       return this.download(req, res, actor, owner, repo, tag, name);
     }
     const archive = read ? ARCHIVE.exec(url.pathname) : null;
     if (archive) {
-      const [owner, repo, name] = archive.slice(1).map(decode);
+      const [owner, repo, name] = archive.slice(1).map(decodePathSegment);
       if (!owner || !repo || !name) throw notFound();
       const view = await codeReader(this.access, this.config, actor, owner, repo);
       return this.archives.serve(view, name, url.searchParams.getAll('path'), res, req.method === 'HEAD');
@@ -131,9 +124,4 @@ export class ReleaseHttpHandler {
     }
     await pipeline(all, res);
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

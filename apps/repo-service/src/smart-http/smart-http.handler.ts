@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import { GitHttp, type Actor } from '@gitforge/contracts';
-import { createLogger, internalSecret, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
+import { createLogger, decodePathSegment, internalSecret, requestHeader, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService, type GitHttpService } from '../git/git.service.js';
 import { PushPolicy, type PushContext } from '../protections/push-policy.js';
@@ -100,15 +100,15 @@ export class SmartHttpHandler {
     const url = new URL(req.url ?? '/', 'http://repo-service');
     const m = ROUTE.exec(url.pathname);
     if (!m) return plain(res, 404, 'Not found');
-    const verified = verifyActor(this.secret, header(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
+    const verified = verifyActor(this.secret, requestHeader(req, SIGNED_ACTOR_HEADER), `${req.method} ${url.pathname}`);
     if (!verified.ok) return plain(res, 403, 'Forbidden');
     const advertise = m[3] === 'info/refs';
     if (advertise ? req.method !== 'GET' : req.method !== 'POST') return plain(res, 405, 'Method Not Allowed');
     const service = advertise ? url.searchParams.get('service') : m[3]!;
     if (service !== 'git-upload-pack' && service !== 'git-receive-pack') return plain(res, 400, 'Bad Request');
     const svc = service.slice('git-'.length) as GitHttpService;
-    const owner = decodeSegment(m[1]!);
-    const repo = decodeSegment(m[2]!)?.replace(/\.git$/, '');
+    const owner = decodePathSegment(m[1]!);
+    const repo = decodePathSegment(m[2]!)?.replace(/\.git$/, '');
     if (!owner || !repo) return plain(res, 404, 'Not found');
 
     const verdict = await this.gitAccess.check(verified.actor, owner, repo, svc);
@@ -118,11 +118,11 @@ export class SmartHttpHandler {
       return plain(res, verdict.status, verdict.message, { Location: `${to}/${m[3]!}${url.search}` });
     }
     if (!verdict.ok) return plain(res, verdict.status, verdict.message, verdict.headers);
-    const protocol = header(req, 'git-protocol');
+    const protocol = requestHeader(req, 'git-protocol');
     const env: Record<string, string> = protocol && SAFE_GIT_PROTOCOL.test(protocol) ? { GIT_PROTOCOL: protocol } : {};
     if (advertise) return this.advertise(verdict.ctx, svc, env, res);
-    if (header(req, 'content-type') !== `application/x-git-${svc}-request`) return plain(res, 400, 'Bad Request');
-    const length = Number(header(req, 'content-length') ?? 0);
+    if (requestHeader(req, 'content-type') !== `application/x-git-${svc}-request`) return plain(res, 400, 'Bad Request');
+    const length = Number(requestHeader(req, 'content-length') ?? 0);
     if (length > this.config.GITFORGE_GIT_MAX_BODY_BYTES) return plain(res, 413, 'Request Entity Too Large', { Connection: 'close' });
     return this.serve(req, res, verdict.ctx, verified.actor, svc, env);
   }
@@ -251,7 +251,7 @@ export class SmartHttpHandler {
    */
   private feed(req: IncomingMessage, child: ChildProcess, touch: () => void, abort: (why: string, status?: number) => void): Promise<void> {
     const stdin = child.stdin!;
-    const body: Readable = header(req, 'content-encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
+    const body: Readable = requestHeader(req, 'content-encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
     const limit = new ByteLimit(this.config.GITFORGE_GIT_MAX_BODY_BYTES, touch);
     return new Promise<void>((resolve) => {
       const stopFeeding = (): void => {
@@ -317,18 +317,6 @@ export class SmartHttpHandler {
   }
 }
 
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((ok) => {

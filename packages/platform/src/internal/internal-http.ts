@@ -133,3 +133,19 @@ export function drainRequest(body: IncomingMessage, ms = 5_000): void {
   const cutOff = setTimeout(() => body.destroy(), ms);
   body.once('close', () => clearTimeout(cutOff));
 }
+
+/** One value of a request header (the first, when it is repeated). */
+export function requestHeader(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** A percent-encoded path segment of an internal listener's route, or null when it is malformed. */
+export function decodePathSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch (err) {
+    if (err instanceof URIError) return null;
+    throw err;
+  }
+}
