@@ -3,7 +3,6 @@ import { In } from 'typeorm';
 import { AccessMode } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { OrgUserEntity, TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
-import { UserRedirectEntity } from '../users/user-redirect.entity.js';
 import { UserEntity, UserType } from '../users/user.entity.js';
 
 /** Batched reads for other services: every query takes a whole list. */
@@ -19,12 +18,6 @@ export class DirectoryRepository {
   accountsByIds(ids: number[]): Promise<UserEntity[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.manager.find(UserEntity, { where: { id: In(ids) } });
-  }
-
-  /** The account a renamed user or organization's old login (lower case) leads to (Gitea's LookupUserRedirect). */
-  async renamedAccount(lowerName: string): Promise<UserEntity | null> {
-    const row = await this.db.manager.findOne(UserRedirectEntity, { where: { lowerName } });
-    return row ? this.db.manager.findOne(UserEntity, { where: { id: row.redirectUserId } }) : null;
   }
 
   usersByLowerEmails(emails: string[]): Promise<UserEntity[]> {

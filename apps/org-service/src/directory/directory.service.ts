@@ -5,6 +5,7 @@ import type { UserEntity } from '../users/user.entity.js';
 import { toTeam } from '../teams/team.mapper.js';
 import { toUser } from '../users/user.mapper.js';
 import { hasOrgOrUserVisible } from '../users/visibility.js';
+import { UsersRepository } from '../users/users.repository.js';
 import { DirectoryRepository } from './directory.repository.js';
 
 /** Lets other services turn names, ids and e-mails into accounts and teams, a list at a time. */
@@ -12,6 +13,7 @@ import { DirectoryRepository } from './directory.repository.js';
 export class DirectoryService {
   constructor(
     private readonly directory: DirectoryRepository,
+    private readonly users: UsersRepository,
     private readonly config: PlatformConfig,
   ) {}
 
@@ -44,7 +46,7 @@ export class DirectoryService {
    */
   async renamedAccount(actor: Actor | null, name: string): Promise<AccountRef | null> {
     if (await this.directory.accountsByLowerNames([name.toLowerCase()]).then((r) => r.length > 0)) return null;
-    const account = await this.directory.renamedAccount(name.toLowerCase());
+    const account = await this.users.renamedTo(name);
     if (!account) return null;
     const [me] = actor ? await this.directory.accountsByIds([actor.id]) : [];
     const viewer = me ? { id: me.id, isAdmin: me.isAdmin, isRestricted: me.isRestricted } : null;
