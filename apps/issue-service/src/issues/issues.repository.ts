@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import { containsPattern, Database } from '@gitforge/platform';
 import type { ListOptions, RepoIssueCounters } from '@gitforge/contracts';
+import { CommentType } from '../comments/comment-type.js';
+import { CommentEntity } from '../comments/comment.entity.js';
 import { IssueLabelEntity } from '../labels/issue-label.entity.js';
+import { ProjectIssueEntity } from '../projects/project-issue.entity.js';
 import { IssueAssigneeEntity } from './issue-assignee.entity.js';
 import { IssueCounterEntity } from './issue-counter.entity.js';
 import { IssueMentionEntity } from './issue-mention.entity.js';
@@ -271,5 +274,27 @@ export class IssuesRepository {
       .where('i.repo_id = :repoId AND i.is_pull = :isPull AND i.pin_order > 0', { repoId, isPull })
       .orderBy('i.pin_order', 'ASC')
       .getMany();
+  }
+
+  /**
+   * A repository that left organization `oldOrgId`: labels of any organization but the new owner
+   * come off its issues (with the timeline rows that added them), and its issues leave the old
+   * organization's projects. Answers how many label links and project places went.
+   */
+  async detachFromFormerOrg(m: EntityManager, repoId: number, oldOrgId: number, newOwnerId: number): Promise<{ labels: number; projects: number }> {
+    // Subqueries, not id lists: a repository may have more issues than a statement takes parameters.
+    const ofRepo = 'issue_id IN (SELECT i.id FROM issue i WHERE i.repo_id = :repoId)';
+    const foreignLabels =
+      'label_id IN (SELECT l.id FROM label l WHERE (l.repo_id = 0 AND l.org_id <> :newOwnerId) OR (l.org_id = 0 AND l.repo_id <> :repoId))';
+    const params = { repoId, newOwnerId, oldOrgId, label: CommentType.label };
+    const labels = await m.createQueryBuilder().delete().from(IssueLabelEntity).where(`${ofRepo} AND ${foreignLabels}`, params).execute();
+    await m.createQueryBuilder().delete().from(CommentEntity).where(`${ofRepo} AND type = :label AND ${foreignLabels}`, params).execute();
+    const projects = await m
+      .createQueryBuilder()
+      .delete()
+      .from(ProjectIssueEntity)
+      .where(`${ofRepo} AND project_id IN (SELECT p.id FROM project p WHERE p.owner_id = :oldOrgId AND p.repo_id = 0)`, params)
+      .execute();
+    return { labels: labels.affected ?? 0, projects: projects.affected ?? 0 };
   }
 }
