@@ -6,7 +6,7 @@ import globals from 'globals';
 // decorator metadata, which an `import type` silently erases.
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'bench/.work/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'bench/.work/**', 'apps/gateway/src/actions/gen/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -21,6 +21,7 @@ export default tseslint.config(
             { name: 'ioredis', message: 'Only packages/platform talks to Redis.' },
             { name: 'bullmq', message: 'Only packages/platform talks to BullMQ.' },
             { name: 'pg', message: 'Only packages/platform talks to PostgreSQL.' },
+            { name: 'better-sqlite3', message: 'Only packages/platform talks to SQLite; dialect differences go through Database.sql.' },
           ],
         },
       ],

@@ -20,7 +20,7 @@ const base = {
   },
 };
 
-/** The three test projects every workspace may have (STYLE.md §3). */
+/** The three test projects every workspace may have (docs/style.md §3). */
 export function projects(dir) {
   const all = [
     { ...base, displayName: 'unit', rootDir: dir, roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },

@@ -1,7 +1,7 @@
 // Run after regenerating package-lock.json on a machine whose npm registry mirror carries only
 // the Linux builds of platform-specific optional packages (turbo, unrs-resolver, msgpackr-extract).
 // npm then writes a lock without the other platforms' entries, and `npm ci` refuses that lock as
-// "not in sync" (STACK-NOTES.md). This adds those entries the way an upstream lock has them:
+// "not in sync". This adds those entries the way an upstream lock has them:
 // exact version, optional, and the os/cpu/libc that make npm skip them on every other machine,
 // so nothing is ever fetched for them.
 import { readFileSync, writeFileSync } from 'node:fs';

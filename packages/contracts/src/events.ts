@@ -1,5 +1,5 @@
 import type { Actor } from './actor.js';
-import type { Comment, Issue, Label, Organization, PayloadCommit, PullRequest, Release, Repository, Team, User } from './api/index.js';
+import type { Comment, Issue, Label, Organization, Package, PayloadCommit, PullRequest, Release, Repository, Team, User } from './api/index.js';
 
 /**
  * A domain event as written to a service's outbox and carried by the queues.
@@ -70,6 +70,10 @@ export const EventNames = {
   releaseUpdated: 'release.updated',
   /** A published release was deleted (its tag stays). */
   releaseDeleted: 'release.deleted',
+  /** A package version was published (Gitea's package `created`). */
+  packageCreated: 'package.created',
+  /** A package version was deleted (Gitea's package `deleted`). */
+  packageDeleted: 'package.deleted',
   commentCreated: 'comment.created',
   commentEdited: 'comment.edited',
   commentDeleted: 'comment.deleted',
@@ -145,6 +149,8 @@ export interface EventPayloads {
   'release.published': ReleaseEventPayload;
   'release.updated': ReleaseEventPayload;
   'release.deleted': ReleaseEventPayload;
+  'package.created': PackageEventPayload;
+  'package.deleted': PackageEventPayload;
   'comment.created': CommentEventPayload;
   'comment.edited': CommentEventPayload;
   'comment.deleted': CommentEventPayload;
@@ -207,6 +213,24 @@ export interface CommentEventPayload {
 }
 
 export const CURRENT_EVENT_VERSION = 1;
+
+/**
+ * Gitea's PackagePayload as is (the package version as the API shows it to anyone, its linked
+ * repository or null) plus the owner's id, which picks the owner's hooks.
+ */
+export interface PackageEventPayload {
+  action: 'created' | 'deleted';
+  package: Package;
+  repository: Repository | null;
+  organization: Organization | null;
+  sender: User;
+  ownerId: number;
+  /**
+   * The linked repository's id (0 when none), whose hooks get the event even when `repository`
+   * is null because it is private (Gitea's EventSource.Repository). Absent in events written before.
+   */
+  repoId?: number;
+}
 
 export interface ReleaseEventPayload {
   action: 'published' | 'updated' | 'deleted';

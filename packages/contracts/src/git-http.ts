@@ -7,4 +7,10 @@ export const GitHttp = {
    * as by default): git then asks its credential helper and retries with Basic credentials.
    */
   challenge: 'Basic realm="Gitea"',
+  /**
+   * Prefix of the short-lived LFS tokens `git-lfs-authenticate` hands out over SSH (sent as
+   * `Authorization: Bearer …`): the gateway passes them to repo-service, which signed them,
+   * instead of checking them as API tokens.
+   */
+  lfsTokenPrefix: 'gflfs.',
 } as const;

@@ -2,7 +2,7 @@ import type { Team } from './api/org.js';
 import type { Repository } from './api/repo.js';
 
 /** The services that answer on the transport; each has one request stream. */
-export const ServiceNames = ['org', 'repo', 'issue', 'admin', 'webhook'] as const;
+export const ServiceNames = ['org', 'repo', 'issue', 'admin', 'webhook', 'actions'] as const;
 export type ServiceName = (typeof ServiceNames)[number];
 
 const owners = new Map<string, ServiceName>();
@@ -385,6 +385,8 @@ export const CommitStatusPatterns = definePatterns('repo', {
   /** Statuses of a branch, tag or commit (`/commits/{ref}/statuses`). */
   listByRef: 'repos.statuses.listByRef',
   combined: 'repos.statuses.combined',
+  /** For actions-service: a job's status (body ActionsCommitStatus), answered null when the repository is gone. */
+  createForActions: 'repos.statuses.createForActions',
 });
 
 /** Webhook configuration (admin-service). Params are a HookScope plus the hook id. */
@@ -401,7 +403,10 @@ export const HookPatterns = definePatterns('admin', {
    * Gitea's answer with DISABLE_GIT_HOOKS (its default), as gitforge runs no custom git hooks.
    */
   gitHooks: 'hooks.git',
-  /** For the webhook worker: the active hooks an event reaches (repository, owner, system hooks). */
+  /**
+   * For the webhook worker: the active hooks each of several events reaches (repository, owner,
+   * system hooks). Body `{ queries: HookMatchQuery[] }`, answer one `HookTarget[]` per query, in order.
+   */
   matching: 'hooks.matching',
   /** For the webhook worker: one hook's delivery settings, secret included (null when gone). */
   target: 'hooks.target',
@@ -491,4 +496,63 @@ export const NotificationPatterns = definePatterns('webhook', {
   getThread: 'notifications.threads.get',
   /** `PATCH /notifications/threads/{id}?to-status=`. */
   markThread: 'notifications.threads.mark',
+});
+
+/** Scheduled tasks (admin-service): `/admin/cron`. */
+export const CronPatterns = definePatterns('admin', {
+  /** `GET /admin/cron`: every registered task in Gitea's order (Cron[]; the gateway pages it). */
+  list: 'cron.list',
+  /** `POST /admin/cron/{task}`: runs the task now and answers when it has run (at once if it is running already). */
+  run: 'cron.run',
+});
+
+/** Repository maintenance (repo-service), called by the admin cron's tasks. */
+export const RepoMaintenancePatterns = definePatterns('repo', {
+  /** One batch of a pass over every repository (body RepoSweepRequest, answers RepoSweepResult). */
+  sweep: 'repos.maintenance.sweep',
+  /** Cached archives older than `olderThanMs` go (body RetentionRequest, answers RetentionResult). */
+  cleanArchives: 'repos.maintenance.cleanArchives',
+});
+
+/** Webhook-worker housekeeping, called by the admin cron. */
+export const WebhookMaintenancePatterns = definePatterns('webhook', {
+  /**
+   * Hook deliveries and finished hook tasks older than `olderThanMs`, with the projectors' event
+   * marks of that age (body RetentionRequest, answers RetentionResult: the deliveries removed).
+   */
+  cleanupHookTasks: 'webhooks.maintenance.cleanupHookTasks',
+});
+
+/** Account housekeeping (org-service), called by the admin cron. */
+export const AccountMaintenancePatterns = definePatterns('org', {
+  /** Never-activated accounts created more than `olderThanMs` ago go (body RetentionRequest, answers RetentionResult). */
+  deleteInactive: 'users.maintenance.deleteInactive',
+});
+
+/**
+ * The package API (`/api/v1/packages/{owner}…`, repo-service, which owns the registry). The
+ * registries themselves (`/api/packages/{owner}/{type}/…`) are byte routes on repo-service's HTTP
+ * listener, see PackageHttp.
+ */
+export const PackagePatterns = definePatterns('repo', {
+  /** `GET /packages/{owner}`: versions of the owner's packages, `type` and `q` filters. */
+  list: 'packages.list',
+  /** `GET /packages/{owner}/{type}/{name}/{version}`. */
+  get: 'packages.get',
+  /** `GET /packages/{owner}/{type}/{name}/-/latest`: the newest version. */
+  latest: 'packages.latest',
+  /** `GET /packages/{owner}/{type}/{name}/{version}/files`. */
+  listFiles: 'packages.files.list',
+  /** `DELETE /packages/{owner}/{type}/{name}/{version}`. */
+  delete: 'packages.delete',
+  /** `POST /packages/{owner}/{type}/{name}/-/link/{repo_name}`. */
+  link: 'packages.link',
+  /** `POST /packages/{owner}/{type}/{name}/-/unlink`. */
+  unlink: 'packages.unlink',
+  /**
+   * The `cleanup_packages` cron task: drops package blobs no file references any more (left by
+   * deleted versions and files) and upload leftovers older than the task's grace period.
+   * Body: `{ olderThanMs?: number }`; answers what it removed.
+   */
+  cleanup: 'packages.cleanup',
 });

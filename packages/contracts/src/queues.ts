@@ -18,8 +18,12 @@ export const QueueNames = {
   issueRepoLifecycle: 'gitforge-issue-repo-lifecycle',
   /** webhook-worker: the notification projector. */
   notifications: 'gitforge-notifications',
+  /** admin-service: the ticks of the scheduled tasks (job schedulers, not an event consumer). */
+  adminCron: 'gitforge-admin-cron',
   /** repo-service: language statistics follow pushes to default branches. */
   repoLanguages: 'gitforge-repo-languages',
+  /** actions-service: pushes and pull requests (opened, reopened, synchronized) start the workflow runs they trigger. */
+  actionsTriggers: 'gitforge-actions-triggers',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -55,4 +59,8 @@ export const EventConsumers: readonly EventConsumer[] = [
     ],
   },
   { queue: QueueNames.repoLanguages, events: [EventNames.repoPushed] },
+  {
+    queue: QueueNames.actionsTriggers,
+    events: [EventNames.repoPushed, EventNames.issueOpened, EventNames.issueReopened, EventNames.pullSynchronized, EventNames.repoDeleted, EventNames.repoTransferred],
+  },
 ];

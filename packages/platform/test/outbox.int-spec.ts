@@ -56,6 +56,12 @@ class RecordingQueue extends QueueDriver {
     if (!this.jobs.some((j) => j.queue === queue && j.options.jobId === options.jobId)) this.jobs.push({ queue, name, data, options });
   }
   process(): void {}
+  async schedule(): Promise<void> {
+    throw new Error('the outbox never schedules jobs');
+  }
+  async unschedule(): Promise<void> {
+    throw new Error('the outbox never schedules jobs');
+  }
   async pendingCount(): Promise<number> {
     return 0;
   }

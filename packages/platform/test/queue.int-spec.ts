@@ -104,3 +104,43 @@ describe('SQLite queue driver shutdown', () => {
     await second.close();
   });
 });
+
+/** Two drivers on one queue both declare the scheduler, as every replica does at start. */
+describe.each(['bullmq', 'sqlite'] as const)('job schedulers on the %s driver', (engine) => {
+  const prefix = `gftest-${uniqueSuffix()}`;
+  let dir: string;
+
+  beforeAll(async () => {
+    if (engine === 'bullmq') await requireRedis();
+  });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gf-sched-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    if (engine === 'bullmq') await dropRedisNamespace(prefix);
+  });
+
+  const open = () =>
+    engine === 'bullmq'
+      ? new BullMqDriver(testRedisUrl(), prefix, { lockMs: 2000, shutdownGraceMs: 500 })
+      : SqliteQueueDriver.acquire(join(dir, 'queue.sqlite'), { lockMs: 2000, shutdownGraceMs: 500 });
+
+  it('should queue each aligned tick once however many declare it, and none once unscheduled', async () => {
+    const queue = QueueNames.adminCron;
+    const [a, b] = [open(), open()];
+    const ticks: string[] = [];
+    for (const d of [a, b]) d.process<{ n: number }>(queue, async (job) => void ticks.push(job.id));
+    await a.schedule(queue, 'every-second', { everyMs: 1000 }, 'tick', { n: 1 });
+    await b.schedule(queue, 'every-second', { everyMs: 1000 }, 'tick', { n: 1 });
+    await expectEventually(() => expect(ticks.length).toBeGreaterThanOrEqual(3), { timeoutMs: 10_000 });
+    await a.unschedule(queue, 'every-second');
+    const times = ticks.map((id) => Number(id.split(':').pop()));
+    expect(new Set(times).size).toBe(times.length);
+    for (const t of times) expect(t % 1000).toBe(0);
+    // Removed: no next tick waits in the queue any more.
+    await expectEventually(async () => expect(await a.pendingCount(queue)).toBe(0), { timeoutMs: 5000 });
+    await a.close();
+    await b.close();
+  });
+});

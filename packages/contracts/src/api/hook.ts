@@ -98,7 +98,7 @@ export interface HookTarget {
   updatedAtMs: number;
 }
 
-/** `hooks.matching`: the event a hook would receive and where it happened. */
+/** One query of `hooks.matching`: the event a hook would receive and where it happened. */
 export interface HookMatchQuery {
   event: HookEventType;
   repoId: number;

@@ -51,7 +51,7 @@ export interface RepositoryMeta {
   full_name: string;
 }
 
-/** A project (Gitea has no project API: shaped on Gitea's project model and SPEC.md's Project). */
+/** A project (Gitea has no project API: shaped on Gitea's project model and docs/spec.md's Project). */
 export interface Project {
   id: number;
   title: string;

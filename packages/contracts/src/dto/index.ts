@@ -64,3 +64,4 @@ export * from './repo/create-fork-option.dto.js';
 export * from './repo/transfer-repo-option.dto.js';
 export * from './key/create-key-option.dto.js';
 export * from './repo/release-options.dto.js';
+export * from './actions/actions.dto.js';

@@ -25,4 +25,10 @@ describe(loadConfig.name, () => {
       expect(String(err)).toContain('DATABASE_URL');
     }
   });
+
+  it("should build ssh_url's base from the SSH port, domain and public port, as Gitea does", () => {
+    expect(loadConfig(PlatformConfig, { GITFORGE_ROOT_URL: 'https://git.example.com/' }).sshUrlBase).toBe('ssh://git@git.example.com:2222/');
+    expect(loadConfig(PlatformConfig, { GITFORGE_ROOT_URL: 'https://git.example.com/', GITFORGE_SSH_PUBLIC_PORT: '22' }).sshUrlBase).toBe('git@git.example.com:');
+    expect(loadConfig(PlatformConfig, { GITFORGE_SSH_DOMAIN: 'ssh.example.com', GITFORGE_SSH_PORT: '2022' }).sshUrlBase).toBe('ssh://git@ssh.example.com:2022/');
+  });
 });

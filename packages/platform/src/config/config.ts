@@ -1,6 +1,10 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+/** Optional numbers and booleans from the environment arrive as strings. */
+export const EnvBoolean = (): PropertyDecorator =>
+  Transform(({ value }) => (typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value));
 
 /**
  * The environment every gitforge process reads. Apps extend it with their own keys.
@@ -56,6 +60,43 @@ export class PlatformConfig {
   @Min(0)
   GITFORGE_QUEUE_SHUTDOWN_GRACE_MS = 10_000;
 
+  /**
+   * On SIGTERM, how long a process may finish what it has in flight (HTTP requests, transport
+   * messages, clones and pushes) once it stopped taking new work; whatever still runs after it is
+   * cut (a transport message is then claimed by another replica). Keep it below the orchestrator's
+   * kill deadline (Kubernetes' terminationGracePeriodSeconds).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  GITFORGE_SHUTDOWN_GRACE_MS = 20_000;
+
+  /** Whether `/metrics` is served (the gateway's, and each service's metrics listener). As Gitea's `[metrics] ENABLED`. */
+  @EnvBoolean()
+  @IsBoolean()
+  GITFORGE_METRICS_ENABLED = true;
+
+  /** When set, `/metrics` answers only `Authorization: Bearer <token>` (as Gitea's `[metrics] TOKEN`). */
+  @IsOptional()
+  @IsString()
+  GITFORGE_METRICS_TOKEN?: string;
+
+  /**
+   * The distributed layout: port of a service process's own listener for `/metrics`, `/healthz`
+   * (alive) and `/readyz` (taking work). Unset, a service opens none. The gateway serves them on
+   * its PORT; the embedded process serves one `/metrics` for all its apps there.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  GITFORGE_METRICS_PORT?: number;
+
+  /** Interface the metrics listener binds. */
+  @IsString()
+  GITFORGE_METRICS_HOST = '0.0.0.0';
+
   /** Prefix of every Redis key gitforge writes (transport streams, reply channels, BullMQ queues). */
   @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'letters, digits, dot, dash and underscore only' })
   GITFORGE_REDIS_NAMESPACE = 'gitforge';
@@ -109,10 +150,50 @@ export class PlatformConfig {
   @Matches(/^.{32,}$/, { message: 'must be at least 32 characters' })
   GITFORGE_INTERNAL_SECRET?: string;
 
+  /**
+   * Encrypts values stored that must be read back (actions secrets, runner registration tokens).
+   * Without it, a key is generated once in the data directory (see SecretBox). Changing it makes
+   * the values stored under the old key unreadable.
+   */
+  @IsOptional()
+  @IsString()
+  @Matches(/^.{16,}$/, { message: 'must be at least 16 characters' })
+  GITFORGE_SECRET_KEY?: string;
+
   /** Name of this replica on the transport (defaults to hostname-pid). */
   @IsOptional()
   @IsString()
   GITFORGE_INSTANCE_ID?: string;
+
+  /**
+   * Port of repo-service's git SSH server (`ssh://git@host:port/owner/repo.git`); 0 turns it off.
+   * Every process reads it: repositories' `ssh_url` is built from it.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  GITFORGE_SSH_PORT = 2222;
+
+  /** Host name in `ssh_url` (default: the root URL's host). */
+  @IsOptional()
+  @IsString()
+  GITFORGE_SSH_DOMAIN?: string;
+
+  /** Port in `ssh_url` when clients reach the SSH server through another port (a load balancer's 22); default GITFORGE_SSH_PORT. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  GITFORGE_SSH_PUBLIC_PORT?: number;
+
+  /** How a repository is cloned over SSH: `git@host:` on port 22, else `ssh://git@host:port/` (as Gitea's ssh_url). */
+  get sshUrlBase(): string {
+    const host = this.GITFORGE_SSH_DOMAIN ?? new URL(this.rootUrl).hostname;
+    const port = this.GITFORGE_SSH_PUBLIC_PORT ?? this.GITFORGE_SSH_PORT;
+    return port === 22 || port === 0 ? `git@${host}:` : `ssh://git@${host.includes(':') ? `[${host}]` : host}:${port}/`;
+  }
 
   /** The root URL with a trailing slash. */
   get rootUrl(): string {
@@ -120,10 +201,6 @@ export class PlatformConfig {
     return raw.endsWith('/') ? raw : `${raw}/`;
   }
 }
-
-/** Optional numbers and booleans from the environment arrive as strings. */
-export const EnvBoolean = (): PropertyDecorator =>
-  Transform(({ value }) => (typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.toLowerCase()) : value));
 
 export class ConfigError extends Error {}
 

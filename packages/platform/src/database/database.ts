@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import { RequestContexts } from '../context/request-context.js';
 import { ProcessedRequestEntity } from './platform.entities.js';
+import { SqlDialect } from './dialect.js';
 
 class AlreadyProcessed {
   constructor(readonly result: string | null) {}
@@ -17,11 +18,17 @@ export class Database {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly lookups = new Map<string, string>();
   private readonly afterCommit = new WeakMap<EntityManager, Array<() => void>>();
+  private dialect: SqlDialect | undefined;
 
   constructor(readonly dataSource: DataSource) {}
 
   get isPostgres(): boolean {
     return this.dataSource.options.type === 'postgres';
+  }
+
+  /** The engine's SQL differences (placeholders, values, advisory locks), for hand-written statements. */
+  get sql(): SqlDialect {
+    return (this.dialect ??= new SqlDialect(this.isPostgres));
   }
 
   /** For reads; writes go through {@link transaction}. */
@@ -88,7 +95,7 @@ export class Database {
     const cacheKey = `${meta.name}:${keys.join(',')}`;
     let sql = this.lookups.get(cacheKey);
     if (!sql) {
-      const conditions = columns.map((c, i) => `"${c.databaseName}" = ${this.isPostgres ? `$${i + 1}` : '?'}`);
+      const conditions = columns.map((c, i) => `"${c.databaseName}" = ${this.sql.param(i + 1)}`);
       sql = `SELECT * FROM "${meta.tableName}" WHERE ${conditions.join(' AND ')} LIMIT 1`;
       this.lookups.set(cacheKey, sql);
     }

@@ -2,7 +2,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Actor } from '@gitforge/contracts';
+import { onDrain, settleWithin } from '../bootstrap/shutdown.js';
 import { ConfigError, type PlatformConfig } from '../config/config.js';
+import { createLogger } from '../logging/logger.js';
+
+const log = createLogger('internal-http');
 
 /**
  * Internal HTTP hops: byte streams (smart HTTP) that must not cross the message transport go
@@ -105,16 +109,42 @@ export async function listenInternalHttp(
     });
   });
   const port = (server.address() as AddressInfo).port;
+  graces.set(server, config.GITFORGE_SHUTDOWN_GRACE_MS);
+  // On SIGTERM a service's own process stops accepting at once, while its requests in flight go on.
+  // In one process the gateway drains first and may still open hops here, so it closes with its app.
+  if (!inProcess) onDrain(() => void stopAccepting(server));
   const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
   if (inProcess) localListeners.set(name, url);
   return url;
 }
 
-/** Stops an internal listener at shutdown: open connections (a clone, an upload) are cut, not awaited. */
+const graces = new WeakMap<Server, number>();
+const stopping = new WeakMap<Server, Promise<void>>();
+
+/** Closes the listening socket (once); resolves when its last connection has ended. Idle keep-alive connections are closed as they become idle. */
+function stopAccepting(server: Server): Promise<void> {
+  let stopped = stopping.get(server);
+  if (!stopped) {
+    const sweep = setInterval(() => server.closeIdleConnections(), 250);
+    stopped = new Promise<void>((ok) => server.close(() => ok())).finally(() => clearInterval(sweep));
+    stopping.set(server, stopped);
+  }
+  return stopped;
+}
+
+/**
+ * Stops an internal listener at shutdown: it takes no new connection, requests in flight (a clone,
+ * a push, an upload) finish within the shutdown grace (`GITFORGE_SHUTDOWN_GRACE_MS`), and only
+ * connections still open after it are cut.
+ */
 export async function closeInternalHttp(server: Server | undefined): Promise<void> {
   if (!server) return;
-  server.closeAllConnections();
-  await new Promise<void>((ok) => server.close(() => ok()));
+  const stopped = stopAccepting(server);
+  if (!(await settleWithin(stopped, graces.get(server) ?? 0))) {
+    log.warn('internal HTTP requests still running after the shutdown grace; cutting them');
+    server.closeAllConnections();
+    await stopped;
+  }
 }
 
 /** Where another app's internal listener is: the one in this process if there is one, else `configuredUrl`. */
@@ -125,7 +155,10 @@ export function internalHttpUrl(name: string, config: PlatformConfig, configured
 /**
  * After an answer sent before the whole request body arrived (a refusal, an upload over its
  * limit): reads and drops the rest for a moment, so the client reads the answer instead of a
- * reset connection, then cuts it off.
+ * reset connection, then cuts it off. Such an answer must not say `Connection: close`: Node then
+ * destroys the socket as soon as the answer is written, the body bytes still unread make the
+ * kernel send a reset, and a peer that had not read the answer yet loses it (the gateway then
+ * answered 502 for a refusal, under load).
  */
 export function drainRequest(body: IncomingMessage, ms = 5_000): void {
   if (body.complete) return;

@@ -1,5 +1,6 @@
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { createLogger } from '../logging/logger.js';
+import { untrackQueueDepth } from '../metrics/metrics.js';
 import { RedisErrorLog } from '../logging/redis-errors.js';
 import {
   DEFAULT_JOB_ATTEMPTS,
@@ -7,6 +8,7 @@ import {
   DEFAULT_QUEUE_DRIVER_OPTIONS,
   KEEP_COMPLETED,
   KEEP_FAILED,
+  measuredJobHandler,
   QueueDriver,
   type JobHandler,
   type JobOptions,
@@ -14,6 +16,7 @@ import {
   type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
+import { nextRunAt, type RepeatSpec } from './schedule.js';
 
 /** BullMQ on Redis: the distributed layout's queues. */
 export class BullMqDriver extends QueueDriver {
@@ -77,7 +80,28 @@ export class BullMqDriver extends QueueDriver {
     await this.queue(queue).addBulk(jobs.map((j) => ({ name: j.name, data: j.data, opts: this.jobOptions(j.options) })));
   }
 
-  process<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+  /**
+   * A BullMQ job scheduler: Redis holds one scheduler per id and queues each tick's job once
+   * (its id is the scheduler's and the tick's), so replicas that all declare it add nothing twice.
+   * Intervals start at the next aligned tick rather than now (BullMQ's default), so declaring a
+   * scheduler never runs its job at once, and the ticks are the ones {@link nextRunAt} names.
+   */
+  async schedule(queue: string, schedulerId: string, repeat: RepeatSpec, name: string, data: unknown): Promise<void> {
+    const opts = 'everyMs' in repeat ? { every: repeat.everyMs, startDate: nextRunAt(repeat, Date.now()) } : { pattern: repeat.pattern };
+    await this.queue(queue).upsertJobScheduler(schedulerId, opts, {
+      name,
+      data,
+      // A failed tick is not retried: the next tick runs it again (Gitea's cron does the same).
+      opts: { attempts: 1, removeOnComplete: { count: KEEP_COMPLETED }, removeOnFail: { count: KEEP_FAILED } },
+    });
+  }
+
+  async unschedule(queue: string, schedulerId: string): Promise<void> {
+    await this.queue(queue).removeJobScheduler(schedulerId);
+  }
+
+  process<T>(queue: string, jobHandler: JobHandler<T>, options: WorkerOptions = {}): void {
+    const handler = measuredJobHandler(queue, jobHandler, this);
     const worker = new Worker(
       queue,
       async (job) => {
@@ -136,6 +160,7 @@ export class BullMqDriver extends QueueDriver {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.workers.length = 0;
     this.queues.clear();
+    untrackQueueDepth(this);
   }
 }
 

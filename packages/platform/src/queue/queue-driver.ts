@@ -1,3 +1,6 @@
+import type { RepeatSpec } from './schedule.js';
+import { queueJobDuration, queueJobs, secondsSince, trackQueueDepth, type QueueDepthSource } from '../metrics/metrics.js';
+
 /** One unit of work on a queue; the name is the event name, the id the event (or task) id. */
 export interface QueueJob<T = unknown> {
   id: string;
@@ -42,6 +45,11 @@ export interface NewJob {
 }
 
 export abstract class QueueDriver {
+  /**
+   * Whether one process owns the queue (the SQLite queue of the embedded layout): jobs it was running
+   * when it stopped run again at its next start, so anything such a job held died with that process.
+   */
+  readonly singleProcess: boolean = false;
   abstract add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void>;
   /** Adds several jobs in one round trip where the driver can (each deduplicated by its id, as `add`). */
   async addMany(queue: string, jobs: NewJob[]): Promise<void> {
@@ -49,6 +57,14 @@ export abstract class QueueDriver {
   }
   /** Starts consuming `queue`; a handler that throws makes the job retry with backoff. */
   abstract process<T>(queue: string, handler: JobHandler<T>, options?: WorkerOptions): void;
+  /**
+   * Adds (or updates) a job scheduler: a job `name` with `data` on `queue` at every tick of
+   * `repeat` ({@link nextRunAt}). However many processes declare the same `schedulerId`, each tick
+   * is queued once, and its job is recovered like any other if the worker running it dies.
+   */
+  abstract schedule(queue: string, schedulerId: string, repeat: RepeatSpec, name: string, data: unknown): Promise<void>;
+  /** Removes a job scheduler (nothing if there is none); a tick already running finishes. */
+  abstract unschedule(queue: string, schedulerId: string): Promise<void>;
   /** Jobs waiting, running or delayed: zero means the queue is idle. */
   abstract pendingCount(queue: string): Promise<number>;
   /**
@@ -65,3 +81,22 @@ export const DEFAULT_JOB_BACKOFF_MS = 1000;
 /** Finished jobs kept (by count) for deduplication and inspection; older ones are removed. */
 export const KEEP_COMPLETED = 5000;
 export const KEEP_FAILED = 10000;
+
+/**
+ * `handler` counted in the queue metrics (attempt outcome and duration), and `queue`'s depth
+ * reported by `driver`. Both drivers wrap every handler they run with it.
+ */
+export function measuredJobHandler<T>(queue: string, handler: JobHandler<T>, driver: QueueDepthSource): JobHandler<T> {
+  trackQueueDepth(queue, driver);
+  return async (job) => {
+    const started = process.hrtime.bigint();
+    let outcome = 'failed';
+    try {
+      await handler(job);
+      outcome = 'completed';
+    } finally {
+      queueJobs.inc({ queue, outcome });
+      queueJobDuration.observe({ queue, outcome }, secondsSince(started));
+    }
+  };
+}

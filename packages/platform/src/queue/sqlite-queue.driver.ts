@@ -3,12 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { createLogger } from '../logging/logger.js';
+import { untrackQueueDepth } from '../metrics/metrics.js';
 import {
   DEFAULT_JOB_ATTEMPTS,
   DEFAULT_JOB_BACKOFF_MS,
   DEFAULT_QUEUE_DRIVER_OPTIONS,
   KEEP_COMPLETED,
   KEEP_FAILED,
+  measuredJobHandler,
   QueueDriver,
   type JobHandler,
   type JobOptions,
@@ -16,6 +18,10 @@ import {
   type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
+import { nextRunAt, type RepeatSpec } from './schedule.js';
+
+/** Timers longer than this are re-armed (setTimeout cannot wait more than ~24 days). */
+const MAX_TIMER_MS = 60 * 60 * 1000;
 
 interface JobRow {
   queue: string;
@@ -35,6 +41,7 @@ interface JobRow {
  */
 export class SqliteQueueDriver extends QueueDriver {
   private static readonly open = new Map<string, { driver: SqliteQueueDriver; refs: number }>();
+  override readonly singleProcess = true;
 
   static acquire(file: string, options: QueueDriverOptions = DEFAULT_QUEUE_DRIVER_OPTIONS): SqliteQueueDriver {
     let entry = SqliteQueueDriver.open.get(file);
@@ -50,6 +57,7 @@ export class SqliteQueueDriver extends QueueDriver {
   private readonly db: BetterSqlite3.Database;
   private readonly events = new EventEmitter();
   private readonly loops: Array<{ stop: () => Promise<void> }> = [];
+  private readonly schedulers = new Map<string, NodeJS.Timeout>();
   private closed = false;
 
   private constructor(
@@ -113,7 +121,8 @@ export class SqliteQueueDriver extends QueueDriver {
     this.events.emit(queue);
   }
 
-  process<T>(queue: string, handler: JobHandler<T>, options: WorkerOptions = {}): void {
+  process<T>(queue: string, jobHandler: JobHandler<T>, options: WorkerOptions = {}): void {
+    const handler = measuredJobHandler(queue, jobHandler, this);
     const concurrency = options.concurrency ?? 10;
     const running = new Set<Promise<void>>();
     let stopped = false;
@@ -203,6 +212,42 @@ export class SqliteQueueDriver extends QueueDriver {
     });
   }
 
+  /**
+   * The in-process job scheduler, the same contract as BullMQ's: the next tick's job is kept in
+   * the queue file as a delayed job (`repeat:{id}:{tick}`), so a tick that fell while the process
+   * was down runs once at start, late; a timer adds the following tick's job when one falls due.
+   */
+  async schedule(queue: string, schedulerId: string, repeat: RepeatSpec, name: string, data: unknown): Promise<void> {
+    const key = `${queue}\0${schedulerId}`;
+    clearTimeout(this.schedulers.get(key));
+    const prefix = `repeat:${schedulerId}:`;
+    const due = nextRunAt(repeat, Date.now());
+    // A tick still waiting from before (missed while down) stays; a future tick of an older schedule goes.
+    this.db
+      .prepare(`DELETE FROM queue_job WHERE queue = ? AND state = 'waiting' AND substr(job_id, 1, ?) = ? AND run_at > ? AND job_id <> ?`)
+      .run(queue, prefix.length, prefix, Date.now(), `${prefix}${due}`);
+    const arm = (tick: number): void => {
+      this.insert(queue, name, data, { jobId: `${prefix}${tick}`, attempts: 1, delayMs: tick - Date.now() });
+      this.events.emit(queue);
+      const wait = (): void => {
+        const left = tick - Date.now();
+        const timer = setTimeout(() => (left > MAX_TIMER_MS ? wait() : arm(nextRunAt(repeat, tick))), Math.min(Math.max(left, 0), MAX_TIMER_MS));
+        timer.unref();
+        this.schedulers.set(key, timer);
+      };
+      wait();
+    };
+    arm(due);
+  }
+
+  async unschedule(queue: string, schedulerId: string): Promise<void> {
+    const key = `${queue}\0${schedulerId}`;
+    clearTimeout(this.schedulers.get(key));
+    this.schedulers.delete(key);
+    const prefix = `repeat:${schedulerId}:`;
+    this.db.prepare(`DELETE FROM queue_job WHERE queue = ? AND state = 'waiting' AND substr(job_id, 1, ?) = ?`).run(queue, prefix.length, prefix);
+  }
+
   private prune(queue: string): void {
     for (const [state, keep] of [
       ['completed', KEEP_COMPLETED],
@@ -229,8 +274,11 @@ export class SqliteQueueDriver extends QueueDriver {
     if (entry && --entry.refs > 0) return;
     SqliteQueueDriver.open.delete(this.file);
     if (this.closed) return;
+    for (const timer of this.schedulers.values()) clearTimeout(timer);
+    this.schedulers.clear();
     await Promise.all(this.loops.map((l) => l.stop()));
     this.closed = true;
+    untrackQueueDepth(this);
     this.db.close();
   }
 }

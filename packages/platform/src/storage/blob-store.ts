@@ -17,6 +17,23 @@ export class BlobTooLargeError extends Error {
 }
 
 /**
+ * Thrown by {@link BlobStore.put} when the bytes are not the `expect`ed ones (content-addressed
+ * blobs such as LFS objects); nothing is stored and a blob already under the key stays as it was.
+ */
+export class BlobMismatchError extends Error {
+  constructor(readonly what: 'size' | 'sha256') {
+    super(what === 'size' ? 'the object is not the expected size' : 'the object does not have the expected sha256');
+    this.name = 'BlobMismatchError';
+  }
+}
+
+/** What a put must find before it commits the blob. */
+export interface BlobExpectation {
+  size?: number;
+  sha256?: string;
+}
+
+/**
  * Where files that are not git objects live: issue and comment attachments now, release assets
  * and packages later. Keys are relative, `/`-separated paths whose first segment names the kind
  * (`attachments/…`), so one store serves every kind, and they map one to one onto the object
@@ -27,8 +44,11 @@ export class BlobTooLargeError extends Error {
  * nothing behind. Writing the same key twice replaces the blob.
  */
 export abstract class BlobStore {
-  /** Streams `source` into `key`; refuses (and stores nothing) past `maxBytes`. */
-  abstract put(key: string, source: Readable, options?: { maxBytes?: number }): Promise<StoredBlob>;
+  /**
+   * Streams `source` into `key`; refuses (and stores nothing) past `maxBytes`, or when the bytes
+   * are not the `expect`ed size and digest (checked before the blob becomes visible).
+   */
+  abstract put(key: string, source: Readable, options?: { maxBytes?: number; expect?: BlobExpectation }): Promise<StoredBlob>;
 
   /** The blob's bytes, or null when there is none. */
   abstract open(key: string): Promise<Readable | null>;

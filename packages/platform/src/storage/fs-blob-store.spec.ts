@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import { BlobTooLargeError } from './blob-store.js';
+import { BlobMismatchError, BlobTooLargeError } from './blob-store.js';
 import { FsBlobStore } from './fs-blob-store.js';
 
 describe(FsBlobStore.name, () => {
@@ -34,6 +34,18 @@ describe(FsBlobStore.name, () => {
     expect(await sut.exists('attachments/x/big')).toBe(false);
     expect(leftovers()).toEqual([]);
     expect(await sut.put('attachments/x/exact', Readable.from([Buffer.alloc(10)]), { maxBytes: 10 })).toMatchObject({ size: 10 });
+  });
+
+  it('should commit a blob only when it has the expected size and digest, keeping the one already there otherwise', async () => {
+    const sha = (t: string): string => createHash('sha256').update(t).digest('hex');
+    await sut.put('lfs/aa/bb/good', Readable.from([Buffer.from('good')]), { expect: { size: 4, sha256: sha('good') } });
+    await expect(sut.put('lfs/aa/bb/good', Readable.from([Buffer.from('evil')]), { expect: { size: 4, sha256: sha('good') } })).rejects.toEqual(
+      new BlobMismatchError('sha256'),
+    );
+    await expect(sut.put('lfs/aa/bb/short', Readable.from([Buffer.from('goo')]), { expect: { size: 4 } })).rejects.toEqual(new BlobMismatchError('size'));
+    expect(await text((await sut.open('lfs/aa/bb/good'))!)).toBe('good');
+    expect(await sut.exists('lfs/aa/bb/short')).toBe(false);
+    expect(leftovers()).toEqual([]);
   });
 
   it('should never show a partial blob: the old one stays until the new one is complete, and a failed write keeps the old one', async () => {

@@ -4,7 +4,7 @@ import { access, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobStore, BlobTooLargeError, checkBlobKey, type StoredBlob } from './blob-store.js';
+import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, type BlobExpectation, type StoredBlob } from './blob-store.js';
 
 /** Temporary files live beside the blobs, on the same filesystem, so the final rename is atomic. */
 const TMP_DIR = '.blob-tmp';
@@ -47,14 +47,19 @@ export class FsBlobStore extends BlobStore {
     this.root = resolve(root);
   }
 
-  async put(key: string, source: Readable, options: { maxBytes?: number } = {}): Promise<StoredBlob> {
+  async put(key: string, source: Readable, options: { maxBytes?: number; expect?: BlobExpectation } = {}): Promise<StoredBlob> {
     const target = this.path(key);
     const tmpDir = join(this.root, TMP_DIR);
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, `${randomBytes(12).toString('hex')}.tmp`);
     const measure = new Measure(options.maxBytes ?? Number.POSITIVE_INFINITY);
+    let stored: StoredBlob;
     try {
       await pipeline(source, measure, createWriteStream(tmp, { flags: 'wx' }));
+      stored = { size: measure.size, sha256: measure.digest() };
+      const expect = options.expect;
+      if (expect?.size !== undefined && expect.size !== stored.size) throw new BlobMismatchError('size');
+      if (expect?.sha256 !== undefined && expect.sha256.toLowerCase() !== stored.sha256) throw new BlobMismatchError('sha256');
       const handle = await open(tmp, 'r');
       try {
         await handle.sync();
@@ -67,7 +72,7 @@ export class FsBlobStore extends BlobStore {
       await rm(tmp, { force: true });
       throw err;
     }
-    return { size: measure.size, sha256: measure.digest() };
+    return stored;
   }
 
   async open(key: string): Promise<Readable | null> {

@@ -88,16 +88,15 @@ export function answerFileRequestError(req: IncomingMessage, res: ServerResponse
     return;
   }
   res.once('finish', () => drainRequest(req));
-  const close = req.complete ? {} : { Connection: 'close' };
   if (payload.code === 'moved') {
     const location = publicUrl === undefined ? undefined : movedLocation(publicUrl, payload.details);
     if (location) {
-      res.writeHead(307, { Location: location, ...close }).end();
+      res.writeHead(307, { Location: location }).end();
       return;
     }
     payload = { code: 'not_found', message: 'not found' };
   }
   res
-    .writeHead(HttpStatusOfCode[payload.code], { 'Content-Type': 'application/json; charset=utf-8', ...(req.complete ? {} : { Connection: 'close' }) })
+    .writeHead(HttpStatusOfCode[payload.code], { 'Content-Type': 'application/json; charset=utf-8' })
     .end(JSON.stringify(giteaErrorBody(payload, rootUrl)));
 }

@@ -3,13 +3,17 @@
  * Redis of the machine and fail loudly (never skip) when those are missing.
  */
 import { randomBytes } from 'node:crypto';
-import { userInfo } from 'node:os';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { EventEnvelope, ServiceName } from '@gitforge/contracts';
 import { Queue } from 'bullmq';
+import { loadConfig, PlatformConfig } from '../config/config.js';
+import { createServiceDataSource, openServiceDatabase, type ServiceDatabaseOptions } from '../database/data-source.js';
+import { Database } from '../database/database.js';
 
 /** The server used to create throwaway databases (trust auth on the CI machine). */
 export const testPostgresUrl = (): string =>
@@ -146,4 +150,40 @@ export async function addBullJob(redisUrl: string, prefix: string, queue: string
     await q.close();
     connection.disconnect();
   }
+}
+
+/** A service's schema, migrated, on a fresh SQLite file or PostgreSQL database, with its config. */
+export interface ServiceTestDatabase<C extends PlatformConfig> {
+  db: Database;
+  config: C;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `service`'s database for an int-spec the way the service opens it (its entities and
+ * migrations run), on `engine`: SQLite in a fresh data directory, or a throwaway PostgreSQL
+ * database named after `name`. `configClass` is the service's own config when the spec needs it.
+ */
+export async function openServiceTestDatabase<C extends PlatformConfig = PlatformConfig>(
+  engine: 'sqlite' | 'postgres',
+  name: string,
+  options: ServiceDatabaseOptions & { configClass?: new () => C },
+): Promise<ServiceTestDatabase<C>> {
+  const dataDir = mkdtempSync(join(tmpdir(), `gf-${name}-`));
+  const pgdb = engine === 'postgres' ? await createTestDatabase(name.replace(/[^a-z_]/g, '_')) : undefined;
+  const configClass = options.configClass ?? (PlatformConfig as unknown as new () => C);
+  const config = loadConfig(configClass, { GITFORGE_DATA_DIR: dataDir, ...(pgdb ? { DATABASE_URL: pgdb.url } : {}) });
+  const ds = createServiceDataSource(config, options);
+  await openServiceDatabase(ds, options.service);
+  return {
+    db: new Database(ds),
+    config,
+    dataDir,
+    async close() {
+      await ds.destroy();
+      await pgdb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { ContractError, type ErrorPayload, type RpcRequest } from '@gitforge/con
 import { RequestContexts } from '../context/request-context.js';
 import { toErrorPayload } from '../errors/error-mapping.js';
 import { createLogger } from '../logging/logger.js';
+import { secondsSince, transportHandled, transportHandleDuration } from '../metrics/metrics.js';
 
 /** What a replica sends back for one request. */
 export type RpcReply = { id: string; response?: unknown; err?: ErrorPayload };
@@ -25,11 +26,16 @@ export async function invokeHandler(server: Server, id: string, pattern: string,
       const result = await handler(data, undefined);
       const response = await lastValueFrom(server.transformToObservable(result), { defaultValue: undefined });
       log.debug({ pattern, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'handled');
+      transportHandled.inc({ pattern, outcome: 'ok' });
+      transportHandleDuration.observe({ pattern, outcome: 'ok' }, secondsSince(started));
       return { id, response };
     } catch (err) {
       // Errors normally arrive already shaped by RpcErrorFilter, which logged unexpected ones.
       if (!ContractError.isPayload(err)) log.error({ pattern, err }, 'handler failed');
-      return { id, err: toErrorPayload(err) };
+      const payload = toErrorPayload(err);
+      transportHandled.inc({ pattern, outcome: payload.code });
+      transportHandleDuration.observe({ pattern, outcome: payload.code }, secondsSince(started));
+      return { id, err: payload };
     }
   });
 }

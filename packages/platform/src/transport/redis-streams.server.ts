@@ -28,6 +28,8 @@ export interface RedisStreamsServerOptions {
   livenessTtlMs?: number;
   /** How long one XREADGROUP blocks. */
   blockMs?: number;
+  /** On close, how long requests in flight may finish and reply (default 10 s); the rest are claimed by another replica. */
+  shutdownGraceMs?: number;
 }
 
 type StreamEntry = [id: string, fields: string[]];
@@ -274,7 +276,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.inFlight.values()]),
-      new Promise((r) => (timer = setTimeout(r, 10_000))),
+      new Promise((r) => (timer = setTimeout(r, this.options.shutdownGraceMs ?? 10_000))),
     ]);
     clearTimeout(timer);
     clearInterval(keepAlive);

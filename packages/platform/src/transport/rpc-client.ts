@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { lastValueFrom } from 'rxjs';
 import { ContractError, type Actor, type RpcRequest } from '@gitforge/contracts';
 import { RequestContexts } from '../context/request-context.js';
+import { secondsSince, transportCallDuration, transportCalls } from '../metrics/metrics.js';
 import type { GitforgeClientProxy, SendOptions } from './gitforge-client.js';
 
 export const RPC_CLIENT_PROXY = Symbol('RPC_CLIENT_PROXY');
@@ -34,12 +35,22 @@ export class RpcClient implements OnApplicationShutdown {
       query: call.query ?? ({} as Q),
       requestId: RequestContexts.requestId() ?? randomUUID(),
     };
+    const started = process.hrtime.bigint();
+    let outcome = 'ok';
     try {
       return await lastValueFrom(this.proxy.send<R>(pattern, request, options), { defaultValue: undefined as R });
     } catch (err) {
-      if (err instanceof ContractError) throw err;
-      if (ContractError.isPayload(err)) throw ContractError.fromPayload(err);
-      throw new ContractError('unavailable', `${pattern}: ${err instanceof Error ? err.message : 'transport failure'}`);
+      const failure =
+        err instanceof ContractError
+          ? err
+          : ContractError.isPayload(err)
+            ? ContractError.fromPayload(err)
+            : new ContractError('unavailable', `${pattern}: ${err instanceof Error ? err.message : 'transport failure'}`);
+      outcome = failure.code;
+      throw failure;
+    } finally {
+      transportCalls.inc({ pattern, outcome });
+      transportCallDuration.observe({ pattern, outcome }, secondsSince(started));
     }
   }
 

@@ -1,0 +1,165 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The process's one Prometheus registry. Every app of a process records into it, so the embedded
+ * layout (all apps in one process) serves a single `/metrics` and each process of the distributed
+ * layout serves its own (see {@link startOpsListener} and the gateway's `/metrics`).
+ */
+export const metricsRegistry = new Registry();
+
+// CPU, memory, event-loop lag, handles, GC: prom-client's standard process and Node.js series.
+collectDefaultMetrics({ register: metricsRegistry });
+
+/** Durations from a millisecond to a few minutes (clones and pushes of large repositories). */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 180];
+
+/** HTTP requests the gateway answered, by route template (never the raw path: its cardinality is unbounded). */
+export const httpRequests = new Counter({
+  name: 'gitforge_http_requests_total',
+  help: 'HTTP requests answered, by method, route template and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+/** HTTP requests the gateway has read the head of and not yet finished answering (a shutdown waits for them). */
+export const httpRequestsInFlight = new Gauge({
+  name: 'gitforge_http_requests_in_flight',
+  help: 'HTTP requests being answered, by method and route template',
+  labelNames: ['method', 'route'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpRequestDuration = new Histogram({
+  name: 'gitforge_http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by method, route template and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** Calls made through the transport, seen by the caller (a timeout is only visible here). */
+export const transportCalls = new Counter({
+  name: 'gitforge_transport_calls_total',
+  help: 'Transport calls made, by message pattern and outcome (ok or the error code)',
+  labelNames: ['pattern', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const transportCallDuration = new Histogram({
+  name: 'gitforge_transport_call_duration_seconds',
+  help: 'Round trip of a transport call as the caller saw it, by message pattern and outcome',
+  labelNames: ['pattern', 'outcome'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** Transport messages a service handled (either transport), by pattern and outcome. */
+export const transportHandled = new Counter({
+  name: 'gitforge_transport_handled_total',
+  help: 'Transport messages handled by this process, by message pattern and outcome (ok or the error code)',
+  labelNames: ['pattern', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const transportHandleDuration = new Histogram({
+  name: 'gitforge_transport_handle_duration_seconds',
+  help: 'Time a handler took for one transport message, by message pattern and outcome',
+  labelNames: ['pattern', 'outcome'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** Job attempts by queue and outcome: `completed`, or `failed` (retried with backoff while attempts remain). */
+export const queueJobs = new Counter({
+  name: 'gitforge_queue_jobs_total',
+  help: 'Queue job attempts run by this process, by queue and outcome (completed or failed)',
+  labelNames: ['queue', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const queueJobDuration = new Histogram({
+  name: 'gitforge_queue_job_duration_seconds',
+  help: 'Time a queue job attempt ran, by queue and outcome',
+  labelNames: ['queue', 'outcome'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** Something that can count a queue's pending jobs (a queue driver). */
+export interface QueueDepthSource {
+  pendingCount(queue: string): Promise<number>;
+}
+
+const depthSources = new Map<string, QueueDepthSource>();
+
+/** Jobs waiting, running or delayed per queue this process consumes, read from the queue at scrape time. */
+export const queueDepth = new Gauge({
+  name: 'gitforge_queue_depth',
+  help: 'Jobs waiting, running or delayed, per queue consumed by this process',
+  labelNames: ['queue'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    this.reset();
+    await Promise.all(
+      [...depthSources].map(async ([queue, source]) => {
+        try {
+          this.set({ queue }, await source.pendingCount(queue));
+        } catch {
+          // The queue's store is unreachable: leave the series out rather than report a false zero.
+        }
+      }),
+    );
+  },
+});
+
+/** Has `gitforge_queue_depth` report `queue`, counted by `source` (the driver consuming it). */
+export function trackQueueDepth(queue: string, source: QueueDepthSource): void {
+  depthSources.set(queue, source);
+}
+
+/** Stops reporting the depth of the queues `source` consumed (the driver closed). */
+export function untrackQueueDepth(source: QueueDepthSource): void {
+  for (const [queue, s] of depthSources) if (s === source) depthSources.delete(queue);
+}
+
+/** Webhook deliveries by outcome: `success` (2xx), `failure` (answered otherwise or unreachable), `refused` (a host the allow-list forbids). */
+export const webhookDeliveries = new Counter({
+  name: 'gitforge_webhook_deliveries_total',
+  help: 'Webhook deliveries attempted, by outcome (success, failure or refused)',
+  labelNames: ['outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const webhookDeliveryDuration = new Histogram({
+  name: 'gitforge_webhook_delivery_duration_seconds',
+  help: 'Time a webhook delivery took, by outcome',
+  labelNames: ['outcome'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** git processes run, by kind (the git subcommand, or the smart-HTTP service) and outcome. */
+export const gitOperations = new Counter({
+  name: 'gitforge_git_operations_total',
+  help: 'git processes run, by kind (subcommand or smart-HTTP service) and outcome (ok or error)',
+  labelNames: ['kind', 'outcome'] as const,
+  registers: [metricsRegistry],
+});
+
+export const gitOperationDuration = new Histogram({
+  name: 'gitforge_git_operation_duration_seconds',
+  help: 'Time a git process ran, by kind and outcome',
+  labelNames: ['kind', 'outcome'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+/** Seconds since `started` (a `process.hrtime.bigint()` value). */
+export function secondsSince(started: bigint): number {
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+/** The exposition text and its content type, for whichever listener serves `/metrics`. */
+export async function renderMetrics(): Promise<{ contentType: string; body: string }> {
+  return { contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() };
+}

@@ -1,0 +1,56 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { ContractError } from '@gitforge/contracts';
+import { createLogger } from '../logging/logger.js';
+import { answerFileRequestError } from './upload.js';
+
+/**
+ * Sends a request head and part of its body, more of it once the answer is out, and reads nothing
+ * for a while (so the answer, and a reset if one comes, arrive before anything is read); answers
+ * what the socket gives.
+ */
+function sendAndReadLate(port: number): Promise<{ text: string; error: string | null }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    socket.on('connect', () => {
+      socket.pause();
+      socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n');
+      socket.write(Buffer.alloc(256 * 1024, 1));
+      // More of the body after the answer is out, as a client still uploading sends it.
+      setTimeout(() => socket.write(Buffer.alloc(256 * 1024, 2), () => undefined), 200);
+      setTimeout(() => socket.resume(), 400);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      if (text.includes('\r\n\r\n') && text.includes('}')) {
+        socket.destroy();
+        resolve({ text, error: null });
+      }
+    });
+    socket.on('error', (err) => resolve({ text, error: err.message }));
+    socket.on('close', () => resolve({ text, error: null }));
+  });
+}
+
+describe(answerFileRequestError.name, () => {
+  let server: Server;
+
+  beforeAll(async () => {
+    // The refusal comes before a byte of the body is read, as a permission or archive check does.
+    server = createServer((req, res) => answerFileRequestError(req, res, new ContractError('locked', 'repo is archived'), 'http://forge.test/', createLogger('upload-spec')));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('should deliver an answer sent before the body was read to a peer that reads it late, never a reset', async () => {
+    const { text, error } = await sendAndReadLate((server.address() as AddressInfo).port);
+    expect(error).toBeNull();
+    expect(text).toMatch(/^HTTP\/1\.1 423 /);
+    expect(text).toContain('"message":"repo is archived"');
+  });
+});
