@@ -1,4 +1,4 @@
-import type { HookEventType } from '@gitforge/contracts';
+import { HookEventTypes, type HookEventType } from '@gitforge/contracts';
 
 /**
  * What a hook subscribes to, as Gitea stores it (`webhook.events`): `push_only` and
@@ -41,34 +41,7 @@ const EVENT_KEYS = [
 ] as const;
 
 /** Every event a `send_everything` hook lists (Gitea's AllEvents). */
-const ALL_EVENTS: readonly HookEventType[] = [
-  'create',
-  'delete',
-  'fork',
-  'push',
-  'issues',
-  'issue_assign',
-  'issue_label',
-  'issue_milestone',
-  'issue_comment',
-  'pull_request',
-  'pull_request_assign',
-  'pull_request_label',
-  'pull_request_milestone',
-  'pull_request_comment',
-  'pull_request_review_approved',
-  'pull_request_review_rejected',
-  'pull_request_review_comment',
-  'pull_request_sync',
-  'pull_request_review_request',
-  'wiki',
-  'repository',
-  'release',
-  'package',
-  'status',
-  'workflow_run',
-  'workflow_job',
-];
+const ALL_EVENTS: readonly HookEventType[] = HookEventTypes;
 
 /** Group words: `issues` turns on every issue event, `pull_request` every pull request event. */
 const ISSUE_EVENTS = new Set(['issue_assign', 'issue_label', 'issue_milestone', 'issue_comment']);

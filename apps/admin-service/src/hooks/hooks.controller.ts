@@ -54,8 +54,8 @@ export class HooksController {
   }
 
   @MessagePattern(HookPatterns.matching)
-  matching(@Payload() req: RpcRequest<Record<string, string>, HookMatchQuery>): Promise<HookTarget[]> {
-    return this.hooks.matching(req.body);
+  matching(@Payload() req: RpcRequest<Record<string, string>, { queries: HookMatchQuery[] }>): Promise<HookTarget[][]> {
+    return this.hooks.matching(req.body.queries);
   }
 
   @MessagePattern(HookPatterns.target)

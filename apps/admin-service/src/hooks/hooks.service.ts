@@ -252,13 +252,26 @@ export class HooksService {
     await this.db.transaction((m) => this.hooks.delete(m, hook.id));
   }
 
-  /** The active hooks an event reaches, filtered by subscribed event and branch filter. */
-  async matching(query: HookMatchQuery): Promise<HookTarget[]> {
-    const rows = await this.hooks.findActiveFor(query.repoId, query.ownerId);
-    return rows
-      .filter((w) => hasEvent(parseSettings(w.events), query.event))
-      .filter((w) => query.branch === null || branchFilterMatches(w.branchFilter, query.branch))
-      .map(toTarget);
+  /**
+   * The active hooks each event reaches, filtered by subscribed event and branch filter: one list
+   * per query, in order. Events of the same repository and owner share one read.
+   */
+  async matching(queries: HookMatchQuery[]): Promise<HookTarget[][]> {
+    const reads = new Map<string, Promise<WebhookEntity[]>>();
+    const active = (q: HookMatchQuery): Promise<WebhookEntity[]> => {
+      const key = `${q.repoId}:${q.ownerId}`;
+      let read = reads.get(key);
+      if (!read) reads.set(key, (read = this.hooks.findActiveFor(q.repoId, q.ownerId)));
+      return read;
+    };
+    return Promise.all(
+      queries.map(async (query) =>
+        (await active(query))
+          .filter((w) => hasEvent(parseSettings(w.events), query.event))
+          .filter((w) => query.branch === null || branchFilterMatches(w.branchFilter, query.branch))
+          .map(toTarget),
+      ),
+    );
   }
 
   async target(id: number): Promise<HookTarget | null> {

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { ReposModule } from '../repos/repos.module.js';
+import { Housekeeping } from './housekeeping.js';
+
+/** Repository housekeeping, for the push path and the admin cron alike (kept apart so pushes need nothing else). */
+@Module({
+  imports: [ReposModule],
+  providers: [Housekeeping],
+  exports: [Housekeeping],
+})
+export class HousekeepingModule {}
