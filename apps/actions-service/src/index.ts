@@ -1,0 +1,1 @@
+export { ActionsServiceModule } from './actions-service.module.js';
