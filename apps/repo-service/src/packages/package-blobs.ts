@@ -1,0 +1,128 @@
+import { createHash, randomUUID, type Hash } from 'node:crypto';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { In, type EntityManager } from 'typeorm';
+import { ContractError } from '@gitforge/contracts';
+import { BlobStore, BlobTooLargeError, createLogger, Database, isUniqueViolation } from '@gitforge/platform';
+import { PackageBlobEntity, packageBlobKey, PackageFileEntity } from './package.entities.js';
+
+const log = createLogger('package-blobs');
+
+/** The digests a PackageFile shows besides the sha256 the BlobStore reports. */
+class Digests extends Transform {
+  private readonly md5 = createHash('md5');
+  private readonly sha1 = createHash('sha1');
+  private readonly sha512 = createHash('sha512');
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
+    for (const h of [this.md5, this.sha1, this.sha512] as Hash[]) h.update(chunk);
+    callback(null, chunk);
+  }
+
+  hex(): { md5: string; sha1: string; sha512: string } {
+    return { md5: this.md5.digest('hex'), sha1: this.sha1.digest('hex'), sha512: this.sha512.digest('hex') };
+  }
+}
+
+/** A blob a new file can point at; `created` when this upload stored its bytes. */
+export interface HeldBlob {
+  blob: PackageBlobEntity;
+  created: boolean;
+}
+
+/**
+ * Package bytes in the one BlobStore, content-addressed: a file is streamed into a fresh key
+ * while its digests are computed, and when a blob with the same sha256 is already stored the new
+ * copy goes again and the stored one is shared (Gitea's package_blob). A blob lives while files
+ * point at it: the last file's deletion drops it, and `sweep` (cleanup_packages) drops any left.
+ */
+@Injectable()
+export class PackageBlobs {
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+  ) {}
+
+  /** Stores `source` (refused past `maxBytes`: 413, nothing left behind) and answers the blob to point at. */
+  async store(source: Readable, maxBytes: number): Promise<HeldBlob> {
+    const uuid = randomUUID();
+    const key = packageBlobKey(uuid);
+    const digests = new Digests();
+    source.on('error', (err) => digests.destroy(err));
+    let stored;
+    try {
+      stored = await this.blobs.put(key, source.pipe(digests), { maxBytes });
+    } catch (err) {
+      source.resume();
+      if (err instanceof BlobTooLargeError) throw new ContractError('payload_too_large', `file exceeds the limit of ${maxBytes} bytes`);
+      throw err;
+    }
+    const existing = await this.db.findOneBy(PackageBlobEntity, { sha256: stored.sha256 });
+    if (existing) {
+      await this.blobs.delete(key);
+      return { blob: existing, created: false };
+    }
+    try {
+      const row = this.db.manager.create(PackageBlobEntity, { uuid, sha256: stored.sha256, size: stored.size, ...digests.hex(), createdAt: new Date() });
+      return { blob: await this.db.manager.save(row), created: true };
+    } catch (err) {
+      await this.blobs.delete(key);
+      // The same bytes were stored by a parallel upload a moment ago: share its blob.
+      if (isUniqueViolation(err)) {
+        const winner = await this.db.findOneBy(PackageBlobEntity, { sha256: stored.sha256 });
+        if (winner) return { blob: winner, created: false };
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * The blob `id` still exists inside `m`'s transaction (a parallel deletion may have dropped a
+   * shared one). On PostgreSQL the row stays share-locked until the commit, so a parallel
+   * `releaseUnreferenced` waits and then sees the file this transaction points at it.
+   */
+  async stillThere(m: EntityManager, id: number): Promise<void> {
+    const lock = this.db.isPostgres ? { lock: { mode: 'pessimistic_read' as const } } : {};
+    if (!(await m.findOne(PackageBlobEntity, { where: { id }, ...lock }))) throw new ContractError('conflict', 'the stored file went away during the upload, retry');
+  }
+
+  /** Removes the rows of those of `ids` no file points at, inside `m`; answers their keys for `drop` after the commit. */
+  async releaseUnreferenced(m: EntityManager, ids: number[]): Promise<string[]> {
+    const unique = [...new Set(ids)].sort((a, b) => a - b);
+    if (unique.length === 0) return [];
+    // Lock the rows first (PostgreSQL): an upload pointing a new file at one of them (stillThere) commits before the files are counted.
+    if (this.db.isPostgres) await m.find(PackageBlobEntity, { where: { id: In(unique) }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+    const used = new Set((await m.find(PackageFileEntity, { where: { blobId: In(unique) }, select: { blobId: true } })).map((f) => f.blobId));
+    const free = unique.filter((id) => !used.has(id));
+    if (free.length === 0) return [];
+    const rows = await m.find(PackageBlobEntity, { where: { id: In(free) } });
+    await m.delete(PackageBlobEntity, { id: In(free) });
+    return rows.map((r) => packageBlobKey(r.uuid));
+  }
+
+  /** Deletes stored bytes whose rows are gone. Failures are logged: the sweep finds nothing left to do for them, so they are reported once. */
+  async drop(keys: string[]): Promise<void> {
+    for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove a package blob'));
+  }
+
+  /** Undoes `store` when no file came to point at a blob it created. */
+  async forget(held: HeldBlob): Promise<void> {
+    if (!held.created) return;
+    const keys = await this.db.transaction((m) => this.releaseUnreferenced(m, [held.blob.id]));
+    await this.drop(keys);
+  }
+
+  /** cleanup_packages: blobs no file points at that are older than `olderThanMs` (younger ones may be an upload in flight). */
+  async sweep(olderThanMs: number): Promise<number> {
+    const cutoff = new Date(Date.now() - olderThanMs);
+    const orphans = await this.db.manager
+      .createQueryBuilder(PackageBlobEntity, 'b')
+      .where('b.created_at < :cutoff', { cutoff: cutoff.getTime() })
+      .andWhere('NOT EXISTS (SELECT 1 FROM package_file f WHERE f.blob_id = b.id)')
+      .getMany();
+    if (orphans.length === 0) return 0;
+    const keys = await this.db.transaction((m) => this.releaseUnreferenced(m, orphans.map((o) => o.id)));
+    await this.drop(keys);
+    return keys.length;
+  }
+}
