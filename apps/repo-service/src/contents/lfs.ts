@@ -1,7 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { Injectable } from '@nestjs/common';
-import { PlatformConfig } from '@gitforge/platform';
+import { BlobStore } from '@gitforge/platform';
+import { lfsBlobKey } from '../lfs/lfs.entities.js';
+import { LfsRepository } from '../lfs/lfs.repository.js';
 
 /** Pointer files are at most this long (Gitea's lfs.MetaFileMaxSize). */
 export const LFS_POINTER_MAX_SIZE = 1024;
@@ -36,30 +37,23 @@ export function parseLfsPointer(data: Buffer): LfsPointer | null {
 }
 
 /**
- * LFS objects on disk, in Gitea's content-store layout (`<data>/lfs/ab/cd/ef…`), for serving
- * `media/` requests of pointers whose object has been uploaded.
+ * LFS objects for the contents API's `media/` route: the object behind a pointer, when it was
+ * uploaded and this repository references it (the LFS server's lfs_meta_object), from the BlobStore.
  */
 @Injectable()
 export class LfsStore {
-  private readonly root: string;
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly lfs: LfsRepository,
+  ) {}
 
-  constructor(config: PlatformConfig) {
-    this.root = resolve(config.GITFORGE_DATA_DIR, 'lfs');
-  }
-
-  path(oid: string): string {
-    return join(this.root, oid.slice(0, 2), oid.slice(2, 4), oid.slice(4));
-  }
-
-  /** The object's bytes, or null when it was never uploaded (or is incomplete). */
-  async read(pointer: LfsPointer): Promise<Buffer | null> {
-    try {
-      const info = await stat(this.path(pointer.oid));
-      if (!info.isFile() || info.size !== pointer.size) return null;
-      return await readFile(this.path(pointer.oid));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
+  /** The object's bytes, or null when this repository has no such object (or it is incomplete). */
+  async read(repoId: number, pointer: LfsPointer): Promise<Buffer | null> {
+    const meta = await this.lfs.findMeta(repoId, pointer.oid);
+    if (!meta || meta.size !== pointer.size) return null;
+    const stream = await this.blobs.open(lfsBlobKey(pointer.oid));
+    if (!stream) return null;
+    const data = await buffer(stream);
+    return data.length === pointer.size ? data : null;
   }
 }
