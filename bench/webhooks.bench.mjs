@@ -9,20 +9,68 @@
 // - unloaded latency: one caller reporting a status every 100 ms, commit → delivery without a backlog.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { api, startLayout } from './lib/layout.mjs';
 
 const REDIS_URL = process.env.GITFORGE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const CONCURRENCY = 16; // the worker's GITFORGE_WEBHOOK_CONCURRENCY
+/** The worker's GITFORGE_WEBHOOK_CONCURRENCY (its default unless set), which the reference uses too. */
+const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 128);
 const HOOKS = Number(process.env.BENCH_WEBHOOK_HOOKS ?? 10);
 const LANES = Number(process.env.BENCH_WEBHOOK_LANES ?? 8);
 const CALLS_PER_LANE = Number(process.env.BENCH_WEBHOOK_CALLS ?? 25);
 const RAW_JOBS = 5000;
 const REPLICAS = Number(process.env.BENCH_WEBHOOK_REPLICAS ?? 1);
 
+/**
+ * CPU time (user + system, in clock ticks) of every process on the machine, by pid, with a label:
+ * the layout's apps by pid, this process, Redis and PostgreSQL (all backends together).
+ */
+function cpuTicks(layout, ownBackends = new Set()) {
+  const apps = new Map(Object.entries(layout.pids).map(([app, pid]) => [pid, app]));
+  const out = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      const label = apps.get(pid) ?? (pid === process.pid ? 'bench (receiver)' : comm.startsWith('redis') ? 'redis (shared)' : ownBackends.has(pid) ? 'postgres (this run)' : comm.startsWith('postgres') ? 'postgres (others)' : null);
+      if (label) out.set(pid, { label, ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** The PostgreSQL backends serving this run's database (other runs may share the server). */
+async function ownBackends(layout) {
+  const client = new pg.Client({ connectionString: layout.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    return new Set(rows.map((r) => Number(r.pid)));
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU seconds spent per label between two {@link cpuTicks} snapshots (processes started between them count in full). */
+function cpuBetween(before, after) {
+  const byLabel = new Map();
+  for (const [pid, a] of after) byLabel.set(a.label, (byLabel.get(a.label) ?? 0) + (a.ticks - (before.get(pid)?.ticks ?? 0)) / 100);
+  return [...byLabel].filter(([, s]) => s > 0).sort((x, y) => y[1] - x[1]);
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+/** CPU seconds per process while the raw jobs ran. */
+let rawCpu = [];
 
 /** BullMQ no-op jobs: added in bulk while one worker (CONCURRENCY) completes them. */
 async function rawBullmq() {
@@ -40,6 +88,7 @@ async function rawBullmq() {
     { connection: connection(), prefix, concurrency: CONCURRENCY },
   );
   await worker.waitUntilReady();
+  const cpuBefore = cpuTicks({ pids: {} });
   const started = performance.now();
   for (let i = 0; i < RAW_JOBS; i += 500) {
     const jobs = Array.from({ length: Math.min(500, RAW_JOBS - i) }, (_, j) => ({ name: 'e', data: { i: i + j }, opts: { jobId: `j${i + j}`, removeOnComplete: { count: 5000 } } }));
@@ -47,6 +96,7 @@ async function rawBullmq() {
   }
   await finished;
   const seconds = (performance.now() - started) / 1000;
+  rawCpu = cpuBetween(cpuBefore, cpuTicks({ pids: {} }));
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
@@ -87,8 +137,10 @@ async function endToEnd() {
   const url = `http://127.0.0.1:${server.address().port}/hook`;
   const extraEnv = JSON.parse(process.env.BENCH_WEBHOOK_ENV ?? '{}');
   const layout = await startLayout('distributed', {
-    env: { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1', GITFORGE_LOG_LEVEL: 'warn', ...extraEnv },
+    env: { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1', GITFORGE_LOG_LEVEL: 'warn', GITFORGE_WEBHOOK_CONCURRENCY: String(CONCURRENCY), ...extraEnv },
     replicas: { webhook: REPLICAS },
+    // e.g. '["--cpu-prof","--cpu-prof-dir=/tmp/prof"]' to profile every process of the run
+    nodeArgs: JSON.parse(process.env.BENCH_WEBHOOK_NODE_ARGS ?? '[]'),
   });
   const waitFor = async (n) => {
     const deadline = performance.now() + 180_000;
@@ -121,10 +173,13 @@ async function endToEnd() {
     received = [];
     await reports(layout, lanes, 'backlog');
     await sleep(2000); // the relay has queued the events
+    const backends = await ownBackends(layout);
+    const cpuBefore = cpuTicks(layout, backends);
     const resumed = performance.now();
     for (const pid of workers) process.kill(pid, 'SIGCONT');
     await waitFor(expected);
     const drainSeconds = (received.at(-1).at - resumed) / 1000;
+    const drainCpu = cpuBetween(cpuBefore, cpuTicks(layout, backends));
 
     received = [];
     const paced = new Map();
@@ -143,6 +198,8 @@ async function endToEnd() {
       apiPerSecond: (LANES * CALLS_PER_LANE) / apiSeconds,
       livePerSecond: expected / liveSeconds,
       drainPerSecond: expected / drainSeconds,
+      drainSeconds,
+      drainCpu,
       p50: quantile(latencies, 0.5),
       p99: quantile(latencies, 0.99),
     };
@@ -158,11 +215,13 @@ export default async function () {
   const e2e = await endToEnd();
   const events = LANES * CALLS_PER_LANE;
   console.log(`raw BullMQ no-op jobs (concurrency ${CONCURRENCY}, same Redis): ${raw.toFixed(0)} jobs/s`);
+  console.log(`  CPU seconds for ${RAW_JOBS} jobs: ${rawCpu.filter(([label]) => !label.startsWith('postgres')).map(([label, s]) => `${label.replace(' (receiver)', '')} ${s.toFixed(2)}`).join(', ')}`);
   console.log(`webhook worker replicas: ${REPLICAS} (concurrency ${CONCURRENCY} each)`);
   console.log(`live: ${events} status reports by ${LANES} concurrent callers (${e2e.apiPerSecond.toFixed(0)} API calls/s) × ${HOOKS} hooks = ${e2e.expected} deliveries`);
   console.log(`  ${e2e.livePerSecond.toFixed(0)} deliveries/s = ${(e2e.livePerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);
   console.log(`  latency commit → delivery: p50 ${e2e.p50.toFixed(1)} ms, p99 ${e2e.p99.toFixed(1)} ms`);
   console.log(`backlog: ${events} events queued while the worker was stopped, fanned out and delivered in one go`);
-  console.log(`  ${e2e.drainPerSecond.toFixed(0)} deliveries/s = ${(e2e.drainPerSecond / raw).toFixed(2)}× raw`);
+  console.log(`  ${e2e.drainPerSecond.toFixed(0)} deliveries/s = ${(e2e.drainPerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);
+  console.log(`  CPU seconds during the ${e2e.drainSeconds.toFixed(2)} s drain: ${e2e.drainCpu.map(([label, s]) => `${label} ${s.toFixed(2)}`).join(', ')}`);
   console.log(`unloaded latency commit → delivery (one status every 100 ms × ${HOOKS} hooks): p50 ${e2e.unloadedP50.toFixed(1)} ms, p99 ${e2e.unloadedP99.toFixed(1)} ms`);
 }

@@ -20,6 +20,7 @@ const APPS = {
   repo: 'apps/repo-service/dist/main.js',
   issue: 'apps/issue-service/dist/main.js',
   admin: 'apps/admin-service/dist/main.js',
+  actions: 'apps/actions-service/dist/main.js',
   webhook: 'apps/webhook-worker/dist/main.js',
   gateway: 'apps/gateway/dist/main.js',
   embedded: 'apps/embedded/dist/main.js',
@@ -85,6 +86,8 @@ export async function startLayout(kind, options = {}) {
     GITFORGE_ADMIN_PASSWORD: ADMIN.password,
     GITFORGE_ADMIN_EMAIL: ADMIN.email,
     GITFORGE_LOG_LEVEL: 'warn',
+    // The git SSH server on a free port: benches may run beside other servers.
+    GITFORGE_SSH_PORT: String(await freePort()),
     ...options.env,
   };
   const cleanup = [() => rmSync(dataDir, { recursive: true, force: true })];
@@ -98,6 +101,10 @@ export async function startLayout(kind, options = {}) {
     env.GITFORGE_GIT_HTTP_HOST ??= '127.0.0.1';
     env.GITFORGE_GIT_HTTP_PORT ??= String(gitPort);
     env.GITFORGE_REPO_GIT_URL ??= `http://127.0.0.1:${env.GITFORGE_GIT_HTTP_PORT}`;
+    // issue-service's attachment listener on a free port too: another run on this machine may hold 3200.
+    env.GITFORGE_ISSUE_HTTP_HOST ??= '127.0.0.1';
+    env.GITFORGE_ISSUE_HTTP_PORT ??= String(await freePort());
+    env.GITFORGE_ISSUE_HTTP_URL ??= `http://127.0.0.1:${env.GITFORGE_ISSUE_HTTP_PORT}`;
     cleanup.push(() => db.drop(), () => dropNamespace(ns));
   }
   const procs = [];
@@ -117,7 +124,7 @@ export async function startLayout(kind, options = {}) {
   };
   if (kind === 'embedded') launch('embedded', 0);
   else {
-    for (const app of ['org', 'repo', 'issue', 'admin', 'webhook']) for (let i = 0; i < (options.replicas?.[app] ?? 1); i++) launch(app, i);
+    for (const app of ['org', 'repo', 'issue', 'admin', 'actions', 'webhook']) for (let i = 0; i < (options.replicas?.[app] ?? 1); i++) launch(app, i);
     launch('gateway', 0);
   }
   const rootUrl = `http://localhost:${port}/`;
@@ -128,7 +135,10 @@ export async function startLayout(kind, options = {}) {
     } catch {
       // not yet listening
     }
-    if (Date.now() > deadline) throw new Error(`${kind} layout did not start; logs in ${dataDir}`);
+    if (Date.now() > deadline) {
+      for (const p of procs) p.child.kill('SIGKILL');
+      throw new Error(`${kind} layout did not start; logs in ${dataDir}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {

@@ -1,39 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createServiceDataSource, Database, loadConfig, openServiceDatabase, PlatformConfig } from '@gitforge/platform';
-import { createTestDatabase, uniqueSuffix, type TestDatabase } from '@gitforge/platform/testing';
-import { WebhookWorkerEntities, WebhookWorkerMigrations } from '../src/entities.js';
+import type { Database } from '@gitforge/platform';
+import { uniqueSuffix } from '@gitforge/platform/testing';
 import { HookDeliveryEntity, HookTaskEntity } from '../src/webhooks/hook-task.entity.js';
-import { HookTasksRepository, type AttemptRecord } from '../src/webhooks/hook-tasks.repository.js';
+import { attemptEnd } from '../src/webhooks/hook-delivery.processor.js';
+import { HookTasksRepository, type AttemptAnswer, type AttemptRecord } from '../src/webhooks/hook-tasks.repository.js';
+import { openWebhookTestDatabase, type WebhookTestDatabase } from './support/database.js';
 
 describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (engine) => {
-  let pgdb: TestDatabase | undefined;
-  let dataDir: string;
+  let opened: WebhookTestDatabase | undefined;
   let db: Database;
   let sut: HookTasksRepository;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'gf-hooktasks-'));
-    const env: Record<string, string> = { GITFORGE_DATA_DIR: dataDir };
-    if (engine === 'postgres') {
-      pgdb = await createTestDatabase('hooktasks');
-      env.DATABASE_URL = pgdb.url;
-    }
-    const ds = createServiceDataSource(loadConfig(PlatformConfig, env), {
-      service: 'webhook',
-      entities: WebhookWorkerEntities,
-      migrations: WebhookWorkerMigrations,
-    });
-    await openServiceDatabase(ds, 'webhook');
-    db = new Database(ds);
+    opened = await openWebhookTestDatabase(engine, 'hooktasks');
+    db = opened.db;
     sut = new HookTasksRepository(db);
   });
 
   afterAll(async () => {
-    await db?.dataSource.destroy();
-    await pgdb?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await opened?.close();
   });
 
   const newTask = (hookId: number, eventId: string) => ({ hookId, eventId, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{}', repoId: 1 });
@@ -55,7 +39,23 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     expect(again.slice(0, 2)).toEqual(first);
   });
 
-  const attempt = (task: HookTaskEntity, key: string, status: number): AttemptRecord => ({
+  it('should create the tasks of several events in one call, once each, answering the stored task for every ask', async () => {
+    const [e1, e2] = [`e-${uniqueSuffix()}`, `e-${uniqueSuffix()}`];
+    const [old] = await sut.insertTasks([newTask(1, e1)]);
+    const asked = [newTask(1, e1), newTask(2, e1), newTask(1, e2), newTask(1, e2)];
+    const found = await sut.insertTasks(asked);
+    expect(found.map((t) => [t.hookId, t.eventId])).toEqual([
+      [1, e1],
+      [2, e1],
+      [1, e2],
+    ]);
+    // The task that existed keeps its delivery id; a pair asked twice is created once, with the first ask's.
+    expect(found[0]).toEqual(old);
+    expect(found[2]!.uuid).toBe(asked[2]!.uuid);
+  });
+
+  /** An attempt as recorded before its request goes out. */
+  const sending = (task: HookTaskEntity, key: string, url = 'http://example.com/hook'): AttemptRecord => ({
     taskId: task.id,
     hookId: task.hookId,
     attemptKey: key,
@@ -64,74 +64,127 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     action: null,
     repoId: 1,
     redelivery: false,
-    url: 'http://example.com/hook',
-    requestHeaders: '{}',
-    requestBody: '{}',
-    responseStatus: status,
+    url,
+    requestHeaders: '{"X-Gitea-Event":"push"}',
+    requestBody: '{"ref":"refs/heads/main"}',
+    responseStatus: 0,
     responseHeaders: '{}',
-    responseBody: '',
-    durationMs: 3,
-    outcome: status === 200 ? 'success' : 'failure',
-    statusText: '',
+    responseBody: null,
+    durationMs: 0,
+    outcome: 'sending',
+    statusText: 'Sending',
     deliveredAt: new Date(),
   });
+  const answer = (task: HookTaskEntity, key: string, status: number): AttemptAnswer => ({
+    taskId: task.id,
+    attemptKey: key,
+    responseStatus: status,
+    responseHeaders: '{"Content-Type":"text/plain"}',
+    responseBody: `answer ${status}`,
+    durationMs: 3,
+    outcome: status === 200 ? 'success' : 'failure',
+    statusText: status === 200 ? 'OK' : `Invalid HTTP Response: ${status}`,
+  });
+  const records = (taskIds: number[]) => db.manager.find(HookDeliveryEntity, { where: taskIds.map((taskId) => ({ taskId })), order: { taskId: 'ASC', attemptKey: 'ASC' } });
+  const states = async (tasks: HookTaskEntity[]) => {
+    const found = await sut.findTaskAttempts(tasks.map((t) => ({ taskId: t.id, attemptKey: 'none' })));
+    return tasks.map((t) => found.get(`${t.id}#none`)!.task.state);
+  };
 
-  it('should answer the tasks asked for, in one query, leaving out unknown ids', async () => {
+  it('should answer the tasks asked for with the outcome recorded for each attempt key, in one query, leaving out unknown ids', async () => {
     const [a, b] = await newTasks([1, 2]);
-    const found = await sut.findTasks([b!.id, a!.id, 999_999]);
-    expect(found.map((t) => t.id).sort()).toEqual([a!.id, b!.id].sort());
-    expect(found.find((t) => t.id === a!.id)).toMatchObject({ hookId: 1, state: 'pending', uuid: a!.uuid, payload: '{}' });
-  });
-
-  it('should record a batch of attempts and settle only the tasks given a state', async () => {
-    const [a, b, c] = await newTasks([1, 2, 3]);
-    await sut.recordAttempts([
-      { attempt: attempt(a!, 'task-a#0', 200), taskState: 'delivered' },
-      { attempt: attempt(b!, 'task-b#0', 500), taskState: null },
-      { attempt: attempt(c!, 'task-c#0', 500), taskState: 'failed' },
-    ]);
-    const states = new Map((await sut.findTasks([a!.id, b!.id, c!.id])).map((t) => [t.id, t.state]));
-    expect([states.get(a!.id), states.get(b!.id), states.get(c!.id)]).toEqual(['delivered', 'pending', 'failed']);
-    const rows = await db.manager.find(HookDeliveryEntity, { where: [{ taskId: a!.id }, { taskId: b!.id }, { taskId: c!.id }] });
-    expect(rows.map((r) => [r.attemptKey, r.responseStatus]).sort()).toEqual([
-      ['task-a#0', 200],
-      ['task-b#0', 500],
-      ['task-c#0', 500],
-    ]);
-  });
-
-  it('should replace the record of an attempt written again, within one batch and across batches', async () => {
-    const [a] = await newTasks([1]);
-    await sut.recordAttempts([{ attempt: attempt(a!, 'task-a#0', 500), taskState: null }]);
-    await sut.recordAttempts([
-      { attempt: attempt(a!, 'task-a#0', 502), taskState: null },
-      { attempt: attempt(a!, 'task-a#0', 200), taskState: 'delivered' },
-      { attempt: attempt(a!, 'task-a#1', 200), taskState: 'delivered' },
-    ]);
-    const rows = await db.manager.find(HookDeliveryEntity, { where: { taskId: a!.id }, order: { attemptKey: 'ASC' } });
-    expect(rows.map((r) => [r.attemptKey, r.responseStatus])).toEqual([
-      ['task-a#0', 200],
-      ['task-a#1', 200],
-    ]);
-  });
-
-  it("should answer the recorded outcomes of the attempts asked for, leave out those never recorded, and count no attempt still sending as a failure", async () => {
-    const [a, b] = await newTasks([1, 2]);
-    await sut.recordAttempts([
-      { attempt: { ...attempt(a!, 'task-a#0', 0), outcome: 'sending' }, taskState: null },
-      { attempt: attempt(b!, 'task-b#0', 200), taskState: 'delivered' },
-    ]);
-    const found = await sut.findOutcomes([
-      { taskId: a!.id, attemptKey: 'task-a#0' },
+    await sut.recordSending([sending(a!, 'task-a#0')]);
+    const found = await sut.findTaskAttempts([
       { taskId: b!.id, attemptKey: 'task-b#0' },
-      { taskId: b!.id, attemptKey: 'task-b#1' },
+      { taskId: a!.id, attemptKey: 'task-a#0' },
+      { taskId: a!.id, attemptKey: 'task-a#1' },
+      { taskId: 999_999, attemptKey: 'task-x#0' },
     ]);
-    expect([...found.entries()].sort()).toEqual(
-      [
-        [`${a!.id}#task-a#0`, 'sending'],
-        [`${b!.id}#task-b#0`, 'success'],
-      ].sort(),
-    );
-    expect(await sut.recentOutcomes(a!.hookId, 0, 10)).not.toContain('sending');
+    expect([...found.keys()].sort()).toEqual([`${a!.id}#task-a#0`, `${a!.id}#task-a#1`, `${b!.id}#task-b#0`].sort());
+    expect(found.get(`${a!.id}#task-a#0`)).toEqual({ task: expect.objectContaining({ id: a!.id, hookId: 1, state: 'pending', uuid: a!.uuid, payload: '{}' }), previous: 'sending' });
+    expect(found.get(`${a!.id}#task-a#1`)!.previous).toBeNull();
+    expect(found.get(`${b!.id}#task-b#0`)).toEqual({ task: b, previous: null });
+  });
+
+  it('should complete a batch of attempts with their answers, keep the requests as sent, and settle only the tasks given a state', async () => {
+    const [a, b, c] = await newTasks([1, 2, 3]);
+    await sut.recordSending([sending(a!, 'task-a#0'), sending(b!, 'task-b#0'), sending(c!, 'task-c#0')]);
+    await sut.recordAnswers([
+      { answer: answer(a!, 'task-a#0', 200), taskState: 'delivered' },
+      { answer: answer(b!, 'task-b#0', 500), taskState: null },
+      { answer: answer(c!, 'task-c#0', 500), taskState: 'failed' },
+    ]);
+    expect(await states([a!, b!, c!])).toEqual(['delivered', 'pending', 'failed']);
+    const rows = await records([a!.id, b!.id, c!.id]);
+    expect(rows.map((r) => [r.attemptKey, r.responseStatus, r.outcome, r.responseBody])).toEqual([
+      ['task-a#0', 200, 'success', 'answer 200'],
+      ['task-b#0', 500, 'failure', 'answer 500'],
+      ['task-c#0', 500, 'failure', 'answer 500'],
+    ]);
+    expect(rows[0]).toMatchObject({ url: 'http://example.com/hook', requestHeaders: '{"X-Gitea-Event":"push"}', requestBody: '{"ref":"refs/heads/main"}', responseHeaders: '{"Content-Type":"text/plain"}', statusText: 'OK' });
+  });
+
+  it('should replace the record of an attempt started again, within one batch and across batches', async () => {
+    const [a] = await newTasks([1]);
+    await sut.recordSending([sending(a!, 'task-a#0', 'http://example.com/old')]);
+    await sut.recordAnswers([{ answer: answer(a!, 'task-a#0', 500), taskState: null }]);
+    // The same attempt run again (its worker died before the queue heard), then the next one.
+    await sut.recordSending([sending(a!, 'task-a#0', 'http://example.com/older'), sending(a!, 'task-a#0'), sending(a!, 'task-a#1')]);
+    expect((await records([a!.id])).map((r) => [r.attemptKey, r.outcome, r.url])).toEqual([
+      ['task-a#0', 'sending', 'http://example.com/hook'],
+      ['task-a#1', 'sending', 'http://example.com/hook'],
+    ]);
+    await sut.recordAnswers([
+      { answer: answer(a!, 'task-a#0', 502), taskState: null },
+      { answer: answer(a!, 'task-a#0', 200), taskState: 'delivered' },
+    ]);
+    expect((await records([a!.id])).map((r) => [r.attemptKey, r.responseStatus])).toEqual([
+      ['task-a#0', 200],
+      ['task-a#1', 0],
+    ]);
+    expect(await states([a!])).toEqual(['delivered']);
+  });
+
+  it('should refuse an answer to an attempt never recorded, writing its neighbours but neither it nor its task state', async () => {
+    const [a, b] = await newTasks([1, 2]);
+    await sut.recordSending([sending(a!, 'task-a#0')]);
+    await expect(
+      sut.recordAnswers([
+        { answer: answer(a!, 'task-a#0', 200), taskState: 'delivered' },
+        { answer: answer(b!, 'task-b#0', 200), taskState: 'delivered' },
+      ]),
+    ).rejects.toThrow(`no attempt record to complete for ${b!.id}#task-b#0`);
+    expect(await records([b!.id])).toEqual([]);
+    expect(await states([b!])).toEqual(['pending']);
+    if (engine === 'postgres') expect(await states([a!])).toEqual(['delivered']);
+  });
+
+  it("should record an attempt that sent the task's payload without a body of its own, the payload read from the task", async () => {
+    const [a] = await newTasks([1]);
+    await sut.recordSending([{ ...sending(a!, 'task-a#0'), requestBody: null }]);
+    const [row] = await records([a!.id]);
+    expect(row!.requestBody).toBeNull();
+    expect(await sut.findPayload(a!.id)).toBe('{}');
+    expect(await sut.findPayload(999_999)).toBeNull();
+  });
+
+  it('should record the answer of a receiver whose body holds a NUL byte, which PostgreSQL text refuses', async () => {
+    // Refused, the answer would fail the job after the receiver had it: sent again on every retry.
+    const [a] = await newTasks([1]);
+    await sut.recordSending([sending(a!, 'task-a#0')]);
+    const end = attemptEnd({ kind: 'response', status: 200, headers: {}, body: 'ok\u0000done', durationMs: 1 });
+    await sut.recordAnswers([{ answer: { taskId: a!.id, attemptKey: 'task-a#0', ...end }, taskState: 'delivered' }]);
+    const [row] = await records([a!.id]);
+    expect(row).toMatchObject({ outcome: 'success', responseBody: 'ok\ufffddone' });
+    expect(await states([a!])).toEqual(['delivered']);
+  });
+
+  it('should count no attempt still sending as a failure', async () => {
+    // A hook of its own: the other tests record attempts of hooks 1 to 3.
+    const [a] = await newTasks([4]);
+    const [b] = await newTasks([4]);
+    await sut.recordSending([sending(a!, 'task-a#0'), sending(b!, 'task-b#0')]);
+    await sut.recordAnswers([{ answer: answer(b!, 'task-b#0', 500), taskState: null }]);
+    expect(await sut.recentOutcomes(4, 0, 10)).toEqual(['failure']);
   });
 });

@@ -113,7 +113,7 @@ interface RepoProcesses {
 }
 
 /**
- * Long-lived cat-file processes per repository (ARCHITECTURE.md, "Git"): one `--batch` and one
+ * Long-lived cat-file processes per repository (docs/architecture.md, "Git"): one `--batch` and one
  * `--batch-check`, started on first use and stopped after a minute without requests. New objects
  * and ref updates written by other processes are seen: git re-reads refs per lookup and rescans
  * packs when an object is missing.

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
+import { GitObjects, type GitTreeEntry } from './git-objects.js';
 import { GitError, GitService } from './git.service.js';
+import { ObjectWriterPool } from './object-writer.pool.js';
 
 /** An author or committer with the date git should record: epoch seconds and `+hhmm` offset. */
 export interface CommitSignature {
@@ -30,17 +32,143 @@ export interface NewCommit {
 /** Outcome of a compare-and-swap ref update. */
 export type RefUpdate = 'ok' | 'stale' | 'name-conflict';
 
+/** A directory of the tree being built: entries by name, subdirectories being edited as nested nodes. */
+interface DirNode {
+  entries: Map<string, GitTreeEntry | DirNode>;
+}
+
+const isNode = (e: GitTreeEntry | DirNode): e is DirNode => 'entries' in e;
+
 /**
- * Writes commits without a working tree, as STACK-NOTES.md measured: blobs with `hash-object`,
- * the tree through a throwaway index (`read-tree`, `update-index --index-info`, `write-tree`),
- * then `commit-tree`. Nothing is visible until {@link updateRef} moves the branch, and that move
- * names the old value, so two concurrent writers can never both win.
+ * Writes commits without a working tree or index. The new tree is built in process from the
+ * parent's (trees read through the cat-file pool and cached): only the directories on the changed
+ * paths are rewritten, each by the long-lived `mktree --batch`; blobs and the commit object go
+ * through long-lived `hash-object --stdin-paths` ({@link ObjectWriterPool}), so a commit starts no
+ * process. The result is the tree git's own index would write (`read-tree`, `update-index
+ * --index-info`, `write-tree`: later changes win, a file replaces a directory in its way and the
+ * other way round, emptied directories go, modes of rewritten directories are canonical), and the
+ * commit is the one `commit-tree` writes. Identities or dates git would refuse or rewrite in ways
+ * not reproduced here, and names that are not UTF-8, take the old path through git's own commands.
+ * Nothing is visible until {@link updateRef} moves the branch, and that move names the old value,
+ * so two concurrent writers can never both win.
  */
 @Injectable()
 export class CommitWriter {
-  constructor(private readonly git: GitService) {}
+  constructor(
+    private readonly git: GitService,
+    private readonly objects: GitObjects,
+    private readonly writers: ObjectWriterPool,
+  ) {}
 
   async write(repoId: number, commit: NewCommit, objectFormat: 'sha1' | 'sha256'): Promise<string> {
+    const header = commitHeader(commit.author, commit.committer);
+    // A NUL in the message: commit-tree refuses it, where hash-object would write a commit fsck rejects.
+    if (header === null || commit.message.includes('\0') || commit.changes.some((c) => protectedPath(c.path))) {
+      return this.writeThroughIndex(repoId, commit, objectFormat);
+    }
+    const parent = commit.parent ? await this.objects.commit(repoId, commit.parent) : null;
+    if (commit.parent && !parent) throw new GitError(['commit-tree'], 128, `fatal: not a valid object name ${commit.parent}`);
+    const root: DirNode = { entries: new Map() };
+    if (parent) await this.load(repoId, root, parent.tree);
+    for (const change of commit.changes) {
+      if ('remove' in change) {
+        await this.remove(repoId, root, change.path.split('/'));
+      } else {
+        const type = change.mode === '160000' ? 'commit' : change.mode === '040000' ? 'tree' : 'blob';
+        const sha = 'content' in change ? await this.writers.blob(repoId, change.content) : await this.existing(repoId, change, type);
+        await this.set(repoId, root, change.path.split('/'), { mode: change.mode, type, sha, name: '' });
+      }
+    }
+    const tree = await this.writeDir(repoId, root);
+    if (tree === null) return this.writeThroughIndex(repoId, commit, objectFormat);
+    const raw = `tree ${tree}\n${commit.parent ? `parent ${commit.parent}\n` : ''}${header}\n${commit.message}`;
+    return this.writers.commit(repoId, Buffer.from(raw, 'utf8'));
+  }
+
+  /**
+   * An object a change names, checked as write-tree checks it: `mktree --missing` would take an id
+   * the repository lacks (a renamed submodule's commit as a file), and the branch would then name
+   * a broken tree. A submodule's commit lives elsewhere.
+   */
+  private async existing(repoId: number, change: { path: string; mode: string; blob: string }, type: string): Promise<string> {
+    if (type === 'commit') return change.blob;
+    const info = await this.objects.info(repoId, change.blob);
+    if (info?.type !== type || info.oid !== change.blob) {
+      throw new GitError(['write-tree'], 128, `error: invalid object ${change.mode} ${change.blob} for '${change.path}'\nfatal: git-write-tree: error building trees`);
+    }
+    return change.blob;
+  }
+
+  private async load(repoId: number, node: DirNode, sha: string): Promise<void> {
+    const entries = await this.objects.tree(repoId, sha);
+    if (!entries) throw new GitError(['read-tree'], 128, `fatal: failed to unpack tree object ${sha}`);
+    for (const e of entries) node.entries.set(e.name, e);
+  }
+
+  /** The subdirectory `name` of `node` as an editable node (null when there is none). */
+  private async child(repoId: number, node: DirNode, name: string, create: boolean): Promise<DirNode | null> {
+    const existing = node.entries.get(name);
+    if (existing && isNode(existing)) return existing;
+    if (existing && existing.mode === '040000') {
+      const loaded: DirNode = { entries: new Map() };
+      await this.load(repoId, loaded, existing.sha);
+      node.entries.set(name, loaded);
+      return loaded;
+    }
+    if (!create) return null;
+    // As update-index: a file (or submodule) in the way of a directory is replaced by it.
+    const made: DirNode = { entries: new Map() };
+    node.entries.set(name, made);
+    return made;
+  }
+
+  private async set(repoId: number, root: DirNode, parts: string[], entry: GitTreeEntry): Promise<void> {
+    let node = root;
+    for (const part of parts.slice(0, -1)) node = (await this.child(repoId, node, part, true))!;
+    const name = parts[parts.length - 1]!;
+    // A file replaces whatever was at its path, a directory included (update-index's replace).
+    node.entries.set(name, { ...entry, name });
+  }
+
+  private async remove(repoId: number, root: DirNode, parts: string[]): Promise<void> {
+    let node: DirNode | null = root;
+    for (const part of parts.slice(0, -1)) {
+      node = await this.child(repoId, node, part, false);
+      if (!node) return;
+    }
+    const name = parts[parts.length - 1]!;
+    const existing = node.entries.get(name);
+    // The index holds files only: removing a directory's path removes nothing.
+    if (existing && !isNode(existing) && existing.mode !== '040000') node.entries.delete(name);
+  }
+
+  /**
+   * Writes an edited directory and those below it; its id, '' when it ended up empty (it goes, as
+   * an index has no empty directories; the root is then the empty tree), or null when a name is
+   * not UTF-8 (it would not survive the round trip through a string).
+   */
+  private async writeDir(repoId: number, node: DirNode, isRoot = true): Promise<string | null> {
+    const out: GitTreeEntry[] = [];
+    for (const [name, e] of node.entries) {
+      if (name.includes('\uFFFD')) return null;
+      if (isNode(e)) {
+        const sha = await this.writeDir(repoId, e, false);
+        if (sha === null) return null;
+        if (sha !== '') out.push({ mode: '040000', type: 'tree', sha, name });
+      } else {
+        out.push({ ...e, mode: canonicalMode(e.mode), name });
+      }
+    }
+    if (out.length === 0 && !isRoot) return '';
+    return this.writers.tree(repoId, out);
+  }
+
+  /**
+   * The same commit through git's own commands: blobs with `hash-object`, the tree through a
+   * throwaway index (`read-tree`, `update-index --index-info`, `write-tree`), then `commit-tree`
+   * (six processes or more; also what the in-process way is tested against).
+   */
+  async writeThroughIndex(repoId: number, commit: NewCommit, objectFormat: 'sha1' | 'sha256'): Promise<string> {
     const index = join(this.git.repoPath(repoId), `gitforge-index-${randomUUID()}`);
     const env = { GIT_INDEX_FILE: index };
     try {
@@ -73,28 +201,34 @@ export class CommitWriter {
     }
   }
 
+
   /**
    * Moves `ref` to `next` only if it still points at `expected` (null: only if it does not exist).
    * 'stale' when another writer got there first; 'name-conflict' when a ref like `a` blocks `a/b`.
    */
   async updateRef(repoId: number, ref: string, next: string, expected: string | null, objectFormat: 'sha1' | 'sha256'): Promise<RefUpdate> {
     const old = expected ?? '0'.repeat(objectFormat === 'sha256' ? 64 : 40);
-    return this.casRef(repoId, ['update-ref', '--end-of-options', ref, next, old]);
+    return this.casRef(repoId, [`update ${ref} ${next} ${old}`], [ref]);
   }
 
   /** Deletes `ref` only if it still points at `expected`. */
   async deleteRef(repoId: number, ref: string, expected: string): Promise<RefUpdate> {
-    return this.casRef(repoId, ['update-ref', '-d', '--end-of-options', ref, expected]);
+    return this.casRef(repoId, [`delete ${ref} ${expected}`], [ref]);
   }
 
   /** Moves `from` to `to` in one transaction, only if `from` still points at `expected` and `to` does not exist. */
   async renameRef(repoId: number, from: string, to: string, expected: string): Promise<RefUpdate> {
-    return this.casRef(repoId, ['update-ref', '--stdin'], `create ${to} ${expected}\ndelete ${from} ${expected}\n`);
+    return this.casRef(repoId, [`create ${to} ${expected}`, `delete ${from} ${expected}`], [from, to]);
   }
 
-  private async casRef(repoId: number, args: string[], input?: string): Promise<RefUpdate> {
+  /**
+   * One ref transaction through the repository's long-lived `update-ref --stdin` (a one-shot
+   * process for names it cannot carry: git refuses them anyway, with the error to answer).
+   */
+  private async casRef(repoId: number, lines: string[], refs: string[]): Promise<RefUpdate> {
     try {
-      await this.git.run(repoId, args, input === undefined ? {} : { input });
+      if (refs.some((r) => /\s/.test(r) || r.startsWith('-'))) await this.git.run(repoId, ['update-ref', '--stdin'], { input: `${lines.join('\n')}\n` });
+      else await this.writers.refs(repoId, lines);
       return 'ok';
     } catch (err) {
       if (!(err instanceof GitError)) throw err;
@@ -114,4 +248,50 @@ export function signatureEnv(author: CommitSignature, committer: CommitSignature
     GIT_COMMITTER_EMAIL: committer.email,
     GIT_COMMITTER_DATE: `${committer.when} ${committer.tz}`,
   };
+}
+
+/** The mode git's index gives an entry (create_ce_mode): a file is 100644 or 100755, by its owner's execute bit. */
+function canonicalMode(mode: string): string {
+  if (mode === '040000' || mode === '120000' || mode === '160000') return mode;
+  return (Number.parseInt(mode, 8) & 0o100) !== 0 ? '100755' : '100644';
+}
+
+/**
+ * A path git's index may refuse (core.protectNTFS, on by default: a component NTFS reads as `.git`
+ * such as `.git.`, `git~1`, `.git::$INDEX_ALLOCATION`, or a backslash, NTFS's separator). Told
+ * generously: such a change takes git's own path, which decides (mktree would take any name).
+ */
+function protectedPath(path: string): boolean {
+  return path.includes('\\') || path.split('/').some((part) => /^(?:\.git|git~\d+)[. ]*(?::.*)?$/i.test(part));
+}
+
+/** git ident.c's crud(): characters trimmed from both ends of a name or e-mail. */
+const crud = (c: string): boolean => c <= ' ' || '.,:;<>"\\\''.includes(c);
+
+/** git's strbuf_addstr_without_crud: crud trimmed from the ends, the line's delimiters dropped inside. */
+function withoutCrud(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && crud(value[start]!)) start++;
+  while (end > start && crud(value[end - 1]!)) end--;
+  return value.slice(start, end).replace(/[\n<>]/g, '');
+}
+
+/**
+ * The author and committer lines `commit-tree` writes for these signatures (git's fmt_ident with
+ * an explicit date), or null where git would refuse them or rewrite the date: an empty name, one of
+ * nothing but crud, a NUL (no environment variable can carry it), a time git would not read as seconds since the epoch, or an unusual offset.
+ */
+export function commitHeader(author: CommitSignature, committer: CommitSignature): string | null {
+  const line = (s: CommitSignature): string | null => {
+    const name = withoutCrud(s.name);
+    if (s.name === '' || name === '' || `${s.name}${s.email}`.includes('\0') || !Number.isInteger(s.when) || s.when < 100_000_000 || s.when > 9_999_999_999) return null;
+    const tz = /^([+-])([01]\d|2[0-3])([0-5]\d)$/.exec(s.tz);
+    if (!tz) return null;
+    const offset = tz[2] === '00' && tz[3] === '00' ? '+0000' : s.tz;
+    return `${name} <${withoutCrud(s.email)}> ${s.when} ${offset}`;
+  };
+  const a = line(author);
+  const c = line(committer);
+  return a === null || c === null ? null : `author ${a}\ncommitter ${c}\n`;
 }

@@ -18,6 +18,8 @@ export interface GitCommit {
   committer: GitSignature;
   /** The message as stored (usually ending in a newline), as Gitea returns it. */
   message: string;
+  /** The `encoding` header, present only when the commit names one (its message is then in it). */
+  encoding?: string;
 }
 
 export type GitEntryType = 'blob' | 'tree' | 'commit';
@@ -97,6 +99,7 @@ export function parseCommit(sha: string, data: Buffer): GitCommit {
     else if (key === 'parent') commit.parents.push(value);
     else if (key === 'author') commit.author = parseSignature(value);
     else if (key === 'committer') commit.committer = parseSignature(value);
+    else if (key === 'encoding') commit.encoding = value;
   }
   return commit;
 }

@@ -1,16 +1,20 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gitOperations } from '@gitforge/platform';
 import { TestRepo } from '../../test/support/test-repo.js';
 import { CatFilePool } from './cat-file.pool.js';
+import { commitInfoOf } from './commit-changes.js';
 import { CommitLog } from './commit-log.js';
-import { CommitWriter } from './commit-writer.js';
+import { CommitWriter, type CommitSignature, type NewCommit, type TreeChange } from './commit-writer.js';
 import { GitObjects } from './git-objects.js';
+import { ObjectWriterPool } from './object-writer.pool.js';
 import { Refs } from './refs.js';
 
 describe('git readers and writer', () => {
   let repo: TestRepo;
   let pool: CatFilePool;
   let objects: GitObjects;
+  let writers: ObjectWriterPool;
 
   beforeAll(async () => {
     repo = await new TestRepo().init();
@@ -25,10 +29,12 @@ describe('git readers and writer', () => {
     repo.push();
     pool = new CatFilePool(repo.git);
     objects = new GitObjects(pool);
+    writers = new ObjectWriterPool(repo.git);
   });
 
   afterAll(() => {
     pool.onModuleDestroy();
+    writers.onModuleDestroy();
     repo.remove();
   });
 
@@ -87,7 +93,7 @@ describe('git readers and writer', () => {
 
   describe(CommitWriter.name, () => {
     it('should commit without a working tree and move the branch only from the expected value', async () => {
-      const writer = new CommitWriter(repo.git);
+      const writer = new CommitWriter(repo.git, objects, writers);
       const refs = new Refs(repo.git, objects);
       const head = (await refs.branchHead(1, 'main'))!;
       const sig = { name: 'W', email: 'w@example.com', when: 1_700_000_000, tz: '+0130' };
@@ -106,6 +112,87 @@ describe('git readers and writer', () => {
       expect(await writer.deleteRef(1, 'refs/heads/other', head)).toBe('stale');
       expect(await writer.deleteRef(1, 'refs/heads/other', commit)).toBe('ok');
       expect(await refs.branchHead(1, 'other')).toBeNull();
+    });
+
+    it('should refuse, as write-tree does, an entry naming an object the repository lacks or of another type', async () => {
+      const writer = new CommitWriter(repo.git, objects, writers);
+      const refs = new Refs(repo.git, objects);
+      const head = (await refs.branchHead(1, 'main'))!;
+      const sig = { name: 'W', email: 'w@example.com', when: 1_700_000_000, tz: '+0000' };
+      // A renamed submodule: its commit is not in this repository, and would become a blob entry.
+      const change = (blob: string): NewCommit => ({ parent: head, changes: [{ path: 'moved', mode: '100644', blob }], message: 'm\n', author: sig, committer: sig });
+      const missing = change('1234567890abcdef1234567890abcdef12345678');
+      await expect(writer.writeThroughIndex(1, missing, 'sha1')).rejects.toThrow(/invalid object/);
+      await expect(writer.write(1, missing, 'sha1')).rejects.toThrow(/invalid object/);
+      // A commit as a file's content would be a broken link to fsck as well.
+      await expect(writer.write(1, change(head), 'sha1')).rejects.toThrow(/invalid object/);
+    });
+
+    it('should refuse a NUL in a message or an identity, as commit-tree does, never writing a commit fsck rejects', async () => {
+      const writer = new CommitWriter(repo.git, objects, writers);
+      const head = (await new Refs(repo.git, objects).branchHead(1, 'main'))!;
+      const sig = { name: 'W', email: 'w@example.com', when: 1_700_000_000, tz: '+0000' };
+      const commit = (message: string, author = sig): NewCommit => ({ parent: head, changes: [{ path: 'n.txt', mode: '100644', content: Buffer.from('n') }], message, author, committer: sig });
+      await expect(writer.writeThroughIndex(1, commit('a\0b\n'), 'sha1')).rejects.toThrow(/NUL byte/);
+      await expect(writer.write(1, commit('a\0b\n'), 'sha1')).rejects.toThrow(/NUL byte/);
+      for (const author of [{ ...sig, name: 'a\0b' }, { ...sig, email: 'a\0b@x' }]) {
+        await expect(writer.write(1, commit('m\n', author), 'sha1')).rejects.toThrow();
+      }
+    });
+
+    it('should write what git\'s index writes for names NTFS reads as .git (the index ignores them)', async () => {
+      const writer = new CommitWriter(repo.git, objects, writers);
+      const head = (await new Refs(repo.git, objects).branchHead(1, 'main'))!;
+      const sig = { name: 'W', email: 'w@example.com', when: 1_700_000_000, tz: '+0000' };
+      for (const path of ['.git./x', 'GIT~1', 'd/.Git . /y', '.git::$INDEX_ALLOCATION/z', '.GIT\\w', 'a\\b']) {
+        const commit: NewCommit = { parent: head, changes: [{ path, mode: '100644', content: Buffer.from('x') }, { path: 'ok.txt', mode: '100644', content: Buffer.from('y') }], message: 'm\n', author: sig, committer: sig };
+        expect({ path, sha: await writer.write(1, commit, 'sha1') }).toEqual({ path, sha: await writer.writeThroughIndex(1, commit, 'sha1') });
+      }
+      // Names that only start like it stay on the in-process way.
+      const before = (await gitOperations.get()).values.filter((v) => v.labels.kind === 'write-tree').reduce((n, v) => n + v.value, 0);
+      await writer.write(1, { parent: head, changes: [{ path: '.github/.gitignore', mode: '100644', content: Buffer.from('x') }], message: 'm\n', author: sig, committer: sig }, 'sha1');
+      expect((await gitOperations.get()).values.filter((v) => v.labels.kind === 'write-tree').reduce((n, v) => n + v.value, 0)).toBe(before);
+    });
+
+    it('should write the very commit git\'s index and commit-tree write, whatever the changes', async () => {
+      const writer = new CommitWriter(repo.git, objects, writers);
+      const sig = { name: 'W', email: 'w@example.com', when: 1_700_000_000, tz: '+0000' };
+      const written: string[] = [];
+      const same = async (parent: string | null, changes: TreeChange[], author: CommitSignature = sig, committer: CommitSignature = sig): Promise<string> => {
+        const commit: NewCommit = { parent, changes, message: 'change\n\nbody', author, committer };
+        const fast = await writer.write(1, commit, 'sha1');
+        expect(fast).toBe(await writer.writeThroughIndex(1, commit, 'sha1'));
+        written.push(fast);
+        return fast;
+      };
+      const file = (path: string, text: string, mode: '100644' | '100755' = '100644'): TreeChange => ({ path, mode, content: Buffer.from(text) });
+      // The in-process way starts no process (the long-lived writers are counted when they end).
+      const oneShots = async (): Promise<number> =>
+        (await gitOperations.get()).values
+          .filter((v) => ['read-tree', 'update-index', 'write-tree', 'commit-tree', 'hash-object', 'mktree'].includes(String(v.labels.kind)))
+          .reduce((n, v) => n + v.value, 0);
+      const before = await oneShots();
+      await writer.write(1, { parent: null, changes: [file('z/z.txt', 'z')], message: 'm', author: sig, committer: sig }, 'sha1');
+      expect(await oneShots()).toBe(before);
+      const base = await same(null, [file('a/b/c.txt', 'c'), file('a/d.txt', 'd', '100755'), file('e.txt', 'e'), file('a/b/f.txt', 'f')]);
+      const blob = repo.bare('rev-parse', `${base}:e.txt`).trim();
+      await same(base, [file('a/b/c.txt', 'c2'), { path: 'e.txt', remove: true }, { path: 'moved/e.txt', mode: '100644', blob }]);
+      // Emptied directories go; a removal of a missing path or of a directory's path removes nothing.
+      await same(base, [{ path: 'a/b/c.txt', remove: true }, { path: 'a/b/f.txt', remove: true }, { path: 'nope/x', remove: true }, { path: 'a', remove: true }]);
+      await same(base, [{ path: 'a/b/c.txt', remove: true }, { path: 'a/b/f.txt', remove: true }, { path: 'a/d.txt', remove: true }, { path: 'e.txt', remove: true }]);
+      // A file where a directory is, and a directory where a file is; later changes win.
+      await same(base, [file('a/b', 'now a file'), file('e.txt/inner.txt', 'now a dir'), file('x.txt', 'one'), file('x.txt', 'two', '100755')]);
+      // A submodule entry, names git sorts as directories, unchanged content.
+      await same(base, [{ path: 'sub', mode: '160000', blob: base }, file('a.b', 'dot'), file('a-b', 'dash'), file('e.txt', 'e')]);
+      // Identities as git's fmt_ident writes them, and those it refuses or rewrites.
+      for (const name of ['.x.', ' <a>b, ', 'a\nb', "o'neil\\", 'Zoë "Z"', '\u00e9t\u00e9']) {
+        await same(base, [file('n.txt', name)], { ...sig, name, email: ' <e@x>. ' }, { ...sig, email: '' });
+      }
+      for (const tz of ['+0530', '-0000', '-1200', '+2300', '+1460']) await same(base, [file('t.txt', tz)], { ...sig, tz });
+      await expect(same(base, [file('n.txt', 'x')], { ...sig, name: ';;' })).rejects.toThrow(/disallowed characters/);
+      // Each commit described in process as `git log --name-status` describes it (push payloads).
+      const history = repo.bare('rev-list', 'refs/heads/main').trim().split('\n');
+      for (const sha of [...written, ...history]) expect(await commitInfoOf(objects, 1, sha)).toEqual(await repo.git.commitInfo(1, sha));
     });
   });
 });

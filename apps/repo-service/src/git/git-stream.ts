@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { GitError, type GitService } from './git.service.js';
+import { GitError, gitKind, measureGit, type GitService } from './git.service.js';
 
 /**
  * Runs `git` in a repository and hands its stdout to `onChunk` as it arrives; `onChunk` answers
@@ -16,6 +16,7 @@ export function streamGit(
   return new Promise((resolve, reject) => {
     const child = spawn(git.bin, args, { env: git.env(repoId, env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stopped = false;
+    measureGit(child, gitKind(args), (code) => stopped || code === 0);
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => {
       if (stopped) return;

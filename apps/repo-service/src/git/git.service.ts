@@ -3,7 +3,34 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { ContractError, isValidRefName } from '@gitforge/contracts';
+import { gitOperationDuration, gitOperations, secondsSince } from '@gitforge/platform';
 import { RepoServiceConfig } from '../repo.config.js';
+
+/** The kind a git invocation is counted under in the metrics: its subcommand (after any `-c key=value`). */
+export function gitKind(args: string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-c') i++;
+    else if (!args[i]!.startsWith('-')) return args[i]!;
+  }
+  return 'git';
+}
+
+/**
+ * Counts a git process in `gitforge_git_operations_total` and its duration when it ends;
+ * `succeeded` judges the exit (some codes are answers, a process killed on purpose is no failure).
+ */
+export function measureGit(child: ChildProcess, kind: string, succeeded: (code: number | null) => boolean = (code) => code === 0): void {
+  const started = process.hrtime.bigint();
+  let counted = false;
+  const count = (outcome: 'ok' | 'error'): void => {
+    if (counted) return;
+    counted = true;
+    gitOperations.inc({ kind, outcome });
+    gitOperationDuration.observe({ kind, outcome }, secondsSince(started));
+  };
+  child.once('error', () => count('error'));
+  child.once('close', (code) => count(succeeded(code) ? 'ok' : 'error'));
+}
 
 export interface GitResult {
   stdout: Buffer;
@@ -37,6 +64,11 @@ export interface ServiceSpawnOptions {
   env?: Record<string, string>;
   /** Hooks directory for receive-pack (`core.hooksPath`). */
   hooksPath?: string;
+  /**
+   * Full duplex, as over SSH: one process advertises and then serves the client's requests on the
+   * same pipes. Default false: smart HTTP's `--stateless-rpc`, one process per request.
+   */
+  duplex?: boolean;
 }
 
 /** A commit as push payloads need it. */
@@ -152,6 +184,7 @@ export class GitService {
   private exec(args: string[], env: Record<string, string>, options: GitRunOptions): Promise<GitResult> {
     return new Promise((resolvePromise, reject) => {
       const child = spawn(this.bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+      measureGit(child, gitKind(args), (code) => code === 0 || (code !== null && options.okCodes?.includes(code) === true));
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -227,7 +260,8 @@ export class GitService {
   }
 
   async remove(repoId: number): Promise<void> {
-    await rm(this.repoPath(repoId), { recursive: true, force: true });
+    // A git process still writing in it (a housekeeper) can refill a directory being removed: retried.
+    await rm(this.repoPath(repoId), { recursive: true, force: true, maxRetries: 5 });
   }
 
   async exists(repoId: number): Promise<boolean> {
@@ -286,20 +320,27 @@ export class GitService {
   }
 
   /**
-   * Spawns `git <service> --stateless-rpc` for smart HTTP, in its own process group so that an
-   * abort can signal git and its children (pack-objects, index-pack, hooks) together.
+   * Spawns `git <service> --stateless-rpc` for smart HTTP (or the full-duplex service for SSH), in
+   * its own process group so that an abort can signal git and its children (pack-objects,
+   * index-pack, hooks) together.
    */
   spawnService(repoId: number, service: GitHttpService, options: ServiceSpawnOptions = {}): ChildProcess {
     const args = [
       ...(options.hooksPath ? ['-c', `core.hooksPath=${options.hooksPath}`] : []),
       // As Gitea's global git config: `git push -o …` works (receive-pack refuses options unless advertised).
       ...(service === 'receive-pack' ? ['-c', 'receive.advertisePushOptions=true'] : []),
+      // Housekeeping decides when to repack (maintenance/housekeeping.ts), one housekeeper per
+      // repository; receive-pack's own `gc --auto` would run beside it, unlocked and in the push.
+      ...(service === 'receive-pack' ? ['-c', 'receive.autogc=false'] : []),
       service,
-      '--stateless-rpc',
+      ...(options.duplex ? [] : ['--stateless-rpc']),
       ...(options.advertise ? ['--advertise-refs'] : []),
       this.repoPath(repoId),
     ];
-    return spawn(this.bin, args, { env: this.env(repoId, options.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(this.bin, args, { env: this.env(repoId, options.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // Clones (upload-pack) and pushes (receive-pack), apart from the ref advertisements that precede them.
+    measureGit(child, options.advertise ? `${service}-advertise` : service);
+    return child;
   }
 
   /** Whether `ancestor` is reachable from `descendant` (false for a force push). */

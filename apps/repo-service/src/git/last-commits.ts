@@ -31,6 +31,14 @@ export class LastCommits {
     return result;
   }
 
+  /**
+   * Records what a writer knows without a walk: `path` changed in `commit` (it differs from the
+   * commit's only parent there, or the commit has none), so `commit` is its last commit as of itself.
+   */
+  record(repoId: number, commit: string, path: string): void {
+    this.cache.set(key(repoId, commit, path), commit);
+  }
+
   private async walk(repoId: number, commit: string, prefix: string, missing: Set<string>, result: Map<string, string>): Promise<void> {
     // One missing entry: limit the walk to that path, not the whole directory.
     const pathspec = missing.size === 1 ? prefix + [...missing][0]! : prefix.replace(/\/$/, '');

@@ -5,12 +5,13 @@ import { CommitLog } from './commit-log.js';
 import { CommitWriter } from './commit-writer.js';
 import { GitObjects } from './git-objects.js';
 import { LastCommits } from './last-commits.js';
+import { ObjectWriterPool } from './object-writer.pool.js';
 import { Refs } from './refs.js';
 
 /** Reading and writing repositories' objects and refs (the pieces on top of GitService). */
 @Module({
   imports: [ReposModule],
-  providers: [CatFilePool, GitObjects, CommitLog, CommitWriter, LastCommits, Refs],
-  exports: [CatFilePool, GitObjects, CommitLog, CommitWriter, LastCommits, Refs],
+  providers: [CatFilePool, ObjectWriterPool, GitObjects, CommitLog, CommitWriter, LastCommits, Refs],
+  exports: [CatFilePool, ObjectWriterPool, GitObjects, CommitLog, CommitWriter, LastCommits, Refs],
 })
 export class RepoGitModule {}

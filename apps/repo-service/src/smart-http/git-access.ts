@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
+import { AccessMode, GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
+import { RepoPermission } from '../access/repo-permission.js';
 import type { GitHttpService } from '../git/git.service.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 
@@ -65,6 +66,32 @@ export class GitAccess {
     if (!permission.canRead('repo.code')) return refuse(404, 'Repository not found');
     if (!pull && repo.isMirror) return refuse(403, 'mirror repository is read-only');
     return { ok: true, ctx: { repo, owner, permission } };
+  }
+
+  /**
+   * A deploy key (SSH, or an LFS token one handed out): only the repositories it was added to,
+   * reading always, writing unless it is read-only. It acts as the repository's owner, as Gitea's
+   * serv does, with `deployKeyId` set so that branch protection applies its deploy-key rules.
+   */
+  async checkDeployKey(
+    uses: { deployKeyId: number; repoId: number; readOnly: boolean }[],
+    ownerName: string,
+    repoName: string,
+    service: GitHttpService,
+  ): Promise<{ ok: true; ctx: RepoContext; actor: Actor; deployKeyId: number } | { ok: false; status: number; message: string }> {
+    const pull = service === 'upload-pack';
+    const owner = await this.ownerOf(null, ownerName);
+    const repo = owner ? await this.repos.findByOwnerAndName(owner.owner.id, repoName) : null;
+    const use = repo ? uses.find((u) => u.repoId === repo.id) : undefined;
+    if (!owner || !repo || !use) return { ok: false, status: 404, message: 'Repository not found' };
+    if (!pull && use.readOnly) return { ok: false, status: 403, message: `Deploy key ${use.deployKeyId} is read-only: it cannot push to ${ownerName}/${repoName}` };
+    if (!pull && repo.isArchived) {
+      return { ok: false, status: 403, message: 'This repo is archived. You can view files and clone it, but cannot push or open issues/pull-requests.' };
+    }
+    if (!pull && repo.isMirror) return { ok: false, status: 403, message: 'mirror repository is read-only' };
+    const actor: Actor = { id: owner.owner.id, login: owner.owner.login, isAdmin: false, scopes: null };
+    const permission = new RepoPermission(use.readOnly ? AccessMode.read : AccessMode.write);
+    return { ok: true, ctx: { repo, owner, permission }, actor, deployKeyId: use.deployKeyId };
   }
 
   private async ownerOf(actor: Actor | null, name: string): Promise<OwnerAccess | null> {

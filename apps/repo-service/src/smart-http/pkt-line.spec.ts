@@ -61,4 +61,19 @@ describe(ReportStatusRewriter.name, () => {
     const other = Buffer.concat([pkt('unpack ok\n'), pkt('ng refs/tags/v1 failed to lock\n'), Buffer.from('0000')]);
     expect(await run(new ReportStatusRewriter((ref) => reasons.get(ref)), [other])).toEqual(other);
   });
+
+  it('should pass a full-duplex (SSH) advertisement through untouched and rewrite the side-band report after it', async () => {
+    const advertisement = pkt('1234567890123456789012345678901234567890 refs/heads/main\0report-status side-band-64k\n');
+    const out = await run(new ReportStatusRewriter((ref) => reasons.get(ref), { advertisementFirst: true }), [
+      advertisement,
+      Buffer.from('0000'),
+      ...sideband(report, 30),
+      Buffer.from('0000'),
+    ]);
+    const outer = new PktLineReader().push(out);
+    expect(outer.slice(0, 2)).toEqual([{ kind: 'data', data: advertisement.subarray(4) }, { kind: 'flush' }]);
+    const band1 = Buffer.concat(outer.slice(2).filter((p) => p.kind === 'data' && p.data[0] === 1).map((p) => (p.kind === 'data' ? p.data.subarray(1) : Buffer.alloc(0))));
+    const inner = new PktLineReader().push(band1).map((p) => (p.kind === 'data' ? p.data.toString() : p.kind));
+    expect(inner).toContain('ng refs/tags/v1 protected tag\n');
+  });
 });

@@ -61,9 +61,15 @@ export class ReportStatusRewriter extends Transform {
   private readonly outer = new PktLineReader();
   private readonly inner = new PktLineReader();
   private sideband: boolean | undefined;
+  /** Over SSH receive-pack first advertises its refs (up to a flush): passed on untouched. */
+  private inAdvertisement: boolean;
 
-  constructor(private readonly reasonFor: (ref: string) => string | undefined) {
+  constructor(
+    private readonly reasonFor: (ref: string) => string | undefined,
+    options: { advertisementFirst?: boolean } = {},
+  ) {
     super();
+    this.inAdvertisement = options.advertisementFirst ?? false;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -82,6 +88,11 @@ export class ReportStatusRewriter extends Transform {
   }
 
   private forward(p: Packet): void {
+    if (this.inAdvertisement) {
+      if (p.kind === 'flush') this.inAdvertisement = false;
+      this.push(p.kind === 'data' ? pkt(p.data) : encodePacket(p));
+      return;
+    }
     if (p.kind !== 'data') {
       this.push(encodePacket(p));
       return;

@@ -3,6 +3,7 @@ import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '@gitforge/platform';
 import type { RefUpdate } from '../protections/push-policy.js';
@@ -25,48 +26,17 @@ export interface PushHookHandlers {
 }
 
 /**
- * The hooks git runs are two tiny scripts shared by every repository (`core.hooksPath`): they
- * hand the ref updates to this process over a loopback HTTP call authenticated by a token that
- * names one push, and turn the answer into git's exit status and `remote:` lines.
+ * The hooks git runs are two tiny scripts shared by every repository (`core.hooksPath`) that run
+ * hook-client.ts: it hands the ref updates to this process over a loopback HTTP call
+ * authenticated by a token that names one push, and turns the answer into git's exit status and
+ * `remote:` lines.
  */
 const HOOK_SCRIPT = (name: string): string => `#!/bin/sh
 exec "$GITFORGE_NODE" "$GITFORGE_HOOK_CLIENT" ${name}
 `;
 
-const HOOK_CLIENT = `// Written by gitforge's repo-service; git runs it through the pre-receive and post-receive hooks.
-import { request } from 'node:http';
-const hook = process.argv[2];
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const env = {};
-for (const key of ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH']) {
-  if (process.env[key]) env[key] = process.env[key];
-}
-const fail = () => {
-  process.stderr.write('Gitea: the push could not be checked\\n');
-  process.exit(1);
-};
-const req = request(
-  process.env.GITFORGE_HOOK_URL,
-  { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.GITFORGE_HOOK_TOKEN } },
-  (res) => {
-    const parts = [];
-    res.on('data', (c) => parts.push(c));
-    res.on('end', () => {
-      let answer;
-      try {
-        answer = JSON.parse(Buffer.concat(parts).toString('utf8'));
-      } catch {
-        return fail();
-      }
-      for (const line of answer.messages ?? []) process.stderr.write(line + '\\n');
-      process.exit(res.statusCode === 200 && answer.ok ? 0 : 1);
-    });
-  },
-);
-req.on('error', fail);
-req.end(JSON.stringify({ hook, input: Buffer.concat(chunks).toString('utf8'), env }));
-`;
+/** The hook program itself, compiled beside this file (see hook-client.ts). */
+const HOOK_CLIENT_PATH = fileURLToPath(new URL('./hook-client.js', import.meta.url));
 
 const MAX_HOOK_BODY = 32 * 1024 * 1024;
 
@@ -105,7 +75,7 @@ export class PushHooks implements OnApplicationShutdown {
     return {
       env: {
         GITFORGE_NODE: process.execPath,
-        GITFORGE_HOOK_CLIENT: resolve(this.hooksPath, 'gitforge-hook.mjs'),
+        GITFORGE_HOOK_CLIENT: HOOK_CLIENT_PATH,
         GITFORGE_HOOK_URL: url,
         GITFORGE_HOOK_TOKEN: token,
       },
@@ -117,7 +87,6 @@ export class PushHooks implements OnApplicationShutdown {
     await mkdir(this.hooksPath, { recursive: true });
     // Replicas sharing the volume write the same bytes; a rename keeps readers from seeing half a file.
     const files: Array<[string, string]> = [
-      ['gitforge-hook.mjs', HOOK_CLIENT],
       ['pre-receive', HOOK_SCRIPT('pre-receive')],
       ['post-receive', HOOK_SCRIPT('post-receive')],
     ];

@@ -1,20 +1,19 @@
 import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import { GitHttp, type Actor } from '@gitforge/contracts';
-import { createLogger, decodePathSegment, internalSecret, requestHeader, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
+import { createLogger, decodePathSegment, drainRequest, internalSecret, requestHeader, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService, type GitHttpService } from '../git/git.service.js';
-import { PushPolicy, type PushContext } from '../protections/push-policy.js';
-import { PushesService } from '../pushes/pushes.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { GitAccess } from './git-access.js';
-import { HOOK_DECLINED, pkt, ReportStatusRewriter } from './pkt-line.js';
-import { PushHooks, type HookAnswer } from './push-hooks.js';
+import { pkt, ReportStatusRewriter } from './pkt-line.js';
+import { collect, exitOf, signalGroup } from './git-process.js';
+import { PushSessions } from './push-sessions.js';
+import { WriteCoalescer } from './write-coalescer.js';
 
 const log = createLogger('smart-http');
 
@@ -25,7 +24,6 @@ const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache',
 /** How long a finished answer waits for the rest of a request body that git did not read. */
 const DRAIN_MS = 5_000;
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 413: 'Request Entity Too Large' };
-const QUARANTINE_KEYS = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH'] as const;
 
 class BodyTooLarge extends Error {}
 
@@ -56,16 +54,6 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers }).end(`${message}\n`);
 }
 
-/** Signals git and everything it started (pack-objects, index-pack, hooks): it runs in its own process group. */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 /**
  * repo-service's side of smart HTTP: the gateway has authenticated the caller and signed it into
  * a header; this checks access, runs `git upload-pack` / `git receive-pack --stateless-rpc` and
@@ -80,9 +68,7 @@ export class SmartHttpHandler {
     private readonly config: RepoServiceConfig,
     private readonly gitAccess: GitAccess,
     private readonly git: GitService,
-    private readonly hooks: PushHooks,
-    private readonly policy: PushPolicy,
-    private readonly pushes: PushesService,
+    private readonly pushSessions: PushSessions,
   ) {
     this.secret = internalSecret(config);
   }
@@ -123,7 +109,10 @@ export class SmartHttpHandler {
     if (advertise) return this.advertise(verdict.ctx, svc, env, res);
     if (requestHeader(req, 'content-type') !== `application/x-git-${svc}-request`) return plain(res, 400, 'Bad Request');
     const length = Number(requestHeader(req, 'content-length') ?? 0);
-    if (length > this.config.GITFORGE_GIT_MAX_BODY_BYTES) return plain(res, 413, 'Request Entity Too Large', { Connection: 'close' });
+    if (length > this.config.GITFORGE_GIT_MAX_BODY_BYTES) {
+      res.once('finish', () => drainRequest(req));
+      return plain(res, 413, 'Request Entity Too Large');
+    }
     return this.serve(req, res, verdict.ctx, verified.actor, svc, env);
   }
 
@@ -160,10 +149,10 @@ export class SmartHttpHandler {
     const repoId = ctx.repo.id;
     // GitAccess never lets an anonymous push through; without an actor there would be no hook to check it.
     if (svc === 'receive-pack' && !actor) return plain(res, 401, 'Unauthorized', { 'WWW-Authenticate': GitHttp.challenge });
-    const push = svc === 'receive-pack' && actor ? await this.openPush({ ...ctx, actor }) : undefined;
+    const push = svc === 'receive-pack' && actor ? await this.pushSessions.open({ ...ctx, actor }) : undefined;
     const child = this.git.spawnService(repoId, svc, {
       env: { ...env, ...(push?.env ?? {}) },
-      hooksPath: push ? this.hooks.hooksPath : undefined,
+      hooksPath: push?.hooksPath,
     });
     const stderr = collect(child.stderr!);
     const exited = exitOf(child);
@@ -176,7 +165,9 @@ export class SmartHttpHandler {
     };
     let aborted: string | undefined;
     const rejections = push?.rejections;
-    const output: Readable = rejections ? child.stdout!.pipe(new ReportStatusRewriter((ref) => rejections.get(ref))) : child.stdout!;
+    const output: Readable = rejections
+      ? child.stdout!.pipe(new ReportStatusRewriter((ref) => rejections.get(ref)))
+      : child.stdout!.pipe(new WriteCoalescer());
     const abort = (why: string, status?: number): void => {
       if (aborted || child.exitCode !== null) return;
       aborted = why;
@@ -188,6 +179,7 @@ export class SmartHttpHandler {
       if (svc === 'upload-pack') {
         signalGroup(child, 'SIGTERM');
         child.stdout!.destroy();
+        output.destroy();
       } else {
         // receive-pack still writes its report; let it drain so it never blocks on a full pipe.
         child.stdout!.unpipe();
@@ -276,60 +268,5 @@ export class SmartHttpHandler {
       body.pipe(limit).pipe(stdin);
     });
   }
-
-  /** Registers the push's hook callbacks: PushPolicy before the refs move, PushesService after. */
-  private async openPush(ctx: PushContext): Promise<{ env: Record<string, string>; close: () => void; rejections: Map<string, string> }> {
-    const rejections = new Map<string, string>();
-    const session = await this.hooks.open({
-      preReceive: async (updates, objects): Promise<HookAnswer> => {
-        const decisions = await this.policy.checkRefUpdates(ctx, updates, this.quarantine(ctx.repo.id, objects));
-        const messages: string[] = [];
-        for (const d of decisions) {
-          if (d.allowed) continue;
-          // As Gitea: the sentence on a `remote: Gitea: …` line, and git's own "pre-receive hook
-          // declined" in that ref's report, here followed by the same sentence.
-          rejections.set(d.ref, `${HOOK_DECLINED}: ${d.message}`);
-          messages.push(`Gitea: ${d.message}`);
-        }
-        return { ok: messages.length === 0, messages };
-      },
-      postReceive: async (updates): Promise<HookAnswer> => {
-        await this.pushes.afterRefUpdates(ctx, updates);
-        return { ok: true, messages: [] };
-      },
-    });
-    return { ...session, rejections };
-  }
-
-  /** The quarantine variables git gave the hook, kept only if they point into this repository's objects. */
-  private quarantine(repoId: number, given: Record<string, string>): Record<string, string> {
-    const objects = join(this.git.repoPath(repoId), 'objects');
-    const inside = (p: string): boolean => {
-      const rel = relative(objects, resolve(p));
-      return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-    };
-    const env: Record<string, string> = {};
-    for (const key of QUARANTINE_KEYS) {
-      const value = given[key];
-      if (value && value.split(':').every(inside)) env[key] = value;
-    }
-    return env;
-  }
 }
 
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((ok) => {
-    child.once('error', () => ok(null));
-    child.once('close', (code) => ok(code));
-  });
-}
-
-/** The first 4 KiB of a stream, for a log line. */
-function collect(stream: Readable): () => string {
-  let text = '';
-  stream.on('data', (b: Buffer) => {
-    if (text.length < 4096) text += b.toString('utf8');
-  });
-  return () => text.slice(0, 4096);
-}

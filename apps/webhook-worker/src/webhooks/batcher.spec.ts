@@ -1,4 +1,4 @@
-import { Batcher } from './batcher.js';
+import { Batcher, oneByOneOnFailure } from './batcher.js';
 
 describe(Batcher.name, () => {
   it('should send calls that arrive while a batch is in flight together, each caller getting its own answer', async () => {
@@ -42,5 +42,24 @@ describe(Batcher.name, () => {
       { status: 'rejected', reason: expect.any(Error) },
     ]);
     await expect(sut.submit(3)).resolves.toBe(3);
+  });
+
+  it('should run each input alone after its batch failed, failing only the callers whose input fails alone', async () => {
+    const batches: number[][] = [];
+    const sut = new Batcher<number, number>(
+      oneByOneOnFailure(async (inputs) => {
+        batches.push(inputs);
+        if (inputs.includes(2)) throw new Error(`refused ${inputs.join(',')}`);
+        return inputs.map((i) => i * 10);
+      }),
+      100,
+    );
+    const settled = await Promise.allSettled([sut.submit(1), sut.submit(2), sut.submit(3)]);
+    expect(settled).toEqual([
+      { status: 'fulfilled', value: 10 },
+      { status: 'rejected', reason: new Error('refused 2') },
+      { status: 'fulfilled', value: 30 },
+    ]);
+    expect(batches).toEqual([[1, 2, 3], [1], [2], [3]]);
   });
 });

@@ -6,13 +6,33 @@
  * still learns its own outcome only after its batch has finished, so a job never completes
  * before its write has committed.
  */
+/** An output of a batch that fails only its own caller (see {@link oneByOneOnFailure}). */
+export class Failed {
+  constructor(readonly error: unknown) {}
+}
+
+/**
+ * A batch run that, when the batch as a whole fails, runs each input alone: one input the
+ * database refuses fails only its own caller, not its neighbours'.
+ */
+export function oneByOneOnFailure<In, Out>(run: (inputs: In[]) => Promise<Out[]>): (inputs: In[]) => Promise<Array<Out | Failed>> {
+  return async (inputs) => {
+    try {
+      return await run(inputs);
+    } catch (err) {
+      if (inputs.length === 1) return [new Failed(err)];
+      return Promise.all(inputs.map((input) => run([input]).then((out) => out[0]!, (one: unknown) => new Failed(one))));
+    }
+  };
+}
+
 export class Batcher<In, Out> {
   private waiting: Array<{ input: In; resolve: (out: Out) => void; reject: (err: unknown) => void }> = [];
   private flushing = false;
 
   constructor(
-    /** Answers one output per input, in input order. */
-    private readonly run: (inputs: In[]) => Promise<Out[]>,
+    /** Answers one output per input, in input order; a {@link Failed} output fails its caller alone. */
+    private readonly run: (inputs: In[]) => Promise<Array<Out | Failed>>,
     private readonly maxBatch: number,
   ) {}
 
@@ -31,7 +51,11 @@ export class Batcher<In, Out> {
       const batch = this.waiting.splice(0, this.maxBatch);
       try {
         const outputs = await this.run(batch.map((b) => b.input));
-        batch.forEach((b, i) => b.resolve(outputs[i]!));
+        batch.forEach((b, i) => {
+          const out = outputs[i]!;
+          if (out instanceof Failed) b.reject(out.error);
+          else b.resolve(out);
+        });
       } catch (err) {
         for (const b of batch) b.reject(err);
       }

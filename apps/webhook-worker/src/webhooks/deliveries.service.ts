@@ -23,7 +23,7 @@ import { PlatformConfig, RpcClient } from '@gitforge/platform';
 import { DeliveryQueue } from './delivery-queue.js';
 import { toDelivery, toDeliveryDetail } from './delivery.mapper.js';
 import { HookTasksRepository } from './hook-tasks.repository.js';
-import type { PushPayload } from './payloads/gitea-payloads.js';
+import type { PushPayload } from '@gitforge/contracts';
 
 /**
  * GitHub's deliveries API under every hook kind, and Gitea's test delivery. Access is the hook's:
@@ -57,7 +57,8 @@ export class DeliveriesService {
   }
 
   async get(actor: Actor | null, params: HookParams & { deliveryId: string }): Promise<HookDeliveryDetail> {
-    return toDeliveryDetail(await this.delivery(actor, params));
+    const row = await this.delivery(actor, params);
+    return toDeliveryDetail(row, row.requestBody ?? (await this.tasks.findPayload(row.taskId)) ?? '');
   }
 
   /** Sends the delivery's event again under the same delivery id (`X-Gitea-Delivery`). */

@@ -30,10 +30,11 @@ export function toDelivery(d: HookDeliveryEntity): HookDelivery {
   };
 }
 
-export function toDeliveryDetail(d: HookDeliveryEntity): HookDeliveryDetail {
-  let payload: unknown = d.requestBody;
+/** `body`: the request body sent (the record's, or its task's payload when the record has none). */
+export function toDeliveryDetail(d: HookDeliveryEntity, body: string): HookDeliveryDetail {
+  let payload: unknown = body;
   try {
-    payload = JSON.parse(d.requestBody);
+    payload = JSON.parse(body);
   } catch {
     // not JSON: shown as sent
   }

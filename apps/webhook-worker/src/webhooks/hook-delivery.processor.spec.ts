@@ -7,35 +7,40 @@ import { WebhookWorkerConfig } from '../worker.config.js';
 import { DeliveryFailed, HookDeliveryProcessor } from './hook-delivery.processor.js';
 import type { HookDeliveryEntity, HookTaskEntity } from './hook-task.entity.js';
 import type { HookTargetsCache } from './hook-targets.cache.js';
-import type { AttemptRecord, HookTasksRepository } from './hook-tasks.repository.js';
+import type { AttemptAnswer, AttemptRecord, HookTasksRepository } from './hook-tasks.repository.js';
 
 /** The task store in memory, with the repository's semantics (one record per attempt key). */
 class FakeTasks {
   tasks = new Map<number, HookTaskEntity>();
   attempts: HookDeliveryEntity[] = [];
 
-  async findTasks(ids: number[]) {
-    return ids.flatMap((id) => (this.tasks.has(id) ? [{ ...this.tasks.get(id)! }] : []));
+  async findTaskAttempts(keys: Array<{ taskId: number; attemptKey: string }>) {
+    const found = new Map<string, { task: HookTaskEntity; previous: AttemptRecord['outcome'] | null }>();
+    for (const k of keys) {
+      const task = this.tasks.get(k.taskId);
+      if (!task) continue;
+      const a = this.attempts.find((x) => x.taskId === k.taskId && x.attemptKey === k.attemptKey);
+      found.set(`${k.taskId}#${k.attemptKey}`, { task: { ...task }, previous: a?.outcome ?? null });
+    }
+    return found;
   }
   async setTaskState(_m: unknown, id: number, state: HookTaskEntity['state']) {
     this.tasks.get(id)!.state = state;
   }
-  async recordAttempts(entries: Array<{ attempt: AttemptRecord; taskState: HookTaskEntity['state'] | null }>) {
-    for (const { attempt, taskState } of entries) this.record(attempt, taskState);
-  }
-  private record(a: AttemptRecord, state: HookTaskEntity['state'] | null) {
-    if (state) this.tasks.get(a.taskId)!.state = state;
-    const existing = this.attempts.findIndex((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
-    if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };
-    else this.attempts.push({ ...a, id: this.attempts.length + 1 });
-  }
-  async findOutcomes(keys: Array<{ taskId: number; attemptKey: string }>) {
-    const found = new Map<string, AttemptRecord['outcome']>();
-    for (const k of keys) {
-      const a = this.attempts.find((x) => x.taskId === k.taskId && x.attemptKey === k.attemptKey);
-      if (a) found.set(`${k.taskId}#${k.attemptKey}`, a.outcome);
+  async recordSending(attempts: AttemptRecord[]) {
+    for (const a of attempts) {
+      const existing = this.attempts.findIndex((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
+      if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };
+      else this.attempts.push({ ...a, id: this.attempts.length + 1 });
     }
-    return found;
+  }
+  async recordAnswers(entries: Array<{ answer: AttemptAnswer; taskState: HookTaskEntity['state'] | null }>) {
+    for (const { answer, taskState } of entries) {
+      const existing = this.attempts.find((x) => x.taskId === answer.taskId && x.attemptKey === answer.attemptKey);
+      if (!existing) throw new Error(`no attempt record to complete for ${answer.taskId}#${answer.attemptKey}`);
+      Object.assign(existing, answer);
+      if (taskState) this.tasks.get(answer.taskId)!.state = taskState;
+    }
   }
   async recentOutcomes(hookId: number, sinceMs: number, limit: number) {
     return this.attempts
@@ -129,6 +134,8 @@ describe(HookDeliveryProcessor.name, () => {
     expect(received).toBe(1);
     expect(tasks.tasks.get(1)!.state).toBe('delivered');
     expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', guid: 'u-1', outcome: 'success', responseStatus: 200, statusText: 'OK' })]);
+    // A gitea hook is sent the stored payload: the record reads it from the task.
+    expect(tasks.attempts[0]!.requestBody).toBeNull();
   });
 
   it('should fail the job on a 500 so the queue retries it, and close the task after the last attempt', async () => {

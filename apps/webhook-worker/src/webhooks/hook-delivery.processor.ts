@@ -1,18 +1,18 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { HookPatterns, QueueNames, type HookTarget } from '@gitforge/contracts';
-import { createLogger, Database, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
+import { createLogger, Database, QueueDriver, RpcClient, webhookDeliveries, webhookDeliveryDuration, type QueueJob } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
 import type { DeliveryJob } from './delivery-queue.js';
 import { buildHookRequest } from './hook-request.js';
 import { HookSender, type SendResult } from './hook-sender.js';
-import { Batcher } from './batcher.js';
+import { Batcher, oneByOneOnFailure } from './batcher.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
-import type { HookTaskEntity, HookTaskState } from './hook-task.entity.js';
-import { HookTasksRepository, type AttemptRecord } from './hook-tasks.repository.js';
+import type { HookTaskState } from './hook-task.entity.js';
+import { HookTasksRepository, type AttemptAnswer, type AttemptRecord, type TaskAttempt } from './hook-tasks.repository.js';
 import { HostMatcher } from './host-matcher.js';
 
 /** Reads or writes that concurrent delivery jobs share in one statement (at most the delivery concurrency in practice). */
-const MAX_BATCH = 100;
+const MAX_BATCH = 128;
 
 /** A failed attempt makes the job fail, so the queue retries it with exponential backoff. */
 export class DeliveryFailed extends Error {}
@@ -26,10 +26,36 @@ function payloadAction(payload: string): string | null {
   }
 }
 
+/**
+ * The payload's `action` per event: the tasks of one event share its payload, so it is parsed
+ * once per event rather than once per delivery. Bounded: cleared when full.
+ */
+class EventActions {
+  private readonly actions = new Map<string, string | null>();
+
+  of(eventId: string, payload: string): string | null {
+    let action = this.actions.get(eventId);
+    if (action === undefined) {
+      if (this.actions.size >= 10_000) this.actions.clear();
+      action = payloadAction(payload);
+      this.actions.set(eventId, action);
+    }
+    return action;
+  }
+}
+
 type AttemptEnd = Pick<
   AttemptRecord,
   'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'
 >;
+
+/**
+ * A received body as it can be recorded: PostgreSQL text holds no NUL character, and a record it
+ * refuses would fail the job after the receiver had the request (sent again on every retry).
+ */
+function recordable(body: string): string {
+  return body.includes('\u0000') ? body.replaceAll('\u0000', '\ufffd') : body;
+}
 
 export function attemptEnd(result: SendResult): AttemptEnd {
   if (result.kind === 'response') {
@@ -37,7 +63,7 @@ export function attemptEnd(result: SendResult): AttemptEnd {
     return {
       responseStatus: result.status,
       responseHeaders: JSON.stringify(result.headers),
-      responseBody: result.body,
+      responseBody: recordable(result.body),
       durationMs: result.durationMs,
       outcome: ok ? 'success' : 'failure',
       statusText: ok ? 'OK' : `Invalid HTTP Response: ${result.status}`,
@@ -74,12 +100,13 @@ export function attemptEnd(result: SendResult): AttemptEnd {
 export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = createLogger('hook-delivery');
   private readonly sender: HookSender;
-  /** Task reads of concurrent jobs, one query per batch. */
-  private readonly loads: Batcher<number, HookTaskEntity | null>;
-  /** Outcomes already recorded for the attempts concurrent jobs are about to make, one query per batch. */
-  private readonly previous: Batcher<{ taskId: number; attemptKey: string }, AttemptRecord['outcome'] | null>;
-  /** Attempt records of concurrent jobs, one commit per batch; null or the error that kept the record out. */
-  private readonly records: Batcher<{ attempt: AttemptRecord; taskState: HookTaskState | null }, unknown>;
+  private readonly actions = new EventActions();
+  /** The tasks concurrent jobs deliver, with what is recorded of the attempts they are about to make: one query per batch. */
+  private readonly loads: Batcher<{ taskId: number; attemptKey: string }, TaskAttempt | null>;
+  /** Attempts concurrent jobs are about to send, recorded as under way: one commit per batch. */
+  private readonly sending: Batcher<AttemptRecord, undefined>;
+  /** Their answers, and the tasks they settle: one commit per batch. */
+  private readonly answers: Batcher<{ answer: AttemptAnswer; taskState: HookTaskState | null }, undefined>;
 
   constructor(
     private readonly queue: QueueDriver,
@@ -99,25 +126,15 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       new HostMatcher(list),
       'GITFORGE_WEBHOOK_ALLOWED_HOSTS',
       config.GITFORGE_WEBHOOK_TIMEOUT_MS,
+      config.GITFORGE_WEBHOOK_CONCURRENCY,
     );
-    this.loads = new Batcher(async (ids) => {
-      const found = new Map((await this.tasks.findTasks([...new Set(ids)])).map((t) => [t.id, t]));
-      return ids.map((id) => found.get(id) ?? null);
-    }, MAX_BATCH);
-    this.previous = new Batcher(async (keys) => {
-      const found = await this.tasks.findOutcomes(keys);
+    this.loads = new Batcher(async (keys) => {
+      const found = await this.tasks.findTaskAttempts(keys);
       return keys.map((k) => found.get(`${k.taskId}#${k.attemptKey}`) ?? null);
     }, MAX_BATCH);
-    this.records = new Batcher(async (entries) => {
-      try {
-        await this.tasks.recordAttempts(entries);
-        return entries.map(() => null);
-      } catch (err) {
-        if (entries.length === 1) return [err];
-        // One record the database refuses must not fail its neighbours' jobs: write them one by one.
-        return Promise.all(entries.map((e) => this.tasks.recordAttempts([e]).then(() => null, (one: unknown) => one)));
-      }
-    }, MAX_BATCH);
+    const each = <T>(write: (batch: T[]) => Promise<void>) => oneByOneOnFailure(async (batch: T[]) => (await write(batch), batch.map(() => undefined)));
+    this.sending = new Batcher(each<AttemptRecord>((batch) => this.tasks.recordSending(batch)), MAX_BATCH);
+    this.answers = new Batcher(each<{ answer: AttemptAnswer; taskState: HookTaskState | null }>((batch) => this.tasks.recordAnswers(batch)), MAX_BATCH);
   }
 
   onApplicationBootstrap(): void {
@@ -132,11 +149,14 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
 
   async handle(job: QueueJob<DeliveryJob>): Promise<void> {
     const { taskId, maxAttempts, redelivery } = job.data;
-    const task = await this.loads.submit(taskId);
-    if (!task) {
+    // A job run again after its worker died has the same attempt key as the run that died.
+    const attemptKey = `${job.id}#${job.attemptsMade}`;
+    const loaded = await this.loads.submit({ taskId, attemptKey });
+    if (!loaded) {
       this.log.info({ taskId }, 'hook task is gone; nothing to deliver');
       return;
     }
+    const { task, previous } = loaded;
     if (task.state !== 'pending' && !redelivery) return;
     const hook = await this.targets.get(task.hookId);
     // Like Gitea: a task whose hook was removed or deactivated meanwhile is closed without sending.
@@ -149,9 +169,6 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       await this.db.transaction((m) => this.tasks.setTaskState(m, task.id, 'failed'));
       return;
     }
-    // A job run again after its worker died has the same attempt key as the run that died.
-    const attemptKey = `${job.id}#${job.attemptsMade}`;
-    const previous = await this.previous.submit({ taskId: task.id, attemptKey });
     if (previous === 'success') {
       // The worker died after recording the answer but before the queue heard of it: done already.
       this.log.info({ taskId: task.id, delivery: task.uuid }, 'attempt already delivered; not sending it again');
@@ -168,28 +185,34 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       attemptKey,
       guid: task.uuid,
       eventType: task.eventType,
-      action: payloadAction(task.payload),
+      action: this.actions.of(task.eventId, task.payload),
       repoId: task.repoId,
       redelivery,
       url: request.url,
       requestHeaders: JSON.stringify(request.recordedHeaders),
-      requestBody: request.recordedBody,
+      // Gitea and gogs hooks are sent the stored payload itself: the record points at it.
+      requestBody: request.recordedBody === task.payload ? null : request.recordedBody,
       deliveredAt: startedAt,
     };
     // Recorded before sending, so a run that follows a crash knows this attempt was under way.
-    const unrecorded = await this.records.submit({
-      attempt: { ...base, responseStatus: 0, responseHeaders: '{}', responseBody: null, durationMs: 0, outcome: 'sending', statusText: 'Sending' },
-      taskState: null,
+    await this.sending.submit({
+      ...base,
+      responseStatus: 0,
+      responseHeaders: '{}',
+      responseBody: null,
+      durationMs: 0,
+      outcome: 'sending',
+      statusText: 'Sending',
     });
-    if (unrecorded) throw unrecorded;
     const end = attemptEnd(await this.sender.send(request));
+    webhookDeliveries.inc({ outcome: end.outcome });
+    webhookDeliveryDuration.observe({ outcome: end.outcome }, end.durationMs / 1000);
     const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
     const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
-    const refused = await this.records.submit({
-      attempt: { ...base, ...end },
+    await this.answers.submit({
+      answer: { taskId: task.id, attemptKey, ...end },
       taskState: redelivery ? null : state,
     });
-    if (refused) throw refused;
     if (end.outcome !== 'success') await this.disableIfFailing(hook);
     if (end.outcome === 'failure' && !lastAttempt) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
   }

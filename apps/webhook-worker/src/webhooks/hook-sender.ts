@@ -7,6 +7,12 @@ import type { HostMatcher } from './host-matcher.js';
 /** Response bodies are recorded up to this many bytes (the rest is discarded unread). */
 export const RESPONSE_BODY_CAP = 64 * 1024;
 const MAX_REDIRECTS = 10;
+/**
+ * Idle connections kept per host after a burst (the rest are closed as their answers arrive): a
+ * backlog drained to many receivers that never close idle connections must not hold a socket per
+ * delivery it sent at once, per host, for good.
+ */
+export const IDLE_SOCKETS_PER_HOST = 8;
 
 export interface HookHttpRequest {
   url: string;
@@ -38,16 +44,20 @@ export function canonicalHeader(name: string): string {
  * checked again. The deadline covers connecting, redirects and reading the response.
  */
 export class HookSender {
-  private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
-  };
+  /** Connections kept open per host between deliveries, up to `maxSockets` per host (the deliveries sent at once). */
+  private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
 
   constructor(
     private readonly allowed: HostMatcher,
     private readonly settingName: string,
     private readonly timeoutMs: number,
-  ) {}
+    maxSockets = 64,
+  ) {
+    this.agents = {
+      'http:': new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: IDLE_SOCKETS_PER_HOST }),
+      'https:': new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: IDLE_SOCKETS_PER_HOST }),
+    };
+  }
 
   private refusal(host: string, ip: string): string {
     return `webhook can only call allowed HTTP servers (check your ${this.settingName} setting), deny '${host}(${ip})'`;

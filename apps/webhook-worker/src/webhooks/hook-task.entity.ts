@@ -82,8 +82,9 @@ export class HookDeliveryEntity {
   @Column({ type: 'text', default: '{}' })
   requestHeaders!: string;
 
-  @Column({ type: 'text', default: '' })
-  requestBody!: string;
+  /** The JSON sent (signed); null when it was the task's payload as stored, read from there. */
+  @Column({ type: 'text', nullable: true })
+  requestBody!: string | null;
 
   @Column({ type: 'integer', default: 0 })
   responseStatus!: number;

@@ -7,6 +7,22 @@ import { HookDeliveryEntity, HookTaskEntity, type HookTaskState } from './hook-t
 export type NewTask = Pick<HookTaskEntity, 'hookId' | 'eventId' | 'uuid' | 'eventType' | 'payload' | 'repoId'>;
 export type AttemptRecord = Omit<HookDeliveryEntity, 'id'>;
 
+/** What an answer (or its absence) adds to an attempt's record. */
+export type AttemptAnswer = Pick<
+  AttemptRecord,
+  'taskId' | 'attemptKey' | 'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'
+>;
+
+/** Columns an answer writes, in the order {@link HookTasksRepository.recordAnswers} binds them. */
+const ANSWER_COLUMNS = ['response_status', 'response_headers', 'response_body', 'duration_ms', 'outcome', 'status_text'];
+
+/** A task a delivery job is about to attempt, and what is recorded of that attempt already. */
+export interface TaskAttempt {
+  task: HookTaskEntity;
+  /** The recorded outcome of the attempt (by job and attempt number): null if it never started. */
+  previous: AttemptRecord['outcome'] | null;
+}
+
 const TASK_COLUMNS = 'id, hook_id, event_id, uuid, event_type, payload, repo_id, state, created_at';
 type TaskRow = Record<string, string | number | null>;
 
@@ -25,26 +41,26 @@ function toTask(r: TaskRow): HookTaskEntity {
   };
 }
 
-/** Columns of hook_delivery in insert order. */
-const ATTEMPT_COLUMNS: Array<[column: string, key: keyof AttemptRecord]> = [
-  ['task_id', 'taskId'],
-  ['hook_id', 'hookId'],
-  ['attempt_key', 'attemptKey'],
-  ['guid', 'guid'],
-  ['event_type', 'eventType'],
-  ['action', 'action'],
-  ['repo_id', 'repoId'],
-  ['redelivery', 'redelivery'],
-  ['url', 'url'],
-  ['request_headers', 'requestHeaders'],
-  ['request_body', 'requestBody'],
-  ['response_status', 'responseStatus'],
-  ['response_headers', 'responseHeaders'],
-  ['response_body', 'responseBody'],
-  ['duration_ms', 'durationMs'],
-  ['outcome', 'outcome'],
-  ['status_text', 'statusText'],
-  ['delivered_at', 'deliveredAt'],
+/** Columns of hook_delivery in insert order, with their PostgreSQL types. */
+const ATTEMPT_COLUMNS: Array<[column: string, key: keyof AttemptRecord, type: string]> = [
+  ['task_id', 'taskId', 'integer'],
+  ['hook_id', 'hookId', 'integer'],
+  ['attempt_key', 'attemptKey', 'varchar'],
+  ['guid', 'guid', 'varchar'],
+  ['event_type', 'eventType', 'varchar'],
+  ['action', 'action', 'varchar'],
+  ['repo_id', 'repoId', 'integer'],
+  ['redelivery', 'redelivery', 'boolean'],
+  ['url', 'url', 'text'],
+  ['request_headers', 'requestHeaders', 'text'],
+  ['request_body', 'requestBody', 'text'],
+  ['response_status', 'responseStatus', 'integer'],
+  ['response_headers', 'responseHeaders', 'text'],
+  ['response_body', 'responseBody', 'text'],
+  ['duration_ms', 'durationMs', 'integer'],
+  ['outcome', 'outcome', 'varchar'],
+  ['status_text', 'statusText', 'text'],
+  ['delivered_at', 'deliveredAt', 'bigint'],
 ];
 
 @Injectable()
@@ -52,49 +68,64 @@ export class HookTasksRepository {
   constructor(private readonly db: Database) {}
 
   private p(i: number): string {
-    return this.db.isPostgres ? `$${i}` : '?';
+    return this.db.sql.param(i);
   }
 
   /**
-   * Creates the tasks of one event that do not exist yet (unique on hook and event, so a
-   * replayed event adds nothing) and answers all of the event's tasks for those hooks. On
+   * Creates the tasks (of one event or several) that do not exist yet (unique on hook and event,
+   * so a replayed event adds nothing) and answers every task asked for, new or not, by id. On
    * PostgreSQL one statement (its outer SELECT sees the rows that existed before it, the CTE
    * those it inserted); SQLite needs an insert and a read in one transaction.
    */
-  async insertTasks(tasks: NewTask[]): Promise<HookTaskEntity[]> {
+  async insertTasks(asked: NewTask[]): Promise<HookTaskEntity[]> {
+    // One statement inserts a (hook, event) once: the first ask of a pair stands for the others.
+    const firsts = new Map<string, NewTask>();
+    for (const t of asked) if (!firsts.has(`${t.hookId}#${t.eventId}`)) firsts.set(`${t.hookId}#${t.eventId}`, t);
+    const tasks = [...firsts.values()];
     if (tasks.length === 0) return [];
     const now = Date.now();
-    const values: unknown[] = [];
-    const rows = tasks.map((t) => {
-      values.push(t.hookId, t.eventId, t.uuid, t.eventType, t.payload, t.repoId, 'pending', now);
-      return `(${Array.from({ length: 8 }, (_, i) => this.p(values.length - 7 + i)).join(', ')})`;
-    });
+    const params = this.db.sql.params();
+    const rows = tasks.map(
+      (t) => `(${[t.hookId, t.eventId, t.uuid, t.eventType, t.payload, t.repoId, 'pending', now].map((v) => params.add(v)).join(', ')})`,
+    );
     const insert = `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, created_at) VALUES ${rows.join(', ')}
        ON CONFLICT (hook_id, event_id) DO NOTHING`;
-    values.push(tasks[0]!.eventId);
-    const eventParam = this.p(values.length);
-    const hookParams = tasks.map((t) => {
-      values.push(t.hookId);
-      return this.p(values.length);
-    });
-    const existing = `SELECT ${TASK_COLUMNS} FROM hook_task WHERE event_id = ${eventParam} AND hook_id IN (${hookParams.join(', ')})`;
+    const insertValues = params.values.length;
+    const pairs = tasks.map((t) => `(${params.add(t.hookId, 'integer')}, ${params.add(t.eventId, 'varchar')})`);
+    const existing = `SELECT ${TASK_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`;
     const insertAndRead = async (m: EntityManager): Promise<TaskRow[]> => {
-      if (this.db.isPostgres) return (await m.query(`WITH inserted AS (${insert} RETURNING ${TASK_COLUMNS}) SELECT * FROM inserted UNION ALL ${existing}`, values)) as TaskRow[];
-      await m.query(insert, values.slice(0, tasks.length * 8));
-      return (await m.query(existing, values.slice(tasks.length * 8))) as TaskRow[];
+      if (this.db.sql.writableCte) return (await m.query(`WITH inserted AS (${insert} RETURNING ${TASK_COLUMNS}) SELECT * FROM inserted UNION ALL ${existing}`, params.values)) as TaskRow[];
+      await m.query(insert, params.values.slice(0, insertValues));
+      return (await m.query(existing, params.values.slice(insertValues))) as TaskRow[];
     };
-    const found = this.db.isPostgres ? await insertAndRead(this.db.manager) : await this.db.transaction(insertAndRead);
+    const found = this.db.sql.writableCte ? await insertAndRead(this.db.manager) : await this.db.transaction(insertAndRead);
     return found.map(toTask).sort((a, b) => a.id - b.id);
   }
 
-  /** Tasks by id, for a batch of delivery jobs (the hot path: one plain query); absent ids are left out. */
-  async findTasks(ids: number[]): Promise<HookTaskEntity[]> {
-    if (ids.length === 0) return [];
+  /**
+   * The tasks a batch of delivery jobs is about to attempt, each with the outcome already recorded
+   * for its attempt key (null if none: the attempt was never made), in one query. Keyed
+   * `taskId#attemptKey`; absent tasks are left out.
+   */
+  async findTaskAttempts(keys: Array<{ taskId: number; attemptKey: string }>): Promise<Map<string, TaskAttempt>> {
+    if (keys.length === 0) return new Map();
+    const params = this.db.sql.params();
+    const wanted = keys.map((k) => `(${params.add(k.taskId, 'integer')}, ${params.add(k.attemptKey, 'varchar')})`);
+    const columns = TASK_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ');
     const rows = (await this.db.manager.query(
-      `SELECT ${TASK_COLUMNS} FROM hook_task WHERE id IN (${ids.map((_, i) => this.p(i + 1)).join(', ')})`,
-      ids,
-    )) as TaskRow[];
-    return rows.map(toTask);
+      `WITH k(task_id, attempt_key) AS (VALUES ${wanted.join(', ')})
+       SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous
+       FROM k JOIN hook_task t ON t.id = k.task_id
+       LEFT JOIN hook_delivery d ON d.task_id = k.task_id AND d.attempt_key = k.attempt_key`,
+      params.values,
+    )) as Array<TaskRow & { attempt_key: string; previous: AttemptRecord['outcome'] | null }>;
+    return new Map(rows.map((r) => [`${Number(r.id)}#${r.attempt_key}`, { task: toTask(r), previous: r.previous ?? null }]));
+  }
+
+  /** A task's payload (null when the task is gone). */
+  async findPayload(taskId: number): Promise<string | null> {
+    const rows = (await this.db.manager.query(`SELECT payload FROM hook_task WHERE id = ${this.p(1)}`, [taskId])) as Array<{ payload: string }>;
+    return rows[0]?.payload ?? null;
   }
 
   findPendingTasks(afterId: number, limit: number): Promise<HookTaskEntity[]> {
@@ -112,66 +143,111 @@ export class HookTasksRepository {
   }
 
   /**
-   * Writes the records of several attempts and, for those that settle their task, the task's new
-   * state, all or nothing. Keyed by task and attempt key, so an attempt that ran again after its
-   * worker died replaces its own record instead of adding a second one. On PostgreSQL the whole
-   * batch is one statement (atomic on its own: one round trip, one commit); SQLite needs two in a
-   * transaction.
+   * Records attempts as under way (outcome `sending`, the request as sent) before their requests
+   * go out, in one statement. Keyed by task and attempt key, so an attempt that runs again after
+   * its worker died replaces its own record instead of adding a second one.
+   *
+   * On PostgreSQL the commit does not wait for the WAL flush: the record only tells a later run of
+   * the same attempt that it was under way, and every session sees it as soon as the statement
+   * returns, so a worker killed afterwards leaves it behind. Only a crash of PostgreSQL itself
+   * could drop it, and then the attempt runs again as one never started (it is sent again either
+   * way; only the warning saying so is missed). The answer ({@link recordAnswers}) is flushed.
    */
-  async recordAttempts(entries: Array<{ attempt: AttemptRecord; taskState: HookTaskState | null }>): Promise<void> {
+  async recordSending(attempts: AttemptRecord[]): Promise<void> {
     // One statement may not write the same row twice: the later attempt of a key wins, as it would one after the other.
-    const byKey = new Map(entries.map((e) => [`${e.attempt.taskId}#${e.attempt.attemptKey}`, e]));
-    const unique = [...byKey.values()];
+    const unique = [...new Map(attempts.map((a) => [`${a.taskId}#${a.attemptKey}`, a])).values()];
     if (unique.length === 0) return;
-    const columns = ATTEMPT_COLUMNS.map(([c]) => c);
-    const values: unknown[] = [];
-    const rows = unique.map(({ attempt }) => {
-      const placeholders = ATTEMPT_COLUMNS.map(([, k]) => {
+    const params = this.db.sql.params();
+    const postgres = this.db.isPostgres;
+    const rows = unique.map((attempt) => {
+      const placeholders = ATTEMPT_COLUMNS.map(([, k, type]) => {
         const v = attempt[k];
-        values.push(v instanceof Date ? v.getTime() : typeof v === 'boolean' ? (this.db.isPostgres ? v : v ? 1 : 0) : v);
-        return this.p(values.length);
+        const p = params.add(v instanceof Date ? v.getTime() : v);
+        // Rows of a SELECT take no type from the columns they fill: PostgreSQL is told each.
+        return postgres ? `${p}::${type}` : p;
       });
       return `(${placeholders.join(', ')})`;
     });
-    const updates = columns.filter((c) => c !== 'task_id' && c !== 'attempt_key').map((c) => `${c} = excluded.${c}`);
-    const insert = `INSERT INTO hook_delivery (${columns.join(', ')}) VALUES ${rows.join(', ')}
-       ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${updates.join(', ')}`;
-    const settled = unique.filter((e) => e.taskState !== null);
-    if (this.db.isPostgres) {
-      if (settled.length === 0) {
-        await this.db.manager.query(insert, values);
-        return;
-      }
-      const states = settled.map((e) => {
-        values.push(e.attempt.taskId, e.taskState);
-        return `(${this.p(values.length - 1)}::integer, ${this.p(values.length)}::varchar)`;
-      });
+    const columns = ATTEMPT_COLUMNS.map(([c]) => c);
+    const upsert = `ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${columns
+      .filter((c) => c !== 'task_id' && c !== 'attempt_key')
+      .map((c) => `${c} = excluded.${c}`)
+      .join(', ')}`;
+    if (postgres) {
+      // One statement, committed without waiting for the flush: set_config(…, true) holds for the
+      // statement's own transaction, which ends (and commits) with it.
       await this.db.manager.query(
-        `WITH attempt AS (${insert} RETURNING id)
-         UPDATE hook_task SET state = s.state FROM (VALUES ${states.join(', ')}) AS s(id, state) WHERE hook_task.id = s.id`,
-        values,
+        `INSERT INTO hook_delivery (${columns.join(', ')})
+         SELECT * FROM (VALUES ${rows.join(', ')}) AS v(${columns.join(', ')})
+         WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL
+         ${upsert}`,
+        params.values,
       );
       return;
     }
-    await this.db.transaction(async (m) => {
-      await m.query(insert, values);
-      for (const e of settled) await this.setTaskState(m, e.attempt.taskId, e.taskState!);
-    });
+    await this.db.transaction((m) => m.query(`INSERT INTO hook_delivery (${columns.join(', ')}) VALUES ${rows.join(', ')} ${upsert}`, params.values));
   }
 
-  /** Outcomes of attempts by task and attempt key (`taskId#attemptKey`); keys without a record are absent. */
-  async findOutcomes(keys: Array<{ taskId: number; attemptKey: string }>): Promise<Map<string, AttemptRecord['outcome']>> {
-    if (keys.length === 0) return new Map();
-    const values: unknown[] = [];
-    const pairs = keys.map((k) => {
-      values.push(k.taskId, k.attemptKey);
-      return `(task_id = ${this.p(values.length - 1)} AND attempt_key = ${this.p(values.length)})`;
+  /**
+   * Completes the records of attempts written by {@link recordSending} with their answers and, for
+   * those that settle their task, the task's new state (the request columns are left as written).
+   * On PostgreSQL one statement (atomic on its own: one round trip, one commit); SQLite needs one
+   * per row in a transaction. An attempt with no record to complete is written nowhere, its task
+   * not settled, and makes the call throw after the others are written.
+   */
+  async recordAnswers(entries: Array<{ answer: AttemptAnswer; taskState: HookTaskState | null }>): Promise<void> {
+    const unique = [...new Map(entries.map((e) => [`${e.answer.taskId}#${e.answer.attemptKey}`, e])).values()];
+    if (unique.length === 0) return;
+    const missing = (found: Array<{ task_id: number | string; attempt_key: string }>): void => {
+      if (found.length === unique.length) return;
+      const keys = new Set(found.map((r) => `${Number(r.task_id)}#${r.attempt_key}`));
+      const absent = unique.filter((e) => !keys.has(`${e.answer.taskId}#${e.answer.attemptKey}`)).map((e) => `${e.answer.taskId}#${e.answer.attemptKey}`);
+      throw new Error(`no attempt record to complete for ${absent.join(', ')}`);
+    };
+    const settled = unique.filter((e) => e.taskState !== null);
+    if (this.db.sql.writableCte) {
+      const params = this.db.sql.params();
+      const answers = unique.map(({ answer: a }) =>
+        [
+          params.add(a.taskId, 'integer'),
+          params.add(a.attemptKey, 'varchar'),
+          params.add(a.responseStatus, 'integer'),
+          `${params.add(a.responseHeaders)}::text`,
+          `${params.add(a.responseBody)}::text`,
+          params.add(a.durationMs, 'integer'),
+          params.add(a.outcome, 'varchar'),
+          `${params.add(a.statusText)}::text`,
+        ].join(', '),
+      );
+      const states = settled.map((e) => `(${params.add(e.answer.taskId, 'integer')}, ${params.add(e.taskState, 'varchar')})`);
+      const settle = states.length
+        ? `, settled AS (UPDATE hook_task SET state = s.state FROM (VALUES ${states.join(', ')}) AS s(id, state)
+             WHERE hook_task.id = s.id AND s.id IN (SELECT task_id FROM answered))`
+        : '';
+      const found = (await this.db.manager.query(
+          `WITH answered AS (
+             UPDATE hook_delivery AS d SET ${ANSWER_COLUMNS.map((c) => `${c} = v.${c}`).join(', ')}
+             FROM (VALUES (${answers.join('), (')})) AS v(task_id, attempt_key, ${ANSWER_COLUMNS.join(', ')})
+             WHERE d.task_id = v.task_id AND d.attempt_key = v.attempt_key
+             RETURNING d.task_id, d.attempt_key)${settle}
+           SELECT task_id, attempt_key FROM answered`,
+          params.values,
+        )) as Array<{ task_id: number; attempt_key: string }>;
+      missing(found);
+      return;
+    }
+    await this.db.transaction(async (m) => {
+      const found: Array<{ task_id: number; attempt_key: string }> = [];
+      for (const { answer: a } of unique) {
+        const rows = (await m.query(
+          `UPDATE hook_delivery SET ${ANSWER_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE task_id = ? AND attempt_key = ? RETURNING task_id, attempt_key`,
+          [a.responseStatus, a.responseHeaders, a.responseBody, a.durationMs, a.outcome, a.statusText, a.taskId, a.attemptKey],
+        )) as Array<{ task_id: number; attempt_key: string }>;
+        found.push(...rows);
+      }
+      missing(found);
+      for (const e of settled) await this.setTaskState(m, e.answer.taskId, e.taskState!);
     });
-    const rows = (await this.db.manager.query(
-      `SELECT task_id, attempt_key, outcome FROM hook_delivery WHERE ${pairs.join(' OR ')}`,
-      values,
-    )) as Array<{ task_id: number | string; attempt_key: string; outcome: AttemptRecord['outcome'] }>;
-    return new Map(rows.map((r) => [`${Number(r.task_id)}#${r.attempt_key}`, r.outcome]));
   }
 
   /** Outcomes of a hook's latest finished attempts since `sinceMs`, newest first. */

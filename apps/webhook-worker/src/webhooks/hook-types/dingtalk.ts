@@ -11,7 +11,7 @@ import type {
   ReleasePayload,
   RepositoryPayload,
   WikiPayload,
-} from '../payloads/gitea-payloads.js';
+} from '@gitforge/contracts';
 import {
   chatKind,
   issueCommentInfo,

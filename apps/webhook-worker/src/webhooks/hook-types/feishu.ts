@@ -7,7 +7,7 @@ import type {
   PullRequestPayload,
   PushPayload,
   RepositoryPayload,
-} from '../payloads/gitea-payloads.js';
+} from '@gitforge/contracts';
 import { chatKind, commentCardLines, issueCardLines, noneLinkFormatter, oneLineInfo, refShortName, reviewAction } from './general.js';
 
 export interface FeishuPayload {

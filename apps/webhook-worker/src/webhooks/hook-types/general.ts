@@ -6,7 +6,7 @@ import type {
   PullRequestPayload,
   ReleasePayload,
   WikiPayload,
-} from '../payloads/gitea-payloads.js';
+} from '@gitforge/contracts';
 
 /** Shared pieces of the chat formats (Gitea's services/webhook/general.go). */
 

@@ -8,7 +8,7 @@ import type {
   PullRequestPayload,
   PushPayload,
   RepositoryPayload,
-} from '../payloads/gitea-payloads.js';
+} from '@gitforge/contracts';
 import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pathEscapeSegments, pullRequestInfo, refShortName, reviewAction } from './general.js';
 import { htmlLinkFormatter as link } from './html.js';
 

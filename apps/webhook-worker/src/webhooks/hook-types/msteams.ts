@@ -12,7 +12,7 @@ import type {
   ReleasePayload,
   RepositoryPayload,
   WikiPayload,
-} from '../payloads/gitea-payloads.js';
+} from '@gitforge/contracts';
 import {
   chatKind,
   Colors,

@@ -7,7 +7,7 @@ import type {
   PullRequestPayload,
   PushPayload,
   RepositoryPayload,
-} from '../payloads/gitea-payloads.js';
+} from '@gitforge/contracts';
 import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pathEscapeSegments, pullRequestInfo, refShortName, reviewAction } from './general.js';
 import { escapeHtml, htmlLinkFormatter as link } from './html.js';
 

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { CreatePayload } from './gitea-payloads.js';
+import type { CreatePayload } from '@gitforge/contracts';
 
 /** Gitea's create payload: `ref` is the short name, as Gitea sends it. */
 export function createPayload(e: EventEnvelope<'repo.ref_created'>): BuiltHookPayload {

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { DeletePayload } from './gitea-payloads.js';
+import type { DeletePayload } from '@gitforge/contracts';
 
 export function deletePayload(e: EventEnvelope<'repo.ref_deleted'>): BuiltHookPayload {
   const p = e.payload;

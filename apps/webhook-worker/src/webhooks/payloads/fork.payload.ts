@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@gitforge/contracts';
-import type { ForkPayload } from './gitea-payloads.js';
+import type { ForkPayload } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { IssueCommentPayload } from './gitea-payloads.js';
+import type { IssueCommentPayload } from '@gitforge/contracts';
 import { changesPayload } from './issue.payload.js';
 
 /**

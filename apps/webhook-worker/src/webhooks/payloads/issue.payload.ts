@@ -9,7 +9,7 @@ import type {
   ChangesPayload,
   IssuePayload,
   PullRequestPayload,
-} from './gitea-payloads.js';
+} from '@gitforge/contracts';
 
 type IssueEventName =
   | 'issue.opened'

@@ -1,6 +1,6 @@
 import type { EventEnvelope, HookEventType, IssueEventPayload } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { PullRequestPayload } from './gitea-payloads.js';
+import type { PullRequestPayload } from '@gitforge/contracts';
 import { pullRequestPayload } from './issue.payload.js';
 
 /** The hook payload of a pull event, sent where its repository is; nothing without its pull request. */

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { PushPayload } from './gitea-payloads.js';
+import type { PushPayload } from '@gitforge/contracts';
 
 const BRANCH_PREFIX = 'refs/heads/';
 

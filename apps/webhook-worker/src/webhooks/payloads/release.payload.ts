@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { ReleasePayload } from './gitea-payloads.js';
+import type { ReleasePayload } from '@gitforge/contracts';
 
 /** Gitea's release payload (`published`, `updated`, `deleted`), sent as repo-service wrote it. */
 export function releasePayload(e: EventEnvelope<'release.published' | 'release.updated' | 'release.deleted'>): BuiltHookPayload {

@@ -1,6 +1,6 @@
 import type { EventEnvelope, Repository, User } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { RepositoryPayload } from './gitea-payloads.js';
+import type { RepositoryPayload } from '@gitforge/contracts';
 
 /**
  * Gitea's repository payload. `organization` is the repository's owner as a User, also for a

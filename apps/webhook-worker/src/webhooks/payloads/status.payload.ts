@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
-import type { CommitStatusPayload } from './gitea-payloads.js';
+import type { CommitStatusPayload } from '@gitforge/contracts';
 
 /** Gitea's status payload (webhookNotifier.CreateCommitStatus); branch filters do not apply to it. */
 export function statusPayload(e: EventEnvelope<'commit_status.created'>): BuiltHookPayload {

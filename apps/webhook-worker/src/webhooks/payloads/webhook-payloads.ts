@@ -4,6 +4,7 @@ import { deletePayload } from './delete.payload.js';
 import { forkPayload } from './fork.payload.js';
 import { issueCommentPayload } from './issue-comment.payload.js';
 import { issuePayload } from './issue.payload.js';
+import { packagePayload } from './package.payload.js';
 import { pullMergedPayload, pullReviewedPayload, pullReviewRequestedPayload, pullSynchronizedPayload } from './pull.payload.js';
 import { pushPayload } from './push.payload.js';
 import { releasePayload } from './release.payload.js';
@@ -32,8 +33,8 @@ type Builders = { [N in EventName]?: (envelope: EventEnvelope<N>) => BuiltHookPa
  * The one table from domain events to webhook payloads. Events without an entry (user and
  * organization creation, repository renames: Gitea's webhook notifier has no rename handler)
  * reach no hook; a rename still makes a rename_repo feed entry. Issue events of pull requests
- * become their pull_request_* twins. Packages get an entry when their service emits events
- * (payload shapes in gitea-payloads.ts; the chat formats already render them).
+ * become their pull_request_* twins. Package events reach hooks only: Gitea writes no feed
+ * entry for packages (its action types have none).
  */
 export const WebhookPayloads: Builders = {
   'repo.created': repositoryCreatedPayload,
@@ -58,6 +59,8 @@ export const WebhookPayloads: Builders = {
   'release.published': releasePayload,
   'release.updated': releasePayload,
   'release.deleted': releasePayload,
+  'package.created': packagePayload,
+  'package.deleted': packagePayload,
   'comment.created': issueCommentPayload,
   'comment.edited': issueCommentPayload,
   'comment.deleted': issueCommentPayload,

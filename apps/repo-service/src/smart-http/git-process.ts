@@ -1,0 +1,28 @@
+import type { ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+
+/** Signals git and everything it started (pack-objects, index-pack, hooks): it runs in its own process group. */
+export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((ok) => {
+    child.once('error', () => ok(null));
+    child.once('close', (code) => ok(code));
+  });
+}
+
+/** The first 4 KiB of a stream, for a log line. */
+export function collect(stream: Readable): () => string {
+  let text = '';
+  stream.on('data', (b: Buffer) => {
+    if (text.length < 4096) text += b.toString('utf8');
+  });
+  return () => text.slice(0, 4096);
+}
