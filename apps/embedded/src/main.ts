@@ -1,4 +1,5 @@
 import type { INestMicroservice } from '@nestjs/common';
+import { ActionsServiceModule } from '@gitforge/actions-service';
 import { AdminServiceModule } from '@gitforge/admin-service';
 import { startGateway } from '@gitforge/gateway';
 import { IssueServiceModule } from '@gitforge/issue-service';
@@ -20,6 +21,7 @@ try {
   services.push(await startService(RepoServiceModule, 'repo'));
   services.push(await startService(IssueServiceModule, 'issue'));
   services.push(await startService(AdminServiceModule, 'admin'));
+  services.push(await startService(ActionsServiceModule, 'actions'));
   services.push(await startService(WebhookWorkerModule, 'webhook'));
   const gateway = await startGateway();
   exitOnSignals(async () => {

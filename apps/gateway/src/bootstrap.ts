@@ -9,16 +9,25 @@ import {
   createValidationPipe,
   giteaErrorBody,
   GiteaExceptionFilter,
+  httpRequestDuration,
+  httpRequests,
+  httpRequestsInFlight,
+  metricsResponse,
+  onDrain,
   isNameablePathValue,
   loadConfig,
   normalizeJsonBody,
   parseQueryString,
   PinoNestLogger,
   RequestContexts,
+  RpcClient,
+  secondsSince,
   setLogLevel,
 } from '@gitforge/platform';
+import { registerRunnerProtocol } from './actions/runner-protocol.js';
 import { GatewayConfig } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
+import { registerOpenApiRoutes } from './openapi/openapi.js';
 
 const log = createLogger('gateway');
 
@@ -38,6 +47,9 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
 
 /** `POST /api/v1/repos/{owner}/{repo}/releases/{id}/assets` (a trailing or doubled slash as the router allows). */
 const RELEASE_ASSET_UPLOAD = /^\/+api\/+v1\/+repos\/+[^/]+\/+[^/]+\/+releases\/+[^/]+\/+assets\/*$/;
+
+/** The package registries (`/api/packages/…`): every body there is streamed to repo-service unread (npm's publish document is JSON). */
+const PACKAGE_REGISTRY = /^\/+api\/+packages\//;
 
 /** Gitea's API also takes form-encoded bodies, and clients such as `curl -d` send JSON as form or text. */
 function registerBodyParsers(fastify: FastifyInstance): void {
@@ -65,8 +77,10 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   // wait for bytes that never come.
   fastify.addHook('onRequest', (req, _reply, done) => {
     const type = req.raw.headers['content-type'] ?? '';
-    if (req.method === 'POST' && RELEASE_ASSET_UPLOAD.test(req.url.split('?')[0]!) && !/^multipart\/form-data/i.test(type))
+    const path = req.url.split('?')[0]!;
+    if (req.method === 'POST' && RELEASE_ASSET_UPLOAD.test(path) && !/^multipart\/form-data/i.test(type))
       req.raw.headers['content-type'] = 'application/octet-stream';
+    else if (PACKAGE_REGISTRY.test(path) && req.method !== 'GET' && req.method !== 'HEAD') req.raw.headers['content-type'] = 'application/octet-stream';
     done();
   });
   // Gitea's binding reads an empty JSON body as `{}`: clients send `Content-Type: application/json`
@@ -119,9 +133,14 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
   });
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify);
+  registerRunnerProtocol(fastify, app.get(RpcClient), config.GITFORGE_API_BODY_LIMIT_BYTES);
   fastify.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
     (req as FastifyRequest & { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+    // Until the connection has the whole answer or is gone: streamed (hijacked) answers included.
+    const inFlight = { method: req.method, route: req.routeOptions.url ?? 'unmatched' };
+    httpRequestsInFlight.inc(inFlight);
+    reply.raw.once('close', () => httpRequestsInFlight.dec(inFlight));
     done();
   });
   // A name in a path holding a NUL character names nothing (and no database could look it up).
@@ -133,12 +152,23 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
   });
   fastify.addHook('onResponse', (req, reply, done) => {
     const started = (req as FastifyRequest & { startedAt?: bigint }).startedAt ?? process.hrtime.bigint();
+    // By route template (`/api/v1/repos/:owner/:repo`), never by path: one series per route, not per repository.
+    const labels = { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    httpRequests.inc(labels);
+    httpRequestDuration.observe(labels, secondsSince(started));
     log.info(
       { reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 },
       'request',
     );
     done();
   });
+  // Prometheus metrics of this process (every app of it, in the embedded layout), as Gitea's
+  // `/metrics`: off with GITFORGE_METRICS_ENABLED=false, behind a bearer token with GITFORGE_METRICS_TOKEN.
+  fastify.get('/metrics', async (req, reply) => {
+    const answer = await metricsResponse(config, req.headers.authorization);
+    void reply.code(answer.status).header('Cache-Control', 'no-store').type(answer.contentType).send(answer.body);
+  });
+  registerOpenApiRoutes(fastify, app, config.rootUrl);
   // Every await of the request runs with its id, so transport calls carry it to the services.
   app.use((req: { id: string }, _res: unknown, next: () => void) => RequestContexts.run({ requestId: req.id }, next));
   app.useGlobalFilters(new GiteaExceptionFilter(config.rootUrl));
@@ -147,8 +177,42 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
   return { app, config };
 }
 
+/**
+ * On shutdown the server takes no new connection (requests on kept-alive ones are answered 503
+ * with `Connection: close`), requests in flight finish within GITFORGE_SHUTDOWN_GRACE_MS, and
+ * only those still running after it are cut. Connections a client keeps alive are closed as soon
+ * as their request is answered, so the close does not wait for clients to hang up. (Hooks, not a
+ * wrapped `app.close`: Nest's application proxy ignores assignments.)
+ */
+function closeGracefully(app: NestFastifyApplication, graceMs: number): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  let sweep: NodeJS.Timeout | undefined;
+  let cutOff: NodeJS.Timeout | undefined;
+  const drain = (): void => {
+    if (sweep) return;
+    sweep = setInterval(() => fastify.server.closeIdleConnections(), 250);
+    cutOff = setTimeout(() => {
+      log.warn('requests still running after the shutdown grace; cutting them');
+      fastify.server.closeAllConnections();
+    }, graceMs);
+    sweep.unref();
+    cutOff.unref();
+  };
+  onDrain(drain);
+  fastify.addHook('preClose', (done) => {
+    drain();
+    done();
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    clearInterval(sweep);
+    clearTimeout(cutOff);
+    done();
+  });
+}
+
 export async function startGateway(): Promise<NestFastifyApplication> {
   const { app, config } = await createGateway();
+  closeGracefully(app, config.GITFORGE_SHUTDOWN_GRACE_MS);
   await app.listen(config.PORT, config.GITFORGE_HOST);
   log.info({ port: config.PORT, rootUrl: config.rootUrl }, 'gateway listening');
   return app;

@@ -1,6 +1,8 @@
+import { AdminActionsController, OrgActionsController, RepoActionsController, UserActionsController } from './api/v1/actions.controller.js';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@gitforge/platform';
+import { AdminCronController } from './api/v1/admin-cron.controller.js';
 import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
 import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
 import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
@@ -10,6 +12,7 @@ import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } f
 import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { RepoLanguagesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
+import { PackageRegistryController, PackagesController } from './api/v1/packages.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
 import { OrgsController } from './api/v1/orgs.controller.js';
 import { RepoSearchController } from './api/v1/repo-search.controller.js';
@@ -43,6 +46,7 @@ import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
+import { LfsProxy } from './git/lfs.proxy.js';
 import { SmartHttpProxy } from './git/smart-http.proxy.js';
 import { HealthController } from './http/health.controller.js';
 import { AttachmentProxy } from './http/attachment-proxy.js';
@@ -67,6 +71,7 @@ import { Paged } from './http/paged.js';
     RepositoriesController,
     RepoTeamsController,
     AdminEmailsController,
+    AdminCronController,
     TeamsController,
     RepoCollaboratorsController,
     RepoBranchProtectionsController,
@@ -107,7 +112,13 @@ import { Paged } from './http/paged.js';
     RepoReleasesController,
     RepoArchiveController,
     RepoFilesWebController,
+    PackagesController,
+    PackageRegistryController,
+    AdminActionsController,
+    OrgActionsController,
+    UserActionsController,
+    RepoActionsController,
   ],
-  providers: [Authenticator, Paged, SmartHttpProxy, AttachmentProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [Authenticator, Paged, SmartHttpProxy, LfsProxy, AttachmentProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
 })
 export class GatewayModule {}

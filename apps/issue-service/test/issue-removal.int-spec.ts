@@ -1,23 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import {
-  createServiceDataSource,
-  Database,
-  FsBlobStore,
-  loadConfig,
-  openServiceDatabase,
-  PlatformConfig,
-} from '@gitforge/platform';
-import { createTestDatabase, type TestDatabase } from '@gitforge/platform/testing';
+import type { EntityTarget, ObjectLiteral } from 'typeorm';
+import { Database, FsBlobStore } from '@gitforge/platform';
 import { AttachmentEntity, attachmentBlobKey } from '../src/attachments/attachment.entity.js';
 import { AttachmentsRepository } from '../src/attachments/attachments.repository.js';
 import { CommentEntity } from '../src/comments/comment.entity.js';
 import { CommentsRepository } from '../src/comments/comments.repository.js';
 import { DependenciesRepository } from '../src/dependencies/dependencies.repository.js';
-import { IssueServiceEntities, IssueServiceMigrations } from '../src/entities.js';
+import { IssueServiceEntities } from '../src/entities.js';
 import { IssueEntity } from '../src/issues/issue.entity.js';
 import { IssueRemoval } from '../src/issues/issue-removal.js';
 import { IssuesRepository } from '../src/issues/issues.repository.js';
@@ -31,32 +21,18 @@ import { ReactionsRepository } from '../src/reactions/reactions.repository.js';
 import { ReviewsRepository } from '../src/reviews/reviews.repository.js';
 import { IssueWatchesRepository } from '../src/subscriptions/issue-watches.repository.js';
 import { TimesRepository } from '../src/times/times.repository.js';
-
-/** The columns that tie a row to its repository, issue, pull, project or comment. */
-type Links = Record<string, number | string | boolean>;
+import { fillerRow, openIssueTestDatabase, type IssueTestDatabase } from './support/database.js';
 
 describe.each(['sqlite', 'postgres'] as const)('IssueRemoval on %s', (engine) => {
-  let pgdb: TestDatabase | undefined;
-  let dataDir: string;
+  let store: IssueTestDatabase;
   let db: Database;
   let blobs: FsBlobStore;
   let sut: IssueRemoval;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'gf-issue-removal-'));
-    const env: Record<string, string> = { GITFORGE_DATA_DIR: dataDir };
-    if (engine === 'postgres') {
-      pgdb = await createTestDatabase('issueremoval');
-      env.DATABASE_URL = pgdb.url;
-    }
-    const ds = createServiceDataSource(loadConfig(PlatformConfig, env), {
-      service: 'issue',
-      entities: IssueServiceEntities,
-      migrations: IssueServiceMigrations,
-    });
-    await openServiceDatabase(ds, 'issue');
-    db = new Database(ds);
-    blobs = new FsBlobStore(join(dataDir, 'blobs'));
+    store = await openIssueTestDatabase(engine, 'issue-removal');
+    db = store.db;
+    blobs = new FsBlobStore(join(store.dataDir, 'blobs'));
     sut = new IssueRemoval(
       db,
       new IssuesRepository(db),
@@ -76,52 +52,24 @@ describe.each(['sqlite', 'postgres'] as const)('IssueRemoval on %s', (engine) =>
   });
 
   afterAll(async () => {
-    await db?.dataSource.destroy();
-    await pgdb?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await store?.close();
   });
-
-  let seq = 0;
-
-  /** A row of `entity`: its links where it has those columns, a filler in every other required column. */
-  async function row<T extends ObjectLiteral>(
-    m: EntityManager,
-    entity: EntityTarget<T>,
-    links: Links,
-  ): Promise<T> {
-    const values: ObjectLiteral = {};
-    for (const c of m.connection.getMetadata(entity).columns) {
-      if (c.isGenerated) continue;
-      if (c.propertyName in links) values[c.propertyName] = links[c.propertyName];
-      else if (!c.isNullable && c.default === undefined) {
-        const type = String(c.type);
-        values[c.propertyName] = /time|date/i.test(type)
-          ? new Date()
-          : /bool/i.test(type)
-            ? false
-            : /int|number/i.test(type)
-              ? ++seq
-              : `x${++seq}`;
-      }
-    }
-    return m.save(m.create(entity, values as T));
-  }
 
   /** Every kind of row the tracker keeps for one repository, with one issue and one pull; answers the attachment's uuid. */
   async function seed(repoId: number): Promise<string> {
     return db.transaction(async (m) => {
-      const issue = await row(m, IssueEntity, { repoId, idx: 1 });
-      const pullIssue = await row(m, IssueEntity, { repoId, idx: 2, isPull: true });
-      const pull = await row(m, PullRequestEntity, {
+      const issue = await fillerRow(m, IssueEntity, { repoId, idx: 1 });
+      const pullIssue = await fillerRow(m, IssueEntity, { repoId, idx: 2, isPull: true });
+      const pull = await fillerRow(m, PullRequestEntity, {
         issueId: pullIssue.id,
         baseRepoId: repoId,
         headRepoId: repoId,
         idx: 2,
       });
-      const project = await row(m, ProjectEntity, { repoId });
-      const comment = await row(m, CommentEntity, { issueId: issue.id });
+      const project = await fillerRow(m, ProjectEntity, { repoId });
+      const comment = await fillerRow(m, CommentEntity, { issueId: issue.id });
       const uuid = `${repoId}aaaaaaa-0000-4000-8000-${String(repoId).padStart(12, '0')}`;
-      const links: Links = {
+      const links = {
         repoId,
         issueId: issue.id,
         dependencyId: pullIssue.id,
@@ -133,11 +81,11 @@ describe.each(['sqlite', 'postgres'] as const)('IssueRemoval on %s', (engine) =>
       for (const entity of IssueServiceEntities) {
         if ([IssueEntity, PullRequestEntity, ProjectEntity, CommentEntity].includes(entity as never))
           continue;
-        await row(m, entity, entity === AttachmentEntity ? { ...links, issueId: 0, commentId: 0 } : links);
+        await fillerRow(m, entity, entity === AttachmentEntity ? { ...links, issueId: 0, commentId: 0 } : links);
       }
       // A review comment on the pull, and an upload linked to an issue.
-      await row(m, CommentEntity, { issueId: pullIssue.id, type: 21 });
-      await row(m, AttachmentEntity, { repoId, issueId: issue.id, uuid: uuid.replace(/^./, 'f') });
+      await fillerRow(m, CommentEntity, { issueId: pullIssue.id, type: 21 });
+      await fillerRow(m, AttachmentEntity, { repoId, issueId: issue.id, uuid: uuid.replace(/^./, 'f') });
       await blobs.put(attachmentBlobKey(uuid), Readable.from([Buffer.from('file')]));
       return uuid;
     });

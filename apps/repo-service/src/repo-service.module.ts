@@ -3,19 +3,23 @@ import { PlatformModule } from '@gitforge/platform';
 import { RepoServiceEntities, RepoServiceMigrations } from './entities.js';
 import { RepoFactsModule } from './facts/repo-facts.module.js';
 import { RepoServiceConfig } from './repo.config.js';
+import { RepoActionsModule } from './actions/repo-actions.module.js';
 import { BranchesModule } from './branches/branches.module.js';
 import { CollaboratorsModule } from './collaborators/collaborators.module.js';
 import { CommitsModule } from './commits/commits.module.js';
 import { ContentsModule } from './contents/contents.module.js';
 import { DeployKeysModule } from './keys/deploy-keys.module.js';
+import { MaintenanceModule } from './maintenance/maintenance.module.js';
 import { LanguagesModule } from './languages/languages.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { PullsGitModule } from './pulls/pulls-git.module.js';
+import { PackagesModule } from './packages/packages.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 import { RepoTeamsModule } from './repo-teams/repo-teams.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
+import { SshModule } from './ssh/ssh.module.js';
 import { StatusesModule } from './statuses/statuses.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TopicsModule } from './topics/topics.module.js';
@@ -41,6 +45,7 @@ import { WatchesModule } from './watches/watches.module.js';
     BranchesModule,
     CommitsModule,
     StatusesModule,
+    RepoActionsModule,
     TagsModule,
     TopicsModule,
     RepoFactsModule,
@@ -51,6 +56,9 @@ import { WatchesModule } from './watches/watches.module.js';
     DeployKeysModule,
     LanguagesModule,
     ReleasesModule,
+    MaintenanceModule,
+    PackagesModule,
+    SshModule,
   ],
 })
 export class RepoServiceModule {}

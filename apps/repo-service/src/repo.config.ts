@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsString, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { PlatformConfig } from '@gitforge/platform';
 
 export class RepoServiceConfig extends PlatformConfig {
@@ -47,4 +47,48 @@ export class RepoServiceConfig extends PlatformConfig {
   get attachmentMaxBytes(): number {
     return this.GITFORGE_ATTACHMENT_MAX_SIZE_MB * 1024 * 1024;
   }
+
+  /** Largest file of a package in MiB (Gitea's `[packages] LIMIT_SIZE_*`); larger uploads are 413 and leave nothing stored. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1024 * 1024)
+  GITFORGE_PACKAGES_MAX_FILE_SIZE_MB = 2048;
+
+  /**
+   * What all packages of one owner may hold together in MiB (Gitea's `LIMIT_TOTAL_OWNER_SIZE`);
+   * an upload past it is 403 and leaves nothing stored. -1: no limit.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(-1)
+  GITFORGE_PACKAGES_OWNER_QUOTA_MB = -1;
+
+  get packageMaxFileBytes(): number {
+    return this.GITFORGE_PACKAGES_MAX_FILE_SIZE_MB * 1024 * 1024;
+  }
+
+  /** Null: no quota. */
+  get packageOwnerQuotaBytes(): number | null {
+    return this.GITFORGE_PACKAGES_OWNER_QUOTA_MB < 0 ? null : this.GITFORGE_PACKAGES_OWNER_QUOTA_MB * 1024 * 1024;
+  }
+
+  /** Interface of the git SSH server (its port is GITFORGE_SSH_PORT; 0 turns it off). */
+  @IsString()
+  GITFORGE_SSH_HOST = '0.0.0.0';
+
+  /**
+   * The SSH server's private host key (OpenSSH or PEM text), for replicas that must all present
+   * the same key (a secret in the distributed layout). Without it the key is generated once and
+   * kept in `<data>/ssh/`.
+   */
+  @IsOptional()
+  @IsString()
+  GITFORGE_SSH_HOST_KEY?: string;
+
+  /** Largest LFS object in bytes (Gitea's LFS_MAX_FILE_SIZE); 0 means no limit. Larger uploads are refused (413, and 422 in a batch). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  GITFORGE_LFS_MAX_FILE_SIZE = 0;
 }

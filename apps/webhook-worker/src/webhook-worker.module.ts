@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@gitforge/platform';
 import { WebhookWorkerEntities, WebhookWorkerMigrations } from './entities.js';
 import { FeedsModule } from './feeds/feeds.module.js';
+import { MaintenanceModule } from './maintenance/maintenance.module.js';
 import { NotificationsModule } from './notifications/notifications.module.js';
 import { WebhooksModule } from './webhooks/webhooks.module.js';
 import { WebhookWorkerConfig } from './worker.config.js';
@@ -18,6 +19,7 @@ import { WebhookWorkerConfig } from './worker.config.js';
     WebhooksModule,
     FeedsModule,
     NotificationsModule,
+    MaintenanceModule,
   ],
 })
 export class WebhookWorkerModule {}

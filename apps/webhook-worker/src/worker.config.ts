@@ -39,12 +39,20 @@ export class WebhookWorkerConfig extends PlatformConfig {
   @IsBoolean()
   GITFORGE_WEBHOOK_ALLOW_LOOPBACK = false;
 
-  /** Deliveries one worker process sends at once. */
+  /**
+   * Deliveries one worker process sends at once. Their reads and writes share statements (one per
+   * batch of concurrent jobs), so more at once costs few connections; a delivery spends most of
+   * its time waiting (on the receiver, on commits), so a backlog drains about as fast as this
+   * allows, until the process is busy.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(1)
-  GITFORGE_WEBHOOK_CONCURRENCY = 16;
+  GITFORGE_WEBHOOK_CONCURRENCY = 128;
 
-  /** The worker's jobs each take a connection (16 deliveries, 4 fan-outs, 4 feed projections at once): a pool to match. */
+  /**
+   * Connections for the worker's jobs: concurrent deliveries, and concurrent fan-outs, share a
+   * statement per stage (a few at once); feed and notification projections (4 each) take one each.
+   */
   override GITFORGE_DB_POOL_SIZE = 24;
 }

@@ -1,23 +1,18 @@
 import { jest } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AccountRef, IssueParticipants, NotificationAudienceRequest } from '@gitforge/contracts';
-import { createServiceDataSource, Database, DirectoryClient, loadConfig, openServiceDatabase, PlatformConfig, QueueDriver, RpcClient } from '@gitforge/platform';
-import { createTestDatabase, type TestDatabase } from '@gitforge/platform/testing';
-import { WebhookWorkerEntities, WebhookWorkerMigrations } from '../src/entities.js';
+import type { Database, DirectoryClient, QueueDriver, RpcClient } from '@gitforge/platform';
 import { NotificationEntity, NotificationSource, NotificationStatus } from '../src/notifications/notification.entity.js';
 import { NotificationProjector } from '../src/notifications/notification.projector.js';
 import { NotificationsRepository } from '../src/notifications/notifications.repository.js';
 import { comment, envelope, issue, repo, user } from './fixtures.js';
+import { openWebhookTestDatabase, type WebhookTestDatabase } from './support/database.js';
 
 /**
  * The projector on a real database. The other services' answers (who takes part, who may read)
  * come from small fakes that record the requests, so the test sees what was asked.
  */
 describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (engine) => {
-  let pgdb: TestDatabase | undefined;
-  let dataDir: string;
+  let opened: WebhookTestDatabase | undefined;
   let db: Database;
   let threads: NotificationsRepository;
   let sut: NotificationProjector;
@@ -31,15 +26,8 @@ describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (e
   const r = repo(7, owner, 'project', { url: 'http://forge.test/api/v1/repos/owner/project' });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'gf-notifications-'));
-    const env: Record<string, string> = { GITFORGE_DATA_DIR: dataDir };
-    if (engine === 'postgres') {
-      pgdb = await createTestDatabase('notifications');
-      env.DATABASE_URL = pgdb.url;
-    }
-    const ds = createServiceDataSource(loadConfig(PlatformConfig, env), { service: 'webhook', entities: WebhookWorkerEntities, migrations: WebhookWorkerMigrations });
-    await openServiceDatabase(ds, 'webhook');
-    db = new Database(ds);
+    opened = await openWebhookTestDatabase(engine, 'notifications');
+    db = opened.db;
     threads = new NotificationsRepository(db);
     const rpc = {
       call: async (pattern: string, req: { body: unknown }) => {
@@ -53,13 +41,11 @@ describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (e
       },
     } as unknown as RpcClient;
     const directory = { accountsByNames: async (_a: unknown, names: string[]) => names.map((n, i) => ({ id: 50 + i, login: n, kind: 'user' }) as AccountRef) } as unknown as DirectoryClient;
-    sut = new NotificationProjector({} as QueueDriver, db, threads, rpc, directory, loadConfig(PlatformConfig, env));
+    sut = new NotificationProjector({} as QueueDriver, db, threads, rpc, directory, opened.config);
   });
 
   afterAll(async () => {
-    await db?.dataSource.destroy();
-    await pgdb?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await opened?.close();
   });
 
   beforeEach(() => {

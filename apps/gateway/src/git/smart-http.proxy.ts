@@ -1,5 +1,5 @@
 import { Agent } from 'node:http';
-import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ContractError, GitHttp, type Actor } from '@gitforge/contracts';
@@ -23,7 +23,7 @@ type GitRoute = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
  * client that goes away takes the upstream request (and the git process behind it) with it.
  */
 @Injectable()
-export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
+export class SmartHttpProxy implements OnModuleInit, OnApplicationShutdown {
   // One connection per request: a pooled connection that repo-service closed after an aborted
   // push (a cut-off body, an idle client) would reset the next request that picked it up.
   private readonly agent = new Agent({ keepAlive: false });
@@ -58,7 +58,11 @@ export class SmartHttpProxy implements OnModuleInit, OnModuleDestroy {
     route('POST', 'git-receive-pack');
   }
 
-  onModuleDestroy(): void {
+  /**
+   * After the HTTP server has closed, so clones, pushes and uploads in flight at shutdown finish
+   * first (Nest runs module-destroy hooks before it closes the server, which would cut them).
+   */
+  onApplicationShutdown(): void {
     this.agent.destroy();
   }
 

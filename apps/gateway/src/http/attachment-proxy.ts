@@ -1,5 +1,5 @@
 import { Agent } from 'node:http';
-import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AttachmentHttp, GitHttp, type Actor } from '@gitforge/contracts';
 import { internalHttpUrl, internalSecret } from '@gitforge/platform';
@@ -9,7 +9,7 @@ import { internalHeaders, searchOf, streamThrough } from './internal-stream.js';
 /** Request headers a service needs for an upload or a download; nothing else crosses. */
 const FORWARDED = ['content-type', 'content-length', 'if-none-match'];
 
-/** Which service's listener a file route goes to: issue-service (issue and comment attachments) or repo-service (release assets, archives). */
+/** Which service's listener a file route goes to: issue-service (issue and comment attachments) or repo-service (release assets, archives, package registries). */
 export type FileService = 'issue' | 'repo';
 
 /**
@@ -21,7 +21,7 @@ export type FileService = 'issue' | 'repo';
  * step. The message transport never carries file bytes.
  */
 @Injectable()
-export class AttachmentProxy implements OnModuleInit, OnModuleDestroy {
+export class AttachmentProxy implements OnModuleInit, OnApplicationShutdown {
   private readonly agent = new Agent({ keepAlive: false });
   private secret = '';
 
@@ -31,12 +31,16 @@ export class AttachmentProxy implements OnModuleInit, OnModuleDestroy {
     this.secret = internalSecret(this.config);
   }
 
-  onModuleDestroy(): void {
+  /**
+   * After the HTTP server has closed, so clones, pushes and uploads in flight at shutdown finish
+   * first (Nest runs module-destroy hooks before it closes the server, which would cut them).
+   */
+  onApplicationShutdown(): void {
     this.agent.destroy();
   }
 
   /** Streams the request to `path` on the service's listener (query string kept) and its answer back. */
-  forward(request: FastifyRequest, reply: FastifyReply, actor: Actor | null, path: string, service: FileService = 'issue'): void {
+  forward(request: FastifyRequest, reply: FastifyReply, actor: Actor | null, path: string, service: FileService = 'issue', options: { verbatimPath?: boolean } = {}): void {
     const base =
       service === 'repo'
         ? internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL)
@@ -47,6 +51,7 @@ export class AttachmentProxy implements OnModuleInit, OnModuleDestroy {
       agent: this.agent,
       service: `${service}-service`,
       badGateway: { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: 'Bad Gateway', url: `${this.config.rootUrl}api/swagger` }) },
+      verbatimPath: options.verbatimPath,
     });
   }
 }

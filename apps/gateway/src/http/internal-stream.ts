@@ -34,6 +34,18 @@ export interface StreamTarget {
   service: string;
   /** The 502 the client gets then. */
   badGateway: { contentType: string; body: string };
+  /**
+   * Send the path exactly as given. By default it goes through URL parsing, which resolves `.`
+   * and `..` segments (`%2e%2e` included); a service that refuses such names itself (the package
+   * registries) needs to see, and verify the signature of, the path the caller sent.
+   */
+  verbatimPath?: boolean;
+}
+
+/** `url` as request options whose path is not normalized. */
+function verbatim(url: string): { protocol: string; hostname: string; port: string; path: string } {
+  const origin = new URL(url);
+  return { protocol: origin.protocol, hostname: origin.hostname, port: origin.port, path: url.slice(url.indexOf('/', origin.protocol.length + 2)) };
 }
 
 /**
@@ -45,7 +57,8 @@ export interface StreamTarget {
 export function streamThrough(request: FastifyRequest, reply: FastifyReply, target: StreamTarget): void {
   reply.hijack();
   const res = reply.raw;
-  const upstream = httpRequest(target.url, { method: request.method, headers: target.headers, agent: target.agent });
+  const options = { method: request.method, headers: target.headers, agent: target.agent };
+  const upstream = target.verbatimPath ? httpRequest({ ...verbatim(target.url), ...options }) : httpRequest(target.url, options);
   let answered = false;
   // Called by 'error' and then 'close' of one failed upstream request: the first one answers.
   const badGateway = (why: string): void => {

@@ -18,6 +18,8 @@ export interface PaginatedOptions {
   link?: boolean;
   /** Search endpoints answer `{ok, data}` instead of a bare array. */
   search?: boolean;
+  /** The actions listings answer `{<envelope>: [...], total_count}` (`workflow_runs`, `jobs`). */
+  envelope?: string;
 }
 
 const PAGINATED = 'gitforge:paginated';
@@ -39,7 +41,7 @@ export class PageInterceptor implements NestInterceptor {
   intercept(
     context: ExecutionContext,
     next: CallHandler<Page<unknown>>,
-  ): Observable<unknown[] | SearchResults<unknown>> {
+  ): Observable<unknown[] | SearchResults<unknown> | Record<string, unknown>> {
     const options = this.reflector.get<PaginatedOptions>(PAGINATED, context.getHandler()) ?? {};
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
@@ -47,6 +49,7 @@ export class PageInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((page) => {
         const items = sendPage(request, reply, this.config.rootUrl, page, { link: options.link });
+        if (options.envelope) return { [options.envelope]: items, total_count: page.total };
         return options.search ? { ok: true, data: items } : items;
       }),
     );

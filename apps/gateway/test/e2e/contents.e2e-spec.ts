@@ -143,6 +143,15 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       }
     });
 
+    it('should refuse a NUL character in the commit message, author or committer (422), never a 500', async () => {
+      for (const extra of [{ message: 'one\u0000two' }, { author: { name: 'a\u0000b', email: 'a@example.com' } }, { committer: { name: 'c', email: 'c\u0000@example.com' } }]) {
+        const res = await put(alice, repo, 'nul-in-commit.txt', 'x', extra);
+        expect(res.status).toBe(422);
+        expect(res.body).toEqual(giteaError(/holds a NUL character/));
+      }
+      expect((await alice.api.get(`/repos/${repo.full_name}/contents/nul-in-commit.txt`)).status).toBe(404);
+    });
+
     it('should hide a private repository from outsiders and show a public one to anyone', async () => {
       const priv = await createRepo(alice, { private: true });
       expect((await bob.api.get(`/repos/${priv.full_name}/contents`)).status).toBe(404);
@@ -263,13 +272,21 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect((await alice.api.get(`/repos/${repo.full_name}/media/intl/${encodeURIComponent('日本.txt')}?ref=intl`)).text).toBe('nihon\n');
     });
 
-    it('should resolve an LFS pointer in media only when the object is stored', async () => {
+    it('should resolve an LFS pointer in media only when the object was uploaded to this repository', async () => {
       const before = await alice.api.get(`/repos/${repo.full_name}/media/assets/big.bin`);
       expect(before.status).toBe(200);
       expect(before.text).toBe(pointer(lfsOid, lfsData.length));
+      // An object on disk that this repository never received is not served.
       const dir = join(layout.dataDir, 'lfs', lfsOid.slice(0, 2), lfsOid.slice(2, 4));
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, lfsOid.slice(4)), lfsData);
+      expect((await alice.api.get(`/repos/${repo.full_name}/media/assets/big.bin`)).text).toBe(pointer(lfsOid, lfsData.length));
+      const upload = await fetch(`${layout.rootUrl}${repo.full_name}.git/info/lfs/objects/${lfsOid}/${lfsData.length}`, {
+        method: 'PUT',
+        headers: { Authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}`, 'Content-Type': 'application/octet-stream' },
+        body: lfsData,
+      });
+      expect(upload.status).toBe(200);
       const after = await alice.api.get(`/repos/${repo.full_name}/media/assets/big.bin`);
       expect(after.text).toBe(lfsData);
       expect(after.headers.get('etag')).toBe(`"${lfsOid}"`);

@@ -167,7 +167,7 @@ describe.each(layoutsUnderTest())('teams through the gateway (%s layout)', (kind
       expect(found).toEqual(visible);
     });
 
-    it('should list only public teams to signed-in outsiders (SPEC.md) and nothing to anonymous callers (401)', async () => {
+    it('should list only public teams to signed-in outsiders (docs/spec.md) and nothing to anonymous callers (401)', async () => {
       const listed = (await outsider.api.get<Team[]>(`/orgs/${org.name}/teams?limit=50`)).body;
       expect(listed.length).toBeGreaterThan(0);
       expect(listed.every((t) => t.visibility === 'public')).toBe(true);

@@ -58,7 +58,7 @@ describe.each(layoutsUnderTest())('users through the gateway (%s layout)', (kind
   });
 
   describe('the User shape', () => {
-    it('should answer every field of SPEC.md, the private ones to the user itself', async () => {
+    it('should answer every field of docs/spec.md, the private ones to the user itself', async () => {
       const me = await alice.api.get<User>('/user');
       expect(me.status).toBe(200);
       expect(Object.keys(me.body).sort()).toEqual(USER_FIELDS);

@@ -224,7 +224,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(await ids('?type=default')).toEqual(expect.arrayContaining([def.body.id]));
       expect(await ids('?type=default')).not.toContain(sys.body.id);
       expect(await ids('?type=all')).toEqual(expect.arrayContaining([def.body.id, sys.body.id]));
-      // Gitea's admin ListHooks answers them all, whatever page and limit say: no Link, X-Total-Count (API-NOTES) their number.
+      // Gitea's admin ListHooks answers them all, whatever page and limit say: no Link, X-Total-Count (docs/api-notes.md) their number.
       const all = await api.admin.get<Hook[]>('/admin/hooks?type=all&limit=1&page=5');
       expect(all.body.map((h) => h.id)).toEqual(expect.arrayContaining([def.body.id, sys.body.id]));
       expect(all.headers.get('x-total-count')).toBe(String(all.body.length));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Issue, RepoAccess, User } from '@gitforge/contracts';
+import { isActingUserId, type Issue, type RepoAccess, type User } from '@gitforge/contracts';
 import { DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { toAttachment } from '../attachments/attachment.mapper.js';
 import { AttachmentsRepository } from '../attachments/attachments.repository.js';
@@ -117,7 +117,7 @@ export class IssueLoader {
   /** Users as anyone sees them (Gitea's ToUser without a viewer), one call for those not known yet. */
   async users(ids: number[], known: User[] = []): Promise<Map<number, User>> {
     const map = new Map(known.map((u) => [u.id, u]));
-    const missing = [...new Set(ids)].filter((id) => id > 0 && !map.has(id));
+    const missing = [...new Set(ids)].filter((id) => isActingUserId(id) && !map.has(id));
     for (const u of await this.directory.usersByIds(null, missing)) map.set(u.id, u);
     return map;
   }

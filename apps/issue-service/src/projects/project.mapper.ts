@@ -15,7 +15,7 @@ export function projectHome(
     : `${rootUrl}${encodeURIComponent(where.ownerLogin)}/-/projects`;
 }
 
-/** A project as gitforge's project API shows it (Gitea's project model, SPEC.md's Project). */
+/** A project as gitforge's project API shows it (Gitea's project model, docs/spec.md's Project). */
 export function toProject(p: ProjectEntity, rootUrl: string, home: string): Project {
   return {
     id: p.id,

@@ -80,7 +80,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
 
   private async apply(p: PullWithIssue, state: PullGitState, moved: boolean, pusher: Pick<Actor, 'id' | 'login'> | null, repos: Map<number, RepoAccess>): Promise<void> {
     if (!moved) {
-      await this.db.transaction((m) => this.pulls.update(m, p.pull.id, stateColumns(state)));
+      await this.db.transaction((m) => this.pulls.updateUnmerged(m, p.pull.id, stateColumns(state)));
       return;
     }
     const repo = repos.get(p.pull.baseRepoId) ?? (await this.gate.many(null, [p.pull.baseRepoId]).then((r) => r[0]));
@@ -94,7 +94,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     await this.db.transaction(async (m) => {
       const locked = await this.pulls.lock(m, p.pull.id);
       if (!locked || locked.hasMerged || locked.headSha === state.headSha) {
-        if (locked) await this.pulls.update(m, p.pull.id, stateColumns(state));
+        if (locked) await this.pulls.updateUnmerged(m, p.pull.id, stateColumns(state));
         return;
       }
       await this.pulls.update(m, p.pull.id, stateColumns(state));

@@ -23,6 +23,15 @@ export class PullsRepository {
     if (Object.keys(changes).length > 0) await m.update(PullRequestEntity, { id }, changes);
   }
 
+  /**
+   * What git says of a pull now, stored only while it is unmerged: a merged pull keeps the merge
+   * base, head and counts it was merged with (Gitea's merged pulls show their own changes), even
+   * when a recomputation read it as open just before its merge was recorded.
+   */
+  async updateUnmerged(m: EntityManager, id: number, changes: Partial<PullRequestEntity>): Promise<void> {
+    await m.update(PullRequestEntity, { id, hasMerged: false }, changes);
+  }
+
   findByIssueId(issueId: number, m?: EntityManager): Promise<PullRequestEntity | null> {
     return this.db.findOneBy(PullRequestEntity, { issueId }, m);
   }

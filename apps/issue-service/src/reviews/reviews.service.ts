@@ -6,6 +6,7 @@ import {
   forbidden,
   idFrom,
   invalid,
+  isActingUserId,
   notFound,
   pageOf,
   TeamPatterns,
@@ -117,9 +118,9 @@ export class ReviewsService {
     const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     const review = await this.reviewOf(ctx, actor, id);
     const rows = await this.reviews.codeComments([review.id]);
-    const users = await this.issueLoader.posters([...rows.map((c) => c.posterId), ...rows.map((c) => c.resolveDoerId).filter((x) => x > 0)]);
+    const users = await this.issueLoader.posters([...rows.map((c) => c.posterId), ...rows.map((c) => c.resolveDoerId).filter(isActingUserId)]);
     return rows.map((c) =>
-      toPullReviewComment(c, review, ctx.repo.repository, ctx.issue, { poster: users(c.posterId), resolver: c.resolveDoerId > 0 ? users(c.resolveDoerId) : null }),
+      toPullReviewComment(c, review, ctx.repo.repository, ctx.issue, { poster: users(c.posterId), resolver: isActingUserId(c.resolveDoerId) ? users(c.resolveDoerId) : null }),
     );
   }
 
@@ -585,13 +586,13 @@ export class ReviewsService {
     const [counts, historyRows, users, teams] = await Promise.all([
       this.reviews.codeCommentCounts(ids),
       this.reviews.reviewRowIds(ids),
-      this.issueLoader.posters(rows.map((r) => r.reviewerId).filter((id) => id > 0), given.known ?? []),
+      this.issueLoader.posters(rows.map((r) => r.reviewerId).filter(isActingUserId), given.known ?? []),
       teamIds.length > 0 && ctx.repo.ownerKind === 'organization' ? this.directory.teams(ctx.repo.ownerId, { ids: teamIds }) : Promise.resolve([]),
     ]);
     const team = new Map<number, Team>([...(given.teams ?? []).map((t) => [t.id, t] as const), ...teams.map((t) => [t.id, t.team] as const)]);
     return rows.map((r) =>
       toPullReview(r, ctx.repo.repository, ctx.issue, {
-        reviewer: r.reviewerId > 0 ? users(r.reviewerId) : null,
+        reviewer: isActingUserId(r.reviewerId) ? users(r.reviewerId) : null,
         team: team.get(r.reviewerTeamId) ?? null,
         commentsCount: counts.get(r.id) ?? 0,
         historyRowId: historyRows.get(r.id) ?? 0,

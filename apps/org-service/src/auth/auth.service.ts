@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, notFound, type Actor, type AuthenticateRequest, type AuthResult } from '@gitforge/contracts';
-import { Database, PlatformConfig } from '@gitforge/platform';
+import {
+  ActionsUser,
+  ContractError,
+  notFound,
+  RunnerProtocolPatterns,
+  type ActionsTaskGrant,
+  type Actor,
+  type AuthenticateRequest,
+  type AuthResult,
+} from '@gitforge/contracts';
+import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { hashToken, looksLikeToken } from '../tokens/tokens.service.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
 import { verifyPassword } from '../users/password.js';
+import type { AccessTokenEntity } from '../tokens/access-token.entity.js';
 import type { UserEntity } from '../users/user.entity.js';
 import { UsersRepository } from '../users/users.repository.js';
 
@@ -14,7 +24,9 @@ const TOUCH_INTERVAL_MS = 60_000;
 /**
  * Verifies credentials as Gitea does: a token in `Authorization: token|Bearer`, or HTTP Basic
  * with a password, with a token as password (any username), or with a token as username
- * (empty or `x-oauth-basic` password). The token is tried before the password.
+ * (empty or `x-oauth-basic` password). The token is tried before the password: first as a
+ * personal access token, then as the token of a running Actions task (actions-service owns
+ * those), which signs in as Gitea's Actions user with the task's grant.
  */
 @Injectable()
 export class AuthService {
@@ -23,27 +35,45 @@ export class AuthService {
     private readonly users: UsersRepository,
     private readonly tokens: TokensRepository,
     private readonly config: PlatformConfig,
+    private readonly rpc: RpcClient,
   ) {}
 
   async authenticate(request: AuthenticateRequest): Promise<AuthResult> {
     const c = request.credentials;
     let result: AuthResult;
     if (c.kind === 'token') {
-      result = { actor: await this.byToken(c.token), basic: false };
-    } else if (looksLikeToken(c.password) && (await this.tokens.findByHash(hashToken(c.password)))) {
-      result = { actor: await this.byToken(c.password), basic: true };
-    } else if (looksLikeToken(c.username) && (c.password === '' || c.password === 'x-oauth-basic')) {
-      result = { actor: await this.byToken(c.username), basic: true };
+      const actor = await this.byToken(c.token);
+      if (!actor) throw new ContractError('unauthenticated', INVALID);
+      result = { actor, basic: false };
     } else {
-      result = { actor: await this.byPassword(c.username, c.password), basic: true };
+      // Gitea's Basic: the username is the token when the password is empty or `x-oauth-basic`.
+      const usernameIsToken = c.password === '' || c.password === 'x-oauth-basic';
+      const candidate = usernameIsToken ? c.username : c.password;
+      const actor = looksLikeToken(candidate) ? await this.byToken(candidate) : null;
+      if (!actor && usernameIsToken && looksLikeToken(c.username)) throw new ContractError('unauthenticated', INVALID);
+      result = { actor: actor ?? (await this.byPassword(c.username, c.password)), basic: true };
     }
     if (request.sudo) result = { ...result, actor: await this.sudo(result.actor, request.sudo) };
     return result;
   }
 
-  private async byToken(token: string): Promise<Actor> {
+  /** A personal access token's user, else a running task's Actions user; null when the token is neither. */
+  private async byToken(token: string): Promise<Actor | null> {
     const row = await this.tokens.findByHash(hashToken(token));
-    if (!row) throw new ContractError('unauthenticated', INVALID);
+    if (row) return this.byAccessToken(row);
+    const grant = looksLikeToken(token) ? await this.taskGrant(token) : null;
+    // No scopes: Gitea checks no token scope for the Actions user; its grant is the limit.
+    return grant ? { id: ActionsUser.id, login: ActionsUser.login, isAdmin: false, scopes: null, actionsTask: grant } : null;
+  }
+
+  private taskGrant(token: string): Promise<ActionsTaskGrant | null> {
+    return this.rpc.call<ActionsTaskGrant | null, Record<string, string>, { token: string }>(RunnerProtocolPatterns.taskByToken, {
+      actor: null,
+      body: { token },
+    });
+  }
+
+  private async byAccessToken(row: AccessTokenEntity): Promise<Actor> {
     const user = await this.users.findById(row.userId);
     if (!user) throw new ContractError('unauthenticated', INVALID);
     this.checkCanSignIn(user);

@@ -151,7 +151,7 @@ export class TeamsService {
     if (RESERVED_TEAM_NAMES.has(name.toLowerCase())) throw unprocessable(`name is reserved [name: ${name}]`);
   }
 
-  /** `GET /orgs/{org}/teams`: the teams the actor may see (SPEC.md's team visibility rules). */
+  /** `GET /orgs/{org}/teams`: the teams the actor may see (docs/spec.md's team visibility rules). */
   async listForOrg(actor: Actor | null, orgName: string, options: ListOptions): Promise<Page<Team>> {
     return this.searchIn(actor, orgName, {}, options);
   }
@@ -162,7 +162,7 @@ export class TeamsService {
   }
 
   private async searchIn(actor: Actor | null, orgName: string, filter: { keyword?: string; includeDesc?: boolean }, options: ListOptions): Promise<Page<Team>> {
-    // SPEC.md's team visibility (it wins over Gitea, which lists teams to org members only): private
+    // docs/spec.md's team visibility (it wins over Gitea, which lists teams to org members only): private
     // teams for their members and org owners, limited ones for org members, public ones for anyone signed in.
     const a = requireActor(actor);
     const org = await this.orgsService.requireVisibleOrg(a, orgName);

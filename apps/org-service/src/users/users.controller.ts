@@ -2,6 +2,10 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   type UserStarCount,
+  AccountMaintenancePatterns,
+  invalid,
+  type RetentionRequest,
+  type RetentionResult,
   OrgPatterns,
   normalizeListOptions,
   UserPatterns,
@@ -94,6 +98,14 @@ export class UsersController {
   @MessagePattern(UserPatterns.adminDelete)
   adminDelete(@Payload() req: RpcRequest<{ username: string }, undefined, { purge?: string }>): Promise<void> {
     return this.users.adminDelete(req.actor, req.params.username, optionalBool(req.query.purge) === true);
+  }
+
+  /** For the admin cron's delete_inactive_accounts (the gateway routes no request here). */
+  @MessagePattern(AccountMaintenancePatterns.deleteInactive)
+  deleteInactive(@Payload() req: RpcRequest<Record<string, string>, RetentionRequest>): Promise<RetentionResult> {
+    const olderThanMs = req.body?.olderThanMs;
+    if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw invalid('bad retention request');
+    return this.users.deleteInactive(olderThanMs);
   }
 
   @MessagePattern(OrgPatterns.ownerFilter)

@@ -97,6 +97,18 @@ export class UsersRepository {
       .execute();
   }
 
+  /**
+   * Individuals never activated, created before `before` (delete_inactive_accounts). Site
+   * administrators are never among them: a deactivated administrator is suspended, not abandoned.
+   */
+  findInactiveIndividualsBefore(before: Date): Promise<UserEntity[]> {
+    return this.db.manager
+      .createQueryBuilder(UserEntity, 'u')
+      .where('u.type = :type AND u.is_active = :inactive AND u.is_admin = :admin AND u.created_at < :before', { type: UserType.individual, inactive: false, admin: false, before: before.getTime() })
+      .orderBy('u.id', 'ASC')
+      .getMany();
+  }
+
   async countAdmins(manager?: EntityManager): Promise<number> {
     return this.m(manager).count(UserEntity, { where: { isAdmin: true, type: UserType.individual } });
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   type UserStarCount,
+  ActionsUser,
   CollaboratorPatterns,
   ContractError,
   EventNames,
@@ -23,9 +24,10 @@ import {
   type UserSettings,
   type UserSettingsOptions,
   type OwnerFilter,
+  type RetentionResult,
   isRowIdRange,
 } from '@gitforge/contracts';
-import { Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { createLogger, Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { rejectPublicOnly, rejectPublicOnlyUser } from '../auth/actor.js';
 import { EmailsRepository } from '../emails/emails.repository.js';
 import { emailProblem, emailProblemMessage } from '../emails/email-validation.js';
@@ -40,6 +42,11 @@ import { UserEntity, UserType } from './user.entity.js';
 import { pseudoUser, toUser, toUserSettings } from './user.mapper.js';
 import { UsersRepository } from './users.repository.js';
 import { canSeeProfile, hasOrgOrUserVisible, type Viewer } from './visibility.js';
+
+const log = createLogger('users');
+
+/** Who the scheduled account cleanup acts as: the forge itself, with a site administrator's rights. */
+const MAINTENANCE_ACTOR: Actor = { id: 0, login: 'gitforge', isAdmin: true, scopes: null };
 
 const userNotFound = (name: string): ContractError => notFound(`user redirect does not exist [name: ${name}]`);
 
@@ -120,8 +127,10 @@ export class UsersService {
     return { hidden: await this.users.idsWithVisibility(['private'], mine) };
   }
 
+  /** `GET /user`; the Actions user, signed in with a task's token, is answered as itself though no row holds it (as Gitea). */
   async getSelf(actor: Actor | null): Promise<User> {
-    return toUser(await this.requireSelf(actor), actor, this.config.rootUrl);
+    const me = actor?.id === ActionsUser.id ? pseudoUser(ActionsUser.id)! : await this.requireSelf(actor);
+    return toUser(me, actor, this.config.rootUrl);
   }
 
   /**
@@ -334,6 +343,31 @@ export class UsersService {
     if (target.id === actor.id) throw unprocessable('you cannot delete yourself');
     if (target.isAdmin && (await this.users.countAdmins()) <= 1) throw unprocessable(`can not delete the last admin user [uid: ${target.id}]`);
     if (purge) await this.purge(actor, target);
+    await this.removeAccount(actor, target);
+  }
+
+  /**
+   * Gitea's delete_inactive_accounts: individuals never activated, created more than `olderThanMs`
+   * ago, go as an administrator's delete would take them; one that owns repositories or belongs
+   * to an organization is left (as Gitea's DeleteInactiveUsers skips them). Answers how many went.
+   */
+  async deleteInactive(olderThanMs: number): Promise<RetentionResult> {
+    const candidates = await this.users.findInactiveIndividualsBefore(new Date(Date.now() - olderThanMs));
+    let removed = 0;
+    for (const user of candidates) {
+      try {
+        await this.removeAccount(MAINTENANCE_ACTOR, user);
+        removed++;
+      } catch (err) {
+        if (!(err instanceof ContractError) || err.code !== 'unprocessable') throw err;
+        log.info({ userId: user.id, reason: err.message }, 'inactive account kept');
+      }
+    }
+    return { removed };
+  }
+
+  /** The account and what hangs on it, once nothing refuses it (repositories, memberships). */
+  private async removeAccount(actor: Actor, target: UserEntity): Promise<void> {
     await this.refuseWhileOwningRepositories(actor, target);
     if ((await this.orgs.countMemberships(target.id)) > 0) {
       throw unprocessable(`user still has membership of organizations [uid: ${target.id}]`);

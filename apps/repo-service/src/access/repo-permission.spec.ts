@@ -21,6 +21,28 @@ const publicRepo = { id: 7, ownerId: 100, isPrivate: false };
 const privateRepo = { id: 7, ownerId: 100, isPrivate: true };
 
 describe(resolveRepoPermission.name, () => {
+  const task = (repoId: number, readOnly = false): Actor => ({ id: -2, login: 'gitea-actions', isAdmin: false, scopes: null, actionsTask: { taskId: 9, repoId, readOnly } });
+
+  it("should let an Actions task's token write every unit of its own repository, even a hidden owner's", () => {
+    const p = resolveRepoPermission(task(7), owner('organization', { visible: false }), privateRepo, 0);
+    expect(p.canWrite('repo.code')).toBe(true);
+    expect(p.canWrite('repo.issues')).toBe(true);
+    expect(p.isAdmin).toBe(false);
+    expect(p.toApi()).toEqual({ admin: false, push: true, pull: true });
+  });
+
+  it("should only let a fork pull request's token read its repository", () => {
+    const p = resolveRepoPermission(task(7, true), owner('user'), privateRepo, 0);
+    expect(p.canRead('repo.code')).toBe(true);
+    expect(p.canWrite('repo.code')).toBe(false);
+  });
+
+  it("should give an Actions task's token nothing in another repository, public or private, whatever else it would get", () => {
+    expect(resolveRepoPermission(task(8), owner('user'), publicRepo, 0).canSee).toBe(false);
+    expect(resolveRepoPermission(task(8), owner('user'), privateRepo, AccessMode.admin).canSee).toBe(false);
+    expect(resolveRepoPermission(task(8), owner('organization', { isOrgOwner: true }), privateRepo, 0).canSee).toBe(false);
+  });
+
   it('should give owners and site admins everything', () => {
     expect(resolveRepoPermission(actor(100), owner('user'), privateRepo, 0).isOwner).toBe(true);
     expect(resolveRepoPermission(actor(1, true), owner('user'), privateRepo, 0).isOwner).toBe(true);

@@ -65,7 +65,10 @@ export interface RepoFacts {
  * The single answer to "what may this actor do in this repository", after Gitea's
  * GetUserRepoPermission: site admins and owners have everything; strangers see nothing of an
  * owner they may not see (unless they collaborate); public repositories are readable; team and
- * collaborator grants add to that, unit by unit.
+ * collaborator grants add to that, unit by unit. An Actions task's token (Gitea's
+ * GetActionsUserRepoPermission) reaches its own repository only, every unit with write (read for
+ * a pull request from a fork), and no other repository, public or private: Gitea grants other
+ * repositories only to tasks of owners a repository names as collaborative, which gitforge has not.
  */
 export function resolveRepoPermission(
   actor: Actor | null,
@@ -73,6 +76,10 @@ export function resolveRepoPermission(
   repo: RepoFacts,
   collaboratorMode: number,
 ): RepoPermission {
+  if (actor?.actionsTask) {
+    if (actor.actionsTask.repoId !== repo.id) return RepoPermission.none;
+    return new RepoPermission(actor.actionsTask.readOnly ? AccessMode.read : AccessMode.write);
+  }
   if (actor?.isAdmin) return new RepoPermission(AccessMode.owner);
   if (actor && actor.id === repo.ownerId) return new RepoPermission(AccessMode.owner);
   if (!owner.visible && collaboratorMode === AccessMode.none) return RepoPermission.none;

@@ -224,7 +224,7 @@ export class ContentsService {
     const objectType = isSymlink(entry) ? 'symlink' : 'file';
     if (media && data.length <= LFS_POINTER_MAX_SIZE) {
       const pointer = parseLfsPointer(data);
-      const object = pointer ? await this.lfs.read(pointer) : null;
+      const object = pointer ? await this.lfs.read(view.repoId, pointer) : null;
       if (pointer && object) {
         return { content: object.toString('base64'), name, size: object.length, objectType, etag: pointer.oid, lastModified };
       }

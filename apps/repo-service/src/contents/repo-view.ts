@@ -15,7 +15,7 @@ export function repoView(ctx: RepoContext, config: PlatformConfig): RepoView {
   return {
     ctx,
     repoId: ctx.repo.id,
-    urls: repoUrls(config.rootUrl, ctx.owner.ownerUser.login, ctx.repo.name),
+    urls: repoUrls(config, ctx.owner.ownerUser.login, ctx.repo.name),
     objectFormat: ctx.repo.objectFormat,
   };
 }

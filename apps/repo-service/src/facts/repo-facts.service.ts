@@ -52,7 +52,7 @@ export class RepoFactsService {
       isEmpty: repo.isEmpty,
       defaultBranch: repo.defaultBranch,
       permission: permission.toApi(),
-      repository: toRepository(repo, owner.ownerUser, permission, this.config.rootUrl, (repo.forkId && parents.get(repo.forkId)) || null),
+      repository: toRepository(repo, owner.ownerUser, permission, this.config, (repo.forkId && parents.get(repo.forkId)) || null),
       isArchived: repo.isArchived,
       isMirror: repo.isMirror,
       ownerKind: owner.owner.kind,
@@ -160,7 +160,7 @@ export class RepoFactsService {
    */
   async hookCommit(actor: Actor | null, ownerName: string, repoName: string, ref: string | undefined): Promise<HookCommit> {
     const ctx = await this.access.assign(actor, ownerName, repoName);
-    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.none), this.config.rootUrl);
+    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.none), this.config);
     const fullRef = ref ? ref : `refs/heads/${ctx.repo.defaultBranch}`;
     if (ctx.repo.isEmpty) return { repository, ref: fullRef, commit: null };
     const sha = await this.commits.resolve(ctx.repo.id, ref ? ref : ctx.repo.defaultBranch, ctx.repo.objectFormat);

@@ -25,6 +25,7 @@ import { repoView, type RepoView } from '../contents/repo-view.js';
 import { cleanTreePath, invalidPath } from '../contents/tree-path.js';
 import { CommitWriter, type CommitSignature, type TreeChange } from '../git/commit-writer.js';
 import { GitObjects, isDir, isExecutable, isSymlink, type GitCommit } from '../git/git-objects.js';
+import { LastCommits } from '../git/last-commits.js';
 import { Refs } from '../git/refs.js';
 import { PushesService } from '../pushes/pushes.service.js';
 
@@ -58,6 +59,7 @@ export class FilesService {
     private readonly db: Database,
     private readonly access: RepoAccessService,
     private readonly objects: GitObjects,
+    private readonly lastCommits: LastCommits,
     private readonly refs: Refs,
     private readonly writer: CommitWriter,
     private readonly contents: ContentsService,
@@ -157,11 +159,28 @@ export class FilesService {
     await this.pushes.afterRefUpdates({ ...ctx, actor }, [{ oldSha: written.before ?? zero, newSha: written.commit, ref: `refs/heads/${newBranch}` }]);
 
     const commit = (await this.objects.commit(repo.id, written.commit))!;
+    await this.recordLastCommits(repo.id, commit, planned);
     const ref = { inputRef: newBranch, kind: 'branch' as const, name: newBranch, commit };
     const files = await Promise.all(
       planned.slice(0, MAX_RESPONSE_FILES).map((c) => (c.operation === 'delete' ? null : this.contents.entryResponse(view, ref, c.treePath))),
     );
     return { files, commit: toFileCommitResponse(commit, view.urls), verification: unsignedVerification() };
+  }
+
+  /**
+   * The answer's `last_commit_*` of each path the commit changed is the commit itself: recorded,
+   * so no history walk (one per write, as long as the branch's history) has to find it. A path
+   * whose content and mode stayed the same is left to the walk.
+   */
+  private async recordLastCommits(repoId: number, commit: GitCommit, planned: PlannedChange[]): Promise<void> {
+    if (commit.parents.length > 1) return;
+    const parent = commit.parents[0] ? await this.objects.commit(repoId, commit.parents[0]) : null;
+    for (const c of planned.slice(0, MAX_RESPONSE_FILES)) {
+      if (c.operation === 'delete') continue;
+      const now = await this.objects.entry(repoId, commit, c.treePath);
+      const before = parent ? await this.objects.entry(repoId, parent, c.treePath) : null;
+      if (now && (!before || before.sha !== now.sha || before.mode !== now.mode)) this.lastCommits.record(repoId, commit.sha, c.treePath);
+    }
   }
 
   /**

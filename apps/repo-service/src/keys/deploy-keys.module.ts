@@ -9,5 +9,6 @@ import { DeployKeysService } from './deploy-keys.service.js';
   imports: [ReposModule],
   controllers: [DeployKeysController],
   providers: [DeployKeysRepository, DeployKeysService],
+  exports: [DeployKeysRepository],
 })
 export class DeployKeysModule {}

@@ -158,14 +158,14 @@ export class DeployKeysService {
           ctx.repo,
           ctx.owner.ownerUser,
           new RepoPermission(key.readOnly ? AccessMode.read : AccessMode.write),
-          this.config.rootUrl,
+          this.config,
         )
       : undefined;
     return toDeployKey(key, this.keysUrl(ctx), repository);
   }
 
   private keysUrl(ctx: RepoContext): string {
-    return `${repoUrls(this.config.rootUrl, ctx.owner.ownerUser.login, ctx.repo.name).api}/keys/`;
+    return `${repoUrls(this.config, ctx.owner.ownerUser.login, ctx.repo.name).api}/keys/`;
   }
 
   private async writer(actor: Actor | null, owner: string, repo: string): Promise<WriterContext> {

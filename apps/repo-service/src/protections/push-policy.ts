@@ -25,6 +25,8 @@ export type RefDecision = { ref: string; allowed: true } | { ref: string; allowe
 /** Who pushes where. */
 export interface PushContext extends RepoContext {
   actor: Actor;
+  /** Set when a deploy key pushes (over SSH): it acts as the owner, and only the rules' deploy-key flags let it through an allowlist. */
+  deployKeyId?: number;
 }
 
 /** The environment under which git sees a push's objects while they are still in quarantine. */
@@ -232,12 +234,19 @@ export class PushPolicy {
   private async canUserPush(facts: PushFacts, rule: BranchProtectionEntity): Promise<boolean> {
     if (!rule.canPush) return false;
     if (!rule.enableWhitelist) return facts.ctx.permission.canWrite('repo.code');
+    if (facts.ctx.deployKeyId !== undefined) return rule.whitelistDeployKeys && facts.ctx.permission.canWrite('repo.code');
     return facts.listed(rule.whitelistUserIds, rule.whitelistTeamIds);
   }
 
   private async canUserForcePush(facts: PushFacts, rule: BranchProtectionEntity): Promise<boolean> {
     if (!rule.canForcePush) return false;
-    if (rule.enableForcePushAllowlist && !(await facts.listed(rule.forcePushAllowlistUserIds, rule.forcePushAllowlistTeamIds))) return false;
+    if (rule.enableForcePushAllowlist) {
+      const allowed =
+        facts.ctx.deployKeyId !== undefined
+          ? rule.forcePushAllowlistDeployKeys
+          : await facts.listed(rule.forcePushAllowlistUserIds, rule.forcePushAllowlistTeamIds);
+      if (!allowed) return false;
+    }
     return this.canUserPush(facts, rule);
   }
 }

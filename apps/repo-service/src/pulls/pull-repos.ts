@@ -18,7 +18,7 @@ export class PullRepos {
 
   async urls(repoId: number): Promise<RepoUrls> {
     const { repo, owner } = await this.access.contextById(null, repoId);
-    return repoUrls(this.config.rootUrl, owner.owner.login, repo.name);
+    return repoUrls(this.config, owner.owner.login, repo.name);
   }
 
   /** The repository as `actor` acts on it: what PushesService needs to record a ref update. */

@@ -6,6 +6,7 @@ import type { Database, DirectoryClient } from '@gitforge/platform';
 import { TestRepo } from '../../test/support/test-repo.js';
 import { CommitUsers } from '../commits/commit-users.js';
 import { CatFilePool } from '../git/cat-file.pool.js';
+import { ObjectWriterPool } from '../git/object-writer.pool.js';
 import { CommitLog } from '../git/commit-log.js';
 import { CommitWriter } from '../git/commit-writer.js';
 import { GitObjects } from '../git/git-objects.js';
@@ -29,6 +30,7 @@ const account = (id: number, login: string): AccountRef =>
 describe('pull requests in git', () => {
   let repo: TestRepo;
   let pool: CatFilePool;
+  let writers: ObjectWriterPool;
   let objects: GitObjects;
   let pulls: PullGit;
   let state: PullStateService;
@@ -68,12 +70,13 @@ describe('pull requests in git', () => {
     await repo.git.initStaged(FORK, 'main');
     await repo.git.promote(FORK);
     pool = new CatFilePool(repo.git);
+    writers = new ObjectWriterPool(repo.git);
     objects = new GitObjects(pool);
     const refs = new Refs(repo.git, objects);
     pulls = new PullGit(repo.git, objects, refs);
     state = new PullStateService(repo.git, refs, pulls);
     const users = { byEmail: () => Promise.resolve(new Map()) } as unknown as CommitUsers;
-    const urls = (id: number) => Promise.resolve(repoUrls('http://forge.test/', id === FORK ? 'forker' : 'owner', id === FORK ? 'fork' : 'repo'));
+    const urls = (id: number) => Promise.resolve(repoUrls({ rootUrl: 'http://forge.test/', sshUrlBase: 'git@forge.test:' }, id === FORK ? 'forker' : 'owner', id === FORK ? 'fork' : 'repo'));
     const repos = {
       urls,
       pushContext: (repoId: number) =>
@@ -88,11 +91,12 @@ describe('pull requests in git', () => {
     } as unknown as DirectoryClient;
     const db = { transaction: (fn: () => Promise<unknown>) => fn() } as unknown as Database;
     const policy = { ruleFor: () => Promise.resolve(null) } as unknown as PushPolicy;
-    merges = new PullMergeService(db, repo.git, objects, refs, new CommitWriter(repo.git), pulls, repos, pushes, policy, directory);
+    merges = new PullMergeService(db, repo.git, objects, refs, new CommitWriter(repo.git, objects, writers), pulls, repos, pushes, policy, directory);
   });
 
   afterAll(() => {
     pool.onModuleDestroy();
+    writers.onModuleDestroy();
     repo.remove();
   });
 

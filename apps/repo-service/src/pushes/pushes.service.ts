@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { AccessMode, EventNames, type PayloadCommit, type Repository, type User } from '@gitforge/contracts';
-import { createLogger, Database, DirectoryClient, OutboxService, PlatformConfig } from '@gitforge/platform';
+import { createLogger, Database, DirectoryClient, OutboxService, PlatformConfig, RequestContexts } from '@gitforge/platform';
 import { RepoPermission } from '../access/repo-permission.js';
+import { commitInfoOf } from '../git/commit-changes.js';
 import { GitObjects } from '../git/git-objects.js';
 import { GitService, type CommitInfo } from '../git/git.service.js';
+import { Housekeeping } from '../maintenance/housekeeping.js';
+import { KeyedThrottle } from '../maintenance/keyed-throttle.js';
 import { isZeroId, type PushContext, type RefUpdate } from '../protections/push-policy.js';
 import { repoUrls, toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../repos/repos.repository.js';
@@ -21,6 +24,15 @@ const MAX_PAYLOAD_COMMITS = 5;
 const NEW_BRANCH_COMMITS = 10;
 /** Webhook payloads show the repository as its owner sees it, except create events (Gitea's notifier). */
 const AS_OWNER = new RepoPermission(AccessMode.owner);
+
+/** The disk as a push finish reads it; null where it was not read (unchanged, or measured later). */
+interface DiskFacts {
+  branches: string[] | null;
+  sizeKib: number | null;
+}
+
+/** The least time between two measurements of a repository's size after pushes. */
+const SIZE_INTERVAL_MS = 1000;
 
 type EventWriter = (m: EntityManager, view: (permission: RepoPermission) => Repository) => Promise<unknown>;
 
@@ -40,11 +52,12 @@ interface RefChange {
  * API write): the repository row catches up with the disk (`empty`, `size`, branch count,
  * default branch, `updated_at`) and Gitea's push/create/delete events go to the outbox, in one
  * transaction per push. Pushes to one repository finish one after the other, and every finish
- * recomputes from the disk, so the last one leaves the row right.
+ * recomputes from the disk what its updates can have changed, so the last one leaves the row right.
  */
 @Injectable()
-export class PushesService {
+export class PushesService implements OnModuleDestroy {
   private readonly locks = new KeyedLock();
+  private readonly sizes = new KeyedThrottle(SIZE_INTERVAL_MS);
 
   constructor(
     private readonly db: Database,
@@ -54,6 +67,7 @@ export class PushesService {
     private readonly outbox: OutboxService,
     private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
+    private readonly housekeeping: Housekeeping,
   ) {}
 
   /** `pusher`: the actor as anyone sees them, when the caller has it already. */
@@ -68,23 +82,30 @@ export class PushesService {
     }
     const accounts = await this.directory.usersByEmails(ctx.actor, [...emails].filter(Boolean));
     const loginByEmail = new Map(accounts.map((a) => [a.email.toLowerCase(), a.login]));
-    const html = repoUrls(this.config.rootUrl, ctx.owner.ownerUser.login, ctx.repo.name).html;
+    const html = repoUrls(this.config, ctx.owner.ownerUser.login, ctx.repo.name).html;
     const writers = changes.flatMap((c) => this.events(ctx, c, sender, html, loginByEmail));
 
-    await this.locks.run(repoId, () =>
-      this.db.transaction(async (m) => {
+    const branchesMayChange = ctx.repo.isEmpty || updates.some((u) => u.ref.startsWith('refs/heads/') && (isZeroId(u.oldSha) || isZeroId(u.newSha)));
+    await this.locks.run(repoId, async () => {
+      // On SQLite every writing transaction of the process runs alone, so the disk is read before
+      // it (this lock keeps this repository's finishes in order, and nothing else writes there);
+      // on PostgreSQL under the row lock, which orders finishes across replicas.
+      const early = this.db.isPostgres ? null : await this.diskFacts(repoId, branchesMayChange);
+      await this.db.transaction(async (m) => {
         const repo = await this.repos.lockById(m, repoId);
         if (!repo) return;
-        const row = await this.refresh(repo, updates);
+        const row = await this.refresh(repo, updates, early ?? (await this.diskFacts(repoId, branchesMayChange)));
         const releases = await this.unpublishDeletedTags(m, repoId, updates);
         if (releases !== null) row.numReleases = releases;
         await this.repos.update(m, repoId, row);
         const fresh = { ...repo, ...row } as RepositoryEntity;
-        const view = (permission: RepoPermission): Repository => toRepository(fresh, ctx.owner.ownerUser, permission, this.config.rootUrl);
+        const view = (permission: RepoPermission): Repository => toRepository(fresh, ctx.owner.ownerUser, permission, this.config);
         for (const write of writers) await write(m, view);
-      }),
-    );
+      });
+    });
     log.info({ repoId, refs: updates.length }, 'push recorded');
+    // New objects may call for a repack; decided and done in the background, never in the push.
+    this.housekeeping.afterPush(repoId);
   }
 
   /**
@@ -99,12 +120,47 @@ export class PushesService {
   }
 
   /**
-   * The row's git facts as they are on disk now (two git calls, run together); a missing
-   * default branch becomes the first pushed one, else the first there is, and HEAD follows
-   * whenever the default changes or the repository stops being empty.
+   * What the row follows on disk: the branches when the updates can have changed them (a branch
+   * created or deleted, or a repository that was empty; moving existing branches leaves the list
+   * as the last finish that changed it recorded), and the size, measured (count-objects) at most
+   * once a second per repository: a finish within the second after one that measured leaves it to
+   * one measurement at the end of that second ({@link sizeLater}).
    */
-  private async refresh(repo: RepositoryEntity, updates: RefUpdate[]): Promise<Partial<RepositoryEntity>> {
-    const [branches, sizeKib] = await Promise.all([this.git.branchNames(repo.id), this.git.sizeKiB(repo.id)]);
+  private async diskFacts(repoId: number, withBranches: boolean): Promise<DiskFacts> {
+    const measure = this.sizes.now(repoId, () => this.sizeLater(repoId));
+    const [branches, sizeKib] = await Promise.all([withBranches ? this.git.branchNames(repoId) : null, measure ? this.git.sizeKiB(repoId) : null]);
+    return { branches, sizeKib };
+  }
+
+  /** The size measured after a burst of finishes, in its own transaction (ordered as finishes are). */
+  private sizeLater(repoId: number): void {
+    if (!this.sizes.now(repoId, () => this.sizeLater(repoId))) return;
+    const measure = async (): Promise<void> => {
+      if (!(await this.git.exists(repoId))) return;
+      const early = this.db.isPostgres ? null : await this.git.sizeKiB(repoId);
+      await this.db.transaction(async (m) => {
+        if (!(await this.repos.lockById(m, repoId))) return;
+        await this.repos.update(m, repoId, { sizeKib: early ?? (await this.git.sizeKiB(repoId)) });
+      });
+    };
+    void RequestContexts.detached(() => this.locks.run(repoId, measure)).catch((err: unknown) =>
+      log.warn({ repoId, err: err instanceof Error ? err.message : String(err) }, 'measuring the repository size failed'),
+    );
+  }
+
+  onModuleDestroy(): void {
+    this.sizes.clear();
+  }
+
+  /**
+   * The row's git facts from the disk; a missing default branch becomes the first pushed one,
+   * else the first there is, and HEAD follows whenever the default changes or the repository
+   * stops being empty.
+   */
+  private async refresh(repo: RepositoryEntity, updates: RefUpdate[], facts: DiskFacts): Promise<Partial<RepositoryEntity>> {
+    const { branches } = facts;
+    const sizeKib = facts.sizeKib ?? repo.sizeKib;
+    if (branches === null) return { sizeKib, updatedAt: new Date() };
     let defaultBranch = repo.defaultBranch;
     if (branches.length > 0 && !branches.includes(defaultBranch)) {
       const pushed = updates.find((u) => u.ref.startsWith('refs/heads/') && !isZeroId(u.newSha))?.ref.slice('refs/heads/'.length);
@@ -129,9 +185,12 @@ export class PushesService {
       if (!isZeroId(update.newSha)) {
         if (kind === 'branch') {
           const creating = isZeroId(update.oldSha);
-          const listed = creating
-            ? await this.git.commitsBetween(repoId, [update.newSha], [], NEW_BRANCH_COMMITS)
-            : await this.git.commitsBetween(repoId, [update.newSha], [update.oldSha], MAX_PAYLOAD_COMMITS);
+          const child = creating ? null : await this.directChild(repoId, update);
+          const listed = child
+            ? { total: 1, commits: [child] }
+            : creating
+              ? await this.git.commitsBetween(repoId, [update.newSha], [], NEW_BRANCH_COMMITS)
+              : await this.git.commitsBetween(repoId, [update.newSha], [update.oldSha], MAX_PAYLOAD_COMMITS);
           change.total = creating ? listed.commits.length : listed.total;
           change.commits = listed.commits.slice(0, MAX_PAYLOAD_COMMITS);
           change.compare = await this.compareFrom(ctx, change);
@@ -143,6 +202,16 @@ export class PushesService {
       out.push(change);
     }
     return out;
+  }
+
+  /**
+   * The new head described in process when it is one commit on top of the old (an API write, a
+   * push of one commit): what `commitsBetween` would list, without its two git processes.
+   */
+  private async directChild(repoId: number, update: RefUpdate): Promise<CommitInfo | null> {
+    const commit = await this.objects.commit(repoId, update.newSha);
+    if (commit?.parents.length !== 1 || commit.parents[0] !== update.oldSha) return null;
+    return commitInfoOf(this.objects, repoId, update.newSha);
   }
 
   /**

@@ -429,7 +429,7 @@ export class ReleasesService {
     const name = action === 'published' ? EventNames.releasePublished : action === 'updated' ? EventNames.releaseUpdated : EventNames.releaseDeleted;
     const { ctx } = scope.view;
     const fresh = (await this.repos.findById(ctx.repo.id, m)) ?? ctx.repo;
-    const repository = toRepository(fresh, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl);
+    const repository = toRepository(fresh, ctx.owner.ownerUser, ctx.permission, this.config);
     await this.outbox.add(m, name, { action, release, repository, sender }, { actor, repoId: ctx.repo.id });
   }
 

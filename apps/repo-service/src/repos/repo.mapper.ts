@@ -9,12 +9,18 @@ export interface RepoUrls {
   api: string;
 }
 
-export function repoUrls(rootUrl: string, ownerLogin: string, name: string): RepoUrls {
-  const host = new URL(rootUrl).hostname;
+/** The public addresses repositories are reached at (PlatformConfig has them). */
+export interface PublicBase {
+  rootUrl: string;
+  sshUrlBase: string;
+}
+
+export function repoUrls(base: PublicBase, ownerLogin: string, name: string): RepoUrls {
+  const { rootUrl } = base;
   return {
     html: `${rootUrl}${ownerLogin}/${name}`,
     clone: `${rootUrl}${ownerLogin}/${name}.git`,
-    ssh: `git@${host}:${ownerLogin}/${name}.git`,
+    ssh: `${base.sshUrlBase}${ownerLogin}/${name}.git`,
     api: `${rootUrl}api/v1/repos/${ownerLogin}/${name}`,
   };
 }
@@ -24,12 +30,12 @@ export function toRepository(
   r: RepositoryEntity,
   owner: User,
   permission: RepoPermission,
-  rootUrl: string,
+  base: PublicBase,
   parent: Repository | null = null,
   transfer: RepoTransfer | null = null,
 ): Repository {
   const s = r.settings;
-  const urls = repoUrls(rootUrl, owner.login, r.name);
+  const urls = repoUrls(base, owner.login, r.name);
   return {
     id: r.id,
     owner,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { Database } from '@gitforge/platform';
+import { chunksOf, Database } from '@gitforge/platform';
 import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/contracts';
 import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { DeployKeyEntity } from '../keys/deploy-key.entity.js';
@@ -10,6 +10,7 @@ import { BranchProtectionEntity } from '../protections/branch-protection.entity.
 import { TagProtectionEntity } from '../protections/tag-protection.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from '../transfers/transfer.entities.js';
 import { WatchEntity } from '../watches/watch.entity.js';
+import { LfsLockEntity, LfsMetaObjectEntity } from '../lfs/lfs.entities.js';
 import { ReleaseAssetEntity, ReleaseEntity } from '../releases/release.entity.js';
 import { RepositoryEntity } from './repository.entity.js';
 
@@ -72,14 +73,12 @@ export class ReposRepository {
    * already, so another transaction never sees one in flight.
    */
   async holdCreation(m: EntityManager, id: number): Promise<void> {
-    if (this.db.isPostgres) await m.query('SELECT pg_advisory_xact_lock($1, $2)', [CREATING_LOCK, id]);
+    await this.db.sql.lockForTransaction(m, [CREATING_LOCK, id]);
   }
 
   /** Takes that mark for the transaction `m` if no creation holds it: false while a create is in flight. */
   async tryHoldCreation(m: EntityManager, id: number): Promise<boolean> {
-    if (!this.db.isPostgres) return true;
-    const rows = (await m.query('SELECT pg_try_advisory_xact_lock($1, $2) AS ok', [CREATING_LOCK, id])) as Array<{ ok: boolean }>;
-    return rows[0]?.ok === true;
+    return this.db.sql.tryLockForTransaction(m, [CREATING_LOCK, id]);
   }
 
   findByOwnerAndName(ownerId: number, name: string, manager?: EntityManager): Promise<RepositoryEntity | null> {
@@ -175,6 +174,15 @@ export class ReposRepository {
     await manager.insert(CollaborationEntity, { repoId, userId, mode });
   }
 
+  /** Gitea's CopyLFS: a fork references every LFS object its parent does, so its clones find them. */
+  async copyLfsObjects(manager: EntityManager, fromId: number, toId: number): Promise<void> {
+    const rows = await manager.find(LfsMetaObjectEntity, { where: { repoId: fromId }, order: { id: 'ASC' } });
+    const createdAt = new Date();
+    for (const slice of chunksOf(rows, 200)) {
+      await manager.insert(LfsMetaObjectEntity, slice.map((r) => ({ repoId: toId, oid: r.oid, size: r.size, createdAt })));
+    }
+  }
+
   async addForks(manager: EntityManager, id: number, delta: 1 | -1): Promise<void> {
     const qb = manager
       .createQueryBuilder()
@@ -212,6 +220,23 @@ export class ReposRepository {
     await manager.delete(LanguageStatEntity, { repoId: id });
     await manager.delete(ReleaseAssetEntity, { repoId: id });
     await manager.delete(ReleaseEntity, { repoId: id });
+    // Its LFS references and locks (Gitea's DeleteRepository); the objects no other repository references go after the commit.
+    await manager.delete(LfsMetaObjectEntity, { repoId: id });
+    await manager.delete(LfsLockEntity, { repoId: id });
+  }
+
+  /** The oids of the LFS objects a repository references, read before its rows go (repository deletion). */
+  async lfsOids(manager: EntityManager, repoId: number): Promise<string[]> {
+    return (await manager.find(LfsMetaObjectEntity, { where: { repoId }, select: { oid: true } })).map((r) => r.oid);
+  }
+
+  /** Those of `oids` that no repository references any more: their bytes can go. */
+  async unreferencedLfsOids(oids: string[]): Promise<string[]> {
+    const referenced = new Set<string>();
+    for (const slice of chunksOf(oids)) {
+      for (const r of await this.db.manager.find(LfsMetaObjectEntity, { where: { oid: In(slice) }, select: { oid: true } })) referenced.add(r.oid);
+    }
+    return oids.filter((oid) => !referenced.has(oid));
   }
 
   search(f: RepoSearchFilter, options: ListOptions): Promise<[RepositoryEntity[], number]> {

@@ -24,10 +24,11 @@ import {
   type Repository,
   type RepoTransfer,
 } from '@gitforge/contracts';
-import { BlobStore, Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { BlobStore, createLogger, Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
+import { lfsBlobKey } from '../lfs/lfs.entities.js';
 import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
 import { copyDefaultHooks } from './default-hooks.js';
 import { RepoStaging } from './repo-staging.js';
@@ -39,6 +40,8 @@ import { StarCounts } from '../stars/star-counts.js';
 import { StarsRepository } from '../stars/stars.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import type { EntityManager } from 'typeorm';
+
+const log = createLogger('repos');
 
 const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSettings>;
 
@@ -90,7 +93,7 @@ export class ReposService {
   /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
   async toApi(actor: Actor | null, ctx: RepoContext): Promise<Repository> {
     const [parents, transfers] = await Promise.all([this.parentViews(actor, [ctx.repo]), this.transferViews(actor, [ctx.repo.id])]);
-    return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl, parentOf(ctx.repo, parents), transfers.get(ctx.repo.id) ?? null);
+    return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config, parentOf(ctx.repo, parents), transfers.get(ctx.repo.id) ?? null);
   }
 
   /**
@@ -129,7 +132,7 @@ export class ReposService {
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
       const permission = resolveRepoPermission(actor, owner, repo, mode);
       if (!permission.canSee || (repo.isPrivate && actor && isPublicOnly(actor.scopes))) continue;
-      views.set(repo.id, toRepository(repo, owner.ownerUser, permission, this.config.rootUrl));
+      views.set(repo.id, toRepository(repo, owner.ownerUser, permission, this.config));
     }
     return views;
   }
@@ -235,7 +238,7 @@ export class ReposService {
         m,
         EventNames.repoCreated,
         {
-          repository: toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
+          repository: toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config),
           organization: owner.organization,
           sender,
         },
@@ -253,7 +256,7 @@ export class ReposService {
     if (staged !== undefined && staged !== id) await this.staging.settle(staged);
     await copyDefaultHooks(this.rpc, id);
     const repo = (await this.repos.findById(id))!;
-    return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+    return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config);
   }
 
   /**
@@ -276,7 +279,7 @@ export class ReposService {
     const base = source.repo;
     const sender = await this.directory.publicUser(a.id);
     // The source as the forker sees it, counting this fork (the events show it so).
-    const baseView = toRepository({ ...base, numForks: base.numForks + 1 }, source.owner.ownerUser, source.permission, this.config.rootUrl);
+    const baseView = toRepository({ ...base, numForks: base.numForks + 1 }, source.owner.ownerUser, source.permission, this.config);
     let staged: number | undefined;
     const id = await this.db.transaction(async (m) => {
       const existing = await this.repos.findForkOf(base.id, target.owner.id, m);
@@ -316,6 +319,7 @@ export class ReposService {
       await this.watches.add(m, a.id, repo.id);
       repo.numWatches = 1;
       await this.repos.addForks(m, base.id, 1);
+      await this.repos.copyLfsObjects(m, base.id, repo.id);
       // Staged under the id's creation mark and moved into place after the commit, as create does.
       await this.repos.holdCreation(m, repo.id);
       staged = repo.id;
@@ -330,7 +334,7 @@ export class ReposService {
         m,
         EventNames.repoCreated,
         {
-          repository: toRepository(repo, target.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl, baseView),
+          repository: toRepository(repo, target.ownerUser, new RepoPermission(AccessMode.owner), this.config, baseView),
           organization: target.organization,
           sender,
         },
@@ -340,7 +344,7 @@ export class ReposService {
         m,
         EventNames.repoForked,
         {
-          forkee: toRepository(repo, target.ownerUser, resolveRepoPermission(a, target, repo, collaboration), this.config.rootUrl, baseView),
+          forkee: toRepository(repo, target.ownerUser, resolveRepoPermission(a, target, repo, collaboration), this.config, baseView),
           repository: baseView,
           sender,
         },
@@ -450,7 +454,7 @@ export class ReposService {
             m,
             EventNames.repoRenamed,
             {
-              repository: toRepository(updated, ctx.owner.ownerUser, ctx.permission, this.config.rootUrl),
+              repository: toRepository(updated, ctx.owner.ownerUser, ctx.permission, this.config),
               oldName,
               sender,
             },
@@ -494,11 +498,13 @@ export class ReposService {
 
   /** One repository's row and its `repo.deleted` event (the repository as its owner sees it, as Gitea's notifier shows it), then its git directory. */
   private async remove(actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
-    const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+    const snapshot = toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config);
     let assets: string[] = [];
+    let lfsOids: string[] = [];
     const starCounts = await this.db.transaction(async (m) => {
       await this.requireStillOwned(m, repo);
       assets = await releaseAssetUuids(m, repo.id);
+      lfsOids = await this.repos.lfsOids(m, repo.id);
       await this.repos.delete(m, repo.id);
       const counts = await this.stars.removeAllOfRepo(m, repo.id);
       // As Gitea: the parent counts one fork less, and the forks of a deleted parent become standalone.
@@ -510,6 +516,15 @@ export class ReposService {
     await this.starCounts.publish(starCounts);
     await this.git.remove(repo.id);
     await dropReleaseFiles(this.blobs, this.config.GITFORGE_DATA_DIR, repo.id, assets);
+    await this.dropLfsObjects(lfsOids);
+  }
+
+  /** After a repository's rows are gone: the LFS objects no repository references any more (as Gitea). Failures are logged, not thrown. */
+  private async dropLfsObjects(oids: string[]): Promise<void> {
+    if (oids.length === 0) return;
+    for (const oid of await this.repos.unreferencedLfsOids(oids)) {
+      await this.blobs.delete(lfsBlobKey(oid)).catch((err: unknown) => log.warn({ err, oid }, 'could not remove an LFS object'));
+    }
   }
 
   /**
@@ -577,7 +592,7 @@ export class ReposService {
       const owner = owners.find((o) => o.owner.id === repo.ownerId)!;
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
       const permission = resolveRepoPermission(actor, owner, repo, mode);
-      return toRepository(repo, owner.ownerUser, permission, this.config.rootUrl, parentOf(repo, parents), transfers.get(repo.id) ?? null);
+      return toRepository(repo, owner.ownerUser, permission, this.config, parentOf(repo, parents), transfers.get(repo.id) ?? null);
     });
   }
 

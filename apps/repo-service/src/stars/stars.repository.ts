@@ -61,7 +61,7 @@ export class StarsRepository {
 
   /** Counts the user's stars and moves their version on (the row lock orders concurrent changes of one user). */
   private async countUser(m: EntityManager, userId: number): Promise<UserStarCount> {
-    const p = (i: number): string => (this.db.isPostgres ? `$${i}` : '?');
+    const p = (i: number): string => this.db.sql.param(i);
     // Lock (or create) the user's row first, and count in the next statement: on PostgreSQL a
     // statement counts what was committed when it began, so a count taken in the statement that
     // waited for another transaction's lock would miss that transaction's star.

@@ -3,6 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   CommitStatusPatterns,
   normalizeListOptions,
+  type ActionsCommitStatus,
   type CombinedStatus,
   type CommitStatus,
   type CreateStatusOption,
@@ -20,6 +21,11 @@ export class StatusesController {
   @MessagePattern(CommitStatusPatterns.create)
   create(@Payload() req: RpcRequest<{ owner: string; repo: string; sha: string }, CreateStatusOption>): Promise<CommitStatus> {
     return this.statuses.create(req.actor, req.params.owner, req.params.repo, req.params.sha, req.body);
+  }
+
+  @MessagePattern(CommitStatusPatterns.createForActions)
+  createForActions(@Payload() req: RpcRequest<Record<string, string>, ActionsCommitStatus>): Promise<CommitStatus | null> {
+    return this.statuses.createForActions(req.body);
   }
 
   @MessagePattern(CommitStatusPatterns.list)

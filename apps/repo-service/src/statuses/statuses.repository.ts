@@ -39,6 +39,11 @@ export class StatusesRepository {
     return m.save(CommitStatusEntity, m.create(CommitStatusEntity, status));
   }
 
+  /** The latest status of one context of a commit, if any. */
+  latestOfContext(repoId: number, sha: string, contextHash: string): Promise<CommitStatusEntity | null> {
+    return this.db.manager.findOne(CommitStatusEntity, { where: { repoId, sha, contextHash }, order: { idx: 'DESC' } });
+  }
+
   findById(id: number): Promise<CommitStatusEntity | null> {
     return this.db.manager.findOne(CommitStatusEntity, { where: { id } });
   }

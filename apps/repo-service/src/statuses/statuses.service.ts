@@ -2,21 +2,24 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
   AccessMode,
+  ActionsUser,
   ContractError,
   EventNames,
   forbidden,
+  isActingUserId,
   formatTime,
   notFound,
   pageOf,
   type Actor,
   type CombinedStatus,
   type CommitStatus,
+  type ActionsCommitStatus,
   type CreateStatusOption,
   type ListOptions,
   type Page,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, OutboxService, PlatformConfig } from '@gitforge/platform';
-import { RepoAccessService } from '../access/repo-access.service.js';
+import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
 import { HookCommitReader } from '../facts/hook-commit.reader.js';
@@ -30,6 +33,9 @@ import { StatusesRepository } from './statuses.repository.js';
 const MIN_REF_SHA = 7;
 
 /** Commit statuses: report one, list a commit's, and the combined state per context. */
+/** How statuses group by context (Gitea's HashCommitStatusContext). */
+const contextHashOf = (context: string): string => createHash('sha1').update(context).digest('hex');
+
 @Injectable()
 export class StatusesService {
   constructor(
@@ -48,6 +54,38 @@ export class StatusesService {
     if (!ctx.permission.canRead('repo.code')) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     if (!ctx.permission.canWrite('repo.code')) throw forbidden('user should have a permission to write to a repo');
+    return this.write(ctx, actor, sha, body);
+  }
+
+  /**
+   * A job's status from actions-service, written as the Actions user whoever triggered the run
+   * (Gitea's createCommitStatus), so a run its own token started reports too. The run was
+   * allowed when it was triggered: the Actions user writes on the job's repository alone.
+   */
+  async createForActions(request: ActionsCommitStatus): Promise<CommitStatus | null> {
+    const actor: Actor = {
+      id: ActionsUser.id,
+      login: ActionsUser.login,
+      isAdmin: false,
+      scopes: null,
+      actionsTask: { taskId: 0, repoId: request.repoId, readOnly: false },
+    };
+    const ctx = await this.access.contextById(actor, request.repoId).catch(() => null);
+    if (!ctx) return null;
+    // Relative, as Gitea's run link; the status webhook makes it absolute.
+    const target_url = `/${ctx.owner.owner.login}/${ctx.repo.name}/actions/runs/${request.runIndex}/jobs/${request.jobIndex}`;
+    const { state, description, context } = request;
+    // Gitea's createCommitStatus for a job: nothing new when the context's latest status already
+    // says this. The engine reports every job of a run when one changes; without this a matrix of
+    // N combinations wrote N statuses (and N webhooks) per finished task.
+    const latest = await this.statuses.latestOfContext(request.repoId, request.sha, contextHashOf(context));
+    if (latest && latest.state === state && latest.description === description && latest.targetUrl === target_url) {
+      return (await this.toApi(repoView(ctx, this.config), [latest]))[0]!;
+    }
+    return this.write(ctx, actor, request.sha, { state, description, context, target_url });
+  }
+
+  private async write(ctx: RepoContext, actor: Actor, sha: string, body: CreateStatusOption): Promise<CommitStatus> {
     const view = repoView(ctx, this.config);
     const commit = await this.refs.anyCommit(view.repoId, sha);
     if (!commit) throw notFound(`commit doesn't exist: ${sha}`);
@@ -55,7 +93,7 @@ export class StatusesService {
     // What the status webhook shows, read before the transaction (Gitea's CreateCommitStatus
     // notifier): the commit as a push shows it, the repository with owner rights, the reporter
     // as anyone sees them (ToUser without a viewer: no e-mail, no private fields).
-    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl);
+    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config);
     const [payloadCommit, sender] = await Promise.all([
       this.commits.payloadCommit(actor, view.repoId, commit.sha, repository.html_url),
       this.directory.publicUser(actor.id),
@@ -72,7 +110,7 @@ export class StatusesService {
         targetUrl,
         description: body.description ?? '',
         context,
-        contextHash: createHash('sha1').update(context).digest('hex'),
+        contextHash: contextHashOf(context),
         creatorId: actor.id,
         createdAt: now,
         updatedAt: now,
@@ -121,7 +159,7 @@ export class StatusesService {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
     const sha = await this.refSha(view, ref);
     const [rows, total] = await this.statuses.latestPerContext(view.repoId, sha, options);
-    const repository = toRepository(view.ctx.repo, view.ctx.owner.ownerUser, view.ctx.permission, this.config.rootUrl);
+    const repository = toRepository(view.ctx.repo, view.ctx.owner.ownerUser, view.ctx.permission, this.config);
     return pageOf([toCombinedStatus(sha, await this.toApi(view, rows), repository)], total, options);
   }
 
@@ -138,7 +176,7 @@ export class StatusesService {
 
   /** Creators as anyone sees them (Gitea's ToUser without a viewer), one lookup per page. */
   private async toApi(view: RepoView, rows: CommitStatusEntity[]): Promise<CommitStatus[]> {
-    const users = await this.directory.usersByIds(null, [...new Set(rows.map((r) => r.creatorId).filter((id) => id > 0))]);
+    const users = await this.directory.usersByIds(null, [...new Set(rows.map((r) => r.creatorId).filter(isActingUserId))]);
     return rows.map((r) => toCommitStatus(r, view.urls, users.find((u) => u.id === r.creatorId) ?? null));
   }
 }

@@ -113,7 +113,7 @@ export class TransfersService {
         m,
         EventNames.repoTransferPending,
         {
-          repository: toRepository(repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
+          repository: toRepository(repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.owner), this.config),
           recipientId: target.owner.id,
           recipientIsOrg: isOrg,
           sender,
@@ -236,7 +236,7 @@ export class TransfersService {
         m,
         EventNames.repoTransferred,
         {
-          repository: toRepository(moved, newOwner.ownerUser, new RepoPermission(AccessMode.owner), this.config.rootUrl),
+          repository: toRepository(moved, newOwner.ownerUser, new RepoPermission(AccessMode.owner), this.config),
           oldOwner: oldOwner.owner.login,
           oldOwnerId: oldOwner.owner.id,
           oldOwnerIsOrg: oldOwner.owner.kind === 'organization',

@@ -24,7 +24,7 @@ export class WatchesService {
 
   /** Gitea answers the repository's creation time as `created_at`, whenever the watch began. */
   private info(ctx: RepoContext): WatchInfo {
-    const api = repoUrls(this.config.rootUrl, ctx.owner.owner.login, ctx.repo.name).api;
+    const api = repoUrls(this.config, ctx.owner.owner.login, ctx.repo.name).api;
     return { subscribed: true, ignored: false, reason: null, created_at: formatTime(ctx.repo.createdAt), url: `${api}/subscription`, repository_url: api };
   }
 

@@ -65,7 +65,7 @@ export class NotificationsRepository {
   constructor(private readonly db: Database) {}
 
   private p(i: number): string {
-    return this.db.isPostgres ? `$${i}` : '?';
+    return this.db.sql.param(i);
   }
 
   /**
@@ -74,7 +74,7 @@ export class NotificationsRepository {
    * would otherwise each wait for rows the other holds (a deadlock).
    */
   async lockSubject(m: EntityManager, subjectKey: string): Promise<void> {
-    if (this.db.isPostgres) await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`gitforge:notification:${subjectKey}`]);
+    await this.db.sql.lockForTransaction(m, `gitforge:notification:${subjectKey}`);
   }
 
   /** Records the event as applied; false when it already was (a replay), in which case nothing else is written. */

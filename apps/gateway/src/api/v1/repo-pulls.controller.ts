@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import {
   CreatePullRequestOption,
@@ -118,6 +119,8 @@ export class RepoPullsController {
 
   /** 200 with no body when merged; 201 when scheduled to merge once the checks succeed. */
   @Post('pulls/:index/merge')
+  // Validated below after Gitea's form keys are mapped, so the document is told the body's type.
+  @ApiBody({ type: MergePullRequestOption })
   async merge(
     @CurrentActor() actor: Actor | null,
     @Param() params: RepoParams & { index: string },

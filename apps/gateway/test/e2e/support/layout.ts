@@ -30,6 +30,7 @@ const APPS = {
   repo: 'apps/repo-service/dist/main.js',
   issue: 'apps/issue-service/dist/main.js',
   admin: 'apps/admin-service/dist/main.js',
+  actions: 'apps/actions-service/dist/main.js',
   webhook: 'apps/webhook-worker/dist/main.js',
   gateway: 'apps/gateway/dist/main.js',
   embedded: 'apps/embedded/dist/main.js',
@@ -83,6 +84,9 @@ export class Layout {
       GITFORGE_ADMIN_PASSWORD: ADMIN.password,
       GITFORGE_ADMIN_EMAIL: ADMIN.email,
       GITFORGE_LOG_LEVEL: process.env.GITFORGE_TEST_SERVER_LOG_LEVEL ?? 'info',
+      // The git SSH server: a free port, not the default 2222, as suites may run side by side.
+      GITFORGE_SSH_PORT: String(await freePort()),
+      GITFORGE_SSH_HOST: '127.0.0.1',
       ...options.env,
     };
     const cleanup: Array<() => Promise<void>> = [async () => rmSync(dataDir, { recursive: true, force: true })];
@@ -96,6 +100,8 @@ export class Layout {
       env.GITFORGE_REDIS_NAMESPACE = namespace;
       // The gateway signs the caller it streams to the services' own listeners (smart HTTP, attachments) with this.
       env.GITFORGE_INTERNAL_SECRET ??= randomBytes(32).toString('hex');
+      // actions-service seals secrets with it, as docker-compose requires it.
+      env.GITFORGE_SECRET_KEY ??= randomBytes(32).toString('hex');
       cleanup.push(() => db!.drop(), () => dropRedisNamespace(namespace));
     }
     const layout = new Layout(kind, port, dataDir, env, cleanup);
@@ -103,13 +109,22 @@ export class Layout {
       // Free ports, not the default 3100: other suites may run on this machine at the same time.
       for (let i = 0; i < (options.replicas?.repo ?? 1); i++) {
         const gitPort = await freePort();
-        layout.processEnv.set(`repo-${i}`, { GITFORGE_GIT_HTTP_PORT: String(gitPort), GITFORGE_GIT_HTTP_HOST: '127.0.0.1' });
+        layout.processEnv.set(`repo-${i}`, { ...layout.processEnv.get(`repo-${i}`), GITFORGE_GIT_HTTP_PORT: String(gitPort), GITFORGE_GIT_HTTP_HOST: '127.0.0.1' });
         if (i === 0) layout.processEnv.set('gateway-0', { GITFORGE_REPO_GIT_URL: `http://127.0.0.1:${gitPort}` });
+        // Replicas on one host cannot share the SSH port (in Kubernetes each pod has its own); the
+        // addresses they hand out name the first one's.
+        else layout.processEnv.set(`repo-${i}`, { ...layout.processEnv.get(`repo-${i}`), GITFORGE_SSH_PORT: String(await freePort()), GITFORGE_SSH_PUBLIC_PORT: env.GITFORGE_SSH_PORT! });
+      }
+      // Each service process's own metrics and health listener (GITFORGE_METRICS_PORT).
+      for (const app of ['org', 'repo', 'issue', 'admin', 'webhook'] as const) {
+        for (let i = 0; i < (options.replicas?.[app] ?? 1); i++) {
+          layout.processEnv.set(`${app}-${i}`, { ...layout.processEnv.get(`${app}-${i}`), GITFORGE_METRICS_PORT: String(await freePort()), GITFORGE_METRICS_HOST: '127.0.0.1' });
+        }
       }
       // issue-service's attachment listeners; the gateway streams uploads and downloads to the first.
       for (let i = 0; i < (options.replicas?.issue ?? 1); i++) {
         const issuePort = await freePort();
-        layout.processEnv.set(`issue-${i}`, { GITFORGE_ISSUE_HTTP_PORT: String(issuePort), GITFORGE_ISSUE_HTTP_HOST: '127.0.0.1' });
+        layout.processEnv.set(`issue-${i}`, { ...layout.processEnv.get(`issue-${i}`), GITFORGE_ISSUE_HTTP_PORT: String(issuePort), GITFORGE_ISSUE_HTTP_HOST: '127.0.0.1' });
         if (i === 0) layout.processEnv.set('gateway-0', { ...layout.processEnv.get('gateway-0'), GITFORGE_ISSUE_HTTP_URL: `http://127.0.0.1:${issuePort}` });
       }
     }
@@ -118,7 +133,7 @@ export class Layout {
         layout.spawn('embedded', 0);
       } else {
         // org-service first: it ensures the admin; the others can start together.
-        for (const app of ['org', 'repo', 'issue', 'admin', 'webhook'] as const) {
+        for (const app of ['org', 'repo', 'issue', 'admin', 'actions', 'webhook'] as const) {
           for (let i = 0; i < (options.replicas?.[app] ?? 1); i++) layout.spawn(app, i);
         }
         layout.spawn('gateway', 0);
@@ -130,6 +145,13 @@ export class Layout {
       throw err;
     }
     return layout;
+  }
+
+  /** A distributed service process's metrics and health listener (`/metrics`, `/healthz`, `/readyz`). */
+  metricsUrl(app: Exclude<AppName, 'embedded' | 'gateway'>, index = 0): string {
+    const port = this.processEnv.get(`${app}-${index}`)?.GITFORGE_METRICS_PORT;
+    if (!port) throw new Error(`${app}-${index} has no metrics listener in the ${this.kind} layout`);
+    return `http://127.0.0.1:${port}`;
   }
 
   spawn(app: AppName, index: number): RunningProcess {
@@ -153,8 +175,11 @@ export class Layout {
     return proc;
   }
 
-  /** Waits until /api/healthz answers 200 (every service answering through the transport). */
-  async waitHealthy(timeoutMs = 60_000): Promise<void> {
+  /**
+   * Waits until /api/healthz answers 200 (every service answering through the transport). Two
+   * minutes: on a 2-core machine busy with builds and other suites a start has taken over one.
+   */
+  async waitHealthy(timeoutMs = 120_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let last = '';
     while (Date.now() < deadline) {
@@ -209,16 +234,36 @@ export class Layout {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/** Ports this suite has handed out (its processes may not have bound them yet). */
+const handedOut = new Set<number>();
+const PORT_BAND = 1000;
+
+/**
+ * A port for a process the suite starts. Not one the kernel picks for `listen(0)`: those come
+ * from the ephemeral range (32768 and up), where every outgoing connection on the machine (this
+ * suite's processes talking to PostgreSQL, Redis and each other, git clients, other suites) takes
+ * its local port too, and one can take this port between the pick and the service's bind
+ * (EADDRINUSE, and the layout never starts). Below that range, in a band of its own per Jest
+ * worker, no connection and no suite in another worker picks it.
+ */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.JEST_WORKER_ID ?? 1);
+  const base = 20_000 + ((worker - 1) % 12) * PORT_BAND;
+  for (let tries = 0; tries < PORT_BAND; tries++) {
+    const port = base + Math.floor(Math.random() * PORT_BAND);
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port in ${base}-${base + PORT_BAND - 1}`);
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolveBindable) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
+    server.on('error', () => resolveBindable(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveBindable(true)));
   });
 }
 

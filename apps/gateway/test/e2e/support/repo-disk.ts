@@ -73,9 +73,14 @@ export async function commitOnDisk(
   return commit;
 }
 
-async function query<T>(layout: Layout, sql: { sqlite: string; pg: string }, params: unknown[] = []): Promise<T[]> {
+function query<T>(layout: Layout, sql: { sqlite: string; pg: string }, params: unknown[] = []): Promise<T[]> {
+  return serviceQuery<T>(layout, 'repo', sql, params);
+}
+
+/** SQL on one service's own database (`<service>.sqlite` embedded, schema `gitforge_<service>` on PostgreSQL). */
+export async function serviceQuery<T>(layout: Layout, service: 'repo' | 'admin' | 'org' | 'webhook', sql: { sqlite: string; pg: string }, params: unknown[] = []): Promise<T[]> {
   if (layout.kind === 'embedded') {
-    const db = new Database(join(layout.dataDir, 'repo.sqlite'));
+    const db = new Database(join(layout.dataDir, `${service}.sqlite`));
     try {
       const stmt = db.prepare(sql.sqlite);
       return (stmt.reader ? stmt.all(...params) : (stmt.run(...params), [])) as T[];
