@@ -57,7 +57,11 @@ function verbatim(url: string): { protocol: string; hostname: string; port: stri
 export function streamThrough(request: FastifyRequest, reply: FastifyReply, target: StreamTarget): void {
   reply.hijack();
   const res = reply.raw;
-  const options = { method: request.method, headers: target.headers, agent: target.agent };
+  // The hop asks to keep the connection although this side closes it after the answer: a
+  // request that says `Connection: close` makes the service close its socket as soon as an early
+  // answer (a refusal) is written, the body bytes still arriving then draw a reset, and this side
+  // lost the answer to EPIPE and answered 502. Kept alive, the service drains the rest instead.
+  const options = { method: request.method, headers: { ...target.headers, connection: 'keep-alive' }, agent: target.agent };
   const upstream = target.verbatimPath ? httpRequest({ ...verbatim(target.url), ...options }) : httpRequest(target.url, options);
   let answered = false;
   // Called by 'error' and then 'close' of one failed upstream request: the first one answers.
@@ -81,6 +85,8 @@ export function streamThrough(request: FastifyRequest, reply: FastifyReply, targ
   });
   res.on('finish', () => {
     request.raw.unpipe(upstream);
+    // The whole answer is through: an upload the service refused early is not sent on.
+    upstream.destroy();
     drainRequest(request.raw);
   });
   request.raw.on('error', () => upstream.destroy());
