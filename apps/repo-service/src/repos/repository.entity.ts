@@ -71,6 +71,9 @@ export const DEFAULT_REPO_SETTINGS: RepoSettings = {
   enable_issue_dependencies: true,
 };
 
+/** Gitea's RepositoryStatus values that gitforge uses. */
+export const RepositoryStatus = { ready: 0, pendingTransfer: 2 } as const;
+
 @Entity({ name: 'repository' })
 export class RepositoryEntity {
   @PrimaryGeneratedColumn()
@@ -146,6 +149,10 @@ export class RepositoryEntity {
 
   @Column({ type: 'integer', default: 0 })
   numReleases!: number;
+
+  /** {@link RepositoryStatus}: whether a transfer waits for its recipient (a row in `repo_transfer`). */
+  @Column({ type: 'integer', default: RepositoryStatus.ready })
+  status!: number;
 
   @Column({ type: 'varchar', length: 10, default: 'sha1' })
   objectFormat!: 'sha1' | 'sha256';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
+import { RepositoryEntity, RepositoryStatus } from '../repos/repository.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from './transfer.entities.js';
 
 /** Pending transfers and old repository names (Gitea's repo_transfer and repo_redirect). */
@@ -34,16 +35,21 @@ export class TransfersRepository {
     return this.db.findOneBy(RepoTransferEntity, { repoId }, manager);
   }
 
-  async pendingOf(repoIds: number[]): Promise<RepoTransferEntity[]> {
+  /** The pending transfers of those of `repos` marked pending: no read at all when none is. */
+  async pendingOf(repos: Array<Pick<RepositoryEntity, 'id' | 'status'>>): Promise<RepoTransferEntity[]> {
+    const repoIds = [...new Set(repos.filter((r) => r.status === RepositoryStatus.pendingTransfer).map((r) => r.id))];
     if (repoIds.length === 0) return [];
-    return this.db.manager.find(RepoTransferEntity, { where: { repoId: In([...new Set(repoIds)]) } });
+    return this.db.manager.find(RepoTransferEntity, { where: { repoId: In(repoIds) } });
   }
 
+  /** Records a pending transfer and marks the repository (its status spares reads of this table). */
   async createPending(m: EntityManager, row: Omit<RepoTransferEntity, 'id'>): Promise<void> {
     await m.insert(RepoTransferEntity, row);
+    await m.update(RepositoryEntity, { id: row.repoId }, { status: RepositoryStatus.pendingTransfer });
   }
 
   async deletePending(m: EntityManager, repoId: number): Promise<void> {
     await m.delete(RepoTransferEntity, { repoId });
+    await m.update(RepositoryEntity, { id: repoId }, { status: RepositoryStatus.ready });
   }
 }
