@@ -109,6 +109,8 @@ export class UsersService {
 
   /** Gitea's HasOrgOrUserVisible for an owner (an organization's members count as its viewers). */
   async ownerVisibleTo(owner: UserEntity, actor: Actor | null): Promise<boolean> {
+    // An account sees itself; its row is the one in hand, no fresh read of the viewer needed.
+    if (actor && actor.id === owner.id) return true;
     const viewer = await this.viewerOf(actor);
     return hasOrgOrUserVisible(owner, viewer, async () => owner.isOrganization && viewer !== null && this.orgs.isMember(owner.id, viewer.id));
   }

@@ -6,7 +6,7 @@ import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
 import { CollaborationEntity } from './collaboration.entity.js';
-import { resolveRepoPermission, type RepoPermission } from './repo-permission.js';
+import { dependsOnCollaboration, resolveRepoPermission, type RepoPermission } from './repo-permission.js';
 
 /** A repository with everything a handler needs about the actor's access to it. */
 export interface RepoContext {
@@ -89,7 +89,8 @@ export class RepoAccessService {
   }
 
   async permissionFor(actor: Actor | null, owner: OwnerAccess, repo: RepositoryEntity): Promise<RepoPermission> {
-    return resolveRepoPermission(actor, owner, repo, await this.collaboratorMode(repo.id, actor?.id));
+    const mode = dependsOnCollaboration(actor, owner, repo) ? await this.collaboratorMode(repo.id, actor?.id) : AccessMode.none;
+    return resolveRepoPermission(actor, owner, repo, mode);
   }
 
   /** What another user may do in a repository (as if signed in with a password). */

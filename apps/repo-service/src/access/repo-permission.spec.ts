@@ -1,5 +1,5 @@
 import { AccessMode, type Actor, type OwnerAccess } from '@gitforge/contracts';
-import { resolveRepoPermission } from './repo-permission.js';
+import { dependsOnCollaboration, resolveRepoPermission } from './repo-permission.js';
 
 const actor = (id: number, isAdmin = false): Actor => ({ id, login: `u${id}`, isAdmin, scopes: null });
 
@@ -76,5 +76,34 @@ describe(resolveRepoPermission.name, () => {
     expect(p.canRead('repo.code')).toBe(false);
     const everywhere = owner('organization', { teamAccess: { all: { mode: AccessMode.read, units: { '*': AccessMode.read } }, repos: {} } });
     expect(resolveRepoPermission(actor(2), everywhere, privateRepo, 0).toApi()).toEqual({ admin: false, push: false, pull: true });
+  });
+});
+
+describe(dependsOnCollaboration.name, () => {
+  const modes = [AccessMode.none, AccessMode.read, AccessMode.write, AccessMode.admin];
+  const task: Actor = { id: -2, login: 'gitea-actions', isAdmin: false, scopes: null, actionsTask: { taskId: 9, repoId: 7, readOnly: false } };
+  // Anonymous callers are skipped too, having no collaboration to read (second test).
+  const cases: Array<[string, Actor, OwnerAccess]> = [
+    ['the owner', actor(100), owner('user')],
+    ['a site admin', actor(1, true), owner('user', { visible: false })],
+    ['an Actions task', task, owner('organization', { visible: false })],
+    ['an owner of the organization', actor(2), owner('organization', { isOrgOwner: true })],
+    ['a member', actor(2), owner('organization', { isOrgMember: true })],
+    ['a stranger', actor(2), owner('user')],
+    ['a stranger to a hidden owner', actor(2), owner('organization', { visible: false, isOrgOwner: true })],
+  ];
+
+  it.each(cases)('should only skip the collaboration when it cannot change the permission (%s)', (_name, who, of) => {
+    for (const repo of [publicRepo, privateRepo]) {
+      const outcomes = new Set(modes.map((m) => JSON.stringify(resolveRepoPermission(who, of, repo, m))));
+      if (!dependsOnCollaboration(who, of, repo)) expect(outcomes.size).toBe(1);
+    }
+  });
+
+  it('should read the collaboration of signed-in users whose permission it may raise', () => {
+    expect(dependsOnCollaboration(actor(2), owner('user'), privateRepo)).toBe(true);
+    expect(dependsOnCollaboration(actor(2), owner('organization', { isOrgMember: true }), privateRepo)).toBe(true);
+    expect(dependsOnCollaboration(actor(100), owner('user'), privateRepo)).toBe(false);
+    expect(dependsOnCollaboration(null, owner('user'), privateRepo)).toBe(false);
   });
 });

@@ -94,6 +94,16 @@ export function resolveRepoPermission(
   return new RepoPermission(Math.max(team.mode, floor), units);
 }
 
+/**
+ * Whether {@link resolveRepoPermission} reads the actor's collaboration at all: not for anonymous
+ * callers, Actions tasks, site admins, the repository's owner or an owner of its organization,
+ * whose permission does not depend on it (hot reads then skip the query).
+ */
+export function dependsOnCollaboration(actor: Actor | null, owner: OwnerAccess, repo: RepoFacts): boolean {
+  if (!actor || actor.actionsTask || actor.isAdmin || actor.id === repo.ownerId) return false;
+  return !(owner.owner.kind === 'organization' && owner.isOrgOwner && owner.visible);
+}
+
 function combine(a: TeamRepoAccess | null, b: TeamRepoAccess | null): TeamRepoAccess | null {
   if (!a) return b;
   if (!b) return a;
