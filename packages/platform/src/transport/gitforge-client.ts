@@ -27,6 +27,17 @@ export abstract class GitforgeClientProxy extends ClientProxy {
     );
   }
 
+  /**
+   * {@link send} as a promise, without the observable machinery in between (the hot path of every
+   * RpcClient call): resolves with the response, rejects with the error payload.
+   */
+  async invoke<TResult>(pattern: string, data: unknown, options?: SendOptions): Promise<TResult> {
+    await this.connect();
+    return new Promise<TResult>((resolve, reject) => {
+      this.request({ pattern, data }, (packet) => (packet.err ? reject(packet.err) : resolve(packet.response as TResult)), options?.timeoutMs ?? this.defaultTimeoutMs);
+    });
+  }
+
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
     return this.request(packet, callback, this.defaultTimeoutMs);
   }

@@ -11,13 +11,32 @@ export type RpcReply = { id: string; response?: unknown; err?: ErrorPayload };
 
 const log = createLogger('transport');
 
+type Handler = NonNullable<ReturnType<Server['getHandlerByPattern']>>;
+const handlers = new WeakMap<Server, Map<string, Handler>>();
+
+/**
+ * The handler of a pattern, looked up once per server: Nest's lookup tries the pattern as JSON
+ * first, and the exception it throws for a plain string cost more than many a handler. Patterns
+ * without a handler are not remembered (callers choose them).
+ */
+function handlerOf(server: Server, pattern: string): Handler | null {
+  let known = handlers.get(server);
+  if (!known) handlers.set(server, (known = new Map()));
+  let handler = known.get(pattern) ?? null;
+  if (!handler) {
+    handler = server.getHandlerByPattern(pattern);
+    if (handler) known.set(pattern, handler);
+  }
+  return handler;
+}
+
 /**
  * Runs the `@MessagePattern` handler for `pattern` inside the request's context (request id for
  * logs and idempotency) and turns the outcome into a reply. Shared by both transports so a
  * handler behaves the same in the embedded and the distributed layout.
  */
 export async function invokeHandler(server: Server, id: string, pattern: string, data: unknown): Promise<RpcReply> {
-  const handler = server.getHandlerByPattern(pattern);
+  const handler = handlerOf(server, pattern);
   if (!handler) return { id, err: { code: 'internal', message: `no handler for ${pattern}` } };
   const requestId = (data as Partial<RpcRequest> | null)?.requestId;
   return RequestContexts.run({ requestId, callId: id }, async () => {

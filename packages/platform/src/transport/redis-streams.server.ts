@@ -86,7 +86,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   private async start(): Promise<void> {
     this.reader = new Redis(this.options.url, { maxRetriesPerRequest: null, lazyConnect: true });
-    this.writer = new Redis(this.options.url, { maxRetriesPerRequest: 3, lazyConnect: true });
+    // Commands issued in one tick (replies, acks, of many requests at once) go out in one write.
+    this.writer = new Redis(this.options.url, { maxRetriesPerRequest: 3, lazyConnect: true, enableAutoPipelining: true });
     this.readerErrors.watch(this.reader);
     this.writerErrors.watch(this.writer);
     await Promise.all([this.reader.connect(), this.writer.connect()]);
@@ -171,11 +172,18 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         data = undefined;
       }
       const reply = await invokeHandler(this, entry.id, entry.pattern, data);
-      await this.writer!.publish(entry.replyTo, JSON.stringify(reply));
-    } else if (entry) {
-      this.log.warn({ pattern: entry.pattern, entryId }, 'dropped a request whose caller gave up');
+      // The reply, then the ack and the entry's removal, in one write: Redis runs one
+      // connection's commands in order, so the entry is never acknowledged unanswered.
+      await Promise.all([this.writer!.publish(entry.replyTo, JSON.stringify(reply)), this.settle(entryId)]);
+      return;
     }
-    await this.writer!.multi().xack(this.stream, CONSUMER_GROUP, entryId).xdel(this.stream, entryId).exec();
+    if (entry) this.log.warn({ pattern: entry.pattern, entryId }, 'dropped a request whose caller gave up');
+    await this.settle(entryId);
+  }
+
+  /** Acknowledges an entry and deletes it from the stream (an acknowledged one left behind is trimmed later). */
+  private async settle(entryId: string): Promise<void> {
+    await Promise.all([this.writer!.xack(this.stream, CONSUMER_GROUP, entryId), this.writer!.xdel(this.stream, entryId)]);
   }
 
   /** Resets the idle time of our in-flight entries so other replicas know we are alive. */

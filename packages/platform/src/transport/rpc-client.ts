@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { lastValueFrom } from 'rxjs';
 import { ContractError, type Actor, type RpcRequest } from '@gitforge/contracts';
 import { RequestContexts } from '../context/request-context.js';
 import { secondsSince, transportCallDuration, transportCalls } from '../metrics/metrics.js';
@@ -38,7 +37,7 @@ export class RpcClient implements OnApplicationShutdown {
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
-      return await lastValueFrom(this.proxy.send<R>(pattern, request, options), { defaultValue: undefined as R });
+      return await this.proxy.invoke<R>(pattern, request, options);
     } catch (err) {
       const failure =
         err instanceof ContractError
