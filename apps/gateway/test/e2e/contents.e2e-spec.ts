@@ -133,6 +133,14 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect(link).toMatchObject({ type: 'symlink', target: 'docs/api.md', content: null });
       expect(link.download_url).toContain('/raw/branch/special/link');
       expect(lib).toMatchObject({ type: 'submodule', submodule_git_url: 'https://example.com/lib.git', html_url: null, git_url: null, download_url: null, sha: target });
+      // Renaming the submodule as a file is refused (422), never a 500, and the branch stays.
+      const renamed = await alice.api.post(`/repos/${repo.full_name}/contents`, {
+        branch: 'special',
+        files: [{ operation: 'rename', from_path: 'lib', path: 'lib2' }],
+      } as unknown as ChangeFilesOptions);
+      expect(renamed.status).toBe(422);
+      expect(renamed.body).toEqual(giteaError('a submodule cannot be renamed as a file [path: lib]'));
+      expect((await alice.api.get<ContentsResponse>(`/repos/${repo.full_name}/contents/lib?ref=special`)).body.type).toBe('submodule');
     });
 
     it('should refuse paths that climb out, are absolute or hold NUL', async () => {

@@ -24,7 +24,7 @@ import { ContentsService } from '../contents/contents.service.js';
 import { repoView, type RepoView } from '../contents/repo-view.js';
 import { cleanTreePath, invalidPath } from '../contents/tree-path.js';
 import { CommitWriter, type CommitSignature, type TreeChange } from '../git/commit-writer.js';
-import { GitObjects, isDir, isExecutable, isSymlink, type GitCommit } from '../git/git-objects.js';
+import { GitObjects, isDir, isExecutable, isSubmodule, isSymlink, type GitCommit } from '../git/git-objects.js';
 import { LastCommits } from '../git/last-commits.js';
 import { Refs } from '../git/refs.js';
 import { PushesService } from '../pushes/pushes.service.js';
@@ -196,6 +196,11 @@ export class FilesService {
         fromEntry = await this.objects.entry(view.repoId, parent, c.fromTreePath);
         if (!fromEntry && c.operation !== 'upload') throw notFound(`object does not exist [id: , rel_path: ${c.fromTreePath}]`);
         if (fromEntry && isDir(fromEntry)) throw notFound(`object does not exist [id: , rel_path: ${c.fromTreePath}]`);
+        // A submodule's commit is not an object of this repository: moved as a file, it would name
+        // nothing (Gitea's write-tree then fails with a 500).
+        if (fromEntry && isSubmodule(fromEntry) && c.operation === 'rename') {
+          throw unprocessable(`a submodule cannot be renamed as a file [path: ${c.fromTreePath}]`);
+        }
         if (c.sha && c.sha !== (fromEntry?.sha ?? '')) {
           throw unprocessable(`sha does not match [given: ${c.sha}, expected: ${fromEntry?.sha ?? ''}]`);
         }
