@@ -15,9 +15,11 @@ const ACTIONS_ACTOR = { id: -2, login: 'gitea-actions', isAdmin: false, scopes: 
 describe(AuthService.name, () => {
   let asked: string[];
   let sut: AuthService;
+  let actionsDown: ContractError | null;
 
   beforeEach(() => {
     asked = [];
+    actionsDown = null;
     const recent = new Date();
     // Only the calls token authentication makes exist: anything else fails the test with a TypeError.
     const tokens = {
@@ -31,6 +33,7 @@ describe(AuthService.name, () => {
       call: async (pattern: string, req: { body: { token: string } }) => {
         expect(pattern).toBe(RunnerProtocolPatterns.taskByToken);
         asked.push(req.body.token);
+        if (actionsDown) throw actionsDown;
         return req.body.token === TASK_TOKEN ? GRANT : null;
       },
     } as unknown as RpcClient;
@@ -66,5 +69,15 @@ describe(AuthService.name, () => {
 
   it('should refuse sudo to the Actions user', async () => {
     await expect(sut.authenticate({ credentials: { kind: 'token', token: TASK_TOKEN }, sudo: 'alice' })).rejects.toThrow('Only administrators allowed to sudo.');
+  });
+
+  it('should refuse an unknown token (401) rather than fail (5xx) while actions-service does not answer', async () => {
+    for (const failure of [new ContractError('unavailable', 'the service transport is unavailable'), new ContractError('deadline_exceeded', 'no reply')]) {
+      actionsDown = failure;
+      await expect(sut.authenticate({ credentials: { kind: 'token', token: 'd'.repeat(40) } })).rejects.toMatchObject({ code: 'unauthenticated' });
+    }
+    // Other failures are not hidden.
+    actionsDown = new ContractError('internal', 'boom');
+    await expect(sut.authenticate({ credentials: { kind: 'token', token: 'd'.repeat(40) } })).rejects.toMatchObject({ code: 'internal' });
   });
 });

@@ -9,7 +9,7 @@ import {
   type AuthenticateRequest,
   type AuthResult,
 } from '@gitforge/contracts';
-import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { createLogger, Database, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { hashToken, looksLikeToken } from '../tokens/tokens.service.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
 import { verifyPassword } from '../users/password.js';
@@ -20,6 +20,10 @@ import { UsersRepository } from '../users/users.repository.js';
 const INVALID = 'invalid username, password or token';
 /** last_used_at / last_login are written at most this often per token or user. */
 const TOUCH_INTERVAL_MS = 60_000;
+/** How long a token lookup waits for actions-service (a running task's token) before refusing it. */
+const TASK_LOOKUP_TIMEOUT_MS = 3_000;
+
+const log = createLogger('auth');
 
 /**
  * Verifies credentials as Gitea does: a token in `Authorization: token|Bearer`, or HTTP Basic
@@ -66,11 +70,24 @@ export class AuthService {
     return grant ? { id: ActionsUser.id, login: ActionsUser.login, isAdmin: false, scopes: null, actionsTask: grant } : null;
   }
 
-  private taskGrant(token: string): Promise<ActionsTaskGrant | null> {
-    return this.rpc.call<ActionsTaskGrant | null, Record<string, string>, { token: string }>(RunnerProtocolPatterns.taskByToken, {
-      actor: null,
-      body: { token },
-    });
+  /**
+   * The grant of a running task's token. While actions-service cannot answer, no token is a
+   * task's: the caller gets Gitea's 401 for a token it does not know (a mistyped or revoked
+   * personal token above all), not a 5xx, and a runner's job retries.
+   */
+  private async taskGrant(token: string): Promise<ActionsTaskGrant | null> {
+    try {
+      return await this.rpc.call<ActionsTaskGrant | null, Record<string, string>, { token: string }>(
+        RunnerProtocolPatterns.taskByToken,
+        { actor: null, body: { token } },
+        { timeoutMs: TASK_LOOKUP_TIMEOUT_MS },
+      );
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code !== 'unavailable' && code !== 'deadline_exceeded') throw err;
+      log.warn({ code }, 'actions-service did not answer a task token lookup; the token is refused');
+      return null;
+    }
   }
 
   private async byAccessToken(row: AccessTokenEntity): Promise<Actor> {
