@@ -3,6 +3,16 @@ import { dispatchInputDefaults, parseWorkflow, WorkflowError, workflowMatches, w
 const push = (ref: string, changedPaths: string[] | null = null) => ({ event: 'push', ref, changedPaths });
 
 describe(parseWorkflow.name, () => {
+  it('refuses matrices that make more than 256 jobs in all, though each stays within the limit', () => {
+    const sixteen = `[${Array.from({ length: 16 }, (_, i) => i).join(', ')}]`;
+    const matrixJob = (key: string) => `  ${key}:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        a: ${sixteen}\n        b: ${sixteen}\n    steps:\n      - run: echo\n`;
+    const one = parseWorkflow(`on: push\njobs:\n${matrixJob('one')}  plain:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n`, 'ci.yml');
+    expect(one.jobs).toHaveLength(257);
+    expect(() => parseWorkflow(`on: push\njobs:\n${matrixJob('one')}${matrixJob('two')}`, 'ci.yml')).toThrow(
+      new WorkflowError("the workflow's matrices have more than 256 combinations in all"),
+    );
+  });
+
   it('reads on:, runs-on, needs and step names, one payload per job', () => {
     const wf = parseWorkflow(
       `name: CI

@@ -1,7 +1,7 @@
 import { compileGlob } from '@gitforge/contracts';
 import { parseDocument, stringify } from 'yaml';
 import { escapeExpressions, hasExpression, interpolate } from './expression.js';
-import { matrixCombinations, matrixNameSuffix, sortCombinations, type MatrixValues } from './matrix.js';
+import { matrixCombinations, matrixNameSuffix, MAX_MATRIX_COMBINATIONS, sortCombinations, type MatrixValues } from './matrix.js';
 import { WorkflowError } from './workflow-error.js';
 
 /**
@@ -87,6 +87,8 @@ function parseJobs(wf: Record<string, unknown>): WorkflowJob[] {
   if (keys.length === 0) throw new WorkflowError('the workflow has no jobs');
   const jobs: WorkflowJob[] = [];
   const needsOf = new Map<string, string[]>();
+  // GitHub's limit is per run: a matrix makes at most 256 jobs in a workflow run, all matrices together.
+  let matrixJobs = 0;
   for (const key of keys) {
     const raw = jobsMap[key];
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new WorkflowError(`job ${key} must be a mapping`);
@@ -103,6 +105,9 @@ function parseJobs(wf: Record<string, unknown>): WorkflowJob[] {
     const written = typeof job.name === 'string' ? job.name : '';
     const base = { jobId: key, needs, condition: job.if === undefined || job.if === null ? '' : String(job.if), stepNames };
     const combos = matrixCombinations(job.strategy, key);
+    matrixJobs += combos?.length ?? 0;
+    // Judged before the jobs are made: many matrix jobs of 256 each must not make a run of thousands.
+    if (matrixJobs > MAX_MATRIX_COMBINATIONS) throw new WorkflowError(`the workflow's matrices have more than ${MAX_MATRIX_COMBINATIONS} combinations in all`);
     if (!combos) {
       jobs.push({ ...base, name: written !== '' ? written : key, runsOn, matrix: null, payload: stringify({ ...wf, jobs: { [key]: job } }) });
       continue;
