@@ -73,6 +73,9 @@ async function dropNamespace(ns) {
  * @param {{ env?: Record<string,string>, replicas?: Record<string, number>, nodeArgs?: string[] }} [options]
  *   nodeArgs: extra node flags for every process (e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'])
  */
+/** BENCH_NODE_ARGS: node flags for every process of any bench (`BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench pulls`). */
+const nodeArgsFromEnv = () => (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 export async function startLayout(kind, options = {}) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `gf-bench-${kind}-`));
@@ -113,7 +116,7 @@ export async function startLayout(kind, options = {}) {
   if (kind === 'distributed') for (let i = 1; i < (options.replicas?.repo ?? 1); i++) gitPorts[i] = String(await freePort());
   const launch = (app, index) => {
     const out = createWriteStream(join(dataDir, `${app}-${index}.log`));
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), resolve(repoRoot, APPS[app])], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? nodeArgsFromEnv()), resolve(repoRoot, APPS[app])], {
       cwd: repoRoot,
       env: { ...env, ...(app === 'repo' && gitPorts[index] ? { GITFORGE_GIT_HTTP_PORT: gitPorts[index] } : {}), GITFORGE_INSTANCE_ID: `${app}-${index}` },
       stdio: ['ignore', 'pipe', 'pipe'],
