@@ -82,8 +82,7 @@ export class PackageBlobs {
    * `releaseUnreferenced` waits and then sees the file this transaction points at it.
    */
   async stillThere(m: EntityManager, id: number): Promise<void> {
-    const lock = this.db.isPostgres ? { lock: { mode: 'pessimistic_read' as const } } : {};
-    if (!(await m.findOne(PackageBlobEntity, { where: { id }, ...lock }))) throw new ContractError('conflict', 'the stored file went away during the upload, retry');
+    if (!(await m.findOne(PackageBlobEntity, { where: { id }, ...this.db.sql.rowLock('pessimistic_read') }))) throw new ContractError('conflict', 'the stored file went away during the upload, retry');
   }
 
   /** Removes the rows of those of `ids` no file points at, inside `m`; answers their keys for `drop` after the commit. */
@@ -91,7 +90,7 @@ export class PackageBlobs {
     const unique = [...new Set(ids)].sort((a, b) => a - b);
     if (unique.length === 0) return [];
     // Lock the rows first (PostgreSQL): an upload pointing a new file at one of them (stillThere) commits before the files are counted.
-    if (this.db.isPostgres) await m.find(PackageBlobEntity, { where: { id: In(unique) }, order: { id: 'ASC' }, lock: { mode: 'pessimistic_write' } });
+    if (this.db.sql.locksRows) await m.find(PackageBlobEntity, { where: { id: In(unique) }, order: { id: 'ASC' }, ...this.db.sql.rowLock('pessimistic_write') });
     const used = new Set((await m.find(PackageFileEntity, { where: { blobId: In(unique) }, select: { blobId: true } })).map((f) => f.blobId));
     const free = unique.filter((id) => !used.has(id));
     if (free.length === 0) return [];

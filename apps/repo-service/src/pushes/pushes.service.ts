@@ -90,7 +90,7 @@ export class PushesService implements OnModuleDestroy {
       // On SQLite every writing transaction of the process runs alone, so the disk is read before
       // it (this lock keeps this repository's finishes in order, and nothing else writes there);
       // on PostgreSQL under the row lock, which orders finishes across replicas.
-      const early = this.db.isPostgres ? null : await this.diskFacts(repoId, branchesMayChange);
+      const early = this.db.serialWrites ? await this.diskFacts(repoId, branchesMayChange) : null;
       await this.db.transaction(async (m) => {
         const repo = await this.repos.lockById(m, repoId);
         if (!repo) return;
@@ -137,7 +137,7 @@ export class PushesService implements OnModuleDestroy {
     if (!this.sizes.now(repoId, () => this.sizeLater(repoId))) return;
     const measure = async (): Promise<void> => {
       if (!(await this.git.exists(repoId))) return;
-      const early = this.db.isPostgres ? null : await this.git.sizeKiB(repoId);
+      const early = this.db.serialWrites ? await this.git.sizeKiB(repoId) : null;
       await this.db.transaction(async (m) => {
         if (!(await this.repos.lockById(m, repoId))) return;
         await this.repos.update(m, repoId, { sizeKib: early ?? (await this.git.sizeKiB(repoId)) });

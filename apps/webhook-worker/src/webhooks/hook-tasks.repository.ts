@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '@gitforge/platform';
+import { Database, type SqlCast } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
 import { HookDeliveryEntity, HookTaskEntity, type HookTaskState } from './hook-task.entity.js';
 
@@ -42,7 +42,7 @@ function toTask(r: TaskRow): HookTaskEntity {
 }
 
 /** Columns of hook_delivery in insert order, with their PostgreSQL types. */
-const ATTEMPT_COLUMNS: Array<[column: string, key: keyof AttemptRecord, type: string]> = [
+const ATTEMPT_COLUMNS: Array<[column: string, key: keyof AttemptRecord, type: SqlCast]> = [
   ['task_id', 'taskId', 'integer'],
   ['hook_id', 'hookId', 'integer'],
   ['attempt_key', 'attemptKey', 'varchar'],
@@ -158,13 +158,11 @@ export class HookTasksRepository {
     const unique = [...new Map(attempts.map((a) => [`${a.taskId}#${a.attemptKey}`, a])).values()];
     if (unique.length === 0) return;
     const params = this.db.sql.params();
-    const postgres = this.db.isPostgres;
+    // Rows of a VALUES list take no type from the columns they fill: PostgreSQL is told each.
     const rows = unique.map((attempt) => {
       const placeholders = ATTEMPT_COLUMNS.map(([, k, type]) => {
         const v = attempt[k];
-        const p = params.add(v instanceof Date ? v.getTime() : v);
-        // Rows of a SELECT take no type from the columns they fill: PostgreSQL is told each.
-        return postgres ? `${p}::${type}` : p;
+        return params.add(v instanceof Date ? v.getTime() : v, type);
       });
       return `(${placeholders.join(', ')})`;
     });
@@ -173,19 +171,8 @@ export class HookTasksRepository {
       .filter((c) => c !== 'task_id' && c !== 'attempt_key')
       .map((c) => `${c} = excluded.${c}`)
       .join(', ')}`;
-    if (postgres) {
-      // One statement, committed without waiting for the flush: set_config(…, true) holds for the
-      // statement's own transaction, which ends (and commits) with it.
-      await this.db.manager.query(
-        `INSERT INTO hook_delivery (${columns.join(', ')})
-         SELECT * FROM (VALUES ${rows.join(', ')}) AS v(${columns.join(', ')})
-         WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL
-         ${upsert}`,
-        params.values,
-      );
-      return;
-    }
-    await this.db.transaction((m) => m.query(`INSERT INTO hook_delivery (${columns.join(', ')}) VALUES ${rows.join(', ')} ${upsert}`, params.values));
+    // One statement, committed without waiting for the flush on PostgreSQL (see above).
+    await this.db.write(this.db.sql.insertUnflushed('hook_delivery', columns, rows, upsert), params.values);
   }
 
   /**

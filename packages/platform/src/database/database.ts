@@ -31,7 +31,24 @@ export class Database {
     return (this.dialect ??= new SqlDialect(this.isPostgres));
   }
 
-  /** For reads; writes go through {@link transaction}. */
+  /**
+   * Whether the process runs one writing transaction at a time (SQLite: {@link transaction}
+   * queues them), so work done just before one sees what no other write can change until it runs.
+   */
+  get serialWrites(): boolean {
+    return !this.isPostgres;
+  }
+
+  /**
+   * One writing statement as a transaction of its own: on PostgreSQL sent alone (the statement is
+   * its transaction), on SQLite queued with the other transactions.
+   */
+  async write(sql: string, params: unknown[]): Promise<void> {
+    if (this.isPostgres) await this.dataSource.manager.query(sql, params);
+    else await this.transaction((m) => m.query(sql, params));
+  }
+
+  /** For reads; writes go through {@link transaction} (or {@link write}). */
   get manager(): EntityManager {
     return this.dataSource.manager;
   }

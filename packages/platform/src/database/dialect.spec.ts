@@ -24,6 +24,20 @@ describe(SqlDialect.name, () => {
     expect(q.values).toEqual([7, 1, 0]);
   });
 
+  it('should lock rows read in a transaction on PostgreSQL only', () => {
+    expect([pg.locksRows, lite.locksRows]).toEqual([true, false]);
+    expect(pg.rowLock('pessimistic_write')).toEqual({ lock: { mode: 'pessimistic_write' } });
+    expect(lite.rowLock('pessimistic_read')).toEqual({});
+  });
+
+  it('should insert rows without waiting for the flush on PostgreSQL, and plainly on SQLite', () => {
+    const onPg = pg.insertUnflushed('t', ['a', 'b'], ['($1::integer, $2::text)', '($3::integer, $4::text)'], 'ON CONFLICT (a) DO NOTHING');
+    expect(onPg.replace(/\s+/g, ' ')).toBe(
+      "INSERT INTO t (a, b) SELECT * FROM (VALUES ($1::integer, $2::text), ($3::integer, $4::text)) AS v(a, b) WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL ON CONFLICT (a) DO NOTHING",
+    );
+    expect(lite.insertUnflushed('t', ['a', 'b'], ['(?, ?)', '(?, ?)'], 'ON CONFLICT (a) DO NOTHING')).toBe('INSERT INTO t (a, b) VALUES (?, ?), (?, ?) ON CONFLICT (a) DO NOTHING');
+  });
+
   it('should take no lock on SQLite, where writing transactions run one at a time', async () => {
     const m = recorder();
     await lite.lockForTransaction(m as never, 'k');

@@ -10,7 +10,7 @@ export class SqlDialect {
   constructor(readonly postgres: boolean) {}
 
   /** The statement's `n`-th parameter (from 1): `$n` on PostgreSQL, `?` on SQLite. */
-  param(n: number, cast?: 'integer' | 'varchar' | 'bigint'): string {
+  param(n: number, cast?: SqlCast): string {
     if (!this.postgres) return '?';
     return cast ? `$${n}::${cast}` : `$${n}`;
   }
@@ -31,6 +31,32 @@ export class SqlDialect {
    */
   get writableCte(): boolean {
     return this.postgres;
+  }
+
+  /** Whether reads can lock rows until the transaction ends (PostgreSQL): SQLite's one writer at a time has nobody to keep out. */
+  get locksRows(): boolean {
+    return this.postgres;
+  }
+
+  /** TypeORM find options that lock the rows read until the transaction ends, where {@link locksRows}; none on SQLite. */
+  rowLock(mode: 'pessimistic_read' | 'pessimistic_write'): { lock?: { mode: 'pessimistic_read' | 'pessimistic_write' } } {
+    return this.postgres ? { lock: { mode } } : {};
+  }
+
+  /**
+   * An INSERT of `rows` (each a parenthesised list of placeholders, cast for PostgreSQL) into
+   * `columns` of `table`, then `suffix` (an ON CONFLICT clause). On PostgreSQL its commit does
+   * not wait for the WAL flush (`synchronous_commit` off for the statement's own transaction, when
+   * it runs on its own): for records that only a crash of PostgreSQL itself could lose, and whose
+   * loss costs nothing but a repeat. On SQLite a plain INSERT.
+   */
+  insertUnflushed(table: string, columns: readonly string[], rows: readonly string[], suffix = ''): string {
+    const names = columns.join(', ');
+    if (!this.postgres) return `INSERT INTO ${table} (${names}) VALUES ${rows.join(', ')} ${suffix}`.trimEnd();
+    return `INSERT INTO ${table} (${names})
+         SELECT * FROM (VALUES ${rows.join(', ')}) AS v(${names})
+         WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL
+         ${suffix}`.trimEnd();
   }
 
   /** Holds `key` until the transaction of `m` ends: concurrent transactions taking it run one after the other. */
@@ -69,6 +95,9 @@ export class SqlDialect {
   }
 }
 
+/** A type a PostgreSQL placeholder is cast to where nothing else gives it one (rows of a VALUES list). */
+export type SqlCast = 'integer' | 'varchar' | 'bigint' | 'boolean' | 'text';
+
 /** An advisory lock's key: a name (hashed by PostgreSQL) or a class and an id. */
 export type LockKey = string | readonly [number, number];
 
@@ -81,7 +110,7 @@ export class SqlParams {
 
   constructor(private readonly dialect: SqlDialect) {}
 
-  add(value: unknown, cast?: 'integer' | 'varchar' | 'bigint'): string {
+  add(value: unknown, cast?: SqlCast): string {
     this.values.push(this.dialect.value(value));
     return this.dialect.param(this.values.length, cast);
   }
