@@ -88,7 +88,7 @@ export async function startLayout(kind, options = {}) {
     GITFORGE_ADMIN_USER: ADMIN.username,
     GITFORGE_ADMIN_PASSWORD: ADMIN.password,
     GITFORGE_ADMIN_EMAIL: ADMIN.email,
-    GITFORGE_LOG_LEVEL: 'warn',
+    GITFORGE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     // The git SSH server on a free port: benches may run beside other servers.
     GITFORGE_SSH_PORT: String(await freePort()),
     ...options.env,
@@ -115,7 +115,8 @@ export async function startLayout(kind, options = {}) {
   const gitPorts = [];
   if (kind === 'distributed') for (let i = 1; i < (options.replicas?.repo ?? 1); i++) gitPorts[i] = String(await freePort());
   const launch = (app, index) => {
-    const out = createWriteStream(join(dataDir, `${app}-${index}.log`));
+    // BENCH_LOG_DIR keeps the processes' logs after the run (with BENCH_LOG_LEVEL=debug: each transport call's time).
+    const out = createWriteStream(join(process.env.BENCH_LOG_DIR ?? dataDir, `${app}-${index}.log`));
     const child = spawn(process.execPath, [...(options.nodeArgs ?? nodeArgsFromEnv()), resolve(repoRoot, APPS[app])], {
       cwd: repoRoot,
       env: { ...env, ...(app === 'repo' && gitPorts[index] ? { GITFORGE_GIT_HTTP_PORT: gitPorts[index] } : {}), GITFORGE_INSTANCE_ID: `${app}-${index}` },
