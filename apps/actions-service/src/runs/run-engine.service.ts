@@ -214,7 +214,7 @@ export class RunEngine {
     // One advance of a run at a time (PostgreSQL; SQLite serialises transactions already): two jobs
     // a third needs, finishing at once on two replicas, would each read the other still running
     // and leave the third blocked for ever. Locked first, the jobs are read after the other commits.
-    if (m.connection.options.type === 'postgres') await m.findOne(ActionRunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
+    if (this.db.sql.locksRows) await m.findOne(ActionRunEntity, { where: { id: runId }, ...this.db.sql.rowLock('pessimistic_write') });
     const jobs = await m.find(ActionRunJobEntity, { where: { runId }, order: { id: 'ASC' } });
     const now = new Date();
     let woke = false;

@@ -147,8 +147,7 @@ export class ReposRepository {
    * already): replicas that finish pushes to one repository update it one after the other.
    */
   lockById(manager: EntityManager, id: number): Promise<RepositoryEntity | null> {
-    const postgres = manager.connection.options.type === 'postgres';
-    return manager.findOne(RepositoryEntity, { where: { id }, ...(postgres ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+    return manager.findOne(RepositoryEntity, { where: { id }, ...this.db.sql.rowLock('pessimistic_write') });
   }
 
   insert(manager: EntityManager, repo: Partial<RepositoryEntity>): Promise<RepositoryEntity> {

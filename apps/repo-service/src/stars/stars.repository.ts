@@ -11,15 +11,13 @@ import { UserStarCountEntity } from './user-star-count.entity.js';
  * time): its num_stars or num_watches is then counted by a statement that starts after any
  * concurrent change of the same repository committed. False when the repository is gone.
  */
-export async function lockRepositoryRow(m: EntityManager, repoId: number): Promise<boolean> {
-  const postgres = m.connection.options.type === 'postgres';
-  const rows = (await m.query(`SELECT id FROM repository WHERE id = ${postgres ? '$1 FOR UPDATE' : '?'}`, [repoId])) as unknown[];
-  return rows.length > 0;
+export async function lockRepositoryRow(db: Database, m: EntityManager, repoId: number): Promise<boolean> {
+  return (await m.findOne(RepositoryEntity, { select: { id: true }, where: { id: repoId }, ...db.sql.rowLock('pessimistic_write') })) !== null;
 }
 
 /** The repository's row locked before a star or watch is added: one deleted meanwhile takes none (404). */
-export async function lockRepositoryToAdd(m: EntityManager, repoId: number): Promise<void> {
-  if (!(await lockRepositoryRow(m, repoId))) throw notFound();
+export async function lockRepositoryToAdd(db: Database, m: EntityManager, repoId: number): Promise<void> {
+  if (!(await lockRepositoryRow(db, m, repoId))) throw notFound();
 }
 
 /** Stars, and the repository's num_stars recounted from them in the same transaction. */
@@ -29,7 +27,7 @@ export class StarsRepository {
 
   /** Adds the star unless it is there (a repeated PUT changes nothing); answers the user's new count. */
   async add(m: EntityManager, userId: number, repoId: number): Promise<UserStarCount> {
-    await lockRepositoryToAdd(m, repoId);
+    await lockRepositoryToAdd(this.db, m, repoId);
     await m.createQueryBuilder().insert().into(StarEntity).values({ userId, repoId, createdAt: new Date() }).orIgnore().execute();
     await this.recount(m, repoId);
     return this.countUser(m, userId);
@@ -92,7 +90,7 @@ export class StarsRepository {
 
   private async recount(m: EntityManager, repoId: number): Promise<void> {
     // The row lock first, the count in the next statement (which then sees concurrent stars that committed meanwhile).
-    await lockRepositoryRow(m, repoId);
+    await lockRepositoryRow(this.db, m, repoId);
     await m
       .createQueryBuilder()
       .update(RepositoryEntity)

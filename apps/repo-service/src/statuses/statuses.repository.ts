@@ -23,13 +23,13 @@ export class StatusesRepository {
    * first time) is updated first, so concurrent reports take turns and never share an index.
    */
   async nextIndex(m: EntityManager, repoId: number, sha: string): Promise<number> {
-    const postgres = m.connection.options.type === 'postgres';
-    const p = (n: number): string => (postgres ? `$${n}` : '?');
+    const params = this.db.sql.params();
     await m.query(
       `INSERT INTO commit_status_index (repo_id, sha, max_index)
-       SELECT CAST(${p(1)} AS INTEGER), CAST(${p(2)} AS VARCHAR(64)), COALESCE(MAX(idx), 0) FROM commit_status WHERE repo_id = ${p(1)} AND sha = ${p(2)}
+       SELECT CAST(${params.add(repoId)} AS INTEGER), CAST(${params.add(sha)} AS VARCHAR(64)), COALESCE(MAX(idx), 0)
+       FROM commit_status WHERE repo_id = ${params.add(repoId)} AND sha = ${params.add(sha)}
        ON CONFLICT DO NOTHING`,
-      postgres ? [repoId, sha] : [repoId, sha, repoId, sha],
+      params.values,
     );
     await m.increment(CommitStatusIndexEntity, { repoId, sha }, 'maxIndex', 1);
     return (await m.findOneByOrFail(CommitStatusIndexEntity, { repoId, sha })).maxIndex;

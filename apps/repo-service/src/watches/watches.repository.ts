@@ -13,7 +13,7 @@ export class WatchesRepository {
 
   /** Adds the watch unless it is there (a repeated PUT changes nothing). */
   async add(m: EntityManager, userId: number, repoId: number): Promise<void> {
-    await lockRepositoryToAdd(m, repoId);
+    await lockRepositoryToAdd(this.db, m, repoId);
     await m.createQueryBuilder().insert().into(WatchEntity).values({ userId, repoId, createdAt: new Date() }).orIgnore().execute();
     await this.recount(m, repoId);
   }
@@ -52,7 +52,7 @@ export class WatchesRepository {
   }
 
   private async recount(m: EntityManager, repoId: number): Promise<void> {
-    await lockRepositoryRow(m, repoId);
+    await lockRepositoryRow(this.db, m, repoId);
     await m
       .createQueryBuilder()
       .update(RepositoryEntity)

@@ -199,11 +199,11 @@ export class HookTasksRepository {
           params.add(a.taskId, 'integer'),
           params.add(a.attemptKey, 'varchar'),
           params.add(a.responseStatus, 'integer'),
-          `${params.add(a.responseHeaders)}::text`,
-          `${params.add(a.responseBody)}::text`,
+          params.add(a.responseHeaders, 'text'),
+          params.add(a.responseBody, 'text'),
           params.add(a.durationMs, 'integer'),
           params.add(a.outcome, 'varchar'),
-          `${params.add(a.statusText)}::text`,
+          params.add(a.statusText, 'text'),
         ].join(', '),
       );
       const states = settled.map((e) => `(${params.add(e.answer.taskId, 'integer')}, ${params.add(e.taskState, 'varchar')})`);
