@@ -3,11 +3,9 @@ import {
   ContractError,
   forbidden,
   notFound,
-  OrgPatterns,
   RepoFactPatterns,
   type Actor,
   type ActionsScope,
-  type OwnerAccess,
   type RepoAccess,
 } from '@gitforge/contracts';
 import { DirectoryClient, RpcClient } from '@gitforge/platform';
@@ -49,11 +47,7 @@ export class ScopeService {
         return { kind: 'user', ownerId: actor.id, repoId: 0, repo: null };
       case 'org': {
         if (!actor) throw new ContractError('unauthenticated', 'token is required');
-        const owner = await this.rpc
-          .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: scope.org } })
-          .catch(async (err: unknown) => {
-            throw (err as { code?: string }).code === 'not_found' ? await this.directory.unknownOwner(actor, scope.org, notFound()) : err;
-          });
+        const owner = await this.directory.ownerInPath(actor, scope.org, notFound());
         if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
         if (!actor.isAdmin && !owner.isOrgOwner) throw forbidden('Must be an organization owner');
         return { kind: 'org', ownerId: owner.owner.id, repoId: 0, repo: null };

@@ -5,7 +5,6 @@ import {
   forbidden,
   HookTypes,
   notFound,
-  OrgPatterns,
   pageOf,
   RepoFactPatterns,
   unprocessable,
@@ -20,7 +19,6 @@ import {
   type HookTarget,
   type HookType,
   type ListOptions,
-  type OwnerAccess,
   type Page,
   type RepoAccess,
   idFrom,
@@ -80,12 +78,8 @@ export class HooksService {
         return { filter: { repoId: repo.id }, kind: 'repository', repoId: repo.id, ownerId: 0 };
       }
       case 'org': {
-        const owner = await this.rpc
-          .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: params.org } })
-          .catch(async (err: unknown) => {
-            // An old name of a renamed organization: Gitea's orgAssignment redirects (307).
-            throw (err as { code?: string }).code === 'not_found' ? await this.directory.unknownOwner(actor, params.org, notFound()) : err;
-          });
+        // An old name of a renamed organization: Gitea's orgAssignment redirects (307).
+        const owner = await this.directory.ownerInPath(actor, params.org, notFound());
         if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
         if (!actor.isAdmin && !owner.isOrgOwner) throw forbidden('Must be an organization owner');
         return { filter: { ownerId: owner.owner.id }, kind: 'organization', repoId: 0, ownerId: owner.owner.id };

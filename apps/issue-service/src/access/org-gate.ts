@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, forbidden, isPublicOnly, notFound, OrgPatterns, type Actor, type OwnerAccess } from '@gitforge/contracts';
-import { DirectoryClient, RpcClient } from '@gitforge/platform';
+import { ContractError, forbidden, isPublicOnly, notFound, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { DirectoryClient } from '@gitforge/platform';
 
 /** An organization the actor may see, and whether the actor may manage it. */
 export interface OrgAccess {
@@ -17,7 +17,6 @@ export interface OrgAccess {
 @Injectable()
 export class OrgGate {
   constructor(
-    private readonly rpc: RpcClient,
     private readonly directory: DirectoryClient,
   ) {}
 
@@ -32,13 +31,13 @@ export class OrgGate {
 
   /** As {@link assign}, by name or id, with everything org-service says of the actor there (teams' unit access). */
   async access(actor: Actor | null, org: { owner: string } | { ownerId: number }): Promise<OwnerAccess> {
-    const access = await this.rpc
-      .call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, { actor, body: org })
-      .catch(async (err: unknown) => {
-        if (!(err instanceof ContractError && err.code === 'not_found')) throw err;
-        // An old name of a renamed organization in the path: Gitea's orgAssignment redirects (307).
-        throw 'owner' in org ? await this.directory.unknownOwner(actor, org.owner, notFound()) : notFound();
-      });
+    // An old name of a renamed organization in the path: Gitea's orgAssignment redirects (307).
+    const access =
+      'owner' in org
+        ? await this.directory.ownerInPath(actor, org.owner, notFound())
+        : await this.directory.ownerAccess(actor, org).catch((err: unknown) => {
+            throw err instanceof ContractError && err.code === 'not_found' ? notFound() : err;
+          });
     if (access.owner.kind !== 'organization' || !access.visible) throw notFound();
     if (actor && isPublicOnly(actor.scopes) && access.owner.visibility !== 'public') throw forbidden('token scope is limited to public orgs');
     return access;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { AccessMode, type ContractError, forbidden, isPublicOnly, moved, notFound, OrgPatterns, type Actor, type OwnerAccess, type RepoMovedDetails, type UserOwnerAccess } from '@gitforge/contracts';
-import { chunksOf, Database, DirectoryClient, RpcClient } from '@gitforge/platform';
+import { AccessMode, forbidden, isPublicOnly, moved, notFound, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
+import { chunksOf, Database, DirectoryClient } from '@gitforge/platform';
 import type { RepositoryEntity } from '../repos/repository.entity.js';
 import { ReposRepository } from '../repos/repos.repository.js';
 import { TransfersRepository } from '../transfers/transfers.repository.js';
@@ -24,16 +24,12 @@ export class RepoAccessService {
   constructor(
     private readonly db: Database,
     private readonly repos: ReposRepository,
-    private readonly rpc: RpcClient,
     private readonly transfers: TransfersRepository,
     private readonly directory: DirectoryClient,
   ) {}
 
   ownerAccess(actor: Actor | null, owner: { name?: string; id?: number }): Promise<OwnerAccess> {
-    return this.rpc.call<OwnerAccess, Record<string, string>, { owner?: string; ownerId?: number }>(OrgPatterns.access, {
-      actor,
-      body: owner.id !== undefined ? { ownerId: owner.id } : { owner: owner.name },
-    });
+    return this.directory.ownerAccess(actor, owner.id !== undefined ? { ownerId: owner.id } : { owner: owner.name ?? '' });
   }
 
   /**
@@ -41,9 +37,7 @@ export class RepoAccessService {
    * renamed one answers `moved` (the gateway's 307, Gitea's RedirectToUser) to those who may see it.
    */
   ownerInPath(actor: Actor | null, name: string): Promise<OwnerAccess> {
-    return this.ownerAccess(actor, { name }).catch(async (err: unknown) => {
-      throw (err as { code?: string }).code === 'not_found' ? await this.directory.unknownOwner(actor, name, err as ContractError) : err;
-    });
+    return this.directory.ownerInPath(actor, name);
   }
 
   async collaboratorMode(repoId: number, userId: number | undefined): Promise<number> {
@@ -71,10 +65,7 @@ export class RepoAccessService {
     if (ids.length === 0) return [];
     const [base, users, modes] = await Promise.all([
       this.ownerAccess(null, { id: repo.ownerId }),
-      this.rpc.call<UserOwnerAccess[], Record<string, string>, { ownerId: number; userIds: number[] }>(OrgPatterns.accessForUsers, {
-        actor: null,
-        body: { ownerId: repo.ownerId, userIds: ids },
-      }),
+      this.directory.accessForUsers(repo.ownerId, ids),
       this.collaboratorModes(repo.id, ids),
     ]);
     return users.map((u) => {

@@ -1,5 +1,5 @@
 import { AccessMode, ContractError, type Actor, type OwnerAccess, type PullHeadRepoRequest } from '@gitforge/contracts';
-import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { RepoSearchService } from '../repos/repo-search.service.js';
@@ -62,7 +62,7 @@ describe(RepoFactsService.name, () => {
       access,
       repos,
       strictMock(HookCommitReader),
-      strictMock(RpcClient),
+      strictMock(DirectoryClient),
       { rootUrl: 'http://forge.test/' } as PlatformConfig,
       strictMock(Database),
       strictMock(RepoSearchService),

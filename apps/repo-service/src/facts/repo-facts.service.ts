@@ -3,7 +3,6 @@ import {
   AccessMode,
   isPublicOnly,
   notFound,
-  OrgPatterns,
   RepoUnitKeys,
   type Actor,
   type HookCommit,
@@ -16,7 +15,7 @@ import {
   type UserRepoAccess,
   type NotificationAudienceRequest,
 } from '@gitforge/contracts';
-import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
@@ -34,7 +33,7 @@ export class RepoFactsService {
     private readonly access: RepoAccessService,
     private readonly repos: ReposRepository,
     private readonly commits: HookCommitReader,
-    private readonly rpc: RpcClient,
+    private readonly directory: DirectoryClient,
     private readonly config: PlatformConfig,
     private readonly db: Database,
     private readonly search: RepoSearchService,
@@ -137,10 +136,7 @@ export class RepoFactsService {
   async many(actor: Actor | null, ids: number[]): Promise<RepoAccess[]> {
     const rows = await this.repos.findByIds([...new Set(ids)]);
     if (rows.length === 0) return [];
-    const owners = await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(OrgPatterns.accessMany, {
-      actor,
-      body: { ownerIds: [...new Set(rows.map((r) => r.ownerId))] },
-    });
+    const owners = await this.directory.ownersAccess(actor, [...new Set(rows.map((r) => r.ownerId))]);
     const [collaborations, parents] = await Promise.all([actor ? this.access.collaborationsOf(actor.id) : [], this.reposService.parentViews(actor, rows)]);
     const result: RepoAccess[] = [];
     for (const repo of rows) {

@@ -2,15 +2,12 @@ import { Injectable } from '@nestjs/common';
 import {
   invalid,
   isPublicOnly,
-  OrgPatterns,
   pageOf,
   TeamPatterns,
   unprocessable,
   type Actor,
   type ListOptions,
-  type OwnerFilter,
   type Page,
-  type ReachableRepos,
   type Repository,
   type TeamRepoScope,
   formInt64,
@@ -199,8 +196,8 @@ export class RepoSearchService {
     includePrivate: boolean,
   ): Promise<Pick<RepoSearchFilter, 'unrestricted' | 'includePrivate' | 'owners' | 'fullOwnerIds' | 'reachableIds'>> {
     const [owners, reach, collaborations] = await Promise.all([
-      this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor }),
-      actor ? this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor }) : Promise.resolve({ orgIds: [], repoIds: [] }),
+      this.directory.ownerFilter(actor),
+      actor ? this.directory.reachableRepos(actor) : Promise.resolve({ orgIds: [], repoIds: [] }),
       actor ? this.access.collaborationsOf(actor.id) : Promise.resolve([]),
     ]);
     return {

@@ -7,7 +7,6 @@ import {
   invalid,
   isPublicOnly,
   notFound,
-  OrgPatterns,
   pageOf,
   repoNameProblem,
   unprocessable,
@@ -20,7 +19,6 @@ import {
   type OwnerAccess,
   type User,
   type Page,
-  type ReachableRepos,
   type Repository,
   type RepoTransfer,
 } from '@gitforge/contracts';
@@ -140,10 +138,7 @@ export class ReposService {
   private async ownersOf(actor: Actor | null, rows: RepositoryEntity[], known: OwnerAccess[] = []): Promise<OwnerAccess[]> {
     const missing = [...new Set(rows.map((r) => r.ownerId))].filter((id) => !known.some((o) => o.owner.id === id));
     if (missing.length === 0) return known;
-    const fetched = await this.rpc.call<OwnerAccess[], Record<string, string>, { ownerIds: number[] }>(OrgPatterns.accessMany, {
-      actor,
-      body: { ownerIds: missing },
-    });
+    const fetched = await this.directory.ownersAccess(actor, missing);
     return [...known, ...fetched];
   }
 
@@ -534,7 +529,7 @@ export class ReposService {
   async listForActor(actor: Actor | null, options: ListOptions): Promise<Page<Repository>> {
     const a = this.requireActor(actor);
     const [reach, collaborations] = await Promise.all([
-      this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor: a }),
+      this.directory.reachableRepos(a),
       this.access.collaborationsOf(a.id),
     ]);
     return this.listPage(

@@ -3,7 +3,6 @@ import {
   ContractError,
   forbidden,
   notFound,
-  OrgPatterns,
   pageOf,
   RepoFactPatterns,
   TeamFactPatterns,
@@ -12,7 +11,6 @@ import {
   type ActivityActor,
   type Actor,
   type ListOptions,
-  type OwnerAccess,
   type Page,
   type RepoAccess,
   type TeamFeedScope,
@@ -65,12 +63,8 @@ export class FeedsService {
   ) {}
 
   async orgFeed(actor: Actor | null, org: string, query: FeedQuery): Promise<Page<Activity>> {
-    const owner = await this.rpc
-      .call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } })
-      .catch(async (err: unknown) => {
-        // An old name of a renamed organization: Gitea's orgAssignment redirects (307).
-        throw (err as { code?: string }).code === 'not_found' ? await this.directory.unknownOwner(actor, org, notFound()) : err;
-      });
+    // An old name of a renamed organization: Gitea's orgAssignment redirects (307).
+    const owner = await this.directory.ownerInPath(actor, org, notFound());
     if (owner.owner.kind !== 'organization' || !owner.visible) throw notFound();
     return this.feed(actor, { userId: owner.owner.id, includePrivate: !!actor && (actor.isAdmin || owner.isOrgMember) }, query);
   }

@@ -1,10 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, DirectoryPatterns, ownerMoved, UserPatterns, type AccountRef, type Actor, type TeamRef, type User } from '@gitforge/contracts';
+import {
+  ContractError,
+  DirectoryPatterns,
+  OrgPatterns,
+  ownerMoved,
+  UserPatterns,
+  type AccountRef,
+  type Actor,
+  type OwnerAccess,
+  type OwnerFilter,
+  type ReachableRepos,
+  type TeamRef,
+  type User,
+  type UserOwnerAccess,
+} from '@gitforge/contracts';
 import { RpcClient } from '../transport/rpc-client.js';
 
 type Body<B> = { actor: Actor | null; body: B };
 
-/** org-service's directory as the other services ask it: one call per list, never per row. */
+/** org-service as the other services ask it (its directory, and how actors relate to owners): one call per list, never per row. */
 @Injectable()
 export class DirectoryClient {
   constructor(private readonly rpc: RpcClient) {}
@@ -36,6 +50,45 @@ export class DirectoryClient {
   async unknownOwner(actor: Actor | null, name: string, fallback: ContractError): Promise<ContractError> {
     const account = await this.renamedAccount(actor, name);
     return account ? ownerMoved({ from_owner: name, to_owner: account.login }) : fallback;
+  }
+
+  /** How the actor relates to an owner, by login or id (organization membership, team access, visibility); not_found when there is none. */
+  ownerAccess(actor: Actor | null, owner: { owner: string } | { ownerId: number }): Promise<OwnerAccess> {
+    return this.ask(OrgPatterns.access, { actor, body: owner });
+  }
+
+  /**
+   * {@link ownerAccess} of the owner named in the request's path; an old login of a renamed one
+   * answers `moved` to those who may see where it leads ({@link unknownOwner}), `fallback` (by
+   * default org-service's own not_found) otherwise.
+   */
+  ownerInPath(actor: Actor | null, name: string, fallback?: ContractError): Promise<OwnerAccess> {
+    return this.ownerAccess(actor, { owner: name }).catch(async (err: unknown) => {
+      if (!(err instanceof ContractError && err.code === 'not_found')) throw err;
+      throw await this.unknownOwner(actor, name, fallback ?? err);
+    });
+  }
+
+  /** {@link ownerAccess} for several owners at once (a page of repositories); unknown ones are left out. */
+  ownersAccess(actor: Actor | null, ownerIds: number[]): Promise<OwnerAccess[]> {
+    if (ownerIds.length === 0) return Promise.resolve([]);
+    return this.ask(OrgPatterns.accessMany, { actor, body: { ownerIds } });
+  }
+
+  /** The per-user part of {@link ownerAccess} for many users of one owner (who a notification may reach). */
+  accessForUsers(ownerId: number, userIds: number[]): Promise<UserOwnerAccess[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.ask(OrgPatterns.accessForUsers, { actor: null, body: { ownerId, userIds } });
+  }
+
+  /** The organizations and team repositories the actor reaches. */
+  reachableRepos(actor: Actor): Promise<ReachableRepos> {
+    return this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor });
+  }
+
+  /** Which owners' repositories the actor may list at all (visibility of users and organizations). */
+  ownerFilter(actor: Actor | null): Promise<OwnerFilter> {
+    return this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor });
   }
 
   usersByEmails(actor: Actor | null, emails: string[]): Promise<AccountRef[]> {
