@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { ContractError, definePatterns, type RpcRequest } from '@gitforge/contracts';
 import {
@@ -157,6 +158,63 @@ describe('Redis Streams transport', () => {
       await late.close();
       await early.close();
       await dropRedisNamespace(ns);
+    }
+  });
+});
+
+describe('Redis Streams transport, Redis gone', () => {
+  /** A TCP hop to Redis that can swallow what passes, then drop its connections and refuse new ones. */
+  function cuttableHop(): Promise<{ url: string; blackhole(): void; cut(): void; close(): Promise<void> }> {
+    let mode: 'pass' | 'blackhole' | 'down' = 'pass';
+    const sockets = new Set<Socket>();
+    const target = new URL(testRedisUrl());
+    const server = createServer((c) => {
+      if (mode === 'down') return void c.destroy();
+      const up = connect(Number(target.port || 6379), target.hostname);
+      for (const s of [c, up]) {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.on('close', () => sockets.delete(s));
+      }
+      c.on('data', (d) => mode === 'pass' && up.write(d));
+      up.on('data', (d) => mode === 'pass' && c.write(d));
+      c.on('close', () => up.destroy());
+      up.on('close', () => c.destroy());
+    });
+    return new Promise((resolve) =>
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        resolve({
+          url: `redis://127.0.0.1:${port}`,
+          blackhole: () => void (mode = 'blackhole'),
+          cut: () => {
+            mode = 'down';
+            for (const s of sockets) s.destroy();
+          },
+          close: () => new Promise((r) => server.close(() => r())),
+        });
+      }),
+    );
+  }
+
+  it('should answer unavailable, not wait for its deadline, while Redis cannot be reached (also after a request was cut off in flight)', async () => {
+    await requireRedis();
+    const hop = await cuttableHop();
+    const proxy = new RedisStreamsClient(hop.url, `gftest-${uniqueSuffix()}`, 5000);
+    const client = new RpcClient(proxy);
+    try {
+      await proxy.connect();
+      hop.blackhole();
+      // Sent, never answered: the connection then drops under it.
+      const inFlight = call(client, P.echo, { n: 1 }, 3000).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100));
+      hop.cut();
+      await expectEventually(() => expect(proxy.unwrap<Redis>().status).not.toBe('ready'));
+      await expect(call(client, P.echo, { n: 2 }, 3000)).rejects.toMatchObject({ code: 'unavailable' });
+      await inFlight;
+    } finally {
+      await proxy.close();
+      await hop.close();
     }
   });
 });

@@ -36,8 +36,10 @@ export class RedisStreamsClient extends GitforgeClientProxy {
 
   connect(): Promise<void> {
     this.connecting ??= (async () => {
-      // Requests sent in one tick go out in one write.
-      const pub = new Redis(this.url, { maxRetriesPerRequest: 2, lazyConnect: true, enableOfflineQueue: false, enableAutoPipelining: true });
+      // No auto-pipelining: ioredis runs one auto-pipeline at a time, so once the connection drops
+      // under one in flight every later request waits in the next (outside the offline queue) for
+      // Redis to come back, and callers get their deadline instead of a prompt `unavailable`.
+      const pub = new Redis(this.url, { maxRetriesPerRequest: 2, lazyConnect: true, enableOfflineQueue: false });
       const sub = new Redis(this.url, { maxRetriesPerRequest: null, lazyConnect: true });
       sub.on('message', (_channel: string, message: string) => this.onReply(message));
       // ioredis re-subscribes after a reconnect by itself.
