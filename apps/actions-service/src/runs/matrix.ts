@@ -4,7 +4,7 @@ import { WorkflowError } from './workflow-error.js';
 /** One combination of a job's matrix: each key's value, vectors first in their written order, then what `include` added. */
 export type MatrixValues = Record<string, unknown>;
 
-/** Most combinations one job's matrix, and all matrices of a run together, may have (GitHub's limit); more fails the run with a reason. */
+/** Most combinations one job's matrix may have (GitHub's limit); more fails the run with a reason. */
 export const MAX_MATRIX_COMBINATIONS = 256;
 
 const isMapping = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -1,13 +1,20 @@
 import { compileGlob } from '@gitforge/contracts';
 import { parseDocument, stringify } from 'yaml';
 import { escapeExpressions, hasExpression, interpolate } from './expression.js';
-import { matrixCombinations, matrixNameSuffix, MAX_MATRIX_COMBINATIONS, sortCombinations, type MatrixValues } from './matrix.js';
+import { matrixCombinations, matrixNameSuffix, sortCombinations, type MatrixValues } from './matrix.js';
 import { WorkflowError } from './workflow-error.js';
 
 /**
  * A job as the run needs it: its key, display name, runs-on labels, needs, step names and payload.
  * A matrix job is one of these per combination, all with the job's key.
  */
+/**
+ * Most jobs one run may have, matrix combinations included: each matrix keeps GitHub's 256
+ * (MAX_MATRIX_COMBINATIONS), and Gitea sets no limit on a run, but a workflow file of many large
+ * matrices must not make hundreds of thousands of jobs.
+ */
+export const MAX_RUN_JOBS = 1024;
+
 export interface WorkflowJob {
   jobId: string;
   name: string;
@@ -87,8 +94,7 @@ function parseJobs(wf: Record<string, unknown>): WorkflowJob[] {
   if (keys.length === 0) throw new WorkflowError('the workflow has no jobs');
   const jobs: WorkflowJob[] = [];
   const needsOf = new Map<string, string[]>();
-  // GitHub's limit is per run: a matrix makes at most 256 jobs in a workflow run, all matrices together.
-  let matrixJobs = 0;
+  let runJobs = 0;
   for (const key of keys) {
     const raw = jobsMap[key];
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new WorkflowError(`job ${key} must be a mapping`);
@@ -105,9 +111,9 @@ function parseJobs(wf: Record<string, unknown>): WorkflowJob[] {
     const written = typeof job.name === 'string' ? job.name : '';
     const base = { jobId: key, needs, condition: job.if === undefined || job.if === null ? '' : String(job.if), stepNames };
     const combos = matrixCombinations(job.strategy, key);
-    matrixJobs += combos?.length ?? 0;
-    // Judged before the jobs are made: many matrix jobs of 256 each must not make a run of thousands.
-    if (matrixJobs > MAX_MATRIX_COMBINATIONS) throw new WorkflowError(`the workflow's matrices have more than ${MAX_MATRIX_COMBINATIONS} combinations in all`);
+    runJobs += combos?.length ?? 1;
+    // Judged before the jobs are made: many matrix jobs of 256 each must not make a run of hundreds of thousands.
+    if (runJobs > MAX_RUN_JOBS) throw new WorkflowError(`the workflow has more than ${MAX_RUN_JOBS} jobs, matrix combinations included`);
     if (!combos) {
       jobs.push({ ...base, name: written !== '' ? written : key, runsOn, matrix: null, payload: stringify({ ...wf, jobs: { [key]: job } }) });
       continue;
