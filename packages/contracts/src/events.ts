@@ -1,5 +1,21 @@
 import type { Actor } from './actor.js';
-import type { Comment, Issue, Label, Organization, Package, PayloadCommit, PullRequest, Release, Repository, Team, User } from './api/index.js';
+import type {
+  Comment,
+  CommitStatusPayload,
+  CreatePayload,
+  DeletePayload,
+  ForkPayload,
+  Issue,
+  Label,
+  Organization,
+  PackagePayload,
+  PullRequest,
+  PushPayload,
+  ReleasePayload,
+  Repository,
+  Team,
+  User,
+} from './api/index.js';
 
 /**
  * A domain event as written to a service's outbox and carried by the queues.
@@ -96,43 +112,20 @@ export interface EventPayloads {
    * has them the other way round; the webhook worker sends Gitea's order. A fork also writes
    * `repo.created` for the new repository (Gitea's feed and organization hooks see a creation).
    */
-  'repo.forked': { forkee: Repository; repository: Repository; sender: User };
+  'repo.forked': ForkPayload;
   /**
    * Shaped so the webhook worker can send Gitea's push payload as is: `ref` is the full ref name,
    * `commits` newest first (at most the newest 20, as Gitea's webhook limit), `total_commits` all of them.
    */
-  'repo.pushed': {
-    ref: string;
-    before: string;
-    after: string;
-    compare_url: string;
-    commits: PayloadCommit[];
-    total_commits: number;
-    head_commit: PayloadCommit | null;
-    repository: Repository;
-    pusher: User;
-    sender: User;
-  };
+  'repo.pushed': PushPayload;
   /** `ref` is the short name (`main`, `v1.0`), as Gitea's create payload. */
-  'repo.ref_created': { ref: string; ref_type: 'branch' | 'tag'; sha: string; repository: Repository; sender: User };
-  'repo.ref_deleted': { ref: string; ref_type: 'branch' | 'tag'; pusher_type: 'user'; repository: Repository; sender: User };
+  'repo.ref_created': CreatePayload & { ref_type: 'branch' | 'tag' };
+  'repo.ref_deleted': DeletePayload & { ref_type: 'branch' | 'tag' };
   /**
    * Gitea's CommitStatusPayload as is: `id` is the status row's id (not the per-commit index the
    * API shows), `commit` the commit as a push payload shows it, times in UTC.
    */
-  'commit_status.created': {
-    id: number;
-    sha: string;
-    state: string;
-    context: string;
-    description: string;
-    target_url: string;
-    created_at: string;
-    updated_at: string;
-    commit: PayloadCommit;
-    repository: Repository;
-    sender: User;
-  };
+  'commit_status.created': CommitStatusPayload;
   'issue.opened': IssueEventPayload;
   'issue.edited': IssueEventPayload;
   'issue.closed': IssueEventPayload;
@@ -218,12 +211,7 @@ export const CURRENT_EVENT_VERSION = 1;
  * Gitea's PackagePayload as is (the package version as the API shows it to anyone, its linked
  * repository or null) plus the owner's id, which picks the owner's hooks.
  */
-export interface PackageEventPayload {
-  action: 'created' | 'deleted';
-  package: Package;
-  repository: Repository | null;
-  organization: Organization | null;
-  sender: User;
+export interface PackageEventPayload extends PackagePayload {
   ownerId: number;
   /**
    * The linked repository's id (0 when none), whose hooks get the event even when `repository`
@@ -232,9 +220,4 @@ export interface PackageEventPayload {
   repoId?: number;
 }
 
-export interface ReleaseEventPayload {
-  action: 'published' | 'updated' | 'deleted';
-  release: Release;
-  repository: Repository;
-  sender: User;
-}
+export type ReleaseEventPayload = ReleasePayload;
