@@ -1,5 +1,5 @@
-import { createHash, randomUUID, type Hash } from 'node:crypto';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { ContractError } from '@gitforge/contracts';
@@ -7,22 +7,6 @@ import { BlobStore, BlobTooLargeError, createLogger, Database, isUniqueViolation
 import { PackageBlobEntity, packageBlobKey, PackageFileEntity } from './package.entities.js';
 
 const log = createLogger('package-blobs');
-
-/** The digests a PackageFile shows besides the sha256 the BlobStore reports. */
-class Digests extends Transform {
-  private readonly md5 = createHash('md5');
-  private readonly sha1 = createHash('sha1');
-  private readonly sha512 = createHash('sha512');
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, callback: TransformCallback): void {
-    for (const h of [this.md5, this.sha1, this.sha512] as Hash[]) h.update(chunk);
-    callback(null, chunk);
-  }
-
-  hex(): { md5: string; sha1: string; sha512: string } {
-    return { md5: this.md5.digest('hex'), sha1: this.sha1.digest('hex'), sha512: this.sha512.digest('hex') };
-  }
-}
 
 /** A blob a new file can point at; `created` when this upload stored its bytes. */
 export interface HeldBlob {
@@ -47,11 +31,14 @@ export class PackageBlobs {
   async store(source: Readable, maxBytes: number): Promise<HeldBlob> {
     const uuid = randomUUID();
     const key = packageBlobKey(uuid);
-    const digests = new Digests();
-    source.on('error', (err) => digests.destroy(err));
+    // Piped, not handed over: a refused upload must not destroy the request it still answers.
+    const upload = new PassThrough();
+    source.on('error', (err) => upload.destroy(err));
+    source.pipe(upload);
     let stored;
     try {
-      stored = await this.blobs.put(key, source.pipe(digests), { maxBytes });
+      // A PackageFile shows these digests besides the sha256.
+      stored = await this.blobs.put(key, upload, { maxBytes, digests: ['md5', 'sha1', 'sha512'] });
     } catch (err) {
       source.resume();
       if (err instanceof BlobTooLargeError) throw new ContractError('payload_too_large', `file exceeds the limit of ${maxBytes} bytes`);
@@ -63,7 +50,7 @@ export class PackageBlobs {
       return { blob: existing, created: false };
     }
     try {
-      const row = this.db.manager.create(PackageBlobEntity, { uuid, sha256: stored.sha256, size: stored.size, ...digests.hex(), createdAt: new Date() });
+      const row = this.db.manager.create(PackageBlobEntity, { uuid, sha256: stored.sha256, size: stored.size, md5: stored.digests.md5, sha1: stored.digests.sha1, sha512: stored.digests.sha512, createdAt: new Date() });
       return { blob: await this.db.manager.save(row), created: true };
     } catch (err) {
       await this.blobs.delete(key);

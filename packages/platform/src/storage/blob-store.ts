@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { DigestAlgorithm } from './digests.js';
 
 /** What {@link BlobStore.put} learned while writing. */
 export interface StoredBlob {
@@ -6,6 +7,18 @@ export interface StoredBlob {
   size: number;
   /** Lower-case hex SHA-256 of the bytes. */
   sha256: string;
+  /** The further digests the put was asked for (lower-case hex). */
+  digests: Partial<Record<DigestAlgorithm, string>>;
+}
+
+/** How a put goes. */
+export interface BlobPutOptions {
+  /** Refuse past this many bytes. */
+  maxBytes?: number;
+  /** What the bytes must be. */
+  expect?: BlobExpectation;
+  /** Digests to compute besides the SHA-256 while the bytes stream (a package file's md5, sha1, sha512). */
+  digests?: readonly DigestAlgorithm[];
 }
 
 /** Thrown by {@link BlobStore.put} when the source is longer than `maxBytes`; nothing is stored. */
@@ -48,7 +61,7 @@ export abstract class BlobStore {
    * Streams `source` into `key`; refuses (and stores nothing) past `maxBytes`, or when the bytes
    * are not the `expect`ed size and digest (checked before the blob becomes visible).
    */
-  abstract put(key: string, source: Readable, options?: { maxBytes?: number; expect?: BlobExpectation }): Promise<StoredBlob>;
+  abstract put(key: string, source: Readable, options?: BlobPutOptions): Promise<StoredBlob>;
 
   /** The blob's bytes, or null when there is none. */
   abstract open(key: string): Promise<Readable | null>;

@@ -22,11 +22,18 @@ describe(FsBlobStore.name, () => {
 
   it('should store a stream under its key and answer its size and sha256', async () => {
     const stored = await sut.put('attachments/a/b/ab-1', Readable.from([Buffer.from('hello '), Buffer.from('world')]));
-    expect(stored).toEqual({ size: 11, sha256: createHash('sha256').update('hello world').digest('hex') });
+    expect(stored).toEqual({ size: 11, sha256: createHash('sha256').update('hello world').digest('hex'), digests: {} });
     expect(readFileSync(join(root, 'attachments/a/b/ab-1'), 'utf8')).toBe('hello world');
     expect(await sut.exists('attachments/a/b/ab-1')).toBe(true);
     expect(await text((await sut.open('attachments/a/b/ab-1'))!)).toBe('hello world');
     expect(leftovers()).toEqual([]);
+  });
+
+  it('should answer the further digests it is asked for', async () => {
+    const bytes = Buffer.concat([Buffer.alloc(300_000, 'a'), Buffer.from('tail')]);
+    const stored = await sut.put('packages/p/q/pq', Readable.from([bytes.subarray(0, 70_000), bytes.subarray(70_000)]), { digests: ['md5', 'sha1', 'sha512'] });
+    const hex = (alg: string): string => createHash(alg).update(bytes).digest('hex');
+    expect(stored).toEqual({ size: bytes.length, sha256: hex('sha256'), digests: { md5: hex('md5'), sha1: hex('sha1'), sha512: hex('sha512') } });
   });
 
   it('should refuse a stream over the limit and keep nothing of it', async () => {

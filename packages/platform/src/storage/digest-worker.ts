@@ -1,0 +1,34 @@
+// The worker thread behind DigestThread (digests.ts): it keeps one set of hashes per open stream
+// and hands each slab of bytes back once it is hashed, so the sender reuses a fixed set of slabs.
+import { createHash, type Hash } from 'node:crypto';
+import { parentPort } from 'node:worker_threads';
+import type { DigestReply, DigestRequest } from './digests.js';
+
+const port = parentPort;
+if (!port) throw new Error('digest-worker runs as a worker thread');
+
+const open = new Map<number, Hash[]>();
+
+port.on('message', (m: DigestRequest) => {
+  switch (m.op) {
+    case 'open':
+      open.set(m.id, m.algorithms.map((a) => createHash(a)));
+      return;
+    case 'data': {
+      const bytes = new Uint8Array(m.bytes, 0, m.length);
+      for (const h of open.get(m.id) ?? []) h.update(bytes);
+      // The slab goes back to be filled again.
+      port.postMessage({ op: 'ack', id: m.id, bytes: m.bytes } satisfies DigestReply, [m.bytes]);
+      return;
+    }
+    case 'end': {
+      const hashes = open.get(m.id) ?? [];
+      open.delete(m.id);
+      port.postMessage({ op: 'digests', id: m.id, hex: hashes.map((h) => h.digest('hex')) } satisfies DigestReply);
+      return;
+    }
+    case 'abort':
+      open.delete(m.id);
+      return;
+  }
+});
