@@ -24,7 +24,7 @@ import { TagProtectionEntity } from './protections/tag-protection.entity.js';
 import { ReleaseAssetEntity, ReleaseEntity } from './releases/release.entity.js';
 import { Packages1763800000700 } from './migrations/1763800000700-packages.js';
 import { PackageBlobEntity, PackageEntity, PackageFileEntity, PackageTagEntity, PackageVersionEntity } from './packages/package.entities.js';
-import { RepositoryEntity } from './repos/repository.entity.js';
+import { RepositoryEntity } from './records/repository.entity.js';
 import { StarEntity } from './stars/star.entity.js';
 import { UserStarCountEntity } from './stars/user-star-count.entity.js';
 import { WatchEntity } from './watches/watch.entity.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createServiceDataSource, Database, loadConfig, openServiceDatabase, PlatformConfig } from '@gitforge/platform';
 import { createTestDatabase, type TestDatabase } from '@gitforge/platform/testing';
 import { RepoServiceEntities, RepoServiceMigrations } from '../src/entities.js';
-import { RepositoryEntity } from '../src/repos/repository.entity.js';
+import { RepositoryEntity } from '../src/records/repository.entity.js';
 import { StarsRepository } from '../src/stars/stars.repository.js';
 import { WatchesRepository } from '../src/watches/watches.repository.js';
 

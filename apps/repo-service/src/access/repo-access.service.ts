@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccessMode, forbidden, isPublicOnly, moved, notFound, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
 import { chunksOf, Database, DirectoryClient } from '@gitforge/platform';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
-import { ReposRepository } from '../repos/repos.repository.js';
-import { TransfersRepository } from '../transfers/transfers.repository.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
+import { ReposRepository } from '../records/repos.repository.js';
+import { TransfersRepository } from '../records/transfers.repository.js';
 import { CollaborationEntity } from './collaboration.entity.js';
 import { dependsOnCollaboration, resolveRepoPermission, type RepoPermission } from './repo-permission.js';
 

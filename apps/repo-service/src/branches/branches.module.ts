@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
 import { CommitUsers } from '../commits/commit-users.js';
-import { RepoGitModule } from '../git/repo-git.module.js';
+import { GitModule } from '../git/git.module.js';
 import { PushesModule } from '../pushes/pushes.module.js';
-import { ReposModule } from '../repos/repos.module.js';
+import { RepoRecordsModule } from '../records/repo-records.module.js';
 import { BranchPolicyModule } from './branch-policy.js';
 import { BranchesController } from './branches.controller.js';
 import { BranchesService } from './branches.service.js';
 
 @Module({
-  imports: [ReposModule, RepoGitModule, PushesModule, BranchPolicyModule],
+  imports: [RepoRecordsModule, GitModule, AccessModule, PushesModule, BranchPolicyModule],
   controllers: [BranchesController],
   providers: [BranchesService, CommitUsers],
 })

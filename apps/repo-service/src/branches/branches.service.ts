@@ -20,7 +20,7 @@ import { GitService } from '../git/git.service.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { Refs } from '../git/refs.js';
 import { PushesService } from '../pushes/pushes.service.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { BranchPolicy } from './branch-policy.js';
 import { toBranch } from './branch.mapper.js';
 

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
-import { RepoGitModule } from '../git/repo-git.module.js';
-import { ReposModule } from '../repos/repos.module.js';
+import { AccessModule } from '../access/access.module.js';
+import { GitModule } from '../git/git.module.js';
 import { CommitUsers } from './commit-users.js';
 import { CommitsController } from './commits.controller.js';
 import { CommitsService } from './commits.service.js';
 
 @Module({
-  imports: [ReposModule, RepoGitModule],
+  imports: [GitModule, AccessModule],
   controllers: [CommitsController],
   providers: [CommitsService, CommitUsers],
 })

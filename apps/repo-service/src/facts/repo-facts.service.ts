@@ -21,9 +21,9 @@ import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { RepoSearchService } from '../repos/repo-search.service.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
-import { trackerSettings, type RepositoryEntity } from '../repos/repository.entity.js';
+import { trackerSettings, type RepositoryEntity } from '../records/repository.entity.js';
 import { HookCommitReader } from './hook-commit.reader.js';
 
 /** Answers other services' questions about repositories and the caller's access to them. */

@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
 import { BranchPolicyModule } from '../branches/branch-policy.js';
 import { ContentsModule } from '../contents/contents.module.js';
-import { RepoGitModule } from '../git/repo-git.module.js';
+import { GitModule } from '../git/git.module.js';
 import { PushesModule } from '../pushes/pushes.module.js';
-import { ReposModule } from '../repos/repos.module.js';
 import { FilesController } from './files.controller.js';
 import { FilesService } from './files.service.js';
 
 /** File changes through the API: create, update, delete, several files in one commit. */
 @Module({
-  imports: [ReposModule, RepoGitModule, ContentsModule, PushesModule, BranchPolicyModule],
+  imports: [GitModule, AccessModule, ContentsModule, PushesModule, BranchPolicyModule],
   controllers: [FilesController],
   providers: [FilesService],
 })

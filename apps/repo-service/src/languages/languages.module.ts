@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
-import { RepoGitModule } from '../git/repo-git.module.js';
-import { ReposModule } from '../repos/repos.module.js';
+import { AccessModule } from '../access/access.module.js';
+import { GitModule } from '../git/git.module.js';
+import { RepoRecordsModule } from '../records/repo-records.module.js';
 import { LanguageStatsReader } from './language-stats.reader.js';
 import { LanguagesController } from './languages.controller.js';
 import { LanguagesService } from './languages.service.js';
 
 /** Language statistics of repositories (`/repos/{owner}/{repo}/languages`). */
 @Module({
-  imports: [ReposModule, RepoGitModule],
+  imports: [RepoRecordsModule, GitModule, AccessModule],
   controllers: [LanguagesController],
   providers: [LanguageStatsReader, LanguagesService],
 })

@@ -11,8 +11,8 @@ import { createLogger, Database, isUniqueViolation, QueueDriver, type QueueJob }
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { Refs } from '../git/refs.js';
 import { KeyedLock } from '../pushes/keyed-lock.js';
-import { ReposRepository } from '../repos/repos.repository.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { ReposRepository } from '../records/repos.repository.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { LanguageStatEntity } from './language-stat.entity.js';
 import { LanguageStatsReader } from './language-stats.reader.js';
 

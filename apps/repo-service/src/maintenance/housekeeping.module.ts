@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ReposModule } from '../repos/repos.module.js';
+import { GitModule } from '../git/git.module.js';
 import { Housekeeping } from './housekeeping.js';
 
 /** Repository housekeeping, for the push path and the admin cron alike (kept apart so pushes need nothing else). */
 @Module({
-  imports: [ReposModule],
+  imports: [GitModule],
   providers: [Housekeeping],
   exports: [Housekeeping],
 })

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { createLogger, Database, RequestContexts } from '@gitforge/platform';
 import { GitService } from '../git/git.service.js';
-import { RepositoryEntity } from '../repos/repository.entity.js';
+import { RepositoryEntity } from '../records/repository.entity.js';
 import { KeyedThrottle } from './keyed-throttle.js';
 import { housekeepingAction, type HousekeepingAction, type ObjectStats } from './housekeeping-policy.js';
 

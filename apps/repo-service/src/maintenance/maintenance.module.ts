@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
+import { GitModule } from '../git/git.module.js';
 import { ReleasesModule } from '../releases/releases.module.js';
-import { ReposModule } from '../repos/repos.module.js';
 import { HousekeepingModule } from './housekeeping.module.js';
 import { MaintenanceController } from './maintenance.controller.js';
 import { MaintenanceService } from './maintenance.service.js';
 
 /** The repository passes the admin cron asks for: health check, recounts, garbage collection, archive cache. */
 @Module({
-  imports: [ReposModule, ReleasesModule, HousekeepingModule],
+  imports: [GitModule, AccessModule, ReleasesModule, HousekeepingModule],
   controllers: [MaintenanceController],
   providers: [MaintenanceService],
 })

@@ -5,7 +5,7 @@ import { createLogger, Database, DirectoryClient } from '@gitforge/platform';
 import { GitError, GitService } from '../git/git.service.js';
 import { Archives } from '../releases/archives.js';
 import { ReleaseEntity } from '../releases/release.entity.js';
-import { RepositoryEntity } from '../repos/repository.entity.js';
+import { RepositoryEntity } from '../records/repository.entity.js';
 import { StarEntity } from '../stars/star.entity.js';
 import { WatchEntity } from '../watches/watch.entity.js';
 import { Housekeeping } from './housekeeping.js';

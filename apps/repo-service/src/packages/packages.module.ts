@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ReposModule } from '../repos/repos.module.js';
+import { AccessModule } from '../access/access.module.js';
+import { RepoRecordsModule } from '../records/repo-records.module.js';
 import { PackageAccess } from './package-access.js';
 import { PackageBlobs } from './package-blobs.js';
 import { PackageHttpHandler } from './package-http.handler.js';
@@ -14,7 +15,7 @@ import { NpmRegistry } from './registries/npm.registry.js';
  * package API on the transport, and one registry module per package type on the HTTP listener.
  */
 @Module({
-  imports: [ReposModule],
+  imports: [RepoRecordsModule, AccessModule],
   controllers: [PackagesController],
   providers: [PackagesRepository, PackageBlobs, PackageAccess, PackagesService, GenericRegistry, NpmRegistry, PackageHttpHandler],
   exports: [PackageHttpHandler],

@@ -22,7 +22,7 @@ import { BlobStore, Database, DirectoryClient, isUniqueViolation, OutboxService 
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { toRepository } from '../repos/repo.mapper.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { PackageAccess, requireWrite, type PackageOwner } from './package-access.js';
 import { PackageBlobs } from './package-blobs.js';
 import { packageBlobKey, PackageEntity, PackageFileEntity, PackageVersionEntity } from './package.entities.js';

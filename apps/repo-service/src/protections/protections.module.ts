@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ReposModule } from '../repos/repos.module.js';
+import { AccessModule } from '../access/access.module.js';
+import { GitModule } from '../git/git.module.js';
 import { BranchProtectionsController } from './branch-protections.controller.js';
 import { BranchProtectionsService } from './branch-protections.service.js';
 import { ProtectionAccess } from './protection-access.js';
@@ -13,7 +14,7 @@ import { TagProtectionsService } from './tag-protections.service.js';
  * ref may move (pushes over smart HTTP here; API writes such as file edits may import it too).
  */
 @Module({
-  imports: [ReposModule],
+  imports: [GitModule, AccessModule],
   controllers: [TagProtectionsController, BranchProtectionsController],
   providers: [ProtectionsRepository, ProtectionAccess, TagProtectionsService, BranchProtectionsService, PushPolicy],
   exports: [PushPolicy, ProtectionsRepository],

@@ -1,7 +1,7 @@
 import { AccessMode, type OwnerAccess } from '@gitforge/contracts';
 import { RepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { strictMock } from '../testing/strict-mock.js';
 import type { BranchProtectionEntity } from './branch-protection.entity.js';
 import { ProtectionsRepository } from './protections.repository.js';

@@ -4,8 +4,8 @@ import { actorOf, createLogger, DirectoryClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import type { BranchProtectionEntity } from '../protections/branch-protection.entity.js';
 import { filePatterns, PushPolicy, type PushContext } from '../protections/push-policy.js';
-import { ReposRepository } from '../repos/repos.repository.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { ReposRepository } from '../records/repos.repository.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { combineStates } from '../statuses/status.mapper.js';
 import { StatusesRepository } from '../statuses/statuses.repository.js';
 

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
 import { CommitUsers } from '../commits/commit-users.js';
-import { RepoFactsModule } from '../facts/repo-facts.module.js';
-import { RepoGitModule } from '../git/repo-git.module.js';
+import { GitModule } from '../git/git.module.js';
 import { ProtectionsModule } from '../protections/protections.module.js';
 import { PushesModule } from '../pushes/pushes.module.js';
-import { ReposModule } from '../repos/repos.module.js';
+import { RepoRecordsModule } from '../records/repo-records.module.js';
 import { StatusesRepository } from '../statuses/statuses.repository.js';
 import { PullGit } from './pull-git.js';
 import { PullMergeService } from './pull-merge.service.js';
@@ -16,7 +16,7 @@ import { PullsGitController } from './pulls-git.controller.js';
 
 /** PullGitPatterns: comparing, refs/pull/{index}/head, diffs, merges and the merge policy of pull requests. */
 @Module({
-  imports: [ReposModule, RepoGitModule, PushesModule, ProtectionsModule, RepoFactsModule],
+  imports: [RepoRecordsModule, GitModule, AccessModule, PushesModule, ProtectionsModule],
   controllers: [PullsGitController],
   providers: [PullGit, PullRepos, PullStateService, PullRangeService, PullMergeService, PullPolicyService, CommitUsers, StatusesRepository],
 })

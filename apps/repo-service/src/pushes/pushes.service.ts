@@ -10,9 +10,9 @@ import { Housekeeping } from '../maintenance/housekeeping.js';
 import { KeyedThrottle } from '../maintenance/keyed-throttle.js';
 import { isZeroId, type PushContext, type RefUpdate } from '../protections/push-policy.js';
 import { repoUrls, toRepository } from '../repos/repo.mapper.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { ReleaseEntity } from '../releases/release.entity.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { KeyedLock } from './keyed-lock.js';
 import { compareUrl, toPayloadCommit } from './push-payload.mapper.js';
 

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { RepoGitModule } from '../git/repo-git.module.js';
+import { AccessModule } from '../access/access.module.js';
+import { GitModule } from '../git/git.module.js';
 import { ProtectionsModule } from '../protections/protections.module.js';
-import { ReposModule } from '../repos/repos.module.js';
+import { RepoRecordsModule } from '../records/repo-records.module.js';
 import { TagsModule } from '../tags/tags.module.js';
 import { Archives } from './archives.js';
 import { ReleaseHttpHandler } from './release-http.handler.js';
@@ -10,7 +11,7 @@ import { ReleasesService } from './releases.service.js';
 
 /** Releases, their assets and repository archives; the byte routes ride on the smart HTTP listener. */
 @Module({
-  imports: [ReposModule, RepoGitModule, ProtectionsModule, TagsModule],
+  imports: [RepoRecordsModule, GitModule, AccessModule, ProtectionsModule, TagsModule],
   controllers: [ReleasesController],
   providers: [ReleasesService, Archives, ReleaseHttpHandler],
   exports: [ReleaseHttpHandler, Archives],

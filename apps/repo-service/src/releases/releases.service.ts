@@ -27,7 +27,7 @@ import { Refs } from '../git/refs.js';
 import { PushPolicy } from '../protections/push-policy.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { toRepository } from '../repos/repo.mapper.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { TagsService } from '../tags/tags.service.js';
 import { releaseAssetBlobKey, ReleaseAssetEntity, ReleaseEntity } from './release.entity.js';
 import { toRelease, toReleaseAsset } from './release.mapper.js';

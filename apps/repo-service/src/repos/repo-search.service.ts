@@ -16,7 +16,7 @@ import {
 } from '@gitforge/contracts';
 import { DirectoryClient, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
-import { ReposRepository, type RepoSearchFilter } from './repos.repository.js';
+import { ReposRepository, type RepoSearchFilter } from '../records/repos.repository.js';
 import { ReposService } from './repos.service.js';
 
 /** Raw query of `GET /repos/search`. */

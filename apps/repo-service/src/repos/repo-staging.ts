@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { createLogger, Database, RequestContexts } from '@gitforge/platform';
 import { GitService } from '../git/git.service.js';
-import { ReposRepository } from './repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 
 /** How often each replica looks at the staging area besides at start (a replica that died may never restart). */
 const SWEEP_MS = 60_000;

@@ -1,6 +1,6 @@
 import { formatTime, type Repository, type RepoTransfer, type User } from '@gitforge/contracts';
 import type { RepoPermission } from '../access/repo-permission.js';
-import { trackerSettings, type RepositoryEntity } from './repository.entity.js';
+import { trackerSettings, type RepositoryEntity } from '../records/repository.entity.js';
 
 export interface RepoUrls {
   html: string;

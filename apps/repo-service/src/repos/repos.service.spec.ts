@@ -7,12 +7,12 @@ import { GitService } from '../git/git.service.js';
 import { strictMock } from '../testing/strict-mock.js';
 import { StarCounts } from '../stars/star-counts.js';
 import { StarsRepository } from '../stars/stars.repository.js';
-import { TransfersRepository } from '../transfers/transfers.repository.js';
+import { TransfersRepository } from '../records/transfers.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import { RepoStaging } from './repo-staging.js';
-import { ReposRepository } from './repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { ReposService } from './repos.service.js';
-import type { RepositoryEntity } from './repository.entity.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 
 const alice: Actor = { id: 2, login: 'alice', isAdmin: false, scopes: null };
 const owner = { owner: { id: 2, login: 'alice', kind: 'user', visibility: 'public' }, ownerUser: { id: 2, login: 'alice' }, organization: null } as unknown as OwnerAccess;

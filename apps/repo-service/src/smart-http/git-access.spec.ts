@@ -1,8 +1,8 @@
 import { AccessMode, ContractError, type Actor, type OwnerAccess, type RepoMovedDetails } from '@gitforge/contracts';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
-import { ReposRepository } from '../repos/repos.repository.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import { ReposRepository } from '../records/repos.repository.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { strictMock } from '../testing/strict-mock.js';
 import { GitAccess } from './git-access.js';
 

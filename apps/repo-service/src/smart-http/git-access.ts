@@ -3,7 +3,7 @@ import { AccessMode, GitHttp, isPublicOnly, scopesAllow, type Actor, type OwnerA
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import type { GitHttpService } from '../git/git.service.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 
 /** Either the repository to serve, or the plain-text answer git gets instead. */
 export type GitAccessVerdict =

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { ReposModule } from '../repos/repos.module.js';
+import { AccessModule } from '../access/access.module.js';
+import { GitModule } from '../git/git.module.js';
 import { SmartHttpModule } from '../smart-http/smart-http.module.js';
 import { GitSshServer } from './git-ssh.server.js';
 
 /** git over SSH (GITFORGE_SSH_PORT), sharing smart HTTP's access checks and push path. */
 @Module({
-  imports: [ReposModule, SmartHttpModule],
+  imports: [GitModule, AccessModule, SmartHttpModule],
   providers: [GitSshServer],
 })
 export class SshModule {}

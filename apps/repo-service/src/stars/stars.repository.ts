@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { notFound, type ListOptions, type UserStarCount } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { RepositoryEntity } from '../repos/repository.entity.js';
+import { RepositoryEntity } from '../records/repository.entity.js';
 import { StarEntity } from './star.entity.js';
 import { UserStarCountEntity } from './user-star-count.entity.js';
 

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
 import { HookCommitReader } from '../facts/hook-commit.reader.js';
-import { RepoGitModule } from '../git/repo-git.module.js';
-import { ReposModule } from '../repos/repos.module.js';
+import { GitModule } from '../git/git.module.js';
 import { StatusesController } from './statuses.controller.js';
 import { StatusesRepository } from './statuses.repository.js';
 import { StatusesService } from './statuses.service.js';
 
 @Module({
-  imports: [ReposModule, RepoGitModule],
+  imports: [GitModule, AccessModule],
   controllers: [StatusesController],
   providers: [StatusesService, StatusesRepository, HookCommitReader],
 })

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ReposModule } from '../repos/repos.module.js';
+import { AccessModule } from '../access/access.module.js';
+import { RepoRecordsModule } from '../records/repo-records.module.js';
 import { TopicsController } from './topics.controller.js';
 import { TopicsRepository } from './topics.repository.js';
 import { TopicsService } from './topics.service.js';
 
 /** Repository topics (what `GET /repos/search?topic=true` matches). */
 @Module({
-  imports: [ReposModule],
+  imports: [RepoRecordsModule, AccessModule],
   controllers: [TopicsController],
   providers: [TopicsService, TopicsRepository],
 })

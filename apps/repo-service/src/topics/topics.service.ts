@@ -12,7 +12,7 @@ import {
 } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import type { TopicEntity } from './topic.entity.js';
 import { TopicsRepository } from './topics.repository.js';
 

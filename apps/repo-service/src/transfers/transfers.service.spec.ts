@@ -3,13 +3,13 @@ import { Database, DirectoryClient, OutboxService, PlatformConfig, RpcClient } f
 import type { EntityManager } from 'typeorm';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { strictMock } from '../testing/strict-mock.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import type { RepoTransferEntity } from './transfer.entities.js';
-import { TransfersRepository } from './transfers.repository.js';
+import { TransfersRepository } from '../records/transfers.repository.js';
 import { TransfersService } from './transfers.service.js';
 
 const bob: Actor = { id: 5, login: 'bob', isAdmin: false, scopes: null };

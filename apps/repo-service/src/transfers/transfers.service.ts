@@ -21,12 +21,12 @@ import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
-import { ReposRepository } from '../repos/repos.repository.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
-import type { RepositoryEntity } from '../repos/repository.entity.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import type { RepoTransferEntity } from './transfer.entities.js';
-import { TransfersRepository } from './transfers.repository.js';
+import { TransfersRepository } from '../records/transfers.repository.js';
 
 const NEW_OWNER_NOT_FOUND = 'The new owner does not exist or cannot be found';
 /** Gitea's ErrRepoTransferInProgress as TestRepositoryReadyForTransfer builds it (without names). */

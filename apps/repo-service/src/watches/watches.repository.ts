@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { RepositoryEntity } from '../repos/repository.entity.js';
+import { RepositoryEntity } from '../records/repository.entity.js';
 import { lockRepositoryRow, lockRepositoryToAdd } from '../stars/stars.repository.js';
 import { WatchEntity } from './watch.entity.js';
 

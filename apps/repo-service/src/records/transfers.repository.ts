@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
-import { RepositoryEntity, RepositoryStatus } from '../repos/repository.entity.js';
-import { RepoRedirectEntity, RepoTransferEntity } from './transfer.entities.js';
+import { RepositoryEntity, RepositoryStatus } from './repository.entity.js';
+import { RepoRedirectEntity, RepoTransferEntity } from '../transfers/transfer.entities.js';
 
 /** Pending transfers and old repository names (Gitea's repo_transfer and repo_redirect). */
 @Injectable()
