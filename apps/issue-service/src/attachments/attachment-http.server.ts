@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AttachmentHttp, ContractError, notFound, type Actor } from '@gitforge/contracts';
 import {
@@ -14,6 +13,7 @@ import {
   peek,
   receiveFile,
   requestHeader,
+  sendStream,
   SIGNED_ACTOR_HEADER,
   signedPublicUrl,
   sniffContentType,
@@ -131,6 +131,6 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
       res.end();
       return;
     }
-    await pipeline(all, res);
+    await sendStream(all, res);
   }
 }

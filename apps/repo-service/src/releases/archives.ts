@@ -4,10 +4,9 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import { ContractError, notFound } from '@gitforge/contracts';
-import { contentDisposition, createLogger } from '@gitforge/platform';
+import { contentDisposition, createLogger, sendStream } from '@gitforge/platform';
 import type { RepoView } from '../contents/repo-view.js';
 import { GitService } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
@@ -98,7 +97,7 @@ export class Archives {
     if (cached) {
       res.writeHead(200, { ...headers, 'Content-Length': String(cached.size) });
       if (headOnly) return void res.end();
-      await pipeline(createReadStream(file), res);
+      await sendStream(createReadStream(file), res);
       return;
     }
     res.writeHead(200, headers);

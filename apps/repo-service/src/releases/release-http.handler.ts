@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import { ContractError, notFound, type Actor } from '@gitforge/contracts';
 import {
@@ -12,6 +11,7 @@ import {
   peek,
   receiveFile,
   requestHeader,
+  sendStream,
   SIGNED_ACTOR_HEADER,
   signedPublicUrl,
   sniffContentType,
@@ -122,6 +122,6 @@ export class ReleaseHttpHandler {
       res.end();
       return;
     }
-    await pipeline(all, res);
+    await sendStream(all, res);
   }
 }

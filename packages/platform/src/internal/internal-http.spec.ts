@@ -1,6 +1,9 @@
+import { createServer, request, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import type { Actor } from '@gitforge/contracts';
 import { PlatformConfig } from '../config/config.js';
-import { internalSecret, SIGNED_ACTOR_HEADER, signActor, signedPublicUrl, verifyActor } from './internal-http.js';
+import { internalSecret, sendStream, SIGNED_ACTOR_HEADER, signActor, signedPublicUrl, verifyActor } from './internal-http.js';
 
 const actor: Actor = { id: 3, login: 'alice', isAdmin: false, scopes: ['write:repository'] };
 const secret = 'x'.repeat(40);
@@ -49,5 +52,68 @@ describe(internalSecret.name, () => {
     expect(internalSecret(single)).toBe(internalSecret(new PlatformConfig()));
     const separate = Object.assign(new PlatformConfig(), { REDIS_URL: 'redis://127.0.0.1:6379' });
     expect(() => internalSecret(separate)).toThrow('GITFORGE_INTERNAL_SECRET is required');
+  });
+});
+
+describe(sendStream.name, () => {
+  let server: Server;
+  let answer: (res: ServerResponse) => Promise<void>;
+  let outcome: Promise<unknown>;
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(200);
+      outcome = answer(res).then(
+        () => 'sent',
+        (err: Error) => err,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  /** Asks for the answer and hangs up after the first bytes. */
+  const hangUpEarly = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port }, (res) =>
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        }),
+      );
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      req.end();
+    });
+
+  it('should take a client that goes away mid-answer as the end of it, not as a failure', async () => {
+    let destroyed = false;
+    const endless = new Readable({
+      read() {
+        this.push(Buffer.alloc(64 * 1024));
+      },
+      destroy(err, callback) {
+        destroyed = true;
+        callback(err);
+      },
+    });
+    answer = (res) => sendStream(endless, res);
+    await hangUpEarly();
+    expect(await outcome).toBe('sent');
+    expect(destroyed).toBe(true);
+  });
+
+  it('should still fail when the source cannot be read', async () => {
+    const broken = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('disk gone'), { code: 'EIO' }));
+      },
+    });
+    answer = (res) => sendStream(broken, res);
+    await new Promise<void>((resolve) => {
+      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port }, (res) => res.resume().on('close', resolve));
+      req.on('error', () => resolve());
+      req.end();
+    });
+    expect(await outcome).toMatchObject({ message: 'disk gone' });
   });
 });

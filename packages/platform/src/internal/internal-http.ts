@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
 import type { Actor } from '@gitforge/contracts';
 import { onDrain, settleWithin } from '../bootstrap/shutdown.js';
@@ -165,6 +167,28 @@ export function drainRequest(body: IncomingMessage, ms = 5_000): void {
   body.resume();
   const cutOff = setTimeout(() => body.destroy(), ms);
   body.once('close', () => clearTimeout(cutOff));
+}
+
+/** What a write to a connection the other side has closed fails with. */
+const DISCONNECTS = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * Streams `source` as the body of an answer whose head is written. A client that goes away
+ * first is not a failure: the gateway closes its hop as soon as the answer is through, and that
+ * can reach this side before the last write is acknowledged here. A failure to read `source`
+ * still throws.
+ */
+export async function sendStream(source: Readable, res: ServerResponse): Promise<void> {
+  try {
+    await pipeline(source, res);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (res.destroyed && code !== undefined && DISCONNECTS.has(code)) {
+      source.destroy();
+      return;
+    }
+    throw err;
+  }
 }
 
 /** One value of a request header (the first, when it is repeated). */

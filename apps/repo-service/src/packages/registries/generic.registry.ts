@@ -1,7 +1,6 @@
-import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import { invalid, notFound } from '@gitforge/contracts';
-import { contentDisposition, decodePathSegment } from '@gitforge/platform';
+import { contentDisposition, decodePathSegment, sendStream } from '@gitforge/platform';
 import { PackagesService } from '../packages.service.js';
 import type { PackageRegistry, RegistryRequest } from './registry.js';
 
@@ -79,7 +78,7 @@ export class GenericRegistry implements PackageRegistry {
           r.res.end();
           return;
         }
-        await pipeline(file.content, r.res);
+        await sendStream(file.content, r.res);
         return;
       }
       case 'DELETE': {

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import semver from 'semver';
 import { ContractError, invalid, notFound } from '@gitforge/contracts';
-import { decodePathSegment } from '@gitforge/platform';
+import { decodePathSegment, sendStream } from '@gitforge/platform';
 import { RepoServiceConfig } from '../../repo.config.js';
 import { requireWrite } from '../package-access.js';
 import type { PackageEntity, PackageVersionEntity } from '../package.entities.js';
@@ -277,7 +276,7 @@ export class NpmRegistry implements PackageRegistry {
       r.res.end();
       return;
     }
-    await pipeline(file.content, r.res);
+    await sendStream(file.content, r.res);
   }
 
   /** `{name}/-/{file}`: the version whose tarball has that name. */
