@@ -3,6 +3,7 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { ContractError } from '@gitforge/contracts';
 import { createLogger } from '@gitforge/platform';
 import { GitService } from './git.service.js';
+import { RepoProcessPool } from './repo-process-pool.js';
 
 const log = createLogger('cat-file');
 
@@ -107,10 +108,7 @@ class CatFileProcess {
   }
 }
 
-interface RepoProcesses {
-  batch?: CatFileProcess;
-  check?: CatFileProcess;
-}
+type CatFileKind = 'batch' | 'check';
 
 /**
  * Long-lived cat-file processes per repository (docs/architecture.md, "Git"): one `--batch` and one
@@ -120,80 +118,28 @@ interface RepoProcesses {
  */
 @Injectable()
 export class CatFilePool implements OnModuleDestroy {
-  private readonly repos = new Map<number, RepoProcesses>();
-  private readonly sweeper: NodeJS.Timeout;
-  private static readonly IDLE_MS = 60_000;
-  private static readonly MAX_REPOS = 64;
+  private readonly pool: RepoProcessPool<CatFileKind, CatFileProcess>;
 
-  constructor(private readonly git: GitService) {
-    this.sweeper = setInterval(() => this.sweep(), 15_000);
-    this.sweeper.unref();
+  constructor(git: GitService) {
+    this.pool = new RepoProcessPool((repoId, kind, onExit) => new CatFileProcess(git.bin, git.env(repoId), kind === 'batch', onExit));
   }
 
   /** The object's type, size and content, or null when it does not exist. */
   async read(repoId: number, name: string): Promise<GitObject | null> {
-    return (await this.process(repoId, 'batch').request(name)) as GitObject | null;
+    return (await this.pool.get(repoId, 'batch').request(name)) as GitObject | null;
   }
 
   /** The object's type and size, or null when it does not exist. */
   async info(repoId: number, name: string): Promise<GitObjectInfo | null> {
-    return this.process(repoId, 'check').request(name);
+    return this.pool.get(repoId, 'check').request(name);
   }
 
   /** Stops the processes of a repository (it is being deleted or replaced). */
   release(repoId: number): void {
-    const entry = this.repos.get(repoId);
-    entry?.batch?.close();
-    entry?.check?.close();
-    this.repos.delete(repoId);
+    this.pool.release(repoId);
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.sweeper);
-    for (const id of [...this.repos.keys()]) this.release(id);
-  }
-
-  private process(repoId: number, kind: 'batch' | 'check'): CatFileProcess {
-    let entry = this.repos.get(repoId);
-    if (!entry) {
-      this.evictIfFull();
-      entry = {};
-      this.repos.set(repoId, entry);
-    }
-    let proc = entry[kind];
-    if (!proc) {
-      const created: CatFileProcess = new CatFileProcess(this.git.bin, this.git.env(repoId), kind === 'batch', () => {
-        const current = this.repos.get(repoId);
-        if (current?.[kind] === created) delete current[kind];
-      });
-      proc = created;
-      entry[kind] = proc;
-    }
-    return proc;
-  }
-
-  private evictIfFull(): void {
-    if (this.repos.size < CatFilePool.MAX_REPOS) return;
-    let oldest: [number, number] | undefined;
-    for (const [id, e] of this.repos) {
-      if (e.batch?.busy || e.check?.busy) continue;
-      const used = Math.max(e.batch?.lastUsed ?? 0, e.check?.lastUsed ?? 0);
-      if (!oldest || used < oldest[1]) oldest = [id, used];
-    }
-    if (oldest) this.release(oldest[0]);
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, e] of this.repos) {
-      for (const kind of ['batch', 'check'] as const) {
-        const p = e[kind];
-        if (p && !p.busy && now - p.lastUsed > CatFilePool.IDLE_MS) {
-          p.close();
-          delete e[kind];
-        }
-      }
-      if (!e.batch && !e.check) this.repos.delete(id);
-    }
+    this.pool.close();
   }
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { createLogger } from '@gitforge/platform';
 import { GitError, GitService, measureGit } from './git.service.js';
+import { RepoProcessPool } from './repo-process-pool.js';
 
 const log = createLogger('object-writer');
 
@@ -108,8 +109,6 @@ class LineProcess {
   }
 }
 
-type RepoWriters = Partial<Record<WriterKind, LineProcess>>;
-
 /**
  * Writes objects into repositories through long-lived git processes (as {@link CatFilePool} reads
  * them): a write costs a pipe round trip instead of a process start (~3 ms each). Blob and commit
@@ -121,15 +120,11 @@ type RepoWriters = Partial<Record<WriterKind, LineProcess>>;
  */
 @Injectable()
 export class ObjectWriterPool implements OnModuleDestroy {
-  private readonly repos = new Map<number, RepoWriters>();
+  private readonly pool: RepoProcessPool<WriterKind, LineProcess>;
   private readonly refQueues = new Map<number, Promise<unknown>>();
-  private readonly sweeper: NodeJS.Timeout;
-  private static readonly IDLE_MS = 60_000;
-  private static readonly MAX_REPOS = 64;
 
   constructor(private readonly git: GitService) {
-    this.sweeper = setInterval(() => this.sweep(), 15_000);
-    this.sweeper.unref();
+    this.pool = new RepoProcessPool((repoId, kind, onExit) => new LineProcess(git.bin, git.env(repoId), kind, onExit));
   }
 
   /** Writes a blob; its id. */
@@ -185,14 +180,11 @@ export class ObjectWriterPool implements OnModuleDestroy {
 
   /** Stops the processes of a repository (it is being deleted or replaced). */
   release(repoId: number): void {
-    const entry = this.repos.get(repoId);
-    for (const p of Object.values(entry ?? {})) p.close();
-    this.repos.delete(repoId);
+    this.pool.release(repoId);
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.sweeper);
-    for (const id of [...this.repos.keys()]) this.release(id);
+    this.pool.close();
   }
 
   private async viaFile(repoId: number, kind: 'blob' | 'commit', content: Buffer): Promise<string> {
@@ -213,49 +205,8 @@ export class ObjectWriterPool implements OnModuleDestroy {
   }
 
   private process(repoId: number, kind: WriterKind): { request: (input: string, lines?: number) => Promise<string> } {
-    let entry = this.repos.get(repoId);
-    if (!entry) {
-      this.evictIfFull();
-      entry = {};
-      this.repos.set(repoId, entry);
-    }
-    let proc = entry[kind];
-    if (!proc) {
-      const created: LineProcess = new LineProcess(this.git.bin, this.git.env(repoId), kind, () => {
-        const current = this.repos.get(repoId);
-        if (current?.[kind] === created) delete current[kind];
-      });
-      proc = created;
-      entry[kind] = proc;
-    }
-    const used = proc;
+    const used = this.pool.get(repoId, kind);
     return { request: (input, lines) => used.request(input, lines).catch((err: Error) => Promise.reject(err instanceof GitError ? err : new ClosedWriter(err.message))) };
-  }
-
-  private evictIfFull(): void {
-    if (this.repos.size < ObjectWriterPool.MAX_REPOS) return;
-    let oldest: [number, number] | undefined;
-    for (const [id, e] of this.repos) {
-      const procs = Object.values(e);
-      if (procs.some((p) => p.busy)) continue;
-      const used = Math.max(0, ...procs.map((p) => p.lastUsed));
-      if (!oldest || used < oldest[1]) oldest = [id, used];
-    }
-    if (oldest) this.release(oldest[0]);
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, e] of this.repos) {
-      for (const kind of Object.keys(e) as WriterKind[]) {
-        const p = e[kind]!;
-        if (!p.busy && now - p.lastUsed > ObjectWriterPool.IDLE_MS) {
-          p.close();
-          delete e[kind];
-        }
-      }
-      if (Object.keys(e).length === 0) this.repos.delete(id);
-    }
   }
 }
 
