@@ -1,12 +1,11 @@
-import { Agent } from 'node:http';
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ContractError, GitHttp, type Actor } from '@gitforge/contracts';
-import { drainRequest, internalHttpUrl, internalSecret } from '@gitforge/platform';
+import { GitHttp, type Actor } from '@gitforge/contracts';
+import { drainRequest, internalHttpUrl } from '@gitforge/platform';
 import { Authenticator } from '../auth/authenticator.js';
 import { GatewayConfig } from '../gateway.config.js';
-import { internalHeaders, searchOf, streamThrough } from '../http/internal-stream.js';
+import { authFailureStatus, InternalHop } from '../http/internal-stream.js';
 
 const GIT_TYPES = ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'];
 /** Request headers git sends that repo-service needs; nothing else crosses. */
@@ -23,20 +22,17 @@ type GitRoute = 'info/refs' | 'git-upload-pack' | 'git-receive-pack';
  * client that goes away takes the upstream request (and the git process behind it) with it.
  */
 @Injectable()
-export class SmartHttpProxy implements OnModuleInit, OnApplicationShutdown {
-  // One connection per request: a pooled connection that repo-service closed after an aborted
-  // push (a cut-off body, an idle client) would reset the next request that picked it up.
-  private readonly agent = new Agent({ keepAlive: false });
-  private secret = '';
-
+export class SmartHttpProxy extends InternalHop {
   constructor(
     private readonly adapter: HttpAdapterHost,
     private readonly authenticator: Authenticator,
-    private readonly config: GatewayConfig,
-  ) {}
+    config: GatewayConfig,
+  ) {
+    super(config);
+  }
 
-  onModuleInit(): void {
-    this.secret = internalSecret(this.config);
+  override onModuleInit(): void {
+    super.onModuleInit();
     const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
     // The body stays unread here: the handler streams `request.raw` to repo-service.
     fastify.addContentTypeParser(GIT_TYPES, (_request, _payload, done) => done(null, undefined));
@@ -58,14 +54,6 @@ export class SmartHttpProxy implements OnModuleInit, OnApplicationShutdown {
     route('POST', 'git-receive-pack');
   }
 
-  /**
-   * After the HTTP server has closed, so clones, pushes and uploads in flight at shutdown finish
-   * first (Nest runs module-destroy hooks before it closes the server, which would cut them).
-   */
-  onApplicationShutdown(): void {
-    this.agent.destroy();
-  }
-
   private async proxy(request: FastifyRequest, reply: FastifyReply, tail: GitRoute): Promise<void> {
     const { owner, repo } = request.params as { owner: string; repo: string };
     let actor: Actor | null;
@@ -73,8 +61,7 @@ export class SmartHttpProxy implements OnModuleInit, OnApplicationShutdown {
       actor = (await this.authenticator.authenticate(request))?.actor ?? null;
     } catch (err) {
       // Bad credentials: a 401 with the challenge makes git drop them from its credential helper.
-      const denied = err instanceof ContractError && err.code === 'permission_denied';
-      const status = denied ? 403 : err instanceof ContractError && err.code === 'unauthenticated' ? 401 : 500;
+      const status = authFailureStatus(err);
       void reply
         .code(status)
         .headers(status === 401 ? CHALLENGE : {})
@@ -89,12 +76,10 @@ export class SmartHttpProxy implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     const path = `/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${tail}`;
-    const base = internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL);
-
-    streamThrough(request, reply, {
-      url: `${base}${path}${searchOf(request)}`,
-      headers: internalHeaders(request, this.secret, actor, path, FORWARDED),
-      agent: this.agent,
+    this.hop(request, reply, actor, {
+      base: internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL),
+      path,
+      forwarded: FORWARDED,
       service: 'repo-service',
       badGateway: { contentType: 'text/plain; charset=utf-8', body: 'Bad Gateway\n' },
     });

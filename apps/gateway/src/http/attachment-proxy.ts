@@ -1,10 +1,9 @@
-import { Agent } from 'node:http';
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AttachmentHttp, GitHttp, type Actor } from '@gitforge/contracts';
-import { internalHttpUrl, internalSecret } from '@gitforge/platform';
+import { internalHttpUrl } from '@gitforge/platform';
 import { GatewayConfig } from '../gateway.config.js';
-import { internalHeaders, searchOf, streamThrough } from './internal-stream.js';
+import { InternalHop } from './internal-stream.js';
 
 /** Request headers a service needs for an upload or a download; nothing else crosses. */
 const FORWARDED = ['content-type', 'content-length', 'if-none-match'];
@@ -21,22 +20,9 @@ export type FileService = 'issue' | 'repo';
  * step. The message transport never carries file bytes.
  */
 @Injectable()
-export class AttachmentProxy implements OnModuleInit, OnApplicationShutdown {
-  private readonly agent = new Agent({ keepAlive: false });
-  private secret = '';
-
-  constructor(private readonly config: GatewayConfig) {}
-
-  onModuleInit(): void {
-    this.secret = internalSecret(this.config);
-  }
-
-  /**
-   * After the HTTP server has closed, so clones, pushes and uploads in flight at shutdown finish
-   * first (Nest runs module-destroy hooks before it closes the server, which would cut them).
-   */
-  onApplicationShutdown(): void {
-    this.agent.destroy();
+export class AttachmentProxy extends InternalHop {
+  constructor(config: GatewayConfig) {
+    super(config);
   }
 
   /** Streams the request to `path` on the service's listener (query string kept) and its answer back. */
@@ -45,10 +31,10 @@ export class AttachmentProxy implements OnModuleInit, OnApplicationShutdown {
       service === 'repo'
         ? internalHttpUrl(GitHttp.listener, this.config, this.config.GITFORGE_REPO_GIT_URL)
         : internalHttpUrl(AttachmentHttp.listener, this.config, this.config.GITFORGE_ISSUE_HTTP_URL);
-    streamThrough(request, reply, {
-      url: `${base}${path}${searchOf(request)}`,
-      headers: internalHeaders(request, this.secret, actor, path, FORWARDED),
-      agent: this.agent,
+    this.hop(request, reply, actor, {
+      base,
+      path,
+      forwarded: FORWARDED,
       service: `${service}-service`,
       badGateway: { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: 'Bad Gateway', url: `${this.config.rootUrl}api/swagger` }) },
       verbatimPath: options.verbatimPath,

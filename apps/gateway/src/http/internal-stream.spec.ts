@@ -1,9 +1,9 @@
 import { Agent, createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { forbidden } from '@gitforge/contracts';
+import { ContractError, forbidden } from '@gitforge/contracts';
 import { answerFileRequestError, createLogger } from '@gitforge/platform';
-import { streamThrough } from './internal-stream.js';
+import { authFailureStatus, streamThrough } from './internal-stream.js';
 
 const portOf = (server: Server): number => (server.address() as AddressInfo).port;
 
@@ -69,5 +69,14 @@ describe(streamThrough.name, () => {
     // `Connection: close` made the service close its socket right after the refusal; body bytes
     // still on their way then drew a reset, which a busy gateway read before the answer (a 502).
     expect(seen.at(-1)!.connection).toBe('keep-alive');
+  });
+});
+
+describe(authFailureStatus.name, () => {
+  it('should refuse with 403, ask again with 401, and answer 500 when authentication itself failed', () => {
+    expect(authFailureStatus(new ContractError('permission_denied', 'no'))).toBe(403);
+    expect(authFailureStatus(new ContractError('unauthenticated', 'who'))).toBe(401);
+    expect(authFailureStatus(new ContractError('unavailable', 'down'))).toBe(500);
+    expect(authFailureStatus(new Error('boom'))).toBe(500);
   });
 });

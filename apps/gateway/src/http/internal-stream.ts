@@ -1,8 +1,10 @@
-import { request as httpRequest, type Agent, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { Agent, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor } from '@gitforge/contracts';
-import { createLogger, drainRequest, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
+import { ContractError, type Actor } from '@gitforge/contracts';
+import { createLogger, drainRequest, internalSecret, SIGNED_ACTOR_HEADER, signActor } from '@gitforge/platform';
+import type { GatewayConfig } from '../gateway.config.js';
 
 const log = createLogger('internal-stream');
 
@@ -98,4 +100,59 @@ function passThrough(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
   return out;
+}
+
+/** Where {@link InternalHop.hop} sends a request. */
+export interface HopTarget {
+  /** The service listener's base URL, and the path on it. */
+  base: string;
+  path: string;
+  /** Client headers that cross. */
+  forwarded: readonly string[];
+  /** Headers set on top of them. */
+  extraHeaders?: OutgoingHttpHeaders;
+  service: string;
+  badGateway: StreamTarget['badGateway'];
+  verbatimPath?: boolean;
+}
+
+/**
+ * The edge of a service's own HTTP listener (smart HTTP, LFS, files): what every such proxy
+ * holds, once. Its hops use one connection per request, since a pooled connection that the
+ * service closed after an aborted upload would reset the next request that picked it up; they
+ * carry the caller signed with the internal secret; and the agent goes only after the HTTP
+ * server has closed, so transfers in flight at shutdown finish first (Nest runs module-destroy
+ * hooks before it closes the server, which would cut them).
+ */
+export abstract class InternalHop implements OnModuleInit, OnApplicationShutdown {
+  protected readonly agent = new Agent({ keepAlive: false });
+  private secret = '';
+
+  protected constructor(protected readonly config: GatewayConfig) {}
+
+  onModuleInit(): void {
+    this.secret = internalSecret(this.config);
+  }
+
+  onApplicationShutdown(): void {
+    this.agent.destroy();
+  }
+
+  /** Streams the request to the target (query string kept) and its answer back, signed for `actor`. */
+  protected hop(request: FastifyRequest, reply: FastifyReply, actor: Actor | null, target: HopTarget): void {
+    streamThrough(request, reply, {
+      url: `${target.base}${target.path}${searchOf(request)}`,
+      headers: { ...internalHeaders(request, this.secret, actor, target.path, target.forwarded), ...target.extraHeaders },
+      agent: this.agent,
+      service: target.service,
+      badGateway: target.badGateway,
+      verbatimPath: target.verbatimPath,
+    });
+  }
+}
+
+/** The status for credentials that failed before a hop: 403 refused, 401 missing or wrong, 500 when authentication itself failed. */
+export function authFailureStatus(err: unknown): 401 | 403 | 500 {
+  if (!(err instanceof ContractError)) return 500;
+  return err.code === 'permission_denied' ? 403 : err.code === 'unauthenticated' ? 401 : 500;
 }
