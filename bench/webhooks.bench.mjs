@@ -139,8 +139,8 @@ async function endToEnd() {
   const layout = await startLayout('distributed', {
     env: { GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1', GITFORGE_LOG_LEVEL: 'warn', GITFORGE_WEBHOOK_CONCURRENCY: String(CONCURRENCY), ...extraEnv },
     replicas: { webhook: REPLICAS },
-    // e.g. '["--cpu-prof","--cpu-prof-dir=/tmp/prof"]' to profile every process of the run
-    nodeArgs: JSON.parse(process.env.BENCH_WEBHOOK_NODE_ARGS ?? '[]'),
+    // BENCH_NODE_ARGS (every bench) applies unless BENCH_WEBHOOK_NODE_ARGS (a JSON array) says otherwise.
+    nodeArgs: process.env.BENCH_WEBHOOK_NODE_ARGS ? JSON.parse(process.env.BENCH_WEBHOOK_NODE_ARGS) : undefined,
   });
   const waitFor = async (n) => {
     const deadline = performance.now() + 180_000;
