@@ -2,6 +2,7 @@ import { AdminActionsController, OrgActionsController, RepoActionsController, Us
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PlatformModule } from '@gitforge/platform';
+import { AdminBadgesController } from './api/v1/admin-badges.controller.js';
 import { AdminCronController } from './api/v1/admin-cron.controller.js';
 import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
 import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
@@ -72,6 +73,7 @@ import { Paged } from './http/paged.js';
     RepoTeamsController,
     AdminEmailsController,
     AdminCronController,
+    AdminBadgesController,
     TeamsController,
     RepoCollaboratorsController,
     RepoBranchProtectionsController,

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AuthController } from './auth/auth.controller.js';
 import { AuthService } from './auth/auth.service.js';
+import { BadgesController } from './badges/badges.controller.js';
+import { BadgesRepository } from './badges/badges.repository.js';
+import { BadgesService } from './badges/badges.service.js';
 import { EmailsController } from './emails/emails.controller.js';
 import { EmailsRepository } from './emails/emails.repository.js';
 import { EmailsService } from './emails/emails.service.js';
@@ -45,6 +48,7 @@ import { UsersService } from './users/users.service.js';
     TeamsController,
     TeamFactsController,
     UserKeysController,
+    BadgesController,
   ],
   providers: [
     UsersRepository,
@@ -66,6 +70,8 @@ import { UsersService } from './users/users.service.js';
     TeamFactsService,
     UserKeysRepository,
     UserKeysService,
+    BadgesRepository,
+    BadgesService,
   ],
 })
 export class AccountsModule {}

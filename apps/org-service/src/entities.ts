@@ -1,4 +1,7 @@
 import { AccessTokenEntity } from './tokens/access-token.entity.js';
+import { BadgeEntity } from './badges/badge.entity.js';
+import { UserBadgeEntity } from './badges/user-badge.entity.js';
+import { Badges1763800000160 } from './migrations/1763800000160-badges.js';
 import { PublicKeyEntity } from './keys/public-key.entity.js';
 import { PublicKeys1763800000140 } from './migrations/1763800000140-public-keys.js';
 import { EmailAddressEntity } from './emails/email-address.entity.js';
@@ -22,5 +25,7 @@ export const OrgServiceEntities = [
   FollowEntity,
   UserRedirectEntity,
   PublicKeyEntity,
+  BadgeEntity,
+  UserBadgeEntity,
 ];
-export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150, StarCountVersion1763800000130, PublicKeys1763800000140];
+export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150, StarCountVersion1763800000130, PublicKeys1763800000140, Badges1763800000160];

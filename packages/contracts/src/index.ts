@@ -7,6 +7,7 @@ export * from './patterns.js';
 export * from './issue-patterns.js';
 export * from './pull-patterns.js';
 export * from './key-patterns.js';
+export * from './badge-patterns.js';
 export * from './actions-patterns.js';
 export * from './events.js';
 export * from './queues.js';

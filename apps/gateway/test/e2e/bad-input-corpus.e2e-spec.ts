@@ -125,6 +125,9 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
       name_pattern: 'f*',
       whitelist_usernames: [alice.username],
     });
+    const badge = await api.admin.post<{ slug: string }>('/admin/badges', { slug: uniqueName('corpus'), description: 'fixture' });
+    if (badge.status !== 201) throw new Error(`/admin/badges: ${badge.status} ${badge.text}`);
+    vars.badge = badge.body.slug;
     Object.assign(vars, {
       repo: repo.full_name,
       name: repo.name,
@@ -240,6 +243,10 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     ['PUT', '/repos/{repo}/issues/1/labels', { labels: [] }, ['labels']],
     ['POST', '/admin/users/{user}/orgs', { username: 'o2' }, ['username', 'full_name', 'visibility'], true],
     ['POST', '/user/hooks', { type: 'gitea', config: { url: 'http://example.com/h', content_type: 'json' } }, ['type', 'config', 'events']],
+    ['POST', '/admin/badges', { slug: 'corpus-badge', description: 'd' }, ['slug', 'description', 'image_url'], true],
+    ['PATCH', '/admin/badges/{badge}', {}, ['description', 'image_url'], true],
+    ['POST', '/admin/users/{user}/badges', { badge_slugs: ['{badge}'] }, ['badge_slugs'], true],
+    ['DELETE', '/admin/users/{user}/badges', { badge_slugs: ['{badge}'] }, ['badge_slugs'], true],
   ];
 
   it('should answer wrong values in JSON bodies with a clean refusal or success, never a 5xx', async () => {
@@ -266,6 +273,8 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     '/admin/emails',
     '/admin/orgs',
     '/admin/hooks',
+    '/admin/badges',
+    '/admin/users/{user}/badges',
     '/orgs',
     '/user/orgs',
     '/user/repos',
@@ -414,6 +423,7 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     '/teams/{team}/members/{n}',
     '/users/{n}/activities/feeds',
     '/admin/users/{n}/orgs',
+    '/admin/users/{n}/badges',
   ];
 
   it('should answer control characters, over-long names and dot names in paths without a 5xx', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
 import { PublicKeyEntity } from '../keys/public-key.entity.js';
+import { UserBadgeEntity } from '../badges/user-badge.entity.js';
 import { Database } from '@gitforge/platform';
 import { isRowIdRange, type ListOptions, type UserStarCount, type Visibility } from '@gitforge/contracts';
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
@@ -77,6 +78,8 @@ export class UsersRepository {
     await manager.delete(UserRedirectEntity, { redirectUserId: id });
     // The account's SSH keys must not outlive it (a later account could never claim them).
     await manager.delete(PublicKeyEntity, { ownerId: id });
+    // Its badges go with it (Gitea's DeleteUser removes the user_badge rows).
+    await manager.delete(UserBadgeEntity, { userId: id });
   }
 
   /** Gitea's NewUserRedirect: `oldName` leads to the account from now on, and no redirect sits on its new name. */

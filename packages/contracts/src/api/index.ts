@@ -20,3 +20,4 @@ export * from './release.js';
 export * from './admin.js';
 export * from './package.js';
 export * from './actions.js';
+export * from './badge.js';

@@ -65,3 +65,6 @@ export * from './repo/transfer-repo-option.dto.js';
 export * from './key/create-key-option.dto.js';
 export * from './repo/release-options.dto.js';
 export * from './actions/actions.dto.js';
+export * from './badge/user-badge-option.dto.js';
+export * from './badge/create-badge-option.dto.js';
+export * from './badge/edit-badge-option.dto.js';

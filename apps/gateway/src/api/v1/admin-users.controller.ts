@@ -1,5 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import {
+  BadgePatterns,
   CreateOrgOption,
   CreateRepoOption,
   CreateUserOption,
@@ -7,8 +9,10 @@ import {
   OrgPatterns,
   RenameUserOption,
   RepoPatterns,
+  UserBadgeOption,
   UserPatterns,
   type Actor,
+  type Badge,
   type Organization,
   type Page,
   type Repository,
@@ -17,6 +21,7 @@ import {
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { Paginated } from '../../http/paginated.js';
+import { Badge as BadgeSchema } from '../../openapi/response-schemas.js';
 
 /** `/admin/users`: site administrators only. */
 @Controller('api/v1/admin/users')
@@ -93,5 +98,35 @@ export class AdminUsersController {
     @Body() body: RenameUserOption,
   ): Promise<void> {
     await this.rpc.call(UserPatterns.adminRename, { actor, params: { username }, body });
+  }
+
+  /** Every badge of the user, whole: `X-Total-Count` and no `Link`, as Gitea answers it. */
+  @Get(':username/badges')
+  @Paginated({ link: false })
+  @ApiOkResponse({ type: BadgeSchema, isArray: true })
+  badges(@CurrentActor() actor: Actor, @Param('username') username: string): Promise<Page<Badge>> {
+    return this.rpc.call<Page<Badge>>(BadgePatterns.listForUser, { actor, params: { username } });
+  }
+
+  /** All or nothing: an unknown slug is 404, a badge the user has already 409, and none is given. */
+  @Post(':username/badges')
+  @HttpCode(204)
+  async addBadges(
+    @CurrentActor() actor: Actor,
+    @Param('username') username: string,
+    @Body() body: UserBadgeOption,
+  ): Promise<void> {
+    await this.rpc.call(BadgePatterns.addToUser, { actor, params: { username }, body });
+  }
+
+  /** Slugs the user has no badge of are ignored. */
+  @Delete(':username/badges')
+  @HttpCode(204)
+  async deleteBadges(
+    @CurrentActor() actor: Actor,
+    @Param('username') username: string,
+    @Body() body: UserBadgeOption,
+  ): Promise<void> {
+    await this.rpc.call(BadgePatterns.removeFromUser, { actor, params: { username }, body });
   }
 }

@@ -1,4 +1,13 @@
-import { formInt64, idFrom, isRowIdRange, isValidRefName, isValidUsername, MAX_ROW_ID } from './validators.js';
+import {
+  formInt64,
+  idFrom,
+  isRowIdRange,
+  isValidBadgeSlug,
+  isValidRefName,
+  isValidUsername,
+  MAX_BADGE_SLUG_LENGTH,
+  MAX_ROW_ID,
+} from './validators.js';
 
 describe('validators', () => {
   it.each(['main', 'feature/x', 'v1.0', 'a-b_c'])('should accept the ref name %s', (name) => {
@@ -19,6 +28,17 @@ describe('validators', () => {
   it.each(['-alice', 'alice-', 'a..b', 'a b', '', 'a__b', 'é'])('should refuse the username %p', (name) => {
     expect(isValidUsername(name)).toBe(false);
   });
+
+  it.each(['first-pr', 'v1.0', 'A_b', '7', 'x'.repeat(MAX_BADGE_SLUG_LENGTH)])('should accept the badge slug %s', (slug) => {
+    expect(isValidBadgeSlug(slug)).toBe(true);
+  });
+
+  it.each(['', '.', '..', '-x', '_x', 'a b', 'a/b', 'a%2Fb', 'é', 'a\u0000', 'x'.repeat(MAX_BADGE_SLUG_LENGTH + 1), 7])(
+    'should refuse the badge slug %p',
+    (slug) => {
+      expect(isValidBadgeSlug(slug)).toBe(false);
+    },
+  );
 });
 
 describe('ids and integers from paths and queries', () => {

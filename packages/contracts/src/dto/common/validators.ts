@@ -24,6 +24,19 @@ export function Username(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'Username', validator: { validate: isValidUsername } }, options);
 }
 
+/** The longest badge slug (the `badge.slug` column). */
+export const MAX_BADGE_SLUG_LENGTH = 100;
+// Starts with an alphanumeric (so never `.` or `..` in a path), then alphanumerics and `-_.`.
+const BADGE_SLUG = /^[0-9A-Za-z][0-9A-Za-z_.-]*$/;
+/** Whether `v` could be a badge's slug: a badge's path segment, so no slash, space or control character. */
+export function isValidBadgeSlug(v: unknown): v is string {
+  return typeof v === 'string' && v.length <= MAX_BADGE_SLUG_LENGTH && BADGE_SLUG.test(v);
+}
+/** Gitea's BadgeSlug binding rule (the admin badge form), as gitforge spells a slug. */
+export function BadgeSlug(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'BadgeSlug', validator: { validate: isValidBadgeSlug } }, options);
+}
+
 /** git check-ref-format rules for a branch or tag name (without `refs/heads/`). */
 export function isValidRefName(v: unknown): v is string {
   if (typeof v !== 'string' || v.length === 0 || v.length > 255) return false;
