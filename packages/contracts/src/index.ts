@@ -5,6 +5,7 @@ export * from './errors.js';
 export * from './pagination.js';
 export * from './patterns.js';
 export * from './issue-patterns.js';
+export * from './label-templates.js';
 export * from './pull-patterns.js';
 export * from './key-patterns.js';
 export * from './badge-patterns.js';

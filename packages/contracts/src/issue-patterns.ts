@@ -34,6 +34,8 @@ export const LabelPatterns = definePatterns('issue', {
   createForRepo: 'labels.repo.create',
   editForRepo: 'labels.repo.edit',
   deleteForRepo: 'labels.repo.delete',
+  /** Internal: a new repository's labels from a template (CreateRepoOption's `issue_labels`), asked by repo-service once the repository exists. */
+  initializeForRepo: 'labels.repo.initialize',
   listForOrg: 'labels.org.list',
   getForOrg: 'labels.org.get',
   createForOrg: 'labels.org.create',

@@ -122,6 +122,39 @@ describe.each(layoutsUnderTest())('labels and milestones (%s layout)', (kind) =>
     });
   });
 
+  describe('label templates', () => {
+    it("should list Gitea's templates and show one's labels to anyone, 404 for an unknown name", async () => {
+      const list = await api.anonymous.get<string[]>('/label/templates');
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual(['Advanced', 'Default']);
+      const one = await api.anonymous.get<Array<{ name: string; exclusive: boolean; color: string; description: string }>>('/label/templates/Default');
+      expect(one.status).toBe(200);
+      expect(one.body).toHaveLength(7);
+      expect(one.body[0]).toEqual({ name: 'bug', exclusive: false, color: 'ee0701', description: 'Something is not working' });
+      const unknown = await api.anonymous.get('/label/templates/Nope');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body).toEqual(giteaError('label template "Nope" does not exist'));
+      expect((await api.anonymous.get('/label/templates/default')).status).toBe(404);
+    });
+
+    it('should give a new repository the labels of the template it names, before the creation is answered', async () => {
+      const plain = await createRepo(alice.api, 'tmpl-default', { issue_labels: 'Default' });
+      const labels = (await alice.api.get<Label[]>(`/repos/${plain.full_name}/labels?limit=50`)).body;
+      expect(names(labels)).toEqual(['bug', 'duplicate', 'enhancement', 'help wanted', 'invalid', 'question', 'wontfix']);
+      expect(labels.find((l) => l.name === 'help wanted')).toMatchObject({ color: '128a0c', description: 'Need some help', exclusive: false, is_archived: false });
+
+      const org = await createOrg(alice.api);
+      const advanced = await createRepo(alice.api, 'tmpl-adv', { issue_labels: 'Advanced', private: true }, `/orgs/${org.username}/repos`);
+      const adv = (await alice.api.get<Label[]>(`/repos/${advanced.full_name}/labels?limit=50`)).body;
+      expect(adv).toHaveLength(18);
+      expect(adv.find((l) => l.name === 'Priority/High')).toMatchObject({ exclusive: true, color: 'd32f2f' });
+      expect(adv.find((l) => l.name === 'Kind/Bug')).toMatchObject({ exclusive: false });
+      // Without a template, none.
+      const bare = await createRepo(alice.api, 'tmpl-none');
+      expect((await alice.api.get<Label[]>(`/repos/${bare.full_name}/labels`)).body).toEqual([]);
+    });
+  });
+
   describe('issue labels', () => {
     let base: string;
     let bug: Label;

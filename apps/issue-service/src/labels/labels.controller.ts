@@ -50,6 +50,11 @@ export class LabelsController {
     return this.labels.deleteForRepo(req.actor, req.params.owner, req.params.repo, req.params.id);
   }
 
+  @MessagePattern(LabelPatterns.initializeForRepo)
+  initializeForRepo(@Payload() req: RpcRequest<Record<string, string>, { repoId: number; template: string }>): Promise<number> {
+    return this.labels.initializeForRepo(req.body.repoId, req.body.template);
+  }
+
   @MessagePattern(LabelPatterns.listForOrg)
   listForOrg(@Payload() req: RpcRequest<OrgParams, undefined, PageQuery>): Promise<Page<Label>> {
     return this.labels.listForOrg(req.actor, req.params.org, normalizeListOptions(req.query));

@@ -79,6 +79,11 @@ export class LabelsRepository {
     return found[0] ?? null;
   }
 
+  /** The names an owner's labels have, read inside `m`. */
+  async namesOwned(m: EntityManager, owner: LabelOwner): Promise<Set<string>> {
+    return new Set((await m.find(LabelEntity, { where: ownedBy(owner), select: { name: true } })).map((l) => l.name));
+  }
+
   insert(m: EntityManager, owner: LabelOwner, label: Partial<LabelEntity>): Promise<LabelEntity> {
     return m.save(LabelEntity, m.create(LabelEntity, { ...label, ...ownedBy(owner) }));
   }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import {
+  labelTemplate,
   notFound,
   pageOf,
+  unprocessable,
   type Actor,
   type CreateLabelOption,
   type EditLabelOption,
@@ -67,6 +69,28 @@ export class LabelsService {
   async deleteForRepo(actor: Actor | null, owner: string, repo: string, id: string): Promise<void> {
     const scope = await this.repoScopeForWrite(actor, owner, repo);
     await this.delete(await this.find(scope, id));
+  }
+
+  /**
+   * A new repository's labels from a template (CreateRepoOption's `issue_labels`; Gitea's
+   * InitializeLabels), asked by repo-service once the repository exists. Names the repository
+   * has already are left alone, so a repeated call adds nothing twice. Answers how many it added.
+   */
+  async initializeForRepo(repoId: number, template: string): Promise<number> {
+    const labels = labelTemplate(template);
+    if (!labels) throw unprocessable(`failed to load label template file "${template}": label template does not exist`);
+    const owner = { repoId };
+    return this.db.transaction(async (m) => {
+      const taken = await this.labels.namesOwned(m, owner);
+      const now = new Date();
+      let added = 0;
+      for (const l of labels) {
+        if (taken.has(l.name)) continue;
+        await this.labels.insert(m, owner, { name: l.name, color: parseLabelColor(l.color), description: l.description, exclusive: l.exclusive, archivedAt: null, createdAt: now, updatedAt: now });
+        added++;
+      }
+      return added;
+    });
   }
 
   /** `GET /orgs/{org}/labels`: anyone who may see the organization, signed in or not. */

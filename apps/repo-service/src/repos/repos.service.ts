@@ -6,6 +6,7 @@ import {
   forbidden,
   invalid,
   isPublicOnly,
+  labelTemplate,
   notFound,
   pageOf,
   repoNameProblem,
@@ -28,7 +29,7 @@ import { RepoPermission, resolveRepoPermission } from '../access/repo-permission
 import { GitService } from '../git/git.service.js';
 import { lfsBlobKey } from '../lfs/lfs.entities.js';
 import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
-import { copyDefaultHooks } from './default-hooks.js';
+import { copyDefaultHooks, initializeLabels } from './default-hooks.js';
 import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from '../records/repository.entity.js';
 import { toRepository } from './repo.mapper.js';
@@ -51,7 +52,6 @@ const DEFAULT_README_TEMPLATE = 'Default';
  * Gitea's issue label templates (options/label). Labels belong to issue-service, which has none
  * to fill yet, so a known template is accepted and an unknown one refused as Gitea does.
  */
-const LABEL_TEMPLATES = ['Advanced', 'Default'];
 
 /** Gitea's checkTokenPublicOnly for an owner named in the path: public-only tokens reach public owners only. */
 function rejectPublicOnlyOwner(actor: Actor | null, owner: OwnerAccess): void {
@@ -189,7 +189,7 @@ export class ReposService {
       }
       // The name is a repository's again: an old name that led elsewhere ends here (Gitea's DeleteRedirect).
       await this.transfers.deleteRedirect(m, owner.owner.id, body.name);
-      if (body.issue_labels && !LABEL_TEMPLATES.includes(body.issue_labels)) {
+      if (body.issue_labels && !labelTemplate(body.issue_labels)) {
         throw unprocessable(`failed to load label template file "${body.issue_labels}": label template does not exist`);
       }
       const now = new Date();
@@ -250,6 +250,7 @@ export class ReposService {
     await this.git.promote(id);
     if (staged !== undefined && staged !== id) await this.staging.settle(staged);
     await copyDefaultHooks(this.rpc, id);
+    if (body.issue_labels) await initializeLabels(this.rpc, id, body.issue_labels);
     const repo = (await this.repos.findById(id))!;
     return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config);
   }

@@ -1,5 +1,5 @@
-import { Controller, Get } from '@nestjs/common';
-import type { ServerVersion } from '@gitforge/contracts';
+import { Controller, Get, Param } from '@nestjs/common';
+import { labelTemplate, LabelTemplateNames, notFound, type LabelTemplate, type ServerVersion } from '@gitforge/contracts';
 import { GITEA_COMPATIBLE_VERSION } from '../../version.js';
 
 /** Gitea's "Misc (public accessible)" routes: no token scope is required. */
@@ -9,5 +9,19 @@ export class MiscController {
   @Get('version')
   version(): ServerVersion {
     return { version: GITEA_COMPATIBLE_VERSION };
+  }
+
+  /** The label templates a new repository may start with (CreateRepoOption's `issue_labels`). */
+  @Get('label/templates')
+  labelTemplates(): readonly string[] {
+    return LabelTemplateNames;
+  }
+
+  /** One template's labels; an unknown name is 404. */
+  @Get('label/templates/:name')
+  labelTemplate(@Param('name') name: string): readonly LabelTemplate[] {
+    const labels = labelTemplate(name);
+    if (!labels) throw notFound(`label template "${name}" does not exist`);
+    return labels;
   }
 }
