@@ -156,6 +156,24 @@ describe.each(['sqlite', 'postgres'] as const)('adoption on %s', (engine) => {
     expect(existsSync(join(drop, ADOPTION_MARKER))).toBe(false);
   });
 
+  it('should keep a crashed adoption staged while its drop location is taken, and settle the others meanwhile', async () => {
+    dropRepository(git.root, 'alice/blocked.git', { branches: ['main'] });
+    const later = dropRepository(git.root, 'alice/later.git', { branches: ['main'] });
+    await git.adoptStaged(900_003, 'alice', 'blocked');
+    await git.adoptStaged(900_004, 'alice', 'later');
+    // The operator dropped something else at the first one's place since.
+    dropRepository(git.root, 'alice/blocked.git', { branches: ['other'] });
+    await staging.sweep();
+    expect(staged()).toEqual(['900003.git']);
+    expect(existsSync(join(git.stagedPath(900_003), ADOPTION_MARKER))).toBe(true);
+    expect(existsSync(join(later, 'HEAD'))).toBe(true);
+    // Once the place is free again, the next sweep puts it back.
+    await git.removeUnadopted('alice', 'blocked');
+    await staging.sweep();
+    expect(staged()).toEqual([]);
+    expect(refsIn(join(git.root, 'alice/blocked.git'))).toMatch(/refs\/heads\/main/);
+  });
+
   it('should move an adoption whose row committed before the crash into place (the sweep), without its marker', async () => {
     dropRepository(git.root, 'alice/committed.git', { branches: ['main'] });
     const now = new Date();
