@@ -9,6 +9,7 @@ import { ActivityFeedsController } from './api/v1/activity-feeds.controller.js';
 import { AdminHooksController } from './api/v1/admin-hooks.controller.js';
 import { AdminOrgsController } from './api/v1/admin-orgs.controller.js';
 import { AdminUsersController } from './api/v1/admin-users.controller.js';
+import { AdminUnadoptedController } from './api/v1/admin-unadopted.controller.js';
 import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } from './api/v1/labels-milestones.controller.js';
 import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
@@ -74,6 +75,7 @@ import { Paged } from './http/paged.js';
     AdminEmailsController,
     AdminCronController,
     AdminBadgesController,
+    AdminUnadoptedController,
     TeamsController,
     RepoCollaboratorsController,
     RepoBranchProtectionsController,

@@ -24,6 +24,7 @@ import { StatusesModule } from './statuses/statuses.module.js';
 import { TagsModule } from './tags/tags.module.js';
 import { TopicsModule } from './topics/topics.module.js';
 import { TransfersModule } from './transfers/transfers.module.js';
+import { UnadoptedModule } from './unadopted/unadopted.module.js';
 import { StarsModule } from './stars/stars.module.js';
 import { WatchesModule } from './watches/watches.module.js';
 
@@ -59,6 +60,7 @@ import { WatchesModule } from './watches/watches.module.js';
     MaintenanceModule,
     PackagesModule,
     SshModule,
+    UnadoptedModule,
   ],
 })
 export class RepoServiceModule {}

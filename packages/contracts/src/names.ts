@@ -1,3 +1,5 @@
+import { isAlphaDashDot, isValidUsername } from './dto/common/validators.js';
+
 /** Names no user or organization may take (Gitea's reserved usernames and patterns). */
 const RESERVED_OWNER_NAMES = new Set([
   '.',
@@ -63,4 +65,19 @@ export function repoNameProblem(name: string): string | undefined {
   const suffix = RESERVED_REPO_SUFFIXES.find((s) => lower.endsWith(s));
   if (suffix) return `name pattern is not allowed [pattern: *${suffix}]`;
   return undefined;
+}
+
+/** Longest login of a user or organization (CreateUserOption's and CreateOrgOption's `username`). */
+export const MAX_OWNER_NAME_LENGTH = 40;
+/** Longest repository name (CreateRepoOption's `name`). */
+export const MAX_REPO_NAME_LENGTH = 100;
+
+/** Whether a user or organization could have this login: the `Username` binding rule, its length, and no reserved name. */
+export function isUsableOwnerName(name: string): boolean {
+  return isValidUsername(name) && name.length <= MAX_OWNER_NAME_LENGTH && ownerNameRefusal(name) === undefined;
+}
+
+/** Whether a repository could have this name: the `AlphaDashDot` binding rule, its length, and no reserved name or pattern. */
+export function isUsableRepoName(name: string): boolean {
+  return isAlphaDashDot(name) && name.length <= MAX_REPO_NAME_LENGTH && repoNameProblem(name) === undefined;
 }

@@ -248,6 +248,19 @@ export const RepoTransferPatterns = definePatterns('repo', {
   reject: 'repos.transfer.reject',
 });
 
+/**
+ * `/admin/unadopted` (site administrators): directories an operator dropped into the repositories
+ * volume in Gitea's layout, `<owner>/<name>.git`, that no repository of that owner is named after.
+ */
+export const UnadoptedPatterns = definePatterns('repo', {
+  /** query `page`, `limit` and `query` (Gitea's; `pattern` in its swagger): `<owner glob>[/<name glob>]` → Page of `owner/name`. */
+  list: 'repos.unadopted.list',
+  /** params `{ owner, repo }`: the directory becomes a private repository of the owner. */
+  adopt: 'repos.unadopted.adopt',
+  /** params `{ owner, repo }`: the directory is removed from disk. */
+  delete: 'repos.unadopted.delete',
+});
+
 /** Answer of `repos.transfer.start`: the repository and whether the transfer is still pending. */
 export interface RepoTransferStarted {
   pending: boolean;

@@ -1,10 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { ContractError, isValidRefName } from '@gitforge/contracts';
 import { gitOperationDuration, gitOperations, secondsSince } from '@gitforge/platform';
 import { RepoServiceConfig } from '../repo.config.js';
+import {
+  ADOPTION_MARKER,
+  isRealDirectory,
+  ownerDirs,
+  readAdoptionMarker,
+  repoDirNames,
+  unadoptedRelPath,
+  writeAdoptionMarker,
+} from './unadopted-dirs.js';
 
 /** The kind a git invocation is counted under in the metrics: its subcommand (after any `-c key=value`). */
 export function gitKind(args: string[]): string {
@@ -101,7 +110,8 @@ export class GitError extends Error {
 
 /**
  * The only place that runs `git`. Repositories live at `<data dir>/repositories/<id>.git`,
- * named by id so that no user-supplied name ever becomes a path. Arguments are built from
+ * named by id so that no user-supplied name ever becomes a path (repositories dropped there to be
+ * adopted, `<owner>/<name>.git`, are found only by names checked in unadopted-dirs.ts). Arguments are built from
  * constants and validated values; user-supplied revisions and paths go after
  * `--end-of-options` / `--`, never where git could read them as options.
  */
@@ -147,8 +157,9 @@ export class GitService {
   }
 
   /**
-   * Moves a staged repository into place (its row has committed). Idempotent: a repository already
-   * in place (moved by another replica's sweep, or by the first attempt of a retried request) is done.
+   * Moves a staged repository into place (its row has committed); an adopted one's marker goes
+   * once it is there. Idempotent: a repository already in place (moved by another replica's sweep,
+   * or by the first attempt of a retried request) is done.
    */
   async promote(repoId: number): Promise<void> {
     const from = this.stagedPath(repoId);
@@ -156,14 +167,97 @@ export class GitService {
     try {
       await rename(from, to);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await exists(join(to, 'HEAD')))) return;
-      throw err;
+      if (!((err as NodeJS.ErrnoException).code === 'ENOENT' && (await exists(join(to, 'HEAD'))))) throw err;
     }
+    await rm(join(to, ADOPTION_MARKER), { force: true });
   }
 
-  /** Removes a staged repository whose row never committed. */
+  /**
+   * Removes a staged repository whose row never committed. An adoption's (it has the marker of
+   * {@link adoptStaged}) is the operator's data: it goes back where it was dropped, and when that
+   * place is taken this throws and leaves it staged, for the next sweep or someone to look at.
+   */
   async discardStaged(repoId: number): Promise<void> {
-    await rm(this.stagedPath(repoId), { recursive: true, force: true });
+    const path = this.stagedPath(repoId);
+    const origin = await readAdoptionMarker(path);
+    if (origin === null) {
+      await rm(path, { recursive: true, force: true });
+      return;
+    }
+    const to = join(this.root, origin);
+    await mkdir(dirname(to), { recursive: true });
+    // rename(2) refuses a non-empty directory in the way: nothing there is ever replaced.
+    await rename(path, to);
+    await rm(join(to, ADOPTION_MARKER), { force: true });
+  }
+
+  /** The owner directories of repositories dropped in Gitea's layout (`<owner>/<name>.git`), in name order. */
+  unadoptedOwners(): Promise<string[]> {
+    return ownerDirs(this.root);
+  }
+
+  /** The names of the repositories dropped in an owner directory, in name order. */
+  unadoptedNames(owner: string): Promise<string[]> {
+    return repoDirNames(this.root, owner);
+  }
+
+  /** Whether a repository of `owner` named `name` was dropped: `<owner>/<name>.git` is a directory, and no symbolic link leads there. */
+  async isUnadopted(owner: string, name: string): Promise<boolean> {
+    const rel = unadoptedRelPath(owner, name);
+    if (rel === null) return false;
+    return (await isRealDirectory(join(this.root, dirname(rel)))) && (await isRealDirectory(join(this.root, rel)));
+  }
+
+  /** Removes a dropped repository; false when there is none. */
+  async removeUnadopted(owner: string, name: string): Promise<boolean> {
+    if (!(await this.isUnadopted(owner, name))) return false;
+    await rm(join(this.root, unadoptedRelPath(owner, name)!), { recursive: true, force: true, maxRetries: 5 });
+    return true;
+  }
+
+  /**
+   * Moves a dropped repository into the staging area as repository `repoId` (the caller holds the
+   * uncommitted row that owns the id, as for {@link initStaged}) and gives it the settings every
+   * repository gets; null when it is not there (any more). It must be a git repository: anything
+   * else is refused where it lies. The marker goes in before the move, so the directory is never
+   * staged without it and the staging sweep never deletes it ({@link discardStaged}).
+   */
+  async adoptStaged(repoId: number, owner: string, name: string): Promise<string | null> {
+    const rel = unadoptedRelPath(owner, name);
+    if (rel === null || !(await this.isUnadopted(owner, name))) return null;
+    const from = join(this.root, rel);
+    await mkdir(this.baseEnv.HOME!, { recursive: true });
+    if ((await this.objectFormat(repoId, from).catch(() => null)) === null) {
+      throw new ContractError('unprocessable', `${rel} is not a git repository`);
+    }
+    const path = this.stagedPath(repoId);
+    await mkdir(join(this.root, '.staging'), { recursive: true });
+    await this.discardStaged(repoId);
+    await rm(this.repoPath(repoId), { recursive: true, force: true });
+    try {
+      await writeAdoptionMarker(from, rel);
+      await rename(from, path);
+    } catch (err) {
+      await rm(join(from, ADOPTION_MARKER), { force: true });
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    await this.configure(repoId, path);
+    return path;
+  }
+
+  /** The repository's object format (`sha1` or `sha256`); fails when `gitDir` holds no repository. */
+  async objectFormat(repoId: number, gitDir?: string): Promise<'sha1' | 'sha256'> {
+    const format = (await this.run(repoId, ['rev-parse', '--show-object-format'], { gitDir })).stdout.toString().trim();
+    if (format !== 'sha1' && format !== 'sha256') throw new ContractError('internal', `unknown object format ${format}`);
+    return format;
+  }
+
+  /** The branch HEAD names (whether or not it exists), null when HEAD is detached. */
+  async headBranch(repoId: number, gitDir?: string): Promise<string | null> {
+    const r = await this.run(repoId, ['symbolic-ref', '--quiet', 'HEAD'], { gitDir, okCodes: [1] });
+    const ref = r.stdout.toString().trim();
+    return r.code === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
   }
 
   /** Environment for a git process working on one repository (also used by smart HTTP). */
@@ -206,14 +300,15 @@ export class GitService {
   /**
    * Creates the bare repository in the staging area ({@link stagedPath}); the caller holds the
    * uncommitted row that owns the id, so anything already at the id's paths was left by a crash
-   * (an aborted create whose id the database handed out again) and is replaced.
+   * (an aborted create whose id the database handed out again) and is replaced (an aborted
+   * adoption's directory goes back where it was dropped, {@link discardStaged}).
    */
   async initStaged(repoId: number, defaultBranch: string, objectFormat: 'sha1' | 'sha256' = 'sha1'): Promise<string> {
     if (!isValidRefName(defaultBranch)) throw new ContractError('unprocessable', `invalid branch name: ${defaultBranch}`);
     const path = this.stagedPath(repoId);
     await mkdir(join(this.root, '.staging'), { recursive: true });
     await mkdir(this.baseEnv.HOME!, { recursive: true });
-    await rm(path, { recursive: true, force: true });
+    await this.discardStaged(repoId);
     await rm(this.repoPath(repoId), { recursive: true, force: true });
     await this.exec(['init', '--bare', '--quiet', `--object-format=${objectFormat}`, `--initial-branch=${defaultBranch}`, path], this.baseEnv, {});
     await this.configure(repoId, path);
@@ -235,7 +330,7 @@ export class GitService {
     const path = this.stagedPath(repoId);
     await mkdir(join(this.root, '.staging'), { recursive: true });
     await mkdir(this.baseEnv.HOME!, { recursive: true });
-    await rm(path, { recursive: true, force: true });
+    await this.discardStaged(repoId);
     await rm(this.repoPath(repoId), { recursive: true, force: true });
     await this.exec(['clone', '--bare', '--local', '--quiet', '--', this.repoPath(sourceId), path], this.baseEnv, {});
     // The clone remembers where it came from; the fork stands on its own (the parent may be deleted or moved).
@@ -314,9 +409,9 @@ export class GitService {
     return (await this.branchNames(repoId, gitDir)).length;
   }
 
-  async setHead(repoId: number, branch: string): Promise<void> {
+  async setHead(repoId: number, branch: string, gitDir?: string): Promise<void> {
     if (!isValidRefName(branch)) throw new ContractError('unprocessable', `invalid branch name: ${branch}`);
-    await this.run(repoId, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+    await this.run(repoId, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { gitDir });
   }
 
   /**

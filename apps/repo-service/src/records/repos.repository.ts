@@ -133,6 +133,16 @@ export class ReposRepository {
       .getManyAndCount();
   }
 
+  /** Which of these lower-case names an owner's repositories have, in slices of a bounded size. */
+  async takenNames(ownerId: number, lowerNames: string[]): Promise<string[]> {
+    const taken: string[] = [];
+    for (const names of chunksOf(lowerNames)) {
+      const rows = await this.db.manager.find(RepositoryEntity, { select: { lowerName: true }, where: { ownerId, lowerName: In(names) } });
+      taken.push(...rows.map((r) => r.lowerName));
+    }
+    return taken;
+  }
+
   /** Every repository of an owner (deleting them all). */
   allOfOwner(ownerId: number): Promise<RepositoryEntity[]> {
     return this.db.manager.find(RepositoryEntity, { where: { ownerId }, order: { id: 'ASC' } });

@@ -9,7 +9,7 @@ const SWEEP_MS = 60_000;
 /**
  * Settles repositories left in the staging area ({@link GitService.stagedPath}) by a create that
  * did not finish: one whose row committed is moved into place, one whose row never committed is
- * removed. A staged id whose create is still in flight on any replica sharing the volume is left
+ * removed (an adoption's goes back where the operator dropped it, {@link GitService.discardStaged}). A staged id whose create is still in flight on any replica sharing the volume is left
  * alone: the creating transaction holds the id's creation mark, and the sweep only decides under
  * that mark. Repositories in place are never touched.
  */
@@ -36,11 +36,17 @@ export class RepoStaging implements OnApplicationBootstrap, OnApplicationShutdow
     await this.running;
   }
 
-  /** Settles every staged repository that no create holds; failures are logged and retried next time. */
+  /**
+   * Settles every staged repository that no create holds; failures are logged and retried next
+   * time. One that cannot be settled (an adoption whose drop location is taken again) does not
+   * hold up the others.
+   */
   sweep(): Promise<void> {
     this.running ??= RequestContexts.detached(async () => {
       try {
-        for (const id of await this.git.stagedIds()) await this.settle(id);
+        for (const id of await this.git.stagedIds()) {
+          await this.settle(id).catch((err: unknown) => this.log.warn({ err, repoId: id }, 'could not settle a staged repository'));
+        }
       } catch (err) {
         this.log.warn({ err }, 'staging sweep failed');
       } finally {

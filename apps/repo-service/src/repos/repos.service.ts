@@ -6,6 +6,8 @@ import {
   forbidden,
   invalid,
   isPublicOnly,
+  isUsableOwnerName,
+  isUsableRepoName,
   labelTemplate,
   notFound,
   pageOf,
@@ -29,6 +31,7 @@ import { RepoPermission, resolveRepoPermission } from '../access/repo-permission
 import { GitService } from '../git/git.service.js';
 import { lfsBlobKey } from '../lfs/lfs.entities.js';
 import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
+import { adoptedDefaultBranch } from './adoption.js';
 import { copyDefaultHooks, initializeLabels } from './default-hooks.js';
 import { RepoStaging } from './repo-staging.js';
 import { DEFAULT_REPO_SETTINGS, trackerSettings, type RepoSettings, type RepositoryEntity } from '../records/repository.entity.js';
@@ -182,20 +185,14 @@ export class ReposService {
     const [identity, sender] = await Promise.all([this.directory.actorUser(actor), this.directory.publicUser(actor.id)]);
     const branch = body.default_branch || 'main';
     const objectFormat = body.object_format_name === 'sha256' ? 'sha256' : 'sha1';
-    let staged: number | undefined;
-    const id = await this.db.transaction(async (m) => {
+    const id = await this.createStaged(async (m, stage) => {
       if (await this.repos.findByOwnerAndName(owner.owner.id, body.name, m)) {
         throw new ContractError('conflict', 'The repository with the same name already exists.');
       }
-      // The name is a repository's again: an old name that led elsewhere ends here (Gitea's DeleteRedirect).
-      await this.transfers.deleteRedirect(m, owner.owner.id, body.name);
       if (body.issue_labels && !labelTemplate(body.issue_labels)) {
         throw unprocessable(`failed to load label template file "${body.issue_labels}": label template does not exist`);
       }
-      const now = new Date();
-      const repo = await this.repos.insert(m, {
-        ownerId: owner.owner.id,
-        lowerName: body.name.toLowerCase(),
+      const { repo } = await this.insertCreated(m, actor, owner, {
         name: body.name,
         description: body.description ?? '',
         defaultBranch: branch,
@@ -203,22 +200,8 @@ export class ReposService {
         isTemplate: body.template ?? false,
         isEmpty: true,
         objectFormat,
-        settings: { ...DEFAULT_REPO_SETTINGS },
-        topics: [],
-        createdAt: now,
-        updatedAt: now,
       });
-      const permission = resolveRepoPermission(actor, owner, repo, AccessMode.none);
-      if (owner.owner.kind === 'organization' && !permission.isAdmin) {
-        await this.repos.addCollaboration(m, repo.id, actor.id, AccessMode.admin);
-      }
-      // Gitea's AutoWatchNewRepos (on by default): the creator watches the new repository.
-      await this.watches.add(m, actor.id, repo.id);
-      repo.numWatches = 1;
-      // Built in the staging area under the id's creation mark, and moved into place once the row
-      // commits: a crash in between leaves a staged directory that the staging sweep settles.
-      await this.repos.holdCreation(m, repo.id);
-      staged = repo.id;
+      await stage(repo.id);
       const dir = await this.git.initStaged(repo.id, branch, objectFormat);
       if (body.auto_init) {
         const readmeFile = { name: 'README.md', content: `# ${body.name}\n\n${body.description ?? ''}` };
@@ -229,30 +212,130 @@ export class ReposService {
         repo.sizeKib = await this.git.sizeKiB(repo.id, dir);
         await this.repos.update(m, repo.id, { isEmpty: false, numBranches: 1, sizeKib: repo.sizeKib });
       }
-      await this.outbox.add(
-        m,
-        EventNames.repoCreated,
-        {
-          repository: toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config),
-          organization: owner.organization,
-          sender,
-        },
-        { actor, repoId: repo.id },
-      );
+      await this.addCreated(m, actor, owner, repo, sender);
       return repo.id;
-    }).catch(async (err: unknown) => {
-      // Rolled back, or unknown if the commit itself failed: the sweep decides under the creation mark.
-      if (staged !== undefined) await this.staging.settle(staged).catch(() => undefined);
-      throw err;
     });
+    if (body.issue_labels) await initializeLabels(this.rpc, id, body.issue_labels);
+    const repo = (await this.repos.findById(id))!;
+    return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config);
+  }
+
+  /**
+   * `POST /admin/unadopted/{owner}/{repo}` (Gitea's AdoptRepository, site admins): the directory an
+   * operator dropped at `<owner>/<name>.git` becomes a private repository of the owner, created as
+   * {@link create} creates one but from the repository it holds: its object format, its branches
+   * (`empty` without any), its size, and a default branch of `main`, `master`, the branch HEAD
+   * names, or the first by name, in that order (HEAD is set to it). Tags stay refs, as a push
+   * leaves them. 404 when the owner is unknown, a repository of that name exists, or nothing
+   * was dropped there; 422 when what was dropped is no git repository.
+   */
+  async adopt(actor: Actor | null, ownerName: string, name: string): Promise<void> {
+    const a = this.requireActor(actor);
+    if (!a.isAdmin) throw forbidden('user should be the site admin');
+    // Checked before any lookup: only such names ever become a path.
+    if (!isUsableOwnerName(ownerName) || !isUsableRepoName(name)) throw notFound();
+    const owner = await this.access.ownerAccess(a, { name: ownerName });
+    const sender = await this.directory.publicUser(a.id);
+    const login = owner.owner.login;
+    await this.createStaged(async (m, stage) => {
+      if (await this.repos.findByOwnerAndName(owner.owner.id, name, m)) throw notFound();
+      if (!(await this.git.isUnadopted(login, name))) throw notFound();
+      const { repo } = await this.insertCreated(m, a, owner, { name, description: '', defaultBranch: 'main', isPrivate: true, isEmpty: true });
+      await stage(repo.id);
+      const dir = await this.git.adoptStaged(repo.id, login, name);
+      if (dir === null) throw notFound();
+      const branches = await this.git.branchNames(repo.id, dir);
+      const facts: Partial<RepositoryEntity> = {
+        objectFormat: await this.git.objectFormat(repo.id, dir),
+        defaultBranch: adoptedDefaultBranch(branches, await this.git.headBranch(repo.id, dir)) ?? 'main',
+        isEmpty: branches.length === 0,
+        numBranches: branches.length,
+        sizeKib: await this.git.sizeKiB(repo.id, dir),
+      };
+      await this.git.setHead(repo.id, facts.defaultBranch!, dir);
+      Object.assign(repo, facts);
+      await this.repos.update(m, repo.id, facts);
+      await this.addCreated(m, a, owner, repo, sender);
+      return repo.id;
+    });
+  }
+
+  /**
+   * A creation (a new repository, a fork, an adoption): `work` writes the row in one transaction
+   * and builds the repository in the staging area under the id's creation mark, which `stage`
+   * takes. Once the row commits the repository is moved into place and the site's default hooks
+   * are copied; a crash in between leaves a staged directory that the staging sweep settles.
+   */
+  private async createStaged(work: (m: EntityManager, stage: (repoId: number) => Promise<void>) => Promise<number>): Promise<number> {
+    let staged: number | undefined;
+    const id = await this.db
+      .transaction((m) =>
+        work(m, async (repoId) => {
+          await this.repos.holdCreation(m, repoId);
+          staged = repoId;
+        }),
+      )
+      .catch(async (err: unknown) => {
+        // Rolled back, or unknown if the commit itself failed: the sweep decides under the creation mark.
+        const repoId = staged;
+        if (repoId !== undefined) {
+          await this.staging.settle(repoId).catch((e: unknown) => log.warn({ err: e, repoId }, 'could not settle a staged repository; the staging sweep retries'));
+        }
+        throw err;
+      });
     // A retried request whose first attempt committed answers that attempt's id: its repository
     // may still be staged (the first replica died before moving it), and is moved here.
     await this.git.promote(id);
     if (staged !== undefined && staged !== id) await this.staging.settle(staged);
     await copyDefaultHooks(this.rpc, id);
-    if (body.issue_labels) await initializeLabels(this.rpc, id, body.issue_labels);
-    const repo = (await this.repos.findById(id))!;
-    return toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config);
+    return id;
+  }
+
+  /**
+   * A new repository's row as every creation writes it: the name is a repository's again, so an
+   * old name that led elsewhere ends here (Gitea's DeleteRedirect); a creator who is not an
+   * administrator of a new organization repository becomes an admin collaborator (the mode given
+   * is answered); and the creator watches it (Gitea's AutoWatchNewRepos, on by default).
+   */
+  private async insertCreated(
+    m: EntityManager,
+    actor: Actor,
+    owner: OwnerAccess,
+    fields: Partial<RepositoryEntity> & { name: string },
+  ): Promise<{ repo: RepositoryEntity; collaboration: number }> {
+    await this.transfers.deleteRedirect(m, owner.owner.id, fields.name);
+    const now = new Date();
+    const repo = await this.repos.insert(m, {
+      ownerId: owner.owner.id,
+      lowerName: fields.name.toLowerCase(),
+      settings: { ...DEFAULT_REPO_SETTINGS },
+      topics: [],
+      createdAt: now,
+      updatedAt: now,
+      ...fields,
+    });
+    let collaboration: number = AccessMode.none;
+    if (owner.owner.kind === 'organization' && !resolveRepoPermission(actor, owner, repo, AccessMode.none).isAdmin) {
+      collaboration = AccessMode.admin;
+      await this.repos.addCollaboration(m, repo.id, actor.id, collaboration);
+    }
+    await this.watches.add(m, actor.id, repo.id);
+    repo.numWatches = 1;
+    return { repo, collaboration };
+  }
+
+  /** The `repo.created` event of a new (or adopted) repository, as its owner sees it. */
+  private async addCreated(m: EntityManager, actor: Actor, owner: OwnerAccess, repo: RepositoryEntity, sender: User): Promise<void> {
+    await this.outbox.add(
+      m,
+      EventNames.repoCreated,
+      {
+        repository: toRepository(repo, owner.ownerUser, new RepoPermission(AccessMode.owner), this.config),
+        organization: owner.organization,
+        sender,
+      },
+      { actor, repoId: repo.id },
+    );
   }
 
   /**
@@ -276,8 +359,7 @@ export class ReposService {
     const sender = await this.directory.publicUser(a.id);
     // The source as the forker sees it, counting this fork (the events show it so).
     const baseView = toRepository({ ...base, numForks: base.numForks + 1 }, source.owner.ownerUser, source.permission, this.config);
-    let staged: number | undefined;
-    const id = await this.db.transaction(async (m) => {
+    const id = await this.createStaged(async (m, stage) => {
       const existing = await this.repos.findForkOf(base.id, target.owner.id, m);
       if (existing) {
         throw new ContractError(
@@ -288,11 +370,7 @@ export class ReposService {
       if (await this.repos.findByOwnerAndName(target.owner.id, name, m)) {
         throw new ContractError('conflict', `repository already exists [uname: ${target.owner.login}, name: ${name}]`);
       }
-      await this.transfers.deleteRedirect(m, target.owner.id, name);
-      const now = new Date();
-      const repo = await this.repos.insert(m, {
-        ownerId: target.owner.id,
-        lowerName: name.toLowerCase(),
+      const { repo, collaboration } = await this.insertCreated(m, a, target, {
         name,
         description: base.description,
         defaultBranch: base.defaultBranch,
@@ -301,24 +379,10 @@ export class ReposService {
         isFork: true,
         forkId: base.id,
         objectFormat: base.objectFormat,
-        settings: { ...DEFAULT_REPO_SETTINGS },
-        topics: [],
-        createdAt: now,
-        updatedAt: now,
       });
-      let collaboration: number = AccessMode.none;
-      if (target.owner.kind === 'organization' && !resolveRepoPermission(a, target, repo, AccessMode.none).isAdmin) {
-        collaboration = AccessMode.admin;
-        await this.repos.addCollaboration(m, repo.id, a.id, collaboration);
-      }
-      // A fork is created as a new repository, and its creator watches it (AutoWatchNewRepos).
-      await this.watches.add(m, a.id, repo.id);
-      repo.numWatches = 1;
       await this.repos.addForks(m, base.id, 1);
       await this.repos.copyLfsObjects(m, base.id, repo.id);
-      // Staged under the id's creation mark and moved into place after the commit, as create does.
-      await this.repos.holdCreation(m, repo.id);
-      staged = repo.id;
+      await stage(repo.id);
       const dir = await this.git.cloneStaged(base.id, repo.id, base.defaultBranch, base.objectFormat);
       repo.numBranches = await this.git.branchCount(repo.id, dir);
       repo.sizeKib = await this.git.sizeKiB(repo.id, dir);
@@ -347,13 +411,7 @@ export class ReposService {
         { actor: a, repoId: base.id },
       );
       return repo.id;
-    }).catch(async (err: unknown) => {
-      if (staged !== undefined) await this.staging.settle(staged).catch(() => undefined);
-      throw err;
     });
-    await this.git.promote(id);
-    if (staged !== undefined && staged !== id) await this.staging.settle(staged);
-    await copyDefaultHooks(this.rpc, id);
     const repo = (await this.repos.findById(id))!;
     return this.toApi(a, { repo, owner: target, permission: new RepoPermission(AccessMode.owner) });
   }

@@ -1,13 +1,14 @@
 import { IsBoolean, IsEmail, IsIn, IsInt, IsISO8601, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Username } from '../common/validators.js';
 import { Visibilities, type Visibility } from '../../api/user.js';
+import { MAX_OWNER_NAME_LENGTH } from '../../names.js';
 
 /** `POST /admin/users`. */
 export class CreateUserOption {
   @IsString()
   @IsNotEmpty({ message: 'Required' })
   @Username()
-  @MaxLength(40)
+  @MaxLength(MAX_OWNER_NAME_LENGTH)
   username!: string;
 
   @IsString()

@@ -7,11 +7,11 @@ import { isValidGlob } from '../../glob.js';
  */
 
 const ALPHA_DASH_DOT = /^[0-9A-Za-z_.-]+$/;
+export function isAlphaDashDot(v: unknown): v is string {
+  return typeof v === 'string' && ALPHA_DASH_DOT.test(v);
+}
 export function AlphaDashDot(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    { name: 'AlphaDashDot', validator: { validate: (v: unknown) => typeof v === 'string' && ALPHA_DASH_DOT.test(v) } },
-    options,
-  );
+  return ValidateBy({ name: 'AlphaDashDot', validator: { validate: isAlphaDashDot } }, options);
 }
 
 // Gitea's IsValidUsername: starts with an alphanumeric, no two special characters in a row,

@@ -1,13 +1,14 @@
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { Username, ValidUrl } from '../common/validators.js';
 import { Visibilities, type Visibility } from '../../api/user.js';
+import { MAX_OWNER_NAME_LENGTH } from '../../names.js';
 
 /** `POST /orgs`. */
 export class CreateOrgOption {
   @IsString()
   @IsNotEmpty({ message: 'Required' })
   @Username()
-  @MaxLength(40)
+  @MaxLength(MAX_OWNER_NAME_LENGTH)
   username!: string;
 
   @IsOptional()

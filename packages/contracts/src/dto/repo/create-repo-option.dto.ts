@@ -1,12 +1,13 @@
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { AlphaDashDot, GitRefName } from '../common/validators.js';
+import { MAX_REPO_NAME_LENGTH } from '../../names.js';
 
 /** `POST /user/repos`, `POST /orgs/{org}/repos`. */
 export class CreateRepoOption {
   @IsString()
   @IsNotEmpty({ message: 'Required' })
   @AlphaDashDot()
-  @MaxLength(100)
+  @MaxLength(MAX_REPO_NAME_LENGTH)
   name!: string;
 
   @IsOptional()
