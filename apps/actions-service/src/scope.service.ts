@@ -4,6 +4,7 @@ import {
   forbidden,
   notFound,
   RepoFactPatterns,
+  requireSiteAdmin,
   type Actor,
   type ActionsScope,
   type RepoAccess,
@@ -39,8 +40,7 @@ export class ScopeService {
   async resolve(actor: Actor | null, scope: ActionsScope, need: ActionsNeed): Promise<ResolvedScope> {
     switch (scope.kind) {
       case 'admin':
-        if (!actor) throw new ContractError('unauthenticated', 'token is required');
-        if (!actor.isAdmin) throw forbidden('user should be the site admin');
+        requireSiteAdmin(actor);
         return { kind: 'admin', ownerId: 0, repoId: 0, repo: null };
       case 'user':
         if (!actor) throw new ContractError('unauthenticated', 'token is required');

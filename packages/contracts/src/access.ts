@@ -1,3 +1,6 @@
+import type { Actor } from './actor.js';
+import { ContractError, forbidden } from './errors.js';
+
 /** Gitea's perm.AccessMode: ordered, so a higher mode includes the lower ones. */
 export const AccessMode = {
   none: 0,
@@ -36,3 +39,16 @@ export const RepoUnitKeys = [
   'repo.actions',
 ] as const;
 export type RepoUnitKey = (typeof RepoUnitKeys)[number];
+
+/** The caller, who must be signed in: 401 "token is required" otherwise (Gitea's reqToken). */
+export function requireActor(actor: Actor | null): Actor {
+  if (!actor) throw new ContractError('unauthenticated', 'token is required');
+  return actor;
+}
+
+/** The caller, who must be a site administrator: 401 when not signed in, 403 otherwise (Gitea's reqSiteAdmin). */
+export function requireSiteAdmin(actor: Actor | null): Actor {
+  const signedIn = requireActor(actor);
+  if (!signedIn.isAdmin) throw forbidden('user should be the site admin');
+  return signedIn;
+}

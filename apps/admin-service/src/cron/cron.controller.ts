@@ -2,19 +2,14 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   CronPatterns,
-  forbidden,
   normalizeListOptions,
   pageOf,
-  type Actor,
+  requireSiteAdmin,
   type Cron,
   type Page,
   type RpcRequest,
 } from '@gitforge/contracts';
 import { CronService } from './cron.service.js';
-
-function requireAdmin(actor: Actor | null): void {
-  if (!actor?.isAdmin) throw forbidden('user should be the site admin');
-}
 
 @Controller()
 export class CronController {
@@ -25,7 +20,7 @@ export class CronController {
   async list(
     @Payload() req: RpcRequest<Record<string, string>, undefined, Record<string, unknown>>,
   ): Promise<Page<Cron>> {
-    requireAdmin(req.actor);
+    requireSiteAdmin(req.actor);
     const options = normalizeListOptions(req.query);
     const all = await this.cron.list();
     return pageOf(
@@ -37,7 +32,7 @@ export class CronController {
 
   @MessagePattern(CronPatterns.run)
   async run(@Payload() req: RpcRequest<{ task: string }>): Promise<void> {
-    requireAdmin(req.actor);
+    requireSiteAdmin(req.actor);
     await this.cron.run(req.params.task);
   }
 }

@@ -8,6 +8,7 @@ import {
   type Actor,
   type RepoAccess,
   type RepoUnitKey,
+  requireActor,
   type UserRepoAccess,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
@@ -94,11 +95,8 @@ export function requireNotArchived(repo: RepoAccess): void {
   if (repo.isArchived) throw new ContractError('locked', 'repo is archived');
 }
 
-/** Gitea's reqToken for the routes that need a signed-in caller. */
-export function requireActor(actor: Actor | null): Actor {
-  if (!actor) throw new ContractError('unauthenticated', 'token is required');
-  return actor;
-}
+/** Gitea's reqToken for the routes that need a signed-in caller; defined once, in contracts. */
+export { requireActor };
 
 /**
  * Gitea's reqRepoWriter(issues, pulls), which guards label and milestone changes: writers of

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   conflict,
-  forbidden,
   isValidBadgeSlug,
   notFound,
   pageOf,
   wholeOrPageOf,
+  requireSiteAdmin,
   type Actor,
   type Badge,
   type ContractError,
@@ -41,14 +41,14 @@ export class BadgesService {
   ) {}
 
   async list(actor: Actor | null, options: ListOptions): Promise<Page<Badge>> {
-    requireAdmin(actor);
+    requireSiteAdmin(actor);
     const [rows, total] = await this.badges.list(options);
     return pageOf(rows.map(toBadge), total, options);
   }
 
   /** A slug in use is a conflict (409). */
   async create(actor: Actor | null, body: CreateBadgeOption): Promise<Badge> {
-    requireAdmin(actor);
+    requireSiteAdmin(actor);
     const exists = (): ContractError => conflict(`badge already exists [slug: ${body.slug}]`);
     return this.db
       .transaction(async (m) => {
@@ -67,7 +67,7 @@ export class BadgesService {
   }
 
   async edit(actor: Actor | null, slug: string, body: EditBadgeOption): Promise<Badge> {
-    requireAdmin(actor);
+    requireSiteAdmin(actor);
     return this.db.transaction(async (m) => {
       const badge = await this.requireBadge(slug, m);
       const changes: Partial<Pick<BadgeEntity, 'description' | 'imageUrl'>> = {};
@@ -80,7 +80,7 @@ export class BadgesService {
 
   /** Gitea's DeleteBadge: the users who had it lose it in the same transaction. */
   async delete(actor: Actor | null, slug: string): Promise<void> {
-    requireAdmin(actor);
+    requireSiteAdmin(actor);
     await this.db.transaction(async (m) => {
       const badge = await this.requireBadge(slug, m);
       await this.badges.delete(m, badge.id);
@@ -89,7 +89,7 @@ export class BadgesService {
 
   /** Gitea's GetUserBadges: every badge, whole, with its count (no paging). */
   async listForUser(actor: Actor | null, username: string): Promise<Page<Badge>> {
-    requireAdmin(actor);
+    requireSiteAdmin(actor);
     const user = await this.users.requireInPath(actor, username);
     const rows = await this.badges.ofUser(user.id);
     return wholeOrPageOf(rows.map(toBadge), rows.length);
@@ -100,7 +100,7 @@ export class BadgesService {
    * that names no badge is 404, the first badge the user already has (or that is named twice) 409.
    */
   async addToUser(actor: Actor | null, username: string, body: UserBadgeOption): Promise<void> {
-    requireAdmin(actor);
+    requireSiteAdmin(actor);
     const user = await this.users.requireInPath(actor, username);
     const slugs = body.badge_slugs ?? [];
     if (slugs.length === 0) return;
@@ -130,7 +130,7 @@ export class BadgesService {
 
   /** Gitea's RemoveUserBadges: the badges named that the user has go; other slugs are ignored. */
   async removeFromUser(actor: Actor | null, username: string, body: UserBadgeOption): Promise<void> {
-    requireAdmin(actor);
+    requireSiteAdmin(actor);
     const user = await this.users.requireInPath(actor, username);
     const slugs = body.badge_slugs ?? [];
     if (slugs.length === 0) return;
@@ -155,8 +155,4 @@ export class BadgesService {
     if (!badge) throw badgeNotFound(slug);
     return badge;
   }
-}
-
-function requireAdmin(actor: Actor | null): void {
-  if (!actor?.isAdmin) throw forbidden('user should be the site admin');
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
-  forbidden,
   invalid,
   notFound,
   pageOf,
   unprocessable,
+  requireSiteAdmin,
   type Actor,
   type CreateEmailOption,
   type DeleteEmailOption,
@@ -76,7 +76,7 @@ export class EmailsService {
 
   /** `GET /admin/emails[/search]`. */
   async search(actor: Actor | null, keyword: string, options: ListOptions): Promise<Page<Email>> {
-    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    requireSiteAdmin(actor);
     const [rows, total] = await this.emails.search(keyword, options);
     return pageOf(
       rows.map((r) => toEmail(r.address, { id: r.address.uid, username: r.username })),

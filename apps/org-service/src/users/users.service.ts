@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
+  requireSiteAdmin,
   type UserStarCount,
   ActionsUser,
   CollaboratorPatterns,
   ContractError,
   EventNames,
-  forbidden,
   invalid,
   isPublicOnly,
   notFound,
@@ -216,7 +216,7 @@ export class UsersService {
 
   /** `GET /admin/users` (Gitea's admin SearchUsers): individuals only, every visibility. */
   async adminSearch(actor: Actor | null, query: Record<string, unknown>, options: ListOptions): Promise<Page<User>> {
-    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    requireSiteAdmin(actor);
     const [rows, total] = await this.users.adminSearch(parseAdminUserFilter(query), options);
     return pageOf(
       rows.map((u) => toUser(u, actor, this.config.rootUrl)),
@@ -226,7 +226,7 @@ export class UsersService {
   }
 
   async adminCreate(actor: Actor | null, body: CreateUserOption): Promise<User> {
-    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    requireSiteAdmin(actor);
     const loginSource = body.source_id ?? 0;
     // gitforge has no external authentication sources, so any other source is unknown (Gitea's parseAuthSource).
     if (loginSource !== 0) throw unprocessable(`login source does not exist [id: ${loginSource}]`);
@@ -271,7 +271,7 @@ export class UsersService {
    * flags. The last site administrator cannot lose the flag.
    */
   async adminEdit(actor: Actor | null, username: string, body: EditUserOption): Promise<User> {
-    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    requireSiteAdmin(actor);
     const target = await this.requireInPath(actor, username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     if (body.source_id) throw unprocessable(`login source does not exist [id: ${body.source_id}]`);
@@ -308,7 +308,7 @@ export class UsersService {
    * Gitea's form messages when the name is taken or not allowed.
    */
   async adminRename(actor: Actor | null, username: string, newName: string): Promise<void> {
-    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+    requireSiteAdmin(actor);
     const target = await this.requireInPath(actor, username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     await this.rename(target, newName, (problem) => RENAME_FORM_MESSAGES[problem.kind](newName));
@@ -338,8 +338,8 @@ export class UsersService {
    * administrator, and users that still own repositories or belong to organizations. With `purge`
    * those repositories and memberships go first (Gitea's DeleteUser(purge)).
    */
-  async adminDelete(actor: Actor | null, username: string, purge: boolean): Promise<void> {
-    if (!actor?.isAdmin) throw forbidden('user should be the site admin');
+  async adminDelete(caller: Actor | null, username: string, purge: boolean): Promise<void> {
+    const actor = requireSiteAdmin(caller);
     const target = await this.requireInPath(actor, username);
     if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
     if (target.id === actor.id) throw unprocessable('you cannot delete yourself');

@@ -13,6 +13,7 @@ import {
   pageOf,
   repoNameProblem,
   unprocessable,
+  requireActor,
   type Actor,
   type CreateForkOption,
   type CreateRepoOption,
@@ -86,10 +87,6 @@ export class ReposService {
     private readonly blobs: BlobStore,
   ) {}
 
-  private requireActor(actor: Actor | null): Actor {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    return actor;
-  }
 
   /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
   async toApi(actor: Actor | null, ctx: RepoContext): Promise<Repository> {
@@ -147,20 +144,20 @@ export class ReposService {
 
   /** `POST /user/repos`; public-only tokens may not create repositories (Gitea's rejectPublicOnly). */
   async createForActor(actor: Actor | null, body: CreateRepoOption): Promise<Repository> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     if (isPublicOnly(a.scopes)) throw forbidden('this endpoint is not available for public-only tokens');
     return this.create(a, await this.access.ownerAccess(a, { id: a.id }), body);
   }
 
   /** `POST /admin/users/{username}/repos`: a site administrator creates a repository for any account. */
   async createForUser(actor: Actor | null, username: string, body: CreateRepoOption): Promise<Repository> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     if (!a.isAdmin) throw forbidden('user should be the site admin');
     return this.create(a, await this.access.ownerAccess(a, { name: username }), body);
   }
 
   async createForOrg(actor: Actor | null, org: string, body: CreateRepoOption): Promise<Repository> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const owner = await this.access.ownerAccess(a, { name: org });
     if (owner.owner.kind !== 'organization') throw notFound();
     rejectPublicOnlyOwner(a, owner);
@@ -230,7 +227,7 @@ export class ReposService {
    * was dropped there; 422 when what was dropped is no git repository.
    */
   async adopt(actor: Actor | null, ownerName: string, name: string): Promise<void> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     if (!a.isAdmin) throw forbidden('user should be the site admin');
     // Checked before any lookup: only such names ever become a path.
     if (!isUsableOwnerName(ownerName) || !isUsableRepoName(name)) throw notFound();
@@ -346,7 +343,7 @@ export class ReposService {
    * the staging area like a new repository, so a failed fork leaves nothing behind.
    */
   async fork(actor: Actor | null, ownerName: string, repoName: string, body: CreateForkOption | undefined): Promise<Repository> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const source = await this.access.assign(a, ownerName, repoName);
     if (!source.permission.canRead('repo.code')) {
       throw forbidden('user should have specific read permission or be a repo admin or a site admin');
@@ -441,7 +438,7 @@ export class ReposService {
   }
 
   async edit(actor: Actor | null, ownerName: string, name: string, body: EditRepoOption): Promise<Repository> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const ctx = await this.access.assign(a, ownerName, name);
     if (!ctx.permission.isAdmin) {
       throw forbidden('user should be an owner or a collaborator with admin write of a repository');
@@ -522,7 +519,7 @@ export class ReposService {
   }
 
   async delete(actor: Actor | null, ownerName: string, name: string): Promise<void> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const ctx = await this.access.assign(a, ownerName, name);
     if (!ctx.permission.isOwner) throw forbidden('user should be the owner of the repo');
     await this.remove(a, ctx.owner, ctx.repo, await this.directory.publicUser(a.id));
@@ -534,7 +531,7 @@ export class ReposService {
    * `repo.deleted` event, as Gitea's DeleteUser deletes them one at a time. Site admins only.
    */
   async deleteAllOfOwner(actor: Actor | null, ownerId: number): Promise<void> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     if (!a.isAdmin) throw forbidden('user should be the site admin');
     const owner = await this.access.ownerAccess(a, { id: ownerId });
     const sender = await this.directory.publicUser(a.id);
@@ -586,7 +583,7 @@ export class ReposService {
    * ListMyRepos searches with the default alphabetical order). Public-only tokens see public ones.
    */
   async listForActor(actor: Actor | null, options: ListOptions): Promise<Page<Repository>> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const [reach, collaborations] = await Promise.all([
       this.directory.reachableRepos(a),
       this.access.collaborationsOf(a.id),

@@ -1,10 +1,8 @@
-import { ContractError, notFound, type Actor } from '@gitforge/contracts';
+import { notFound, requireActor, type Actor } from '@gitforge/contracts';
 import type { RepoAccessService } from '../access/repo-access.service.js';
 
-export function requireActor(actor: Actor | null): Actor {
-  if (!actor) throw new ContractError('unauthenticated', 'token is required');
-  return actor;
-}
+/** Gitea's reqToken; defined once, in contracts. */
+export { requireActor };
 
 /**
  * The user whose stars or subscriptions are listed: the actor without a name, else the named

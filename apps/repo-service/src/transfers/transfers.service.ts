@@ -8,6 +8,7 @@ import {
   notFound,
   TeamPatterns,
   unprocessable,
+  requireActor,
   type Actor,
   type OwnerAccess,
   type Repository,
@@ -66,16 +67,12 @@ export class TransfersService {
     private readonly watches: WatchesRepository,
   ) {}
 
-  private requireActor(actor: Actor | null): Actor {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    return actor;
-  }
 
   /** `POST /repos/{owner}/{repo}/transfer`: repository owners only (reqOwner). */
   async start(actor: Actor | null, ownerName: string, repoName: string, body: TransferRepoOption): Promise<RepoTransferStarted> {
     // repoAssignment (404, or the redirect of an old name) before reqToken (401), as Gitea's routes run.
     const ctx = await this.access.assign(actor, ownerName, repoName);
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     if (!ctx.permission.isOwner) throw forbidden('user should be the owner of the repo');
     const target = await this.access.ownerAccess(a, { name: body.new_owner }).catch((err: unknown) => {
       throw (err as { code?: string }).code === 'not_found' ? notFound(NEW_OWNER_NOT_FOUND) : err;
@@ -128,7 +125,7 @@ export class TransfersService {
   /** `POST …/transfer/accept` (202): the recipient, or for an organization someone who may create repositories in it. */
   async accept(actor: Actor | null, ownerName: string, repoName: string): Promise<Repository> {
     const ctx = await this.access.assign(actor, ownerName, repoName);
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const pending = await this.requirePending(ctx);
     const recipient = await this.access.ownerAccess(a, { id: pending.recipientId });
     this.requireRecipientSide(a, recipient);
@@ -141,7 +138,7 @@ export class TransfersService {
   /** `POST …/transfer/reject` (200): the same people as accept; the repository stays where it is. */
   async reject(actor: Actor | null, ownerName: string, repoName: string): Promise<Repository> {
     const ctx = await this.access.assign(actor, ownerName, repoName);
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const pending = await this.requirePending(ctx);
     this.requireRecipientSide(a, await this.access.ownerAccess(a, { id: pending.recipientId }));
     await this.db.transaction((m) => this.transfers.deletePending(m, ctx.repo.id));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, forbidden, isUsableOwnerName, isUsableRepoName, notFound, pageOf, type Actor, type ListOptions, type Page } from '@gitforge/contracts';
+import { isUsableOwnerName, isUsableRepoName, notFound, pageOf, requireSiteAdmin, type Actor, type ListOptions, type Page } from '@gitforge/contracts';
 import { chunksOf, DirectoryClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitService } from '../git/git.service.js';
@@ -21,19 +21,13 @@ export class UnadoptedService {
     private readonly directory: DirectoryClient,
   ) {}
 
-  private requireAdmin(actor: Actor | null): Actor {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    if (!actor.isAdmin) throw forbidden('user should be the site admin');
-    return actor;
-  }
-
   /**
    * One page of `owner/name`, walking owners and then their repositories in name order as Gitea
    * does, and the total: owner directories of no account are skipped, the owners are looked up in
    * one call per slice, and each owner's names in one read.
    */
   async list(actor: Actor | null, query: string, options: ListOptions): Promise<Page<string>> {
-    const a = this.requireAdmin(actor);
+    const a = requireSiteAdmin(actor);
     const filter = unadoptedFilter(query);
     const owners = (await this.git.unadoptedOwners()).filter((o) => filter.owner.test(o));
     const ownerIds = new Map<string, number>();
@@ -60,7 +54,7 @@ export class UnadoptedService {
 
   /** `DELETE /admin/unadopted/{owner}/{repo}`: 404 when the owner is unknown, a repository of that name exists, or nothing was dropped there. */
   async remove(actor: Actor | null, ownerName: string, name: string): Promise<void> {
-    const a = this.requireAdmin(actor);
+    const a = requireSiteAdmin(actor);
     // Checked before any lookup: only such names ever become a path.
     if (!isUsableOwnerName(ownerName) || !isUsableRepoName(name)) throw notFound();
     const owner = await this.access.ownerAccess(a, { name: ownerName });

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ContractError,
   forbidden,
   idFrom,
   invalid,
@@ -8,6 +7,7 @@ import {
   pageOf,
   parseQueryTime,
   RepoFactPatterns,
+  requireActor,
   type Actor,
   type ListOptions,
   type NotificationCount,
@@ -76,10 +76,6 @@ export class NotificationsService {
     private readonly config: PlatformConfig,
   ) {}
 
-  private requireActor(actor: Actor | null): Actor {
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    return actor;
-  }
 
   /** The repository of `/repos/{owner}/{repo}/notifications`, if the actor may see it (404 otherwise). */
   private async repoId(actor: Actor, repo: { owner?: string; repo?: string }): Promise<number | undefined> {
@@ -108,7 +104,7 @@ export class NotificationsService {
 
   /** `GET /notifications` and `GET /repos/{owner}/{repo}/notifications`: unread and pinned unless told otherwise, newest first. */
   async list(actor: Actor | null, repo: { owner?: string; repo?: string }, query: NotificationQuery, options: ListOptions): Promise<Page<NotificationThread>> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const sources = many(query['subject-type'])
       .map((s) => SOURCE_NAMES[s.toLowerCase()])
       .filter((s): s is NotificationSourceValue => s !== undefined);
@@ -132,7 +128,7 @@ export class NotificationsService {
    * answers them as changed.
    */
   async markMany(actor: Actor | null, repo: { owner?: string; repo?: string }, query: NotificationQuery): Promise<NotificationThread[]> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const lastRead = query.last_read_at?.trim() ? parseLastRead(query.last_read_at.trim()) : undefined;
     const filter: ThreadFilter = { userId: a.id, repoId: await this.repoId(a, repo), statuses: statusesOf(query, ['unread']), before: beforeSecondEnd(lastRead) };
     const target = statusOf(query['to-status']) ?? NotificationStatus.read;
@@ -148,7 +144,7 @@ export class NotificationsService {
 
   /** `GET /notifications/new`: the unread threads the user may still see. */
   async countNew(actor: Actor | null): Promise<NotificationCount> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const filter: ThreadFilter = { userId: a.id, statuses: [NotificationStatus.unread] };
     const { visible } = await this.visibility(a, filter);
     return { new: await this.threads.count(filter, visible) };
@@ -159,7 +155,7 @@ export class NotificationsService {
    * caller is a site administrator, and 404 for a thread whose subject its user may no longer read.
    */
   private async thread(actor: Actor | null, id: string): Promise<{ row: NotificationEntity; repository: Repository }> {
-    const a = this.requireActor(actor);
+    const a = requireActor(actor);
     const row = idFrom(id) ? await this.threads.findById(idFrom(id)) : null;
     if (!row) throw notFound();
     if (row.userId !== a.id && !a.isAdmin) throw forbidden(`only user itself and admin are allowed to read/change this thread ${row.id}`);
