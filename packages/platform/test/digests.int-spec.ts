@@ -57,6 +57,49 @@ describe('DigestStream on the digest worker thread', () => {
     for (const [i, chunks] of files.entries()) expect((await streams[i]!.digests()).sha512).toBe(createHash('sha512').update(Buffer.concat(chunks)).digest('hex'));
   });
 
+  // The pool is 16 slabs of 256 KiB (digests.ts).
+  const SLAB = 256 * 1024;
+  const SLABS = 16;
+  const sha = (alg: string, ...parts: Buffer[]): string => createHash(alg).update(Buffer.concat(parts)).digest('hex');
+
+  it('gives the slab a stream that went away while waiting would have taken to the next one waiting', async () => {
+    // Every slab is with the worker: whoever comes next waits.
+    const busy = thread.open(['sha1']);
+    const bytes = randomBytes(SLABS * SLAB);
+    expect(thread.feed(busy, bytes)).toBeUndefined();
+    // As many uploads as there are slabs wait, then their clients go away.
+    for (let i = 0; i < SLABS; i++) {
+      const gone = thread.open(['sha1']);
+      void thread.feed(gone, randomBytes(1))?.catch(() => undefined);
+      thread.abort(gone);
+    }
+    const live = thread.open(['sha1']);
+    const one = randomBytes(1);
+    const waiting = thread.feed(live, one);
+    expect(waiting).toBeInstanceOf(Promise);
+    await waiting;
+    expect(await thread.finish(live)).toEqual([sha('sha1', one)]);
+    expect(await thread.finish(busy)).toEqual([sha('sha1', bytes)]);
+  });
+
+  it('does not let uploads that stall with a partly filled slab hold up the others', async () => {
+    // As many slow uploads as there are slabs have each sent a little, and their clients pause.
+    const stalled = Array.from({ length: SLABS }, () => ({ id: thread.open(['sha256']), parts: [randomBytes(100)] }));
+    for (const s of stalled) expect(thread.feed(s.id, s.parts[0]!)).toBeUndefined();
+    const next = thread.open(['sha256']);
+    const bytes = randomBytes(100);
+    const waiting = thread.feed(next, bytes);
+    expect(waiting).toBeInstanceOf(Promise);
+    await waiting;
+    expect(await thread.finish(next)).toEqual([sha('sha256', bytes)]);
+    // The stalled ones go on where they were: their digests cover every byte, in order.
+    for (const s of stalled) {
+      s.parts.push(randomBytes(SLAB));
+      await thread.feed(s.id, s.parts[1]!);
+    }
+    for (const s of stalled) expect(await thread.finish(s.id)).toEqual([sha('sha256', ...s.parts)]);
+  });
+
   it('holds the bytes back while the worker is 4 MiB behind', async () => {
     const lagging = new DigestThread(new URL(SILENT));
     const seen: Buffer[] = [];

@@ -116,4 +116,27 @@ describe(sendStream.name, () => {
     });
     expect(await outcome).toMatchObject({ message: 'disk gone' });
   });
+
+  /** Asks for the answer and reads all of it. */
+  const readAll = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port }, (res) => res.resume().on('close', resolve));
+      req.on('error', () => resolve());
+      req.end();
+    });
+
+  it.each([
+    ['closes before its end', undefined, 'ERR_STREAM_PREMATURE_CLOSE'],
+    ['fails with a reset of its own', Object.assign(new Error('upstream reset'), { code: 'ECONNRESET' }), 'ECONNRESET'],
+  ])('should still fail when the source %s, although the answer is cut off then too', async (_case, error, code) => {
+    const cut = new Readable({
+      read() {
+        this.push(Buffer.alloc(1024));
+        this.destroy(error);
+      },
+    });
+    answer = (res) => sendStream(cut, res);
+    await readAll();
+    expect(await outcome).toMatchObject({ code });
+  });
 });

@@ -175,15 +175,26 @@ const DISCONNECTS = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'
 /**
  * Streams `source` as the body of an answer whose head is written. A client that goes away
  * first is not a failure: the gateway closes its hop as soon as the answer is through, and that
- * can reach this side before the last write is acknowledged here. A failure to read `source`
- * still throws.
+ * can reach this side before the last write is acknowledged here. A failure of `source` still
+ * throws, whatever its code: the pipeline then cuts the answer off too, so the error alone does
+ * not tell which side gave out; the side whose end came first does.
  */
 export async function sendStream(source: Readable, res: ServerResponse): Promise<void> {
+  let first: 'source' | 'client' | undefined;
+  // Registered before the pipeline's own listeners, so these see the first end before the pipeline passes it on.
+  source.on('error', () => (first ??= 'source'));
+  source.on('close', () => {
+    if (!source.readableEnded) first ??= 'source';
+  });
+  res.on('error', () => (first ??= 'client'));
+  res.on('close', () => {
+    if (!res.writableFinished) first ??= 'client';
+  });
   try {
     await pipeline(source, res);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (res.destroyed && code !== undefined && DISCONNECTS.has(code)) {
+    if (first === 'client' && code !== undefined && DISCONNECTS.has(code)) {
       source.destroy();
       return;
     }

@@ -57,7 +57,8 @@ export class DigestThread {
   private readonly streams = new Map<number, OpenDigest>();
   private readonly free: ArrayBuffer[] = [];
   private allocated = 0;
-  private waiting: Array<() => void> = [];
+  /** Streams waiting for a slab, first come first served. */
+  private waiting: Array<{ id: number; wake: () => void }> = [];
 
   constructor(private readonly script: URL = workerScript()) {}
 
@@ -76,8 +77,16 @@ export class DigestThread {
     while (offset < chunk.byteLength) {
       stream.slab ??= this.takeSlab();
       if (!stream.slab) {
+        // Slabs that other streams fill between their chunks (a slow client's upload) would hold the
+        // pool for as long as those clients take: they go to be hashed now, and come back.
+        this.sendPartlyFilled();
         const rest = chunk.subarray(offset);
-        return new Promise<void>((resolve) => this.waiting.push(resolve)).then(() => this.feed(id, rest));
+        return new Promise<void>((wake) => this.waiting.push({ id, wake })).then(() => {
+          if (this.streams.has(id)) return this.feed(id, rest);
+          // Gone between its wake-up and now: the slab it was woken for goes to the next in line.
+          this.wakeNext();
+          throw new Error('digest stream is not open');
+        });
       }
       const n = Math.min(chunk.byteLength - offset, SLAB_BYTES - stream.fill);
       new Uint8Array(stream.slab, stream.fill, n).set(chunk.subarray(offset, offset + n));
@@ -103,6 +112,8 @@ export class DigestThread {
     const stream = this.streams.get(id);
     if (!stream) return;
     this.streams.delete(id);
+    // A stream waiting for a slab stops waiting, or the slab it would have been woken for is lost to the others.
+    this.waiting = this.waiting.filter((w) => w.id !== id);
     if (stream.slab) this.giveBack(stream.slab);
     this.post({ op: 'abort', id });
     this.settleRef();
@@ -125,7 +136,15 @@ export class DigestThread {
 
   private giveBack(slab: ArrayBuffer): void {
     this.free.push(slab);
-    this.waiting.shift()?.();
+    this.wakeNext();
+  }
+
+  private wakeNext(): void {
+    if (this.free.length > 0 || this.allocated < SLABS) this.waiting.shift()?.wake();
+  }
+
+  private sendPartlyFilled(): void {
+    for (const [id, stream] of this.streams) if (stream.slab && stream.fill > 0) this.send(id, stream);
   }
 
   private send(id: number, stream: OpenDigest): void {
@@ -143,7 +162,10 @@ export class DigestThread {
 
   private start(): Worker {
     const worker = new Worker(this.script);
-    worker.on('message', (m: DigestReply) => this.onReply(m));
+    // Slabs a replaced worker still hands back were counted out when it went (failAll).
+    worker.on('message', (m: DigestReply) => {
+      if (this.worker === worker) this.onReply(m);
+    });
     const gone = (err: Error): void => {
       // A worker closed on purpose has failed its streams already; later ones belong to the next worker.
       if (this.worker !== worker) return;
@@ -172,7 +194,7 @@ export class DigestThread {
     for (const stream of open) stream.done?.reject(err);
     const waiting = this.waiting;
     this.waiting = [];
-    for (const wake of waiting) wake();
+    for (const { wake } of waiting) wake();
   }
 
   /** The worker keeps the process alive only while a stream waits on it. */

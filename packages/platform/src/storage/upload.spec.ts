@@ -1,8 +1,11 @@
+import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ContractError } from '@gitforge/contracts';
 import { createLogger } from '../logging/logger.js';
-import { answerFileRequestError } from './upload.js';
+import { answerFileRequestError, peek } from './upload.js';
 
 /**
  * Sends a request head and part of its body, more of it once the answer is out, and reads nothing
@@ -52,5 +55,50 @@ describe(answerFileRequestError.name, () => {
     expect(error).toBeNull();
     expect(text).toMatch(/^HTTP\/1\.1 423 /);
     expect(text).toContain('"message":"repo is archived"');
+  });
+});
+
+describe(peek.name, () => {
+  /** A file-like source of `chunks` kilobyte chunks, as a download's opened blob. */
+  const source = (chunks: number): Readable => {
+    let sent = 0;
+    return new Readable({
+      read() {
+        this.push(sent++ < chunks ? Buffer.alloc(1024, sent) : null);
+      },
+    });
+  };
+
+  it('should let go of the source when the stream of all of it is dropped unread, as a HEAD answer does', async () => {
+    const content = source(64);
+    const { all } = await peek(content, 512);
+    all.destroy();
+    await once(all, 'close');
+    expect(content.destroyed).toBe(true);
+  });
+
+  it('should let go of the source when the stream of all of it is cut off midway, as by a client that hangs up', async () => {
+    const content = source(1024);
+    const { all } = await peek(content, 512);
+    let taken = 0;
+    const hungUp = new Writable({
+      write(_chunk, _enc, callback) {
+        callback(++taken === 3 ? Object.assign(new Error('gone'), { code: 'ECONNRESET' }) : null);
+      },
+    });
+    await expect(pipeline(all, hungUp)).rejects.toThrow('gone');
+    // Not events.once: `all` emits the sink's error on its way to 'close'.
+    if (!all.closed) await new Promise((resolve) => all.once('close', resolve));
+    expect(content.destroyed).toBe(true);
+  });
+
+  it('should answer the head and every byte when read to the end', async () => {
+    const content = source(8);
+    const { head, all } = await peek(content, 512);
+    const chunks: Buffer[] = [];
+    for await (const chunk of all) chunks.push(chunk as Buffer);
+    expect(head).toHaveLength(512);
+    expect(Buffer.concat(chunks)).toHaveLength(8 * 1024);
+    expect(Buffer.concat(chunks).subarray(7 * 1024).every((b) => b === 8)).toBe(true);
   });
 });

@@ -34,7 +34,13 @@ export async function peek(source: Readable, n: number): Promise<{ head: Buffer;
     if (done) return;
     for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
   }
-  return { head: head.subarray(0, n), all: Readable.from(rest(), { objectMode: false }) };
+  const all = Readable.from(rest(), { objectMode: false });
+  // `all` reads `source` through an iterator that dropping `all` does not return: a download cut
+  // off by its client, or a HEAD answered without the bytes, would leave the file open until GC.
+  all.once('close', () => {
+    if (!source.readableEnded) source.destroy();
+  });
+  return { head: head.subarray(0, n), all };
 }
 
 /**
