@@ -50,7 +50,7 @@ describe(BadgesService.name, () => {
   it('should refuse everyone but site administrators', async () => {
     for (const call of [
       sut.list(USER, { page: 1, limit: 10 }),
-      sut.create(null, { slug: 'x', description: 'x' }),
+      sut.create(USER, { slug: 'x', description: 'x' }),
       sut.listForUser(USER, 'bob'),
       sut.addToUser(USER, 'bob', { badge_slugs: ['known'] }),
       sut.removeFromUser(USER, 'bob', { badge_slugs: ['known'] }),
@@ -60,6 +60,7 @@ describe(BadgesService.name, () => {
         message: 'user should be the site admin',
       });
     }
+    expect(await refusal(sut.create(null, { slug: 'x', description: 'x' }))).toMatchObject({ code: 'unauthenticated', message: 'token is required' });
     expect(asked).toEqual([]);
   });
 
