@@ -14,6 +14,7 @@ import {
   repoNameProblem,
   unprocessable,
   requireActor,
+  requireSiteAdmin,
   type Actor,
   type CreateForkOption,
   type CreateRepoOption,
@@ -52,11 +53,6 @@ const SETTING_KEYS = Object.keys(DEFAULT_REPO_SETTINGS) as Array<keyof RepoSetti
 const README_TEMPLATES = ['Default'];
 const DEFAULT_README_TEMPLATE = 'Default';
 
-/**
- * Gitea's issue label templates (options/label). Labels belong to issue-service, which has none
- * to fill yet, so a known template is accepted and an unknown one refused as Gitea does.
- */
-
 /** Gitea's checkTokenPublicOnly for an owner named in the path: public-only tokens reach public owners only. */
 function rejectPublicOnlyOwner(actor: Actor | null, owner: OwnerAccess): void {
   if (!actor || !isPublicOnly(actor.scopes) || owner.owner.visibility === 'public') return;
@@ -86,7 +82,6 @@ export class ReposService {
     private readonly starCounts: StarCounts,
     private readonly blobs: BlobStore,
   ) {}
-
 
   /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
   async toApi(actor: Actor | null, ctx: RepoContext): Promise<Repository> {
@@ -151,8 +146,7 @@ export class ReposService {
 
   /** `POST /admin/users/{username}/repos`: a site administrator creates a repository for any account. */
   async createForUser(actor: Actor | null, username: string, body: CreateRepoOption): Promise<Repository> {
-    const a = requireActor(actor);
-    if (!a.isAdmin) throw forbidden('user should be the site admin');
+    const a = requireSiteAdmin(actor);
     return this.create(a, await this.access.ownerAccess(a, { name: username }), body);
   }
 
@@ -227,8 +221,7 @@ export class ReposService {
    * was dropped there; 422 when what was dropped is no git repository.
    */
   async adopt(actor: Actor | null, ownerName: string, name: string): Promise<void> {
-    const a = requireActor(actor);
-    if (!a.isAdmin) throw forbidden('user should be the site admin');
+    const a = requireSiteAdmin(actor);
     // Checked before any lookup: only such names ever become a path.
     if (!isUsableOwnerName(ownerName) || !isUsableRepoName(name)) throw notFound();
     const owner = await this.access.ownerAccess(a, { name: ownerName });
@@ -531,8 +524,7 @@ export class ReposService {
    * `repo.deleted` event, as Gitea's DeleteUser deletes them one at a time. Site admins only.
    */
   async deleteAllOfOwner(actor: Actor | null, ownerId: number): Promise<void> {
-    const a = requireActor(actor);
-    if (!a.isAdmin) throw forbidden('user should be the site admin');
+    const a = requireSiteAdmin(actor);
     const owner = await this.access.ownerAccess(a, { id: ownerId });
     const sender = await this.directory.publicUser(a.id);
     for (const repo of await this.repos.allOfOwner(ownerId)) await this.remove(a, owner, repo, sender);

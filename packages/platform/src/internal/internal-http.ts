@@ -165,7 +165,8 @@ export function internalHttpUrl(name: string, config: PlatformConfig, configured
 export function drainRequest(body: IncomingMessage, ms = 5_000): void {
   if (body.complete) return;
   body.resume();
-  const cutOff = setTimeout(() => body.destroy(), ms);
+  // Unreferenced: the cut-off is for a peer that keeps sending, never a reason to keep the process up.
+  const cutOff = setTimeout(() => body.destroy(), ms).unref();
   body.once('close', () => clearTimeout(cutOff));
 }
 

@@ -15,15 +15,17 @@ import { answerFileRequestError, peek } from './upload.js';
 function sendAndReadLate(port: number): Promise<{ text: string; error: string | null }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
+    const timers: NodeJS.Timeout[] = [];
     let text = '';
     socket.on('connect', () => {
       socket.pause();
       socket.write('POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 1048576\r\n\r\n');
       socket.write(Buffer.alloc(256 * 1024, 1));
       // More of the body after the answer is out, as a client still uploading sends it.
-      setTimeout(() => socket.write(Buffer.alloc(256 * 1024, 2), () => undefined), 200);
-      setTimeout(() => socket.resume(), 400);
+      timers.push(setTimeout(() => socket.write(Buffer.alloc(256 * 1024, 2), () => undefined), 200));
+      timers.push(setTimeout(() => socket.resume(), 400));
     });
+    socket.on('close', () => timers.forEach(clearTimeout));
     socket.on('data', (chunk: Buffer) => {
       text += chunk.toString('latin1');
       if (text.includes('\r\n\r\n') && text.includes('}')) {
