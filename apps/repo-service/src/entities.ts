@@ -2,6 +2,7 @@ import { CollaborationEntity } from './access/collaboration.entity.js';
 import { LfsLockEntity, LfsMetaObjectEntity } from './lfs/lfs.entities.js';
 import { Lfs1763800000310 } from './migrations/1763800000310-lfs.js';
 import { RepositoryStatus1763800000860 } from './migrations/1763800000860-repository-status.js';
+import { RepositoryLicenses1763800000870 } from './migrations/1763800000870-repository-licenses.js';
 import { DeployKeyEntity, DeployPublicKeyEntity } from './keys/deploy-key.entity.js';
 import { DeployKeys1763800000280 } from './migrations/1763800000280-deploy-keys.js';
 import { LanguageStatEntity } from './languages/language-stat.entity.js';
@@ -33,4 +34,4 @@ import { CommitStatusEntity } from './statuses/commit-status.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from './transfers/transfer.entities.js';
 
 export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity, CommitStatusEntity, CommitStatusIndexEntity, RepoTransferEntity, RepoRedirectEntity, StarEntity, WatchEntity, UserStarCountEntity, DeployPublicKeyEntity, DeployKeyEntity, LanguageStatEntity, TopicEntity, ReleaseEntity, ReleaseAssetEntity, PackageEntity, PackageVersionEntity, PackageFileEntity, PackageBlobEntity, PackageTagEntity, LfsMetaObjectEntity, LfsLockEntity];
-export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250, TransfersRedirects1763800000290, StarsWatches1763800000260, UserStarCounts1763800000261, DeployKeys1763800000280, LanguageStats1763800000281, Topics1763800000282, Releases1763800000270, Lfs1763800000310, Packages1763800000700, RepositoryStatus1763800000860];
+export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250, TransfersRedirects1763800000290, StarsWatches1763800000260, UserStarCounts1763800000261, DeployKeys1763800000280, LanguageStats1763800000281, Topics1763800000282, Releases1763800000270, Lfs1763800000310, Packages1763800000700, RepositoryStatus1763800000860, RepositoryLicenses1763800000870];

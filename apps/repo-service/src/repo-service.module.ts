@@ -11,6 +11,7 @@ import { ContentsModule } from './contents/contents.module.js';
 import { DeployKeysModule } from './keys/deploy-keys.module.js';
 import { MaintenanceModule } from './maintenance/maintenance.module.js';
 import { LanguagesModule } from './languages/languages.module.js';
+import { LicensesModule } from './licenses/licenses.module.js';
 import { FilesModule } from './files/files.module.js';
 import { ProtectionsModule } from './protections/protections.module.js';
 import { PullsGitModule } from './pulls/pulls-git.module.js';
@@ -56,6 +57,7 @@ import { WatchesModule } from './watches/watches.module.js';
     WatchesModule,
     DeployKeysModule,
     LanguagesModule,
+    LicensesModule,
     ReleasesModule,
     MaintenanceModule,
     PackagesModule,

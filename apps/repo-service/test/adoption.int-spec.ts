@@ -8,6 +8,7 @@ import { RepoAccessService } from '../src/access/repo-access.service.js';
 import { RepoServiceEntities, RepoServiceMigrations } from '../src/entities.js';
 import { GitService } from '../src/git/git.service.js';
 import { ADOPTION_MARKER } from '../src/git/unadopted-dirs.js';
+import { LicensesService } from '../src/licenses/licenses.service.js';
 import { ReposRepository } from '../src/records/repos.repository.js';
 import { RepositoryEntity } from '../src/records/repository.entity.js';
 import { TransfersRepository } from '../src/records/transfers.repository.js';
@@ -75,6 +76,8 @@ describe.each(['sqlite', 'postgres'] as const)('adoption on %s', (engine) => {
       strictMock(StarsRepository),
       strictMock(StarCounts),
       strictMock(BlobStore),
+      // Reading the adopted repository's license file is LicensesService's to test.
+      strictMock(LicensesService, { refresh: async () => undefined }),
     );
   });
 

@@ -6,6 +6,8 @@ export * from './pagination.js';
 export * from './patterns.js';
 export * from './issue-patterns.js';
 export * from './label-templates.js';
+export * from './gitignore-templates.js';
+export * from './license-templates.js';
 export * from './pull-patterns.js';
 export * from './key-patterns.js';
 export * from './badge-patterns.js';

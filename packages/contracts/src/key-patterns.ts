@@ -38,6 +38,11 @@ export const RepoLanguagePatterns = definePatterns('repo', {
   languages: 'repos.languages.get',
 });
 
+/** `GET /repos/{owner}/{repo}/licenses` (repo-service): the SPDX ids found in the default branch's license file. */
+export const RepoLicensePatterns = definePatterns('repo', {
+  get: 'repos.licenses.get',
+});
+
 export const TopicSearchPatterns = definePatterns('repo', {
   /** `GET /topics/search?q=`: Page<TopicResponse>. */
   search: 'topics.search',

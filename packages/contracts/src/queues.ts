@@ -22,6 +22,8 @@ export const QueueNames = {
   adminCron: 'gitforge-admin-cron',
   /** repo-service: language statistics follow pushes to default branches. */
   repoLanguages: 'gitforge-repo-languages',
+  /** repo-service: a repository's licenses follow its default branch's license file. */
+  repoLicenses: 'gitforge-repo-licenses',
   /** actions-service: pushes and pull requests (opened, reopened, synchronized) start the workflow runs they trigger. */
   actionsTriggers: 'gitforge-actions-triggers',
 } as const;
@@ -59,6 +61,7 @@ export const EventConsumers: readonly EventConsumer[] = [
     ],
   },
   { queue: QueueNames.repoLanguages, events: [EventNames.repoPushed] },
+  { queue: QueueNames.repoLicenses, events: [EventNames.repoPushed] },
   {
     queue: QueueNames.actionsTriggers,
     events: [EventNames.repoPushed, EventNames.issueOpened, EventNames.issueReopened, EventNames.pullSynchronized, EventNames.repoDeleted, EventNames.repoTransferred],

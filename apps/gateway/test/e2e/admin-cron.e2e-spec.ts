@@ -16,6 +16,7 @@ const TASKS = [
   'check_repo_stats',
   'archive_cleanup',
   'cleanup_hook_task_table',
+  'sync_repo_licenses',
   'delete_inactive_accounts',
   'delete_repo_archives',
   'git_gc_repos',

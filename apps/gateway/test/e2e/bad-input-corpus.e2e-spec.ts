@@ -424,6 +424,9 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     '/users/{n}/activities/feeds',
     '/admin/users/{n}/orgs',
     '/admin/users/{n}/badges',
+    '/repos/{user}/{n}/licenses',
+    '/gitignore/templates/{n}',
+    '/licenses/{n}',
   ];
 
   it('should answer control characters, over-long names and dot names in paths without a 5xx', async () => {

@@ -366,17 +366,20 @@ export class GitService {
   /**
    * Writes the first commit of an empty repository (auto_init) with plumbing only, and creates
    * `branch` on it atomically: update-ref with an empty old value refuses if the branch exists.
+   * Answers the commit and each file's blob id by name.
    */
   async createInitialCommit(
     repoId: number,
     params: { branch: string; files: Array<{ name: string; content: string }>; message: string; author: CommitIdentity },
     gitDir?: string,
-  ): Promise<string> {
+  ): Promise<{ commit: string; blobs: Map<string, string> }> {
     const entries: string[] = [];
+    const blobs = new Map<string, string>();
     for (const f of params.files) {
       if (!/^[^/\0]+$/.test(f.name) || f.name === '.' || f.name === '..') throw new ContractError('internal', `bad file name ${f.name}`);
       const blob = (await this.run(repoId, ['hash-object', '-w', '--stdin'], { input: f.content, gitDir })).stdout.toString().trim();
       entries.push(`100644 blob ${blob}\t${f.name}`);
+      blobs.set(f.name, blob);
     }
     const tree = (await this.run(repoId, ['mktree'], { input: `${entries.join('\n')}\n`, gitDir })).stdout.toString().trim();
     const commit = (
@@ -389,7 +392,7 @@ export class GitService {
       .toString()
       .trim();
     await this.run(repoId, ['update-ref', `refs/heads/${params.branch}`, commit, ''], { gitDir });
-    return commit;
+    return { commit, blobs };
   }
 
   /** Size on disk in KiB (loose and packed objects), as Gitea reports `size`. */

@@ -1,6 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import {
-  EventNames,
   forbidden,
   QueueNames,
   type Actor,
@@ -10,6 +9,7 @@ import {
 import { createLogger, Database, isUniqueViolation, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { Refs } from '../git/refs.js';
+import { defaultBranchPushed } from '../pushes/default-branch-push.js';
 import { KeyedLock } from '../pushes/keyed-lock.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import type { RepositoryEntity } from '../records/repository.entity.js';
@@ -52,11 +52,8 @@ export class LanguagesService implements OnApplicationBootstrap {
 
   /** A push event: recompute when it moved the default branch. Replays find the stats current and do nothing. */
   async handle(job: QueueJob<EventEnvelope>): Promise<void> {
-    const e = job.data;
-    if (e.name !== EventNames.repoPushed || e.repoId === null) return;
-    const { ref } = e.payload as EventEnvelope<'repo.pushed'>['payload'];
-    const repo = await this.repos.findById(e.repoId);
-    if (!repo || ref !== `refs/heads/${repo.defaultBranch}`) return;
+    const repo = await defaultBranchPushed(job.data, this.repos);
+    if (!repo) return;
     const sizes = await this.statsOf(repo);
     log.debug({ repoId: repo.id, languages: Object.keys(sizes).length }, 'language statistics computed');
   }

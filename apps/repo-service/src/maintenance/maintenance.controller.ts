@@ -11,7 +11,7 @@ import {
 } from '@gitforge/contracts';
 import { MaintenanceService } from './maintenance.service.js';
 
-const TASKS = new Set(['fsck', 'stats', 'gc']);
+const TASKS = new Set(['fsck', 'stats', 'gc', 'licenses']);
 
 /** For the admin cron only (the gateway routes no request here). */
 @Controller()

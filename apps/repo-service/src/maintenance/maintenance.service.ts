@@ -3,6 +3,7 @@ import { MoreThan } from 'typeorm';
 import type { RepoSweepRequest, RepoSweepResult, RetentionResult } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient } from '@gitforge/platform';
 import { GitError, GitService } from '../git/git.service.js';
+import { LicensesService } from '../licenses/licenses.service.js';
 import { Archives } from '../releases/archives.js';
 import { ReleaseEntity } from '../releases/release.entity.js';
 import { RepositoryEntity } from '../records/repository.entity.js';
@@ -12,7 +13,7 @@ import { Housekeeping } from './housekeeping.js';
 
 const log = createLogger('maintenance');
 
-/** The repository passes of the admin cron: health check, recounts, garbage collection; and the archive cache. */
+/** The repository passes of the admin cron: health check, recounts, garbage collection, licenses; and the archive cache. */
 @Injectable()
 export class MaintenanceService {
   constructor(
@@ -21,6 +22,7 @@ export class MaintenanceService {
     private readonly housekeeping: Housekeeping,
     private readonly archives: Archives,
     private readonly directory: DirectoryClient,
+    private readonly licenses: LicensesService,
   ) {}
 
   async sweep(req: RepoSweepRequest): Promise<RepoSweepResult> {
@@ -35,6 +37,8 @@ export class MaintenanceService {
       try {
         if (req.task === 'fsck') await this.fsck(repo.id);
         else if (req.task === 'stats') await this.recount(repo);
+        // Gitea's SyncRepoLicenses: every repository's license file read again, changed or not.
+        else if (req.task === 'licenses') await this.licenses.refresh(repo.id, true);
         else if ((await this.housekeeping.optimize(repo.id, 'gc')) === 'busy')
           log.info({ repoId: repo.id }, 'gc skipped: another housekeeper has the repository');
       } catch (err) {

@@ -163,6 +163,14 @@ export class RepositoryEntity {
   @Column({ type: 'simple-json' })
   topics!: string[];
 
+  /** The licenses of the default branch's license file (SPDX ids, sorted), as Gitea's repo_license rows. */
+  @Column({ type: 'simple-json', default: '[]' })
+  licenses!: string[];
+
+  /** The blob id of the license file {@link licenses} describes ('' for none): a push that leaves it alone is not read again. */
+  @Column({ type: 'varchar', length: 64, default: '' })
+  licenseBlob!: string;
+
   @TimestampColumn()
   createdAt!: Date;
 

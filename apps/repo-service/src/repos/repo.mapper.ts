@@ -102,7 +102,7 @@ export function toRepository(
     mirror_last_sync_at: formatTime(null),
     object_format_name: r.objectFormat,
     topics: r.topics,
-    licenses: [],
+    licenses: r.licenses,
     branch_count: r.numBranches,
     repo_transfer: transfer,
   };

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { GitModule } from '../git/git.module.js';
+import { LicensesModule } from '../licenses/licenses.module.js';
 import { RepoRecordsModule } from '../records/repo-records.module.js';
 import { StarCounts } from '../stars/star-counts.js';
 import { StarsRepository } from '../stars/stars.repository.js';
@@ -16,7 +17,7 @@ import { RepoStaging } from './repo-staging.js';
  * deleted one loses its stars), and the modules that need them take them from here.
  */
 @Module({
-  imports: [RepoRecordsModule, GitModule, AccessModule],
+  imports: [RepoRecordsModule, GitModule, AccessModule, LicensesModule],
   controllers: [ReposController],
   providers: [ReposService, RepoStaging, RepoSearchService, StarsRepository, StarCounts, WatchesRepository],
   exports: [ReposService, RepoSearchService, StarsRepository, StarCounts, WatchesRepository],

@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
+import { LicensesService } from '../licenses/licenses.service.js';
 import { strictMock } from '../testing/strict-mock.js';
 import { StarCounts } from '../stars/star-counts.js';
 import { StarsRepository } from '../stars/stars.repository.js';
@@ -41,6 +42,7 @@ describe(ReposService.name, () => {
       strictMock(StarsRepository),
       strictMock(StarCounts),
       strictMock(BlobStore),
+      strictMock(LicensesService),
     );
   });
 

@@ -10,6 +10,9 @@ import {
   isUsableRepoName,
   labelTemplate,
   notFound,
+  renderGitignore,
+  renderLicense,
+  unknownGitignore,
   pageOf,
   repoNameProblem,
   unprocessable,
@@ -32,6 +35,7 @@ import { RepoAccessService, type RepoContext } from '../access/repo-access.servi
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
 import { lfsBlobKey } from '../lfs/lfs.entities.js';
+import { LicensesService } from '../licenses/licenses.service.js';
 import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
 import { adoptedDefaultBranch } from './adoption.js';
 import { copyDefaultHooks, initializeLabels } from './default-hooks.js';
@@ -59,6 +63,28 @@ function rejectPublicOnlyOwner(actor: Actor | null, owner: OwnerAccess): void {
   throw forbidden(owner.owner.kind === 'organization' ? 'token scope is limited to public orgs' : 'token scope is limited to public users');
 }
 
+/**
+ * The files of an `auto_init` commit, as Gitea's prepareRepoCommit writes them: README.md, then
+ * `.gitignore` from the templates `gitignores` names and LICENSE from `license` with its
+ * placeholders filled. An unknown template is 422, with the message Gitea's error carries.
+ */
+function initialFiles(body: CreateRepoOption, ownerLogin: string, email: string): Array<{ name: string; content: string }> {
+  const files = [{ name: 'README.md', content: `# ${body.name}\n\n${body.description ?? ''}` }];
+  if (body.gitignores) {
+    const unknown = unknownGitignore(body.gitignores);
+    if (unknown !== undefined) throw unprocessable(`initRepository: prepareRepoCommit: GetRepoInitFile[${unknown}]: file does not exist`);
+    files.push({ name: '.gitignore', content: renderGitignore(body.gitignores) });
+  }
+  if (body.license) {
+    const content = renderLicense(body.license, { owner: ownerLogin, email, repo: body.name, year: String(new Date().getFullYear()) });
+    if (content === undefined) {
+      throw unprocessable(`initRepository: prepareRepoCommit: getLicense[${body.license}]: GetRepoInitFile[${body.license}]: file does not exist`);
+    }
+    files.push({ name: 'LICENSE', content });
+  }
+  return files;
+}
+
 /** A repository's parent from {@link ReposService.parentViews}, null for a non-fork or a parent out of sight. */
 function parentOf(repo: RepositoryEntity, parents: Map<number, Repository>): Repository | null {
   return repo.isFork && repo.forkId ? (parents.get(repo.forkId) ?? null) : null;
@@ -81,6 +107,7 @@ export class ReposService {
     private readonly stars: StarsRepository,
     private readonly starCounts: StarCounts,
     private readonly blobs: BlobStore,
+    private readonly licenses: LicensesService,
   ) {}
 
   /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
@@ -162,9 +189,11 @@ export class ReposService {
 
   /**
    * Gitea's CreateUserRepo and CreateRepositoryByExample: the README template is checked first
-   * (400), then the name (422, 409) and the label template (422). A creator who is not already an
-   * administrator of a new organization repository (a member whose team may create repositories)
-   * becomes an admin collaborator, and the answer shows the owner's permissions whoever asked.
+   * (400), then the name (422, 409), the label template (422), and with `auto_init` the gitignore
+   * and license templates (422; Gitea fails these with a 500 after creating the row, and rolls it
+   * back). A creator who is not already an administrator of a new organization repository (a
+   * member whose team may create repositories) becomes an admin collaborator, and the answer
+   * shows the owner's permissions whoever asked.
    */
   private async create(actor: Actor, owner: OwnerAccess, body: CreateRepoOption): Promise<Repository> {
     const readme = body.auto_init ? body.readme || DEFAULT_README_TEMPLATE : '';
@@ -183,6 +212,7 @@ export class ReposService {
       if (body.issue_labels && !labelTemplate(body.issue_labels)) {
         throw unprocessable(`failed to load label template file "${body.issue_labels}": label template does not exist`);
       }
+      const files = body.auto_init ? initialFiles(body, owner.owner.login, identity.email) : [];
       const { repo } = await this.insertCreated(m, actor, owner, {
         name: body.name,
         description: body.description ?? '',
@@ -195,13 +225,18 @@ export class ReposService {
       await stage(repo.id);
       const dir = await this.git.initStaged(repo.id, branch, objectFormat);
       if (body.auto_init) {
-        const readmeFile = { name: 'README.md', content: `# ${body.name}\n\n${body.description ?? ''}` };
         const author = { name: identity.full_name || identity.login, email: identity.email };
-        await this.git.createInitialCommit(repo.id, { branch, files: [readmeFile], message: 'Initial commit', author }, dir);
-        repo.isEmpty = false;
-        repo.numBranches = 1;
-        repo.sizeKib = await this.git.sizeKiB(repo.id, dir);
-        await this.repos.update(m, repo.id, { isEmpty: false, numBranches: 1, sizeKib: repo.sizeKib });
+        const { blobs } = await this.git.createInitialCommit(repo.id, { branch, files, message: 'Initial commit', author }, dir);
+        // Gitea records the license it was asked for rather than detecting it; the blob id keeps
+        // later pushes from reading the file again until it changes.
+        const facts: Partial<RepositoryEntity> = {
+          isEmpty: false,
+          numBranches: 1,
+          sizeKib: await this.git.sizeKiB(repo.id, dir),
+          ...(body.license ? { licenses: [body.license], licenseBlob: blobs.get('LICENSE')! } : {}),
+        };
+        Object.assign(repo, facts);
+        await this.repos.update(m, repo.id, facts);
       }
       await this.addCreated(m, actor, owner, repo, sender);
       return repo.id;
@@ -227,7 +262,7 @@ export class ReposService {
     const owner = await this.access.ownerAccess(a, { name: ownerName });
     const sender = await this.directory.publicUser(a.id);
     const login = owner.owner.login;
-    await this.createStaged(async (m, stage) => {
+    const id = await this.createStaged(async (m, stage) => {
       if (await this.repos.findByOwnerAndName(owner.owner.id, name, m)) throw notFound();
       if (!(await this.git.isUnadopted(login, name))) throw notFound();
       const { repo } = await this.insertCreated(m, a, owner, { name, description: '', defaultBranch: 'main', isPrivate: true, isEmpty: true });
@@ -248,6 +283,16 @@ export class ReposService {
       await this.addCreated(m, a, owner, repo, sender);
       return repo.id;
     });
+    await this.settleLicenses(id);
+  }
+
+  /**
+   * Reads a repository's license file after its default branch changed without a push (an
+   * adoption, an edit): as Gitea queues its license updater then. The repository stands whatever
+   * this finds; a failure is logged and the next push or sync_repo_licenses tries again.
+   */
+  private async settleLicenses(repoId: number): Promise<void> {
+    await this.licenses.refresh(repoId).catch((err: unknown) => log.warn({ err, repoId }, 'could not read the repository licenses'));
   }
 
   /**
@@ -300,6 +345,9 @@ export class ReposService {
       lowerName: fields.name.toLowerCase(),
       settings: { ...DEFAULT_REPO_SETTINGS },
       topics: [],
+      // Set here, not left to the column defaults: the repo.created event shows this object.
+      licenses: [],
+      licenseBlob: '',
       createdAt: now,
       updatedAt: now,
       ...fields,
@@ -369,6 +417,9 @@ export class ReposService {
         isFork: true,
         forkId: base.id,
         objectFormat: base.objectFormat,
+        // The fork starts at the source's default branch, license file included (Gitea copies the rows too).
+        licenses: base.licenses,
+        licenseBlob: base.licenseBlob,
       });
       await this.repos.addForks(m, base.id, 1);
       await this.repos.copyLfsObjects(m, base.id, repo.id);
@@ -506,6 +557,7 @@ export class ReposService {
           );
         }
       });
+      if (changes.defaultBranch) await this.settleLicenses(repo.id);
     }
     const fresh = (await this.repos.findById(repo.id))!;
     return this.toApi(a, { repo: fresh, owner: ctx.owner, permission: await this.access.permissionFor(a, ctx.owner, fresh) });

@@ -19,8 +19,8 @@ export interface RepoSweepResult {
   failures: Array<{ repoId: number; fullName: string; message: string }>;
 }
 
-/** The maintenance passes repo-service runs over every repository. */
-export type RepoSweepTask = 'fsck' | 'stats' | 'gc';
+/** The maintenance passes repo-service runs over every repository (`licenses` reads every license file again). */
+export type RepoSweepTask = 'fsck' | 'stats' | 'gc' | 'licenses';
 
 /** Body of a repository sweep call. */
 export interface RepoSweepRequest {

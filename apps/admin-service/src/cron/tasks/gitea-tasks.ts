@@ -25,7 +25,7 @@ const RETENTION_CALL_TIMEOUT_MS = 10 * 60 * 1000;
  * Gitea's basic and extended tasks that gitforge has the data for, each calling the service that
  * owns it. Not registered, because gitforge has nothing for them to act on: update_mirrors (no
  * pull mirrors), sync_external_users (no external login sources), deleted_branches_cleanup (no
- * deleted-branch records are kept), update_migration_poster_id (no migrations), sync_repo_licenses,
+ * deleted-branch records are kept), update_migration_poster_id (no migrations),
  * resync_all_hooks (no git hooks of its own to rewrite), delete_generated_repository_avatars,
  * rebuild_issue_indexer (no separate indexer). The actions tasks are in actions-tasks.ts.
  */
@@ -85,6 +85,16 @@ export class GiteaCronTasks implements OnModuleInit {
       olderThanMs: 24 * HOUR,
       // Package blobs no file references any more (deleted versions and files, failed uploads).
       run: (ctx) => this.retention(PackagePatterns.cleanup, ctx.olderThanMs, ctx, 'package blobs removed'),
+    });
+    this.registry.register({
+      name: 'sync_repo_licenses',
+      enabled: false,
+      schedule: '@annually',
+      // Every repository's license file read again, as after an upgrade of the license list.
+      run: async (ctx) => {
+        for (const f of await this.sweep('licenses', ctx))
+          ctx.log.warn({ repoId: f.repoId, err: f.message }, 'could not read the licenses of a repository');
+      },
     });
     this.registry.register({
       name: 'delete_inactive_accounts',

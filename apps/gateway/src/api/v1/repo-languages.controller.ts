@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   RepoLanguagePatterns,
+  RepoLicensePatterns,
   TopicSearchPatterns,
   type Actor,
   type LanguageStatistics,
@@ -25,6 +26,18 @@ export class RepoLanguagesController {
     @Param('repo') repo: string,
   ): Promise<LanguageStatistics> {
     return this.rpc.call(RepoLanguagePatterns.languages, { actor, params: { owner, repo } });
+  }
+}
+
+/** `GET /repos/{owner}/{repo}/licenses`: the SPDX ids of the default branch's license file. */
+@Controller('api/v1/repos/:owner/:repo/licenses')
+@Access({ scope: 'repository' })
+export class RepoLicensesController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get()
+  get(@CurrentActor() actor: Actor | null, @Param('owner') owner: string, @Param('repo') repo: string): Promise<string[]> {
+    return this.rpc.call(RepoLicensePatterns.get, { actor, params: { owner, repo } });
   }
 }
 

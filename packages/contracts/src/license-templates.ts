@@ -1,0 +1,139 @@
+import { createRequire } from 'node:module';
+
+/** Gitea's LicensesTemplateListEntry: one license of `GET /licenses` (`name` is the key, as Gitea has no other). */
+export interface LicensesTemplateListEntry {
+  key: string;
+  name: string;
+  url: string;
+}
+
+/** Gitea's LicenseTemplateInfo: `GET /licenses/{name}`, the template's text with its placeholders. */
+export interface LicenseTemplateInfo {
+  key: string;
+  name: string;
+  url: string;
+  body: string;
+  implementation: string;
+}
+
+/** What GitHub's license API says in `implementation`; Gitea answers the same sentence for every license. */
+export const LICENSE_IMPLEMENTATION =
+  'Create a text file (typically named LICENSE or LICENSE.txt) in the root of your source code and copy the text of the license into the file';
+
+/** Gitea's default [repository] PREFERRED_LICENSES: listed first, in this order. */
+const PREFERRED_LICENSES = ['Apache-2.0', 'MIT'];
+
+interface SpdxLicense {
+  licenseText: string;
+}
+
+let texts: ReadonlyMap<string, string> | undefined;
+let names: readonly string[] | undefined;
+
+/**
+ * The SPDX license list (the `spdx-license-list` package, CC0) without the identifiers SPDX
+ * deprecated (the `spdx-license-ids` package's list, and the `+` forms), as Gitea ships
+ * license-list-data without its deprecated texts. Read on first use: the texts are 5 MB that only
+ * the routes and the repository code that need them should hold.
+ */
+function licenseTexts(): ReadonlyMap<string, string> {
+  if (!texts) {
+    const require = createRequire(import.meta.url);
+    const all = require('spdx-license-list/full.js') as Record<string, SpdxLicense>;
+    const deprecated = new Set(require('spdx-license-ids/deprecated.json') as string[]);
+    texts = new Map(
+      Object.entries(all)
+        .filter(([key]) => !deprecated.has(key) && !key.endsWith('+'))
+        .map(([key, license]) => [key, license.licenseText]),
+    );
+  }
+  return texts;
+}
+
+/** The license keys CreateRepoOption's `license` may name, in Gitea's order: the preferred ones, then the rest in byte order. */
+export function licenseTemplateNames(): readonly string[] {
+  if (!names) {
+    const all = licenseTexts();
+    const preferred = PREFERRED_LICENSES.filter((key) => all.has(key));
+    const rest = [...all.keys()].filter((key) => !preferred.includes(key)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    names = [...preferred, ...rest];
+  }
+  return names;
+}
+
+/** A license's text with its placeholders, or undefined for an unknown key (looked up exactly). */
+export function licenseTemplate(key: string): string | undefined {
+  return licenseTexts().get(key);
+}
+
+/** What fills a license's placeholders in a new repository. */
+export interface LicenseValues {
+  /** The owner's name (its login). */
+  owner: string;
+  email: string;
+  /** The repository's name. */
+  repo: string;
+  year: string;
+}
+
+type Field = keyof LicenseValues;
+
+/**
+ * Placeholders that mean the same in every SPDX text where they occur (Gitea fills these), by the
+ * value replacing them.
+ */
+const PLACEHOLDERS: ReadonlyArray<readonly [Field, readonly string[]]> = [
+  [
+    'owner',
+    [
+      '<name of author>',
+      '<owner>',
+      '[NAME]',
+      '[name of copyright owner]',
+      '[name of copyright holder]',
+      '<COPYRIGHT HOLDERS>',
+      '<copyright holders>',
+      '<AUTHOR>',
+      "<author's name or designee>",
+      '[one or more legally recognised persons or entities offering the Work under the terms and conditions of this Licence]',
+    ],
+  ],
+  ['email', ['[EMAIL]']],
+  ['repo', ['<program>', "<one line to give the program's name and a brief idea of what it does.>"]],
+  ['year', ['<year>', '[YEAR]', '{YEAR}', '[yyyy]', '[Year]', '[year]']],
+];
+
+/** Licenses whose placeholders are bare words, filled only on the line that has them (0BSD's later AUTHOR is prose). */
+const LINE_PLACEHOLDERS: Readonly<Record<string, { line: RegExp; placeholders: ReadonlyArray<readonly [Field, readonly string[]]> }>> = {
+  '0BSD': {
+    line: /Copyright \(C\) YEAR by AUTHOR EMAIL/,
+    placeholders: [
+      ['owner', ['AUTHOR']],
+      ['email', ['EMAIL']],
+      ['year', ['YEAR']],
+    ],
+  },
+};
+
+/**
+ * The LICENSE file of a new repository, as Gitea writes it: the license's text line by line
+ * (each line ending in `\n`, a `\r` before it dropped) with its placeholders filled. Undefined for
+ * an unknown key.
+ */
+export function renderLicense(key: string, values: LicenseValues): string | undefined {
+  const text = licenseTemplate(key);
+  if (text === undefined) return undefined;
+  const special = LINE_PLACEHOLDERS[key];
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines
+    .map((raw) => {
+      let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (special && !special.line.test(line)) return `${line}\n`;
+      for (const [field, placeholders] of special?.placeholders ?? PLACEHOLDERS) {
+        for (const placeholder of placeholders) line = line.replaceAll(placeholder, values[field]);
+      }
+      return `${line}\n`;
+    })
+    .join('');
+}
