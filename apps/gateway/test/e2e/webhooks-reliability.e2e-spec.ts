@@ -205,13 +205,17 @@ describe('webhook delivery reliability (distributed layout)', () => {
     expect(late.status).toBe(201);
 
     // Once through the outbox again (the relay queues it under the same job id) …
+    // Nothing kicks the relay for this row: its poll finds it, and an idle relay looks every 8 s.
     await queryDatabase(layout.env.DATABASE_URL!, `UPDATE gitforge_repo.outbox_event SET sent_at = NULL WHERE event_id = $1`, [row!.event_id]);
-    await expectEventually(async () => {
-      const [r] = await queryDatabase<{ sent_at: string | null }>(layout.env.DATABASE_URL!, `SELECT sent_at FROM gitforge_repo.outbox_event WHERE event_id = $1`, [
-        row!.event_id,
-      ]);
-      expect(r!.sent_at).not.toBeNull();
-    });
+    await expectEventually(
+      async () => {
+        const [r] = await queryDatabase<{ sent_at: string | null }>(layout.env.DATABASE_URL!, `SELECT sent_at FROM gitforge_repo.outbox_event WHERE event_id = $1`, [
+          row!.event_id,
+        ]);
+        expect(r!.sent_at).not.toBeNull();
+      },
+      { timeoutMs: 30_000 },
+    );
     // … and once straight onto the queue under another job id, as a relay replica that lost its claim might.
     const envelope = JSON.parse(row!.envelope) as EventEnvelope;
     await addBullJob(queueRedis.url, `${layout.env.GITFORGE_REDIS_NAMESPACE}-bull`, QueueNames.webhooks, envelope.name, envelope, `${envelope.id}-again`);

@@ -8,7 +8,20 @@ import { QueueDriver } from '../queue/queue-driver.js';
 const BATCH = 100;
 /** A replica holds a claimed batch this long; if it dies, another relays the rows after. */
 const LOCK_MS = 30_000;
+/**
+ * How often the relay looks for rows nobody kicked it for (a writer that died between its commit
+ * and its relay, a kick lost to a crash): every second after it relayed something, then less often
+ * while it keeps finding nothing, up to IDLE_POLL_MS. Each look is a transaction; an idle process
+ * of the distributed layout spent about 2 ms of CPU a second on them at a steady 1 s. Writers kick
+ * the relay themselves, so the common path never waits for a poll.
+ */
 const POLL_MS = 1_000;
+const IDLE_POLL_MS = 8_000;
+
+/** The delay before the next look after one that found rows (`found`) or not, `previous` the delay before it. */
+export function nextPollDelay(previous: number, found: boolean): number {
+  return found ? POLL_MS : Math.min(Math.max(previous, POLL_MS) * 2, IDLE_POLL_MS);
+}
 const RETRY_MS = 2_000;
 const KEEP_SENT_MS = 7 * 24 * 3600_000;
 const KEEP_PROCESSED_MS = 24 * 3600_000;
@@ -34,6 +47,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private janitor?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
+  /** The next look's delay while polls keep finding nothing. */
+  private idlePoll = POLL_MS;
   private stopped = true;
 
   constructor(
@@ -80,19 +95,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async drain(): Promise<void> {
-    let next = POLL_MS;
+    let next = RETRY_MS;
     try {
+      let found = false;
+      let failed = false;
       for (;;) {
-        const { relayed, failed } = await this.relayBatch();
-        if (failed) {
-          next = RETRY_MS;
+        const batch = await this.relayBatch();
+        if (batch.failed) {
+          failed = true;
           break;
         }
-        if (relayed < BATCH) break;
+        found ||= batch.relayed > 0;
+        if (batch.relayed < BATCH) break;
+      }
+      if (!failed) {
+        this.idlePoll = nextPollDelay(this.idlePoll, found);
+        next = this.idlePoll;
       }
     } catch (err) {
       this.log.error({ err }, 'relay failed');
-      next = RETRY_MS;
     }
     this.schedule(next);
   }
