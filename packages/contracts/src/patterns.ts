@@ -342,6 +342,7 @@ export const BranchPatterns = definePatterns('repo', {
   get: 'repos.branches.get',
   create: 'repos.branches.create',
   rename: 'repos.branches.rename',
+  update: 'repos.branches.update',
   delete: 'repos.branches.delete',
 });
 
