@@ -1,9 +1,22 @@
-import type { Branch, CreateFileOptions, CreateRepoOption, FileResponse, Repository, UpdateBranchRepoOption } from '@gitforge/contracts';
+import type {
+  Branch,
+  ChangeFilesOptions,
+  CreateFileOptions,
+  CreateRepoOption,
+  EditorConfigDefinition,
+  FileResponse,
+  IssueConfig,
+  IssueConfigValidation,
+  IssueTemplate,
+  Note,
+  Repository,
+  UpdateBranchRepoOption,
+} from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { b64, commitOnDisk, gitOnDisk, markMirror, repoEvents } from './support/repo-disk.js';
 
-/** Endpoints read from (or written to) a repository's git data: raw commit diffs, branch updates. */
+/** Endpoints read from (or written to) a repository's git data: raw diffs, branch updates, issue templates, `.editorconfig`, notes. */
 describe.each(layoutsUnderTest())('repository git data (%s layout)', (kind) => {
   let layout: Layout;
   let api: Api;
@@ -19,6 +32,11 @@ describe.each(layoutsUnderTest())('repository git data (%s layout)', (kind) => {
     const res = await alice.api.post<FileResponse>(`/repos/${repo.full_name}/contents/${path}`, { content: b64(content), ...extra } satisfies CreateFileOptions);
     if (res.status !== 201) throw new Error(`write ${path}: ${res.status} ${res.text}`);
     return res.body.commit.sha;
+  };
+  const writeFiles = async (repo: Repository, files: Record<string, string>): Promise<void> => {
+    const body = { files: Object.entries(files).map(([path, text]) => ({ operation: 'create', path, content: b64(text) })) } satisfies ChangeFilesOptions;
+    const res = await alice.api.post(`/repos/${repo.full_name}/contents`, body);
+    if (res.status !== 201) throw new Error(`write files: ${res.status} ${res.text}`);
   };
 
   beforeAll(async () => {
@@ -137,6 +155,172 @@ describe.each(layoutsUnderTest())('repository git data (%s layout)', (kind) => {
       await commitOnDisk(layout, archived.id, 'side', [{ path: 's.txt', content: 's' }], 'side');
       expect((await alice.api.patch(`/repos/${archived.full_name}`, { archived: true })).status).toBe(200);
       expect((await alice.api.put(`/repos/${archived.full_name}/branches/main`, { new_commit_id: 'side', force: true })).status).toBe(423);
+    });
+  });
+
+  describe('issue templates and config', () => {
+    const form = [
+      'name: Feature',
+      'description: Ask for a feature',
+      'labels: [enhancement]',
+      'body:',
+      '  - type: textarea',
+      '    id: what',
+      '    attributes: { label: What }',
+      '    validations: { required: true }',
+    ].join('\n');
+
+    it('should list the default branch’s valid templates from every template directory, warning of the others', async () => {
+      const repo = await createRepo(alice);
+      await writeFiles(repo, {
+        '.gitea/ISSUE_TEMPLATE/bug.md': '---\nname: Bug\nabout: Report a bug\ntitle: "[bug] "\nlabels: bug\n---\nWhat happened?\n',
+        '.gitea/ISSUE_TEMPLATE/config.yml': 'blank_issues_enabled: false\n',
+        '.gitea/ISSUE_TEMPLATE/notes.txt': 'not a template',
+        '.github/ISSUE_TEMPLATE/feature.yaml': form,
+        '.github/ISSUE_TEMPLATE/broken.yml': 'name: Broken\nabout: no body\n',
+      });
+      const res = await alice.api.get<IssueTemplate[]>(`/repos/${repo.full_name}/issue_templates`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-gitea-warning')).toBe('error occurs when parsing issue template: count=1');
+      expect(res.body).toEqual([
+        {
+          name: 'Bug',
+          title: '[bug] ',
+          about: 'Report a bug',
+          labels: ['bug'],
+          assignees: null,
+          ref: 'refs/heads/',
+          content: 'What happened?\n',
+          body: null,
+          file_name: '.gitea/ISSUE_TEMPLATE/bug.md',
+        },
+        {
+          name: 'Feature',
+          title: '',
+          about: 'Ask for a feature',
+          labels: ['enhancement'],
+          assignees: null,
+          ref: 'refs/heads/',
+          content: '',
+          body: [{ type: 'textarea', id: 'what', attributes: { label: 'What' }, validations: { required: true }, visible: ['form', 'content'] }],
+          file_name: '.github/ISSUE_TEMPLATE/feature.yaml',
+        },
+      ]);
+      const none = await createRepo(alice);
+      const empty = await alice.api.get<IssueTemplate[]>(`/repos/${none.full_name}/issue_templates`);
+      expect(empty.body).toEqual([]);
+      expect(empty.headers.get('x-gitea-warning')).toBeNull();
+    });
+
+    it('should answer the issue config, its defaults, and whether it is valid', async () => {
+      const repo = await createRepo(alice);
+      const defaults = await alice.api.get<IssueConfig>(`/repos/${repo.full_name}/issue_config`);
+      expect(defaults.body).toEqual({ blank_issues_enabled: true, contact_links: [] });
+      expect((await alice.api.get<IssueConfigValidation>(`/repos/${repo.full_name}/issue_config/validate`)).body).toEqual({ valid: true, message: '' });
+      await writeFiles(repo, {
+        '.github/ISSUE_TEMPLATE/config.yaml': 'blank_issues_enabled: false\ncontact_links:\n  - name: Forum\n    url: https://forum.example.com\n    about: Questions go there\n',
+      });
+      expect((await alice.api.get<IssueConfig>(`/repos/${repo.full_name}/issue_config`)).body).toEqual({
+        blank_issues_enabled: false,
+        contact_links: [{ name: 'Forum', url: 'https://forum.example.com', about: 'Questions go there' }],
+      });
+      // A .gitea config comes before a .github one; an invalid one falls back to the defaults.
+      await writeFiles(repo, { '.gitea/ISSUE_TEMPLATE/config.yml': 'contact_links:\n  - name: Chat\n    about: x\n' });
+      expect((await alice.api.get<IssueConfig>(`/repos/${repo.full_name}/issue_config`)).body).toEqual({ blank_issues_enabled: true, contact_links: [] });
+      expect((await alice.api.get<IssueConfigValidation>(`/repos/${repo.full_name}/issue_config/validate`)).body).toEqual({
+        valid: false,
+        message: 'contact_link at position 1 is missing url key',
+      });
+    });
+
+    it('should read nothing from an empty repository and hide private ones', async () => {
+      const empty = await createRepo(alice, { auto_init: false });
+      expect((await alice.api.get(`/repos/${empty.full_name}/issue_templates`)).body).toEqual([]);
+      expect((await alice.api.get(`/repos/${empty.full_name}/issue_config`)).body).toEqual({ blank_issues_enabled: true, contact_links: [] });
+      const priv = await createRepo(alice, { private: true });
+      for (const path of ['issue_templates', 'issue_config', 'issue_config/validate']) {
+        expect((await bob.api.get(`/repos/${priv.full_name}/${path}`)).status).toBe(404);
+        expect((await api.anonymous.get(`/repos/${priv.full_name}/${path}`)).status).toBe(404);
+      }
+      expect((await api.anonymous.get(`/repos/${alice.username}/nope/issue_templates`)).status).toBe(404);
+    });
+  });
+
+  describe('editorconfig/{filepath}', () => {
+    it('should answer the root .editorconfig’s properties for a file, at a ref', async () => {
+      const repo = await createRepo(alice);
+      await writeFiles(repo, {
+        '.editorconfig': 'root = true\n\n[*]\nindent_style = space\nindent_size = 2\nend_of_line = lf\ncharset = utf-8\ntrim_trailing_whitespace = true\n\n[*.go]\nindent_style = tab\nindent_size = unset\n\n[Makefile]\nindent_style = tab\n',
+      });
+      const ts = await alice.api.get<EditorConfigDefinition>(`/repos/${repo.full_name}/editorconfig/src/app.ts`);
+      expect(ts.status).toBe(200);
+      expect(ts.body).toEqual({ charset: 'utf-8', indent_style: 'space', indent_size: '2', end_of_line: 'lf' });
+      expect((await alice.api.get(`/repos/${repo.full_name}/editorconfig/main.go`)).body).toEqual({ charset: 'utf-8', indent_style: 'tab', indent_size: 'tab', end_of_line: 'lf' });
+      expect((await alice.api.get(`/repos/${repo.full_name}/editorconfig/Makefile`)).body).toMatchObject({ indent_style: 'tab' });
+      const first = (await alice.api.get<Branch>(`/repos/${repo.full_name}/branches/main`)).body.commit.id;
+      await alice.api.put(`/repos/${repo.full_name}/contents/.editorconfig`, {
+        content: b64('[*]\nindent_style = tab\n'),
+        sha: (await alice.api.get<{ sha: string }>(`/repos/${repo.full_name}/contents/.editorconfig`)).body.sha,
+      });
+      expect((await alice.api.get(`/repos/${repo.full_name}/editorconfig/a.ts`)).body).toEqual({ indent_style: 'tab', indent_size: 'tab' });
+      expect((await alice.api.get(`/repos/${repo.full_name}/editorconfig/a.ts?ref=${first}`)).body).toMatchObject({ indent_style: 'space' });
+    });
+
+    it('should answer 404 without .editorconfig or ref, 422 for a malformed path, 404 to outsiders of a private repository', async () => {
+      const repo = await createRepo(alice);
+      const none = await alice.api.get(`/repos/${repo.full_name}/editorconfig/a.ts`);
+      expect(none.status).toBe(404);
+      expect(none.body).toEqual(giteaError());
+      await writeFiles(repo, { '.editorconfig': '[*]\nindent_style = tab\n' });
+      expect((await alice.api.get(`/repos/${repo.full_name}/editorconfig/a.ts?ref=nope`)).status).toBe(404);
+      expect((await alice.api.get(`/repos/${repo.full_name}/editorconfig/docs%2F..%2F..%2Fetc`)).status).toBe(422);
+      expect((await alice.api.get(`/repos/${repo.full_name}/editorconfig/.git%2Fconfig`)).status).toBe(422);
+      const priv = await createRepo(alice, { private: true });
+      await writeFiles(priv, { '.editorconfig': '[*]\nindent_style = tab\n' });
+      expect((await alice.api.get(`/repos/${priv.full_name}/editorconfig/a.ts`)).status).toBe(200);
+      expect((await bob.api.get(`/repos/${priv.full_name}/editorconfig/a.ts`)).status).toBe(404);
+    });
+  });
+
+  describe('git/notes/{sha}', () => {
+    it('should answer a commit’s note with the notes commit that wrote it, also under fan-out', async () => {
+      const repo = await createRepo(alice);
+      const sha = await write(repo, 'n.txt', 'n');
+      await gitOnDisk(layout, repo.id, ['notes', 'add', '-m', 'Reviewed-by: someone', sha]);
+      const notesHead = (await gitOnDisk(layout, repo.id, ['rev-parse', 'refs/notes/commits'])).trim();
+      const res = await alice.api.get<Note>(`/repos/${repo.full_name}/git/notes/${sha}`);
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe('Reviewed-by: someone\n');
+      expect(res.body.commit).toMatchObject({ sha: notesHead, stats: expect.any(Object) });
+      expect(res.body.commit.files).toEqual([{ filename: sha, status: 'added' }]);
+      expect((await alice.api.get<Note>(`/repos/${repo.full_name}/git/notes/main?files=false`)).body.commit.files).toBeNull();
+
+      // git stores notes under fan-out directories (ab/cdef…) once there are many.
+      const other = await write(repo, 'm.txt', 'm');
+      const blob = (await gitOnDisk(layout, repo.id, ['hash-object', '-w', '--stdin'], 'Fanned out\n')).trim();
+      const inner = (await gitOnDisk(layout, repo.id, ['mktree'], `100644 blob ${blob}\t${other.slice(2)}\n`)).trim();
+      const root = (await gitOnDisk(layout, repo.id, ['mktree'], `040000 tree ${inner}\t${other.slice(0, 2)}\n`)).trim();
+      const notesCommit = (await gitOnDisk(layout, repo.id, ['commit-tree', root, '-p', notesHead, '-m', 'fan out'])).trim();
+      await gitOnDisk(layout, repo.id, ['update-ref', 'refs/notes/commits', notesCommit]);
+      const fanned = await alice.api.get<Note>(`/repos/${repo.full_name}/git/notes/${other}`);
+      expect(fanned.body.message).toBe('Fanned out\n');
+      expect(fanned.body.commit.sha).toBe(notesCommit);
+    });
+
+    it('should answer 404 without a note or commit, 422 for a bad ref, and hide private repositories', async () => {
+      const repo = await createRepo(alice, { private: true });
+      const sha = await write(repo, 'a.txt', 'a');
+      const noNotes = await alice.api.get(`/repos/${repo.full_name}/git/notes/${sha}`);
+      expect(noNotes.status).toBe(404);
+      expect(noNotes.body).toEqual(giteaError(`commit doesn't exist: ${sha}`));
+      await gitOnDisk(layout, repo.id, ['notes', 'add', '-m', 'x', sha]);
+      const parent = (await gitOnDisk(layout, repo.id, ['rev-parse', `${sha}^`])).trim();
+      expect((await alice.api.get(`/repos/${repo.full_name}/git/notes/${parent}`)).status).toBe(404);
+      expect((await alice.api.get(`/repos/${repo.full_name}/git/notes/${'0'.repeat(40)}`)).status).toBe(404);
+      expect((await alice.api.get(`/repos/${repo.full_name}/git/notes/a..b`)).status).toBe(422);
+      expect((await alice.api.get(`/repos/${repo.full_name}/git/notes/${sha}`)).status).toBe(200);
+      expect((await bob.api.get(`/repos/${repo.full_name}/git/notes/${sha}`)).status).toBe(404);
+      expect((await api.anonymous.get(`/repos/${repo.full_name}/git/notes/${sha}`)).status).toBe(404);
     });
   });
 });

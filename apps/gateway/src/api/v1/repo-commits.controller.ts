@@ -9,6 +9,7 @@ import {
   type Commit,
   type CommitStatus,
   type Compare,
+  type Note,
   type Page,
   type RawText,
 } from '@gitforge/contracts';
@@ -147,6 +148,17 @@ export class RepoCommitsController {
       );
     }
     return this.rpc.call<Commit>(CommitPatterns.get, { actor, params: { owner, repo, sha }, query });
+  }
+
+  @Get('git/notes/:sha')
+  note(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+    @Query() query: QueryParams,
+  ): Promise<Note> {
+    return this.rpc.call<Note>(CommitPatterns.note, { actor, params: { owner, repo, sha }, query });
   }
 
   @Get('compare/*')
