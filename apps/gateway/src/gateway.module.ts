@@ -13,6 +13,7 @@ import { AdminUnadoptedController } from './api/v1/admin-unadopted.controller.js
 import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } from './api/v1/labels-milestones.controller.js';
 import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
+import { RepoFilesController } from './api/v1/repo-files.controller.js';
 import { RepoLanguagesController, RepoLicensesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
 import { PackageRegistryController, PackagesController } from './api/v1/packages.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
@@ -90,6 +91,7 @@ import { Paged } from './http/paged.js';
     AdminUserKeysController,
     RepoLanguagesController,
     RepoLicensesController,
+    RepoFilesController,
     TopicSearchController,
     RepoCommitsController,
     RepoHooksController,

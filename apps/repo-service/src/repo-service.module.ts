@@ -18,6 +18,7 @@ import { PullsGitModule } from './pulls/pulls-git.module.js';
 import { PackagesModule } from './packages/packages.module.js';
 import { ReleasesModule } from './releases/releases.module.js';
 import { RepoTeamsModule } from './repo-teams/repo-teams.module.js';
+import { RepoFilesModule } from './repo-files/repo-files.module.js';
 import { ReposModule } from './repos/repos.module.js';
 import { SmartHttpModule } from './smart-http/smart-http.module.js';
 import { SshModule } from './ssh/ssh.module.js';
@@ -58,6 +59,7 @@ import { WatchesModule } from './watches/watches.module.js';
     DeployKeysModule,
     LanguagesModule,
     LicensesModule,
+    RepoFilesModule,
     ReleasesModule,
     MaintenanceModule,
     PackagesModule,

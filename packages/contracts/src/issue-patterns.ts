@@ -86,6 +86,8 @@ export const TrackedTimePatterns = definePatterns('issue', {
   reset: 'issues.times.reset',
   delete: 'issues.times.delete',
   listForRepo: 'times.repo.list',
+  /** Deprecated `GET /repos/{owner}/{repo}/times/{user}`: every time one user logged in a repository. */
+  listForRepoUser: 'times.repo.user.list',
   listForActor: 'times.actor.list',
   startStopwatch: 'issues.stopwatch.start',
   stopStopwatch: 'issues.stopwatch.stop',

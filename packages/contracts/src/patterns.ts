@@ -342,6 +342,7 @@ export const BranchPatterns = definePatterns('repo', {
   get: 'repos.branches.get',
   create: 'repos.branches.create',
   rename: 'repos.branches.rename',
+  update: 'repos.branches.update',
   delete: 'repos.branches.delete',
 });
 
@@ -389,6 +390,16 @@ export const CommitPatterns = definePatterns('repo', {
   /** A commit's raw `.diff` or `.patch`. */
   raw: 'repos.commits.raw',
   compare: 'repos.commits.compare',
+  /** A commit's note from refs/notes/commits. */
+  note: 'repos.commits.note',
+});
+
+/** Files read from a branch for the API: issue templates and config, `.editorconfig`. */
+export const RepoFilePatterns = definePatterns('repo', {
+  issueTemplates: 'repos.issue_templates.list',
+  issueConfig: 'repos.issue_config.get',
+  validateIssueConfig: 'repos.issue_config.validate',
+  editorconfig: 'repos.editorconfig.get',
 });
 
 export const CommitStatusPatterns = definePatterns('repo', {

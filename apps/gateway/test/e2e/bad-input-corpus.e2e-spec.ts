@@ -461,6 +461,8 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     '/repos/{repo}/statuses/{ref}',
     '/repos/{repo}/git/commits/{ref}.diff',
     '/repos/{repo}/editorconfig/{ref}',
+    '/repos/{repo}/editorconfig/README.md?ref={ref}',
+    '/repos/{repo}/git/notes/{ref}',
     '/repos/{repo}/releases/tags/{ref}',
     '/repos/{repo}/archive/{ref}.tar.gz',
     '/repos/{repo}/archive/{ref}.bundle',

@@ -282,6 +282,31 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
   });
 
   describe("the repository's tracker settings and permissions", () => {
+    it("should list one user's times of a repository (deprecated times/{user}) to that user and administrators only", async () => {
+      const r = await createRepo(alice);
+      await addCollaborator(r, bob);
+      const i = await createIssue(alice, r);
+      const bobs = (await add(bob.api, r, i, { time: 60 })).body;
+      await add(alice.api, r, i, { time: 30 });
+      const own = await bob.api.get<TrackedTime[]>(`/repos/${r.full_name}/times/${bob.username}`);
+      expect(own.status).toBe(200);
+      expect(own.body).toEqual([expect.objectContaining({ id: bobs.id, user_name: bob.username, time: 60, issue_id: i.id })]);
+      expect(own.headers.get('x-total-count')).toBeNull();
+      // The repository administrator may ask for anyone's; a writer only for their own.
+      expect((await alice.api.get<TrackedTime[]>(`/repos/${r.full_name}/times/${bob.username}`)).body.map((t) => t.id)).toEqual([bobs.id]);
+      const refused = await bob.api.get(`/repos/${r.full_name}/times/${alice.username}`);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual(giteaError('query by user not allowed; not enough rights'));
+      expect((await alice.api.get(`/repos/${r.full_name}/times/${uniqueName('nobody')}`)).status).toBe(404);
+      expect((await api.anonymous.get(`/repos/${r.full_name}/times/${bob.username}`)).status).toBe(401);
+      const secret = await createRepo(alice, { private: true });
+      expect((await carol.api.get(`/repos/${secret.full_name}/times/${carol.username}`)).status).toBe(404);
+      await tracker(r, { enable_time_tracker: false });
+      const off = await bob.api.get(`/repos/${r.full_name}/times/${bob.username}`);
+      expect(off.status).toBe(400);
+      expect(off.body).toEqual(giteaError('time tracking disabled'));
+    });
+
     it("should answer Gitea's 400, 404 and 403 while time tracking is off", async () => {
       const r = await createRepo(alice);
       const i = await createIssue(alice, r);

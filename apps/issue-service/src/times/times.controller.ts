@@ -46,6 +46,11 @@ export class TimesController {
     return this.times.delete(req.actor, req.params.owner, req.params.repo, req.params.index, req.params.id);
   }
 
+  @MessagePattern(TrackedTimePatterns.listForRepoUser)
+  listForRepoUser(@Payload() req: RpcRequest<RepoParams & { user: string }>): Promise<TrackedTime[]> {
+    return this.times.listForRepoUser(req.actor, req.params.owner, req.params.repo, req.params.user);
+  }
+
   @MessagePattern(TrackedTimePatterns.listForRepo)
   listForRepo(@Payload() req: RpcRequest<RepoParams, undefined, TimeListQuery & PageQuery>): Promise<Page<TrackedTime>> {
     return this.times.listForRepo(req.actor, req.params.owner, req.params.repo, req.query ?? {}, pageOrAll(req.query));

@@ -67,6 +67,21 @@ export class TimesService {
     return this.page({ ...filter, repoId: repo.id }, page, new Map([[repo.id, repo]]));
   }
 
+  /**
+   * Deprecated `GET /repos/{owner}/{repo}/times/{user}` (Gitea's ListTrackedTimesByUser): all of
+   * one user's times in the repository, unpaged; only that user and administrators may ask.
+   */
+  async listForRepoUser(actor: Actor | null, owner: string, repoName: string, userName: string): Promise<TrackedTime[]> {
+    const a = requireActor(actor);
+    const repo = await this.gate.assign(a, owner, repoName);
+    if (!canRead(repo, 'repo.issues')) throw notFound();
+    if (!timetrackerEnabled(repo)) throw trackingDisabled();
+    const [account] = await this.directory.accountsByNames(null, [userName]);
+    if (!account || account.kind !== 'user') throw notFound(`user does not exist [uid: 0, name: ${userName}]`);
+    if (!repo.isAdmin && !a.isAdmin && a.id !== account.id) throw forbidden('query by user not allowed; not enough rights');
+    return (await this.page({ userId: account.id, repoId: repo.id }, null, new Map([[repo.id, repo]]))).items;
+  }
+
   /** `GET /user/times`: the caller's own times, in repositories whose issues (or pulls) it can still read. */
   async listForActor(actor: Actor | null, query: TimeListQuery, page: ListOptions | null): Promise<Page<TrackedTime>> {
     const a = requireActor(actor);

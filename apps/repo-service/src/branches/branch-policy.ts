@@ -31,6 +31,12 @@ export abstract class BranchPolicy {
    */
   abstract checkFileChange(ctx: RepoContext, actor: Actor, branch: string, paths: string[]): Promise<ContractError | null>;
 
+  /**
+   * The error to answer when the actor may not move `branch` from `oldSha` to `newSha` (403 with
+   * the sentence a `git push` would get from the pre-receive check), or null to allow.
+   */
+  abstract checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string): Promise<ContractError | null>;
+
   /** The error to answer when the branch may not be deleted (403 "branch protected"), or null. */
   abstract checkDelete(ctx: RepoContext, actor: Actor, branch: string): Promise<ContractError | null>;
 
@@ -87,6 +93,11 @@ export class ProtectionRules extends BranchPolicy {
     }
     // gitforge keeps no signing keys: a rule requiring signed commits refuses every API change.
     return rule.requireSignedCommits ? cannotCommit : null;
+  }
+
+  async checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string): Promise<ContractError | null> {
+    const [decision] = await this.push.checkRefUpdates({ ...ctx, actor }, [{ oldSha, newSha, ref: `refs/heads/${branch}` }]);
+    return decision && !decision.allowed ? forbidden(decision.message) : null;
   }
 
   async checkDelete(ctx: RepoContext, _actor: Actor, branch: string): Promise<ContractError | null> {

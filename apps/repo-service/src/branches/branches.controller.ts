@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { BranchPatterns, normalizeListOptions, type Branch, type CreateBranchRepoOption, type Page, type RenameBranchRepoOption, type RpcRequest } from '@gitforge/contracts';
+import { BranchPatterns, normalizeListOptions, type Branch, type CreateBranchRepoOption, type Page, type RenameBranchRepoOption, type RpcRequest, type UpdateBranchRepoOption } from '@gitforge/contracts';
 import { BranchesService } from './branches.service.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -27,6 +27,11 @@ export class BranchesController {
   @MessagePattern(BranchPatterns.rename)
   rename(@Payload() req: RpcRequest<RepoParams & { branch: string }, RenameBranchRepoOption>): Promise<void> {
     return this.branches.rename(req.actor, req.params.owner, req.params.repo, req.params.branch, req.body);
+  }
+
+  @MessagePattern(BranchPatterns.update)
+  update(@Payload() req: RpcRequest<RepoParams & { branch: string }, UpdateBranchRepoOption>): Promise<void> {
+    return this.branches.update(req.actor, req.params.owner, req.params.repo, req.params.branch, req.body);
   }
 
   @MessagePattern(BranchPatterns.delete)

@@ -4,10 +4,12 @@ import {
   forbidden,
   notFound,
   pageOf,
+  unprocessable,
   type Actor,
   type Branch,
   type CreateBranchRepoOption,
   type RenameBranchRepoOption,
+  type UpdateBranchRepoOption,
   type ListOptions,
   type Page,
 } from '@gitforge/contracts';
@@ -119,6 +121,36 @@ export class BranchesService {
       { oldSha: head, newSha: zeroId(head), ref: `refs/heads/${from}` },
       { oldSha: zeroId(head), newSha: head, ref: `refs/heads/${to}` },
     ]);
+  }
+
+  /**
+   * `PUT …/branches/{branch}` (Gitea's UpdateBranch): moves an existing branch to another commit
+   * as a push with a lease would. Branch protection decides as for `git push`; a move that is not
+   * a fast-forward needs `force`; a stale `old_commit_id` changes nothing. Watchers hear a push.
+   */
+  async update(actor: Actor | null, owner: string, repo: string, name: string, body: UpdateBranchRepoOption): Promise<void> {
+    const { view, actor: a } = await this.writable(actor, owner, repo);
+    const ctx = view.ctx;
+    const head = await this.refs.branchHead(view.repoId, name);
+    if (!head) throw notFound("Branch doesn't exist.");
+    if (body.old_commit_id) {
+      const expected = await this.refs.anyCommit(view.repoId, body.old_commit_id);
+      if (expected?.sha !== head) throw new ContractError('conflict', `The branch has been updated: its head is ${head}, not ${body.old_commit_id}.`);
+    }
+    const target = await this.refs.anyCommit(view.repoId, body.new_commit_id);
+    if (!target) throw unprocessable(`object does not exist [id: ${body.new_commit_id}, rel_path: ]`);
+    if (target.sha === head) return;
+    if (!body.force && !(await this.git.isAncestor(view.repoId, head, target.sha))) {
+      throw new ContractError('conflict', 'The update is not a fast-forward.');
+    }
+    const refused = await this.policy.checkUpdate(ctx, a, name, head, target.sha);
+    if (refused) throw refused;
+    await this.db.transaction(async () => {
+      const moved = await this.writer.updateRef(view.repoId, `refs/heads/${name}`, target.sha, head, view.objectFormat);
+      if (moved !== 'ok') throw new ContractError('conflict', `branch ${name} was updated concurrently; try again`);
+      return null;
+    });
+    await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: target.sha, ref: `refs/heads/${name}` }]);
   }
 
   async delete(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CommitPatterns, normalizeListOptions, type Commit, type Compare, type Page, type RawText, type RpcRequest } from '@gitforge/contracts';
+import { CommitPatterns, normalizeListOptions, type Commit, type Compare, type Note, type Page, type RawText, type RpcRequest } from '@gitforge/contracts';
 import { CommitsService, type CommitListQuery } from './commits.service.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -17,6 +17,11 @@ export class CommitsController {
   @MessagePattern(CommitPatterns.get)
   get(@Payload() req: RpcRequest<RepoParams & { sha: string }, undefined, CommitListQuery>): Promise<Commit> {
     return this.commits.get(req.actor, req.params.owner, req.params.repo, req.params.sha, req.query);
+  }
+
+  @MessagePattern(CommitPatterns.note)
+  note(@Payload() req: RpcRequest<RepoParams & { sha: string }, undefined, CommitListQuery>): Promise<Note> {
+    return this.commits.note(req.actor, req.params.owner, req.params.repo, req.params.sha, req.query);
   }
 
   @MessagePattern(CommitPatterns.raw)

@@ -9,6 +9,7 @@ import {
   type Commit,
   type Compare,
   type ListOptions,
+  type Note,
   type Page,
   type RawText,
 } from '@gitforge/contracts';
@@ -39,6 +40,9 @@ export function flag(value: unknown): boolean {
   if (value === undefined || value === null || value === '') return true;
   return ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(String(value));
 }
+
+/** Where `git notes` keeps the notes Gitea shows. */
+const NOTES_REF = 'refs/notes/commits';
 
 /** Gitea's [git] COMMITS_RANGE_SIZE. */
 const COMMITS_RANGE_SIZE = 50;
@@ -93,6 +97,41 @@ export class CommitsService {
     const [logged] = await this.log.log(view.repoId, { revs: [commit.sha], noWalk: true });
     const [api] = await this.toCommits(view, actor, [logged!], query);
     return api!;
+  }
+
+  /**
+   * `GET …/git/notes/{sha}` (Gitea's GetNote): the note refs/notes/commits holds for a commit,
+   * found through the notes tree's fan-out directories, with the notes commit that last wrote it.
+   */
+  async note(actor: Actor | null, owner: string, repo: string, sha: string, query: CommitListQuery): Promise<Note> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    if (!isValidRefName(sha) && !/^[0-9a-f]+$/.test(sha)) throw unprocessable(`no valid ref or sha: ${sha}`);
+    const commit = await this.refs.anyCommit(view.repoId, sha);
+    if (!commit) throw notFound(`object does not exist [id: ${sha}, rel_path: ]`);
+    const missing = notFound(`commit doesn't exist: ${sha}`);
+    const notesSha = await this.objects.resolveCommit(view.repoId, NOTES_REF);
+    const notes = notesSha ? await this.objects.commit(view.repoId, notesSha) : null;
+    if (!notes) throw missing;
+    let tree = notes.tree;
+    let rest = commit.sha;
+    let path = '';
+    for (;;) {
+      const entries = (await this.objects.tree(view.repoId, tree)) ?? [];
+      const blob = entries.find((e) => e.name === rest && e.type === 'blob');
+      if (blob) {
+        path += rest;
+        const message = await this.objects.blob(view.repoId, blob.sha);
+        const [last] = await this.log.log(view.repoId, { revs: [notes.sha], path, maxCount: 1 });
+        if (!message || !last) throw missing;
+        const [api] = await this.toCommits(view, actor, [last], { ...query, stat: 'true' });
+        return { message: message.toString('utf8'), commit: api! };
+      }
+      const dir = entries.find((e) => e.name === rest.slice(0, 2) && e.type === 'tree');
+      if (!dir || rest.length <= 2) throw missing;
+      path += `${rest.slice(0, 2)}/`;
+      rest = rest.slice(2);
+      tree = dir.sha;
+    }
   }
 
   /** Gitea's GetRawDiff: `.diff` against the first parent (`git show` for a root), `.patch` via format-patch. */

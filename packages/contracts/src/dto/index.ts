@@ -31,6 +31,7 @@ export * from './hook/edit-hook-option.dto.js';
 export * from './repo/create-tag-option.dto.js';
 export * from './repo/update-branch-protection-priories.dto.js';
 export * from './repo/rename-branch-repo-option.dto.js';
+export * from './repo/update-branch-repo-option.dto.js';
 export * from './repo/get-files-options.dto.js';
 export * from './repo/repo-topic-options.dto.js';
 export * from './admin/rename-user-option.dto.js';

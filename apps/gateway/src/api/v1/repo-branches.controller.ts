@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import {
   BranchPatterns,
   CreateBranchRepoOption,
   RenameBranchRepoOption,
+  UpdateBranchRepoOption,
   type Actor,
   type Branch,
   type Page,
@@ -61,6 +62,18 @@ export class RepoBranchesController {
     @Body() body: RenameBranchRepoOption,
   ): Promise<void> {
     await this.rpc.call(BranchPatterns.rename, { actor, params: { owner, repo, branch }, body });
+  }
+
+  @Put('*')
+  @HttpCode(204)
+  async update(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('*') branch: string,
+    @Body() body: UpdateBranchRepoOption,
+  ): Promise<void> {
+    await this.rpc.call(BranchPatterns.update, { actor, params: { owner, repo, branch }, body });
   }
 
   @Delete('*')

@@ -9,6 +9,7 @@ import {
   type Commit,
   type CommitStatus,
   type Compare,
+  type Note,
   type Page,
   type RawText,
 } from '@gitforge/contracts';
@@ -100,6 +101,22 @@ export class RepoCommitsController {
     return this.commit(actor, owner, repo, rest, query, reply);
   }
 
+  /**
+   * Gitea's `git/commits/{sha}.{diffType}`. The suffix is matched as `diff` or `patch` only, so
+   * a ref with another dot in it (`v1.0`) still reaches `git/commits/{sha}`.
+   */
+  @Get('git/commits/:sha.:diffType(^diff$|^patch$)')
+  async gitCommitRaw(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+    @Param('diffType') diffType: 'diff' | 'patch',
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    return sendText(reply, await this.rpc.call<RawText>(CommitPatterns.raw, { actor, params: { owner, repo, sha, type: diffType } }));
+  }
+
   @Get('git/commits/:sha')
   gitCommit(
     @CurrentActor() actor: Actor | null,
@@ -131,6 +148,17 @@ export class RepoCommitsController {
       );
     }
     return this.rpc.call<Commit>(CommitPatterns.get, { actor, params: { owner, repo, sha }, query });
+  }
+
+  @Get('git/notes/:sha')
+  note(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Param('sha') sha: string,
+    @Query() query: QueryParams,
+  ): Promise<Note> {
+    return this.rpc.call<Note>(CommitPatterns.note, { actor, params: { owner, repo, sha }, query });
   }
 
   @Get('compare/*')

@@ -73,6 +73,13 @@ export class TimesController {
     return this.rpc.call(TrackedTimePatterns.listForRepo, { actor, params, query });
   }
 
+  /** Deprecated in Gitea for `times?user=`; unpaged, with no paging headers. */
+  @Get('repos/:owner/:repo/times/:user')
+  @Access({ scope: 'repository' })
+  listForRepoUser(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; user: string }): Promise<TrackedTime[]> {
+    return this.rpc.call(TrackedTimePatterns.listForRepoUser, { actor, params });
+  }
+
   @Get('user/times')
   @Access({ signIn: true, scope: 'user' })
   @Paginated({ link: false })

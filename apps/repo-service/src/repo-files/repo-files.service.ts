@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { parseFromFilesSync } from 'editorconfig';
+import {
+  notFound,
+  type Actor,
+  type EditorConfigDefinition,
+  type IssueConfig,
+  type IssueConfigValidation,
+  type IssueTemplate,
+  type IssueTemplates,
+} from '@gitforge/contracts';
+import { PlatformConfig } from '@gitforge/platform';
+import { RepoAccessService } from '../access/repo-access.service.js';
+import { codeReader, type RepoView } from '../contents/repo-view.js';
+import { requireTreePath } from '../contents/tree-path.js';
+import { GitObjects, type GitCommit } from '../git/git-objects.js';
+import { Refs } from '../git/refs.js';
+import { ISSUE_CONFIG_PATHS, ISSUE_TEMPLATE_DIRS, parseIssueConfig, parseIssueTemplate, TemplateError, templateType } from './issue-template.parser.js';
+
+/** Gitea's [ui] MAX_DISPLAY_FILE_SIZE: a larger template or `.editorconfig` is not read. */
+const MAX_DISPLAY_FILE_SIZE = 8 * 1024 * 1024;
+/** Gitea reads at most this much of the issue config. */
+const MAX_ISSUE_CONFIG_BYTES = 1024 * 1024;
+/** The `.editorconfig` properties in Gitea's answer (its Definition's JSON fields), in its order. */
+const EDITORCONFIG_FIELDS = ['charset', 'indent_style', 'indent_size', 'end_of_line'];
+
+/** Files of a branch that shape the API: issue templates, the issue config, `.editorconfig`. */
+@Injectable()
+export class RepoFilesService {
+  constructor(
+    private readonly access: RepoAccessService,
+    private readonly objects: GitObjects,
+    private readonly refs: Refs,
+    private readonly config: PlatformConfig,
+  ) {}
+
+  /** `GET …/issue_templates`: the valid templates of every template directory of the default branch. */
+  async issueTemplates(actor: Actor | null, owner: string, repo: string): Promise<IssueTemplates> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const result: IssueTemplates = { templates: [], invalid: 0 };
+    const commit = await this.defaultBranchCommit(view);
+    if (!commit) return result;
+    const found: IssueTemplate[] = [];
+    for (const dir of ISSUE_TEMPLATE_DIRS) {
+      const tree = await this.objects.entry(view.repoId, commit, dir);
+      if (tree?.type !== 'tree') continue;
+      for (const entry of (await this.objects.tree(view.repoId, tree.sha)) ?? []) {
+        const fileName = `${dir}/${entry.name}`;
+        if (!templateType(fileName)) continue;
+        const content = entry.type === 'blob' ? await this.readSmall(view.repoId, entry.sha, MAX_DISPLAY_FILE_SIZE) : null;
+        try {
+          if (content === null) throw new TemplateError(`${fileName} cannot be read`);
+          found.push(parseIssueTemplate(fileName, content));
+        } catch (err) {
+          if (!(err instanceof TemplateError)) throw err;
+          result.invalid++;
+        }
+      }
+    }
+    result.templates = found;
+    return result;
+  }
+
+  /** `GET …/issue_config`: the default branch's config, or the defaults when it is missing or invalid. */
+  async issueConfig(actor: Actor | null, owner: string, repo: string): Promise<IssueConfig> {
+    return (await this.readIssueConfig(actor, owner, repo)).config;
+  }
+
+  /** `GET …/issue_config/validate`: whether the config parses, and why not. */
+  async validateIssueConfig(actor: Actor | null, owner: string, repo: string): Promise<IssueConfigValidation> {
+    const { error } = await this.readIssueConfig(actor, owner, repo);
+    return { valid: error === null, message: error ?? '' };
+  }
+
+  /**
+   * `GET …/editorconfig/{filepath}`: the properties the root `.editorconfig` of `ref` (default
+   * branch) gives that file; 404 when there is none.
+   */
+  async editorconfig(actor: Actor | null, owner: string, repo: string, rawPath: string, ref?: string): Promise<EditorConfigDefinition> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const path = requireTreePath(rawPath);
+    if (path === '') throw notFound();
+    const input = ref?.trim() || view.ctx.repo.defaultBranch;
+    const resolved = view.ctx.repo.isEmpty ? null : await this.refs.resolve(view.repoId, input, view.objectFormat);
+    if (!resolved) throw notFound(`object does not exist [id: ${input}, rel_path: ]`);
+    const entry = await this.objects.entry(view.repoId, resolved.commit, '.editorconfig');
+    const content = entry?.type === 'blob' ? await this.readSmall(view.repoId, entry.sha, MAX_DISPLAY_FILE_SIZE - 1) : null;
+    if (content === null) throw notFound('object does not exist [id: , rel_path: .editorconfig]');
+    // The file is matched as if the repository were the filesystem root: only the root file applies.
+    // parseFromFilesSync is the library's entry point that takes contents instead of reading the disk.
+    const props = parseFromFilesSync(`/${path}`, [{ name: '/.editorconfig', contents: Buffer.from(content) }], { root: '/', unset: true });
+    const definition: EditorConfigDefinition = {};
+    for (const field of EDITORCONFIG_FIELDS) {
+      const value = props[field];
+      if (value !== undefined && value !== '') definition[field] = String(value);
+    }
+    return definition;
+  }
+
+  private async readIssueConfig(actor: Actor | null, owner: string, repo: string): Promise<{ config: IssueConfig; error: string | null }> {
+    const view = await codeReader(this.access, this.config, actor, owner, repo);
+    const defaults = (): IssueConfig => ({ blank_issues_enabled: true, contact_links: [] });
+    const commit = await this.defaultBranchCommit(view);
+    if (!commit) return { config: defaults(), error: null };
+    for (const path of ISSUE_CONFIG_PATHS) {
+      const entry = await this.objects.entry(view.repoId, commit, path);
+      if (!entry) continue;
+      if (entry.type !== 'blob') return { config: defaults(), error: null };
+      const data = await this.objects.blob(view.repoId, entry.sha);
+      try {
+        return { config: parseIssueConfig((data ?? Buffer.alloc(0)).subarray(0, MAX_ISSUE_CONFIG_BYTES).toString('utf8')), error: null };
+      } catch (err) {
+        if (!(err instanceof TemplateError)) throw err;
+        return { config: defaults(), error: err.message };
+      }
+    }
+    return { config: defaults(), error: null };
+  }
+
+  private async defaultBranchCommit(view: RepoView): Promise<GitCommit | null> {
+    if (view.ctx.repo.isEmpty) return null;
+    const sha = await this.refs.branchHead(view.repoId, view.ctx.repo.defaultBranch);
+    return sha ? this.objects.commit(view.repoId, sha) : null;
+  }
+
+  /** A blob's text, or null when it is larger than `max` bytes. */
+  private async readSmall(repoId: number, sha: string, max: number): Promise<string | null> {
+    const info = await this.objects.info(repoId, sha);
+    if (!info || info.size > max) return null;
+    const data = await this.objects.blob(repoId, sha);
+    return data ? data.toString('utf8') : null;
+  }
+}
