@@ -78,6 +78,8 @@ export const AttachmentPatterns = definePatterns('issue', {
   getForComment: 'issues.comments.assets.get',
   editForComment: 'issues.comments.assets.edit',
   deleteForComment: 'issues.comments.assets.delete',
+  /** `GET /settings/attachment`: the upload limits this service enforces. */
+  settings: 'issues.assets.settings',
 });
 
 export const TrackedTimePatterns = definePatterns('issue', {

@@ -21,3 +21,4 @@ export * from './admin.js';
 export * from './package.js';
 export * from './actions.js';
 export * from './badge.js';
+export * from './settings.js';
