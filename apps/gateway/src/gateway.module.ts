@@ -13,6 +13,7 @@ import { AdminUnadoptedController } from './api/v1/admin-unadopted.controller.js
 import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } from './api/v1/labels-milestones.controller.js';
 import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
+import { SettingsController } from './api/v1/settings.controller.js';
 import { RepoLanguagesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
 import { PackageRegistryController, PackagesController } from './api/v1/packages.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
@@ -21,6 +22,7 @@ import { RepoSearchController } from './api/v1/repo-search.controller.js';
 import { StarsWatchesController, UserStarsWatchesController } from './api/v1/stars-watches.controller.js';
 import { NotificationsController, RepoNotificationsController } from './api/v1/notifications.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
+import { RepoAssigneesController } from './api/v1/repo-assignees.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
@@ -61,6 +63,7 @@ import { Paged } from './http/paged.js';
   controllers: [
     HealthController,
     MiscController,
+    SettingsController,
     TokenController,
     UserController,
     UsersController,
@@ -78,6 +81,7 @@ import { Paged } from './http/paged.js';
     AdminUnadoptedController,
     TeamsController,
     RepoCollaboratorsController,
+    RepoAssigneesController,
     RepoBranchProtectionsController,
     RepoTagProtectionsController,
     RepoContentsController,

@@ -24,11 +24,11 @@ import {
   type RepoAccess,
   type RepoIssueCounters,
   type User,
+  canBeAssigned,
   idFrom,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient } from '@gitforge/platform';
 import {
-  canBeAssigned,
   canRead,
   canReadIssuesOrPulls,
   canWrite,

@@ -1,0 +1,152 @@
+import type {
+  EditRepoOption,
+  GeneralAPISettings,
+  GeneralAttachmentSettings,
+  GeneralRepoSettings,
+  GeneralUISettings,
+  Organization,
+  Repository,
+  User,
+} from '@gitforge/contracts';
+import { addToTeam, createOrg, createTeam } from './support/accounts.js';
+import { Api, createUser, giteaError, type TestUser } from './support/api.js';
+import { Layout, layoutsUnderTest } from './support/layout.js';
+import { addCollaborator, createRepo } from './support/repos.js';
+
+describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)', (kind) => {
+  let layout: Layout;
+  let api: Api;
+  let alice: TestUser;
+  let writer: TestUser;
+  let reader: TestUser;
+  let outsider: TestUser;
+
+  beforeAll(async () => {
+    layout = await Layout.start(kind, {
+      env: { GITFORGE_ATTACHMENT_MAX_SIZE_MB: '7', GITFORGE_ATTACHMENT_ALLOWED_TYPES: '.txt,image/*' },
+    });
+    api = new Api(layout);
+    [alice, writer, reader, outsider] = await Promise.all([
+      createUser(api, 'alice'),
+      createUser(api, 'writer'),
+      createUser(api, 'reader'),
+      createUser(api, 'outsider'),
+    ]);
+  });
+
+  afterAll(async () => {
+    await layout?.stop();
+  });
+
+  describe('GET /settings/*', () => {
+    it("should answer the API's limits to anyone", async () => {
+      const res = await api.anonymous.get<GeneralAPISettings>('/settings/api');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        max_response_items: 50,
+        default_paging_num: 30,
+        default_git_trees_per_page: 1000,
+        default_max_blob_size: 10 * 1024 * 1024,
+        default_max_response_size: 50 * 1024 * 1024,
+      } satisfies GeneralAPISettings);
+    });
+
+    it('should answer the configured attachment limits', async () => {
+      const res = await api.anonymous.get<GeneralAttachmentSettings>('/settings/attachment');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ enabled: true, allowed_types: '.txt,image/*', max_size: 7, max_files: 5 } satisfies GeneralAttachmentSettings);
+    });
+
+    it('should answer which repository features are off', async () => {
+      const res = await alice.api.get<GeneralRepoSettings>('/settings/repository');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        mirrors_disabled: true,
+        http_git_disabled: false,
+        migrations_disabled: true,
+        stars_disabled: false,
+        time_tracking_disabled: false,
+        lfs_disabled: false,
+      } satisfies GeneralRepoSettings);
+    });
+
+    it('should answer the allowed reactions and Gitea's UI defaults', async () => {
+      const res = await api.anonymous.get<GeneralUISettings>('/settings/ui');
+      expect(res.status).toBe(200);
+      expect(res.body.allowed_reactions).toEqual(['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes']);
+      expect(res.body.default_theme).toBe('gitea-auto');
+      expect(res.body.custom_emojis).toEqual(expect.arrayContaining(['gitea', 'git']));
+    });
+  });
+
+  describe('GET /repos/{owner}/{repo}/assignees and /reviewers', () => {
+    const logins = (users: User[]) => users.map((u) => u.login);
+
+    it("should list a user's repository: writers by name, then the owner; readers may review but not be assigned", async () => {
+      const repo = await createRepo(alice.api, { private: true });
+      await addCollaborator(alice.api, repo, writer, 'write');
+      await addCollaborator(alice.api, repo, reader, 'read');
+
+      const assignees = await reader.api.get<User[]>(`/repos/${repo.full_name}/assignees`);
+      expect(assignees.status).toBe(200);
+      expect(logins(assignees.body)).toEqual([writer.username, alice.username]);
+      expect(assignees.body[0]).toMatchObject({ id: writer.id, login: writer.username, avatar_url: expect.any(String) });
+
+      const reviewers = await writer.api.get<User[]>(`/repos/${repo.full_name}/reviewers`);
+      expect(reviewers.status).toBe(200);
+      expect(logins(reviewers.body)).toEqual([reader.username, writer.username].sort((a, b) => a.localeCompare(b)).concat(alice.username));
+    });
+
+    it('should list the members of teams reaching an organization repository by their units', async () => {
+      const org: Organization = await createOrg(alice.api);
+      const repo = await createRepo(alice.api, { private: true }, org.username);
+      const coders = await createTeam(alice.api, org.username, { permission: 'write', units: ['repo.code', 'repo.pulls'] });
+      const watchers = await createTeam(alice.api, org.username, { permission: 'read', units: ['repo.code', 'repo.pulls'] });
+      const other = await createTeam(alice.api, org.username, { permission: 'write', units: ['repo.code'] });
+      await addToTeam(alice.api, coders.id, writer);
+      await addToTeam(alice.api, watchers.id, reader);
+      await addToTeam(alice.api, other.id, outsider);
+      for (const team of [coders, watchers]) expect((await alice.api.put(`/repos/${repo.full_name}/teams/${team.name}`)).status).toBe(204);
+
+      const assignees = await writer.api.get<User[]>(`/repos/${repo.full_name}/assignees`);
+      expect(assignees.status).toBe(200);
+      // alice is in Owners, which reaches every repository; the organization itself is never listed.
+      expect(logins(assignees.body).sort()).toEqual([alice.username, writer.username].sort());
+
+      const reviewers = await reader.api.get<User[]>(`/repos/${repo.full_name}/reviewers`);
+      expect(reviewers.status).toBe(200);
+      expect(logins(reviewers.body).sort()).toEqual([alice.username, reader.username, writer.username].sort());
+
+      // A member of a team that does not reach the repository cannot see it.
+      expect((await outsider.api.get(`/repos/${repo.full_name}/assignees`)).status).toBe(404);
+    });
+
+    it('should refuse reviewers to readers of a public repository who may not request reviews (403)', async () => {
+      const repo = await createRepo(alice.api);
+      const res = await outsider.api.get(`/repos/${repo.full_name}/reviewers`);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual(giteaError('doer has no permission to get reviewers'));
+      const assignees = await outsider.api.get<User[]>(`/repos/${repo.full_name}/assignees`);
+      expect(assignees.status).toBe(200);
+      expect(logins(assignees.body)).toEqual([alice.username]);
+    });
+
+    it('should refuse reviewers of an archived repository (403)', async () => {
+      const repo = await createRepo(alice.api);
+      expect((await alice.api.patch(`/repos/${repo.full_name}`, { archived: true } satisfies EditRepoOption)).status).toBe(200);
+      expect((await alice.api.get(`/repos/${repo.full_name}/reviewers`)).status).toBe(403);
+      expect((await alice.api.get(`/repos/${repo.full_name}/assignees`)).status).toBe(200);
+    });
+
+    it('should hide a private repository from outsiders (404) and ask anonymous callers for a token (401)', async () => {
+      const repo: Repository = await createRepo(alice.api, { private: true });
+      for (const path of ['assignees', 'reviewers']) {
+        expect((await outsider.api.get(`/repos/${repo.full_name}/${path}`)).status).toBe(404);
+        const anonymous = await api.anonymous.get(`/repos/${repo.full_name}/${path}`);
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.body).toEqual(giteaError('token is required'));
+        expect((await alice.api.get(`/repos/${alice.username}/missing-repo/${path}`)).status).toBe(404);
+      }
+    });
+  });
+});
