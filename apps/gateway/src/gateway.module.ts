@@ -14,6 +14,7 @@ import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } f
 import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { SettingsController } from './api/v1/settings.controller.js';
+import { MarkupController } from './api/v1/markup.controller.js';
 import { RepoLanguagesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
 import { PackageRegistryController, PackagesController } from './api/v1/packages.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
@@ -64,6 +65,7 @@ import { Paged } from './http/paged.js';
     HealthController,
     MiscController,
     SettingsController,
+    MarkupController,
     TokenController,
     UserController,
     UsersController,

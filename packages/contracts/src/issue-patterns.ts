@@ -141,3 +141,8 @@ export const IssueDependencyPatterns = definePatterns('issue', {
   addBlock: 'issues.blocks.add',
   removeBlock: 'issues.blocks.remove',
 });
+
+/** `POST /markdown`, `/markdown/raw` and `/markup` (body MarkupOption): the HTML, as a string. */
+export const MarkupPatterns = definePatterns('issue', {
+  render: 'markup.render',
+});

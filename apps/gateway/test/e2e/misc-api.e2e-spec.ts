@@ -4,6 +4,8 @@ import type {
   GeneralAttachmentSettings,
   GeneralRepoSettings,
   GeneralUISettings,
+  MarkdownOption,
+  MarkupOption,
   Organization,
   Repository,
   User,
@@ -70,7 +72,7 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
       } satisfies GeneralRepoSettings);
     });
 
-    it('should answer the allowed reactions and Gitea's UI defaults', async () => {
+    it("should answer the allowed reactions and Gitea's UI defaults", async () => {
       const res = await api.anonymous.get<GeneralUISettings>('/settings/ui');
       expect(res.status).toBe(200);
       expect(res.body.allowed_reactions).toEqual(['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes']);
@@ -146,6 +148,77 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
         expect(anonymous.status).toBe(401);
         expect(anonymous.body).toEqual(giteaError('token is required'));
         expect((await alice.api.get(`/repos/${alice.username}/missing-repo/${path}`)).status).toBe(404);
+      }
+    });
+  });
+
+  describe('POST /markdown, /markdown/raw, /markup', () => {
+    const root = () => layout.rootUrl;
+
+    it('should render Gitea-flavoured markdown with links into the repository, mentions of real users and issue references', async () => {
+      const res = await api.anonymous.post('/markdown', {
+        Mode: 'gfm',
+        Context: `/${alice.username}/proj/src/branch/main`,
+        Text: `# Title\n\nSee #3, thanks @${writer.username} and @ghost${Date.now()}.\n\n[Link](docs/a.md)\n\n- [x] done\n- [ ] todo`,
+      } satisfies MarkdownOption);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      const repo = `${root()}${alice.username}/proj/`;
+      expect(res.text).toContain('<h1 id="user-content-title">Title</h1>');
+      expect(res.text).toContain(`<a href="${repo}issues/3" class="ref-issue" rel="nofollow">#3</a>`);
+      expect(res.text).toContain(`<a href="${root()}${writer.username}" class="mention" rel="nofollow">@${writer.username}</a>`);
+      expect(res.text).toMatch(/and @ghost\d+\./);
+      expect(res.text).toContain(`<a href="${repo}src/branch/main/docs/a.md" rel="nofollow">Link</a>`);
+      expect(res.text).toContain('<li class="task-list-item"><input type="checkbox" disabled="" checked=""/>done</li>');
+    });
+
+    it('should render plain markdown (the default mode) without references, and sanitise raw HTML', async () => {
+      const res = await alice.api.post('/markdown', { Text: 'see #3\n\n<script>alert(1)</script><b onclick="x()">bold</b>' } satisfies MarkdownOption);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe('<p>see #3</p>\n<b>bold</b>');
+      expect((await api.anonymous.post('/markdown', { Text: '' } satisfies MarkdownOption)).text).toBe('');
+    });
+
+    it('should render the body of /markdown/raw as it is, whatever its content type', async () => {
+      for (const type of ['text/plain', 'application/json', 'application/x-www-form-urlencoded']) {
+        const res = await api.anonymous.request('POST', '/markdown/raw', '**a=b** {"x":1}', { 'content-type': type });
+        expect(res.status).toBe(200);
+        expect(res.text).toBe('<p><strong>a=b</strong> {"x":1}</p>\n');
+      }
+    });
+
+    it('should render a file by its extension against its directory (/markup), 422 for other files', async () => {
+      const res = await api.anonymous.post('/markup', {
+        Mode: 'file',
+        FilePath: 'path/new-file.md',
+        Context: `/${alice.username}/proj/src/branch/main/path`,
+        Text: '[Link](test.md)\n![Image](image.png)',
+      } satisfies MarkupOption);
+      expect(res.status).toBe(200);
+      const repo = `${root()}${alice.username}/proj/`;
+      expect(res.text).toBe(
+        `<p><a href="${repo}src/branch/main/path/test.md" rel="nofollow">Link</a>\n` +
+          `<a href="${repo}media/branch/main/path/image.png" target="_blank" rel="nofollow noopener"><img src="${repo}media/branch/main/path/image.png" alt="Image"/></a></p>\n`,
+      );
+      const unsupported = await api.anonymous.post('/markup', { Mode: 'file', FilePath: 'path/test.unknown', Text: '## Test' } satisfies MarkupOption);
+      expect(unsupported.status).toBe(422);
+      expect(unsupported.body).toEqual(giteaError('unsupported file to render: "path/test.unknown"'));
+    });
+
+    it('should render wiki links in wiki mode (and with the deprecated Wiki flag)', async () => {
+      const wiki = `<p><a href="${root()}${alice.username}/proj/wiki/Link" rel="nofollow">Name</a></p>\n`;
+      const byMode = await api.anonymous.post('/markup', { Mode: 'wiki', Context: `/${alice.username}/proj`, Text: '[[Name|Link]]' } satisfies MarkupOption);
+      expect(byMode.text).toBe(wiki);
+      const byFlag = await api.anonymous.post('/markdown', { Wiki: true, Context: `/${alice.username}/proj`, Text: '[[Name|Link]]' } satisfies MarkdownOption);
+      expect(byFlag.text).toBe(wiki);
+    });
+
+    it("should answer Gitea's 422 for an unknown mode and for fields of the wrong type", async () => {
+      for (const path of ['/markdown', '/markup']) {
+        const res = await api.anonymous.post(path, { Mode: 'unknown', Text: '## Test' } satisfies MarkupOption);
+        expect(res.status).toBe(422);
+        expect(res.body).toEqual(giteaError('Unknown mode: unknown'));
+        expect((await api.anonymous.post(path, { Text: 42 })).status).toBe(422);
       }
     });
   });
