@@ -447,6 +447,8 @@ export const HookDeliveryPatterns = definePatterns('webhook', {
 export const FeedPatterns = definePatterns('webhook', {
   org: 'feeds.org',
   user: 'feeds.user',
+  /** `GET /users/{username}/heatmap`: the last year's actions per 15 minutes (UserHeatmapData[]). */
+  userHeatmap: 'feeds.user.heatmap',
   repo: 'feeds.repo',
   team: 'feeds.team',
 });

@@ -9,7 +9,10 @@ import type {
   Organization,
   Repository,
   User,
+  UserHeatmapData,
+  UserSettingsOptions,
 } from '@gitforge/contracts';
+import { expectEventually } from '@gitforge/platform/testing';
 import { addToTeam, createOrg, createTeam } from './support/accounts.js';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
@@ -220,6 +223,43 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
         expect(res.body).toEqual(giteaError('Unknown mode: unknown'));
         expect((await api.anonymous.post(path, { Text: 42 })).status).toBe(422);
       }
+    });
+  });
+
+  describe('GET /users/{username}/heatmap', () => {
+    const total = (data: UserHeatmapData[]) => data.reduce((n, d) => n + d.contributions, 0);
+
+    it("should count a user's actions per quarter hour, private repositories only for who can read them, nothing to others when activity is hidden", async () => {
+      const heat = await createUser(api, 'heat');
+      await createRepo(heat.api);
+      await createRepo(heat.api, { private: true });
+
+      const own = await expectEventually(async () => {
+        const res = await heat.api.get<UserHeatmapData[]>(`/users/${heat.username}/heatmap`);
+        expect(res.status).toBe(200);
+        expect(total(res.body)).toBe(2);
+        return res.body;
+      });
+      const now = Math.floor(Date.now() / 1000);
+      for (const bucket of own) {
+        expect(bucket.timestamp % 900).toBe(0);
+        expect(bucket.timestamp).toBeGreaterThan(now - 2 * 3600);
+        expect(bucket.timestamp).toBeLessThanOrEqual(now);
+      }
+      expect(total((await outsider.api.get<UserHeatmapData[]>(`/users/${heat.username}/heatmap`)).body)).toBe(1);
+      expect(total((await api.anonymous.get<UserHeatmapData[]>(`/users/${heat.username}/heatmap`)).body)).toBe(1);
+
+      expect((await heat.api.patch('/user/settings', { hide_activity: true } satisfies UserSettingsOptions)).status).toBe(200);
+      const hidden = await outsider.api.get<UserHeatmapData[]>(`/users/${heat.username}/heatmap`);
+      expect(hidden.status).toBe(200);
+      expect(hidden.body).toEqual([]);
+      expect(total((await heat.api.get<UserHeatmapData[]>(`/users/${heat.username}/heatmap`)).body)).toBe(2);
+      expect(total((await api.admin.get<UserHeatmapData[]>(`/users/${heat.username}/heatmap`)).body)).toBe(2);
+    });
+
+    it('should answer 404 for a user that does not exist', async () => {
+      const res = await api.anonymous.get(`/users/nobody${Date.now()}/heatmap`);
+      expect(res.status).toBe(404);
     });
   });
 });
