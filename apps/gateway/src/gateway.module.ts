@@ -14,6 +14,8 @@ import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } f
 import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { SettingsController } from './api/v1/settings.controller.js';
+import { OrgReposDeprecatedController } from './api/v1/org-repos-deprecated.controller.js';
+import { RepoPinsController } from './api/v1/repo-pins.controller.js';
 import { MarkupController } from './api/v1/markup.controller.js';
 import { RepoLanguagesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
 import { PackageRegistryController, PackagesController } from './api/v1/packages.controller.js';
@@ -66,6 +68,8 @@ import { Paged } from './http/paged.js';
     MiscController,
     SettingsController,
     MarkupController,
+    OrgReposDeprecatedController,
+    RepoPinsController,
     TokenController,
     UserController,
     UsersController,

@@ -23,6 +23,8 @@ export const IssuePatterns = definePatterns('issue', {
   movePin: 'issues.pin.move',
   /** `GET /repos/{o}/{r}/issues/pinned`. */
   listPinned: 'issues.pinned.list',
+  /** `GET /repos/{o}/{r}/new_pin_allowed`: NewIssuePinsAllowed. */
+  newPinAllowed: 'issues.pinned.allowed',
   addAssignees: 'issues.assignees.add',
   removeAssignees: 'issues.assignees.remove',
 });

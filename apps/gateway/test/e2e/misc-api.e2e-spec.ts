@@ -6,6 +6,7 @@ import type {
   GeneralUISettings,
   MarkdownOption,
   MarkupOption,
+  NewIssuePinsAllowed,
   Organization,
   Repository,
   User,
@@ -13,10 +14,10 @@ import type {
   UserSettingsOptions,
 } from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
-import { addToTeam, createOrg, createTeam } from './support/accounts.js';
+import { addToTeam, createOrg, createTeam, tokenApi } from './support/accounts.js';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
-import { addCollaborator, createRepo } from './support/repos.js';
+import { addCollaborator, createIssue, createRepo } from './support/repos.js';
 
 describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)', (kind) => {
   let layout: Layout;
@@ -260,6 +261,57 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
     it('should answer 404 for a user that does not exist', async () => {
       const res = await api.anonymous.get(`/users/nobody${Date.now()}/heatmap`);
       expect(res.status).toBe(404);
+    });
+  });
+
+  describe('GET /repos/{owner}/{repo}/new_pin_allowed', () => {
+    it('should say whether another issue or pull request may be pinned (at most 3 of each)', async () => {
+      const repo = await createRepo(alice.api);
+      const fresh = await api.anonymous.get<NewIssuePinsAllowed>(`/repos/${repo.full_name}/new_pin_allowed`);
+      expect(fresh.status).toBe(200);
+      expect(fresh.body).toEqual({ issues: true, pull_requests: true } satisfies NewIssuePinsAllowed);
+      for (let i = 0; i < 3; i++) {
+        const issue = await createIssue(alice.api, repo);
+        expect((await alice.api.post(`/repos/${repo.full_name}/issues/${issue.number}/pin`)).status).toBe(204);
+      }
+      const full = await outsider.api.get<NewIssuePinsAllowed>(`/repos/${repo.full_name}/new_pin_allowed`);
+      expect(full.body).toEqual({ issues: false, pull_requests: true } satisfies NewIssuePinsAllowed);
+    });
+
+    it('should hide a private repository from outsiders (404)', async () => {
+      const repo = await createRepo(alice.api, { private: true });
+      expect((await alice.api.get(`/repos/${repo.full_name}/new_pin_allowed`)).status).toBe(200);
+      expect((await outsider.api.get(`/repos/${repo.full_name}/new_pin_allowed`)).status).toBe(404);
+      expect((await api.anonymous.get(`/repos/${repo.full_name}/new_pin_allowed`)).status).toBe(404);
+    });
+  });
+
+  describe('POST /org/{org}/repos (deprecated)', () => {
+    it('should create a repository of the organization, as POST /orgs/{org}/repos', async () => {
+      const org = await createOrg(alice.api);
+      const res = await alice.api.post<Repository>(`/org/${org.username}/repos`, { name: 'legacy', private: true });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ full_name: `${org.username}/legacy`, private: true, owner: { login: org.username } });
+      const again = await alice.api.post(`/org/${org.username}/repos`, { name: 'legacy' });
+      expect(again.status).toBe(409);
+      expect((await alice.api.post(`/org/${org.username}/repos`, { name: 'bad name!' })).status).toBe(422);
+    });
+
+    it('should refuse anonymous callers (401), non-members (403 or 404 as the new route), and tokens without the repository scope (403)', async () => {
+      const org = await createOrg(alice.api);
+      const anonymous = await api.anonymous.post(`/org/${org.username}/repos`, { name: 'x' });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual(giteaError('token is required'));
+      const byOutsider = await outsider.api.post(`/org/${org.username}/repos`, { name: 'x' });
+      const byOutsiderNew = await outsider.api.post(`/orgs/${org.username}/repos`, { name: 'x' });
+      expect(byOutsider.status).toBe(byOutsiderNew.status);
+      expect(byOutsider.body).toEqual(byOutsiderNew.body);
+      expect([403, 404]).toContain(byOutsider.status);
+      const orgOnly = await tokenApi(alice, ['write:organization']);
+      const refused = await orgOnly.post(`/org/${org.username}/repos`, { name: 'x' });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual(giteaError(/token does not have at least one of required scope/));
+      expect((await orgOnly.post(`/orgs/${org.username}/repos`, { name: 'y' })).status).toBe(201);
     });
   });
 });
