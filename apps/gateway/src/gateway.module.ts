@@ -16,6 +16,7 @@ import { MiscController } from './api/v1/misc.controller.js';
 import { SettingsController } from './api/v1/settings.controller.js';
 import { OrgReposDeprecatedController } from './api/v1/org-repos-deprecated.controller.js';
 import { RepoPinsController } from './api/v1/repo-pins.controller.js';
+import { RepoCommitPullController } from './api/v1/repo-commit-pull.controller.js';
 import { MarkupController } from './api/v1/markup.controller.js';
 import { RepoLanguagesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
 import { PackageRegistryController, PackagesController } from './api/v1/packages.controller.js';
@@ -70,6 +71,7 @@ import { Paged } from './http/paged.js';
     MarkupController,
     OrgReposDeprecatedController,
     RepoPinsController,
+    RepoCommitPullController,
     TokenController,
     UserController,
     UsersController,

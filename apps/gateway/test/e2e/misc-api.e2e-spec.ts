@@ -8,6 +8,7 @@ import type {
   MarkupOption,
   NewIssuePinsAllowed,
   Organization,
+  PullRequest,
   Repository,
   User,
   UserHeatmapData,
@@ -312,6 +313,46 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual(giteaError(/token does not have at least one of required scope/));
       expect((await orgOnly.post(`/orgs/${org.username}/repos`, { name: 'y' })).status).toBe(201);
+    });
+  });
+
+  describe('GET /repos/{owner}/{repo}/commits/{sha}/pull', () => {
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+    it('should answer the pull request merged as the commit, 404 for other commits, 403 to those who cannot read code, 404 to outsiders', async () => {
+      const org = await createOrg(alice.api);
+      const repo = await createRepo(alice.api, { private: true, auto_init: true }, org.username);
+      const change = await alice.api.post<{ commit: { sha: string } }>(`/repos/${repo.full_name}/contents/notes.md`, {
+        content: b64('notes'),
+        message: 'notes',
+        branch: repo.default_branch,
+        new_branch: 'topic',
+      });
+      expect(change.status).toBe(201);
+      const opened = await alice.api.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head: 'topic', base: repo.default_branch, title: 'Notes' });
+      expect(opened.status).toBe(201);
+      expect((await alice.api.post(`/repos/${repo.full_name}/pulls/${opened.body.number}/merge`, { Do: 'merge' })).status).toBe(200);
+      const merged = (await alice.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${opened.body.number}`)).body;
+      expect(merged.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+
+      const res = await alice.api.get<PullRequest>(`/repos/${repo.full_name}/commits/${merged.merge_commit_sha}/pull`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ number: opened.body.number, merged: true, merge_commit_sha: merged.merge_commit_sha, title: 'Notes' });
+
+      const head = await alice.api.get(`/repos/${repo.full_name}/commits/${change.body.commit.sha}/pull`);
+      expect(head.status).toBe(404);
+      expect(head.body).toEqual(giteaError(/^pull request does not exist \[id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: \d+/));
+
+      const issuesOnly = await createUser(api, 'issues');
+      const team = await createTeam(alice.api, org.username, { permission: 'read', units: ['repo.issues'] });
+      await addToTeam(alice.api, team.id, issuesOnly);
+      expect((await alice.api.put(`/repos/${repo.full_name}/teams/${team.name}`)).status).toBe(204);
+      const refused = await issuesOnly.api.get(`/repos/${repo.full_name}/commits/${merged.merge_commit_sha}/pull`);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual(giteaError('user should have specific read permission or be a repo admin or a site admin'));
+
+      expect((await outsider.api.get(`/repos/${repo.full_name}/commits/${merged.merge_commit_sha}/pull`)).status).toBe(404);
+      expect((await api.anonymous.get(`/repos/${repo.full_name}/commits/${merged.merge_commit_sha}/pull`)).status).toBe(404);
     });
   });
 });
