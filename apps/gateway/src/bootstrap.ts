@@ -48,6 +48,12 @@ function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
 /** `POST /api/v1/repos/{owner}/{repo}/releases/{id}/assets` (a trailing or doubled slash as the router allows). */
 const RELEASE_ASSET_UPLOAD = /^\/+api\/+v1\/+repos\/+[^/]+\/+[^/]+\/+releases\/+[^/]+\/+assets\/*$/;
 
+/** `POST /api/v1/markdown/raw`: Gitea renders the body as it is, whatever its type. */
+const MARKDOWN_RAW = /^\/+api\/+v1\/+markdown\/+raw\/*$/;
+
+/** The content type the gateway gives such a body, so that it reaches the route as one unparsed string. */
+const RAW_TEXT_BODY = 'application/x-gitforge-raw-text';
+
 /** The package registries (`/api/packages/…`): every body there is streamed to repo-service unread (npm's publish document is JSON). */
 const PACKAGE_REGISTRY = /^\/+api\/+packages\//;
 
@@ -71,6 +77,7 @@ function registerBodyParsers(fastify: FastifyInstance): void {
   // (attachments to issue-service, release assets to repo-service), which parses the multipart stream
   // itself; release assets may also come as a raw body (Gitea's `application/octet-stream` upload).
   fastify.addContentTypeParser(['multipart/form-data', 'application/octet-stream'], (_request, _payload, done) => done(null, undefined));
+  fastify.addContentTypeParser(RAW_TEXT_BODY, { parseAs: 'string' }, (_request, body, done) => done(null, body));
   // Gitea reads any body of an asset upload that is not multipart as the file itself, whatever its
   // type (`curl --data-binary @notes.txt -H 'Content-Type: text/plain'`): such a body is left
   // unread as octet-stream, else a text or JSON parser here would consume it and repo-service would
@@ -81,6 +88,7 @@ function registerBodyParsers(fastify: FastifyInstance): void {
     if (req.method === 'POST' && RELEASE_ASSET_UPLOAD.test(path) && !/^multipart\/form-data/i.test(type))
       req.raw.headers['content-type'] = 'application/octet-stream';
     else if (PACKAGE_REGISTRY.test(path) && req.method !== 'GET' && req.method !== 'HEAD') req.raw.headers['content-type'] = 'application/octet-stream';
+    else if (req.method === 'POST' && MARKDOWN_RAW.test(path)) req.raw.headers['content-type'] = RAW_TEXT_BODY;
     done();
   });
   // Gitea's binding reads an empty JSON body as `{}`: clients send `Content-Type: application/json`

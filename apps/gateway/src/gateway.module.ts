@@ -14,6 +14,11 @@ import { OrgLabelsController, RepoLabelsController, RepoMilestonesController } f
 import { AdminUserKeysController, RepoKeysController, UserKeysController, UsersKeysController } from './api/v1/keys.controller.js';
 import { MiscController } from './api/v1/misc.controller.js';
 import { RepoFilesController } from './api/v1/repo-files.controller.js';
+import { SettingsController } from './api/v1/settings.controller.js';
+import { OrgReposDeprecatedController } from './api/v1/org-repos-deprecated.controller.js';
+import { RepoPinsController } from './api/v1/repo-pins.controller.js';
+import { RepoCommitPullController } from './api/v1/repo-commit-pull.controller.js';
+import { MarkupController } from './api/v1/markup.controller.js';
 import { RepoLanguagesController, RepoLicensesController, TopicSearchController } from './api/v1/repo-languages.controller.js';
 import { PackageRegistryController, PackagesController } from './api/v1/packages.controller.js';
 import { OrgHooksController } from './api/v1/org-hooks.controller.js';
@@ -22,6 +27,7 @@ import { RepoSearchController } from './api/v1/repo-search.controller.js';
 import { StarsWatchesController, UserStarsWatchesController } from './api/v1/stars-watches.controller.js';
 import { NotificationsController, RepoNotificationsController } from './api/v1/notifications.controller.js';
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
+import { RepoAssigneesController } from './api/v1/repo-assignees.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
 import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
@@ -62,6 +68,11 @@ import { Paged } from './http/paged.js';
   controllers: [
     HealthController,
     MiscController,
+    SettingsController,
+    MarkupController,
+    OrgReposDeprecatedController,
+    RepoPinsController,
+    RepoCommitPullController,
     TokenController,
     UserController,
     UsersController,
@@ -79,6 +90,7 @@ import { Paged } from './http/paged.js';
     AdminUnadoptedController,
     TeamsController,
     RepoCollaboratorsController,
+    RepoAssigneesController,
     RepoBranchProtectionsController,
     RepoTagProtectionsController,
     RepoContentsController,

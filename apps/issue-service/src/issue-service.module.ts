@@ -14,6 +14,7 @@ import { ReactionsModule } from './reactions/reactions.module.js';
 import { ReviewsModule } from './reviews/reviews.module.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 import { PullsModule } from './pulls/pulls.module.js';
+import { MarkupModule } from './markup/markup.module.js';
 
 @Module({
   imports: [
@@ -30,6 +31,7 @@ import { PullsModule } from './pulls/pulls.module.js';
     AttachmentsModule,
     PullsModule,
     ReviewsModule,
+    MarkupModule,
   ],
 })
 export class IssueServiceModule {}

@@ -1,4 +1,5 @@
 import type { Actor } from './actor.js';
+import type { UserRepoAccess } from './api/facts.js';
 import { ContractError, forbidden } from './errors.js';
 
 /** Gitea's perm.AccessMode: ordered, so a higher mode includes the lower ones. */
@@ -51,4 +52,22 @@ export function requireSiteAdmin(actor: Actor | null): Actor {
   const signedIn = requireActor(actor);
   if (!signedIn.isAdmin) throw forbidden('user should be the site admin');
   return signedIn;
+}
+
+/**
+ * Gitea's CanBeAssigned: an active user with write access to code, issues or pull requests
+ * (team members of an organization with one of those units). `GET …/assignees` lists exactly
+ * these, and assigning anyone else is refused.
+ */
+export function canBeAssigned(access: UserRepoAccess | undefined): boolean {
+  if (!access?.active) return false;
+  return (['repo.code', 'repo.issues', 'repo.pulls'] as const).some((unit) => access.units[unit] >= AccessMode.write);
+}
+
+/**
+ * Who may be asked for a review (Gitea's GetReviewers): an active user who reads pull requests
+ * as a collaborator, a member of a team reaching the repository, or its owner.
+ */
+export function canBeRequestedToReview(access: UserRepoAccess | undefined): boolean {
+  return !!access?.active && access.units['repo.pulls'] >= AccessMode.read;
 }

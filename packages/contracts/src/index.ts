@@ -25,3 +25,4 @@ export * from './attachment-http.js';
 export * from './api/index.js';
 export * from './dto/index.js';
 export * from './glob.js';
+export * from './limits.js';

@@ -23,6 +23,8 @@ export const IssuePatterns = definePatterns('issue', {
   movePin: 'issues.pin.move',
   /** `GET /repos/{o}/{r}/issues/pinned`. */
   listPinned: 'issues.pinned.list',
+  /** `GET /repos/{o}/{r}/new_pin_allowed`: NewIssuePinsAllowed. */
+  newPinAllowed: 'issues.pinned.allowed',
   addAssignees: 'issues.assignees.add',
   removeAssignees: 'issues.assignees.remove',
 });
@@ -78,6 +80,8 @@ export const AttachmentPatterns = definePatterns('issue', {
   getForComment: 'issues.comments.assets.get',
   editForComment: 'issues.comments.assets.edit',
   deleteForComment: 'issues.comments.assets.delete',
+  /** `GET /settings/attachment`: the upload limits this service enforces. */
+  settings: 'issues.assets.settings',
 });
 
 export const TrackedTimePatterns = definePatterns('issue', {
@@ -140,4 +144,9 @@ export const IssueDependencyPatterns = definePatterns('issue', {
   listBlocks: 'issues.blocks.list',
   addBlock: 'issues.blocks.add',
   removeBlock: 'issues.blocks.remove',
+});
+
+/** `POST /markdown`, `/markdown/raw` and `/markup` (body MarkupOption): the HTML, as a string. */
+export const MarkupPatterns = definePatterns('issue', {
+  render: 'markup.render',
 });

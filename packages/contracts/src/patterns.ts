@@ -274,6 +274,10 @@ export const CollaboratorPatterns = definePatterns('repo', {
   add: 'repos.collaborators.add',
   remove: 'repos.collaborators.remove',
   permission: 'repos.collaborators.permission',
+  /** `GET /repos/{o}/{r}/assignees`: who issues and pull requests may be assigned to (Gitea's GetRepoAssignees). */
+  assignees: 'repos.assignees.list',
+  /** `GET /repos/{o}/{r}/reviewers`: who may be asked for a review (Gitea's GetReviewers). */
+  reviewers: 'repos.reviewers.list',
   /** body `{ userId }`: every collaboration of a user being deleted (site administrators only). */
   removeUser: 'repos.collaborators.removeUser',
 });
@@ -317,6 +321,8 @@ export const DirectoryPatterns = definePatterns('org', {
   teamIdsOfUser: 'directory.teamIdsOfUser',
   /** body `{ orgId }` → ids of the users who may create repositories in the organization (Gitea's GetUsersWhoCanCreateOrgRepo). */
   repoCreators: 'directory.repoCreators',
+  /** body `{ orgId, repoId }` → ids of the members of the organization's teams that reach the repository (all-repository teams and linked ones). */
+  teamMemberIdsOfRepo: 'directory.teamMemberIdsOfRepo',
 });
 
 /** Reading and writing a repository's tree: contents, raw files, git objects, file changes. */
@@ -452,6 +458,8 @@ export const HookDeliveryPatterns = definePatterns('webhook', {
 export const FeedPatterns = definePatterns('webhook', {
   org: 'feeds.org',
   user: 'feeds.user',
+  /** `GET /users/{username}/heatmap`: the last year's actions per 15 minutes (UserHeatmapData[]). */
+  userHeatmap: 'feeds.user.heatmap',
   repo: 'feeds.repo',
   team: 'feeds.team',
 });

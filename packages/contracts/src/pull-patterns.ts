@@ -15,6 +15,8 @@ export const PullPatterns = definePatterns('issue', {
   get: 'pulls.get',
   /** `GET /pulls/{base}/{head}`: the newest pull from `head` into `base`. */
   getByBaseHead: 'pulls.getByBaseHead',
+  /** `GET /repos/{o}/{r}/commits/{sha}/pull`: the pull request merged as that commit. */
+  getByMergedCommit: 'pulls.getByMergedCommit',
   edit: 'pulls.edit',
   /** `GET /pulls/{index}.diff|.patch` (params.diffType). */
   raw: 'pulls.raw',

@@ -112,12 +112,3 @@ export function requireIssuesWriter(repo: RepoAccess): void {
 export function requireRepoAdmin(repo: RepoAccess): void {
   if (!repo.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
 }
-
-/**
- * Gitea's CanBeAssigned: an active user with write access to code, issues or pull requests
- * (team members of an organization with one of those units).
- */
-export function canBeAssigned(access: UserRepoAccess | undefined): boolean {
-  if (!access?.active) return false;
-  return (['repo.code', 'repo.issues', 'repo.pulls'] as const).some((unit) => access.units[unit] >= AccessMode.write);
-}

@@ -1,6 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AttachmentPatterns, type Attachment, type EditAttachmentOptions, type RpcRequest } from '@gitforge/contracts';
+import {
+  AttachmentPatterns,
+  type Attachment,
+  type EditAttachmentOptions,
+  type GeneralAttachmentSettings,
+  type RpcRequest,
+} from '@gitforge/contracts';
 import { AttachmentsService } from './attachments.service.js';
 
 type IssueParams = { owner: string; repo: string; index: string };
@@ -51,5 +57,10 @@ export class AttachmentsController {
   @MessagePattern(AttachmentPatterns.deleteForComment)
   deleteForComment(@Payload() req: RpcRequest<CommentAttachmentParams>): Promise<void> {
     return this.attachments.deleteForComment(req.actor, req.params.owner, req.params.repo, req.params.id, req.params.attachment_id);
+  }
+
+  @MessagePattern(AttachmentPatterns.settings)
+  settings(): GeneralAttachmentSettings {
+    return this.attachments.settings();
   }
 }

@@ -10,6 +10,7 @@ import {
   type Actor,
   type Attachment,
   type EditAttachmentOptions,
+  type GeneralAttachmentSettings,
   type RepoAccess,
   idFrom,
 } from '@gitforge/contracts';
@@ -29,6 +30,9 @@ import { AttachmentsRepository } from './attachments.repository.js';
 import { forbiddenType, isAllowedUpload, SNIFF_BYTES } from './upload-policy.js';
 
 const log = createLogger('attachments');
+
+/** Gitea's `[attachment] MAX_FILES` default: how many files its upload form takes at once. */
+const GITEA_ATTACHMENT_MAX_FILES = 5;
 
 /**
  * Whose attachments a route works on: an issue's own (`commentId` 0) or one comment's. The
@@ -68,6 +72,16 @@ export class AttachmentsService {
   ) {}
 
   // The issue routes (`/repos/{o}/{r}/issues/{index}/assets…`).
+
+  /** What uploads this service takes (Gitea's `[attachment]` section); MAX_FILES is Gitea's default, a limit of its web form only. */
+  settings(): GeneralAttachmentSettings {
+    return {
+      enabled: true,
+      allowed_types: this.config.GITFORGE_ATTACHMENT_ALLOWED_TYPES,
+      max_size: this.config.GITFORGE_ATTACHMENT_MAX_SIZE_MB,
+      max_files: GITEA_ATTACHMENT_MAX_FILES,
+    };
+  }
 
   async listForIssue(actor: Actor | null, owner: string, repo: string, index: string): Promise<Attachment[]> {
     return this.list(await this.issueScope(actor, owner, repo, index, false));

@@ -10,6 +10,7 @@ import {
   type IssueAssigneesOption,
   type IssueDeadline,
   type LockIssueOption,
+  type NewIssuePinsAllowed,
   type Page,
   type RpcRequest,
 } from '@gitforge/contracts';
@@ -80,6 +81,11 @@ export class IssuesController {
   @MessagePattern(IssuePatterns.movePin)
   movePin(@Payload() req: RpcRequest<IssueParams & { position: string }>): Promise<void> {
     return this.issues.movePin(req.actor, req.params.owner, req.params.repo, req.params.index, req.params.position);
+  }
+
+  @MessagePattern(IssuePatterns.newPinAllowed)
+  newPinAllowed(@Payload() req: RpcRequest<RepoParams>): Promise<NewIssuePinsAllowed> {
+    return this.issues.newPinAllowed(req.actor, req.params.owner, req.params.repo);
   }
 
   @MessagePattern(IssuePatterns.listPinned)

@@ -20,15 +20,16 @@ import {
   type IssueDeadline,
   type ListOptions,
   type LockIssueOption,
+  type NewIssuePinsAllowed,
   type Page,
   type RepoAccess,
   type RepoIssueCounters,
   type User,
+  canBeAssigned,
   idFrom,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient } from '@gitforge/platform';
 import {
-  canBeAssigned,
   canRead,
   canReadIssuesOrPulls,
   canWrite,
@@ -554,6 +555,13 @@ export class IssuesService {
   }
 
   /** `GET /repos/{o}/{r}/issues/pinned` (or pulls/pinned). */
+  /** `GET …/new_pin_allowed`: whether each kind is below MAX_PINNED (anyone who sees the repository may ask). */
+  async newPinAllowed(actor: Actor | null, owner: string, repoName: string): Promise<NewIssuePinsAllowed> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    const [issues, pulls] = await Promise.all([this.issues.pinned(this.db.manager, repo.id, false), this.issues.pinned(this.db.manager, repo.id, true)]);
+    return { issues: issues.length < MAX_PINNED, pull_requests: pulls.length < MAX_PINNED };
+  }
+
   async listPinned(actor: Actor | null, owner: string, repoName: string, isPull: boolean): Promise<Issue[]> {
     const repo = await this.gate.assign(actor, owner, repoName);
     if (!canReadIssuesOrPulls(repo, isPull)) {

@@ -46,6 +46,11 @@ export class PullsController {
     return this.pulls.getByBaseHead(req.actor, req.params.owner, req.params.repo, req.params.base, req.params.head);
   }
 
+  @MessagePattern(PullPatterns.getByMergedCommit)
+  getByMergedCommit(@Payload() req: RpcRequest<RepoParams & { sha: string }>): Promise<PullRequest> {
+    return this.pulls.getByMergedCommit(req.actor, req.params.owner, req.params.repo, req.params.sha);
+  }
+
   @MessagePattern(PullPatterns.edit)
   edit(@Payload() req: RpcRequest<PullParams, EditPullRequestOption>): Promise<PullRequest> {
     return this.pulls.edit(req.actor, req.params.owner, req.params.repo, req.params.index, req.body);

@@ -76,6 +76,19 @@ export class PullsRepository {
     return found[0] ?? null;
   }
 
+  /** The pull of the base repository merged as commit `sha` (Gitea's GetPullRequestByMergedCommit). */
+  async findByMergedCommit(baseRepoId: number, sha: string): Promise<PullWithIssue | null> {
+    const found = await this.withIssues(
+      this.db.manager
+        .createQueryBuilder(PullRequestEntity, 'pr')
+        .where('pr.base_repo_id = :baseRepoId AND pr.merged_commit_id = :sha AND pr.has_merged = :yes', { baseRepoId, sha, yes: true })
+        .orderBy('pr.id', 'ASC')
+        .take(1)
+        .getMany(),
+    );
+    return found[0] ?? null;
+  }
+
   /** Open, unmerged pulls whose head is `branch` of `repoId`, or whose base is. */
   async openTouching(repoId: number, branch: string): Promise<{ byHead: PullWithIssue[]; byBase: PullWithIssue[] }> {
     const rows = await this.withIssues(

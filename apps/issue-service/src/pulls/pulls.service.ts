@@ -232,6 +232,20 @@ export class PullsService {
     return this.loader.one(actor, found.issue, repo);
   }
 
+  /**
+   * `GET /commits/{sha}/pull`: readers of the code (Gitea's reqRepoReader: 403 otherwise) get the
+   * pull request merged as exactly that commit; none is Gitea's ErrPullRequestNotExist (404).
+   */
+  async getByMergedCommit(actor: Actor | null, owner: string, repoName: string, sha: string): Promise<PullRequest> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    if (!canRead(repo, 'repo.code')) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+    const found = await this.pulls.findByMergedCommit(repo.id, sha);
+    if (!found) {
+      throw new ContractError('not_found', `pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${repo.id}, head_branch: , base_branch: ]`);
+    }
+    return this.loader.one(actor, found.issue, repo);
+  }
+
   /** Gitea's EditPullRequest: the issue's fields through the issue edit, then base and maintainer edits. */
   async edit(actor: Actor | null, owner: string, repoName: string, index: string, body: EditPullRequestOption): Promise<PullRequest> {
     const ctx = await this.contexts.pullForWrite(actor, owner, repoName, index);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ALLOWED_REACTIONS,
   forbidden,
   notFound,
   pageOf,
@@ -25,7 +26,7 @@ import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
 import { parseIndex } from '../issues/issues.service.js';
-import { ALLOWED_REACTIONS, requireAllowedReaction } from './allowed-reactions.js';
+import { requireAllowedReaction } from './allowed-reactions.js';
 import type { ReactionEntity } from './reaction.entity.js';
 import { toReaction } from './reaction.mapper.js';
 import { ReactionsRepository, type ReactionTarget } from './reactions.repository.js';

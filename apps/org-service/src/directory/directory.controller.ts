@@ -39,6 +39,11 @@ export class DirectoryController {
     return this.directory.teamIdsOfUser(req.body.orgId, req.body.userId);
   }
 
+  @MessagePattern(DirectoryPatterns.teamMemberIdsOfRepo)
+  teamMemberIdsOfRepo(@Payload() req: Body<{ orgId: number; repoId: number }>): Promise<number[]> {
+    return this.directory.teamMemberIdsOfRepo(req.body.orgId, req.body.repoId);
+  }
+
   @MessagePattern(DirectoryPatterns.repoCreators)
   repoCreators(@Payload() req: Body<{ orgId: number }>): Promise<number[]> {
     return this.directory.repoCreatorIds(req.body.orgId);

@@ -60,6 +60,19 @@ export class DirectoryRepository {
     return rows.map((r) => Number(r.id));
   }
 
+  /** Members of the organization's teams that reach a repository (all-repository teams and linked ones), each once. */
+  async teamMemberIdsOfRepo(orgId: number, repoId: number): Promise<number[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(TeamUserEntity, 'tu')
+      .innerJoin(TeamEntity, 't', 't.id = tu.team_id')
+      .select('DISTINCT tu.user_id', 'id')
+      .where('tu.org_id = :orgId', { orgId })
+      .andWhere('(t.includes_all_repositories = :yes OR t.id IN (SELECT tr.team_id FROM team_repo tr WHERE tr.repo_id = :repoId))', { yes: true, repoId })
+      .orderBy('tu.user_id', 'ASC')
+      .getRawMany<{ id: number | string }>();
+    return rows.map((r) => Number(r.id));
+  }
+
   async isOrgMember(orgId: number, userId: number): Promise<boolean> {
     return (await this.db.manager.count(OrgUserEntity, { where: { orgId, userId } })) > 0;
   }

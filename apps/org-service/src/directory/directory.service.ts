@@ -74,4 +74,8 @@ export class DirectoryService {
   repoCreatorIds(orgId: number): Promise<number[]> {
     return this.directory.repoCreatorIds(orgId);
   }
+
+  teamMemberIdsOfRepo(orgId: number, repoId: number): Promise<number[]> {
+    return this.directory.teamMemberIdsOfRepo(orgId, repoId);
+  }
 }

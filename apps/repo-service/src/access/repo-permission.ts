@@ -1,4 +1,4 @@
-import { AccessMode, type Actor, type OwnerAccess, type Permission, type TeamRepoAccess } from '@gitforge/contracts';
+import { AccessMode, RepoUnitKeys, type Actor, type OwnerAccess, type Permission, type RepoUnitKey, type TeamRepoAccess } from '@gitforge/contracts';
 
 /** Repository units (Gitea's unit names). */
 export type RepoUnit =
@@ -110,4 +110,9 @@ function combine(a: TeamRepoAccess | null, b: TeamRepoAccess | null): TeamRepoAc
   const units: Record<string, number> = { ...a.units };
   for (const [unit, mode] of Object.entries(b.units)) units[unit] = Math.max(units[unit] ?? 0, mode);
   return { mode: Math.max(a.mode, b.mode), units };
+}
+
+/** Every unit's mode, as other services read a permission (UserRepoAccess, RepoAccess). */
+export function unitModes(permission: RepoPermission): Record<RepoUnitKey, number> {
+  return Object.fromEntries(RepoUnitKeys.map((unit) => [unit, permission.unitMode(unit)])) as Record<RepoUnitKey, number>;
 }

@@ -43,6 +43,16 @@ export class CollaboratorsController {
     return this.collaborators.remove(req.actor, req.params.owner, req.params.repo, req.params.collaborator);
   }
 
+  @MessagePattern(CollaboratorPatterns.assignees)
+  assignees(@Payload() req: RpcRequest<RepoParams>): Promise<User[]> {
+    return this.collaborators.assignees(req.actor, req.params.owner, req.params.repo);
+  }
+
+  @MessagePattern(CollaboratorPatterns.reviewers)
+  reviewers(@Payload() req: RpcRequest<RepoParams>): Promise<User[]> {
+    return this.collaborators.reviewers(req.actor, req.params.owner, req.params.repo);
+  }
+
   @MessagePattern(CollaboratorPatterns.permission)
   permission(@Payload() req: RpcRequest<UserParams>): Promise<RepoCollaboratorPermission> {
     return this.collaborators.permission(req.actor, req.params.owner, req.params.repo, req.params.collaborator);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { MoreThanOrEqual, type EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
 import { CollaborationEntity } from '../access/collaboration.entity.js';
@@ -15,6 +15,12 @@ export class CollaboratorsRepository {
       skip: (options.page - 1) * options.limit,
       take: options.limit,
     });
+  }
+
+  /** Every collaborator of the repository with at least `mode`. */
+  async userIds(repoId: number, mode: number): Promise<number[]> {
+    const rows = await this.db.manager.find(CollaborationEntity, { where: { repoId, mode: MoreThanOrEqual(mode) }, order: { userId: 'ASC' } });
+    return rows.map((r) => r.userId);
   }
 
   find(repoId: number, userId: number, manager?: EntityManager): Promise<CollaborationEntity | null> {

@@ -13,9 +13,13 @@ import {
   type Page,
   type RepoCollaboratorPermission,
   type User,
+  type UserRepoAccess,
+  canBeAssigned,
+  canBeRequestedToReview,
 } from '@gitforge/contracts';
 import { actorOf, Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
+import { unitModes } from '../access/repo-permission.js';
 import { StarsRepository } from '../stars/stars.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
@@ -61,6 +65,54 @@ export class CollaboratorsService {
       total,
       options,
     );
+  }
+
+  /**
+   * Gitea's GetRepoAssignees: the collaborators, the members of the teams reaching the
+   * repository and its owner (a user) who may be assigned, by name, the owner last.
+   */
+  async assignees(actor: Actor | null, owner: string, repo: string): Promise<User[]> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    return this.candidates(a, ctx, AccessMode.write, canBeAssigned);
+  }
+
+  /**
+   * Gitea's GetReviewers (no pull request, so no poster to leave out): the collaborators, the
+   * members of the teams reaching the repository and its owner (a user) who read pull requests.
+   * Only those who may change review requests may ask (CanDoerChangeReviewRequests, 403).
+   */
+  async reviewers(actor: Actor | null, owner: string, repo: string): Promise<User[]> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    if (!(await this.mayRequestReviews(a, ctx))) throw forbidden('doer has no permission to get reviewers');
+    return this.candidates(a, ctx, AccessMode.read, canBeRequestedToReview);
+  }
+
+  private async mayRequestReviews(actor: Actor, ctx: RepoContext): Promise<boolean> {
+    if (ctx.repo.isArchived) return false;
+    if (actor.id === ctx.repo.ownerId) return true;
+    if ((await this.access.collaboratorMode(ctx.repo.id, actor.id)) > AccessMode.none) return true;
+    if (ctx.owner.owner.kind !== 'organization') return false;
+    const { all, repos } = ctx.owner.teamAccess;
+    return [all, repos[String(ctx.repo.id)]].some((team) => team && Math.max(team.units['repo.pulls'] ?? 0, team.units['*'] ?? 0) >= AccessMode.read);
+  }
+
+  /** Collaborators (with at least `collaboratorMode`), team members and the owner that `eligible` keeps, one call each. */
+  private async candidates(actor: Actor, ctx: RepoContext, collaboratorMode: number, eligible: (access: UserRepoAccess) => boolean): Promise<User[]> {
+    const ownerIsUser = ctx.owner.owner.kind !== 'organization';
+    const [collaborators, members] = await Promise.all([
+      this.collaborators.userIds(ctx.repo.id, collaboratorMode),
+      ownerIsUser ? Promise.resolve([]) : this.directory.teamMemberIdsOfRepo(ctx.repo.ownerId, ctx.repo.id),
+    ]);
+    const ids = [...new Set([...collaborators, ...members])].filter((id) => !(ownerIsUser && id === ctx.repo.ownerId));
+    const permissions = await this.access.permissionsOfUsers(ctx.repo, ownerIsUser ? [...ids, ctx.repo.ownerId] : ids);
+    const kept = new Set(
+      permissions.filter((p) => eligible({ userId: p.userId, active: p.active, units: unitModes(p.permission) })).map((p) => p.userId),
+    );
+    const users = await this.directory.usersByIds(actor, [...kept]);
+    // Gitea orders by name, then adds the owner of a user's repository at the end.
+    const byName = users.filter((u) => !(ownerIsUser && u.id === ctx.repo.ownerId)).sort((x, y) => compareNames(x.login, y.login));
+    const ownerUser = ownerIsUser ? users.find((u) => u.id === ctx.repo.ownerId) : undefined;
+    return ownerUser ? [...byName, ownerUser] : byName;
   }
 
   async check(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
@@ -112,4 +164,11 @@ export class CollaboratorsService {
     const mode = accessModeName(permission.mode);
     return { permission: mode, role_name: mode, user: user.user };
   }
+}
+
+/** By login, ignoring case. */
+function compareNames(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import {
   ContractError,
+  GIT_TREES_PER_PAGE,
+  MAX_BLOB_SIZE,
+  MAX_FILES_RESPONSE_BYTES,
   MAX_PAGE_LIMIT,
   notFound,
   type Actor,
@@ -23,12 +26,6 @@ import { LFS_POINTER_MAX_SIZE, LfsStore, parseLfsPointer, type LfsPointer } from
 import { codeReader, type RepoView } from './repo-view.js';
 import { cleanTreePath, requireTreePath, splitPath } from './tree-path.js';
 
-/** Blobs above this come without content (Gitea's `[api] DEFAULT_MAX_BLOB_SIZE`). */
-export const MAX_BLOB_SIZE = 10 * 1024 * 1024;
-/** Gitea's `[api] DEFAULT_GIT_TREES_PER_PAGE`. */
-const GIT_TREES_PER_PAGE = 1000;
-/** Gitea's [api] DEFAULT_MAX_RESPONSE_SIZE: `file-contents` stops including contents past this many bytes. */
-const MAX_FILES_RESPONSE_BYTES = 50 * 1024 * 1024;
 
 export interface ContentOptions {
   fileContent: boolean;

@@ -3,7 +3,6 @@ import {
   AccessMode,
   isPublicOnly,
   notFound,
-  RepoUnitKeys,
   type Actor,
   type HookCommit,
   type OwnerAccess,
@@ -11,14 +10,13 @@ import {
   type RepoAccess,
   type RepoIssueCounters,
   type Repository,
-  type RepoUnitKey,
   type UserRepoAccess,
   type NotificationAudienceRequest,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
-import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
+import { RepoPermission, resolveRepoPermission, unitModes } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { RepoSearchService } from '../repos/repo-search.service.js';
 import { ReposRepository } from '../records/repos.repository.js';
@@ -164,8 +162,4 @@ export class RepoFactsService {
     if (!commit) throw notFound('unable to find a git ref');
     return { repository, ref: fullRef, commit };
   }
-}
-
-function unitModes(permission: RepoPermission): Record<RepoUnitKey, number> {
-  return Object.fromEntries(RepoUnitKeys.map((unit) => [unit, permission.unitMode(unit)])) as Record<RepoUnitKey, number>;
 }

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { FeedPatterns, normalizeListOptions, type Activity, type Page, type RpcRequest } from '@gitforge/contracts';
+import { FeedPatterns, normalizeListOptions, type Activity, type Page, type RpcRequest, type UserHeatmapData } from '@gitforge/contracts';
 import { FeedsService, type FeedQuery } from './feeds.service.js';
 
 type FeedQueryParams = { page?: string; limit?: string; date?: string; 'only-performed-by'?: string };
@@ -22,6 +22,11 @@ export class FeedsController {
   @MessagePattern(FeedPatterns.user)
   user(@Payload() req: RpcRequest<{ username: string }, undefined, FeedQueryParams>): Promise<Page<Activity>> {
     return this.feeds.userFeed(req.actor, req.params.username, req.query['only-performed-by'] === 'true', feedQuery(req.query));
+  }
+
+  @MessagePattern(FeedPatterns.userHeatmap)
+  userHeatmap(@Payload() req: RpcRequest<{ username: string }>): Promise<UserHeatmapData[]> {
+    return this.feeds.userHeatmap(req.actor, req.params.username);
   }
 
   @MessagePattern(FeedPatterns.repo)

@@ -68,6 +68,23 @@ export class FeedsRepository {
     return { repoIds: repos.map((r) => Number(r.id)), actUserIds: actors.map((r) => Number(r.id)) };
   }
 
+  /**
+   * Entries per 15 minutes (Unix seconds of the quarter hour), oldest first: clients shift them
+   * into their own time zone, and zones are offset by as little as a quarter hour.
+   */
+  async countByQuarterHour(filter: FeedFilter, repoIds: number[], actUserIds: number[]): Promise<Array<{ timestamp: number; contributions: number }>> {
+    if (repoIds.length === 0 || actUserIds.length === 0) return [];
+    const rows = await this.query(filter)
+      .andWhere('a.repo_id IN (:...visibleRepoIds)', { visibleRepoIds: repoIds })
+      .andWhere('a.act_user_id IN (:...visibleActorIds)', { visibleActorIds: actUserIds })
+      .select('(a.created_at / 900000) * 900', 'quarter')
+      .addSelect('COUNT(*)', 'contributions')
+      .groupBy('quarter')
+      .orderBy('quarter', 'ASC')
+      .getRawMany<{ quarter: number | string; contributions: number | string }>();
+    return rows.map((r) => ({ timestamp: Number(r.quarter), contributions: Number(r.contributions) }));
+  }
+
   /** Newest first, limited to the repositories and actors the viewer may see. */
   page(filter: FeedFilter, repoIds: number[], actUserIds: number[], options: ListOptions): Promise<[ActionEntity[], number]> {
     if (repoIds.length === 0 || actUserIds.length === 0) return Promise.resolve([[], 0]);

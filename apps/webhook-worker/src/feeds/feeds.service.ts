@@ -14,12 +14,17 @@ import {
   type Page,
   type RepoAccess,
   type TeamFeedScope,
+  type Repository,
   type User,
+  type UserHeatmapData,
   idFrom,
 } from '@gitforge/contracts';
 import { DirectoryClient, RpcClient } from '@gitforge/platform';
 import { toActivity } from './activity.mapper.js';
 import { FeedsRepository, type FeedFilter } from './feeds.repository.js';
+
+/** Gitea counts a year of actions. */
+const HEATMAP_SPAN_MS = 365 * 86_400_000;
 
 export interface FeedQuery {
   options: ListOptions;
@@ -75,6 +80,30 @@ export class FeedsService {
     return this.feed(actor, { userId: user.id, actUserId: onlyPerformedBy ? user.id : undefined, includePrivate: self }, query);
   }
 
+  /**
+   * Gitea's GetUserHeatmapDataByUser: the last year of the feed, counted per quarter hour, of
+   * what the user did (for an organization, what happened in its feed), in repositories the
+   * viewer can read. Nothing for a user who keeps their activity private, but to themself and
+   * site admins (ActivityReadable).
+   */
+  async userHeatmap(actor: Actor | null, username: string): Promise<UserHeatmapData[]> {
+    const user = await this.rpc.call<User, { username: string }>(UserPatterns.get, { actor, params: { username } });
+    const [[account], [subject]] = await Promise.all([
+      this.directory.accountsByIds(actor, [user.id]),
+      this.rpc.call<ActivityActor[], Record<string, string>, { ids: number[] }>(UserPatterns.activityActors, { actor, body: { ids: [user.id] } }),
+    ]);
+    if (!account || !subject) throw notFound();
+    if (subject.hideActivity && !(actor && (actor.isAdmin || actor.id === user.id))) return [];
+    const filter: FeedFilter = {
+      userId: user.id,
+      actUserId: account.kind === 'organization' ? undefined : user.id,
+      includePrivate: true,
+      between: [Date.now() - HEATMAP_SPAN_MS, Number.MAX_SAFE_INTEGER],
+    };
+    const { repoIds, actUserIds } = await this.visible(actor, filter);
+    return this.feeds.countByQuarterHour(filter, [...repoIds.keys()], [...actUserIds.keys()]);
+  }
+
   async repoFeed(actor: Actor | null, owner: string, repo: string, query: FeedQuery): Promise<Page<Activity>> {
     const access = await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
     return this.feed(actor, { repoId: access.id, actorCopyOnly: true, includePrivate: true }, query);
@@ -97,17 +126,25 @@ export class FeedsService {
     return this.feed(actor, filter, query);
   }
 
-  private async feed(actor: Actor | null, filter: FeedFilter, query: FeedQuery): Promise<Page<Activity>> {
-    const options = query.options;
-    filter.between = dayRange(query.date);
+  /** The repositories the viewer can read and the actors it can see among a filter's entries (one call each). */
+  private async visible(actor: Actor | null, filter: FeedFilter): Promise<{ repoIds: Map<number, Repository>; actUserIds: Map<number, User> }> {
     const involved = await this.feeds.involved(filter);
-    if (involved.repoIds.length === 0) return pageOf([], 0, options);
+    if (involved.repoIds.length === 0) return { repoIds: new Map(), actUserIds: new Map() };
     const [repos, users] = await Promise.all([
       this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, { actor, body: { ids: involved.repoIds } }),
       this.rpc.call<ActivityActor[], Record<string, string>, { ids: number[] }>(UserPatterns.activityActors, { actor, body: { ids: involved.actUserIds } }),
     ]);
-    const readable = new Map(repos.map((r) => [r.id, r.repository]));
-    const byId = new Map(users.filter((u) => actorVisible(actor, u)).map((u) => [u.user.id, u.user]));
+    return {
+      repoIds: new Map(repos.map((r) => [r.id, r.repository])),
+      actUserIds: new Map(users.filter((u) => actorVisible(actor, u)).map((u) => [u.user.id, u.user])),
+    };
+  }
+
+  private async feed(actor: Actor | null, filter: FeedFilter, query: FeedQuery): Promise<Page<Activity>> {
+    const options = query.options;
+    filter.between = dayRange(query.date);
+    const { repoIds: readable, actUserIds: byId } = await this.visible(actor, filter);
+    if (readable.size === 0) return pageOf([], 0, options);
     const [rows, total] = await this.feeds.page(filter, [...readable.keys()], [...byId.keys()], options);
     return pageOf(
       rows.map((a) => toActivity(a, readable.get(a.repoId) ?? null, byId.get(a.actUserId) ?? null)),

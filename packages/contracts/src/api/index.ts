@@ -22,3 +22,4 @@ export * from './package.js';
 export * from './actions.js';
 export * from './badge.js';
 export * from './repo-files.js';
+export * from './settings.js';

@@ -220,3 +220,9 @@ export interface WatchInfo {
   url: string;
   repository_url: string;
 }
+
+/** Gitea's `NewIssuePinsAllowed`: whether another issue, and another pull request, may be pinned. */
+export class NewIssuePinsAllowed {
+  issues!: boolean;
+  pull_requests!: boolean;
+}

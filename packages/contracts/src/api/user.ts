@@ -57,6 +57,12 @@ export class CurrentAccessToken {
   user!: { id: number; login: string };
 }
 
+/** Gitea's `UserHeatmapData`: actions in the 15 minutes from `timestamp` (Unix seconds). */
+export class UserHeatmapData {
+  timestamp!: number;
+  contributions!: number;
+}
+
 export class ServerVersion {
   version!: string;
 }

@@ -69,3 +69,5 @@ export * from './actions/actions.dto.js';
 export * from './badge/user-badge-option.dto.js';
 export * from './badge/create-badge-option.dto.js';
 export * from './badge/edit-badge-option.dto.js';
+export * from './misc/markdown-option.dto.js';
+export * from './misc/markup-option.dto.js';

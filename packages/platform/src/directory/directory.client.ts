@@ -110,6 +110,11 @@ export class DirectoryClient {
     return this.ask(DirectoryPatterns.repoCreators, { actor: null, body: { orgId } });
   }
 
+  /** Members of the organization's teams that reach the repository, one call. */
+  teamMemberIdsOfRepo(orgId: number, repoId: number): Promise<number[]> {
+    return this.ask(DirectoryPatterns.teamMemberIdsOfRepo, { actor: null, body: { orgId, repoId } });
+  }
+
   /** Users by id as `viewer` sees them (null: as anyone does, Gitea's ToUser without a viewer), one call; unknown ids are left out. */
   usersByIds(viewer: Actor | null, ids: number[]): Promise<User[]> {
     if (ids.length === 0) return Promise.resolve([]);

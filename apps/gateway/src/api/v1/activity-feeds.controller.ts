@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { FeedPatterns, type Activity, type Actor, type Page } from '@gitforge/contracts';
+import { FeedPatterns, type Activity, type Actor, type Page, type UserHeatmapData } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { Paginated } from '../../http/paginated.js';
@@ -41,6 +41,13 @@ export class ActivityFeedsController {
     @Query() query: Record<string, string>,
   ): Promise<Page<Activity>> {
     return this.feed(FeedPatterns.user, actor, { username }, query);
+  }
+
+  /** Gitea's heatmap of a user's (or organization's) last year, per quarter hour. */
+  @Get('users/:username/heatmap')
+  @Access({ scope: 'user' })
+  heatmap(@CurrentActor() actor: Actor | null, @Param('username') username: string): Promise<UserHeatmapData[]> {
+    return this.rpc.call<UserHeatmapData[]>(FeedPatterns.userHeatmap, { actor, params: { username } });
   }
 
   @Get('repos/:owner/:repo/activities/feeds')

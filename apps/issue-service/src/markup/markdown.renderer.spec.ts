@@ -1,0 +1,78 @@
+import { MarkdownRenderer, type RenderOptions } from './markdown.renderer.js';
+
+const ROOT = 'http://localhost:3000/';
+const REPO = `${ROOT}user2/repo1/`;
+
+const document = (over: Partial<RenderOptions> = {}): RenderOptions => ({
+  links: { repo: REPO, link: `${REPO}src/branch/main/`, media: `${REPO}media/branch/main/`, root: ROOT },
+  mentions: true,
+  issueRefs: true,
+  wikiLinks: false,
+  hardBreaks: false,
+  ...over,
+});
+
+describe(MarkdownRenderer.name, () => {
+  const sut = new MarkdownRenderer();
+
+  it('should render relative links and images against the file view, as Gitea', () => {
+    expect(sut.render('[Link](test.md)\n![Image](image.png)', document(), new Set())).toBe(
+      `<p><a href="${REPO}src/branch/main/test.md" rel="nofollow">Link</a>\n` +
+        `<a href="${REPO}media/branch/main/image.png" target="_blank" rel="nofollow noopener"><img src="${REPO}media/branch/main/image.png" alt="Image"/></a></p>\n`,
+    );
+  });
+
+  it('should give headings ids and links rel=nofollow', () => {
+    expect(sut.render('## What is Wine Staging?\n**Wine Staging** on website [wine-staging.com](http://wine-staging.com).', document(), new Set())).toBe(
+      '<h2 id="user-content-what-is-wine-staging">What is Wine Staging?</h2>\n' +
+        '<p><strong>Wine Staging</strong> on website <a href="http://wine-staging.com" rel="nofollow">wine-staging.com</a>.</p>\n',
+    );
+  });
+
+  it('should link mentions of known users and issue references, never inside code', () => {
+    const html = sut.render('Thanks @r-lyeh and @nobody, see #12.\n\n`#13 @r-lyeh`', document(), new Set(['r-lyeh']));
+    expect(html).toBe(
+      `<p>Thanks <a href="${ROOT}r-lyeh" class="mention" rel="nofollow">@r-lyeh</a> and @nobody, see <a href="${REPO}issues/12" class="ref-issue" rel="nofollow">#12</a>.</p>\n` +
+        '<p><code>#13 @r-lyeh</code></p>\n',
+    );
+    expect(sut.mentionCandidates('Hi @Alice, @bob. `@carol`', document())).toEqual(['alice', 'bob']);
+  });
+
+  it('should leave references alone in raw markdown', () => {
+    expect(sut.render('see #12 @r-lyeh', document({ mentions: false, issueRefs: false }), new Set(['r-lyeh']))).toBe('<p>see #12 @r-lyeh</p>\n');
+  });
+
+  it('should render wiki links in wiki mode only', () => {
+    const wiki = document({ wikiLinks: true, links: { repo: REPO, link: `${REPO}wiki/`, media: `${REPO}wiki/raw/`, root: ROOT } });
+    expect(sut.render('[[Name|Link]]', wiki, new Set())).toBe(`<p><a href="${REPO}wiki/Link" rel="nofollow">Name</a></p>\n`);
+    expect(sut.render('[[Name|Link]]', document(), new Set())).toBe('<p>[[Name|Link]]</p>\n');
+  });
+
+  it('should render task lists, tables and fenced code', () => {
+    expect(sut.render('- [ ] todo\n- [x] done', document(), new Set())).toBe(
+      '<ul>\n<li class="task-list-item"><input type="checkbox" disabled=""/>todo</li>\n<li class="task-list-item"><input type="checkbox" disabled="" checked=""/>done</li>\n</ul>\n',
+    );
+    expect(sut.render('| a | b |\n|:--|--:|\n| 1 | 2 |', document(), new Set())).toBe(
+      '<table>\n<thead>\n<tr>\n<th style="text-align:left">a</th>\n<th style="text-align:right">b</th>\n</tr>\n</thead>\n' +
+        '<tbody>\n<tr>\n<td style="text-align:left">1</td>\n<td style="text-align:right">2</td>\n</tr>\n</tbody>\n</table>\n',
+    );
+    expect(sut.render('```go\nfmt.Println("<hi>")\n```', document(), new Set())).toBe(
+      '<pre class="code-block"><code class="chroma language-go display">fmt.Println("&lt;hi&gt;")\n</code></pre>\n',
+    );
+  });
+
+  it('should turn single newlines into breaks in comments only', () => {
+    expect(sut.render('a\nb', document({ hardBreaks: true }), new Set())).toBe('<p>a<br/>\nb</p>\n');
+    expect(sut.render('a\nb', document(), new Set())).toBe('<p>a\nb</p>\n');
+  });
+
+  it('should strip scripts, event handlers and javascript: links from raw HTML', () => {
+    const html = sut.render('<script>alert(1)</script><img src="x.png" onerror="alert(1)">\n\n[x](javascript:alert(1)) <a href="javascript:alert(1)">y</a>', document(), new Set());
+    expect(html).not.toMatch(/<script|onerror|href="javascript/i);
+    expect(html).toContain('<img src="x.png"/>');
+  });
+
+  it('should answer nothing for an empty text', () => {
+    expect(sut.render('', document(), new Set())).toBe('');
+  });
+});
