@@ -41,6 +41,11 @@ describe('license templates', () => {
     expect(licenseTemplate('GPL-2.0')).toBeUndefined();
   });
 
+  it('should read only the texts of listed keys, whatever else the name holds', () => {
+    expect(licenseTemplate('MIT')).toContain('Permission is hereby granted');
+    for (const name of ['mit', 'constructor', '__proto__', '../package', 'MIT/../MIT', '']) expect(licenseTemplate(name)).toBeUndefined();
+  });
+
   it('should fill the owner, year and program placeholders line by line', () => {
     const mit = renderLicense('MIT', values)!;
     expect(mit).toContain('Copyright (c) 2026 alice\n');

@@ -32,7 +32,7 @@ interface LicenseFile {
 export class LicensesService implements OnApplicationBootstrap {
   /** One refresh per repository at a time in this process: a push and a sweep arriving together do it once. */
   private readonly locks = new KeyedLock();
-  private matcher: LicenseMatcher | undefined;
+  private matcher: Promise<LicenseMatcher> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -101,7 +101,15 @@ export class LicensesService implements OnApplicationBootstrap {
     const text = (await this.objects.blob(repoId, blob))?.toString('utf8') ?? '';
     const declared = declaredLicenses(text, (id) => licenseTemplate(id) !== undefined);
     if (declared.length > 0) return declared;
-    this.matcher ??= new LicenseMatcher(licenseTemplateNames().map((key) => [key, licenseTemplate(key)!] as const));
-    return this.matcher.detect(text);
+    return (await this.licenseMatcher()).detect(text);
+  }
+
+  /** Built on first need, once for all callers; a failed build is tried again by the next. */
+  private licenseMatcher(): Promise<LicenseMatcher> {
+    this.matcher ??= LicenseMatcher.build(licenseTemplateNames(), licenseTemplate).catch((err: unknown) => {
+      this.matcher = undefined;
+      throw err;
+    });
+    return this.matcher;
   }
 }
