@@ -61,6 +61,11 @@ export function licenseTemplateNames(): readonly string[] {
   return names;
 }
 
+/** Whether `key` names a license (exactly), without reading its text. */
+export function isLicenseKey(key: string): boolean {
+  return licenseIds().has(key);
+}
+
 /**
  * A license's text with its placeholders, or undefined for an unknown key (looked up exactly; only
  * a listed key names a file to read).

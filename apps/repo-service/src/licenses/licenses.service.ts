@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { forbidden, licenseTemplate, licenseTemplateNames, QueueNames, type Actor, type EventEnvelope } from '@gitforge/contracts';
+import { forbidden, isLicenseKey, licenseTemplate, licenseTemplateNames, QueueNames, type Actor, type EventEnvelope } from '@gitforge/contracts';
 import { createLogger, Database, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitObjects } from '../git/git-objects.js';
@@ -121,7 +121,7 @@ export class LicensesService implements OnApplicationBootstrap {
     const info = await this.objects.info(repoId, blob);
     if (!info || info.size > MAX_LICENSE_BYTES) return [];
     const text = (await this.objects.blob(repoId, blob))?.toString('utf8') ?? '';
-    const declared = declaredLicenses(text, (id) => licenseTemplate(id) !== undefined);
+    const declared = declaredLicenses(text, isLicenseKey);
     if (declared.length > 0) return declared;
     return (await this.licenseMatcher()).detect(text);
   }
