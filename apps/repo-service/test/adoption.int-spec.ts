@@ -77,7 +77,7 @@ describe.each(['sqlite', 'postgres'] as const)('adoption on %s', (engine) => {
       strictMock(StarCounts),
       strictMock(BlobStore),
       // Reading the adopted repository's license file is LicensesService's to test.
-      strictMock(LicensesService, { refresh: async () => undefined }),
+      strictMock(LicensesService, { requestRefresh: async () => undefined }),
     );
   });
 

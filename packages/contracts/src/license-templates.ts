@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /** Gitea's LicensesTemplateListEntry: one license of `GET /licenses` (`name` is the key, as Gitea has no other). */
 export interface LicensesTemplateListEntry {
@@ -27,43 +29,52 @@ interface SpdxLicense {
   licenseText: string;
 }
 
-let texts: ReadonlyMap<string, string> | undefined;
+let known: ReadonlySet<string> | undefined;
+let licenseDir: string | undefined;
 let names: readonly string[] | undefined;
 
 /**
- * The SPDX license list (the `spdx-license-list` package, CC0) without the identifiers SPDX
- * deprecated (the `spdx-license-ids` package's list, and the `+` forms), as Gitea ships
- * license-list-data without its deprecated texts. Read on first use: the texts are 5 MB that only
- * the routes and the repository code that need them should hold.
+ * The SPDX license ids (the `spdx-license-list` package, CC0) without the ones SPDX deprecated
+ * (the `spdx-license-ids` package's list, and the `+` forms), as Gitea ships license-list-data
+ * without its deprecated texts. Only the ids are held: the texts, 5 MB together, are read one at a
+ * time when asked for ({@link licenseTemplate}), so a process that lists licenses or fills in one
+ * LICENSE does not keep them all.
  */
-function licenseTexts(): ReadonlyMap<string, string> {
-  if (!texts) {
+function licenseIds(): ReadonlySet<string> {
+  if (!known) {
     const require = createRequire(import.meta.url);
-    const all = require('spdx-license-list/full.js') as Record<string, SpdxLicense>;
+    const all = Object.keys(require('spdx-license-list') as Record<string, unknown>);
     const deprecated = new Set(require('spdx-license-ids/deprecated.json') as string[]);
-    texts = new Map(
-      Object.entries(all)
-        .filter(([key]) => !deprecated.has(key) && !key.endsWith('+'))
-        .map(([key, license]) => [key, license.licenseText]),
-    );
+    known = new Set(all.filter((key) => !deprecated.has(key) && !key.endsWith('+')));
   }
-  return texts;
+  return known;
 }
 
 /** The license keys CreateRepoOption's `license` may name, in Gitea's order: the preferred ones, then the rest in byte order. */
 export function licenseTemplateNames(): readonly string[] {
   if (!names) {
-    const all = licenseTexts();
+    const all = licenseIds();
     const preferred = PREFERRED_LICENSES.filter((key) => all.has(key));
-    const rest = [...all.keys()].filter((key) => !preferred.includes(key)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const rest = [...all].filter((key) => !preferred.includes(key)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     names = [...preferred, ...rest];
   }
   return names;
 }
 
-/** A license's text with its placeholders, or undefined for an unknown key (looked up exactly). */
+/** Whether `key` names a license (exactly), without reading its text. */
+export function isLicenseKey(key: string): boolean {
+  return licenseIds().has(key);
+}
+
+/**
+ * A license's text with its placeholders, or undefined for an unknown key (looked up exactly; only
+ * a listed key names a file to read).
+ */
 export function licenseTemplate(key: string): string | undefined {
-  return licenseTexts().get(key);
+  if (!licenseIds().has(key)) return undefined;
+  licenseDir ??= join(dirname(createRequire(import.meta.url).resolve('spdx-license-list/package.json')), 'licenses');
+  // Read, not required: require would cache every text a matcher build reads, for good.
+  return (JSON.parse(readFileSync(join(licenseDir, `${key}.json`), 'utf8')) as SpdxLicense).licenseText;
 }
 
 /** What fills a license's placeholders in a new repository. */

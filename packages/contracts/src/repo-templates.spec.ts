@@ -1,5 +1,5 @@
 import { gitignoreTemplate, gitignoreTemplateNames, renderGitignore, unknownGitignore } from './gitignore-templates.js';
-import { licenseTemplate, licenseTemplateNames, renderLicense, type LicenseValues } from './license-templates.js';
+import { isLicenseKey, licenseTemplate, licenseTemplateNames, renderLicense, type LicenseValues } from './license-templates.js';
 
 const values: LicenseValues = { owner: 'alice', email: 'alice@example.com', repo: 'tool', year: '2026' };
 
@@ -39,6 +39,15 @@ describe('license templates', () => {
     expect(names).not.toContain('GPL-2.0');
     expect(names).not.toContain('GPL-2.0+');
     expect(licenseTemplate('GPL-2.0')).toBeUndefined();
+  });
+
+  it('should read only the texts of listed keys, whatever else the name holds', () => {
+    expect(licenseTemplate('MIT')).toContain('Permission is hereby granted');
+    for (const name of ['mit', 'constructor', '__proto__', '../package', 'MIT/../MIT', '']) {
+      expect(licenseTemplate(name)).toBeUndefined();
+      expect(isLicenseKey(name)).toBe(false);
+    }
+    expect(isLicenseKey('MIT')).toBe(true);
   });
 
   it('should fill the owner, year and program placeholders line by line', () => {

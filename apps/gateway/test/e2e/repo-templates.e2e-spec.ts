@@ -6,6 +6,7 @@ import type {
   CreateFileOptions,
   CreateRepoOption,
   DeleteFileOptions,
+  EditRepoOption,
   GitignoreTemplateInfo,
   LicensesTemplateListEntry,
   LicenseTemplateInfo,
@@ -174,13 +175,34 @@ describe.each(layoutsUnderTest())('gitignore and license templates, repository l
       await expectEventually(async () => expect(await licensesOf(repo)).toEqual(['Apache-2.0', 'MIT']));
     });
 
+    it('should read the license file of a new default branch', async () => {
+      const repo = await createRepo(alice.api, { auto_init: true, license: 'MIT' });
+      // LICENSE.md outranks LICENSE, on a branch that is not the default one yet.
+      const isc = (await template('ISC')).replace(/Copyright.*\n/g, 'Copyright (c) 2026 Alice\n');
+      const written = await alice.api.post(`/repos/${repo.full_name}/contents/LICENSE.md`, {
+        content: b64(isc),
+        new_branch: 'isc',
+      } satisfies CreateFileOptions);
+      expect(written.status).toBe(201);
+      expect(await licensesOf(repo)).toEqual(['MIT']);
+
+      const edited = await alice.api.patch<Repository>(`/repos/${repo.full_name}`, { default_branch: 'isc' } satisfies EditRepoOption);
+      expect(edited.status).toBe(200);
+      await expectEventually(async () => expect(await licensesOf(repo)).toEqual(['ISC']));
+      expect((await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body.licenses).toEqual(['ISC']);
+    });
+
     it('should hide a private repository’s licenses from outsiders and anonymous callers (404)', async () => {
       const repo = await createRepo(alice.api, { private: true, auto_init: true, license: 'MIT' });
       expect(await licensesOf(repo)).toEqual(['MIT']);
       for (const as of [outsider.api, api.anonymous]) {
         const res = await as.get(`/repos/${repo.full_name}/licenses`);
         expect(res.status).toBe(404);
+        expect(res.body).toEqual(giteaError());
       }
+      const missing = await alice.api.get(`/repos/${alice.username}/${uniqueName('none')}/licenses`);
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual(giteaError());
       await addCollaborator(alice.api, repo, outsider, 'read');
       expect(await licensesOf(repo, outsider.api)).toEqual(['MIT']);
     });

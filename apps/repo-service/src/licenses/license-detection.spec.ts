@@ -34,6 +34,23 @@ describe('declaredLicenses', () => {
 });
 
 describe(LicenseMatcher.name, () => {
+  describe('build', () => {
+    it('should let the event loop run between slices and detect as the matcher built at once does', async () => {
+      // Counts turns of the event loop: a build that never let go would finish before the first.
+      let turns = 0;
+      let building = true;
+      const turn = (): void => {
+        turns++;
+        if (building) setImmediate(turn);
+      };
+      setImmediate(turn);
+      const keys = ['MIT', 'ISC', 'Apache-2.0', 'Nope'];
+      const built = await LicenseMatcher.build(keys, licenseTemplate, 0).finally(() => (building = false));
+      expect(turns).toBeGreaterThanOrEqual(keys.length - 1);
+      for (const key of ['MIT', 'ISC', 'Apache-2.0']) expect(built.detect(renderLicense(key, values)!)).toEqual([key]);
+    });
+  });
+
   const sut = new LicenseMatcher(licenseTemplateNames().map((key) => [key, licenseTemplate(key)!] as const));
 
   it('should recognise every license it knows once its placeholders are filled', () => {

@@ -91,12 +91,34 @@ export class LicenseMatcher {
   private readonly candidates: Candidate[] = [];
 
   /** `templates`: each license's key and text (placeholders as the SPDX list writes them). */
-  constructor(templates: Iterable<readonly [string, string]>) {
-    for (const [key, text] of templates) {
-      for (const variant of variants(text)) {
-        const pairs = this.pairs(words(variant, true), true);
-        if (pairs.length > 0) this.candidates.push({ key, pairs });
+  constructor(templates: Iterable<readonly [string, string]> = []) {
+    for (const [key, text] of templates) this.add(key, text);
+  }
+
+  /**
+   * A matcher of the licenses `keys` names, whose texts `text` reads, built in slices of about
+   * `sliceMs` of CPU with the event loop let go between them: all of SPDX's texts take the better
+   * part of a second to index, which in the embedded layout's one process would hold up every
+   * request meanwhile.
+   */
+  static async build(keys: readonly string[], text: (key: string) => string | undefined, sliceMs = 10): Promise<LicenseMatcher> {
+    const matcher = new LicenseMatcher();
+    let sliceStart = performance.now();
+    for (const key of keys) {
+      const body = text(key);
+      if (body !== undefined) matcher.add(key, body);
+      if (performance.now() - sliceStart >= sliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
       }
+    }
+    return matcher;
+  }
+
+  private add(key: string, text: string): void {
+    for (const variant of variants(text)) {
+      const pairs = this.pairs(words(variant, true), true);
+      if (pairs.length > 0) this.candidates.push({ key, pairs });
     }
   }
 

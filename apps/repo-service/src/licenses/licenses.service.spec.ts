@@ -1,4 +1,4 @@
-import { EventNames, type EventEnvelope } from '@gitforge/contracts';
+import { EventNames, QueueNames, type EventEnvelope } from '@gitforge/contracts';
 import { Database, QueueDriver, type QueueJob } from '@gitforge/platform';
 import type { EntityManager } from 'typeorm';
 import { RepoAccessService } from '../access/repo-access.service.js';
@@ -26,6 +26,7 @@ describe(LicensesService.name, () => {
   let reads: string[];
   let writes: Array<Partial<RepositoryEntity>>;
   let writing: boolean;
+  let queued: Array<{ queue: string; name: string; data: unknown; jobId: string }>;
   let sut: LicensesService;
 
   beforeEach(() => {
@@ -36,6 +37,7 @@ describe(LicensesService.name, () => {
     reads = [];
     writes = [];
     writing = false;
+    queued = [];
     sut = new LicensesService(
       strictMock(Database, {
         transaction: (async (work: (m: EntityManager) => Promise<unknown>) => {
@@ -63,7 +65,8 @@ describe(LicensesService.name, () => {
           return Buffer.from(MIT_DECLARED);
         },
       }),
-      strictMock(QueueDriver),
+      // add is abstract, so not a method strictMock finds: the queue is this one call.
+      { add: async (queue: string, name: string, data: unknown, { jobId }: { jobId: string }) => void queued.push({ queue, name, data, jobId }) } as unknown as QueueDriver,
     );
   });
 
@@ -99,5 +102,18 @@ describe(LicensesService.name, () => {
     await sut.refresh(4);
     expect(reads).toEqual([BLOB]);
     expect(writes).toEqual([]);
+  });
+
+  it('should queue a look asked for, each request its own job, and take it like a push', async () => {
+    await sut.requestRefresh(4);
+    await sut.requestRefresh(4);
+    expect(queued).toEqual([
+      { queue: QueueNames.repoLicenses, name: 'licenses.refresh', data: { repoId: 4 }, jobId: expect.stringMatching(/^licenses-4-/) },
+      { queue: QueueNames.repoLicenses, name: 'licenses.refresh', data: { repoId: 4 }, jobId: expect.stringMatching(/^licenses-4-/) },
+    ]);
+    expect(queued[0]!.jobId).not.toBe(queued[1]!.jobId);
+    const [job] = queued;
+    await sut.handle({ id: job!.jobId, name: job!.name, data: job!.data as { repoId: number }, attemptsMade: 0 });
+    expect(writes).toEqual([{ licenses: ['MIT'], licenseBlob: BLOB }]);
   });
 });

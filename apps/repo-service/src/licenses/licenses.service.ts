@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { forbidden, licenseTemplate, licenseTemplateNames, QueueNames, type Actor, type EventEnvelope } from '@gitforge/contracts';
+import { forbidden, isLicenseKey, licenseTemplate, licenseTemplateNames, QueueNames, type Actor, type EventEnvelope } from '@gitforge/contracts';
 import { createLogger, Database, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitObjects } from '../git/git-objects.js';
@@ -11,6 +12,13 @@ import type { RepositoryEntity } from '../records/repository.entity.js';
 import { declaredLicenses, findLicenseFile, LicenseMatcher } from './license-detection.js';
 
 const log = createLogger('licenses');
+
+/** The name of a {@link LicensesService.requestRefresh} job, beside the repo.pushed events of the same queue. */
+const REFRESH_JOB = 'licenses.refresh';
+
+interface RefreshRequest {
+  repoId: number;
+}
 
 /** A license file larger than this is no license text anyone wrote by hand; it is not read. */
 const MAX_LICENSE_BYTES = 512 * 1024;
@@ -26,13 +34,14 @@ interface LicenseFile {
  * branch's root license file, as Gitea's license updater keeps them. A push to the default branch
  * (a git push, an API file write, a merge) reads the file again in the background (the
  * repo-licenses queue), and only when its blob changed; a new repository records the license it was
- * created with, a changed default branch and the sync_repo_licenses task look again.
+ * created with; an adoption and a changed default branch queue a look too, and the
+ * sync_repo_licenses task looks again at every repository.
  */
 @Injectable()
 export class LicensesService implements OnApplicationBootstrap {
   /** One refresh per repository at a time in this process: a push and a sweep arriving together do it once. */
   private readonly locks = new KeyedLock();
-  private matcher: LicenseMatcher | undefined;
+  private matcher: Promise<LicenseMatcher> | undefined;
 
   constructor(
     private readonly db: Database,
@@ -44,7 +53,7 @@ export class LicensesService implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.queue.process<EventEnvelope>(QueueNames.repoLicenses, (job) => this.handle(job), { concurrency: 1 });
+    this.queue.process<EventEnvelope | RefreshRequest>(QueueNames.repoLicenses, (job) => this.handle(job), { concurrency: 1 });
   }
 
   /** Gitea's reqRepoReader(unit.TypeCode): a repository the caller cannot see is 404, its code unreadable 403. */
@@ -54,10 +63,23 @@ export class LicensesService implements OnApplicationBootstrap {
     return ctx.repo.licenses;
   }
 
-  /** A push event: look again when it moved the default branch. Replays find the blob unchanged and stop there. */
-  async handle(job: QueueJob<EventEnvelope>): Promise<void> {
-    const repo = await defaultBranchPushed(job.data, this.repos);
+  /**
+   * A job of the repo-licenses queue: a push event (look again when it moved the default branch) or
+   * a {@link requestRefresh}. Replays find the blob unchanged and stop there.
+   */
+  async handle(job: QueueJob<EventEnvelope | RefreshRequest>): Promise<void> {
+    if (job.name === REFRESH_JOB) return this.refresh((job.data as RefreshRequest).repoId);
+    const repo = await defaultBranchPushed(job.data as EventEnvelope, this.repos);
     if (repo) await this.refresh(repo.id);
+  }
+
+  /**
+   * Has the license file read again in the background, as after a push, when the default branch
+   * changed without one (an adoption, a new default branch): as Gitea queues its license updater
+   * then. A failure is the caller's to log; the next push or sync_repo_licenses looks again.
+   */
+  async requestRefresh(repoId: number): Promise<void> {
+    await this.queue.add(QueueNames.repoLicenses, REFRESH_JOB, { repoId } satisfies RefreshRequest, { jobId: `licenses-${repoId}-${randomUUID()}` });
   }
 
   /**
@@ -99,9 +121,17 @@ export class LicensesService implements OnApplicationBootstrap {
     const info = await this.objects.info(repoId, blob);
     if (!info || info.size > MAX_LICENSE_BYTES) return [];
     const text = (await this.objects.blob(repoId, blob))?.toString('utf8') ?? '';
-    const declared = declaredLicenses(text, (id) => licenseTemplate(id) !== undefined);
+    const declared = declaredLicenses(text, isLicenseKey);
     if (declared.length > 0) return declared;
-    this.matcher ??= new LicenseMatcher(licenseTemplateNames().map((key) => [key, licenseTemplate(key)!] as const));
-    return this.matcher.detect(text);
+    return (await this.licenseMatcher()).detect(text);
+  }
+
+  /** Built on first need, once for all callers; a failed build is tried again by the next. */
+  private licenseMatcher(): Promise<LicenseMatcher> {
+    this.matcher ??= LicenseMatcher.build(licenseTemplateNames(), licenseTemplate).catch((err: unknown) => {
+      this.matcher = undefined;
+      throw err;
+    });
+    return this.matcher;
   }
 }

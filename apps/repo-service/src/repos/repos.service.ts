@@ -287,12 +287,12 @@ export class ReposService {
   }
 
   /**
-   * Reads a repository's license file after its default branch changed without a push (an
-   * adoption, an edit): as Gitea queues its license updater then. The repository stands whatever
-   * this finds; a failure is logged and the next push or sync_repo_licenses tries again.
+   * Queues a look at a repository's license file after its default branch changed without a push
+   * (an adoption, an edit), as Gitea queues its license updater then. The repository stands
+   * whatever becomes of it; a failure is logged and the next push or sync_repo_licenses tries again.
    */
   private async settleLicenses(repoId: number): Promise<void> {
-    await this.licenses.refresh(repoId).catch((err: unknown) => log.warn({ err, repoId }, 'could not read the repository licenses'));
+    await this.licenses.requestRefresh(repoId).catch((err: unknown) => log.warn({ err, repoId }, 'could not queue a look at the repository licenses'));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -7,11 +8,63 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  */
 export const metricsRegistry = new Registry();
 
+/** How often the event-loop delay is sampled (prom-client's default is 10 ms). */
+const LAG_SAMPLING_MS = 100;
+
 // CPU, memory, event-loop lag, handles, GC: prom-client's standard process and Node.js series. The
 // lag is sampled every 100 ms rather than prom-client's 10: at 10 ms the sampling timer alone cost
 // an idle process about 6 ms of CPU per second (all seven of the distributed layout's), and a
 // stall worth alerting on lasts far longer than 100 ms.
-collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: 100 });
+collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: LAG_SAMPLING_MS });
+
+/** What Node's event-loop delay histogram answers, as far as the lag series read it. */
+export interface DelayHistogram {
+  readonly count: number;
+  readonly min: number;
+  readonly max: number;
+  readonly mean: number;
+  percentile(p: number): number;
+}
+
+/** The delay series prom-client derives from its histogram, by the suffix of their names. */
+const DELAY_SERIES: ReadonlyArray<readonly [string, string, (h: DelayHistogram) => number]> = [
+  ['min', 'The minimum recorded event loop delay.', (h) => h.min],
+  ['max', 'The maximum recorded event loop delay.', (h) => h.max],
+  ['mean', 'The mean of the recorded event loop delays.', (h) => h.mean],
+  ['p50', 'The 50th percentile of the recorded event loop delays.', (h) => h.percentile(50)],
+  ['p90', 'The 90th percentile of the recorded event loop delays.', (h) => h.percentile(90)],
+  ['p99', 'The 99th percentile of the recorded event loop delays.', (h) => h.percentile(99)],
+];
+
+/**
+ * The delay series' values in seconds, net of the sampling interval: each sample of Node's
+ * histogram is the time between two ticks of its timer, the interval included. Nothing when the
+ * histogram has no sample yet (its min is then a huge number, not a delay).
+ */
+export function eventLoopDelays(h: DelayHistogram, samplingMs: number): Map<string, number> | null {
+  if (h.count === 0) return null;
+  return new Map(DELAY_SERIES.map(([suffix, , read]) => [suffix, Math.max(0, read(h) - samplingMs * 1e6) / 1e9]));
+}
+
+// prom-client reports its histogram as is, so at a 100 ms interval an idle process would show a lag
+// of 0.1 s in every one of these series (0.01 s at its default): the same names, net of the
+// interval, replace them (the standard deviation needs no correction and stays prom-client's).
+const delayHistogram = monitorEventLoopDelay({ resolution: LAG_SAMPLING_MS });
+delayHistogram.enable();
+const delayGauges: Array<readonly [string, Gauge]> = [];
+for (const [i, [suffix, help]] of DELAY_SERIES.entries()) {
+  const name = `nodejs_eventloop_lag_${suffix}_seconds`;
+  metricsRegistry.removeSingleMetric(name);
+  // The first one's collect sets them all (a scrape collects in registration order).
+  delayGauges.push([suffix, new Gauge({ name, help, registers: [metricsRegistry], ...(i === 0 ? { collect: collectDelays } : {}) })]);
+}
+
+/** Sets every delay gauge from the histogram's window since the last scrape, then starts a new window. */
+function collectDelays(): void {
+  const delays = eventLoopDelays(delayHistogram, LAG_SAMPLING_MS);
+  if (delays) for (const [suffix, gauge] of delayGauges) gauge.set(delays.get(suffix)!);
+  delayHistogram.reset();
+}
 
 /** Durations from a millisecond to a few minutes (clones and pushes of large repositories). */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 180];
