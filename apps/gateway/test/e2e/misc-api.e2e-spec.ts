@@ -241,6 +241,13 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
       const atLimit = await api.anonymous.request('POST', '/markdown/raw', 'a'.repeat(MAX_MARKUP_TEXT_LENGTH), { 'content-type': 'text/plain' });
       expect(atLimit.status).toBe(200);
     });
+
+    it('should look up tens of thousands of distinct mentions (more than SQLite binds in one statement)', async () => {
+      const names = Array.from({ length: 40_000 }, (_, i) => `@u${i.toString(36)}`);
+      const res = await api.anonymous.post('/markdown', { Mode: 'gfm', Text: `${names.join(' ')} @${alice.username}` } satisfies MarkdownOption);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`class="mention"`);
+    });
   });
 
   describe('GET /users/{username}/heatmap', () => {
