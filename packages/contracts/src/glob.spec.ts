@@ -1,4 +1,4 @@
-import { branchFilterMatches, compileGlob, compileTagPattern, isGlobPattern, isValidGlob } from './glob.js';
+import { branchFilterMatches, compileEditorConfigGlob, compileGlob, compileTagPattern, isGlobPattern, isValidGlob } from './glob.js';
 
 describe('compileGlob', () => {
   it.each([
@@ -123,5 +123,44 @@ describe('linear-time matching', () => {
   it("should read Go's regular expression syntax for tag patterns and refuse what Go refuses", () => {
     expect(compileTagPattern('/^v\\d+\\.\\d+$/').test('v1.2')).toBe(true);
     expect(() => compileTagPattern('/(?<=v)1/')).toThrow();
+  });
+});
+
+describe('compileEditorConfigGlob', () => {
+  it.each([
+    ['*', 'a.txt', true],
+    ['*', 'dir/a.txt', true],
+    ['*.py', 'src/deep/x.py', true],
+    ['*.py', 'x.pyc', false],
+    ['Makefile', 'sub/Makefile', true],
+    ['/Makefile', 'sub/Makefile', false],
+    ['/Makefile', 'Makefile', true],
+    ['lib/*.js', 'lib/a.js', true],
+    ['lib/*.js', 'lib/sub/a.js', false],
+    ['lib/**.js', 'lib/sub/a.js', true],
+    ['lib/**/a.js', 'lib/a.js', true],
+    ['lib/**/a.js', 'lib/x/y/a.js', true],
+    ['**/a.js', 'a.js', true],
+    ['*.{js,ts}', 'a.ts', true],
+    ['*.{js,ts}', 'a.go', false],
+    ['a?.c', 'ab.c', true],
+    ['[ab].c', 'b.c', true],
+    ['[!ab].c', 'b.c', false],
+    ['[ab', '[ab', true],
+    ['file{1..3}.txt', 'file2.txt', true],
+    ['file{1..3}.txt', 'file4.txt', false],
+    ['file{-3..-1}.txt', 'file-2.txt', true],
+    ['a\\*b', 'a*b', true],
+    ['a\\*b', 'axb', false],
+  ])('%s against %s is %s', (glob, path, expected) => {
+    expect(compileEditorConfigGlob(glob).test(path)).toBe(expected);
+  });
+
+  // The patterns come from a repository's `.editorconfig`: none may stall the matcher.
+  it('should match in linear time and refuse expanding patterns', () => {
+    expect(compileEditorConfigGlob(`${'*a'.repeat(30)}b`).test('a'.repeat(5000))).toBe(false);
+    expect(compileEditorConfigGlob('{a,b}'.repeat(40)).test('ab'.repeat(20))).toBe(true);
+    expect(() => compileEditorConfigGlob('{1..100000000}')).toThrow();
+    expect(() => compileEditorConfigGlob('{x'.repeat(5000))).toThrow();
   });
 });

@@ -137,3 +137,106 @@ export function branchFilterMatches(filter: string, branch: string): boolean {
 function quote(c: string): string {
   return /^[\p{L}\p{N}_ ]$/u.test(c) ? c : /^[\x21-\x7e]$/.test(c) ? `\\${c}` : `\\x{${c.codePointAt(0)!.toString(16)}}`;
 }
+
+/** Widest numeric range `{n1..n2}` an EditorConfig glob may hold (each number becomes an alternative). */
+const MAX_EDITORCONFIG_RANGE = 1000;
+/** Longest regular expression an EditorConfig glob may become. */
+const MAX_EDITORCONFIG_REGEX_LENGTH = 64 * 1024;
+
+/**
+ * An EditorConfig section name as a matcher of a path relative to the `.editorconfig`'s directory
+ * (no leading slash), on RE2: the file comes from the repository, and a backtracking matcher
+ * (`[*a*a*a*a*a*a*a*ab]` against a long path) or an expanding one (`{1..100000000}`, nested braces)
+ * would stall the service. The specification's rules: a name without `/` matches a file's base
+ * name in any directory, one with `/` the path from the file's directory (a leading `/` dropped);
+ * `*` any run of non-separators, `**` any run at all (a `**` between two slashes also none), `?` one
+ * non-separator, `[…]` / `[!…]` classes, `{a,b}` alternatives, `{n1..n2}` integers in the range,
+ * `\` escapes. Throws on a malformed or oversized name.
+ */
+export function compileEditorConfigGlob(section: string): Pattern {
+  if (section.length > MAX_PATTERN_LENGTH) throw new Error('pattern too long');
+  let chars = [...section];
+  const basename = !chars.includes('/');
+  if (chars[0] === '/') chars = chars.slice(1);
+  let pos = 0;
+
+  const charClass = (): string => {
+    const start = pos;
+    let out = '[';
+    if (chars[pos] === '!' || chars[pos] === '^') {
+      pos++;
+      out += '^';
+    }
+    let empty = true;
+    while (pos < chars.length) {
+      const c = chars[pos++]!;
+      if (c === ']' && !empty) return `${out}]`;
+      empty = false;
+      if (c === '\\' && pos < chars.length) out += quote(chars[pos++]!);
+      else out += c === '-' ? '-' : quote(c);
+    }
+    // No closing bracket: the `[` is a literal, as in the specification's tests.
+    pos = start;
+    return '\\[';
+  };
+
+  const range = (): string | null => {
+    const close = chars.indexOf('}', pos);
+    const m = close < 0 ? null : /^([+-]?\d+)\.\.([+-]?\d+)$/.exec(chars.slice(pos, close).join(''));
+    if (!m) return null;
+    const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
+    if (hi - lo > MAX_EDITORCONFIG_RANGE) throw new Error('numeric range too wide');
+    pos = close + 1;
+    const numbers: string[] = [];
+    for (let n = lo; n <= hi; n++) numbers.push(n < 0 ? `\\-${-n}` : `\\+?${n}`);
+    return `(?:${numbers.join('|')})`;
+  };
+
+  const sequence = (inBraces: boolean): string => {
+    let out = '';
+    while (pos < chars.length) {
+      const c = chars[pos++]!;
+      if (inBraces && c === '}') return `${out})`;
+      switch (c) {
+        case '*':
+          if (chars[pos] === '*') {
+            while (chars[pos] === '*') pos++;
+            if (out.endsWith('/') && chars[pos] === '/') {
+              pos++;
+              out += '(?:.*/)?';
+            } else {
+              out += '.*';
+            }
+          } else {
+            out += '[^/]*';
+          }
+          break;
+        case '?':
+          out += '[^/]';
+          break;
+        case '[':
+          out += charClass();
+          break;
+        case '{':
+          out += range() ?? `(?:${sequence(true)}`;
+          break;
+        case ',':
+          out += inBraces ? '|' : ',';
+          break;
+        case '\\':
+          out += pos < chars.length ? quote(chars[pos++]!) : '\\\\';
+          break;
+        default:
+          out += c === '/' ? '/' : quote(c);
+      }
+    }
+    if (inBraces) throw new Error('unterminated alternatives');
+    return out;
+  };
+
+  let source = sequence(false);
+  if (source.startsWith('.*/')) source = `(?:.*/)?${source.slice(3)}`;
+  if (source.length > MAX_EDITORCONFIG_REGEX_LENGTH) throw new Error('pattern too long');
+  const re = compile(source, true);
+  return { test: (path) => re.test(basename ? path.slice(path.lastIndexOf('/') + 1) : path) };
+}

@@ -13,3 +13,10 @@ export const MAX_FILES_RESPONSE_BYTES = 50 * 1024 * 1024;
 
 /** Gitea's default `[ui] REACTIONS`: the only contents a reaction may have, and the only ones listed. */
 export const ALLOWED_REACTIONS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'] as const;
+
+/**
+ * Longest text `POST /markdown`, `/markdown/raw` and `/markup` render (UTF-16 code units). Gitea
+ * has no limit; here rendering runs on issue-service's event loop, and hostile markdown (a table of
+ * a few hundred kilobytes) already costs seconds of it, so a larger text is a 422.
+ */
+export const MAX_MARKUP_TEXT_LENGTH = 256 * 1024;

@@ -14,6 +14,7 @@ import type {
   UserHeatmapData,
   UserSettingsOptions,
 } from '@gitforge/contracts';
+import { MAX_MARKUP_TEXT_LENGTH } from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
 import { addToTeam, createOrg, createTeam, tokenApi } from './support/accounts.js';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
@@ -225,6 +226,27 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
         expect(res.body).toEqual(giteaError('Unknown mode: unknown'));
         expect((await api.anonymous.post(path, { Text: 42 })).status).toBe(422);
       }
+    });
+
+    it('should refuse a text longer than the render limit with 422 rather than stall issue-service', async () => {
+      const long = 'a'.repeat(MAX_MARKUP_TEXT_LENGTH + 1);
+      for (const path of ['/markdown', '/markup']) {
+        const res = await api.anonymous.post(path, { Text: long } satisfies MarkupOption);
+        expect(res.status).toBe(422);
+        expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), url: expect.any(String) }));
+      }
+      const raw = await api.anonymous.request('POST', '/markdown/raw', long, { 'content-type': 'text/plain' });
+      expect(raw.status).toBe(422);
+      expect(raw.body).toEqual(giteaError(`the text to render is longer than ${MAX_MARKUP_TEXT_LENGTH} characters`));
+      const atLimit = await api.anonymous.request('POST', '/markdown/raw', 'a'.repeat(MAX_MARKUP_TEXT_LENGTH), { 'content-type': 'text/plain' });
+      expect(atLimit.status).toBe(200);
+    });
+
+    it('should look up tens of thousands of distinct mentions (more than SQLite binds in one statement)', async () => {
+      const names = Array.from({ length: 40_000 }, (_, i) => `@u${i.toString(36)}`);
+      const res = await api.anonymous.post('/markdown', { Mode: 'gfm', Text: `${names.join(' ')} @${alice.username}` } satisfies MarkdownOption);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain(`class="mention"`);
     });
   });
 

@@ -212,6 +212,18 @@ describe.each(layoutsUnderTest())('repository git data (%s layout)', (kind) => {
       expect(empty.headers.get('x-gitea-warning')).toBeNull();
     });
 
+    it('should count a template whose YAML aliases expand past the parser limit as invalid, not fail', async () => {
+      const repo = await createRepo(alice);
+      const nine = (name: string) => `[${Array(9).fill(name).join(',')}]`;
+      const bomb = `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b ${nine('*a')}\nc: &c ${nine('*b')}\nd: &d ${nine('*c')}\n`;
+      await writeFiles(repo, { '.gitea/ISSUE_TEMPLATE/bomb.yaml': `${bomb}name: X\nabout: Y\nbody: *d\n`, '.gitea/ISSUE_TEMPLATE/config.yaml': `${bomb}contact_links: *d\n` });
+      const res = await alice.api.get<IssueTemplate[]>(`/repos/${repo.full_name}/issue_templates`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([]);
+      expect(res.headers.get('x-gitea-warning')).toContain('count=1');
+      expect((await alice.api.get<IssueConfigValidation>(`/repos/${repo.full_name}/issue_config/validate`)).body).toMatchObject({ valid: false });
+    });
+
     it('should answer the issue config, its defaults, and whether it is valid', async () => {
       const repo = await createRepo(alice);
       const defaults = await alice.api.get<IssueConfig>(`/repos/${repo.full_name}/issue_config`);
@@ -279,6 +291,19 @@ describe.each(layoutsUnderTest())('repository git data (%s layout)', (kind) => {
       await writeFiles(priv, { '.editorconfig': '[*]\nindent_style = tab\n' });
       expect((await alice.api.get(`/repos/${priv.full_name}/editorconfig/a.ts`)).status).toBe(200);
       expect((await bob.api.get(`/repos/${priv.full_name}/editorconfig/a.ts`)).status).toBe(404);
+    });
+
+    // The file is the repository's: a glob that would backtrack or expand without end (minimatch)
+    // matches nothing, and repo-service keeps answering; a file past 256 KiB is not read.
+    it('should answer at once for hostile section globs, and 404 for a file over 256 KiB', async () => {
+      const repo = await createRepo(alice);
+      await writeFiles(repo, { '.editorconfig': `[*]\nindent_style = tab\n[${'*a'.repeat(20)}b]\nindent_size = 3\n[{1..1000000000}]\nindent_size = 4\n` });
+      const res = await alice.api.get(`/repos/${repo.full_name}/editorconfig/${'a'.repeat(400)}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ indent_style: 'tab', indent_size: 'tab' });
+      const large = await createRepo(alice);
+      await writeFiles(large, { '.editorconfig': `[*]\nindent_style = tab\n${'# padding\n'.repeat(30_000)}` });
+      expect((await alice.api.get(`/repos/${large.full_name}/editorconfig/a.ts`)).status).toBe(404);
     });
   });
 

@@ -72,6 +72,22 @@ describe(MarkdownRenderer.name, () => {
     expect(html).toContain('<img src="x.png"/>');
   });
 
+  it('should keep styles, frames, forms and dangerous URLs of raw HTML out', () => {
+    const html = sut.render(
+      '<div style="position:fixed">a</div><iframe src="https://x"></iframe><form action="/x"><input type="text"></form>' +
+        '<a href="data:text/html,x">d</a><video src="v.mp4" poster="javascript:alert(1)"></video><details open ontoggle="alert(1)">s</details>',
+      document(),
+      new Set(),
+    );
+    expect(html).not.toMatch(/style=|<iframe|<form|type="text"|data:text|javascript:|ontoggle/i);
+  });
+
+  it('should prefix the ids and anchor names of raw HTML, as Gitea, so that they cannot clobber the page', () => {
+    expect(sut.render('<a id="config" name="x" href="#a">a</a> <span id="user-content-b">b</span>', document(), new Set())).toBe(
+      '<p><a id="user-content-config" name="user-content-x" href="#a">a</a> <span id="user-content-b">b</span></p>\n',
+    );
+  });
+
   it('should answer nothing for an empty text', () => {
     expect(sut.render('', document(), new Set())).toBe('');
   });

@@ -294,8 +294,20 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedSchemes: ['http', 'https', 'mailto', 'ftp', 'tel'],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },
   exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
+  // Gitea prefixes every id (and here an anchor's name) with `user-content-`, so that a document
+  // cannot clobber the page's own elements or globals (`<a id="config">` as window.config).
+  transformTags: { '*': (tagName, attribs) => ({ tagName, attribs: userContentNames(attribs) }) },
   selfClosing: ['img', 'br', 'hr', 'input', 'source'],
 };
+
+function userContentNames(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  const out = { ...attribs };
+  for (const key of ['id', 'name']) {
+    const value = out[key];
+    if (value !== undefined && !value.startsWith('user-content-')) out[key] = `user-content-${value}`;
+  }
+  return out;
+}
 
 /**
  * Gitea writes void elements as `<br/>` and a checkbox's flags as `disabled=""`; sanitize-html

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { unprocessable, type Actor, type MarkupOption } from '@gitforge/contracts';
+import { MAX_MARKUP_TEXT_LENGTH, unprocessable, type Actor, type MarkupOption } from '@gitforge/contracts';
 import { DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { MarkdownRenderer, type RenderLinks, type RenderOptions } from './markdown.renderer.js';
 
@@ -25,6 +25,8 @@ export class MarkupService {
     const mode = body.Wiki ? 'wiki' : (body.Mode ?? '');
     const options = this.options(mode, body.Context ?? '', body.FilePath ?? '');
     const text = body.Text ?? '';
+    // The gateway refuses longer texts; a caller that skipped it must not stall the service either.
+    if (text.length > MAX_MARKUP_TEXT_LENGTH) throw unprocessable(`the text to render is longer than ${MAX_MARKUP_TEXT_LENGTH} characters`);
     const names = this.renderer.mentionCandidates(text, options);
     const accounts = names.length > 0 ? await this.directory.accountsByNames(actor, names) : [];
     return this.renderer.render(text, options, new Set(accounts.map((a) => a.login.toLowerCase())));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { AccessMode } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
+import { chunksOf, Database } from '@gitforge/platform';
 import { OrgUserEntity, TeamEntity, TeamUserEntity } from '../orgs/org.entities.js';
 import { UserEntity, UserType } from '../users/user.entity.js';
 
@@ -10,14 +10,17 @@ import { UserEntity, UserType } from '../users/user.entity.js';
 export class DirectoryRepository {
   constructor(private readonly db: Database) {}
 
-  accountsByLowerNames(lowerNames: string[]): Promise<UserEntity[]> {
-    if (lowerNames.length === 0) return Promise.resolve([]);
-    return this.db.manager.find(UserEntity, { where: { lowerName: In(lowerNames) } });
+  /** In slices: the names may come from a document's mentions (POST /markdown), tens of thousands of them. */
+  async accountsByLowerNames(lowerNames: string[]): Promise<UserEntity[]> {
+    const out: UserEntity[] = [];
+    for (const slice of chunksOf(lowerNames)) out.push(...(await this.db.manager.find(UserEntity, { where: { lowerName: In(slice) } })));
+    return out;
   }
 
-  accountsByIds(ids: number[]): Promise<UserEntity[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.manager.find(UserEntity, { where: { id: In(ids) } });
+  async accountsByIds(ids: number[]): Promise<UserEntity[]> {
+    const out: UserEntity[] = [];
+    for (const slice of chunksOf(ids)) out.push(...(await this.db.manager.find(UserEntity, { where: { id: In(slice) } })));
+    return out;
   }
 
   usersByLowerEmails(emails: string[]): Promise<UserEntity[]> {

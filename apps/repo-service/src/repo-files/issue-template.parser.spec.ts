@@ -76,6 +76,15 @@ describe('issue template parser', () => {
     expect(() => parseIssueTemplate('ISSUE_TEMPLATE/f.yml', 'name: [x\n')).toThrow(TemplateError);
   });
 
+  it('should refuse YAML whose aliases expand past the parser’s limit as an invalid template, not a fault', () => {
+    const nine = (name: string) => `[${Array(9).fill(name).join(',')}]`;
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', `b: &b ${nine('*a')}`, `c: &c ${nine('*b')}`, `d: &d ${nine('*c')}`, `e: &e ${nine('*d')}`].join('\n');
+    expect(() => parseIssueTemplate('ISSUE_TEMPLATE/f.yml', `${bomb}\nname: X\nabout: Y\nbody: *e\n`)).toThrow(TemplateError);
+    expect(() => parseIssueConfig(`${bomb}\ncontact_links: *e\n`)).toThrow(TemplateError);
+    // In front matter, Gitea takes the whole file as the template's content.
+    expect(parseIssueTemplate('ISSUE_TEMPLATE/f.md', `---\n${bomb}\nname: X\n---\nhi`).name).toBe('f.md');
+  });
+
   it('should know which files are templates', () => {
     expect(['a.md', 'a.yaml', 'a.yml', 'config.yml', 'config.yaml', 'a.txt'].map(templateType)).toEqual(['md', 'yaml', 'yaml', null, null, null]);
   });

@@ -136,9 +136,21 @@ function parseMapping(text: string): Mapping {
   for (const pair of root.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : null;
     if (key === null) continue;
-    out.set(key, isScalar(pair.value) || isMap(pair.value) || isSeq(pair.value) ? pair.value.toJS(doc) : null);
+    out.set(key, isScalar(pair.value) || isMap(pair.value) || isSeq(pair.value) ? valueOf(pair.value, doc) : null);
   }
   return out;
+}
+
+/**
+ * A node as plain JS. The yaml library refuses documents whose aliases would expand past its
+ * limit (a "billion laughs" file) with a ReferenceError: that is a broken template, not a fault.
+ */
+function valueOf(node: Node, doc: Parameters<Node['toJS']>[0]): unknown {
+  try {
+    return node.toJS(doc);
+  } catch (err) {
+    throw new TemplateError(`yaml: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 function readMetadata(template: IssueTemplate, meta: Mapping): void {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { parseFromFilesSync } from 'editorconfig';
+import { parseBuffer } from 'editorconfig';
 import {
+  compileEditorConfigGlob,
   notFound,
   type Actor,
   type EditorConfigDefinition,
@@ -17,8 +18,15 @@ import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { Refs } from '../git/refs.js';
 import { ISSUE_CONFIG_PATHS, ISSUE_TEMPLATE_DIRS, parseIssueConfig, parseIssueTemplate, TemplateError, templateType } from './issue-template.parser.js';
 
-/** Gitea's [ui] MAX_DISPLAY_FILE_SIZE: a larger template or `.editorconfig` is not read. */
+/** Gitea's [ui] MAX_DISPLAY_FILE_SIZE: a larger issue template is not read. */
 const MAX_DISPLAY_FILE_SIZE = 8 * 1024 * 1024;
+/**
+ * A larger `.editorconfig` is not read (404, as a missing one): every section's glob is compiled
+ * for each request, and real files are a few kilobytes. Gitea has no such limit.
+ */
+const MAX_EDITORCONFIG_BYTES = 256 * 1024;
+/** The properties whose values EditorConfig compares case-insensitively (lower-cased as the library does). */
+const EDITORCONFIG_KNOWN = new Set(['end_of_line', 'indent_style', 'indent_size', 'insert_final_newline', 'trim_trailing_whitespace', 'charset']);
 /** Gitea reads at most this much of the issue config. */
 const MAX_ISSUE_CONFIG_BYTES = 1024 * 1024;
 /** The `.editorconfig` properties in Gitea's answer (its Definition's JSON fields), in its order. */
@@ -84,15 +92,13 @@ export class RepoFilesService {
     const resolved = view.ctx.repo.isEmpty ? null : await this.refs.resolve(view.repoId, input, view.objectFormat);
     if (!resolved) throw notFound(`object does not exist [id: ${input}, rel_path: ]`);
     const entry = await this.objects.entry(view.repoId, resolved.commit, '.editorconfig');
-    const content = entry?.type === 'blob' ? await this.readSmall(view.repoId, entry.sha, MAX_DISPLAY_FILE_SIZE - 1) : null;
+    const content = entry?.type === 'blob' ? await this.readSmall(view.repoId, entry.sha, MAX_EDITORCONFIG_BYTES) : null;
     if (content === null) throw notFound('object does not exist [id: , rel_path: .editorconfig]');
-    // The file is matched as if the repository were the filesystem root: only the root file applies.
-    // parseFromFilesSync is the library's entry point that takes contents instead of reading the disk.
-    const props = parseFromFilesSync(`/${path}`, [{ name: '/.editorconfig', contents: Buffer.from(content) }], { root: '/', unset: true });
+    const props = editorconfigProps(path, Buffer.from(content));
     const definition: EditorConfigDefinition = {};
     for (const field of EDITORCONFIG_FIELDS) {
-      const value = props[field];
-      if (value !== undefined && value !== '') definition[field] = String(value);
+      const value = props.get(field);
+      if (value !== undefined && value !== '') definition[field] = value;
     }
     return definition;
   }
@@ -129,5 +135,38 @@ export class RepoFilesService {
     if (!info || info.size > max) return null;
     const data = await this.objects.blob(repoId, sha);
     return data ? data.toString('utf8') : null;
+  }
+}
+
+/**
+ * The properties the root `.editorconfig` gives `path` (relative to the repository root): the file's
+ * sections in order, later ones overriding, `unset` removing, then the specification's defaults
+ * between indent_style, indent_size and tab_width. Globs match on RE2 (compileEditorConfigGlob):
+ * the file is the repository's, and a glob the matcher cannot take is a section that matches nothing.
+ */
+export function editorconfigProps(path: string, content: Buffer): Map<string, string> {
+  const props = new Map<string, string>();
+  for (const [section, body] of parseBuffer(content)) {
+    if (section === null || !globMatches(section, path)) continue;
+    for (const [rawKey, rawValue] of Object.entries(body)) {
+      const key = rawKey.toLowerCase();
+      const value = EDITORCONFIG_KNOWN.has(key) ? String(rawValue).toLowerCase() : String(rawValue);
+      if (value === 'unset') props.delete(key);
+      else props.set(key, value);
+    }
+  }
+  if (props.get('indent_style') === 'tab' && !props.has('indent_size')) props.set('indent_size', 'tab');
+  const indentSize = props.get('indent_size');
+  if (indentSize !== undefined && indentSize !== 'tab' && !props.has('tab_width')) props.set('tab_width', indentSize);
+  const tabWidth = props.get('tab_width');
+  if (indentSize === 'tab' && tabWidth !== undefined) props.set('indent_size', tabWidth);
+  return props;
+}
+
+function globMatches(section: string, path: string): boolean {
+  try {
+    return compileEditorConfigGlob(section).test(path);
+  } catch {
+    return false;
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { MarkdownOption, MarkupOption, MarkupPatterns, type Actor } from '@gitforge/contracts';
+import { MAX_MARKUP_TEXT_LENGTH, MarkdownOption, MarkupOption, MarkupPatterns, unprocessable, type Actor } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { CurrentActor } from '../../auth/access-policy.js';
 
@@ -20,7 +20,10 @@ export class MarkupController {
   @Post('markdown/raw')
   @HttpCode(200)
   markdownRaw(@CurrentActor() actor: Actor | null, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    return this.render(actor, { Text: typeof body === 'string' ? body : '', Mode: 'markdown' }, reply);
+    const text = typeof body === 'string' ? body : '';
+    // The JSON routes' DTO caps Text; this body bypasses it.
+    if (text.length > MAX_MARKUP_TEXT_LENGTH) throw unprocessable(`the text to render is longer than ${MAX_MARKUP_TEXT_LENGTH} characters`);
+    return this.render(actor, { Text: text, Mode: 'markdown' }, reply);
   }
 
   @Post('markup')

@@ -1,10 +1,12 @@
-import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { MAX_MARKUP_TEXT_LENGTH } from '../../limits.js';
 
 /** Gitea's `MarkdownOption` (`POST /markdown`); its wire names are capitalised. */
 export class MarkdownOption {
-  /** The markdown to render. */
+  /** The markdown to render, at most MAX_MARKUP_TEXT_LENGTH long. */
   @IsOptional()
   @IsString()
+  @MaxLength(MAX_MARKUP_TEXT_LENGTH)
   Text?: string;
 
   /** `markdown` (the default), `comment`, `gfm`, `wiki` or `file`; anything else is 422. */
