@@ -18,22 +18,37 @@ function compile(source: string, anchored: boolean): Pattern {
 }
 
 /**
- * Gitea's globs (gobwas/glob): `*` matches any run of characters that are not separators, `**`
- * any run at all, `?` one non-separator character, `[abc]`, `[a-z]`, `[!abc]` a class, `{a,b}`
- * alternatives (which may hold globs), `\` escapes the next character. The whole value must
- * match. Without separators (hook branch filters, tag patterns) `*` matches anything. Throws on
- * a malformed pattern (unclosed class or group), which Gitea's binding reports as `GlobPattern`.
+ * How one family of globs reads its syntax; {@link translate} turns a glob of any of them into an
+ * RE2 expression, so every glob the forge matches goes through one translator.
  */
-export function compileGlob(pattern: string, separators = ''): Pattern {
-  if (pattern.length > MAX_PATTERN_LENGTH) throw new Error('pattern too long');
-  const chars = [...pattern];
-  const seps = [...separators].map(quote).join('');
-  const one = seps ? `[^${seps}]` : '.';
+interface GlobDialect {
+  /** RE2 for `?`: one character that is not a separator. */
+  one: string;
+  /** Characters that negate a class after its `[`. */
+  negators: string;
+  /** Malformed pieces (an unclosed or empty class, a trailing `\`) are literals instead of errors. */
+  lenient: boolean;
+  /** `{n1..n2}` is any integer in the range. */
+  numericRanges: boolean;
+  /** `/**\/` also matches a single `/` (no directory at all). */
+  globstarDirectories: boolean;
+}
+
+/** Widest numeric range `{n1..n2}` a glob may hold (each number becomes an alternative). */
+const MAX_NUMERIC_RANGE = 1000;
+
+/**
+ * The RE2 expression of `chars` read as `dialect`: `*` any run of `one`, `**` any run at all, `?`
+ * one `one`, `[abc]`, `[a-z]`, `[!abc]` a class, `{a,b}` alternatives (which may hold globs), `\`
+ * escapes the next character. Throws on what the dialect calls malformed.
+ */
+function translate(chars: readonly string[], dialect: GlobDialect): string {
   let pos = 0;
 
   const charClass = (): string => {
+    const start = pos;
     let out = '[';
-    if (chars[pos] === '!') {
+    if (chars[pos] !== undefined && dialect.negators.includes(chars[pos]!)) {
       pos++;
       out += '^';
     }
@@ -41,18 +56,30 @@ export function compileGlob(pattern: string, separators = ''): Pattern {
     while (pos < chars.length) {
       const c = chars[pos++]!;
       if (c === ']') {
-        if (empty) throw new Error('empty character class');
-        return `${out}]`;
+        if (!empty) return `${out}]`;
+        if (!dialect.lenient) throw new Error('empty character class');
       }
       empty = false;
-      if (c === '\\') {
-        if (pos >= chars.length) throw new Error('unterminated character class escape');
-        out += quote(chars[pos++]!);
-      } else {
-        out += c === '-' ? '-' : quote(c);
-      }
+      if (c === '\\' && pos < chars.length) out += quote(chars[pos++]!);
+      else if (c === '\\' && !dialect.lenient) throw new Error('unterminated character class escape');
+      else out += c === '-' ? '-' : quote(c);
     }
-    throw new Error('unterminated character class');
+    if (!dialect.lenient) throw new Error('unterminated character class');
+    // No closing bracket: the `[` is a literal.
+    pos = start;
+    return '\\[';
+  };
+
+  const range = (): string | null => {
+    const close = chars.indexOf('}', pos);
+    const m = close < 0 ? null : /^([+-]?\d+)\.\.([+-]?\d+)$/.exec(chars.slice(pos, close).join(''));
+    if (!m) return null;
+    const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
+    if (hi - lo > MAX_NUMERIC_RANGE) throw new Error('numeric range too wide');
+    pos = close + 1;
+    const numbers: string[] = [];
+    for (let n = lo; n <= hi; n++) numbers.push(n < 0 ? `\\-${-n}` : `\\+?${n}`);
+    return `(?:${numbers.join('|')})`;
   };
 
   const sequence = (inBraces: boolean): string => {
@@ -62,38 +89,63 @@ export function compileGlob(pattern: string, separators = ''): Pattern {
       if (inBraces && c === '}') return `${out})`;
       switch (c) {
         case '*':
-          if (chars[pos] === '*') {
-            while (chars[pos] === '*') pos++;
-            out += '.*';
+          if (chars[pos] !== '*') {
+            out += `${dialect.one}*`;
+            break;
+          }
+          while (chars[pos] === '*') pos++;
+          if (dialect.globstarDirectories && out.endsWith('/') && chars[pos] === '/') {
+            pos++;
+            out += '(?:.*/)?';
           } else {
-            out += `${one}*`;
+            out += '.*';
           }
           break;
         case '?':
-          out += one;
+          out += dialect.one;
           break;
         case '[':
           out += charClass();
           break;
         case '{':
-          out += `(?:${sequence(true)}`;
+          out += (dialect.numericRanges ? range() : null) ?? `(?:${sequence(true)}`;
           break;
         case ',':
           out += inBraces ? '|' : ',';
           break;
         case '\\':
-          if (pos >= chars.length) throw new Error('no character to escape');
-          out += quote(chars[pos++]!);
+          if (pos < chars.length) out += quote(chars[pos++]!);
+          else if (dialect.lenient) out += '\\\\';
+          else throw new Error('no character to escape');
           break;
         default:
-          out += quote(c);
+          out += c === '/' ? '/' : quote(c);
       }
     }
     if (inBraces) throw new Error('unterminated alternatives');
     return out;
   };
 
-  return compile(sequence(false), true);
+  return sequence(false);
+}
+
+/**
+ * Gitea's globs (gobwas/glob), as {@link translate} reads them: `*` matches any run of characters
+ * that are not separators, `?` one of them; a class negates with `!`. The whole value must
+ * match. Without separators (hook branch filters, tag patterns) `*` matches anything. Throws on
+ * a malformed pattern (unclosed class or group), which Gitea's binding reports as `GlobPattern`.
+ */
+export function compileGlob(pattern: string, separators = ''): Pattern {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new Error('pattern too long');
+  const seps = [...separators].map(quote).join('');
+  const dialect: GlobDialect = {
+    one: seps ? `[^${seps}]` : '.',
+    negators: '!',
+    lenient: false,
+    numericRanges: false,
+    globstarDirectories: false,
+  };
+  return compile(translate([...pattern], dialect), true);
 }
 
 /**
@@ -135,13 +187,24 @@ export function branchFilterMatches(filter: string, branch: string): boolean {
 
 /** One character as an RE2 literal: letters, digits and non-ASCII as they are, anything else escaped. */
 function quote(c: string): string {
-  return /^[\p{L}\p{N}_ ]$/u.test(c) ? c : /^[\x21-\x7e]$/.test(c) ? `\\${c}` : `\\x{${c.codePointAt(0)!.toString(16)}}`;
+  return /^[\p{L}\p{N}_ ]$/u.test(c)
+    ? c
+    : /^[\x21-\x7e]$/.test(c)
+      ? `\\${c}`
+      : `\\x{${c.codePointAt(0)!.toString(16)}}`;
 }
 
-/** Widest numeric range `{n1..n2}` an EditorConfig glob may hold (each number becomes an alternative). */
-const MAX_EDITORCONFIG_RANGE = 1000;
 /** Longest regular expression an EditorConfig glob may become. */
 const MAX_EDITORCONFIG_REGEX_LENGTH = 64 * 1024;
+
+/** EditorConfig's globs: `/` separates, classes negate with `!` or `^`, numeric ranges, and malformed pieces are literals. */
+const EDITORCONFIG: GlobDialect = {
+  one: '[^/]',
+  negators: '!^',
+  lenient: true,
+  numericRanges: true,
+  globstarDirectories: true,
+};
 
 /**
  * An EditorConfig section name as a matcher of a path relative to the `.editorconfig`'s directory
@@ -158,83 +221,7 @@ export function compileEditorConfigGlob(section: string): Pattern {
   let chars = [...section];
   const basename = !chars.includes('/');
   if (chars[0] === '/') chars = chars.slice(1);
-  let pos = 0;
-
-  const charClass = (): string => {
-    const start = pos;
-    let out = '[';
-    if (chars[pos] === '!' || chars[pos] === '^') {
-      pos++;
-      out += '^';
-    }
-    let empty = true;
-    while (pos < chars.length) {
-      const c = chars[pos++]!;
-      if (c === ']' && !empty) return `${out}]`;
-      empty = false;
-      if (c === '\\' && pos < chars.length) out += quote(chars[pos++]!);
-      else out += c === '-' ? '-' : quote(c);
-    }
-    // No closing bracket: the `[` is a literal, as in the specification's tests.
-    pos = start;
-    return '\\[';
-  };
-
-  const range = (): string | null => {
-    const close = chars.indexOf('}', pos);
-    const m = close < 0 ? null : /^([+-]?\d+)\.\.([+-]?\d+)$/.exec(chars.slice(pos, close).join(''));
-    if (!m) return null;
-    const [lo, hi] = [Number(m[1]), Number(m[2])].sort((a, b) => a - b) as [number, number];
-    if (hi - lo > MAX_EDITORCONFIG_RANGE) throw new Error('numeric range too wide');
-    pos = close + 1;
-    const numbers: string[] = [];
-    for (let n = lo; n <= hi; n++) numbers.push(n < 0 ? `\\-${-n}` : `\\+?${n}`);
-    return `(?:${numbers.join('|')})`;
-  };
-
-  const sequence = (inBraces: boolean): string => {
-    let out = '';
-    while (pos < chars.length) {
-      const c = chars[pos++]!;
-      if (inBraces && c === '}') return `${out})`;
-      switch (c) {
-        case '*':
-          if (chars[pos] === '*') {
-            while (chars[pos] === '*') pos++;
-            if (out.endsWith('/') && chars[pos] === '/') {
-              pos++;
-              out += '(?:.*/)?';
-            } else {
-              out += '.*';
-            }
-          } else {
-            out += '[^/]*';
-          }
-          break;
-        case '?':
-          out += '[^/]';
-          break;
-        case '[':
-          out += charClass();
-          break;
-        case '{':
-          out += range() ?? `(?:${sequence(true)}`;
-          break;
-        case ',':
-          out += inBraces ? '|' : ',';
-          break;
-        case '\\':
-          out += pos < chars.length ? quote(chars[pos++]!) : '\\\\';
-          break;
-        default:
-          out += c === '/' ? '/' : quote(c);
-      }
-    }
-    if (inBraces) throw new Error('unterminated alternatives');
-    return out;
-  };
-
-  let source = sequence(false);
+  let source = translate(chars, EDITORCONFIG);
   if (source.startsWith('.*/')) source = `(?:.*/)?${source.slice(3)}`;
   if (source.length > MAX_EDITORCONFIG_REGEX_LENGTH) throw new Error('pattern too long');
   const re = compile(source, true);
