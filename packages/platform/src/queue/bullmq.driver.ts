@@ -18,6 +18,9 @@ import {
 } from './queue-driver.js';
 import { nextRunAt, type RepeatSpec } from './schedule.js';
 
+/** How far ahead of the call an `every` schedule's first slot lies at least (see schedule()). */
+const START_MARGIN_MS = 1000;
+
 /** BullMQ on Redis: the distributed layout's queues. */
 export class BullMqDriver extends QueueDriver {
   private readonly log = createLogger('bullmq');
@@ -87,7 +90,11 @@ export class BullMqDriver extends QueueDriver {
    * scheduler never runs its job at once, and the ticks are the ones {@link nextRunAt} names.
    */
   async schedule(queue: string, schedulerId: string, repeat: RepeatSpec, name: string, data: unknown): Promise<void> {
-    const opts = 'everyMs' in repeat ? { every: repeat.everyMs, startDate: nextRunAt(repeat, Date.now()) } : { pattern: repeat.pattern };
+    // BullMQ starts an `every` schedule at its startDate, or at the moment its script runs when that
+    // is later: a slot that passes while the call is on its way would start the ticks off their
+    // alignment. The first slot is therefore the first one at least a second away.
+    const first = 'everyMs' in repeat ? nextRunAt(repeat, Date.now() + START_MARGIN_MS) : 0;
+    const opts = 'everyMs' in repeat ? { every: repeat.everyMs, startDate: first } : { pattern: repeat.pattern };
     await this.queue(queue).upsertJobScheduler(schedulerId, opts, {
       name,
       data,
