@@ -57,8 +57,9 @@ export class PullGitClient {
     return this.ask(PullGitPatterns.commits, range);
   }
 
-  merge(request: PullMergeRequest): Promise<PullMergeResult> {
-    return this.ask(PullGitPatterns.merge, request);
+  /** `actor`: who asks, when that is the doer (repo-service then reads the repository for them at once). */
+  merge(request: PullMergeRequest, actor: Actor | null = null): Promise<PullMergeResult> {
+    return this.ask(PullGitPatterns.merge, request, actor);
   }
 
   update(request: PullUpdateRequest): Promise<{ headSha: string }> {

@@ -398,7 +398,7 @@ export class PullsService {
         doerId: a.id,
         posterId: ctx.issue.posterId,
         deleteHeadBranch: deleteHeadBranch && pull.headRepoId > 0,
-      }),
+      }, a),
       this.issueLoader.eventUsers(ctx.issue, []),
     ]);
     await this.recordMerged(a, ctx, result.mergeCommitSha, [result.merger, ...known]);

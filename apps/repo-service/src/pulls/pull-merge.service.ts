@@ -15,7 +15,7 @@ import { CommitWriter, signatureEnv, type CommitSignature } from '../git/commit-
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { GitService, isObjectId } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
-import { PushPolicy } from '../protections/push-policy.js';
+import { PushPolicy, type PushContext } from '../protections/push-policy.js';
 import { PushesService } from '../pushes/pushes.service.js';
 import { PullGit, pullHeadRef, UnrelatedHistories } from './pull-git.js';
 import { PullRepos } from './pull-repos.js';
@@ -64,16 +64,19 @@ export class PullMergeService {
     private readonly directory: DirectoryClient,
   ) {}
 
-  async merge(req: PullMergeRequest): Promise<PullMergeResult> {
+  /** `caller`: the actor issue-service acts for; when it is the doer, the repository is read for them while their account is. */
+  async merge(req: PullMergeRequest, caller: Actor | null = null): Promise<PullMergeResult> {
     if (!isObjectId(req.headSha)) throw mergeErrors.headOutOfDate();
-    const doer = await this.doer(req.doerId);
-    const ctx = await this.repos.pushContext(req.baseRepoId, doer.actor);
-    const format = ctx.repo.objectFormat;
     const repoId = req.baseRepoId;
-    const baseSha = await this.pulls.requireBranch(repoId, req.baseBranch);
-    // The head the caller saw must still be the pull's head, in the base's copy and on the branch.
-    const pullHead = await this.objects.resolveCommit(repoId, pullHeadRef(req.index));
-    const branchHead = await this.refs.branchHead(req.headRepoId, req.headBranch);
+    // The doer and the repository first: a missing user, repository or an archived one answers before any ref is read.
+    const { doer, ctx } = await this.doerIn(req.baseRepoId, req.doerId, caller);
+    const [baseSha, pullHead, branchHead] = await Promise.all([
+      this.pulls.requireBranch(repoId, req.baseBranch),
+      // The head the caller saw must still be the pull's head, in the base's copy and on the branch.
+      this.objects.resolveCommit(repoId, pullHeadRef(req.index)),
+      this.refs.branchHead(req.headRepoId, req.headBranch),
+    ]);
+    const format = ctx.repo.objectFormat;
     if (pullHead !== req.headSha || branchHead !== req.headSha) throw mergeErrors.headOutOfDate();
 
     const next = await this.mergeCommit(req, doer, baseSha);
@@ -268,6 +271,20 @@ export class PullMergeService {
     if (!deleted) return false;
     await this.pushes.afterRefUpdates(ctx, [{ oldSha: req.headSha, newSha: '0'.repeat(req.headSha.length), ref: `refs/heads/${req.headBranch}` }], doer.user);
     return true;
+  }
+
+  /**
+   * The doer and the repository as they act on it. The account is read either way (their git
+   * identity); the repository at the same time when the caller is the doer, with the rights their
+   * account has (no token scopes, as for a merge the scheduler does).
+   */
+  private async doerIn(repoId: number, doerId: number, caller: Actor | null): Promise<{ doer: Doer; ctx: PushContext }> {
+    if (caller?.id !== doerId) {
+      const doer = await this.doer(doerId);
+      return { doer, ctx: await this.repos.pushContext(repoId, doer.actor) };
+    }
+    const [doer, ctx] = await Promise.all([this.doer(doerId), this.repos.pushContext(repoId, { ...caller, scopes: null })]);
+    return { doer, ctx: { ...ctx, actor: doer.actor } };
   }
 
   private async doer(doerId: number): Promise<Doer> {

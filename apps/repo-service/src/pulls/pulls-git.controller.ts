@@ -61,7 +61,7 @@ export class PullsGitController {
 
   @MessagePattern(PullGitPatterns.merge)
   merge(@Payload() req: Req<PullMergeRequest>): Promise<PullMergeResult> {
-    return this.merges.merge(req.body);
+    return this.merges.merge(req.body, req.actor);
   }
 
   @MessagePattern(PullGitPatterns.update)
