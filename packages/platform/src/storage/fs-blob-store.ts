@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { access, mkdir, open, rename, rm } from 'node:fs/promises';
+import { access, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, type BlobPutOptions, type StoredBlob } from './blob-store.js';
 import { DigestStream, DigestThread } from './digests.js';
@@ -25,6 +24,101 @@ class Limit extends Transform {
   }
 }
 
+/** Bytes a new file takes in between two early write-backs (see {@link DurableFile}). */
+const EARLY_SYNC_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A new file (`wx`) that is on the disk when the stream finishes: it ends with an fsync, and
+ * while the bytes still stream it asks the disk every {@link EARLY_SYNC_BYTES} to write back what
+ * it has so far (one write-back at a time, not waited for), so that the closing fsync finds only
+ * the last bytes to flush. Flushing only at the end made a put wait for the whole file to reach
+ * the disk after its last byte (about 9 ms for 10 MiB here, under 1 ms with the write-backs). A
+ * write-back's error fails the put: the kernel reports a failed write-back once, to whichever
+ * sync asks first.
+ */
+class DurableFile extends Writable {
+  private handle: FileHandle | undefined;
+  private unsynced = 0;
+  private writingBack: Promise<void> | undefined;
+  private writeBackError: Error | undefined;
+
+  constructor(private readonly path: string) {
+    super({ highWaterMark: 1024 * 1024 });
+  }
+
+  override _construct(callback: (err?: Error | null) => void): void {
+    open(this.path, 'wx').then((handle) => {
+      this.handle = handle;
+      callback();
+    }, callback);
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, callback: (err?: Error | null) => void): void {
+    this.append([chunk]).then(() => callback(), callback);
+  }
+
+  override _writev(chunks: Array<{ chunk: Buffer }>, callback: (err?: Error | null) => void): void {
+    this.append(chunks.map((c) => c.chunk)).then(() => callback(), callback);
+  }
+
+  override _final(callback: (err?: Error | null) => void): void {
+    const finish = async (): Promise<void> => {
+      await this.writingBack;
+      if (this.writeBackError) throw this.writeBackError;
+      await this.handle!.sync();
+    };
+    finish().then(() => callback(), callback);
+  }
+
+  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
+    const handle = this.handle;
+    this.handle = undefined;
+    if (!handle) return callback(err);
+    handle.close().then(
+      () => callback(err),
+      () => callback(err),
+    );
+  }
+
+  private async append(buffers: Buffer[]): Promise<void> {
+    let pending = buffers;
+    while (pending.length > 0) {
+      const total = pending.reduce((n, b) => n + b.length, 0);
+      const { bytesWritten } = await this.handle!.writev(pending);
+      if (bytesWritten === 0) throw new Error(`no bytes could be written to ${this.path}`);
+      this.unsynced += bytesWritten;
+      // A short write (a full disk answers the next one with its error): go on from where it stopped.
+      pending = bytesWritten >= total ? [] : rest(pending, bytesWritten);
+    }
+    if (this.unsynced >= EARLY_SYNC_BYTES && !this.writingBack) {
+      this.unsynced = 0;
+      this.writingBack = this.handle!.datasync().then(
+        () => {
+          this.writingBack = undefined;
+        },
+        (err: Error) => {
+          this.writeBackError ??= err;
+          this.writingBack = undefined;
+        },
+      );
+    }
+  }
+}
+
+/** What is left of `buffers` after their first `skip` bytes. */
+function rest(buffers: Buffer[], skip: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (const b of buffers) {
+    if (skip >= b.length) {
+      skip -= b.length;
+      continue;
+    }
+    out.push(skip > 0 ? b.subarray(skip) : b);
+    skip = 0;
+  }
+  return out;
+}
+
 /**
  * {@link BlobStore} on a directory: a key is a path under `root` (the data directory, so
  * attachments land in `<GITFORGE_DATA_DIR>/attachments/…`). In the distributed layout the data
@@ -33,7 +127,7 @@ class Limit extends Transform {
  * A put writes a temporary file, flushes it to disk and renames it into place: a crash or a
  * refused upload never leaves a partial file under a key, and a reader sees the old blob or the
  * whole new one. The digests are computed on the digest thread while the bytes stream, and the
- * flush to disk overlaps the last of them.
+ * flush to disk overlaps the stream ({@link DurableFile}).
  */
 export class FsBlobStore extends BlobStore {
   private readonly root: string;
@@ -55,10 +149,9 @@ export class FsBlobStore extends BlobStore {
     const extra = (options.digests ?? []).filter((a) => a !== 'sha256');
     const digests = new DigestStream(['sha256', ...extra], this.thread);
     try {
-      await pipeline(source, limit, digests, createWriteStream(tmp, { flags: 'wx' }));
-      const [hex] = await Promise.all([digests.digests(), flush(tmp)]);
-      const { sha256, ...rest } = hex;
-      const stored: StoredBlob = { size: limit.size, sha256, digests: rest };
+      await pipeline(source, limit, digests, new DurableFile(tmp));
+      const { sha256, ...others } = await digests.digests();
+      const stored: StoredBlob = { size: limit.size, sha256, digests: others };
       const expect = options.expect;
       if (expect?.size !== undefined && expect.size !== stored.size) throw new BlobMismatchError('size');
       if (expect?.sha256 !== undefined && expect.sha256.toLowerCase() !== stored.sha256) throw new BlobMismatchError('sha256');
@@ -99,15 +192,5 @@ export class FsBlobStore extends BlobStore {
 
   private path(key: string): string {
     return join(this.root, ...checkBlobKey(key));
-  }
-}
-
-/** Flushes a written file to disk. */
-async function flush(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
