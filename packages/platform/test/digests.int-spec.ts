@@ -41,6 +41,25 @@ describe('DigestStream on the digest worker thread', () => {
     });
   });
 
+  it('answers no digests for no algorithms, without holding a slab', async () => {
+    const none = new DigestStream([], thread);
+    const seen: Buffer[] = [];
+    await pipeline(Readable.from([randomBytes(300 * 1024)]), none, slowSink(seen));
+    expect(await none.digests()).toEqual({});
+    expect(Buffer.concat(seen)).toHaveLength(300 * 1024);
+  });
+
+  it('splits one stream between the workers and puts each digest back in its place', async () => {
+    const all = randomBytes(2 * 1024 * 1024 + 17);
+    const order = ['sha1', 'md5', 'sha512', 'sha256', 'md5'] as const;
+    const two = new DigestThread(script, 2);
+    const digests = new DigestStream([...order], two);
+    await pipeline(Readable.from([all.subarray(0, 1000), all.subarray(1000)]), digests, slowSink([]));
+    const hex = Object.fromEntries(order.map((a) => [a, createHash(a).update(all).digest('hex')]));
+    expect(await digests.digests()).toEqual(hex);
+    await two.close();
+  });
+
   it('keeps concurrent streams apart, including a slice of a larger buffer', async () => {
     const big = randomBytes(3 * 1024 * 1024);
     // Views into one allocation: only the viewed bytes may be hashed.

@@ -1,5 +1,5 @@
-// The worker thread behind DigestThread (digests.ts): it keeps one set of hashes per open stream
-// and hands each slab of bytes back once it is hashed, so the sender reuses a fixed set of slabs.
+// A worker thread behind DigestThread (digests.ts): it keeps one set of hashes per open stream
+// and acknowledges each shared slab of bytes once it is hashed, so the sender reuses a fixed set.
 import { createHash, type Hash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import type { DigestReply, DigestRequest } from './digests.js';
@@ -17,8 +17,8 @@ port.on('message', (m: DigestRequest) => {
     case 'data': {
       const bytes = new Uint8Array(m.bytes, 0, m.length);
       for (const h of open.get(m.id) ?? []) h.update(bytes);
-      // The slab goes back to be filled again.
-      port.postMessage({ op: 'ack', id: m.id, bytes: m.bytes } satisfies DigestReply, [m.bytes]);
+      // This worker is done with the slab.
+      port.postMessage({ op: 'ack', id: m.id, slab: m.slab } satisfies DigestReply);
       return;
     }
     case 'end': {
