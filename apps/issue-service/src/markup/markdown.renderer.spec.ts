@@ -84,7 +84,13 @@ describe(MarkdownRenderer.name, () => {
 
   it('should prefix the ids and anchor names of raw HTML, as Gitea, so that they cannot clobber the page', () => {
     expect(sut.render('<a id="config" name="x" href="#a">a</a> <span id="user-content-b">b</span>', document(), new Set())).toBe(
-      '<p><a id="user-content-config" name="user-content-x" href="#a">a</a> <span id="user-content-b">b</span></p>\n',
+      '<p><a id="user-content-config" name="user-content-x" href="#a" rel="nofollow">a</a> <span id="user-content-b">b</span></p>\n',
+    );
+  });
+
+  it('should give the links of raw HTML rel=nofollow, as the sanitizer of Gitea does, keeping a rel they have', () => {
+    expect(sut.render('<a onblur="alert(1)" href="http://www.google.com">Google</a> <a href="/x" rel="noopener">x</a> <a name="n">n</a>', document(), new Set())).toBe(
+      '<p><a href="http://www.google.com" rel="nofollow">Google</a> <a href="/x" rel="noopener nofollow">x</a> <a name="user-content-n">n</a></p>\n',
     );
   });
 

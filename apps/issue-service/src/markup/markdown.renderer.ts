@@ -296,9 +296,17 @@ const SANITIZE: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
   // Gitea prefixes every id (and here an anchor's name) with `user-content-`, so that a document
   // cannot clobber the page's own elements or globals (`<a id="config">` as window.config).
-  transformTags: { '*': (tagName, attribs) => ({ tagName, attribs: userContentNames(attribs) }) },
+  // Links of raw HTML also get rel=nofollow, as bluemonday's RequireNoFollowOnLinks gives every
+  // link with an href in Gitea (the renderer's own links have it already).
+  transformTags: { '*': (tagName, attribs) => ({ tagName, attribs: noFollow(tagName, userContentNames(attribs)) }) },
   selfClosing: ['img', 'br', 'hr', 'input', 'source'],
 };
+
+function noFollow(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
+  if (tagName !== 'a' || attribs.href === undefined) return attribs;
+  const rel = (attribs.rel ?? '').split(/\s+/).filter(Boolean);
+  return rel.includes('nofollow') ? attribs : { ...attribs, rel: [...rel, 'nofollow'].join(' ') };
+}
 
 function userContentNames(attribs: sanitizeHtml.Attributes): sanitizeHtml.Attributes {
   const out = { ...attribs };
