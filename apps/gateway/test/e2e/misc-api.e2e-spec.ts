@@ -248,6 +248,14 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
       expect(res.status).toBe(200);
       expect(res.text).toContain(`class="mention"`);
     });
+
+    it('should render a text of a hundred thousand references and mentions, not answer 500', async () => {
+      const text = `#1 @${alice.username} `.repeat(50_000).slice(0, MAX_MARKUP_TEXT_LENGTH);
+      const res = await api.anonymous.post('/markdown', { Mode: 'gfm', Context: `/${alice.username}/proj`, Text: text } satisfies MarkdownOption);
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('class="ref-issue"');
+      expect(res.text).toContain('class="mention"');
+    });
   });
 
   describe('GET /users/{username}/heatmap', () => {

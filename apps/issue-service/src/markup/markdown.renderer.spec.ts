@@ -46,6 +46,18 @@ describe(MarkdownRenderer.name, () => {
     const wiki = document({ wikiLinks: true, links: { repo: REPO, link: `${REPO}wiki/`, media: `${REPO}wiki/raw/`, root: ROOT } });
     expect(sut.render('[[Name|Link]]', wiki, new Set())).toBe(`<p><a href="${REPO}wiki/Link" rel="nofollow">Name</a></p>\n`);
     expect(sut.render('[[Name|Link]]', document(), new Set())).toBe('<p>[[Name|Link]]</p>\n');
+    // A reference inside a wiki link is the link's text; the ones around it are references.
+    expect(sut.render('#1 [[#2|Page]] #3 [[Other]] #4', wiki, new Set())).toBe(
+      `<p><a href="${REPO}issues/1" class="ref-issue" rel="nofollow">#1</a> <a href="${REPO}wiki/Page" rel="nofollow">#2</a> ` +
+        `<a href="${REPO}issues/3" class="ref-issue" rel="nofollow">#3</a> <a href="${REPO}wiki/Other" rel="nofollow">Other</a> ` +
+        `<a href="${REPO}issues/4" class="ref-issue" rel="nofollow">#4</a></p>\n`,
+    );
+  });
+
+  it('should render a text of a hundred thousand references (no call holds them all as arguments)', () => {
+    const html = sut.render('#1 @a '.repeat(50_000), document(), new Set(['a']));
+    expect(html.match(/class="ref-issue"/g)).toHaveLength(50_000);
+    expect(html.match(/class="mention"/g)).toHaveLength(50_000);
   });
 
   it('should render task lists, tables and fenced code', () => {

@@ -166,7 +166,8 @@ function references(state: StateCore): void {
         out.push(child);
         continue;
       }
-      out.push(...splitText(state, child.content, env));
+      // One by one: a text of a hundred thousand references would overflow a spread's arguments.
+      for (const piece of splitText(state, child.content, env)) out.push(piece);
     }
     block.children = out;
   }
@@ -206,10 +207,16 @@ function splitText(state: StateCore, text: string, env: RenderEnv): Token[] {
     }
   }
   if (options.mentions || options.issueRefs) {
+    // The wiki links come in text order and do not overlap: one pass over them finds any that a
+    // reference falls into (checking every match again for each reference took seconds for a
+    // text of a hundred thousand mentions).
+    const wikis = matches.slice();
+    let w = 0;
     for (const m of text.matchAll(REFERENCE)) {
       const start = m.index + m[1]!.length;
       const ref = m[2]!;
-      if (matches.some((x) => start < x.end && start + ref.length > x.start)) continue;
+      while (w < wikis.length && wikis[w]!.end <= start) w++;
+      if (w < wikis.length && wikis[w]!.start < start + ref.length) continue;
       if (ref.startsWith('#')) {
         const repo = options.links.repo;
         if (!repo || !options.issueRefs) continue;
