@@ -93,6 +93,8 @@ export class BullMqDriver extends QueueDriver {
     // BullMQ starts an `every` schedule at its startDate, or at the moment its script runs when that
     // is later: a slot that passes while the call is on its way would start the ticks off their
     // alignment. The first slot is therefore the first one at least a second away.
+    // Connected first: the margin is for the call itself, not for a connection still being made.
+    await this.queue(queue).waitUntilReady();
     const first = 'everyMs' in repeat ? nextRunAt(repeat, Date.now() + START_MARGIN_MS) : 0;
     const opts = 'everyMs' in repeat ? { every: repeat.everyMs, startDate: first } : { pattern: repeat.pattern };
     await this.queue(queue).upsertJobScheduler(schedulerId, opts, {
