@@ -1,3 +1,5 @@
+import { unprocessable } from './errors.js';
+
 /**
  * Fixed limits of the API that more than one app states: repo-service enforces them and the
  * gateway reports them (`GET /settings/api`, `GET /settings/ui`). Pagination's limits are in
@@ -20,3 +22,19 @@ export const ALLOWED_REACTIONS = ['+1', '-1', 'laugh', 'hooray', 'confused', 'he
  * a few hundred kilobytes) already costs seconds of it, so a larger text is a 422.
  */
 export const MAX_MARKUP_TEXT_LENGTH = 256 * 1024;
+
+/**
+ * Longest search keyword (`q` of the search and list routes), in characters. Gitea has none; the
+ * keyword becomes a `LIKE` pattern, which SQLite refuses past 50,000 bytes (a 500), and no name,
+ * e-mail address or title a search matches is this long.
+ */
+export const MAX_SEARCH_KEYWORD_LENGTH = 1000;
+/** Most comma-separated keywords one repository search matches (each adds conditions to one statement, whose depth SQLite caps). */
+export const MAX_SEARCH_KEYWORDS = 100;
+
+/** A search keyword as given (`''` for none), refused with 422 past {@link MAX_SEARCH_KEYWORD_LENGTH}. */
+export function searchKeyword(q: unknown): string {
+  const keyword = typeof q === 'string' ? q : '';
+  if (keyword.length > MAX_SEARCH_KEYWORD_LENGTH) throw unprocessable(`the search keyword is longer than ${MAX_SEARCH_KEYWORD_LENGTH} characters`);
+  return keyword;
+}

@@ -353,6 +353,26 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     expectClean(await run(jobs));
   });
 
+  it('should refuse over-long search keywords and keyword lists with 422, and take label and milestone lists of any length', async () => {
+    const searches = ['/users/search', '/admin/users', '/admin/emails/search', '/orgs/{org}/teams/search', '/repos/search', '/topics/search', '/repos/issues/search', '/repos/{repo}/issues'];
+    const longKeyword = `q=${'a'.repeat(60_000)}`;
+    const manyKeywords = `q=${Array.from({ length: 600 }, (_, i) => `k${i}`).join(',')}`;
+    const refused = await run(searches.map((path) => probe(api.admin, 'GET', `${path}?${longKeyword}`)));
+    expectClean(refused);
+    for (const p of refused) expect(p.status).toBe(422);
+    const keywords = await probe(api.admin, 'GET', `/repos/search?${manyKeywords}`)();
+    expect(keywords.status).toBe(422);
+    const names = (prefix: string) => Array.from({ length: 40_000 }, (_, i) => `${prefix}${i}`).join(',');
+    const lists = await run(
+      ['/repos/{repo}/issues', '/repos/issues/search'].flatMap((path) => [
+        probe(api.admin, 'GET', `${path}?labels=${names('l')}`),
+        probe(api.admin, 'GET', `${path}?milestones=${names('m')}`),
+      ]),
+    );
+    expectClean(lists);
+    for (const p of lists) expect(p.status).toBe(200);
+  });
+
   it('should answer huge pages and limits as Gitea does: an empty page, not an error', async () => {
     for (const q of ['page=1e20', 'page=99999999999999999999', 'limit=-5', 'limit=1e20'])
       expect((await alice.api.get(`/repos/${repo.full_name}/issues?${q}`)).status).toBe(200);

@@ -160,6 +160,20 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect((await alice.api.get(`/repos/${repo.full_name}/contents/nul-in-commit.txt`)).status).toBe(404);
     });
 
+    it('should refuse an author or committer git refuses (a name of only <>, a date before 1970) with 422, never a 500', async () => {
+      const refused = [
+        { author: { name: '<>', email: 'a@example.com' } },
+        { committer: { name: '...', email: 'c@example.com' } },
+        { author: { name: 'Ada', email: 'ada@example.com' }, dates: { author: '1969-12-31T00:00:00Z' } },
+      ];
+      for (const extra of refused) {
+        const res = await put(alice, repo, 'refused-identity.txt', 'x', extra);
+        expect(res.status).toBe(422);
+        expect(res.body).toEqual(giteaError(/invalid author or committer/));
+      }
+      expect((await alice.api.get(`/repos/${repo.full_name}/contents/refused-identity.txt`)).status).toBe(404);
+    });
+
     it('should hide a private repository from outsiders and show a public one to anyone', async () => {
       const priv = await createRepo(alice, { private: true });
       expect((await bob.api.get(`/repos/${priv.full_name}/contents`)).status).toBe(404);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
-import { Database } from '@gitforge/platform';
+import { chunksOf, Database } from '@gitforge/platform';
 import { IssueLabelEntity } from './issue-label.entity.js';
 import { LabelEntity } from './label.entity.js';
 
@@ -32,20 +32,26 @@ export class LabelsRepository {
     return result;
   }
 
-  findByIds(ids: number[], m?: EntityManager): Promise<LabelEntity[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return (m ?? this.db.manager).find(LabelEntity, { where: { id: In([...new Set(ids)]) } });
+  /** The labels of these ids; a list of any length (a query string's, say) is read in slices. */
+  async findByIds(ids: number[], m?: EntityManager): Promise<LabelEntity[]> {
+    const out: LabelEntity[] = [];
+    for (const slice of chunksOf([...new Set(ids)])) out.push(...(await (m ?? this.db.manager).find(LabelEntity, { where: { id: In(slice) } })));
+    return out;
   }
 
-  /** Ids of the labels these repositories can use (their own and their organizations') with one of these names. */
+  /** Ids of the labels these repositories can use (their own and their organizations') with one of these names (any number of them). */
   async idsByNames(repoIds: number[], orgIds: number[], names: string[]): Promise<number[]> {
     if (names.length === 0 || repoIds.length === 0) return [];
-    const qb = this.db.manager
-      .createQueryBuilder(LabelEntity, 'l')
-      .select('l.id', 'id')
-      .where('l.name IN (:...names)', { names })
-      .andWhere(orgIds.length > 0 ? '(l.repo_id IN (:...repoIds) OR l.org_id IN (:...orgIds))' : 'l.repo_id IN (:...repoIds)', { repoIds, orgIds });
-    return (await qb.getRawMany<{ id: number }>()).map((r) => Number(r.id));
+    const out: number[] = [];
+    for (const slice of chunksOf([...new Set(names)])) {
+      const qb = this.db.manager
+        .createQueryBuilder(LabelEntity, 'l')
+        .select('l.id', 'id')
+        .where('l.name IN (:...names)', { names: slice })
+        .andWhere(orgIds.length > 0 ? '(l.repo_id IN (:...repoIds) OR l.org_id IN (:...orgIds))' : 'l.repo_id IN (:...repoIds)', { repoIds, orgIds });
+      for (const r of await qb.getRawMany<{ id: number }>()) out.push(Number(r.id));
+    }
+    return out;
   }
 
   async addToIssue(m: EntityManager, issueId: number, labelIds: number[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
-import { containsPattern, Database } from '@gitforge/platform';
+import { chunksOf, containsPattern, Database } from '@gitforge/platform';
 import { IssueEntity } from '../issues/issue.entity.js';
 import type { MilestoneCounts } from './milestone.mapper.js';
 import { MilestoneEntity } from './milestone.entity.js';
@@ -35,19 +35,27 @@ export class MilestonesRepository {
     return this.db.findOneBy(MilestoneEntity, { repoId, name });
   }
 
-  /** A repository's milestones with one of these names or ids, one query. */
-  findByNamesOrIds(repoId: number, names: string[], ids: number[]): Promise<MilestoneEntity[]> {
-    const qb = this.db.manager.createQueryBuilder(MilestoneEntity, 'm').where('m.repo_id = :repoId', { repoId });
-    const wantedNames = names.length > 0 ? names : [''];
-    const wantedIds = ids.length > 0 ? ids : [0];
-    return qb.andWhere('(m.name IN (:...wantedNames) OR m.id IN (:...wantedIds))', { wantedNames, wantedIds }).getMany();
+  /** A repository's milestones with one of these names or ids (any number of them: a query string's list is read in slices). */
+  async findByNamesOrIds(repoId: number, names: string[], ids: number[]): Promise<MilestoneEntity[]> {
+    const found = new Map<number, MilestoneEntity>();
+    const wanted = async (column: 'name' | 'id', values: Array<string | number>): Promise<void> => {
+      for (const slice of chunksOf([...new Set(values)])) {
+        for (const row of await this.db.manager.find(MilestoneEntity, { where: { repoId, [column]: In(slice) } })) found.set(row.id, row);
+      }
+    };
+    await wanted('name', names);
+    await wanted('id', ids);
+    return [...found.values()];
   }
 
-  /** Ids of the milestones of these repositories with one of these names. */
+  /** Ids of the milestones of these repositories with one of these names (any number of them). */
   async idsByNames(repoIds: number[], names: string[]): Promise<number[]> {
     if (names.length === 0 || repoIds.length === 0) return [];
-    const rows = await this.db.manager.find(MilestoneEntity, { where: { repoId: In(repoIds), name: In(names) }, select: { id: true } });
-    return rows.map((r) => r.id);
+    const out: number[] = [];
+    for (const slice of chunksOf([...new Set(names)])) {
+      for (const r of await this.db.manager.find(MilestoneEntity, { where: { repoId: In(repoIds), name: In(slice) }, select: { id: true } })) out.push(r.id);
+    }
+    return out;
   }
 
   /** Open and closed issues (pulls included, as Gitea counts) of each milestone, counted now. */

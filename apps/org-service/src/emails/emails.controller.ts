@@ -8,6 +8,7 @@ import {
   type Email,
   type Page,
   type RpcRequest,
+  searchKeyword,
 } from '@gitforge/contracts';
 import { EmailsService } from './emails.service.js';
 
@@ -32,6 +33,6 @@ export class EmailsController {
 
   @MessagePattern(UserPatterns.searchEmails)
   search(@Payload() req: RpcRequest<Record<string, string>, undefined, { q?: string; page?: string; limit?: string }>): Promise<Page<Email>> {
-    return this.emails.search(req.actor, typeof req.query.q === 'string' ? req.query.q : '', normalizeListOptions(req.query));
+    return this.emails.search(req.actor, searchKeyword(req.query.q), normalizeListOptions(req.query));
   }
 }

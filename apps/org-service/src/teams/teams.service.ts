@@ -20,6 +20,7 @@ import {
   type User,
   type Visibility,
   type TeamRepoScope,
+  searchKeyword,
 } from '@gitforge/contracts';
 import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { rejectPublicOnly, rejectPublicOnlyOrg, requireActor } from '../auth/actor.js';
@@ -158,7 +159,7 @@ export class TeamsService {
 
   /** `GET /orgs/{org}/teams/search`: `q` in the name, and in the description unless `include_desc=false`. */
   async search(actor: Actor | null, orgName: string, query: { q?: string; includeDesc: boolean }, options: ListOptions): Promise<Page<Team>> {
-    return this.searchIn(actor, orgName, { keyword: query.q, includeDesc: query.includeDesc }, options);
+    return this.searchIn(actor, orgName, { keyword: searchKeyword(query.q), includeDesc: query.includeDesc }, options);
   }
 
   private async searchIn(actor: Actor | null, orgName: string, filter: { keyword?: string; includeDesc?: boolean }, options: ListOptions): Promise<Page<Team>> {

@@ -1,4 +1,4 @@
-import { unprocessable, Visibilities, type Visibility, formInt64 } from '@gitforge/contracts';
+import { searchKeyword, unprocessable, Visibilities, type Visibility, formInt64 } from '@gitforge/contracts';
 
 /** `GET /admin/users` filters, after Gitea's form parsing. */
 export interface AdminUserFilter {
@@ -42,7 +42,7 @@ export function parseAdminUserFilter(query: Record<string, unknown>): AdminUserF
   }
   const sourceId = text(query.source_id) === undefined ? undefined : formInt64(query.source_id);
   return {
-    keyword: text(query.q),
+    keyword: text(searchKeyword(query.q)),
     loginName: text(query.login_name),
     sourceId: sourceId !== undefined && sourceId > 0 ? sourceId : undefined,
     visibility: visibility as Visibility | undefined,

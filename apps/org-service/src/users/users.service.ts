@@ -26,6 +26,7 @@ import {
   type OwnerFilter,
   type RetentionResult,
   isRowIdRange,
+  searchKeyword,
 } from '@gitforge/contracts';
 import { createLogger, Database, isUniqueViolation, OutboxService, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { rejectPublicOnly, rejectPublicOnlyUser } from '../auth/actor.js';
@@ -179,7 +180,7 @@ export class UsersService {
     const viewer = await this.viewerOf(actor);
     const [rows, total] = await this.users.search(
       viewer,
-      { keyword: query.q, uid: query.uid, type: UserType.individual, byEmail: true, visibilities: actor && isPublicOnly(actor.scopes) ? ['public'] : undefined },
+      { keyword: searchKeyword(query.q), uid: query.uid, type: UserType.individual, byEmail: true, visibilities: actor && isPublicOnly(actor.scopes) ? ['public'] : undefined },
       options,
     );
     return pageOf(

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
+import { ContractError, unprocessable } from '@gitforge/contracts';
 import { GitObjects, type GitTreeEntry } from './git-objects.js';
 import { GitError, GitService } from './git.service.js';
 import { ObjectWriterPool } from './object-writer.pool.js';
@@ -193,7 +194,9 @@ export class CommitWriter {
       const args = ['commit-tree', tree];
       if (commit.parent) args.push('-p', commit.parent);
       args.push('-F', '-');
-      const out = await this.git.run(repoId, args, { input: commit.message, env: signatureEnv(commit.author, commit.committer) });
+      const out = await this.git.run(repoId, args, { input: commit.message, env: signatureEnv(commit.author, commit.committer) }).catch((err: unknown) => {
+        throw refusedIdentity(err) ?? err;
+      });
       return out.stdout.toString().trim();
     } finally {
       await rm(index, { force: true });
@@ -237,6 +240,16 @@ export class CommitWriter {
       throw err;
     }
   }
+}
+
+/**
+ * git's refusal of an author or committer (a name of only `<>`, `.` and the like, an empty one, a
+ * date before 1970) as the caller's mistake, a 422, rather than a failure of the forge.
+ */
+function refusedIdentity(err: unknown): ContractError | null {
+  if (!(err instanceof GitError)) return null;
+  const line = err.stderr.split('\n').find((l) => /invalid date format|disallowed characters|empty ident|ident name/.test(l));
+  return line ? unprocessable(`invalid author or committer: ${line.replace(/^fatal: /, '').trim()}`) : null;
 }
 
 export function signatureEnv(author: CommitSignature, committer: CommitSignature): Record<string, string> {

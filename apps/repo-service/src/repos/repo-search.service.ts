@@ -13,6 +13,8 @@ import {
   formInt64,
   idFrom,
   isRowIdRange,
+  MAX_SEARCH_KEYWORDS,
+  searchKeyword,
 } from '@gitforge/contracts';
 import { DirectoryClient, RpcClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
@@ -55,6 +57,18 @@ const SORT_COLUMNS: Record<string, string> = {
 };
 
 /** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
+/** Gitea's comma-separated keywords of a repository search, lower-cased; 422 past the length and count limits. */
+function searchKeywords(q: string | undefined): string[] {
+  const keywords = searchKeyword(q)
+    .trim()
+    .toLowerCase()
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (keywords.length > MAX_SEARCH_KEYWORDS) throw unprocessable(`a search takes at most ${MAX_SEARCH_KEYWORDS} keywords`);
+  return keywords;
+}
+
 const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
 
@@ -85,12 +99,7 @@ export class RepoSearchService {
       actor !== null && !isPublicOnly(actor.scopes) && (q.private === undefined || q.private === '' || formBool(q.private));
     const filter: RepoSearchFilter = {
       ...(await this.reachFilter(actor, includePrivate)),
-      keywords: (q.q ?? '')
-        .trim()
-        .toLowerCase()
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
+      keywords: searchKeywords(q.q),
       topicOnly: formBool(q.topic),
       includeDescription: formBool(q.includeDesc),
       isPrivate: optionalBool(q.is_private),

@@ -1,7 +1,9 @@
+import { searchKeyword } from '@gitforge/contracts';
 /**
  * A LIKE pattern that finds `text` anywhere in a lower-cased column, its `%`, `_` and `\`
  * matched literally. Compare with `LOWER(column) LIKE :pattern ESCAPE '\'` (both engines).
  */
 export function containsPattern(text: string): string {
+  searchKeyword(text);
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
