@@ -45,6 +45,11 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       expect((await anonymous.post(`/repos/${repo.full_name}/pulls/${issue.number}/reviews`, { event: 'COMMENT', body: 'x' })).status).toBe(401);
       const bad = await bob.api.post(`/repos/${repo.full_name}/pulls/${issue.number}/reviews`, { comments: 'not a list' });
       expect(bad.status).toBe(422);
+      // A thousand line comments at most: a body of tens of thousands held issue-service for seconds.
+      const tooMany = Array.from({ length: 1001 }, () => ({ path: 'README.md', body: 'x', new_position: 1 }));
+      const crowded = await bob.api.post(`/repos/${repo.full_name}/pulls/${issue.number}/reviews`, { event: 'COMMENT', comments: tooMany });
+      expect(crowded.status).toBe(422);
+      expect(crowded.body).toEqual(expect.objectContaining({ message: expect.stringMatching(/Comments/), url: expect.any(String) }));
       const reviewers = await bob.api.post(`/repos/${repo.full_name}/pulls/${issue.number}/requested_reviewers`, { reviewers: [3] });
       expect(reviewers.status).toBe(422);
       const ok = { reviewers: [eve.username] } satisfies PullReviewRequestOptions;

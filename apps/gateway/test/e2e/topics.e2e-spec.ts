@@ -43,6 +43,12 @@ describe.each(layoutsUnderTest())('repository topics (%s layout)', (kind) => {
     ]);
   });
 
+  it('should refuse a hundred thousand topics with 422 at once, not after seconds of checking', async () => {
+    const topics = Array.from({ length: 100_000 }, (_, i) => `t${i}`);
+    const res = await alice.api.put(`/repos/${repo.full_name}/topics`, { topics } satisfies RepoTopicOptions);
+    expect(res.status).toBe(422);
+  });
+
   it('should add and delete single topics (204), 404 for one that is not there', async () => {
     expect((await alice.api.put(`/repos/${repo.full_name}/topics/Rust`)).status).toBe(204);
     expect(await topics()).toEqual(['api-v1.2', 'go', 'rust', 'web']);

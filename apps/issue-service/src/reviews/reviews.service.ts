@@ -152,9 +152,12 @@ export class ReviewsService {
           updatedAt: now,
         });
       }
+      // Each file's part of the diff, cut once however many comments it has.
+      const fileDiffs = new Map<string, string>();
       for (const c of comments) {
         const line = storedLine(c.new_position, c.old_position);
         const path = c.path ?? '';
+        if (!fileDiffs.has(path)) fileDiffs.set(path, fileDiff(diff, path));
         await this.comments.insert(m, {
           type: CommentType.code,
           issueId: ctx.issue.id,
@@ -164,7 +167,7 @@ export class ReviewsService {
           treePath: path,
           line,
           commitSha: commitId,
-          patch: cutDiffAroundLine(fileDiff(diff, path), Math.abs(line), line < 0),
+          patch: cutDiffAroundLine(fileDiffs.get(path)!, Math.abs(line), line < 0),
           createdAt: now,
           updatedAt: now,
         });

@@ -27,14 +27,15 @@ export function isValidTopic(topic: string): boolean {
 
 /** Gitea's SanitizeAndValidateTopics: trimmed, lower-cased, empty and repeated ones dropped. */
 export function sanitizeTopics(topics: string[]): { valid: string[]; invalid: string[] } {
-  const valid: string[] = [];
+  const valid = new Set<string>();
   const invalid: string[] = [];
   for (const raw of topics) {
     const topic = raw.trim().toLowerCase();
-    if (topic === '' || valid.includes(topic)) continue;
-    (isValidTopic(topic) ? valid : invalid).push(topic);
+    if (topic === '' || valid.has(topic)) continue;
+    if (isValidTopic(topic)) valid.add(topic);
+    else invalid.push(topic);
   }
-  return { valid, invalid };
+  return { valid: [...valid], invalid };
 }
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { Database } from '@gitforge/platform';
+import { chunksOf, Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
 import { ActionEntity } from './action.entity.js';
 
@@ -25,8 +25,8 @@ export class FeedsRepository {
   constructor(private readonly db: Database) {}
 
   async insertActions(manager: EntityManager, rows: Array<Omit<ActionEntity, 'id'>>): Promise<void> {
-    if (rows.length === 0) return;
-    await manager.createQueryBuilder().insert().into(ActionEntity).values(rows).orIgnore().execute();
+    // In slices: one review's line comments each make an entry, and one statement of thousands of rows passes SQLite's limits.
+    for (const slice of chunksOf(rows, 100)) await manager.createQueryBuilder().insert().into(ActionEntity).values(slice).orIgnore().execute();
   }
 
   async deleteForRepo(manager: EntityManager, repoId: number): Promise<void> {

@@ -1,5 +1,11 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+
+/**
+ * Most line comments one review carries. Gitea has no limit; each costs a row and a cut of the
+ * pull's diff, so a body of tens of thousands (a few megabytes) held issue-service for seconds.
+ */
+export const MAX_REVIEW_COMMENTS = 1000;
 
 /** A comment on a line of a new review: `new_position` on the head side, `old_position` on the base side. */
 export class CreatePullReviewComment {
@@ -36,6 +42,7 @@ export class CreatePullReviewOptions {
 
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(MAX_REVIEW_COMMENTS)
   @ValidateNested({ each: true })
   @Type(() => CreatePullReviewComment)
   comments?: CreatePullReviewComment[];
