@@ -106,6 +106,13 @@ describe(MarkdownRenderer.name, () => {
     );
   });
 
+  it('should show the tags of a text with more than ten thousand as text, and keep them as HTML below that', () => {
+    const many = sut.render(`${'<i>'.repeat(10_001)}x`, document(), new Set());
+    expect(many).toContain('&lt;i&gt;');
+    expect(many).not.toContain('<i>');
+    expect(sut.render(`${'<i>'.repeat(3)}x`, document(), new Set())).toBe('<p><i><i><i>x</i></i></i></p>\n');
+  });
+
   it('should answer nothing for an empty text', () => {
     expect(sut.render('', document(), new Set())).toBe('');
   });

@@ -45,14 +45,33 @@ const WIKI_LINK = /\[\[([^\][|]+?)(?:\|([^\][|]+?))?\]\]/g;
 const IMAGE_EXT = /\.(?:png|jpe?g|gif|webp|svg|avif|bmp|ico)$/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
+/**
+ * Most raw HTML tags a text keeps as HTML. The HTML parser under the sanitizer keeps open tags in
+ * a list it shifts, quadratic in unclosed ones: 87,000 `<i>` held issue-service for 4 s. A text
+ * with more (no real document has them) shows its tags as text, as with raw HTML turned off.
+ */
+const MAX_RAW_HTML_TAGS = 10_000;
+
+/** How many `<` a text holds: every raw HTML tag starts with one. */
+function rawTagsIn(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) n++;
+  return n;
+}
+
 /** Gitea's markdown (goldmark with GFM: tables, strikethrough, autolinks, task lists) as HTML, sanitised. */
 export class MarkdownRenderer {
   private readonly md: MarkdownIt;
   private readonly mdBreaks: MarkdownIt;
+  /** The same without raw HTML, for texts with more tags than {@link MAX_RAW_HTML_TAGS}. */
+  private readonly mdText: MarkdownIt;
+  private readonly mdTextBreaks: MarkdownIt;
 
   constructor() {
-    this.md = this.build(false);
-    this.mdBreaks = this.build(true);
+    this.md = this.build(false, true);
+    this.mdBreaks = this.build(true, true);
+    this.mdText = this.build(false, false);
+    this.mdTextBreaks = this.build(true, false);
   }
 
   /** The `@names` of a text that could become mentions, lower-cased (looked up before rendering). */
@@ -60,7 +79,7 @@ export class MarkdownRenderer {
     if (!options.mentions) return [];
     const names = new Set<string>();
     const env = this.env(options, new Set());
-    for (const token of this.parser(options).parse(text, env)) {
+    for (const token of this.parser(options, text).parse(text, env)) {
       if (token.type !== 'inline') continue;
       for (const child of token.children ?? []) {
         if (child.type !== 'text') continue;
@@ -73,13 +92,14 @@ export class MarkdownRenderer {
   /** The HTML of `text`; `mentionable` holds the lower-cased names that are users to link to. */
   render(text: string, options: RenderOptions, mentionable: ReadonlySet<string>): string {
     if (text === '') return '';
-    const md = this.parser(options);
+    const md = this.parser(options, text);
     const env = this.env(options, mentionable);
     const html = md.renderer.render(md.parse(text, env), md.options, env);
     return sanitize(html);
   }
 
-  private parser(options: RenderOptions): MarkdownIt {
+  private parser(options: RenderOptions, text = ''): MarkdownIt {
+    if (rawTagsIn(text) > MAX_RAW_HTML_TAGS) return options.hardBreaks ? this.mdTextBreaks : this.mdText;
     return options.hardBreaks ? this.mdBreaks : this.md;
   }
 
@@ -87,8 +107,8 @@ export class MarkdownRenderer {
     return { options, mentionable, slugs: new Map(), linkDepth: 0 };
   }
 
-  private build(breaks: boolean): MarkdownIt {
-    const md = markdownIt({ html: true, linkify: true, typographer: false, breaks, xhtmlOut: true });
+  private build(breaks: boolean, html: boolean): MarkdownIt {
+    const md = markdownIt({ html, linkify: true, typographer: false, breaks, xhtmlOut: true });
     md.core.ruler.push('gitforge_task_lists', taskLists);
     md.core.ruler.push('gitforge_references', references);
     const rules = md.renderer.rules;
