@@ -23,6 +23,7 @@ import {
   RpcClient,
   secondsSince,
   setLogLevel,
+  MAX_HEADER_BYTES,
 } from '@gitforge/platform';
 import { registerRunnerProtocol } from './actions/runner-protocol.js';
 import { GatewayConfig } from './gateway.config.js';
@@ -31,8 +32,6 @@ import { registerOpenApiRoutes } from './openapi/openapi.js';
 
 const log = createLogger('gateway');
 
-/** Go's net/http limit on a request line and headers (DefaultMaxHeaderBytes); Node's own is 16 KiB. */
-const MAX_HEADER_BYTES = 1 << 20;
 
 /**
  * Requests that never parse (headers over the limit, a malformed request line) are answered as Go's

@@ -499,6 +499,8 @@ describe.each(layoutsUnderTest())('a bad-input corpus across every service (%s l
     ]);
     const probes = await run([...jobs, ...writes]);
     expectClean(probes);
+    // A long ref the gateway took must not be too long for the service it goes on to (an empty 431).
+    expect(probes.filter((p) => p.status === 431).map((p) => p.label)).toEqual([]);
     // Statuses are rows keyed by any text, and raw reads an unknown ref from the default branch, as
     // Gitea does; a file may be named `-x` (a path is no ref), but no path may leave the tree.
     const admitted = (p: Probe, i: number) =>

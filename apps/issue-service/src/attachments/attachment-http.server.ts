@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AttachmentHttp, ContractError, notFound, type Actor } from '@gitforge/contracts';
 import {
@@ -18,6 +18,7 @@ import {
   signedPublicUrl,
   sniffContentType,
   verifyActor,
+  createInternalServer,
 } from '@gitforge/platform';
 import { IssueServiceConfig } from '../issue.config.js';
 import { AttachmentsService, type AttachmentScope } from './attachments.service.js';
@@ -47,7 +48,7 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const server = createServer((req, res) => void this.handle(req, res));
+    const server = createInternalServer((req, res) => void this.handle(req, res));
     // Large uploads take long; a client that stops sending is cut off by the gateway going away.
     server.requestTimeout = 0;
     server.headersTimeout = 60_000;

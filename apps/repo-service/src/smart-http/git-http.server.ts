@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GitHttp } from '@gitforge/contracts';
-import { closeInternalHttp, createLogger, listenInternalHttp } from '@gitforge/platform';
+import { closeInternalHttp, createInternalServer, createLogger, listenInternalHttp } from '@gitforge/platform';
 import { PackageHttpHandler } from '../packages/package-http.handler.js';
 import { LfsHttpHandler } from '../lfs/lfs-http.handler.js';
 import { ReleaseHttpHandler } from '../releases/release-http.handler.js';
@@ -29,7 +29,7 @@ export class GitHttpServer implements OnApplicationBootstrap, OnApplicationShutd
 
   async onApplicationBootstrap(): Promise<void> {
     // `/repos/…` are release assets and archives, `/-/packages/…` the package registries, `/{owner}/{repo}/info/lfs/…` Git LFS; everything else is smart HTTP (`/{owner}/{repo}/…`).
-    const server = createServer((req, res) => {
+    const server = createInternalServer((req, res) => {
       if (this.packages.matches(req)) void this.packages.handle(req, res);
       else if (this.releases.matches(req)) void this.releases.handle(req, res);
       else if (this.lfs.matches(req)) void this.lfs.handle(req, res);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AddressInfo } from 'node:net';
@@ -86,6 +86,21 @@ export function signedPublicUrl(secret: string, req: { method?: string; url?: st
   const path = (req.url ?? '/').split('?')[0]!;
   const verified = verifyActor(secret, Array.isArray(raw) ? raw[0] : raw, `${req.method ?? ''} ${path}`);
   return verified.ok ? verified.publicUrl : undefined;
+}
+
+/**
+ * Largest request line and headers an HTTP listener of gitforge reads: Go's net/http limit
+ * (DefaultMaxHeaderBytes), as Gitea's; Node's own is 16 KiB.
+ */
+export const MAX_HEADER_BYTES = 1 << 20;
+
+/**
+ * A service's internal HTTP server. It reads headers as large as the gateway does: a hop carries
+ * the caller's path twice (in the request line and the signed actor), so a path the gateway took
+ * must not be a 431 with no body here.
+ */
+export function createInternalServer(listener: RequestListener): Server {
+  return createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
 }
 
 const localListeners = new Map<string, string>();
