@@ -26,3 +26,4 @@ export * from './api/index.js';
 export * from './dto/index.js';
 export * from './glob.js';
 export * from './limits.js';
+export * from './yaml.js';
