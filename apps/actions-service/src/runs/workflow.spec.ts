@@ -66,6 +66,7 @@ jobs:
     ['on: push\njobs: {a: {runs-on: x, needs: b}, b: {runs-on: x, needs: a}}', /cycle/],
     ['on: push\njobs: {a: {runs-on: x, steps: {}}}', /steps must be a list/],
     ['on: push\njobs: {a: {runs-on: x}, a: {runs-on: y}}', /invalid YAML/],
+    ['on: push\njobs:\n  a: {runs-on: x}\n  a: {runs-on: y}\n', /^invalid YAML: Map keys must be unique at line 4, column 3$/],
   ])('refuses %j with a readable reason', (content, reason) => {
     expect(() => parseWorkflow(content, 'bad.yml')).toThrow(WorkflowError);
     expect(() => parseWorkflow(content, 'bad.yml')).toThrow(reason);

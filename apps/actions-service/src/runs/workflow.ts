@@ -1,4 +1,4 @@
-import { compileGlob } from '@gitforge/contracts';
+import { compileGlob, parseYamlDocument } from '@gitforge/contracts';
 import { parseDocument, stringify } from 'yaml';
 import { escapeExpressions, hasExpression, interpolate } from './expression.js';
 import { matrixCombinations, matrixNameSuffix, sortCombinations, type MatrixValues } from './matrix.js';
@@ -65,7 +65,7 @@ const stringList = (value: unknown, what: string): string[] => {
  * Throws WorkflowError with a readable reason for anything act_runner could not run.
  */
 export function parseWorkflow(content: string, fileName: string): ParsedWorkflow {
-  const doc = parseDocument(content, { uniqueKeys: true });
+  const doc = parseYamlDocument(content);
   if (doc.errors.length > 0) throw new WorkflowError(`invalid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
   let root: unknown;
   try {
@@ -274,7 +274,8 @@ export function dispatchInputDefaults(workflow: ParsedWorkflow): Record<string, 
 /** A workflow's `name:` (the file name when it has none), read without judging the rest of the file. */
 export function workflowName(content: string, fileName: string): string {
   try {
-    const doc = parseDocument(content).toJS({ maxAliasCount: 100 }) as unknown;
+    // Duplicate keys do not matter for reading the name, and the library's own check of them is quadratic.
+    const doc = parseDocument(content, { uniqueKeys: false }).toJS({ maxAliasCount: 100 }) as unknown;
     const name = doc && typeof doc === 'object' ? (doc as Record<string, unknown>).name : undefined;
     return typeof name === 'string' && name !== '' ? name : fileName;
   } catch {

@@ -76,6 +76,11 @@ describe('issue template parser', () => {
     expect(() => parseIssueTemplate('ISSUE_TEMPLATE/f.yml', 'name: [x\n')).toThrow(TemplateError);
   });
 
+  it('should refuse YAML with a duplicate key, as Gitea’s yaml.v3 does', () => {
+    expect(() => parseIssueTemplate('ISSUE_TEMPLATE/f.yml', 'name: X\nabout: Y\nname: Z\n')).toThrow(new TemplateError('yaml: Map keys must be unique'));
+    expect(() => parseIssueConfig('blank_issues_enabled: true\nblank_issues_enabled: false\n')).toThrow(new TemplateError('yaml: Map keys must be unique'));
+  });
+
   it('should refuse YAML whose aliases expand past the parser’s limit as an invalid template, not a fault', () => {
     const nine = (name: string) => `[${Array(9).fill(name).join(',')}]`;
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', `b: &b ${nine('*a')}`, `c: &c ${nine('*b')}`, `d: &d ${nine('*c')}`, `e: &e ${nine('*d')}`].join('\n');

@@ -1,5 +1,5 @@
-import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
-import type { IssueConfig, IssueFormField, IssueTemplate } from '@gitforge/contracts';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { parseYamlDocument, type IssueConfig, type IssueFormField, type IssueTemplate } from '@gitforge/contracts';
 
 /** Gitea's issue template directories, all of them read, in its order. */
 export const ISSUE_TEMPLATE_DIRS = [
@@ -127,7 +127,7 @@ function readFrontMatter(template: IssueTemplate, meta: string): boolean {
 
 /** A YAML document's top-level mapping, its values as plain JS; an empty document is an empty mapping. */
 function parseMapping(text: string): Mapping {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseYamlDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) throw new TemplateError(`yaml: ${doc.errors[0]!.message}`);
   const root = doc.contents as Node | null;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) return new Map();
