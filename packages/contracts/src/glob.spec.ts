@@ -1,4 +1,4 @@
-import { branchFilterMatches, compileEditorConfigGlob, compileGlob, compileTagPattern, isGlobPattern, isValidGlob } from './glob.js';
+import { branchFilterMatches, compileEditorConfigGlob, compileEditorConfigGlobs, compileGlob, compileTagPattern, isGlobPattern, isValidGlob } from './glob.js';
 
 describe('compileGlob', () => {
   it.each([
@@ -162,5 +162,25 @@ describe('compileEditorConfigGlob', () => {
     expect(compileEditorConfigGlob('{a,b}'.repeat(40)).test('ab'.repeat(20))).toBe(true);
     expect(() => compileEditorConfigGlob('{1..100000000}')).toThrow();
     expect(() => compileEditorConfigGlob('{x'.repeat(5000))).toThrow();
+    expect(() => compileEditorConfigGlob('{0..999}'.repeat(500))).toThrow();
+  });
+});
+
+describe('compileEditorConfigGlobs', () => {
+  it('should compile each section as compileEditorConfigGlob does, a malformed one matching nothing', () => {
+    const { patterns } = compileEditorConfigGlobs(['*.md', '{1..100000000}', 'lib/**.js']);
+    expect(patterns.map((p) => p?.test('lib/x/a.js') ?? null)).toEqual([false, null, true]);
+    expect(patterns[0]!.test('docs/a.md')).toBe(true);
+  });
+
+  // One section may become 64 KiB of expression; a file of a hundred of them must not compile them all.
+  it('should stop compiling once the file has spent its budget', () => {
+    const large = '{0..999}'.repeat(9);
+    const { patterns, regexLength } = compileEditorConfigGlobs(['*', ...Array.from({ length: 100 }, (_, i) => `${large}${i}`), '*.md']);
+    expect(patterns[0]).not.toBeNull();
+    expect(patterns[1]).not.toBeNull();
+    expect(patterns.slice(2)).toEqual(Array(100).fill(null));
+    expect(regexLength).toBeLessThanOrEqual(64 * 1024);
+    expect(compileEditorConfigGlobs(Array(2000).fill('*.md')).patterns.filter((p) => p !== null)).toHaveLength(1000);
   });
 });

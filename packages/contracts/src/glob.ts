@@ -37,12 +37,19 @@ interface GlobDialect {
 /** Widest numeric range `{n1..n2}` a glob may hold (each number becomes an alternative). */
 const MAX_NUMERIC_RANGE = 1000;
 
+/** Regular expression a caller may still spend; numeric ranges take their share as they expand. */
+interface RegexBudget {
+  left: number;
+}
+
 /**
  * The RE2 expression of `chars` read as `dialect`: `*` any run of `one`, `**` any run at all, `?`
  * one `one`, `[abc]`, `[a-z]`, `[!abc]` a class, `{a,b}` alternatives (which may hold globs), `\`
- * escapes the next character. Throws on what the dialect calls malformed.
+ * escapes the next character. Throws on what the dialect calls malformed, and once the numeric
+ * ranges have spent `budget`: they are what makes an expression much longer than its glob, and
+ * stopping there spares building megabytes only to refuse them.
  */
-function translate(chars: readonly string[], dialect: GlobDialect): string {
+function translate(chars: readonly string[], dialect: GlobDialect, budget: RegexBudget = { left: Infinity }): string {
   let pos = 0;
 
   const charClass = (): string => {
@@ -79,7 +86,10 @@ function translate(chars: readonly string[], dialect: GlobDialect): string {
     pos = close + 1;
     const numbers: string[] = [];
     for (let n = lo; n <= hi; n++) numbers.push(n < 0 ? `\\-${-n}` : `\\+?${n}`);
-    return `(?:${numbers.join('|')})`;
+    const expanded = `(?:${numbers.join('|')})`;
+    budget.left -= expanded.length;
+    if (budget.left < 0) throw new Error('pattern too long');
+    return expanded;
   };
 
   const sequence = (inBraces: boolean): string => {
@@ -196,6 +206,15 @@ function quote(c: string): string {
 
 /** Longest regular expression an EditorConfig glob may become. */
 const MAX_EDITORCONFIG_REGEX_LENGTH = 64 * 1024;
+/**
+ * Longest regular expression all the sections of one `.editorconfig` may become together. RE2
+ * compiles some 64 KiB of expression in a fifth of a second: without a budget per file, 100
+ * sections of that size took 11 s. Real sections are tens of characters (`*.{js,ts}`), so no real
+ * file comes near this; a hostile one stops here.
+ */
+const MAX_EDITORCONFIG_FILE_REGEX_LENGTH = 64 * 1024;
+/** Most sections of one `.editorconfig` compiled: each costs some microseconds and kilobytes however short, and real files have tens. */
+const MAX_EDITORCONFIG_SECTIONS = 1000;
 
 /** EditorConfig's globs: `/` separates, classes negate with `!` or `^`, numeric ranges, and malformed pieces are literals. */
 const EDITORCONFIG: GlobDialect = {
@@ -217,13 +236,51 @@ const EDITORCONFIG: GlobDialect = {
  * `\` escapes. Throws on a malformed or oversized name.
  */
 export function compileEditorConfigGlob(section: string): Pattern {
+  return editorConfigGlob(section, { left: MAX_EDITORCONFIG_REGEX_LENGTH });
+}
+
+/** {@link compileEditorConfigGlob} spending `budget`: what the expression takes of it is spent even when the section is refused. */
+function editorConfigGlob(section: string, budget: RegexBudget): Pattern {
   if (section.length > MAX_PATTERN_LENGTH) throw new Error('pattern too long');
+  const start = budget.left;
   let chars = [...section];
   const basename = !chars.includes('/');
   if (chars[0] === '/') chars = chars.slice(1);
-  let source = translate(chars, EDITORCONFIG);
+  let source = translate(chars, EDITORCONFIG, budget);
   if (source.startsWith('.*/')) source = `(?:.*/)?${source.slice(3)}`;
-  if (source.length > MAX_EDITORCONFIG_REGEX_LENGTH) throw new Error('pattern too long');
+  // The ranges took their share while translating; now the whole expression counts.
+  budget.left = start - source.length;
+  if (budget.left < 0) throw new Error('pattern too long');
   const re = compile(source, true);
   return { test: (path) => re.test(basename ? path.slice(path.lastIndexOf('/') + 1) : path) };
+}
+
+/** One `.editorconfig`'s section names compiled under the file's budget. */
+export interface EditorConfigGlobs {
+  /** Each section's matcher, in order; null for a section that matches nothing (malformed, too large, or past the budget). */
+  patterns: (Pattern | null)[];
+  /** How much of the file's budget the sections spent: at least the length of what was compiled, to weigh a cache of these by. */
+  regexLength: number;
+}
+
+/**
+ * The sections of one `.editorconfig` as {@link compileEditorConfigGlob} compiles each, with one
+ * budget for the whole file: the section that exhausts it and every later one match nothing, as a
+ * malformed or oversized section does, so a file of many large sections answers at once.
+ */
+export function compileEditorConfigGlobs(sections: readonly string[]): EditorConfigGlobs {
+  let left = MAX_EDITORCONFIG_FILE_REGEX_LENGTH;
+  const patterns = sections.map((section, i) => {
+    if (i >= MAX_EDITORCONFIG_SECTIONS || left <= 0) return null;
+    const budget = { left: Math.min(left, MAX_EDITORCONFIG_REGEX_LENGTH) };
+    const start = budget.left;
+    try {
+      return editorConfigGlob(section, budget);
+    } catch {
+      return null;
+    } finally {
+      left -= start - budget.left;
+    }
+  });
+  return { patterns, regexLength: MAX_EDITORCONFIG_FILE_REGEX_LENGTH - Math.max(left, 0) };
 }
