@@ -305,6 +305,18 @@ describe.each(layoutsUnderTest())('repository git data (%s layout)', (kind) => {
       await writeFiles(large, { '.editorconfig': `[*]\nindent_style = tab\n${'# padding\n'.repeat(30_000)}` });
       expect((await alice.api.get(`/repos/${large.full_name}/editorconfig/a.ts`)).status).toBe(404);
     });
+
+    // Each of these sections compiles to some 60 KB of expression: all of them took 11 s of
+    // repo-service's event loop; past the file's budget the rest match nothing instead.
+    it('should answer at once for a file of many large sections', async () => {
+      const repo = await createRepo(alice);
+      const large = '{0..999}'.repeat(9);
+      const sections = Array.from({ length: 100 }, (_, i) => `[${large}${i}]\nindent_size = ${i}\n`).join('');
+      await writeFiles(repo, { '.editorconfig': `[*]\nindent_style = tab\n${sections}[*.md]\nindent_size = 8\n` });
+      const res = await alice.api.get(`/repos/${repo.full_name}/editorconfig/README.md`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ indent_style: 'tab', indent_size: 'tab' });
+    });
   });
 
   describe('git/notes/{sha}', () => {

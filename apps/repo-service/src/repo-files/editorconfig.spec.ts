@@ -1,6 +1,6 @@
-import { editorconfigProps } from './repo-files.service.js';
+import { compileEditorConfig, editorconfigProps } from './repo-files.service.js';
 
-const props = (path: string, content: string) => Object.fromEntries(editorconfigProps(path, Buffer.from(content)));
+const props = (path: string, content: string) => Object.fromEntries(editorconfigProps(path, compileEditorConfig(Buffer.from(content))));
 
 describe('editorconfigProps', () => {
   it('should apply matching sections in order, unset, and the indent defaults', () => {
@@ -16,5 +16,17 @@ describe('editorconfigProps', () => {
     const file = `[${'*a'.repeat(30)}b]\nindent_size = 1\n[{1..1000000000}]\nindent_size = 2\n[${'{a,b}'.repeat(40)}]\nindent_size = 3\n[*]\ncharset = latin1\n`;
     expect(props('a'.repeat(2000), file)).toEqual({ charset: 'latin1' });
     expect(props('ab'.repeat(20), file)).toEqual({ indent_size: '3', tab_width: '3', charset: 'latin1' });
+  });
+
+  // Each of these sections compiles to some 60 KB of expression, a fifth of a second each: past the
+  // file's budget the rest match nothing, and the file answers at once.
+  it('should compile a file of many large sections within one budget', () => {
+    const large = '{0..999}'.repeat(9);
+    const file = `[*]\ncharset = latin1\n${Array.from({ length: 100 }, (_, i) => `[${large}${i}]\nindent_size = ${i}\n`).join('')}[*.md]\nindent_style = tab\n`;
+    const compiled = compileEditorConfig(Buffer.from(file));
+    expect(compiled.sections.filter((section) => section.pattern !== null)).toHaveLength(2);
+    expect(Object.fromEntries(editorconfigProps('999999999999999999990', compiled))).toEqual({ charset: 'latin1', indent_size: '0', tab_width: '0' });
+    expect(Object.fromEntries(editorconfigProps('12345678999', compiled))).toEqual({ charset: 'latin1' });
+    expect(Object.fromEntries(editorconfigProps('a.md', compiled))).toEqual({ charset: 'latin1' });
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { parseBuffer } from 'editorconfig';
+import { parseBuffer, type SectionBody } from 'editorconfig';
 import {
-  compileEditorConfigGlob,
+  compileEditorConfigGlobs,
   notFound,
   type Actor,
   type EditorConfigDefinition,
@@ -9,20 +9,22 @@ import {
   type IssueConfigValidation,
   type IssueTemplate,
   type IssueTemplates,
+  type Pattern,
 } from '@gitforge/contracts';
 import { PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { codeReader, type RepoView } from '../contents/repo-view.js';
 import { requireTreePath } from '../contents/tree-path.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
+import { Lru } from '../git/lru.js';
 import { Refs } from '../git/refs.js';
 import { ISSUE_CONFIG_PATHS, ISSUE_TEMPLATE_DIRS, parseIssueConfig, parseIssueTemplate, TemplateError, templateType } from './issue-template.parser.js';
 
 /** Gitea's [ui] MAX_DISPLAY_FILE_SIZE: a larger issue template is not read. */
 const MAX_DISPLAY_FILE_SIZE = 8 * 1024 * 1024;
 /**
- * A larger `.editorconfig` is not read (404, as a missing one): every section's glob is compiled
- * for each request, and real files are a few kilobytes. Gitea has no such limit.
+ * A larger `.editorconfig` is not read (404, as a missing one): every section's glob is compiled,
+ * and real files are a few kilobytes. Gitea has no such limit.
  */
 const MAX_EDITORCONFIG_BYTES = 256 * 1024;
 /** The properties whose values EditorConfig compares case-insensitively (lower-cased as the library does). */
@@ -31,6 +33,13 @@ const EDITORCONFIG_KNOWN = new Set(['end_of_line', 'indent_style', 'indent_size'
 const MAX_ISSUE_CONFIG_BYTES = 1024 * 1024;
 /** The `.editorconfig` properties in Gitea's answer (its Definition's JSON fields), in its order. */
 const EDITORCONFIG_FIELDS = ['charset', 'indent_style', 'indent_size', 'end_of_line'];
+/**
+ * Compiled `.editorconfig` files kept, weighed in characters of regular expression plus some per
+ * section: an RE2 program takes about 160 bytes of heap per character and kilobytes per section,
+ * so this holds at most some 40 MB, and a few hundred ordinary files.
+ */
+const EDITORCONFIG_CACHE_WEIGHT = 256 * 1024;
+const EDITORCONFIG_SECTION_WEIGHT = 64;
 
 /** Files of a branch that shape the API: issue templates, the issue config, `.editorconfig`. */
 @Injectable()
@@ -41,6 +50,9 @@ export class RepoFilesService {
     private readonly refs: Refs,
     private readonly config: PlatformConfig,
   ) {}
+
+  /** Compiled `.editorconfig` files by repository and blob: each is compiled once, not on every request for one of its files. */
+  private readonly editorconfigs = new Lru<string, EditorConfigFile>(EDITORCONFIG_CACHE_WEIGHT, (file) => file.weight);
 
   /** `GET …/issue_templates`: the valid templates of every template directory of the default branch. */
   async issueTemplates(actor: Actor | null, owner: string, repo: string): Promise<IssueTemplates> {
@@ -92,9 +104,17 @@ export class RepoFilesService {
     const resolved = view.ctx.repo.isEmpty ? null : await this.refs.resolve(view.repoId, input, view.objectFormat);
     if (!resolved) throw notFound(`object does not exist [id: ${input}, rel_path: ]`);
     const entry = await this.objects.entry(view.repoId, resolved.commit, '.editorconfig');
-    const content = entry?.type === 'blob' ? await this.readSmall(view.repoId, entry.sha, MAX_EDITORCONFIG_BYTES) : null;
-    if (content === null) throw notFound('object does not exist [id: , rel_path: .editorconfig]');
-    const props = editorconfigProps(path, Buffer.from(content));
+    const missing = () => notFound('object does not exist [id: , rel_path: .editorconfig]');
+    if (entry?.type !== 'blob') throw missing();
+    const key = `${view.repoId}:${entry.sha}`;
+    let file = this.editorconfigs.get(key);
+    if (!file) {
+      const content = await this.readSmall(view.repoId, entry.sha, MAX_EDITORCONFIG_BYTES);
+      if (content === null) throw missing();
+      file = compileEditorConfig(Buffer.from(content));
+      this.editorconfigs.set(key, file);
+    }
+    const props = editorconfigProps(path, file);
     const definition: EditorConfigDefinition = {};
     for (const field of EDITORCONFIG_FIELDS) {
       const value = props.get(field);
@@ -138,16 +158,35 @@ export class RepoFilesService {
   }
 }
 
+/** A `.editorconfig`'s sections with their globs compiled; a null pattern matches nothing. */
+export interface EditorConfigFile {
+  sections: { pattern: Pattern | null; body: SectionBody }[];
+  /** What the file weighs in the cache. */
+  weight: number;
+}
+
+/**
+ * A `.editorconfig`'s sections, their globs compiled on RE2 (compileEditorConfigGlobs): the file is
+ * the repository's, so a glob the matcher cannot take, and any past the file's budget of regular
+ * expression, is a section that matches nothing.
+ */
+export function compileEditorConfig(content: Buffer): EditorConfigFile {
+  const named = parseBuffer(content).filter((entry): entry is [string, SectionBody] => entry[0] !== null);
+  const globs = compileEditorConfigGlobs(named.map(([section]) => section));
+  const sections = named.map(([, body], i) => ({ pattern: globs.patterns[i] ?? null, body }));
+  const compiled = sections.filter((section) => section.pattern !== null).length;
+  return { sections, weight: 1 + globs.regexLength + compiled * EDITORCONFIG_SECTION_WEIGHT };
+}
+
 /**
  * The properties the root `.editorconfig` gives `path` (relative to the repository root): the file's
  * sections in order, later ones overriding, `unset` removing, then the specification's defaults
- * between indent_style, indent_size and tab_width. Globs match on RE2 (compileEditorConfigGlob):
- * the file is the repository's, and a glob the matcher cannot take is a section that matches nothing.
+ * between indent_style, indent_size and tab_width.
  */
-export function editorconfigProps(path: string, content: Buffer): Map<string, string> {
+export function editorconfigProps(path: string, file: EditorConfigFile): Map<string, string> {
   const props = new Map<string, string>();
-  for (const [section, body] of parseBuffer(content)) {
-    if (section === null || !globMatches(section, path)) continue;
+  for (const { pattern, body } of file.sections) {
+    if (!pattern?.test(path)) continue;
     for (const [rawKey, rawValue] of Object.entries(body)) {
       const key = rawKey.toLowerCase();
       const value = EDITORCONFIG_KNOWN.has(key) ? String(rawValue).toLowerCase() : String(rawValue);
@@ -161,12 +200,4 @@ export function editorconfigProps(path: string, content: Buffer): Map<string, st
   const tabWidth = props.get('tab_width');
   if (indentSize === 'tab' && tabWidth !== undefined) props.set('indent_size', tabWidth);
   return props;
-}
-
-function globMatches(section: string, path: string): boolean {
-  try {
-    return compileEditorConfigGlob(section).test(path);
-  } catch {
-    return false;
-  }
 }
