@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Actor } from '@gitforge/contracts';
 import { PlatformConfig } from '../config/config.js';
-import { internalSecret, sendStream, SIGNED_ACTOR_HEADER, signActor, signedPublicUrl, verifyActor } from './internal-http.js';
+import { RequestContexts } from '../context/request-context.js';
+import { createInternalServer, internalSecret, sendStream, SIGNED_ACTOR_HEADER, signActor, signedPublicUrl, verifyActor } from './internal-http.js';
 
 const actor: Actor = { id: 3, login: 'alice', isAdmin: false, scopes: ['write:repository'] };
 const secret = 'x'.repeat(40);
@@ -138,5 +139,41 @@ describe(sendStream.name, () => {
     answer = (res) => sendStream(cut, res);
     await readAll();
     expect(await outcome).toMatchObject({ code });
+  });
+});
+
+describe(createInternalServer.name, () => {
+  let server: Server;
+  const seen: Array<string | undefined> = [];
+
+  beforeAll(async () => {
+    server = createInternalServer((_req, res) => {
+      seen.push(RequestContexts.requestId());
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const get = (path: string, headers: Record<string, string> = {}): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, path, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('should run each request under the gateway request id, and a fresh one for a malformed id', async () => {
+    await get('/a', { 'x-request-id': '7687fe73-def6-406b-b446-36dd81c33f7b' });
+    await get('/b', { 'x-request-id': 'bad id\twith spaces' });
+    expect(seen[0]).toBe('7687fe73-def6-406b-b446-36dd81c33f7b');
+    expect(seen[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(seen[1]).not.toContain(' ');
+  });
+
+  it('should read a request line far longer than the 16 KiB Node reads by default', async () => {
+    expect(await get(`/${'a'.repeat(40_000)}`)).toBe(200);
   });
 });

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Actor } from '@gitforge/contracts';
 import { onDrain, settleWithin } from '../bootstrap/shutdown.js';
 import { ConfigError, type PlatformConfig } from '../config/config.js';
+import { RequestContexts } from '../context/request-context.js';
 import { createLogger } from '../logging/logger.js';
 
 const log = createLogger('internal-http');
@@ -94,13 +95,22 @@ export function signedPublicUrl(secret: string, req: { method?: string; url?: st
  */
 export const MAX_HEADER_BYTES = 1 << 20;
 
+/** A request id as the gateway makes them (a UUID); anything else from outside is not written into the logs. */
+const REQUEST_ID = /^[A-Za-z0-9-]{1,64}$/;
+
 /**
  * A service's internal HTTP server. It reads headers as large as the gateway does: a hop carries
  * the caller's path twice (in the request line and the signed actor), so a path the gateway took
- * must not be a 431 with no body here.
+ * must not be a 431 with no body here. Each request runs under the gateway's request id
+ * (`x-request-id`), so its log lines and the calls it makes to other services carry it, as a
+ * transport message's do.
  */
 export function createInternalServer(listener: RequestListener): Server {
-  return createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  return createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    const header = req.headers['x-request-id'];
+    const requestId = typeof header === 'string' && REQUEST_ID.test(header) ? header : undefined;
+    RequestContexts.run({ requestId }, () => listener(req, res));
+  });
 }
 
 const localListeners = new Map<string, string>();
