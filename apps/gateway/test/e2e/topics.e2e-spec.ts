@@ -43,7 +43,7 @@ describe.each(layoutsUnderTest())('repository topics (%s layout)', (kind) => {
     ]);
   });
 
-  it('should refuse a hundred thousand topics with 422 at once, not after seconds of checking', async () => {
+  it('should refuse a hundred thousand topics with 422', async () => {
     const topics = Array.from({ length: 100_000 }, (_, i) => `t${i}`);
     const res = await alice.api.put(`/repos/${repo.full_name}/topics`, { topics } satisfies RepoTopicOptions);
     expect(res.status).toBe(422);

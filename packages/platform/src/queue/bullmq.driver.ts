@@ -95,8 +95,7 @@ export class BullMqDriver extends QueueDriver {
     // alignment. The first slot is therefore the first one at least a second away.
     // Connected first: the margin is for the call itself, not for a connection still being made.
     await this.queue(queue).waitUntilReady();
-    const first = 'everyMs' in repeat ? nextRunAt(repeat, Date.now() + START_MARGIN_MS) : 0;
-    const opts = 'everyMs' in repeat ? { every: repeat.everyMs, startDate: first } : { pattern: repeat.pattern };
+    const opts = 'everyMs' in repeat ? { every: repeat.everyMs, startDate: nextRunAt(repeat, Date.now() + START_MARGIN_MS) } : { pattern: repeat.pattern };
     await this.queue(queue).upsertJobScheduler(schedulerId, opts, {
       name,
       data,

@@ -139,7 +139,7 @@ export class DigestThread {
     const stream = this.streams.get(id);
     if (!stream) return Promise.reject(new Error('digest stream is not open'));
     if (stream.parts.length === 0) {
-      this.close1(id, stream);
+      this.forget(id, stream);
       return Promise.resolve([]);
     }
     return new Promise<string[]>((resolve, reject) => {
@@ -152,7 +152,7 @@ export class DigestThread {
   abort(id: number): void {
     const stream = this.streams.get(id);
     if (!stream) return;
-    this.close1(id, stream);
+    this.forget(id, stream);
     // A stream waiting for a slab stops waiting, or the slab it would have been woken for is lost to the others.
     this.waiting = this.waiting.filter((w) => w.id !== id);
     if (stream.slab !== undefined) this.giveBack(stream.slab);
@@ -183,7 +183,7 @@ export class DigestThread {
   }
 
   /** The stream leaves the books, and its share of the workers' load with it. */
-  private close1(id: number, stream: OpenDigest): void {
+  private forget(id: number, stream: OpenDigest): void {
     this.streams.delete(id);
     for (const part of stream.parts) for (const i of part.algorithms) this.load[part.worker]! -= COST[stream.algorithms[i]!];
   }
@@ -252,7 +252,7 @@ export class DigestThread {
     if (!stream || !part) return;
     part.hex = m.hex;
     if (stream.parts.some((p) => !p.hex)) return;
-    this.close1(m.id, stream);
+    this.forget(m.id, stream);
     const hex: string[] = [];
     for (const p of stream.parts) for (const [k, i] of p.algorithms.entries()) hex[i] = p.hex![k]!;
     stream.done?.resolve(hex);
