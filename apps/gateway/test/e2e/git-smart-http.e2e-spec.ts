@@ -170,6 +170,26 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       expect(res.stdout).toContain(`${main}\trefs/heads/main`);
     });
 
+    it("should answer git's own v2 capability list every time, and the refs to a v0 client", async () => {
+      const advertise = (protocol?: string) =>
+        rawRequest(layout, 'GET', `/${alice.username}/shared.git/info/refs?service=git-upload-pack`, {
+          authorization: basicAuth(...creds(alice)),
+          ...(protocol ? { 'git-protocol': protocol } : {}),
+        });
+      // The second answer is the one kept from the first; both are what git itself prints.
+      const direct = (await git.run(['upload-pack', '--stateless-rpc', '--advertise-refs', repoDir(repo)], { env: { GIT_PROTOCOL: 'version=2' } })).stdout;
+      const first = await advertise('version=2');
+      const second = await advertise('version=2');
+      expect(first.status).toBe(200);
+      expect(first.headers['content-type']).toBe('application/x-git-upload-pack-advertisement');
+      const service = '001e# service=git-upload-pack\n0000';
+      expect(first.body.toString()).toBe(`${service}${direct}`);
+      expect(second.body.toString()).toBe(first.body.toString());
+      expect(second.body.toString()).not.toContain('refs/heads/main');
+      const v0 = await advertise();
+      expect(v0.body.toString()).toContain(`${main} refs/heads/main`);
+    });
+
     it('should take a gzip-encoded upload-pack request', async () => {
       const body = Buffer.concat([pkt(`want ${main} ofs-delta\n`), Buffer.from('0000'), pkt('done\n')]);
       const res = await rawRequest(

@@ -118,13 +118,16 @@ export class GitError extends Error {
 @Injectable()
 export class GitService {
   readonly root: string;
+  /** git's HOME, where its global config would be. */
+  readonly home: string;
   private readonly baseEnv: Record<string, string>;
 
   constructor(private readonly config: RepoServiceConfig) {
     this.root = resolve(config.GITFORGE_DATA_DIR, 'repositories');
+    this.home = resolve(config.GITFORGE_DATA_DIR, 'git-home');
     this.baseEnv = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: resolve(config.GITFORGE_DATA_DIR, 'git-home'),
+      HOME: this.home,
       GIT_CONFIG_NOSYSTEM: '1',
       GIT_TERMINAL_PROMPT: '0',
       LANG: 'C',

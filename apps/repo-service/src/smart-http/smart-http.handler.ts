@@ -9,6 +9,7 @@ import { createLogger, decodePathSegment, drainRequest, internalSecret, requestH
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService, type GitHttpService } from '../git/git.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
+import { AdvertisementCache, isProtocolV2 } from './advertisement-cache.js';
 import { GitAccess } from './git-access.js';
 import { pkt, ReportStatusRewriter } from './pkt-line.js';
 import { collect, exitOf, signalGroup } from './git-process.js';
@@ -63,6 +64,7 @@ function plain(res: ServerResponse, status: number, message: string, headers: Re
 @Injectable()
 export class SmartHttpHandler {
   private readonly secret: string;
+  private readonly advertisements: AdvertisementCache;
 
   constructor(
     private readonly config: RepoServiceConfig,
@@ -71,6 +73,7 @@ export class SmartHttpHandler {
     private readonly pushSessions: PushSessions,
   ) {
     this.secret = internalSecret(config);
+    this.advertisements = new AdvertisementCache(git.home);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -118,23 +121,40 @@ export class SmartHttpHandler {
 
   /** `GET info/refs?service=…`: the `# service=` line, a flush, then git's own advertisement. */
   private async advertise(ctx: RepoContext, svc: GitHttpService, env: Record<string, string>, res: ServerResponse): Promise<void> {
+    const head = (): void => {
+      res.writeHead(200, { 'Content-Type': `application/x-git-${svc}-advertisement`, ...NO_CACHE });
+      res.write(pkt(`# service=git-${svc}\n`));
+      res.write('0000');
+    };
+    // Protocol v2's upload-pack advertisement holds no refs: it is kept (AdvertisementCache).
+    const protocol = svc === 'upload-pack' && isProtocolV2(env.GIT_PROTOCOL) ? env.GIT_PROTOCOL! : undefined;
+    const repoPath = this.git.repoPath(ctx.repo.id);
+    const cached = protocol ? await this.advertisements.get(repoPath, protocol) : undefined;
+    if (cached?.bytes) {
+      head();
+      res.end(cached.bytes);
+      return;
+    }
     const child = this.git.spawnService(ctx.repo.id, svc, { advertise: true, env });
     const stderr = collect(child.stderr!);
     child.stdin!.end();
-    res.writeHead(200, { 'Content-Type': `application/x-git-${svc}-advertisement`, ...NO_CACHE });
-    res.write(pkt(`# service=git-${svc}\n`));
-    res.write('0000');
+    head();
     const exited = exitOf(child);
     res.on('close', () => {
       if (!res.writableFinished) signalGroup(child, 'SIGTERM');
     });
+    const kept: Buffer[] = [];
+    if (cached) child.stdout!.on('data', (b: Buffer) => kept.push(b));
+    let streamed = true;
     try {
       await pipeline(child.stdout!, res);
     } catch {
+      streamed = false;
       signalGroup(child, 'SIGTERM');
     }
     const code = await exited;
     if (code !== 0) log.warn({ repoId: ctx.repo.id, svc, code, stderr: stderr() }, 'ref advertisement failed');
+    else if (cached && protocol && streamed) this.advertisements.set(repoPath, protocol, cached.key, Buffer.concat(kept));
   }
 
   /** `POST git-upload-pack` / `git-receive-pack`: the request body into git, git's answer back. */
