@@ -67,6 +67,17 @@ describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
     expect(names(await search(api.anonymous, `q=moon,${tag}-zzz`))).toEqual([]);
   });
 
+  it('should match % and _ in a keyword literally, in repository and user searches', async () => {
+    // `_` and `%` would be LIKE's wildcards: `-alph_` and `%` match nothing here.
+    expect(names(await search(api.anonymous, `q=${tag}-alph_`))).toEqual([]);
+    expect(names(await search(api.anonymous, `q=${tag}%25`))).toEqual([]);
+    expect(names(await search(api.anonymous, `q=${tag}-alpha`))).toEqual([`${tag}-alpha`]);
+    const users = async (q: string) => ((await alice.api.get<{ data: { login: string }[] }>(`/users/search?q=${q}`)).body.data ?? []).map((u) => u.login);
+    expect(await users(alice.username)).toEqual([alice.username]);
+    expect(await users(`${alice.username.slice(0, -1)}_`)).toEqual([]);
+    expect(await users(`${alice.username.slice(0, 3)}%25${alice.username.slice(4)}`)).toEqual([]);
+  });
+
   it('should filter by owner, privacy, template and archived state', async () => {
     expect(names(await search(alice.api, `q=${tag}&uid=${alice.id}`))).toEqual([`${tag}-alpha`, `${tag}-beta`]);
     expect(names(await search(alice.api, `q=${tag}&is_private=true`))).toEqual([`${tag}-beta`]);

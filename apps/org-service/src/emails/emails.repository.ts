@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Database } from '@gitforge/platform';
+import { containsPattern, Database } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
 import { UserEntity, UserType } from '../users/user.entity.js';
 import { EmailAddressEntity } from './email-address.entity.js';
@@ -54,7 +54,7 @@ export class EmailsRepository {
       .where('u.type = :type', { type: UserType.individual });
     const kw = keyword.trim().toLowerCase();
     if (kw) {
-      qb.andWhere('(LOWER(u.full_name) LIKE :like OR u.lower_name LIKE :like OR e.lower_email LIKE :like)', { like: `%${kw}%` });
+      qb.andWhere("(LOWER(u.full_name) LIKE :like ESCAPE '\\' OR u.lower_name LIKE :like ESCAPE '\\' OR e.lower_email LIKE :like ESCAPE '\\')", { like: containsPattern(kw) });
     }
     const total = await qb.getCount();
     const rows = await qb

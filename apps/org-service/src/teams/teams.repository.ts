@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, type EntityManager } from 'typeorm';
-import { Database } from '@gitforge/platform';
+import { containsPattern, Database } from '@gitforge/platform';
 import type { ListOptions, Visibility } from '@gitforge/contracts';
 import { UserEntity } from '../users/user.entity.js';
 import { OWNER_TEAM_NAME, TeamEntity, TeamRepoEntity, TeamUserEntity } from '../orgs/org.entities.js';
@@ -52,11 +52,11 @@ export class TeamsRepository {
     if (search.orgId !== undefined) qb.andWhere('t.org_id = :orgId', { orgId: search.orgId });
     const keyword = search.keyword?.trim().toLowerCase();
     if (keyword) {
-      const like = `%${keyword}%`;
+      const like = containsPattern(keyword);
       qb.andWhere(
         new Brackets((w) => {
-          w.where('t.lower_name LIKE :like', { like });
-          if (search.includeDesc) w.orWhere('LOWER(t.description) LIKE :like', { like });
+          w.where("t.lower_name LIKE :like ESCAPE '\\'", { like });
+          if (search.includeDesc) w.orWhere("LOWER(t.description) LIKE :like ESCAPE '\\'", { like });
         }),
       );
     }

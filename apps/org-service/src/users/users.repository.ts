@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder, type WhereExpressionBuilder } from 'typeorm';
 import { PublicKeyEntity } from '../keys/public-key.entity.js';
 import { UserBadgeEntity } from '../badges/user-badge.entity.js';
-import { Database } from '@gitforge/platform';
+import { containsPattern, Database } from '@gitforge/platform';
 import { isRowIdRange, type ListOptions, type UserStarCount, type Visibility } from '@gitforge/contracts';
 import { EmailAddressEntity } from '../emails/email-address.entity.js';
 import { FollowEntity } from '../follows/follow.entity.js';
@@ -121,15 +121,15 @@ export class UsersRepository {
     const qb = this.db.manager.createQueryBuilder(UserEntity, 'u').where('u.type = :type', { type: search.type });
     const keyword = search.keyword?.trim().toLowerCase();
     if (keyword) {
-      const like = `%${keyword}%`;
+      const like = containsPattern(keyword);
       qb.andWhere(
         new Brackets((w) => {
-          w.where('u.lower_name LIKE :like', { like }).orWhere('LOWER(u.full_name) LIKE :like', { like });
+          w.where("u.lower_name LIKE :like ESCAPE '\\'", { like }).orWhere("LOWER(u.full_name) LIKE :like ESCAPE '\\'", { like });
           if (search.byEmail) {
             // Addresses kept private only match for their owner and site admins.
-            if (!viewer) w.orWhere('(LOWER(u.email) LIKE :like AND u.keep_email_private = :no)', { no: false });
-            else if (!viewer.isAdmin) w.orWhere('(LOWER(u.email) LIKE :like AND (u.keep_email_private = :no OR u.id = :viewerId))', { no: false, viewerId: viewer.id });
-            else w.orWhere('LOWER(u.email) LIKE :like');
+            if (!viewer) w.orWhere("(LOWER(u.email) LIKE :like ESCAPE '\\' AND u.keep_email_private = :no)", { no: false });
+            else if (!viewer.isAdmin) w.orWhere("(LOWER(u.email) LIKE :like ESCAPE '\\' AND (u.keep_email_private = :no OR u.id = :viewerId))", { no: false, viewerId: viewer.id });
+            else w.orWhere("LOWER(u.email) LIKE :like ESCAPE '\\'");
           }
         }),
       );
@@ -149,8 +149,8 @@ export class UsersRepository {
     const qb = this.db.manager.createQueryBuilder(UserEntity, 'u').where('u.type = :type', { type: UserType.individual });
     const keyword = filter.keyword?.toLowerCase();
     if (keyword) {
-      const like = `%${keyword}%`;
-      qb.andWhere('(u.lower_name LIKE :like OR LOWER(u.full_name) LIKE :like OR LOWER(u.email) LIKE :like)', { like });
+      const like = containsPattern(keyword);
+      qb.andWhere("(u.lower_name LIKE :like ESCAPE '\\' OR LOWER(u.full_name) LIKE :like ESCAPE '\\' OR LOWER(u.email) LIKE :like ESCAPE '\\')", { like });
     }
     if (filter.loginName !== undefined) qb.andWhere('u.login_name = :loginName', { loginName: filter.loginName });
     // A source id beyond the column's range is no source: nobody signs in through it.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { chunksOf, Database } from '@gitforge/platform';
+import { chunksOf, containsPattern, Database, escapeLike } from '@gitforge/platform';
 import type { ListOptions, OwnerFilter, RepoIssueCounters } from '@gitforge/contracts';
 import { CollaborationEntity } from '../access/collaboration.entity.js';
 import { DeployKeyEntity } from '../keys/deploy-key.entity.js';
@@ -269,14 +269,15 @@ export class ReposRepository {
       qb.andWhere(
         new Brackets((w) => {
           f.keywords.forEach((kw, i) => {
-            const exact = { [`topic${i}`]: `%${JSON.stringify(kw)}%` };
-            const like = { [`kw${i}`]: `%${kw}%` };
+            // A topic matches whole (its JSON string in the column); a name or description anywhere.
+            const like = { [`kw${i}`]: containsPattern(kw) };
+            const exact = { [`topic${i}`]: `%${escapeLike(JSON.stringify(kw.toLowerCase()))}%` };
             if (f.topicOnly) {
-              w.orWhere(`LOWER(r.topics) LIKE :topic${i}`, exact);
+              w.orWhere(`LOWER(r.topics) LIKE :topic${i} ESCAPE '\\'`, exact);
               return;
             }
-            w.orWhere(`r.lower_name LIKE :kw${i}`, like).orWhere(`LOWER(r.topics) LIKE :topic${i}`, exact);
-            if (f.includeDescription) w.orWhere(`LOWER(r.description) LIKE :kw${i}`, like);
+            w.orWhere(`r.lower_name LIKE :kw${i} ESCAPE '\\'`, like).orWhere(`LOWER(r.topics) LIKE :topic${i} ESCAPE '\\'`, exact);
+            if (f.includeDescription) w.orWhere(`LOWER(r.description) LIKE :kw${i} ESCAPE '\\'`, like);
           });
         }),
       );

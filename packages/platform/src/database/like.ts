@@ -5,5 +5,10 @@ import { searchKeyword } from '@gitforge/contracts';
  */
 export function containsPattern(text: string): string {
   searchKeyword(text);
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(text.toLowerCase())}%`;
+}
+
+/** `text` with LIKE's `%`, `_` and `\` escaped, for a pattern compared with `ESCAPE '\'`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
