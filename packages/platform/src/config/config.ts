@@ -122,11 +122,14 @@ export class PlatformConfig {
   /**
    * A replica's liveness key lives this long after its last refresh (refreshed every quarter of
    * it); once it is gone the requests the replica left pending are claimed by another replica.
+   * Every replica refreshes its key, idle or not, so the refresh is kept to one round trip a
+   * tick and a few ticks a second; and a loaded machine's stalls of up to three quarters of it
+   * are no takeover.
    */
   @Type(() => Number)
   @IsInt()
   @Min(400)
-  GITFORGE_RPC_LIVENESS_TTL_MS = 1_500;
+  GITFORGE_RPC_LIVENESS_TTL_MS = 3_000;
 
   /** Requests one replica handles at once. */
   @Type(() => Number)

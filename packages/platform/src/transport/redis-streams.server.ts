@@ -33,6 +33,8 @@ export interface RedisStreamsServerOptions {
 }
 
 type StreamEntry = [id: string, fields: string[]];
+/** XPENDING's summary form: count, lowest and highest id, and each consumer with its count. */
+type PendingSummary = [count: number, lowest: string | null, highest: string | null, consumers: Array<[name: string, count: string]> | null];
 
 /**
  * An entry of a dead replica is claimed once idle this long: enough that, of two survivors
@@ -74,7 +76,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.stream = requestStream(options.namespace, options.service);
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}`;
     this.alive = livenessKey(options.namespace, options.service, this.consumer);
-    this.livenessTtlMs = options.livenessTtlMs ?? 1500;
+    this.livenessTtlMs = options.livenessTtlMs ?? 3000;
   }
 
   listen(callback: (err?: unknown) => void): void {
@@ -96,8 +98,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.running = true;
     this.loop = this.readLoop();
     const live = Math.max(100, Math.floor(this.livenessTtlMs / 4));
-    this.timers.push(setInterval(() => this.periodic('liveness', () => this.refreshLiveness()), live));
-    this.timers.push(setInterval(() => this.periodic('takeover', () => this.claimFromDead()), live));
+    this.timers.push(setInterval(() => this.periodic('liveness', () => this.beat()), live));
     const beat = Math.max(200, Math.floor(this.options.claimIdleMs / 3));
     this.timers.push(setInterval(() => this.periodic('heartbeat', () => this.heartbeat()), beat));
     this.timers.push(setInterval(() => this.periodic('claim', () => this.claimAbandoned()), beat));
@@ -192,6 +193,22 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     await this.writer!.xclaim(this.stream, CONSUMER_GROUP, this.consumer, 0, ...this.inFlight.keys(), 'JUSTID');
   }
 
+  /**
+   * The liveness tick, one round trip in all (it runs in every replica of every service, busy
+   * or idle): our liveness key refreshed, and in the same pipeline who holds pending requests, for
+   * the takeover of dead replicas' ones.
+   */
+  private async beat(): Promise<void> {
+    const [refreshed, pending] = (await this.writer!.pipeline().set(this.alive, '1', 'PX', this.livenessTtlMs).xpending(this.stream, CONSUMER_GROUP).exec()) ?? [];
+    if (!refreshed || refreshed[0]) {
+      this.liveSince = 0;
+      throw refreshed?.[0] ?? new Error('liveness refresh got no answer');
+    }
+    if (this.liveSince === 0) this.liveSince = Date.now();
+    if (!pending || pending[0]) throw pending?.[0] ?? new Error('XPENDING got no answer');
+    await this.claimFromDead(pending[1] as PendingSummary);
+  }
+
   private async refreshLiveness(): Promise<void> {
     try {
       await this.writer!.set(this.alive, '1', 'PX', this.livenessTtlMs);
@@ -207,11 +224,10 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
    * may see the same dead replica: XCLAIM with a minimum idle time lets only the first take an
    * entry, since claiming resets its idle time.
    */
-  private async claimFromDead(): Promise<void> {
+  private async claimFromDead(summary: PendingSummary): Promise<void> {
     // After Redis was unreachable (or at start) every key may have lapsed, the live replicas'
     // too: give them one TTL to refresh theirs before calling anyone dead.
     if (!this.running || this.liveSince === 0 || Date.now() - this.liveSince < this.livenessTtlMs) return;
-    const summary = (await this.writer!.xpending(this.stream, CONSUMER_GROUP)) as [number, string | null, string | null, Array<[string, string]> | null];
     const owners = (summary[3] ?? []).map(([name]) => name).filter((name) => name !== this.consumer);
     for (const owner of owners) {
       if (!this.running) return;
