@@ -215,6 +215,24 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(await gitOut(dir, 'log', '--first-parent', '--format=%H', 'origin/main')).toContain(m.pull.merge_commit_sha!);
   });
 
+  it('should merge and tag as a user whose full name git refuses, under their login', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'dotted', 'd.txt', 'd\n', 'main');
+    const pull = await openPull(writer.api, repo, 'dotted');
+    expect((await writer.api.patch('/user/settings', { full_name: '...' })).status).toBe(200);
+    try {
+      expect((await writer.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' })).status).toBe(200);
+      const tag = await writer.api.post(`/repos/${repo.full_name}/tags`, { tag_name: 'v-dotted', message: 'annotated' });
+      expect(tag.status).toBe(201);
+      const merged = (await writer.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body;
+      const dir = await clone(repo);
+      expect(await gitOut(dir, 'log', '-1', '--format=%an|%cn', merged.merge_commit_sha!)).toBe(`${writer.username}|${writer.username}`);
+      expect(await gitOut(dir, 'for-each-ref', '--format=%(taggername)', 'refs/tags/v-dotted')).toBe(writer.username);
+    } finally {
+      await writer.api.patch('/user/settings', { full_name: '' });
+    }
+  });
+
   it('should refuse merges that are not allowed: repeated, stale heads, styles switched off, non-writers', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'guarded', 'g.txt', 'g\n', 'main');

@@ -25,6 +25,7 @@ import { repoView, type RepoView } from '../contents/repo-view.js';
 import { cleanTreePath, invalidPath } from '../contents/tree-path.js';
 import { CommitWriter, type CommitSignature, type TreeChange } from '../git/commit-writer.js';
 import { GitObjects, isDir, isExecutable, isSubmodule, isSymlink, type GitCommit } from '../git/git-objects.js';
+import { gitName } from '../git/git-identity.js';
 import { LastCommits } from '../git/last-commits.js';
 import { Refs } from '../git/refs.js';
 import { PushesService } from '../pushes/pushes.service.js';
@@ -275,7 +276,7 @@ export function signatures(opts: FileOptions, doer: User, now = new Date()): { a
   // As Gitea's makeGitUserSignature: each of name and e-mail comes from the identity itself,
   // else from the other identity, else from the signed-in user.
   const person = (own: FileOptions['author'], other: FileOptions['author']): { name: string; email: string } => ({
-    name: own?.name || other?.name || doer.full_name || doer.login,
+    name: own?.name || other?.name || gitName(doer),
     email: own?.email || other?.email || doer.email,
   });
   return {

@@ -13,6 +13,7 @@ import {
 import { actorOf, createLogger, Database, DirectoryClient } from '@gitforge/platform';
 import { CommitWriter, signatureEnv, type CommitSignature } from '../git/commit-writer.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
+import { gitName } from '../git/git-identity.js';
 import { GitService, isObjectId } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
 import { PushPolicy, type PushContext } from '../protections/push-policy.js';
@@ -297,9 +298,9 @@ export class PullMergeService {
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
-/** A user's git identity (Gitea's NewGitSig): the full name, else the login, and the account's e-mail. */
+/** A user's git identity (Gitea's NewGitSig): their git name and the account's e-mail. */
 function gitIdentity(account: AccountRef): { name: string; email: string } {
-  return { name: account.user.full_name || account.login, email: account.email };
+  return { name: gitName({ ...account.user, login: account.login }), email: account.email };
 }
 
 const signatureOf = (c: GitCommit): CommitSignature => ({ name: c.author.name, email: c.author.email, when: c.author.when, tz: c.author.tz });

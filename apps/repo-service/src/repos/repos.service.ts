@@ -34,6 +34,7 @@ import { BlobStore, createLogger, Database, DirectoryClient, OutboxService, Plat
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
 import { RepoPermission, resolveRepoPermission } from '../access/repo-permission.js';
 import { GitService } from '../git/git.service.js';
+import { gitName } from '../git/git-identity.js';
 import { lfsBlobKey } from '../lfs/lfs.entities.js';
 import { LicensesService } from '../licenses/licenses.service.js';
 import { dropReleaseFiles, releaseAssetUuids } from '../releases/release-files.js';
@@ -225,7 +226,7 @@ export class ReposService {
       await stage(repo.id);
       const dir = await this.git.initStaged(repo.id, branch, objectFormat);
       if (body.auto_init) {
-        const author = { name: identity.full_name || identity.login, email: identity.email };
+        const author = { name: gitName(identity), email: identity.email };
         const { blobs } = await this.git.createInitialCommit(repo.id, { branch, files, message: 'Initial commit', author }, dir);
         // Gitea records the license it was asked for rather than detecting it; the blob id keeps
         // later pushes from reading the file again until it changes.

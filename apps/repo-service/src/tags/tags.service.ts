@@ -17,6 +17,7 @@ import { RepoAccessService } from '../access/repo-access.service.js';
 import { codeReader, type RepoView } from '../contents/repo-view.js';
 import { CommitWriter } from '../git/commit-writer.js';
 import { GitObjects } from '../git/git-objects.js';
+import { gitName } from '../git/git-identity.js';
 import { GitService } from '../git/git.service.js';
 import { isLikelyCommitId, Refs } from '../git/refs.js';
 import { PushPolicy } from '../protections/push-policy.js';
@@ -183,7 +184,7 @@ export class TagsService {
     message: string,
   ): Promise<string> {
     const user = await this.directory.actorUser(actor);
-    const tagger = `${identityPart(user.full_name || user.login)} <${identityPart(user.email)}> ${Math.floor(Date.now() / 1000)} +0000`;
+    const tagger = `${gitName(user)} <${identityPart(user.email)}> ${Math.floor(Date.now() / 1000)} +0000`;
     const text = `object ${commit}\ntype commit\ntag ${name}\ntagger ${tagger}\n\n${message}`;
     return (await this.git.run(view.repoId, ['mktag'], { input: text })).stdout.toString().trim();
   }
