@@ -186,6 +186,16 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       expect(first.body.toString()).toBe(`${service}${direct}`);
       expect(second.body.toString()).toBe(first.body.toString());
       expect(second.body.toString()).not.toContain('refs/heads/main');
+      // A changed repository config is never answered from the kept list.
+      expect(first.body.toString()).toMatch(/fetch=.*filter/);
+      const config = join(repoDir(repo), 'config');
+      await git.run(['config', '--file', config, 'uploadpack.allowFilter', 'false']);
+      try {
+        expect((await advertise('version=2')).body.toString()).not.toMatch(/fetch=.*filter/);
+      } finally {
+        await git.run(['config', '--file', config, 'uploadpack.allowFilter', 'true']);
+      }
+      expect((await advertise('version=2')).body.toString()).toBe(first.body.toString());
       const v0 = await advertise();
       expect(v0.body.toString()).toContain(`${main} refs/heads/main`);
     });

@@ -135,6 +135,11 @@ export class GitService {
     };
   }
 
+  /** Where git itself is looked up (the PATH it runs with). */
+  get searchPath(): string {
+    return this.baseEnv.PATH!;
+  }
+
   repoPath(repoId: number): string {
     if (!Number.isSafeInteger(repoId) || repoId <= 0) throw new ContractError('internal', 'bad repository id');
     return join(this.root, `${repoId}.git`);

@@ -13,7 +13,6 @@ describe(AdvertisementCache.name, () => {
   let dir: string;
   let repo: string;
   let home: string;
-  const V2 = 'version=2';
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'adv-cache-'));
@@ -22,55 +21,75 @@ describe(AdvertisementCache.name, () => {
     mkdirSync(repo);
     mkdirSync(home);
     writeFileSync(join(repo, 'config'), '[core]\n\tbare = true\n');
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(bin(), '#!/bin/sh\n');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function keep(sut: AdvertisementCache, bytes: string, protocol = V2): Promise<void> {
-    const miss = await sut.get(repo, protocol);
+  const bin = () => join(dir, 'bin', 'git');
+  const cache = () => new AdvertisementCache(home, 'git', `${join(dir, 'nothing')}:${join(dir, 'bin')}`);
+
+  async function keep(sut: AdvertisementCache, bytes: string): Promise<void> {
+    const miss = await sut.get(repo);
     expect(miss.bytes).toBeUndefined();
-    sut.set(repo, protocol, miss.key, Buffer.from(bytes));
+    await sut.set(repo, miss.key, Buffer.from(bytes));
   }
 
   it('should answer what was kept while no config changed', async () => {
-    const sut = new AdvertisementCache(home);
+    const sut = cache();
     await keep(sut, '000eversion 2\n0000');
-    expect((await sut.get(repo, V2)).bytes?.toString()).toBe('000eversion 2\n0000');
+    expect((await sut.get(repo)).bytes?.toString()).toBe('000eversion 2\n0000');
   });
 
   it('should miss once the repository config is rewritten, even to the same size', async () => {
-    const sut = new AdvertisementCache(home);
+    const sut = cache();
     await keep(sut, 'before');
     writeConfig(join(repo, 'config'), '[core]\n\tbare = trux\n');
-    expect((await sut.get(repo, V2)).bytes).toBeUndefined();
+    expect((await sut.get(repo)).bytes).toBeUndefined();
   });
 
   it('should miss once a global config appears', async () => {
-    const sut = new AdvertisementCache(home);
+    const sut = cache();
     await keep(sut, 'before');
     writeConfig(join(home, '.gitconfig'), '[uploadpack]\n\tallowFilter = false\n');
-    expect((await sut.get(repo, V2)).bytes).toBeUndefined();
+    expect((await sut.get(repo)).bytes).toBeUndefined();
     mkdirSync(join(home, '.config', 'git'), { recursive: true });
     await keep(sut, 'with .gitconfig');
     writeConfig(join(home, '.config', 'git', 'config'), '[uploadpack]\n\tallowFilter = true\n');
-    expect((await sut.get(repo, V2)).bytes).toBeUndefined();
+    expect((await sut.get(repo)).bytes).toBeUndefined();
   });
 
-  it('should keep answers apart by repository and by protocol header', async () => {
-    const sut = new AdvertisementCache(home);
+  it('should keep answers apart by repository', async () => {
+    const sut = cache();
     await keep(sut, 'v2');
-    expect((await sut.get(repo, 'version=2:object-format=sha256')).bytes).toBeUndefined();
     const other = join(dir, '2.git');
     mkdirSync(other);
     writeFileSync(join(other, 'config'), '[core]\n\tbare = true\n');
-    expect((await sut.get(other, V2)).bytes).toBeUndefined();
+    expect((await sut.get(other)).bytes).toBeUndefined();
   });
 
   it('should not keep an answer under a key read before the config changed', async () => {
-    const sut = new AdvertisementCache(home);
-    const before = await sut.get(repo, V2);
+    const sut = cache();
+    const before = await sut.get(repo);
     writeConfig(join(repo, 'config'), '[core]\n\tbare = true\n[uploadpack]\n\tallowFilter = true\n');
-    sut.set(repo, V2, before.key, Buffer.from('stale'));
-    expect((await sut.get(repo, V2)).bytes).toBeUndefined();
+    await sut.set(repo, before.key, Buffer.from('stale'));
+    expect((await sut.get(repo)).bytes).toBeUndefined();
+  });
+
+  it('should miss once the git binary found on PATH is replaced', async () => {
+    const sut = cache();
+    await keep(sut, 'agent=git/2.39.5');
+    writeConfig(bin(), '#!/bin/sh\n# newer\n');
+    expect((await sut.get(repo)).bytes).toBeUndefined();
+  });
+
+  it('should not keep an answer with a session id, nor one read while a config includes others', async () => {
+    const sut = cache();
+    await keep(sut, '0018session-id=abc-P0001\n0000');
+    expect((await sut.get(repo)).bytes).toBeUndefined();
+    writeConfig(join(home, '.gitconfig'), '[include]\n\tpath = more.inc\n');
+    await keep(sut, '000eversion 2\n0000');
+    expect((await sut.get(repo)).bytes).toBeUndefined();
   });
 
   it('should tell protocol v2 requests from the others', () => {

@@ -1,51 +1,77 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { Lru } from '../git/lru.js';
 
 /** Repositories whose advertisement is kept; each is a few hundred bytes. */
 const ENTRIES = 2_000;
 /** Anything longer is not a capability list: it is not kept. */
-const MAX_BYTES = 16 * 1024;
+export const MAX_ADVERTISEMENT_BYTES = 16 * 1024;
 
 /** Protocol v2 (`Git-Protocol: version=2`), which every git since 2.26 asks for. */
 export const isProtocolV2 = (protocol: string | undefined): boolean => !!protocol && protocol.split(':').includes('version=2');
 
 /**
  * upload-pack's advertisement in protocol v2 lists git's capabilities, not the refs (those
- * come from ls-refs, a request of its own): for a repository it stays the same bytes until a
- * configuration git reads changes (the repository's, the global ones) or the git binary does, and
- * this process keeps its binary. Every clone and fetch over HTTP asks for it first, so keeping it
- * spares them one git process each. An entry is keyed by those files' identity (inode, size,
- * mtime), read again on every use, so an edited config is never answered from an old entry.
+ * come from ls-refs, a request of its own), and git reads no other part of `Git-Protocol` for
+ * it: for a repository it stays the same bytes until the git binary or a configuration git
+ * reads changes (the repository's, the global ones). Every clone and fetch over HTTP asks for it
+ * first, so keeping it spares them one git process each.
+ *
+ * An entry is keyed by the identity (inode, size, times) of the binary and of those config files,
+ * read again on every use, so an upgraded git or an edited config is never answered from an old
+ * entry. Not kept: an answer with a `session-id` (transfer.advertiseSID, one per process), and
+ * one read while a config includes other files (their edits would not show in the key).
  */
 export class AdvertisementCache {
   private readonly entries = new Lru<string, { key: string; bytes: Buffer }>(ENTRIES);
 
-  /** `home` is the HOME git runs with (its global config). */
-  constructor(private readonly home: string) {}
+  /** `home` is the HOME git runs with (its global config); `bin` and `path` how it is found. */
+  constructor(
+    private readonly home: string,
+    private readonly bin: string,
+    private readonly path: string,
+  ) {}
 
-  /** The kept advertisement for this repository and protocol, if its configs have not changed since. */
-  async get(repoPath: string, protocol: string): Promise<{ bytes: Buffer | undefined; key: string }> {
-    const key = await this.configKey(repoPath);
-    const hit = this.entries.get(`${repoPath}\0${protocol}`);
+  /** The kept advertisement for this repository, if nothing it depends on has changed since; `key` is for {@link set}. */
+  async get(repoPath: string): Promise<{ bytes: Buffer | undefined; key: string }> {
+    const key = await this.identity(repoPath);
+    const hit = this.entries.get(repoPath);
     return { bytes: hit?.key === key ? hit.bytes : undefined, key };
   }
 
-  /** Keeps what git answered under the key read before it ran (a config changed meanwhile makes the next `get` miss). */
-  set(repoPath: string, protocol: string, key: string, bytes: Buffer): void {
-    if (bytes.length <= MAX_BYTES) this.entries.set(`${repoPath}\0${protocol}`, { key, bytes });
+  /** Keeps what git answered under the key read before it ran (a change meanwhile makes the next `get` miss). */
+  async set(repoPath: string, key: string, bytes: Buffer): Promise<void> {
+    if (bytes.length > MAX_ADVERTISEMENT_BYTES || bytes.includes('session-id=')) return;
+    const configs = await Promise.all(this.configs(repoPath).map((f) => readFile(f, 'utf8').catch(() => '')));
+    if (configs.some((text) => /^\s*\[\s*include/im.test(text))) return;
+    this.entries.set(repoPath, { key, bytes });
   }
 
-  private async configKey(repoPath: string): Promise<string> {
-    const files = [join(repoPath, 'config'), join(this.home, '.gitconfig'), join(this.home, '.config', 'git', 'config')];
-    const ids = await Promise.all(
-      files.map((f) =>
-        stat(f, { bigint: true }).then(
-          (s) => `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`,
-          () => '-',
-        ),
-      ),
-    );
+  private configs(repoPath: string): string[] {
+    return [join(repoPath, 'config'), join(this.home, '.gitconfig'), join(this.home, '.config', 'git', 'config')];
+  }
+
+  private async identity(repoPath: string): Promise<string> {
+    const ids = await Promise.all([this.binary(), ...this.configs(repoPath)].map(async (f) => fileId(await f)));
     return ids.join('|');
+  }
+
+  /** The git binary as the spawn will find it: the configured path, or the first one on PATH. */
+  private async binary(): Promise<string> {
+    if (isAbsolute(this.bin) || this.bin.includes('/')) return this.bin;
+    for (const dir of this.path.split(delimiter)) {
+      const candidate = join(dir, this.bin);
+      if ((await fileId(candidate)) !== '-') return candidate;
+    }
+    return this.bin;
+  }
+}
+
+async function fileId(path: string): Promise<string> {
+  try {
+    const s = await stat(path, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return '-';
   }
 }

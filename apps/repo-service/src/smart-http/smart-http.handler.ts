@@ -9,7 +9,7 @@ import { createLogger, decodePathSegment, drainRequest, internalSecret, requestH
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService, type GitHttpService } from '../git/git.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
-import { AdvertisementCache, isProtocolV2 } from './advertisement-cache.js';
+import { AdvertisementCache, isProtocolV2, MAX_ADVERTISEMENT_BYTES } from './advertisement-cache.js';
 import { GitAccess } from './git-access.js';
 import { pkt, ReportStatusRewriter } from './pkt-line.js';
 import { collect, exitOf, signalGroup } from './git-process.js';
@@ -73,7 +73,7 @@ export class SmartHttpHandler {
     private readonly pushSessions: PushSessions,
   ) {
     this.secret = internalSecret(config);
-    this.advertisements = new AdvertisementCache(git.home);
+    this.advertisements = new AdvertisementCache(git.home, git.bin, git.searchPath);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -127,9 +127,8 @@ export class SmartHttpHandler {
       res.write('0000');
     };
     // Protocol v2's upload-pack advertisement holds no refs: it is kept (AdvertisementCache).
-    const protocol = svc === 'upload-pack' && isProtocolV2(env.GIT_PROTOCOL) ? env.GIT_PROTOCOL! : undefined;
     const repoPath = this.git.repoPath(ctx.repo.id);
-    const cached = protocol ? await this.advertisements.get(repoPath, protocol) : undefined;
+    const cached = svc === 'upload-pack' && isProtocolV2(env.GIT_PROTOCOL) ? await this.advertisements.get(repoPath) : undefined;
     if (cached?.bytes) {
       head();
       res.end(cached.bytes);
@@ -144,7 +143,13 @@ export class SmartHttpHandler {
       if (!res.writableFinished) signalGroup(child, 'SIGTERM');
     });
     const kept: Buffer[] = [];
-    if (cached) child.stdout!.on('data', (b: Buffer) => kept.push(b));
+    let keptBytes = 0;
+    if (cached) {
+      child.stdout!.on('data', (b: Buffer) => {
+        keptBytes += b.length;
+        if (keptBytes <= MAX_ADVERTISEMENT_BYTES) kept.push(b);
+      });
+    }
     let streamed = true;
     try {
       await pipeline(child.stdout!, res);
@@ -154,7 +159,7 @@ export class SmartHttpHandler {
     }
     const code = await exited;
     if (code !== 0) log.warn({ repoId: ctx.repo.id, svc, code, stderr: stderr() }, 'ref advertisement failed');
-    else if (cached && protocol && streamed) this.advertisements.set(repoPath, protocol, cached.key, Buffer.concat(kept));
+    else if (cached && streamed && keptBytes <= MAX_ADVERTISEMENT_BYTES) await this.advertisements.set(repoPath, cached.key, Buffer.concat(kept));
   }
 
   /** `POST git-upload-pack` / `git-receive-pack`: the request body into git, git's answer back. */
