@@ -56,7 +56,6 @@ const SORT_COLUMNS: Record<string, string> = {
   forks: 'numForks',
 };
 
-/** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
 /** Gitea's comma-separated keywords of a repository search, lower-cased; 422 past the length and count limits. */
 function searchKeywords(q: string | undefined): string[] {
   const keywords = searchKeyword(q)
@@ -69,6 +68,7 @@ function searchKeywords(q: string | undefined): string[] {
   return keywords;
 }
 
+/** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
 const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
 

@@ -6,6 +6,8 @@ import { Lru } from '../git/lru.js';
 const ENTRIES = 2_000;
 /** Anything longer is not a capability list: it is not kept. */
 export const MAX_ADVERTISEMENT_BYTES = 16 * 1024;
+/** A file's identity where there is no file. */
+const MISSING = '-';
 
 /** Protocol v2 (`Git-Protocol: version=2`), which every git since 2.26 asks for. */
 export const isProtocolV2 = (protocol: string | undefined): boolean => !!protocol && protocol.split(':').includes('version=2');
@@ -52,26 +54,27 @@ export class AdvertisementCache {
   }
 
   private async identity(repoPath: string): Promise<string> {
-    const ids = await Promise.all([this.binary(), ...this.configs(repoPath)].map(async (f) => fileId(await f)));
+    const ids = await Promise.all([this.binaryId(), ...this.configs(repoPath).map(fileId)]);
     return ids.join('|');
   }
 
-  /** The git binary as the spawn will find it: the configured path, or the first one on PATH. */
-  private async binary(): Promise<string> {
-    if (isAbsolute(this.bin) || this.bin.includes('/')) return this.bin;
+  /** The identity of the git binary as the spawn finds it: the configured path, or the first one on PATH. */
+  private async binaryId(): Promise<string> {
+    if (isAbsolute(this.bin) || this.bin.includes('/')) return fileId(this.bin);
     for (const dir of this.path.split(delimiter)) {
-      const candidate = join(dir, this.bin);
-      if ((await fileId(candidate)) !== '-') return candidate;
+      const id = await fileId(join(dir, this.bin));
+      if (id !== MISSING) return id;
     }
-    return this.bin;
+    return MISSING;
   }
 }
+
 
 async function fileId(path: string): Promise<string> {
   try {
     const s = await stat(path, { bigint: true });
     return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
   } catch {
-    return '-';
+    return MISSING;
   }
 }
