@@ -30,6 +30,7 @@ export * from './storage/index.js';
 export * from './platform.module.js';
 export * from './bootstrap/start-service.js';
 export * from './bootstrap/shutdown.js';
+export * from './bootstrap/heap.js';
 export * from './metrics/metrics.js';
 export * from './metrics/ops-listener.js';
 export * from './directory/directory.client.js';

@@ -9,6 +9,7 @@ import { Database } from '../database/database.js';
 import { startOpsListener } from '../metrics/ops-listener.js';
 import { InProcessServer } from '../transport/in-process.js';
 import { RedisStreamsServer } from '../transport/redis-streams.server.js';
+import { tuneHeap } from './heap.js';
 import { beginDrain } from './shutdown.js';
 
 /** The transport server the environment asks for: Redis Streams with `REDIS_URL`, in-process without. */
@@ -35,6 +36,7 @@ export function createServerStrategy(service: ServiceName, config: PlatformConfi
 export async function startService(rootModule: unknown, service: ServiceName): Promise<INestMicroservice> {
   const config = loadConfig(PlatformConfig);
   setLogLevel(config.GITFORGE_LOG_LEVEL);
+  tuneHeap(config.GITFORGE_HEAP_GROWING_PERCENT);
   const app = await NestFactory.createMicroservice(rootModule as never, {
     strategy: createServerStrategy(service, config),
     logger: new PinoNestLogger(),

@@ -71,6 +71,16 @@ export class PlatformConfig {
   @Min(0)
   GITFORGE_SHUTDOWN_GRACE_MS = 20_000;
 
+  /**
+   * How far the JavaScript heap may grow past what its last full collection kept before the next
+   * one, in percent (V8's `--heap-growing-percent`); 0 leaves it to V8. See `tuneHeap`.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(400)
+  GITFORGE_HEAP_GROWING_PERCENT = 50;
+
   /** Whether `/metrics` is served (the gateway's, and each service's metrics listener). As Gitea's `[metrics] ENABLED`. */
   @EnvBoolean()
   @IsBoolean()
