@@ -553,6 +553,70 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       expect((await git.lsRemote(url(alice, 'safety'))).has('refs/heads/dropped')).toBe(false);
     });
 
+    it('should stop a clone whose client stops reading, and one whose client goes away', async () => {
+      const repo = await createRepo(alice, 'stall');
+      // 40 MiB that do not compress: more than every buffer between git and the client holds. Put
+      // in place on disk, as a push that size is over this suite's body limit.
+      const src = git.dir('stall-src');
+      const env = { ...process.env, HOME: git.home };
+      execFileSync('git', ['init', '--quiet', src], { env });
+      writeFileSync(join(src, 'blob.bin'), randomBytes(40 * 1024 * 1024));
+      execFileSync('git', ['add', 'blob.bin'], { cwd: src, env });
+      execFileSync('git', ['commit', '--quiet', '-m', 'big'], { cwd: src, env });
+      execFileSync('git', ['--git-dir', repoDir(repo), 'fetch', '--quiet', src, 'HEAD:refs/heads/main'], { env });
+      const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: src }).toString().trim();
+      const uploadPacks = (): string[] =>
+        execFileSync('ps', ['-eo', 'args'])
+          .toString()
+          .split('\n')
+          .filter((l) => l.includes('upload-pack') && l.includes(repoDir(repo)));
+      /** A protocol v2 fetch of everything, its answer's first bytes read and the rest left unread. */
+      const fetchPaused = (): Promise<{ drop: () => void; status: number | undefined }> => {
+        const body = Buffer.concat([pkt('command=fetch\n'), Buffer.from('0001'), pkt(`want ${sha}\n`), pkt('done\n'), Buffer.from('0000')]);
+        return new Promise((resolve, reject) => {
+          const req = request({
+            host: '127.0.0.1',
+            port: layout.port,
+            method: 'POST',
+            path: `/${alice.username}/stall.git/git-upload-pack`,
+            headers: {
+              authorization: basicAuth(...creds(alice)),
+              'content-type': 'application/x-git-upload-pack-request',
+              'git-protocol': 'version=2',
+              'content-length': String(body.length),
+            },
+          });
+          req.on('error', () => undefined);
+          req.on('response', (res) => {
+            res.once('data', () => {
+              res.pause();
+              resolve({ drop: () => req.destroy(), status: res.statusCode });
+            });
+            res.once('error', reject);
+          });
+          req.end(body);
+        });
+      };
+
+      const stalled = await fetchPaused();
+      expect(stalled.status).toBe(200);
+      expect(uploadPacks()).toHaveLength(1);
+      // Its client reads nothing more: git is stopped after the idle timeout (8 s here).
+      await expectEventually(() => expect(uploadPacks()).toEqual([]), { timeoutMs: 40_000 });
+      stalled.drop();
+
+      const dropped = await fetchPaused();
+      expect(uploadPacks()).toHaveLength(1);
+      dropped.drop();
+      // Its client goes away: git is stopped then, not at the idle timeout.
+      await expectEventually(() => expect(uploadPacks()).toEqual([]), { timeoutMs: 5_000 });
+
+      // And a real clone still gets everything.
+      const copy = git.dir('stall-copy');
+      await git.run(['clone', '--quiet', '--bare', url(alice, 'stall'), copy]);
+      expect(execFileSync('git', ['--git-dir', copy, 'rev-parse', 'refs/heads/main']).toString().trim()).toBe(sha);
+    });
+
     it('should answer bad requests with a status, never a hung connection', async () => {
       const path = `/${alice.username}/safety.git/git-upload-pack`;
       const auth = { authorization: basicAuth(...creds(alice)) };

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { ContractError, isValidRefName } from '@gitforge/contracts';
@@ -78,6 +79,8 @@ export interface ServiceSpawnOptions {
    * same pipes. Default false: smart HTTP's `--stateless-rpc`, one process per request.
    */
   duplex?: boolean;
+  /** Where git writes its answer, instead of a pipe to this process: a connection, written to directly. */
+  stdout?: Socket;
 }
 
 /** A commit as push payloads need it. */
@@ -443,7 +446,7 @@ export class GitService {
       ...(options.advertise ? ['--advertise-refs'] : []),
       this.repoPath(repoId),
     ];
-    const child = spawn(this.bin, args, { env: this.env(repoId, options.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(this.bin, args, { env: this.env(repoId, options.env), stdio: ['pipe', options.stdout ?? 'pipe', 'pipe'], detached: true });
     // Clones (upload-pack) and pushes (receive-pack), apart from the ref advertisements that precede them.
     measureGit(child, options.advertise ? `${service}-advertise` : service);
     return child;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
@@ -26,3 +27,21 @@ export function collect(stream: Readable): () => string {
   });
   return () => text.slice(0, 4096);
 }
+
+/**
+ * Bytes a process has written so far (`wchar` of /proc/PID/io), to tell a git that still answers
+ * from one that is stuck when its output does not pass through this process; undefined where
+ * /proc does not tell (not Linux, or the process is gone).
+ */
+export function bytesWritten(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const m = /^wchar: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'latin1'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether {@link bytesWritten} works here (asked of this process once). */
+export const canWatchWrites: boolean = bytesWritten(process.pid) !== undefined;
