@@ -43,5 +43,9 @@ export function bytesWritten(pid: number | undefined): number | undefined {
   }
 }
 
-/** Whether {@link bytesWritten} works here (asked of this process once). */
-export const canWatchWrites: boolean = bytesWritten(process.pid) !== undefined;
+/**
+ * Whether {@link bytesWritten} works here: asked of this process at start, and given up for good
+ * when a child's count cannot be read (a locked-down /proc), so later answers pass through this
+ * process again, where their progress shows.
+ */
+export const writeWatch = { usable: bytesWritten(process.pid) !== undefined };

@@ -13,7 +13,7 @@ import { RepoServiceConfig } from '../repo.config.js';
 import { AdvertisementCache, isProtocolV2, MAX_ADVERTISEMENT_BYTES } from './advertisement-cache.js';
 import { GitAccess } from './git-access.js';
 import { pkt, ReportStatusRewriter } from './pkt-line.js';
-import { bytesWritten, canWatchWrites, collect, exitOf, signalGroup } from './git-process.js';
+import { bytesWritten, collect, exitOf, signalGroup, writeWatch } from './git-process.js';
 import { PushSessions } from './push-sessions.js';
 import { WriteCoalescer } from './write-coalescer.js';
 
@@ -151,7 +151,7 @@ export class SmartHttpHandler {
       res.once('finish', () => drainRequest(req));
       return plain(res, 413, 'Request Entity Too Large');
     }
-    if (svc === 'upload-pack' && canWatchWrites && requestHeader(req, 'content-length') !== undefined && length <= DIRECT_BODY_MAX_BYTES) {
+    if (svc === 'upload-pack' && writeWatch.usable && requestHeader(req, 'content-length') !== undefined && length <= DIRECT_BODY_MAX_BYTES) {
       return this.serveDirect(req, res, verdict.ctx, env);
     }
     return this.serve(req, res, verdict.ctx, verified.actor, svc, env);
@@ -210,7 +210,11 @@ export class SmartHttpHandler {
     let lastActivity = Date.now();
     const idle = setInterval(() => {
       const now = bytesWritten(child.pid);
-      if (now !== written) {
+      if (now === undefined && child.exitCode === null && child.signalCode === null) {
+        // This git's progress cannot be seen: it is not cut off for idleness, and later answers stream through here.
+        writeWatch.usable = false;
+        lastActivity = Date.now();
+      } else if (now !== written) {
         written = now;
         lastActivity = Date.now();
       } else if (Date.now() - lastActivity > idleMs) abort('idle');
