@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { CatFilePool } from '../git/cat-file.pool.js';
 import { GitService } from '../git/git.service.js';
+import { Lru } from '../git/lru.js';
 import {
   languageStats,
+  type ContentVerdict,
   LINGUIST_ATTRIBUTES,
   parseCheckAttr,
   type LinguistAttributes,
@@ -15,6 +17,9 @@ import {
 /** The git side of language statistics: a commit's files with their sizes and linguist attributes. */
 @Injectable()
 export class LanguageStatsReader {
+  /** Shared by every repository (forks share blobs): about 10 MB at most. */
+  private readonly verdicts = new Lru<string, ContentVerdict>(50_000);
+
   constructor(
     private readonly git: GitService,
     private readonly objects: CatFilePool,
@@ -28,6 +33,7 @@ export class LanguageStatsReader {
       files,
       (path) => attributes.get(path) ?? {},
       async (file) => (await this.objects.read(repoId, file.oid))?.data ?? Buffer.alloc(0),
+      this.verdicts,
     );
   }
 

@@ -32,6 +32,32 @@ export const BIG_FILE_SIZE = 1024 * 1024;
 /** Gitea's fileSizeLimit: the part of a file detection looks at. */
 export const CONTENT_LIMIT = 16 * 1024;
 
+/** What a file's path and first bytes say of it, before its attributes have their say. */
+export interface ContentVerdict {
+  generated: boolean;
+  binary: boolean;
+  detected: string | null;
+}
+
+/**
+ * Verdicts already reached, by blob and path (neither changes what they say): a push that
+ * changes a few files of a large tree has only those read and classified again.
+ */
+export interface VerdictCache {
+  get(key: string): ContentVerdict | undefined;
+  set(key: string, verdict: ContentVerdict): unknown;
+}
+
+async function verdictOf(file: TreeFile, read: (file: TreeFile) => Promise<Buffer>, cache: VerdictCache | undefined): Promise<ContentVerdict> {
+  const key = `${file.oid}\0${file.path}`;
+  const known = cache?.get(key);
+  if (known) return known;
+  const content = file.size <= BIG_FILE_SIZE ? (await read(file)).subarray(0, CONTENT_LIMIT) : Buffer.alloc(0);
+  const verdict = { generated: isGenerated(file.path, content), binary: isBinary(content), detected: detectLanguage(file.path, content) };
+  cache?.set(key, verdict);
+  return verdict;
+}
+
 /**
  * Gitea's GetLanguageStats over one tree: bytes per language of the files that count. Attributes
  * decide first (vendored, generated and documentation files and undetectable ones are out; a
@@ -43,6 +69,7 @@ export async function languageStats(
   files: TreeFile[],
   attributesOf: (path: string) => LinguistAttributes,
   read: (file: TreeFile) => Promise<Buffer>,
+  cache?: VerdictCache,
 ): Promise<Record<string, number>> {
   const sizes = new Map<string, number>();
   const add = (language: string, size: number): void => {
@@ -66,11 +93,10 @@ export async function languageStats(
     ) {
       continue;
     }
-    const content =
-      file.size <= BIG_FILE_SIZE ? (await read(file)).subarray(0, CONTENT_LIMIT) : Buffer.alloc(0);
-    if (attrs.generated === undefined && isGenerated(file.path, content)) continue;
-    if (isBinary(content)) continue;
-    const detected = detectLanguage(file.path, content);
+    const verdict = await verdictOf(file, read, cache);
+    if (attrs.generated === undefined && verdict.generated) continue;
+    if (verdict.binary) continue;
+    const detected = verdict.detected;
     if (!detected) continue;
     const language = languageGroup(detected) ?? detected;
     const type = languageType(language);
