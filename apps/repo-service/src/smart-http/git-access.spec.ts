@@ -14,12 +14,14 @@ describe(GitAccess.name, () => {
   let mode: number;
   let sut: GitAccess;
   let movedTo: RepoMovedDetails | null;
+  let lookups: number[];
 
   beforeEach(() => {
     repo = { id: 1, isPrivate: false, isArchived: false, isMirror: false } as RepositoryEntity;
     owner = { owner: { id: 2, login: 'o', kind: 'user', visibility: 'public' } } as OwnerAccess;
     mode = AccessMode.read;
     movedTo = null;
+    lookups = [];
     sut = new GitAccess(
       strictMock(RepoAccessService, {
         ownerAccess: async () => {
@@ -30,12 +32,27 @@ describe(GitAccess.name, () => {
         redirect: async () => movedTo,
         renamedOwnerRedirect: async () => null,
       }),
-      strictMock(ReposRepository, { findByOwnerAndName: async () => repo }),
+      strictMock(ReposRepository, {
+        findByOwnerAndName: async (ownerId: number) => {
+          lookups.push(ownerId);
+          return repo && { ...repo, ownerId } as RepositoryEntity;
+        },
+      }),
     );
   });
 
   it('should serve clones of public repositories of public owners to anyone', async () => {
     expect(await sut.check(null, 'o', 'r', 'upload-pack')).toMatchObject({ ok: true });
+  });
+
+  it('should look the repository up beside the owner once the owner is known, and again when the name changed hands', async () => {
+    expect(await sut.check(null, 'o', 'r', 'upload-pack')).toMatchObject({ ok: true, ctx: { repo: { ownerId: 2 } } });
+    expect(await sut.check(null, 'O', 'r', 'upload-pack')).toMatchObject({ ok: true, ctx: { repo: { ownerId: 2 } } });
+    expect(lookups).toEqual([2, 2]);
+    // Renamed away and the name taken by another owner: the early lookup (by the old id) is not used.
+    owner = { owner: { id: 9, login: 'o', kind: 'user', visibility: 'public' } } as OwnerAccess;
+    expect(await sut.check(null, 'o', 'r', 'upload-pack')).toMatchObject({ ok: true, ctx: { repo: { ownerId: 9 } } });
+    expect(lookups).toEqual([2, 2, 2, 9]);
   });
 
   it('should challenge anonymous clients for pushes, private repositories and hidden owners', async () => {

@@ -4,6 +4,8 @@ import { RepoAccessService, type RepoContext } from '../access/repo-access.servi
 import { RepoPermission } from '../access/repo-permission.js';
 import type { GitHttpService } from '../git/git.service.js';
 import { ReposRepository } from '../records/repos.repository.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
+import { Lru } from '../git/lru.js';
 
 /** Either the repository to serve, or the plain-text answer git gets instead. */
 export type GitAccessVerdict =
@@ -25,10 +27,12 @@ export class GitAccess {
     private readonly repos: ReposRepository,
   ) {}
 
+  /** Owner ids by lower-case name: a hint for {@link ownerAndRepo}, never an answer. */
+  private readonly ownerIds = new Lru<string, number>(10_000);
+
   async check(actor: Actor | null, ownerName: string, repoName: string, service: GitHttpService): Promise<GitAccessVerdict> {
     const pull = service === 'upload-pack';
-    const owner = await this.ownerOf(actor, ownerName);
-    const repo = owner ? await this.repos.findByOwnerAndName(owner.owner.id, repoName) : null;
+    const { owner, repo } = await this.ownerAndRepo(actor, ownerName, repoName);
     if (owner && !repo) {
       // An old name (Gitea redirects there too): only to those who may see the repository where it
       // is now; anyone else gets what a name that never existed gets (401 first when anonymous).
@@ -80,8 +84,7 @@ export class GitAccess {
     service: GitHttpService,
   ): Promise<{ ok: true; ctx: RepoContext; actor: Actor; deployKeyId: number } | { ok: false; status: number; message: string }> {
     const pull = service === 'upload-pack';
-    const owner = await this.ownerOf(null, ownerName);
-    const repo = owner ? await this.repos.findByOwnerAndName(owner.owner.id, repoName) : null;
+    const { owner, repo } = await this.ownerAndRepo(null, ownerName, repoName);
     const use = repo ? uses.find((u) => u.repoId === repo.id) : undefined;
     if (!owner || !repo || !use) return { ok: false, status: 404, message: 'Repository not found' };
     if (!pull && use.readOnly) return { ok: false, status: 403, message: `Deploy key ${use.deployKeyId} is read-only: it cannot push to ${ownerName}/${repoName}` };
@@ -92,6 +95,24 @@ export class GitAccess {
     const actor: Actor = { id: owner.owner.id, login: owner.owner.login, isAdmin: false, scopes: null };
     const permission = new RepoPermission(use.readOnly ? AccessMode.read : AccessMode.write);
     return { ok: true, ctx: { repo, owner, permission }, actor, deployKeyId: use.deployKeyId };
+  }
+
+  /**
+   * The owner (asked of org-service) and its repository. A clone asks three times in a row, so
+   * the owner's id is remembered by name and the repository looked up beside the question; the
+   * answer decides, and a name that now belongs to another owner is looked up again.
+   */
+  private async ownerAndRepo(actor: Actor | null, ownerName: string, repoName: string): Promise<{ owner: OwnerAccess | null; repo: RepositoryEntity | null }> {
+    const key = ownerName.toLowerCase();
+    const knownId = this.ownerIds.get(key);
+    const [owner, early] = await Promise.all([
+      this.ownerOf(actor, ownerName),
+      knownId === undefined ? undefined : this.repos.findByOwnerAndName(knownId, repoName),
+    ]);
+    if (!owner) return { owner, repo: null };
+    this.ownerIds.set(key, owner.owner.id);
+    const repo = early !== undefined && knownId === owner.owner.id ? early : await this.repos.findByOwnerAndName(owner.owner.id, repoName);
+    return { owner, repo };
   }
 
   private async ownerOf(actor: Actor | null, name: string): Promise<OwnerAccess | null> {
