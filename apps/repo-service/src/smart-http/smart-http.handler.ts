@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { createGunzip, gunzip } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import { GitHttp, type Actor } from '@gitforge/contracts';
-import { createLogger, decodePathSegment, drainRequest, internalSecret, requestHeader, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
+import { createLogger, decodePathSegment, drainRequest, internalSecret, readBody, requestHeader, SIGNED_ACTOR_HEADER, verifyActor } from '@gitforge/platform';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { GitService, type GitHttpService } from '../git/git.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
@@ -38,30 +38,6 @@ class BodyTooLarge extends Error {}
 class BodyIdle extends Error {}
 
 const gunzipAsync = promisify(gunzip);
-
-/** The whole request body; fails when no byte came for `idleMs` or the request broke off. */
-function readBody(req: IncomingMessage, idleMs: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    const timer = setTimeout(() => reject(new BodyIdle()), idleMs);
-    const fail = (err: Error): void => {
-      clearTimeout(timer);
-      reject(err);
-    };
-    req.on('data', (b: Buffer) => {
-      parts.push(b);
-      timer.refresh();
-    });
-    req.once('end', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(parts));
-    });
-    req.once('error', fail);
-    req.once('close', () => {
-      if (!req.complete) fail(new Error('request broke off'));
-    });
-  });
-}
 
 const isZlibError = (err: unknown): boolean => typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('Z_');
 
@@ -171,7 +147,7 @@ export class SmartHttpHandler {
     const idleMs = this.config.GITFORGE_GIT_IDLE_TIMEOUT_MS;
     let body: Buffer;
     try {
-      body = await readBody(req, idleMs);
+      body = await readBody(req, { idleMs, idle: () => new BodyIdle() });
       if (requestHeader(req, 'content-encoding') === 'gzip') body = await gunzipAsync(body, { maxOutputLength: this.config.GITFORGE_GIT_MAX_BODY_BYTES });
     } catch (err) {
       // A body that says it is gzip and is not: Gitea answers 400.

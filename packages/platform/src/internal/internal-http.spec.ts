@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { Actor } from '@gitforge/contracts';
 import { PlatformConfig } from '../config/config.js';
 import { RequestContexts } from '../context/request-context.js';
-import { createInternalServer, internalSecret, sendStream, SIGNED_ACTOR_HEADER, signActor, signedPublicUrl, verifyActor } from './internal-http.js';
+import { createInternalServer, internalSecret, readBody, sendStream, SIGNED_ACTOR_HEADER, signActor, signedPublicUrl, verifyActor } from './internal-http.js';
 
 const actor: Actor = { id: 3, login: 'alice', isAdmin: false, scopes: ['write:repository'] };
 const secret = 'x'.repeat(40);
@@ -175,5 +175,56 @@ describe(createInternalServer.name, () => {
 
   it('should read a request line far longer than the 16 KiB Node reads by default', async () => {
     expect(await get(`/${'a'.repeat(40_000)}`)).toBe(200);
+  });
+});
+
+describe(readBody.name, () => {
+  let server: Server;
+  let outcome: Promise<string>;
+  let settle: (s: string) => void;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      readBody(req, { limit: 10, tooLarge: () => new Error('too large'), idleMs: 200, idle: () => new Error('idle') }).then(
+        (body) => settle(`body ${body.toString()}`),
+        (err: Error) => settle(err.message),
+      );
+      res.once('close', () => undefined);
+      req.once('end', () => res.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeEach(() => {
+    outcome = new Promise((resolve) => (settle = resolve));
+  });
+
+  /** Sends `parts`, then ends the request unless `end` is false. */
+  const send = (parts: string[], end = true): (() => void) => {
+    const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST' });
+    req.on('error', () => undefined);
+    for (const p of parts) req.write(p);
+    if (end) req.end();
+    return () => req.destroy();
+  };
+
+  it('should read a whole body within its limit', async () => {
+    send(['hello', 'world']);
+    expect(await outcome).toBe('body helloworld');
+  });
+
+  it('should fail past the limit, when the body goes idle, and when the request breaks off', async () => {
+    send(['hello', 'world', '!']);
+    expect(await outcome).toBe('too large');
+    outcome = new Promise((resolve) => (settle = resolve));
+    const drop = send(['he'], false);
+    expect(await outcome).toBe('idle');
+    drop();
+    outcome = new Promise((resolve) => (settle = resolve));
+    const cut = send(['he'], false);
+    await new Promise((r) => setTimeout(r, 50));
+    cut();
+    // Node reports it as the request's error ('aborted'); the close that follows would say so too.
+    expect(['aborted', 'request broke off']).toContain(await outcome);
   });
 });

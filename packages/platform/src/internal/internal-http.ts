@@ -195,6 +195,49 @@ export function drainRequest(body: IncomingMessage, ms = 5_000): void {
   body.once('close', () => clearTimeout(cutOff));
 }
 
+export interface ReadBodyOptions {
+  /** The most bytes taken; past it the read fails with `tooLarge()`. */
+  limit?: number;
+  tooLarge?: () => Error;
+  /** How long the body may send nothing; then the read fails with `idle()`. */
+  idleMs?: number;
+  idle?: () => Error;
+}
+
+/**
+ * A whole request body, in memory. It fails past its limit, when it goes idle, and when the
+ * request breaks off; the request is left as it is then (answer, then {@link drainRequest}).
+ */
+export function readBody(req: IncomingMessage, options: ReadBodyOptions = {}): Promise<Buffer> {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (err: Error | null, body?: Buffer): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.off('data', onData);
+      if (err) reject(err);
+      else resolve(body!);
+    };
+    const timer = options.idleMs === undefined ? undefined : setTimeout(() => settle(options.idle?.() ?? new Error('request body idle')), options.idleMs);
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) return settle(options.tooLarge?.() ?? new Error('request body too large'));
+      parts.push(chunk);
+      timer?.refresh();
+    };
+    req.on('data', onData);
+    req.once('end', () => settle(null, Buffer.concat(parts)));
+    req.once('error', (err) => settle(err));
+    req.once('close', () => {
+      if (!req.complete) settle(new Error('request broke off'));
+    });
+  });
+}
+
 /** What a write to a connection the other side has closed fails with. */
 const DISCONNECTS = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
 

@@ -3,13 +3,13 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import semver from 'semver';
 import { ContractError, invalid, notFound } from '@gitforge/contracts';
-import { decodePathSegment, sendStream } from '@gitforge/platform';
+import { decodePathSegment, readBody, sendStream } from '@gitforge/platform';
 import { RepoServiceConfig } from '../../repo.config.js';
 import { requireWrite } from '../package-access.js';
 import type { PackageEntity, PackageVersionEntity } from '../package.entities.js';
 import { PackagesService } from '../packages.service.js';
 import type { FileRow } from '../packages.repository.js';
-import { readBody, type PackageRegistry, type RegistryRequest } from './registry.js';
+import type { PackageRegistry, RegistryRequest } from './registry.js';
 
 const TYPE = 'npm';
 /** Gitea's npm package names (`modules/packages/npm/creator.go`): lower case, an optional `@scope/`. */
@@ -191,7 +191,7 @@ export class NpmRegistry implements PackageRegistry {
     const actor = requireWrite(r.actor, r.owner);
     await this.packages.checkQuota(actor, r.owner);
     const max = this.config.packageMaxFileBytes;
-    const body = await readBody(r.req, Math.ceil((max * 4) / 3) + 4 * 1024 * 1024, () => new ContractError('payload_too_large', `package exceeds the limit of ${max} bytes`));
+    const body = await readBody(r.req, { limit: Math.ceil((max * 4) / 3) + 4 * 1024 * 1024, tooLarge: () => new ContractError('payload_too_large', `package exceeds the limit of ${max} bytes`) });
     const upload = parseNpmUpload(body, name);
     await this.packages.publish(
       actor,
@@ -329,7 +329,7 @@ export class NpmRegistry implements PackageRegistry {
     }
     if (tag === '' || semver.validRange(tag) !== null) throw invalid('invalid tag');
     if (r.method === 'PUT') {
-      const body = await readBody(r.req, 1024, () => invalid('invalid version'));
+      const body = await readBody(r.req, { limit: 1024, tooLarge: () => invalid('invalid version') });
       let version: unknown;
       try {
         version = JSON.parse(body.toString('utf8'));

@@ -26,15 +26,3 @@ export interface PackageRegistry {
   /** The registry's error body for a failed request (generic: plain text; npm: `{"error": …}`). */
   errorBody(message: string): { contentType: string; body: string };
 }
-
-/** Reads a whole request body, at most `limit` bytes (413 past it). */
-export async function readBody(req: IncomingMessage, limit: number, tooLarge: () => Error): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
