@@ -622,6 +622,9 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
       const auth = { authorization: basicAuth(...creds(alice)) };
       const notGzip = await rawRequest(layout, 'POST', path, { ...auth, 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' }, Buffer.from('0000 plainly not gzip'));
       expect(notGzip.status).toBe(400);
+      // A small gzip body that inflates past the limit (a gzip bomb) is refused, not inflated in memory.
+      const bomb = await rawRequest(layout, 'POST', path, { ...auth, 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' }, gzipSync(Buffer.alloc(BODY_LIMIT + 1024 * 1024)));
+      expect(bomb.status).toBe(413);
       const wrongType = await rawRequest(layout, 'POST', path, { ...auth, 'content-type': 'application/json' }, Buffer.from('{}'));
       expect(wrongType.status).toBe(400);
       // git stops reading a body it cannot use; its answer still reaches the client, not a reset.

@@ -32,7 +32,7 @@ export class LanguageStatsReader {
     return languageStats(
       files,
       (path) => attributes.get(path) ?? {},
-      async (file) => (await this.objects.read(repoId, file.oid))?.data ?? Buffer.alloc(0),
+      async (file) => (await this.objects.read(repoId, file.oid))?.data ?? null,
       this.verdicts,
     );
   }

@@ -106,6 +106,12 @@ describe(`${languageStats.name} with a verdict cache`, () => {
     reads.length = 0;
     expect(await languageStats(tree, (p) => (p === 'lib/gen.js' ? { generated: false } : {}), read(tree), cache)).toEqual(await stats(tree, { 'lib/gen.js': { generated: false } }));
     expect(reads).toEqual([]);
+    // A blob that cannot be read is judged by its name, and not remembered.
+    const missing = [file('src/other.ts', 'export {};\n')];
+    await languageStats(missing, () => ({}), async () => null, cache);
+    reads.length = 0;
+    await languageStats(missing, () => ({}), read(missing), cache);
+    expect(reads).toEqual(['src/other.ts']);
   });
 });
 

@@ -48,13 +48,15 @@ export interface VerdictCache {
   set(key: string, verdict: ContentVerdict): unknown;
 }
 
-async function verdictOf(file: TreeFile, read: (file: TreeFile) => Promise<Buffer>, cache: VerdictCache | undefined): Promise<ContentVerdict> {
+async function verdictOf(file: TreeFile, read: (file: TreeFile) => Promise<Buffer | null>, cache: VerdictCache | undefined): Promise<ContentVerdict> {
   const key = `${file.oid}\0${file.path}`;
   const known = cache?.get(key);
   if (known) return known;
-  const content = file.size <= BIG_FILE_SIZE ? (await read(file)).subarray(0, CONTENT_LIMIT) : Buffer.alloc(0);
+  const data = file.size <= BIG_FILE_SIZE ? await read(file) : Buffer.alloc(0);
+  const content = (data ?? Buffer.alloc(0)).subarray(0, CONTENT_LIMIT);
   const verdict = { generated: isGenerated(file.path, content), binary: isBinary(content), detected: detectLanguage(file.path, content) };
-  cache?.set(key, verdict);
+  // A blob that could not be read (a damaged repository) is judged by its name this time only.
+  if (data) cache?.set(key, verdict);
   return verdict;
 }
 
@@ -68,7 +70,7 @@ async function verdictOf(file: TreeFile, read: (file: TreeFile) => Promise<Buffe
 export async function languageStats(
   files: TreeFile[],
   attributesOf: (path: string) => LinguistAttributes,
-  read: (file: TreeFile) => Promise<Buffer>,
+  read: (file: TreeFile) => Promise<Buffer | null>,
   cache?: VerdictCache,
 ): Promise<Record<string, number>> {
   const sizes = new Map<string, number>();

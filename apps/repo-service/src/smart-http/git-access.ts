@@ -107,7 +107,8 @@ export class GitAccess {
     const knownId = this.ownerIds.get(key);
     const [owner, early] = await Promise.all([
       this.ownerOf(actor, ownerName),
-      knownId === undefined ? undefined : this.repos.findByOwnerAndName(knownId, repoName),
+      // A failed guess is no answer: the lookup by the answered id follows.
+      knownId === undefined ? undefined : this.repos.findByOwnerAndName(knownId, repoName).catch(() => undefined),
     ]);
     if (!owner) return { owner, repo: null };
     this.ownerIds.set(key, owner.owner.id);

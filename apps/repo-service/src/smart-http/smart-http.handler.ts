@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGunzip, gunzip } from 'node:zlib';
@@ -33,11 +33,29 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
  * its http.postBuffer (1 MiB by default) with a Content-Length, and larger ones chunked.
  */
 const DIRECT_BODY_MAX_BYTES = 1024 * 1024;
+/**
+ * The most such a gzip body may inflate to in memory; a larger one (a negotiation with a great
+ * many haves, or a gzip bomb) is inflated as it streams into git instead, as any other body is.
+ */
+const DIRECT_INFLATED_MAX_BYTES = 4 * 1024 * 1024;
 
 class BodyTooLarge extends Error {}
 class BodyIdle extends Error {}
 
 const gunzipAsync = promisify(gunzip);
+
+/** zlib's answer to a body that inflates past `maxOutputLength`. */
+const isInflatedTooLarge = (err: unknown): boolean => (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
+
+/** `body` inflated to at most `max` bytes; null when it inflates past that and the caller can stream it instead. */
+async function inflate(body: Buffer, max: number, canStream: boolean): Promise<Buffer | null> {
+  try {
+    return await gunzipAsync(body, { maxOutputLength: max });
+  } catch (err) {
+    if (canStream && isInflatedTooLarge(err)) return null;
+    throw err;
+  }
+}
 
 const isZlibError = (err: unknown): boolean => typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('Z_');
 
@@ -128,7 +146,7 @@ export class SmartHttpHandler {
       return plain(res, 413, 'Request Entity Too Large');
     }
     if (svc === 'upload-pack' && writeWatch.usable && requestHeader(req, 'content-length') !== undefined && length <= DIRECT_BODY_MAX_BYTES) {
-      return this.serveDirect(req, res, verdict.ctx, env);
+      return this.serveDirect(req, res, verdict.ctx, verified.actor, env);
     }
     return this.serve(req, res, verdict.ctx, verified.actor, svc, env);
   }
@@ -142,27 +160,33 @@ export class SmartHttpHandler {
    * gets its status; a git that writes nothing for the idle timeout (its client stopped reading)
    * is seen in the bytes it has written, and stopped.
    */
-  private async serveDirect(req: IncomingMessage, res: ServerResponse, ctx: RepoContext, env: Record<string, string>): Promise<void> {
+  private async serveDirect(req: IncomingMessage, res: ServerResponse, ctx: RepoContext, actor: Actor | null, env: Record<string, string>): Promise<void> {
     const repoId = ctx.repo.id;
     const idleMs = this.config.GITFORGE_GIT_IDLE_TIMEOUT_MS;
-    let body: Buffer;
+    const maxBody = this.config.GITFORGE_GIT_MAX_BODY_BYTES;
+    let received: Buffer;
+    let body: Buffer | null;
     try {
-      body = await readBody(req, { idleMs, idle: () => new BodyIdle() });
-      if (requestHeader(req, 'content-encoding') === 'gzip') body = await gunzipAsync(body, { maxOutputLength: this.config.GITFORGE_GIT_MAX_BODY_BYTES });
+      received = await readBody(req, { idleMs, idle: () => new BodyIdle() });
+      body = requestHeader(req, 'content-encoding') === 'gzip' ? await inflate(received, Math.min(maxBody, DIRECT_INFLATED_MAX_BYTES), maxBody > DIRECT_INFLATED_MAX_BYTES) : received;
     } catch (err) {
       // A body that says it is gzip and is not: Gitea answers 400.
-      const status = err instanceof BodyIdle ? 408 : isZlibError(err) ? 400 : (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' ? 413 : undefined;
+      const status = err instanceof BodyIdle ? 408 : isZlibError(err) ? 400 : isInflatedTooLarge(err) ? 413 : undefined;
       if (status === undefined) return void res.destroy();
       return plain(res, status, STATUS_TEXT[status]!, { Connection: 'close' });
     }
+    if (!body) return this.serve(req, res, ctx, actor, 'upload-pack', env, received);
     const socket = res.socket;
     if (!socket || socket.destroyed) return;
     res.shouldKeepAlive = false;
     res.useChunkedEncodingByDefault = false;
     res.writeHead(200, { 'Content-Type': 'application/x-git-upload-pack-result' });
     res.flushHeaders();
-    // git's first bytes must follow the head on the wire.
-    if (socket.writableLength > 0) await new Promise((resolve) => (socket.once('drain', resolve), socket.once('close', resolve)));
+    // git's first bytes must follow the head on the wire: an empty write's callback comes once the head is out.
+    await new Promise<void>((resolve) => {
+      socket.once('close', resolve);
+      socket.write(Buffer.alloc(0), () => resolve());
+    });
     if (socket.destroyed) return;
 
     const child = this.git.spawnService(repoId, 'upload-pack', { env, stdout: socket });
@@ -180,7 +204,8 @@ export class SmartHttpHandler {
       const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), 10_000);
       kill.unref();
       void exited.then(() => clearTimeout(kill));
-      res.destroy();
+      // A reset, not an end: the answer is delimited by the connection's end, and must not look complete.
+      socket.resetAndDestroy();
     };
     let written = bytesWritten(child.pid);
     let lastActivity = Date.now();
@@ -195,6 +220,8 @@ export class SmartHttpHandler {
         lastActivity = Date.now();
       } else if (Date.now() - lastActivity > idleMs) abort('idle');
     }, Math.max(250, Math.floor(idleMs / 4)));
+    // The socket, handed to git, is no longer read here: a client that goes away shows as git's
+    // failed write (the gateway resets this hop), or else at the idle timeout. This covers the rest.
     res.on('close', () => {
       if (!res.writableFinished) abort('client went away');
     });
@@ -258,6 +285,7 @@ export class SmartHttpHandler {
     actor: Actor | null,
     svc: GitHttpService,
     env: Record<string, string>,
+    received?: Buffer,
   ): Promise<void> {
     const repoId = ctx.repo.id;
     // GitAccess never lets an anonymous push through; without an actor there would be no hook to check it.
@@ -317,7 +345,7 @@ export class SmartHttpHandler {
       if (!res.writableFinished) abort('client went away');
     });
 
-    const input = this.feed(req, child, touch, abort);
+    const input = this.feed(req, received, child, touch, abort);
 
     output.on('data', touch);
     output.on('error', () => abort('git output failed'));
@@ -354,9 +382,11 @@ export class SmartHttpHandler {
    * the input unusable), and the client would get a reset instead of git's answer. Then the rest
    * of the body is read and dropped while git's output goes out.
    */
-  private feed(req: IncomingMessage, child: ChildProcess, touch: () => void, abort: (why: string, status?: number) => void): Promise<void> {
+  private feed(req: IncomingMessage, received: Buffer | undefined, child: ChildProcess, touch: () => void, abort: (why: string, status?: number) => void): Promise<void> {
     const stdin = child.stdin!;
-    const body: Readable = requestHeader(req, 'content-encoding') === 'gzip' ? req.pipe(createGunzip()) : req;
+    // A body read already (serveDirect's, too large to inflate in memory) streams from memory.
+    const raw: Readable = received ? Readable.from([received]) : req;
+    const body: Readable = requestHeader(req, 'content-encoding') === 'gzip' ? raw.pipe(createGunzip()) : raw;
     const limit = new ByteLimit(this.config.GITFORGE_GIT_MAX_BODY_BYTES, touch);
     return new Promise<void>((resolve) => {
       const stopFeeding = (): void => {
@@ -377,7 +407,7 @@ export class SmartHttpHandler {
         else abort('request stream failed');
         stopFeeding();
       });
-      if (body !== req) req.on('error', (err) => body.destroy(err));
+      if (body !== raw) raw.on('error', (err) => body.destroy(err));
       body.pipe(limit).pipe(stdin);
     });
   }

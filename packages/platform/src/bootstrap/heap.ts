@@ -15,7 +15,8 @@ let applied: number | undefined;
  * headroom: the heap may grow this share past its live size before it is collected (about 10 MiB
  * more RSS for the gateway under load).
  *
- * Applied once per process, before the apps load (the embedded process starts several).
+ * Applied once per process as it starts (the embedded process starts several apps); V8 reads it
+ * at each full collection.
  */
 export function tuneHeap(percent: number): void {
   if (applied === percent) return;
