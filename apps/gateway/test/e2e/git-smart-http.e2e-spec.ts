@@ -600,13 +600,14 @@ describe.each(layoutsUnderTest())('git over smart HTTP (%s layout)', (kind) => {
 
       const stalled = await fetchPaused();
       expect(stalled.status).toBe(200);
-      expect(uploadPacks()).toHaveLength(1);
+      // At least one: git forks for pack-objects, and the child shows the same command line until it execs.
+      expect(uploadPacks().length).toBeGreaterThan(0);
       // Its client reads nothing more: git is stopped after the idle timeout (8 s here).
       await expectEventually(() => expect(uploadPacks()).toEqual([]), { timeoutMs: 40_000 });
       stalled.drop();
 
       const dropped = await fetchPaused();
-      expect(uploadPacks()).toHaveLength(1);
+      expect(uploadPacks().length).toBeGreaterThan(0);
       dropped.drop();
       // Its client goes away: git is stopped then, not at the idle timeout.
       await expectEventually(() => expect(uploadPacks()).toEqual([]), { timeoutMs: 5_000 });
