@@ -69,7 +69,6 @@ export class AdvertisementCache {
   }
 }
 
-
 async function fileId(path: string): Promise<string> {
   try {
     const s = await stat(path, { bigint: true });

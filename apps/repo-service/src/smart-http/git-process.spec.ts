@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { bytesWritten, exitOf, writeWatch } from './git-process.js';
+import { bytesWritten, exitOf, signalLater, writeWatch } from './git-process.js';
 
 describe(bytesWritten.name, () => {
   it('should count what a child writes, and tell nothing of a process that is not there', async () => {
@@ -21,5 +21,24 @@ describe(bytesWritten.name, () => {
     await exitOf(child);
     expect(bytesWritten(2 ** 22 + 12_345)).toBeUndefined();
     expect(bytesWritten(undefined)).toBeUndefined();
+  });
+});
+
+describe(signalLater.name, () => {
+  it('should signal the group at each step until it has exited', async () => {
+    // Ignores SIGTERM, as a git busy in a write might not stop for it.
+    const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => undefined); setInterval(() => undefined, 1000); console.log('ready')"], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = exitOf(child);
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.resume();
+    signalLater(child, exited, [
+      [20, 'SIGTERM'],
+      [200, 'SIGKILL'],
+    ]);
+    await exited;
+    expect(child.signalCode).toBe('SIGKILL');
   });
 });

@@ -12,6 +12,12 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/** Signals git's group at each step's delay unless it has exited by then (a stop that escalates). */
+export function signalLater(child: ChildProcess, exited: Promise<unknown>, steps: Array<[ms: number, signal: NodeJS.Signals]>): void {
+  const timers = steps.map(([ms, signal]) => setTimeout(() => signalGroup(child, signal), ms).unref());
+  void exited.then(() => timers.forEach(clearTimeout));
+}
+
 export function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((ok) => {
     child.once('error', () => ok(null));

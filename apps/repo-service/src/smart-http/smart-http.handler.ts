@@ -13,7 +13,7 @@ import { RepoServiceConfig } from '../repo.config.js';
 import { AdvertisementCache, isProtocolV2, MAX_ADVERTISEMENT_BYTES } from './advertisement-cache.js';
 import { GitAccess } from './git-access.js';
 import { pkt, ReportStatusRewriter } from './pkt-line.js';
-import { bytesWritten, collect, exitOf, signalGroup, writeWatch } from './git-process.js';
+import { bytesWritten, collect, exitOf, signalGroup, signalLater, writeWatch } from './git-process.js';
 import { PushSessions } from './push-sessions.js';
 import { WriteCoalescer } from './write-coalescer.js';
 
@@ -201,9 +201,7 @@ export class SmartHttpHandler {
       aborted = why;
       log.info({ repoId, svc: 'upload-pack', why }, 'smart HTTP request aborted');
       signalGroup(child, 'SIGTERM');
-      const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), 10_000);
-      kill.unref();
-      void exited.then(() => clearTimeout(kill));
+      signalLater(child, exited, [[10_000, 'SIGKILL']]);
       // A reset, not an end: the answer is delimited by the connection's end, and must not look complete.
       socket.resetAndDestroy();
     };
@@ -326,14 +324,10 @@ export class SmartHttpHandler {
         child.stdout!.unpipe();
         child.stdout!.resume();
       }
-      const term = setTimeout(() => signalGroup(child, 'SIGTERM'), 10_000);
-      const kill = setTimeout(() => signalGroup(child, 'SIGKILL'), 20_000);
-      term.unref();
-      kill.unref();
-      void exited.then(() => {
-        clearTimeout(term);
-        clearTimeout(kill);
-      });
+      signalLater(child, exited, [
+        [10_000, 'SIGTERM'],
+        [20_000, 'SIGKILL'],
+      ]);
       if (status && !res.headersSent) plain(res, status, STATUS_TEXT[status] ?? 'Bad Request', { Connection: 'close' });
       else res.destroy();
     };

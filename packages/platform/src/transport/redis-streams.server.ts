@@ -200,23 +200,28 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
    */
   private async beat(): Promise<void> {
     const [refreshed, pending] = (await this.writer!.pipeline().set(this.alive, '1', 'PX', this.livenessTtlMs).xpending(this.stream, CONSUMER_GROUP).exec()) ?? [];
-    if (!refreshed || refreshed[0]) {
-      this.liveSince = 0;
-      throw refreshed?.[0] ?? new Error('liveness refresh got no answer');
-    }
-    if (this.liveSince === 0) this.liveSince = Date.now();
+    this.noteRefresh(!refreshed ? new Error('liveness refresh got no answer') : refreshed[0]);
     if (!pending || pending[0]) throw pending?.[0] ?? new Error('XPENDING got no answer');
     await this.claimFromDead(pending[1] as PendingSummary);
   }
 
   private async refreshLiveness(): Promise<void> {
+    let failure: unknown = null;
     try {
       await this.writer!.set(this.alive, '1', 'PX', this.livenessTtlMs);
-      if (this.liveSince === 0) this.liveSince = Date.now();
     } catch (err) {
-      this.liveSince = 0;
-      throw err;
+      failure = err;
     }
+    this.noteRefresh(failure);
+  }
+
+  /** After a refresh of our liveness key: live since now if it had lapsed, not live (and the error thrown) if it failed. */
+  private noteRefresh(failure: unknown): void {
+    if (failure) {
+      this.liveSince = 0;
+      throw failure;
+    }
+    if (this.liveSince === 0) this.liveSince = Date.now();
   }
 
   /**
