@@ -220,7 +220,7 @@ function closeGracefully(app: NestFastifyApplication, graceMs: number): void {
 
 export async function startGateway(): Promise<NestFastifyApplication> {
   const { app, config } = await createGateway();
-  tuneHeap(config.GITFORGE_HEAP_GROWING_PERCENT);
+  tuneHeap(config);
   closeGracefully(app, config.GITFORGE_SHUTDOWN_GRACE_MS);
   await app.listen(config.PORT, config.GITFORGE_HOST);
   log.info({ port: config.PORT, rootUrl: config.rootUrl }, 'gateway listening');

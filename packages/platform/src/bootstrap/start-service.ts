@@ -36,7 +36,7 @@ export function createServerStrategy(service: ServiceName, config: PlatformConfi
 export async function startService(rootModule: unknown, service: ServiceName): Promise<INestMicroservice> {
   const config = loadConfig(PlatformConfig);
   setLogLevel(config.GITFORGE_LOG_LEVEL);
-  tuneHeap(config.GITFORGE_HEAP_GROWING_PERCENT);
+  tuneHeap(config);
   const app = await NestFactory.createMicroservice(rootModule as never, {
     strategy: createServerStrategy(service, config),
     logger: new PinoNestLogger(),

@@ -79,7 +79,15 @@ export class PlatformConfig {
   @IsInt()
   @Min(0)
   @Max(400)
-  GITFORGE_HEAP_GROWING_PERCENT = 50;
+  GITFORGE_HEAP_GROWING_PERCENT = 100;
+
+  /**
+   * Whether V8's memory reducer runs: it marks the whole heap again to give memory back once the
+   * process looks idle, and a process streaming bytes looks idle to it. Off by default; see `tuneHeap`.
+   */
+  @EnvBoolean()
+  @IsBoolean()
+  GITFORGE_HEAP_MEMORY_REDUCER = false;
 
   /** Whether `/metrics` is served (the gateway's, and each service's metrics listener). As Gitea's `[metrics] ENABLED`. */
   @EnvBoolean()

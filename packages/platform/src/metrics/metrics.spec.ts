@@ -8,6 +8,7 @@ const histogram = (samplesMs: number[]): DelayHistogram => {
     min: ns.length ? ns[0]! : 9223372036854776000,
     max: ns.length ? ns.at(-1)! : 0,
     mean: ns.length ? ns.reduce((a, b) => a + b, 0) / ns.length : Number.NaN,
+    stddev: ns.length ? Math.sqrt(ns.reduce((a, b) => a + (b - ns.reduce((x, y) => x + y, 0) / ns.length) ** 2, 0) / ns.length) : Number.NaN,
     percentile: (p) => ns[Math.min(ns.length - 1, Math.ceil((p / 100) * ns.length) - 1)]!,
   };
 };
@@ -19,6 +20,8 @@ describe(eventLoopDelays.name, () => {
     expect(delays.get('p50')).toBeCloseTo(0.0005, 9);
     expect(delays.get('max')).toBeCloseTo(0.25, 9);
     expect(delays.get('mean')).toBeCloseTo((0.5 + 0.5 + 1 + 250) / 4 / 1000, 9);
+    // The spread of the samples is the spread of the delays: no interval to take off.
+    expect(delays.get('stddev')).toBeCloseTo(Math.sqrt((2 * 62.5 ** 2 + 62 ** 2 + 187 ** 2) / 4) / 1000, 9);
   });
 
   it('should report no negative delay for a tick a little early, and nothing before the first sample', () => {

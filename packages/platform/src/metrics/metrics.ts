@@ -11,11 +11,14 @@ export const metricsRegistry = new Registry();
 /** How often the event-loop delay is sampled (prom-client's default is 10 ms). */
 const LAG_SAMPLING_MS = 100;
 
-// CPU, memory, event-loop lag, handles, GC: prom-client's standard process and Node.js series. The
-// lag is sampled every 100 ms rather than prom-client's 10: at 10 ms the sampling timer alone cost
-// an idle process about 6 ms of CPU per second (all seven of the distributed layout's), and a
-// stall worth alerting on lasts far longer than 100 ms.
-collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: LAG_SAMPLING_MS });
+/**
+ * prom-client's own delay histogram feeds only the `nodejs_eventloop_lag_*_seconds` series, which
+ * are all replaced below: it samples once a minute, since every sample is a wakeup of an idle process.
+ */
+const PROM_CLIENT_SAMPLING_MS = 60_000;
+
+// CPU, memory, event-loop lag, handles, GC: prom-client's standard process and Node.js series.
+collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: PROM_CLIENT_SAMPLING_MS });
 
 /** What Node's event-loop delay histogram answers, as far as the lag series read it. */
 export interface DelayHistogram {
@@ -23,32 +26,40 @@ export interface DelayHistogram {
   readonly min: number;
   readonly max: number;
   readonly mean: number;
+  readonly stddev: number;
   percentile(p: number): number;
 }
 
-/** The delay series prom-client derives from its histogram, by the suffix of their names. */
-const DELAY_SERIES: ReadonlyArray<readonly [string, string, (h: DelayHistogram) => number]> = [
-  ['min', 'The minimum recorded event loop delay.', (h) => h.min],
-  ['max', 'The maximum recorded event loop delay.', (h) => h.max],
-  ['mean', 'The mean of the recorded event loop delays.', (h) => h.mean],
-  ['p50', 'The 50th percentile of the recorded event loop delays.', (h) => h.percentile(50)],
-  ['p90', 'The 90th percentile of the recorded event loop delays.', (h) => h.percentile(90)],
-  ['p99', 'The 99th percentile of the recorded event loop delays.', (h) => h.percentile(99)],
+/**
+ * The delay series prom-client derives from its histogram, by the suffix of their names, and
+ * whether a value is a delay (the sampling interval is then taken off it) or a spread.
+ */
+const DELAY_SERIES: ReadonlyArray<readonly [string, string, (h: DelayHistogram) => number, 'delay' | 'spread']> = [
+  ['min', 'The minimum recorded event loop delay.', (h) => h.min, 'delay'],
+  ['max', 'The maximum recorded event loop delay.', (h) => h.max, 'delay'],
+  ['mean', 'The mean of the recorded event loop delays.', (h) => h.mean, 'delay'],
+  ['stddev', 'The standard deviation of the recorded event loop delays.', (h) => h.stddev, 'spread'],
+  ['p50', 'The 50th percentile of the recorded event loop delays.', (h) => h.percentile(50), 'delay'],
+  ['p90', 'The 90th percentile of the recorded event loop delays.', (h) => h.percentile(90), 'delay'],
+  ['p99', 'The 99th percentile of the recorded event loop delays.', (h) => h.percentile(99), 'delay'],
 ];
 
 /**
  * The delay series' values in seconds, net of the sampling interval: each sample of Node's
- * histogram is the time between two ticks of its timer, the interval included. Nothing when the
- * histogram has no sample yet (its min is then a huge number, not a delay).
+ * histogram is the time between two ticks of its timer, the interval included (their spread needs
+ * no correction). Nothing when the histogram has no sample yet (its min is then a huge number, not
+ * a delay).
  */
 export function eventLoopDelays(h: DelayHistogram, samplingMs: number): Map<string, number> | null {
   if (h.count === 0) return null;
-  return new Map(DELAY_SERIES.map(([suffix, , read]) => [suffix, Math.max(0, read(h) - samplingMs * 1e6) / 1e9]));
+  return new Map(DELAY_SERIES.map(([suffix, , read, kind]) => [suffix, Math.max(0, read(h) - (kind === 'delay' ? samplingMs * 1e6 : 0)) / 1e9]));
 }
 
 // prom-client reports its histogram as is, so at a 100 ms interval an idle process would show a lag
-// of 0.1 s in every one of these series (0.01 s at its default): the same names, net of the
-// interval, replace them (the standard deviation needs no correction and stays prom-client's).
+// of 0.1 s in every one of these series (0.01 s at its default), and sampled at its interval here:
+// the same names, from a histogram sampled every 100 ms and net of the interval, replace them. A
+// stall worth alerting on lasts far longer than 100 ms; at 10 ms the sampling alone cost an idle
+// process about 6 ms of CPU per second.
 const delayHistogram = monitorEventLoopDelay({ resolution: LAG_SAMPLING_MS });
 delayHistogram.enable();
 const delayGauges: Array<readonly [string, Gauge]> = [];
