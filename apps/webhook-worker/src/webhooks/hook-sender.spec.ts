@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HookSender, IDLE_SOCKETS_PER_HOST, RESPONSE_BODY_CAP } from './hook-sender.js';
+import { HookSender, RESPONSE_BODY_CAP } from './hook-sender.js';
 import { HostMatcher } from './host-matcher.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
@@ -58,29 +58,42 @@ describe(HookSender.name, () => {
     expect(hits).toEqual([]);
   });
 
-  it('should keep only a few connections open to a host once a burst of deliveries is answered', async () => {
+  it('should reuse the connections of a burst while deliveries keep coming, and close them once idle', async () => {
     // A receiver that never closes idle connections (Go's server without timeouts): what the sender keeps stays open.
     const keepAlive = server.keepAliveTimeout;
     server.keepAliveTimeout = 0;
     const burst = 40;
-    const held: Array<() => void> = [];
+    let opened = 0;
+    const count = (): void => void (opened += 1);
+    server.on('connection', count);
+    let held: Array<() => void> = [];
     handler = (_req, res) => {
       held.push(() => res.end('ok'));
       // Answered together once all are in: the burst holds as many connections as requests.
-      if (held.length === burst) for (const answer of held) answer();
+      if (held.length === burst) {
+        for (const answer of held) answer();
+        held = [];
+      }
     };
-    const s = new HookSender(new HostMatcher('loopback'), 'GITFORGE_WEBHOOK_ALLOWED_HOSTS', 10_000, burst);
+    const idleMs = 300;
+    const s = new HookSender(new HostMatcher('loopback'), 'GITFORGE_WEBHOOK_ALLOWED_HOSTS', 10_000, burst, idleMs);
+    const open = () => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
     try {
-      const results = await Promise.all(Array.from({ length: burst }, () => s.send(post(`http://127.0.0.1:${port}/burst`))));
-      expect(results.every((r) => r.kind === 'response' && r.status === 200)).toBe(true);
-      const open = () => new Promise<number>((resolve, reject) => server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
-      let connections = await open();
-      for (let i = 0; i < 100 && connections > IDLE_SOCKETS_PER_HOST; i++) {
+      for (let round = 0; round < 3; round++) {
+        const results = await Promise.all(Array.from({ length: burst }, () => s.send(post(`http://127.0.0.1:${port}/burst`))));
+        expect(results.every((r) => r.kind === 'response' && r.status === 200)).toBe(true);
+      }
+      // Three bursts over the same connections: each delivery after the first burst found one open.
+      expect(opened).toBe(burst);
+      expect(await open()).toBe(burst);
+      let connections = burst;
+      for (let i = 0; i < 100 && connections > 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         connections = await open();
       }
-      expect(connections).toBeLessThanOrEqual(IDLE_SOCKETS_PER_HOST);
+      expect(connections).toBe(0);
     } finally {
+      server.off('connection', count);
       s.close();
       server.keepAliveTimeout = keepAlive;
     }

@@ -8,11 +8,15 @@ import type { HostMatcher } from './host-matcher.js';
 export const RESPONSE_BODY_CAP = 64 * 1024;
 const MAX_REDIRECTS = 10;
 /**
- * Idle connections kept per host after a burst (the rest are closed as their answers arrive): a
- * backlog drained to many receivers that never close idle connections must not hold a socket per
- * delivery it sent at once, per host, for good.
+ * How long a connection to a receiver stays open unused. Every connection a burst opened is
+ * reused while deliveries keep coming (capping the idle ones instead closed a connection for
+ * almost every delivery of a backlog drained at full concurrency, and opened a new one for the
+ * next: a fifth of the worker's and half the receiver's CPU went to connection set-up); once the
+ * burst is over they close, so a receiver that never closes idle connections is not held a socket
+ * per delivery sent at once, for good. Below the 5 s of Node's and many servers' keep-alive, so
+ * the receiver's close does not race a reuse (a `Keep-Alive: timeout` hint shortens it further).
  */
-export const IDLE_SOCKETS_PER_HOST = 8;
+export const IDLE_SOCKET_MS = 4_000;
 
 export interface HookHttpRequest {
   url: string;
@@ -44,7 +48,7 @@ export function canonicalHeader(name: string): string {
  * checked again. The deadline covers connecting, redirects and reading the response.
  */
 export class HookSender {
-  /** Connections kept open per host between deliveries, up to `maxSockets` per host (the deliveries sent at once). */
+  /** Connections kept open per host between deliveries, up to `maxSockets` per host (the deliveries sent at once), each until idle for `idleSocketMs`. */
   private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
 
   constructor(
@@ -52,11 +56,12 @@ export class HookSender {
     private readonly settingName: string,
     private readonly timeoutMs: number,
     maxSockets = 64,
+    idleSocketMs = IDLE_SOCKET_MS,
   ) {
-    this.agents = {
-      'http:': new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: IDLE_SOCKETS_PER_HOST }),
-      'https:': new https.Agent({ keepAlive: true, maxSockets, maxFreeSockets: IDLE_SOCKETS_PER_HOST }),
-    };
+    // `timeout` is the idle time after which the agent closes a kept connection; a delivery under
+    // way has its own deadline (see `once`).
+    const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: idleSocketMs };
+    this.agents = { 'http:': new http.Agent(options), 'https:': new https.Agent(options) };
   }
 
   private refusal(host: string, ip: string): string {
