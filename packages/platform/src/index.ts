@@ -34,6 +34,7 @@ export * from './bootstrap/heap.js';
 export * from './metrics/metrics.js';
 export * from './metrics/ops-listener.js';
 export * from './directory/directory.client.js';
+export * from './cache/lru.js';
 export * from './database/like.js';
 export * from './database/chunks.js';
 export * from './ssh/public-key.js';

@@ -95,15 +95,19 @@ export class PlatformModule {
       ...configProviders(cls),
       {
         provide: Database,
-        inject: [PlatformConfig],
-        useFactory: async (config: PlatformConfig) => {
+        inject: [PlatformConfig, RPC_CLIENT_PROXY],
+        useFactory: async (config: PlatformConfig, proxy: GitforgeClientProxy) => {
           const ds = createServiceDataSource(config, {
             service: options.service,
             entities: options.entities ?? [],
             migrations: options.migrations ?? [],
           });
           await openServiceDatabase(ds, options.service);
-          return new Database(ds);
+          const db = new Database(ds);
+          // org-service keeps the directory the other services read through DirectoryClient: each
+          // of its writes gives the directory a new version, so no kept answer outlives a change.
+          if (options.service === 'org') db.afterEveryWrite(() => proxy.bumpDirectoryEpoch());
+          return db;
         },
       },
       { provide: QueueDriver, inject: [PlatformConfig], useFactory: createQueueDriver },

@@ -112,6 +112,30 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     expect(other).not.toEqual(first);
   });
 
+  it('should run the after-every-write hook once a transaction or a write has ended, before its caller goes on', async () => {
+    const seen: Array<{ committed: number }> = [];
+    let failHook = false;
+    db.afterEveryWrite(async () => {
+      // What the hook sees is committed: read outside the transaction.
+      seen.push({ committed: await db.manager.count(WidgetEntity, { where: { name: 'hooked' } }) });
+      if (failHook) throw new Error('hook failed');
+    });
+    try {
+      await db.transaction((m) => m.insert(WidgetEntity, { name: 'hooked' }));
+      expect(seen).toEqual([{ committed: 1 }]);
+      await db.write(`INSERT INTO widget (name) VALUES (${db.sql.param(1)})`, ['hooked']);
+      expect(seen).toEqual([{ committed: 1 }, { committed: 2 }]);
+      // A failed transaction runs it too (a lost commit may have applied); its own error is kept.
+      await expect(db.transaction(() => Promise.reject(new Error('work failed')))).rejects.toThrow('work failed');
+      expect(seen).toHaveLength(3);
+      failHook = true;
+      await expect(db.transaction((m) => m.insert(WidgetEntity, { name: 'hooked' }))).rejects.toThrow('hook failed');
+      await expect(db.transaction(() => Promise.reject(new Error('work failed')))).rejects.toThrow('work failed');
+    } finally {
+      db.afterEveryWrite(() => Promise.resolve());
+    }
+  });
+
   it('should keep concurrent transactions apart', async () => {
     const before = await db.manager.count(WidgetEntity);
     const results = await Promise.allSettled(

@@ -13,6 +13,7 @@ import {
   livenessKey,
   RedisStreamsClient,
   RedisStreamsServer,
+  RequestContexts,
   requestStream,
   RpcClient,
   RpcErrorFilter,
@@ -26,6 +27,7 @@ const P = definePatterns('admin', {
   slow: 'transport-test.slow',
   count: 'transport-test.count',
   slowCount: 'transport-test.slow-count',
+  epoch: 'transport-test.epoch',
 });
 
 /** Counts handled requests per replica, so a test can see each request ran exactly once. */
@@ -60,6 +62,11 @@ function createModule(replica: string) {
       handled.set(req.body.id, [...(handled.get(req.body.id) ?? []), replica]);
       await new Promise((r) => setTimeout(r, req.body.ms));
       return replica;
+    }
+
+    @MessagePattern(P.epoch)
+    epoch() {
+      return { epoch: RequestContexts.current()?.directoryEpoch };
     }
 
     @MessagePattern(P.count)
@@ -135,6 +142,18 @@ describe('Redis Streams transport', () => {
     } finally {
       await otherProxy.close();
     }
+  });
+
+  it("should give each request the directory's version as it was once the request was read, however long the replica waited", async () => {
+    // The replicas are blocked reading their stream, with the version they read before this one.
+    await new Promise((r) => setTimeout(r, 100));
+    await proxy.bumpDirectoryEpoch();
+    const current = await proxy.directoryEpoch();
+    expect(current).toEqual(expect.any(String));
+    await expect(call(client, P.epoch, {})).resolves.toEqual({ epoch: current });
+    await proxy.bumpDirectoryEpoch();
+    expect(await proxy.directoryEpoch()).not.toBe(current);
+    await expect(call(client, P.epoch, {})).resolves.toEqual({ epoch: await proxy.directoryEpoch() });
   });
 
   it('should have each request taken by exactly one replica, spread over both', async () => {
@@ -298,6 +317,12 @@ describe('in-process transport', () => {
 
   it('should call the same handlers, with JSON-copied data', async () => {
     await expect(call(client, P.echo, { n: 5 })).resolves.toMatchObject({ n: 5 });
+  });
+
+  it("should keep one directory version for the process, which a bump replaces", async () => {
+    const before = await client.directoryEpoch();
+    await new InProcessClient(2000).bumpDirectoryEpoch();
+    expect(await client.directoryEpoch()).not.toBe(before);
   });
 
   it('should deliver errors and timeouts as with Redis', async () => {

@@ -9,9 +9,9 @@ import {
 } from '@gitforge/contracts';
 import type { CommitChanges } from '../git/commit-log.js';
 import type { GitCommit, GitSignature } from '../git/git-objects.js';
-import { Lru } from '../git/lru.js';
 import { pathEscape } from '../git/refs.js';
 import type { RepoUrls } from '../repos/repo.mapper.js';
+import { Lru } from '@gitforge/platform';
 
 /** Accounts by lower-cased e-mail, for a commit's author and committer. */
 export type UsersByEmail = Map<string, User>;

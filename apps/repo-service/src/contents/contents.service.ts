@@ -14,12 +14,11 @@ import {
   type GitTreeResponse,
   type RawFile,
 } from '@gitforge/contracts';
-import { PlatformConfig } from '@gitforge/platform';
+import { Lru, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitObjects, isDir, isSubmodule, isSymlink, type GitCommit, type GitTreeEntry } from '../git/git-objects.js';
 import { GitService } from '../git/git.service.js';
 import { LastCommits } from '../git/last-commits.js';
-import { Lru } from '../git/lru.js';
 import { isLikelyCommitId, isRevision, pathEscape, Refs, type RefCommit } from '../git/refs.js';
 import { toContentsResponse, toGitBlobResponse, type EntryFacts } from './contents.mapper.js';
 import { LFS_POINTER_MAX_SIZE, LfsStore, parseLfsPointer, type LfsPointer } from './lfs.js';

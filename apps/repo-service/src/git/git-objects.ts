@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CatFilePool, type GitObjectInfo } from './cat-file.pool.js';
-import { Lru } from './lru.js';
+import { Lru } from '@gitforge/platform';
 
 /** A commit's author or committer: `when` in epoch seconds, `tz` as git writes it (`+0200`). */
 export interface GitSignature {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { streamGit } from './git-stream.js';
 import { GitService } from './git.service.js';
-import { Lru } from './lru.js';
+import { Lru } from '@gitforge/platform';
 
 /**
  * The last commit that touched each entry of a directory, for the `last_commit_*` fields.

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
+import { Lru } from '@gitforge/platform';
 import { CatFilePool } from '../git/cat-file.pool.js';
 import { GitService } from '../git/git.service.js';
-import { Lru } from '../git/lru.js';
 import {
   languageStats,
   type ContentVerdict,

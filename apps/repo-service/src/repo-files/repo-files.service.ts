@@ -11,12 +11,11 @@ import {
   type IssueTemplates,
   type Pattern,
 } from '@gitforge/contracts';
-import { PlatformConfig } from '@gitforge/platform';
+import { Lru, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { codeReader, type RepoView } from '../contents/repo-view.js';
 import { requireTreePath } from '../contents/tree-path.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
-import { Lru } from '../git/lru.js';
 import { Refs } from '../git/refs.js';
 import { ISSUE_CONFIG_PATHS, ISSUE_TEMPLATE_DIRS, parseIssueConfig, parseIssueTemplate, TemplateError, templateType } from './issue-template.parser.js';
 

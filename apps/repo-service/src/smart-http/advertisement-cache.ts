@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { Lru } from '../git/lru.js';
+import { Lru } from '@gitforge/platform';
 
 /** Repositories whose advertisement is kept; each is a few hundred bytes. */
 const ENTRIES = 2_000;

@@ -5,7 +5,7 @@ import { RepoPermission } from '../access/repo-permission.js';
 import type { GitHttpService } from '../git/git.service.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import type { RepositoryEntity } from '../records/repository.entity.js';
-import { Lru } from '../git/lru.js';
+import { Lru } from '@gitforge/platform';
 
 /** Either the repository to serve, or the plain-text answer git gets instead. */
 export type GitAccessVerdict =

@@ -12,13 +12,19 @@ export interface RequestContext {
   callId?: string;
   /** Counts the transactions of this call, so each one has a stable idempotency key. */
   txSeq: number;
+  /**
+   * The directory's version as it was once this request had been read off its stream (see
+   * `DirectoryClient`), for the directory reads it makes; undefined when unknown, and dropped as
+   * soon as the request has called another service, which may have changed the directory.
+   */
+  directoryEpoch?: string | null;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
 
 export const RequestContexts = {
-  run<T>(ids: { requestId?: string; callId?: string }, fn: () => T): T {
-    return storage.run({ requestId: ids.requestId || randomUUID(), callId: ids.callId, txSeq: 0 }, fn);
+  run<T>(ids: { requestId?: string; callId?: string; directoryEpoch?: string | null }, fn: () => T): T {
+    return storage.run({ requestId: ids.requestId || randomUUID(), callId: ids.callId, txSeq: 0, directoryEpoch: ids.directoryEpoch }, fn);
   },
   current(): RequestContext | undefined {
     return storage.getStore();

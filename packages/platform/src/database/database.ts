@@ -19,6 +19,7 @@ export class Database {
   private readonly lookups = new Map<string, string>();
   private readonly afterCommit = new WeakMap<EntityManager, Array<() => void>>();
   private dialect: SqlDialect | undefined;
+  private afterWrites: (() => Promise<void>) | undefined;
 
   constructor(readonly dataSource: DataSource) {}
 
@@ -44,8 +45,31 @@ export class Database {
    * its transaction), on SQLite queued with the other transactions.
    */
   async write(sql: string, params: unknown[]): Promise<void> {
-    if (this.isPostgres) await this.dataSource.manager.query(sql, params);
-    else await this.transaction((m) => m.query(sql, params));
+    if (!this.isPostgres) return void (await this.transaction((m) => m.query(sql, params)));
+    try {
+      await this.dataSource.manager.query(sql, params);
+    } catch (err) {
+      await this.wrote(true);
+      throw err;
+    }
+    await this.wrote();
+  }
+
+  /**
+   * Runs `fn` once every transaction (and {@link write}) has ended, before its caller goes on,
+   * whatever its outcome: org-service gives the directory a new version there, so that no answer
+   * read before a change it commits is reused once the change is answered. A failure of `fn` after a
+   * commit fails the call (the request is answered from its idempotency record when tried again).
+   */
+  afterEveryWrite(fn: () => Promise<void>): void {
+    this.afterWrites = fn;
+  }
+
+  /** The {@link afterEveryWrite} hook; where the write failed already, its own error is the one to keep. */
+  private async wrote(failed = false): Promise<void> {
+    if (!this.afterWrites) return;
+    if (failed) await this.afterWrites().catch(() => undefined);
+    else await this.afterWrites();
   }
 
   /** For reads; writes go through {@link transaction} (or {@link write}). */
@@ -89,10 +113,23 @@ export class Database {
         throw err;
       }
     };
-    if (this.isPostgres) return run();
-    const next = this.tail.then(run, run);
-    this.tail = next.catch(() => undefined);
-    return next;
+    const queued = (): Promise<T> => {
+      if (this.isPostgres) return run();
+      const next = this.tail.then(run, run);
+      this.tail = next.catch(() => undefined);
+      return next;
+    };
+    if (!this.afterWrites) return queued();
+    let result: T;
+    try {
+      result = await queued();
+    } catch (err) {
+      // A failed commit may still have applied (a connection lost while committing).
+      await this.wrote(true);
+      throw err;
+    }
+    await this.wrote();
+    return result;
   }
 
   /**

@@ -14,17 +14,48 @@ import {
   type User,
   type UserOwnerAccess,
 } from '@gitforge/contracts';
+import { Lru } from '../cache/lru.js';
 import { RpcClient } from '../transport/rpc-client.js';
 
 type Body<B> = { actor: Actor | null; body: B };
 
-/** org-service as the other services ask it (its directory, and how actors relate to owners): one call per list, never per row. */
+/** Answers a process keeps for reuse (see {@link DirectoryClient.reuse}); a few KiB each. */
+const KEPT_ANSWERS = 2_000;
+
+/**
+ * org-service as the other services ask it (its directory, and how actors relate to owners): one
+ * call per list, never per row. The answers most requests start with (how the actor relates to an
+ * owner) are kept and reused while the directory's version stays the same: org-service gives the
+ * directory a new version after every write it commits, before it answers the write.
+ */
 @Injectable()
 export class DirectoryClient {
+  private readonly kept = new Lru<string, { epoch: string; json: string }>(KEPT_ANSWERS);
+
   constructor(private readonly rpc: RpcClient) {}
 
   private ask<R, B>(pattern: string, call: Body<B>): Promise<R> {
     return this.rpc.call<R, Record<string, string>, B>(pattern, call);
+  }
+
+  /**
+   * A read of the directory, answered from what this process kept when it was read at the version
+   * the directory has now, else asked (and kept). Whatever a caller saw answered before it sent
+   * this request was committed, and the version replaced, before that answer went out, so a kept
+   * answer never predates a change anyone was told of. Failures are not kept. An unknown version
+   * (a Redis that lost it) reuses nothing.
+   */
+  private async reuse<R, B>(pattern: string, call: Body<B>): Promise<R> {
+    const epoch = await this.rpc.directoryEpoch();
+    const ask = (): Promise<R> => this.rpc.call<R, Record<string, string>, B>(pattern, call, { directoryRead: true });
+    if (epoch === null) return ask();
+    const key = `${pattern}\n${JSON.stringify(call)}`;
+    const kept = this.kept.get(key);
+    // A copy each time: callers may change what they are given.
+    if (kept?.epoch === epoch) return JSON.parse(kept.json) as R;
+    const answer = await ask();
+    this.kept.set(key, { epoch, json: JSON.stringify(answer) });
+    return answer;
   }
 
   accountsByNames(actor: Actor | null, names: string[]): Promise<AccountRef[]> {
@@ -54,7 +85,7 @@ export class DirectoryClient {
 
   /** How the actor relates to an owner, by login or id (organization membership, team access, visibility); not_found when there is none. */
   ownerAccess(actor: Actor | null, owner: { owner: string } | { ownerId: number }): Promise<OwnerAccess> {
-    return this.ask(OrgPatterns.access, { actor, body: owner });
+    return this.reuse(OrgPatterns.access, { actor, body: owner });
   }
 
   /**

@@ -4,6 +4,11 @@ import { defer, mergeMap, Observable } from 'rxjs';
 export interface SendOptions {
   /** Overrides the client's default timeout for this call. */
   timeoutMs?: number;
+  /**
+   * The call only reads org-service's directory, so the directory's version the request was read
+   * with still holds after it (see RpcClient.directoryEpoch); any other call drops it.
+   */
+  directoryRead?: boolean;
 }
 
 /**
@@ -43,6 +48,12 @@ export abstract class GitforgeClientProxy extends ClientProxy {
   }
 
   protected abstract request(packet: ReadPacket, callback: (packet: WritePacket) => void, timeoutMs: number): () => void;
+
+  /** The directory's version now (see `DirectoryClient`); null when it is unknown, and nothing may be reused then. */
+  abstract directoryEpoch(): Promise<string | null>;
+
+  /** Gives the directory a new version: org-service, after each write it commits, before it answers. */
+  abstract bumpDirectoryEpoch(): Promise<void>;
 
   // Domain events travel through the outbox and the queues, never as transport events.
   protected dispatchEvent<T>(): Promise<T> {

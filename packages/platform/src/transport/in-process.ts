@@ -7,6 +7,9 @@ import { invokeHandler, type RpcReply } from './invoke.js';
 /** The services listening in this process (embedded layout). */
 const listening = new Map<ServiceName, InProcessServer>();
 
+/** The directory's version in this process (every service of the embedded layout shares it). */
+let directoryEpoch = 0;
+
 /**
  * The embedded layout's transport: calls the same `@MessagePattern` handlers directly.
  * Data is copied through JSON both ways so handlers see exactly what the wire would carry.
@@ -37,6 +40,16 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
 export class InProcessClient extends GitforgeClientProxy {
   async connect(): Promise<void> {}
   close(): void {}
+
+  directoryEpoch(): Promise<string | null> {
+    return Promise.resolve(String(directoryEpoch));
+  }
+
+  bumpDirectoryEpoch(): Promise<void> {
+    directoryEpoch += 1;
+    return Promise.resolve();
+  }
+
   unwrap<T>(): T {
     return listening as T;
   }

@@ -32,14 +32,15 @@ function handlerOf(server: Server, pattern: string): Handler | null {
 
 /**
  * Runs the `@MessagePattern` handler for `pattern` inside the request's context (request id for
- * logs and idempotency) and turns the outcome into a reply. Shared by both transports so a
- * handler behaves the same in the embedded and the distributed layout.
+ * logs and idempotency, the directory's version when the transport read it) and turns the outcome
+ * into a reply. Shared by both transports so a handler behaves the same in the embedded and the
+ * distributed layout.
  */
-export async function invokeHandler(server: Server, id: string, pattern: string, data: unknown): Promise<RpcReply> {
+export async function invokeHandler(server: Server, id: string, pattern: string, data: unknown, directoryEpoch?: string | null): Promise<RpcReply> {
   const handler = handlerOf(server, pattern);
   if (!handler) return { id, err: { code: 'internal', message: `no handler for ${pattern}` } };
   const requestId = (data as Partial<RpcRequest> | null)?.requestId;
-  return RequestContexts.run({ requestId, callId: id }, async () => {
+  return RequestContexts.run({ requestId, callId: id, directoryEpoch }, async () => {
     const started = process.hrtime.bigint();
     try {
       const result = await handler(data, undefined);

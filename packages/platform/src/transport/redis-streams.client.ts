@@ -7,7 +7,7 @@ import { createLogger } from '../logging/logger.js';
 import { RedisErrorLog } from '../logging/redis-errors.js';
 import { GitforgeClientProxy, timeoutPayload } from './gitforge-client.js';
 import type { RpcReply } from './invoke.js';
-import { entryFields, replyChannel, requestStream } from './streams.js';
+import { directoryEpochKey, entryFields, replyChannel, requestStream } from './streams.js';
 
 /** Streams are trimmed around this length; entries are also deleted once answered. */
 const STREAM_MAXLEN = 100_000;
@@ -96,6 +96,16 @@ export class RedisStreamsClient extends GitforgeClientProxy {
       if (waiting) clearTimeout(waiting.timer);
       this.pending.delete(id);
     };
+  }
+
+  async directoryEpoch(): Promise<string | null> {
+    await this.connect();
+    return this.pub!.get(directoryEpochKey(this.namespace));
+  }
+
+  async bumpDirectoryEpoch(): Promise<void> {
+    await this.connect();
+    await this.pub!.set(directoryEpochKey(this.namespace), randomUUID());
   }
 
   private onReply(message: string): void {

@@ -5,7 +5,7 @@ import type { ServiceName } from '@gitforge/contracts';
 import { createLogger } from '../logging/logger.js';
 import { isRedisOutage, RedisErrorLog } from '../logging/redis-errors.js';
 import { invokeHandler } from './invoke.js';
-import { CONSUMER_GROUP, livenessKey, parseEntry, requestStream } from './streams.js';
+import { CONSUMER_GROUP, directoryEpochKey, livenessKey, parseEntry, requestStream } from './streams.js';
 
 export interface RedisStreamsServerOptions {
   url: string;
@@ -58,6 +58,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private readonly stream: string;
   private readonly consumer: string;
   private readonly alive: string;
+  private readonly epochKey: string;
   private readonly livenessTtlMs: number;
   /** Since when our liveness key has been refreshed without a failure (0: the last refresh failed). */
   private liveSince = 0;
@@ -76,6 +77,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.stream = requestStream(options.namespace, options.service);
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}`;
     this.alive = livenessKey(options.namespace, options.service, this.consumer);
+    this.epochKey = directoryEpochKey(options.namespace);
     this.livenessTtlMs = options.livenessTtlMs ?? 3000;
   }
 
@@ -127,19 +129,19 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         continue;
       }
       try {
-        const res = (await reader.xreadgroup(
-          'GROUP',
-          CONSUMER_GROUP,
-          this.consumer,
-          'COUNT',
-          free,
-          'BLOCK',
-          this.options.blockMs ?? 2000,
-          'STREAMS',
-          this.stream,
-          '>',
-        )) as Array<[string, StreamEntry[]]> | null;
-        for (const [id, fields] of res?.[0]?.[1] ?? []) this.dispatch(id, fields);
+        // The directory's version is read in the same write, after the entries: Redis runs a
+        // connection's commands in order, so it is at least as new as anything a caller saw
+        // before it sent one of them (see DirectoryClient).
+        const [read, epoch] =
+          (await reader
+            .pipeline()
+            .xreadgroup('GROUP', CONSUMER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', this.options.blockMs ?? 2000, 'STREAMS', this.stream, '>')
+            .get(this.epochKey)
+            .exec()) ?? [];
+        if (!read || read[0]) throw read?.[0] ?? new Error('XREADGROUP got no answer');
+        // A failed read of the version leaves it unknown to the requests (read afresh where needed).
+        const directoryEpoch = epoch && !epoch[0] ? (epoch[1] as string | null) : undefined;
+        for (const [id, fields] of (read[1] as Array<[string, StreamEntry[]]> | null)?.[0]?.[1] ?? []) this.dispatch(id, fields, directoryEpoch);
       } catch (err) {
         if (!this.running) break;
         if (String(err).includes('NOGROUP')) await ensureGroup(this.writer!, this.stream).catch(() => undefined);
@@ -150,9 +152,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private dispatch(entryId: string, fields: string[]): void {
+  private dispatch(entryId: string, fields: string[], directoryEpoch?: string | null): void {
     if (this.inFlight.has(entryId)) return;
-    const done = this.handle(entryId, fields)
+    const done = this.handle(entryId, fields, directoryEpoch)
       .catch((err) => this.log.error({ err, entryId }, 'request handling failed'))
       .finally(() => {
         this.inFlight.delete(entryId);
@@ -163,7 +165,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.inFlight.set(entryId, done);
   }
 
-  private async handle(entryId: string, fields: string[]): Promise<void> {
+  private async handle(entryId: string, fields: string[], directoryEpoch: string | null | undefined): Promise<void> {
     const entry = parseEntry(fields);
     if (entry && entry.deadline >= Date.now()) {
       let data: unknown;
@@ -172,7 +174,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       } catch {
         data = undefined;
       }
-      const reply = await invokeHandler(this, entry.id, entry.pattern, data);
+      const reply = await invokeHandler(this, entry.id, entry.pattern, data, directoryEpoch);
       // The reply, then the ack and the entry's removal, in one write: Redis runs one
       // connection's commands in order, so the entry is never acknowledged unanswered.
       await Promise.all([this.writer!.publish(entry.replyTo, JSON.stringify(reply)), this.settle(entryId)]);

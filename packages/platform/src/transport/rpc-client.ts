@@ -48,9 +48,28 @@ export class RpcClient implements OnApplicationShutdown {
       outcome = failure.code;
       throw failure;
     } finally {
+      // The service called may have changed the directory (itself, or by calling org-service):
+      // the version this request was read with no longer vouches for what it reads next.
+      const context = RequestContexts.current();
+      if (context && !options?.directoryRead) context.directoryEpoch = undefined;
       transportCalls.inc({ pattern, outcome });
       transportCallDuration.observe({ pattern, outcome }, secondsSince(started));
     }
+  }
+
+  /**
+   * The directory's version for a read the caller may answer from what it kept (see
+   * DirectoryClient): the one the transport read with this request while no other service has been
+   * called since, otherwise the current one. Null when unknown.
+   */
+  async directoryEpoch(): Promise<string | null> {
+    const known = RequestContexts.current()?.directoryEpoch;
+    return known !== undefined ? known : this.proxy.directoryEpoch();
+  }
+
+  /** A new version of the directory (org-service, once a write of its own has committed). */
+  bumpDirectoryEpoch(): Promise<void> {
+    return this.proxy.bumpDirectoryEpoch();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -7,6 +7,12 @@ export const CONSUMER_GROUP = 'replicas';
 export const livenessKey = (namespace: string, service: ServiceName, consumer: string): string =>
   `${namespace}:alive:${service}:${consumer}`;
 export const replyChannel = (namespace: string, clientId: string): string => `${namespace}:reply:${clientId}`;
+/**
+ * The directory's version (see `DirectoryClient`): a random token org-service replaces after every
+ * write it commits. Random rather than counted, so a Redis that lost the key and starts again can
+ * never bring back a value an old cached answer carries.
+ */
+export const directoryEpochKey = (namespace: string): string => `${namespace}:directory:epoch`;
 
 /** Fields of a request entry in the stream. */
 export interface RequestEntry {
