@@ -35,10 +35,32 @@ export interface EventConsumer {
   events?: readonly EventName[];
 }
 
+/**
+ * The events that make, change or remove feed entries (the projector's table in webhook-worker is
+ * typed by this list): the rest never reach the feeds queue, where each was a job that did nothing.
+ */
+export const FeedEvents = [
+  EventNames.repoCreated,
+  EventNames.repoRenamed,
+  EventNames.repoTransferred,
+  EventNames.repoPushed,
+  EventNames.refCreated,
+  EventNames.refDeleted,
+  EventNames.issueOpened,
+  EventNames.issueClosed,
+  EventNames.issueReopened,
+  EventNames.pullMerged,
+  EventNames.pullReviewed,
+  EventNames.releasePublished,
+  EventNames.commentCreated,
+] as const;
+/** What else the feed projector does: a deleted repository's entries go, a comment's follow its edits and deletion. */
+export const FeedUpkeepEvents = [EventNames.repoDeleted, EventNames.commentEdited, EventNames.commentDeleted] as const;
+
 /** Every domain event is relayed to each consumer that takes it (consumers ignore what they don't handle). */
 export const EventConsumers: readonly EventConsumer[] = [
   { queue: QueueNames.webhooks },
-  { queue: QueueNames.feeds },
+  { queue: QueueNames.feeds, events: [...FeedEvents, ...FeedUpkeepEvents] },
   { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated] },
   { queue: QueueNames.issueRepoLifecycle, events: [EventNames.repoTransferred, EventNames.repoDeleted] },
   {

@@ -1,6 +1,6 @@
-import type { IssueEventPayload } from '@gitforge/contracts';
+import { EventConsumers, FeedEvents, FeedUpkeepEvents, QueueNames, type IssueEventPayload } from '@gitforge/contracts';
 import { comment, commit, envelope, issue, pull, repo, ROOT, user } from '../../test/fixtures.js';
-import { commentEntryChangeOf, feedActionsOf, receiversOf, supersedes } from './feed-actions.js';
+import { commentEntryChangeOf, FeedActions, feedActionsOf, receiversOf, supersedes } from './feed-actions.js';
 
 const ann = user(1, 'ann');
 const acme = user(9, 'acme');
@@ -23,6 +23,15 @@ function pushed(ref: string, before: string, commits = [commit('a'.repeat(40), '
 }
 
 describe('feed actions', () => {
+  it('should have a builder for exactly the events the feeds queue is given, and be given the upkeep events too', () => {
+    expect(Object.keys(FeedActions).sort()).toEqual([...FeedEvents].sort());
+    const feeds = EventConsumers.find((c) => c.queue === QueueNames.feeds)!;
+    expect([...(feeds.events ?? [])].sort()).toEqual([...FeedEvents, ...FeedUpkeepEvents].sort());
+    expect(feeds.events).not.toContain('package.created');
+    expect(feeds.events).not.toContain('status.created');
+  });
+
+
   it('should record create_repo and rename_repo (content: the old name)', () => {
     expect(feedActionsOf(envelope('repo.created', { repository: proj, organization: null, sender: ann }), ROOT)).toEqual([
       { opType: 'create_repo', actUserId: 1, repo: proj, refName: '', content: '', commentId: 0 },

@@ -1,4 +1,4 @@
-import type { Comment, CommentEventPayload, EventEnvelope, EventName, IssueEventPayload, PayloadCommit, Repository } from '@gitforge/contracts';
+import type { Comment, CommentEventPayload, EventEnvelope, FeedEvents, IssueEventPayload, PayloadCommit, Repository } from '@gitforge/contracts';
 
 /** One feed entry an event produces (before it is copied to each receiver). */
 export interface ActionSpec {
@@ -60,7 +60,8 @@ function tagContent(repo: Repository, head: PayloadCommit | null, after: string)
 /** Gitea's NewPushCommits() as JSON: a deleted tag's content. */
 const EMPTY_PUSH = JSON.stringify({ Commits: null, HeadCommit: null, CompareURL: '', Len: 0 });
 
-type Builders = { [N in EventName]?: (e: EventEnvelope<N>, rootUrl: string) => ActionSpec[] };
+/** One builder for each event of the feeds queue's list (FeedEvents), and none for another. */
+type Builders = { [N in (typeof FeedEvents)[number]]: (e: EventEnvelope<N>, rootUrl: string) => ActionSpec[] };
 
 /** An issue or pull request entry: content `<index>|<text>` (services/feed/notifier.go). */
 function issueAction(opType: string, p: IssueEventPayload | CommentEventPayload, text: string): ActionSpec {
@@ -187,7 +188,7 @@ export function supersedes(stored: Comment | null, incoming: Comment): boolean {
 }
 
 export function feedActionsOf(envelope: EventEnvelope, rootUrl: string): ActionSpec[] {
-  const builder = FeedActions[envelope.name] as ((e: EventEnvelope, rootUrl: string) => ActionSpec[]) | undefined;
+  const builder = (FeedActions as Partial<Record<string, (e: EventEnvelope, rootUrl: string) => ActionSpec[]>>)[envelope.name];
   return builder ? builder(envelope, rootUrl) : [];
 }
 
