@@ -162,6 +162,8 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     expect(fast!.createdAt).toEqual(new Date(1700000000123));
     expect(fast!.sentAt).toEqual(new Date(1700000000999));
     expect(fast!.lockedUntil).toBeNull();
+    // Inside a transaction the same lookup goes through the transaction's connection.
+    await db.transaction(async (m) => expect(await db.findOneBy(OutboxEventEntity, { eventId: 'lookup-1' }, m)).toEqual(viaOrm));
     await expect(db.findOneBy(OutboxEventEntity, { eventId: 'missing' })).resolves.toBeNull();
     await expect(db.findOneBy(WidgetEntity, { name: 'evented', id: -1 })).resolves.toBeNull();
   });

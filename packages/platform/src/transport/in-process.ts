@@ -3,6 +3,7 @@ import { Server, type CustomTransportStrategy, type ReadPacket, type WritePacket
 import { serviceOfPattern, type ServiceName } from '@gitforge/contracts';
 import { GitforgeClientProxy, timeoutPayload } from './gitforge-client.js';
 import { invokeHandler, type RpcReply } from './invoke.js';
+import { jsonCopy } from './json-copy.js';
 
 /** The services listening in this process (embedded layout). */
 const listening = new Map<ServiceName, InProcessServer>();
@@ -12,7 +13,8 @@ let directoryEpoch = 0;
 
 /**
  * The embedded layout's transport: calls the same `@MessagePattern` handlers directly.
- * Data is copied through JSON both ways so handlers see exactly what the wire would carry.
+ * Data is copied both ways as a JSON round trip would copy it (jsonCopy), so handlers and their
+ * callers see exactly what the wire would carry.
  */
 export class InProcessServer extends Server implements CustomTransportStrategy {
   constructor(readonly service: ServiceName) {
@@ -64,7 +66,7 @@ export class InProcessClient extends GitforgeClientProxy {
     }, timeoutMs);
     const service = serviceOfPattern(pattern);
     const server = service ? listening.get(service) : undefined;
-    const data: unknown = JSON.parse(JSON.stringify(packet.data ?? null));
+    const data: unknown = jsonCopy(packet.data ?? null);
     setImmediate(() => {
       const reply: Promise<RpcReply> = server
         ? invokeHandler(server, randomUUID(), pattern, data)
@@ -73,7 +75,7 @@ export class InProcessClient extends GitforgeClientProxy {
         if (!active) return;
         active = false;
         clearTimeout(timer);
-        const copy = JSON.parse(JSON.stringify(r)) as typeof r;
+        const copy = jsonCopy(r);
         callback(copy.err ? { err: copy.err } : { response: copy.response, isDisposed: true });
       });
     });
