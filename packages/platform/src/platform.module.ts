@@ -105,8 +105,9 @@ export class PlatformModule {
           await openServiceDatabase(ds, options.service);
           const db = new Database(ds);
           // org-service keeps the directory the other services read through DirectoryClient: each
-          // of its writes gives the directory a new version, so no kept answer outlives a change.
-          if (options.service === 'org') db.afterEveryWrite(() => proxy.bumpDirectoryEpoch());
+          // of its writes is announced while under way and gives the directory a new version, so
+          // no kept answer outlives a change (see DirectoryClient).
+          if (options.service === 'org') db.aroundEveryWrite({ before: () => proxy.directoryWriteStarts(), after: () => proxy.directoryWriteEnds() });
           return db;
         },
       },

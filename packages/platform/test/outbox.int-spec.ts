@@ -112,27 +112,43 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     expect(other).not.toEqual(first);
   });
 
-  it('should run the after-every-write hook once a transaction or a write has ended, before its caller goes on', async () => {
-    const seen: Array<{ committed: number }> = [];
-    let failHook = false;
-    db.afterEveryWrite(async () => {
-      // What the hook sees is committed: read outside the transaction.
-      seen.push({ committed: await db.manager.count(WidgetEntity, { where: { name: 'hooked' } }) });
-      if (failHook) throw new Error('hook failed');
+  it('should run the write hooks around every transaction and write but bookkeeping ones, after its end', async () => {
+    const seen: string[] = [];
+    let failBefore = false;
+    let failAfter = false;
+    db.aroundEveryWrite({
+      before: async () => {
+        seen.push('before');
+        if (failBefore) throw new Error('before failed');
+      },
+      after: async () => {
+        // What the hook sees is over: committed (read outside the transaction), or rolled back.
+        seen.push(`after:${await db.manager.count(WidgetEntity, { where: { name: 'hooked' } })}`);
+        if (failAfter) throw new Error('after failed');
+      },
     });
     try {
       await db.transaction((m) => m.insert(WidgetEntity, { name: 'hooked' }));
-      expect(seen).toEqual([{ committed: 1 }]);
+      expect(seen).toEqual(['before', 'after:1']);
       await db.write(`INSERT INTO widget (name) VALUES (${db.sql.param(1)})`, ['hooked']);
-      expect(seen).toEqual([{ committed: 1 }, { committed: 2 }]);
-      // A failed transaction runs it too (a lost commit may have applied); its own error is kept.
+      expect(seen).toEqual(['before', 'after:1', 'before', 'after:2']);
+      // A failed transaction has its hooks too (a lost commit may have applied); its own error is kept.
       await expect(db.transaction(() => Promise.reject(new Error('work failed')))).rejects.toThrow('work failed');
-      expect(seen).toHaveLength(3);
-      failHook = true;
-      await expect(db.transaction((m) => m.insert(WidgetEntity, { name: 'hooked' }))).rejects.toThrow('hook failed');
-      await expect(db.transaction(() => Promise.reject(new Error('work failed')))).rejects.toThrow('work failed');
+      expect(seen.slice(4)).toEqual(['before', 'after:2']);
+      // The platform's bookkeeping writes no service data: no hooks.
+      await db.transaction((m) => m.insert(WidgetEntity, { name: 'bookkeeping' }), { bookkeeping: true });
+      expect(seen).toHaveLength(6);
+      // A failing `after` is logged: the write is done.
+      failAfter = true;
+      await expect(db.transaction((m) => m.insert(WidgetEntity, { name: 'hooked' }))).resolves.toBeDefined();
+      expect(seen.slice(6)).toEqual(['before', 'after:3']);
+      // A failing `before` stops the write untouched.
+      failBefore = true;
+      await expect(db.transaction((m) => m.insert(WidgetEntity, { name: 'hooked' }))).rejects.toThrow('before failed');
+      expect(await db.manager.count(WidgetEntity, { where: { name: 'hooked' } })).toBe(3);
+      expect(seen.slice(8)).toEqual(['before']);
     } finally {
-      db.afterEveryWrite(() => Promise.resolve());
+      db.aroundEveryWrite(undefined);
     }
   });
 

@@ -144,16 +144,39 @@ describe('Redis Streams transport', () => {
     }
   });
 
-  it("should give each request the directory's version as it was once the request was read, however long the replica waited", async () => {
+  it("should give each request the directory's version as it was once the request was read, and none while a write is under way", async () => {
     // The replicas are blocked reading their stream, with the version they read before this one.
     await new Promise((r) => setTimeout(r, 100));
-    await proxy.bumpDirectoryEpoch();
+    await proxy.directoryWriteStarts();
+    expect(await proxy.directoryEpoch()).toBeNull();
+    await expect(call(client, P.epoch, {})).resolves.toEqual({ epoch: null });
+    await proxy.directoryWriteEnds();
     const current = await proxy.directoryEpoch();
     expect(current).toEqual(expect.any(String));
     await expect(call(client, P.epoch, {})).resolves.toEqual({ epoch: current });
-    await proxy.bumpDirectoryEpoch();
-    expect(await proxy.directoryEpoch()).not.toBe(current);
-    await expect(call(client, P.epoch, {})).resolves.toEqual({ epoch: await proxy.directoryEpoch() });
+    // One more write: a new version, and no count of writes left behind.
+    await proxy.directoryWriteStarts();
+    await proxy.directoryWriteEnds();
+    const next = await proxy.directoryEpoch();
+    expect(next).toEqual(expect.any(String));
+    expect(next).not.toBe(current);
+    await expect(call(client, P.epoch, {})).resolves.toEqual({ epoch: next });
+  });
+
+  it('should never count writes below zero once a count has expired under a write', async () => {
+    await proxy.directoryWriteStarts();
+    const raw = new Redis(testRedisUrl());
+    try {
+      await raw.del(`${namespace}:directory:writes`);
+      await proxy.directoryWriteEnds();
+      expect(await raw.get(`${namespace}:directory:writes`)).toBeNull();
+      await proxy.directoryWriteStarts();
+      expect(await proxy.directoryEpoch()).toBeNull();
+      await proxy.directoryWriteEnds();
+      expect(await proxy.directoryEpoch()).toEqual(expect.any(String));
+    } finally {
+      raw.disconnect();
+    }
   });
 
   it('should have each request taken by exactly one replica, spread over both', async () => {
@@ -319,9 +342,13 @@ describe('in-process transport', () => {
     await expect(call(client, P.echo, { n: 5 })).resolves.toMatchObject({ n: 5 });
   });
 
-  it("should keep one directory version for the process, which a bump replaces", async () => {
+  it('should keep one directory version for the process, unknown while a write is under way and new after it', async () => {
     const before = await client.directoryEpoch();
-    await new InProcessClient(2000).bumpDirectoryEpoch();
+    const writer = new InProcessClient(2000);
+    await writer.directoryWriteStarts();
+    expect(await client.directoryEpoch()).toBeNull();
+    await writer.directoryWriteEnds();
+    expect(await client.directoryEpoch()).toEqual(expect.any(String));
     expect(await client.directoryEpoch()).not.toBe(before);
   });
 

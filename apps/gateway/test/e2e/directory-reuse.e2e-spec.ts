@@ -42,6 +42,8 @@ describe.each(layoutsUnderTest())('reused directory answers follow every change 
     expect((await api.anonymous.get(`/repos/${org}/open`)).status).toBe(404);
     const listed = await git.run(['ls-remote', url], { allowFailure: true });
     expect(listed.code).not.toBe(0);
+    // Asked for credentials (the repository may be private to them), as for a name that never existed.
+    expect(listed.stderr).toMatch(/could not read Username|Authentication failed|401/);
     expect((await owner.api.patch(`/orgs/${org}`, { visibility: 'public' })).status).toBe(200);
     expect((await api.anonymous.get(`/repos/${org}/open`)).status).toBe(200);
   });

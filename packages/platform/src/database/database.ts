@@ -3,11 +3,28 @@ import type { Pool } from 'pg';
 import type { DataSource, EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
 import { RequestContexts } from '../context/request-context.js';
+import { createLogger } from '../logging/logger.js';
 import { ProcessedRequestEntity } from './platform.entities.js';
 import { SqlDialect } from './dialect.js';
 
+const log = createLogger('database');
+
 class AlreadyProcessed {
   constructor(readonly result: string | null) {}
+}
+
+/** What runs around every write of a service (see {@link Database.aroundEveryWrite}). */
+export interface WriteHooks {
+  before(): Promise<void>;
+  after(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * The transaction writes only the platform's own records (the outbox, idempotency records),
+   * never the service's data: the write hooks do not run for it.
+   */
+  bookkeeping?: boolean;
 }
 
 /** A {@link Database.findOneBy} query: its columns and SQL, and on SQLite its prepared statement and each result column's metadata. */
@@ -30,7 +47,7 @@ export class Database {
   private readonly lookups = new Map<string, Lookup>();
   private readonly afterCommit = new WeakMap<EntityManager, Array<() => void>>();
   private dialect: SqlDialect | undefined;
-  private afterWrites: (() => Promise<void>) | undefined;
+  private writeHooks: WriteHooks | undefined;
 
   constructor(readonly dataSource: DataSource) {}
 
@@ -57,30 +74,29 @@ export class Database {
    */
   async write(sql: string, params: unknown[]): Promise<void> {
     if (!this.isPostgres) return void (await this.transaction((m) => m.query(sql, params)));
-    try {
-      await this.dataSource.manager.query(sql, params);
-    } catch (err) {
-      await this.wrote(true);
-      throw err;
-    }
-    await this.wrote();
+    await this.around(() => this.dataSource.manager.query(sql, params));
   }
 
   /**
-   * Runs `fn` once every transaction (and {@link write}) has ended, before its caller goes on,
-   * whatever its outcome: org-service gives the directory a new version there, so that no answer
-   * read before a change it commits is reused once the change is answered. A failure of `fn` after a
-   * commit fails the call (the request is answered from its idempotency record when tried again).
+   * Wraps every write of the service (each {@link transaction} and {@link write}, but those marked
+   * `bookkeeping`): `before` runs before it begins, and a failure there stops it untouched; `after`
+   * runs once it has committed or rolled back, before its caller goes on, and a failure there is
+   * logged, not thrown (the write is done). org-service announces its directory writes there (see
+   * DirectoryClient). `undefined` removes them.
    */
-  afterEveryWrite(fn: () => Promise<void>): void {
-    this.afterWrites = fn;
+  aroundEveryWrite(hooks: WriteHooks | undefined): void {
+    this.writeHooks = hooks;
   }
 
-  /** The {@link afterEveryWrite} hook; where the write failed already, its own error is the one to keep. */
-  private async wrote(failed = false): Promise<void> {
-    if (!this.afterWrites) return;
-    if (failed) await this.afterWrites().catch(() => undefined);
-    else await this.afterWrites();
+  private async around<T>(write: () => Promise<T>, options?: TransactionOptions): Promise<T> {
+    const hooks = options?.bookkeeping ? undefined : this.writeHooks;
+    if (!hooks) return write();
+    await hooks.before();
+    try {
+      return await write();
+    } finally {
+      await hooks.after().catch((err: unknown) => log.warn({ err }, 'the after-write hook failed'));
+    }
   }
 
   /** For reads; writes go through {@link transaction} (or {@link write}). */
@@ -95,7 +111,7 @@ export class Database {
     else this.afterCommit.set(manager, [fn]);
   }
 
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const ctx = RequestContexts.current();
     const key = ctx?.callId ? `${ctx.callId}#${ctx.txSeq++}` : undefined;
     const run = async (): Promise<T> => {
@@ -124,23 +140,12 @@ export class Database {
         throw err;
       }
     };
-    const queued = (): Promise<T> => {
+    return this.around(() => {
       if (this.isPostgres) return run();
       const next = this.tail.then(run, run);
       this.tail = next.catch(() => undefined);
       return next;
-    };
-    if (!this.afterWrites) return queued();
-    let result: T;
-    try {
-      result = await queued();
-    } catch (err) {
-      // A failed commit may still have applied (a connection lost while committing).
-      await this.wrote(true);
-      throw err;
-    }
-    await this.wrote();
-    return result;
+    }, options);
   }
 
   /**
@@ -206,14 +211,16 @@ export class Database {
 
   /** Deletes idempotency records older than `maxAgeMs`. */
   async pruneProcessedRequests(maxAgeMs: number): Promise<void> {
-    await this.transaction((m) =>
-      m
-        .createQueryBuilder()
-        .delete()
-        .from(ProcessedRequestEntity)
-        .where('created_at < :cutoff', { cutoff: Date.now() - maxAgeMs })
-        .execute()
-        .then(() => undefined),
+    await this.transaction(
+      (m) =>
+        m
+          .createQueryBuilder()
+          .delete()
+          .from(ProcessedRequestEntity)
+          .where('created_at < :cutoff', { cutoff: Date.now() - maxAgeMs })
+          .execute()
+          .then(() => undefined),
+      { bookkeeping: true },
     );
   }
 }

@@ -19,18 +19,24 @@ import { RpcClient } from '../transport/rpc-client.js';
 
 type Body<B> = { actor: Actor | null; body: B };
 
-/** Answers a process keeps for reuse (see {@link DirectoryClient.reuse}); a few KiB each. */
-const KEPT_ANSWERS = 2_000;
+/** What a process keeps of the answers it reuses, in characters of their JSON (see {@link DirectoryClient.reuse}). */
+const KEPT_CHARACTERS = 8 * 1024 * 1024;
+
+/**
+ * The longest an answer is reused, whatever the version says: the gateway's credential cache has
+ * the same bound (GITFORGE_AUTH_CACHE_TTL_MS). It only matters where the version cannot tell, as
+ * when Redis comes back from a crash with its data of a second earlier.
+ */
+const KEPT_MS = 5_000;
 
 /**
  * org-service as the other services ask it (its directory, and how actors relate to owners): one
  * call per list, never per row. The answers most requests start with (how the actor relates to an
- * owner) are kept and reused while the directory's version stays the same: org-service gives the
- * directory a new version after every write it commits, before it answers the write.
+ * owner) are kept and reused while the directory's version stays the same (see {@link reuse}).
  */
 @Injectable()
 export class DirectoryClient {
-  private readonly kept = new Lru<string, { epoch: string; json: string }>(KEPT_ANSWERS);
+  private readonly kept = new Lru<string, { epoch: string; at: number; json: string }>(KEPT_CHARACTERS, (v) => v.json.length);
 
   constructor(private readonly rpc: RpcClient) {}
 
@@ -40,21 +46,24 @@ export class DirectoryClient {
 
   /**
    * A read of the directory, answered from what this process kept when it was read at the version
-   * the directory has now, else asked (and kept). Whatever a caller saw answered before it sent
-   * this request was committed, and the version replaced, before that answer went out, so a kept
-   * answer never predates a change anyone was told of. Failures are not kept. An unknown version
-   * (a Redis that lost it) reuses nothing.
+   * the directory has now (for at most {@link KEPT_MS}), else asked and kept. org-service announces
+   * each write of its own before it begins and after it ends, both times with a new version, and
+   * while one is under way the version reads as unknown: nothing is reused or kept then. So an
+   * answer is kept only under a version no write has begun since it was read, and whatever a
+   * caller saw of a write before it sent this request had ended, with a new version, by then.
+   * Failures are not kept; an unknown or unreadable version reuses nothing.
    */
   private async reuse<R, B>(pattern: string, call: Body<B>): Promise<R> {
-    const epoch = await this.rpc.directoryEpoch();
+    const epoch = await this.rpc.directoryEpoch().catch(() => null);
     const ask = (): Promise<R> => this.rpc.call<R, Record<string, string>, B>(pattern, call, { directoryRead: true });
     if (epoch === null) return ask();
     const key = `${pattern}\n${JSON.stringify(call)}`;
     const kept = this.kept.get(key);
     // A copy each time: callers may change what they are given.
-    if (kept?.epoch === epoch) return JSON.parse(kept.json) as R;
+    if (kept?.epoch === epoch && Date.now() - kept.at < KEPT_MS) return JSON.parse(kept.json) as R;
+    const at = Date.now();
     const answer = await ask();
-    this.kept.set(key, { epoch, json: JSON.stringify(answer) });
+    this.kept.set(key, { epoch, at, json: JSON.stringify(answer) });
     return answer;
   }
 

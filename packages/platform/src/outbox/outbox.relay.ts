@@ -5,6 +5,9 @@ import { Database } from '../database/database.js';
 import { createLogger } from '../logging/logger.js';
 import { QueueDriver } from '../queue/queue-driver.js';
 
+/** The relay's transactions touch only the outbox: not the service's data (see Database.aroundEveryWrite). */
+const BOOKKEEPING = { bookkeeping: true } as const;
+
 const BATCH = 100;
 /** A replica holds a claimed batch this long; if it dies, another relays the rows after. */
 const LOCK_MS = 30_000;
@@ -156,7 +159,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
          RETURNING seq, event_id, name, envelope`,
         [now + LOCK_MS, now],
       )) as ClaimedRow[] | [ClaimedRow[], number];
-    });
+    }, BOOKKEEPING);
     // pg answers UPDATE … RETURNING as [rows, count] through TypeORM.
     const list = (Array.isArray(rows[0]) ? rows[0] : rows) as ClaimedRow[];
     return list.map((r) => ({ ...r, seq: Number(r.seq) })).sort((a, b) => a.seq - b.seq);
@@ -164,20 +167,23 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async markSent(seqs: number[]): Promise<void> {
     const list = seqs.map((_, i) => this.param(i + 2)).join(', ');
-    await this.db.transaction((m) =>
-      m.query(`UPDATE outbox_event SET sent_at = ${this.param(1)}, locked_until = NULL WHERE seq IN (${list})`, [Date.now(), ...seqs]),
+    await this.db.transaction(
+      (m) => m.query(`UPDATE outbox_event SET sent_at = ${this.param(1)}, locked_until = NULL WHERE seq IN (${list})`, [Date.now(), ...seqs]),
+      BOOKKEEPING,
     );
   }
 
   private async release(seqs: number[], error: string): Promise<void> {
     if (seqs.length === 0) return;
     const list = seqs.map((_, i) => this.param(i + 3)).join(', ');
-    await this.db.transaction((m) =>
-      m.query(`UPDATE outbox_event SET locked_until = ${this.param(1)}, last_error = ${this.param(2)} WHERE seq IN (${list})`, [
-        Date.now() + RETRY_MS,
-        error.slice(0, 1000),
-        ...seqs,
-      ]),
+    await this.db.transaction(
+      (m) =>
+        m.query(`UPDATE outbox_event SET locked_until = ${this.param(1)}, last_error = ${this.param(2)} WHERE seq IN (${list})`, [
+          Date.now() + RETRY_MS,
+          error.slice(0, 1000),
+          ...seqs,
+        ]),
+      BOOKKEEPING,
     );
   }
 
@@ -194,8 +200,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private async cleanup(): Promise<void> {
     await RequestContexts.detached(async () => {
       try {
-        await this.db.transaction((m) =>
-          m.query(`DELETE FROM outbox_event WHERE sent_at IS NOT NULL AND sent_at < ${this.param(1)}`, [Date.now() - KEEP_SENT_MS]),
+        await this.db.transaction(
+          (m) => m.query(`DELETE FROM outbox_event WHERE sent_at IS NOT NULL AND sent_at < ${this.param(1)}`, [Date.now() - KEEP_SENT_MS]),
+          BOOKKEEPING,
         );
         await this.db.pruneProcessedRequests(KEEP_PROCESSED_MS);
       } catch (err) {

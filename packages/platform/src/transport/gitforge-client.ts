@@ -49,11 +49,19 @@ export abstract class GitforgeClientProxy extends ClientProxy {
 
   protected abstract request(packet: ReadPacket, callback: (packet: WritePacket) => void, timeoutMs: number): () => void;
 
-  /** The directory's version now (see `DirectoryClient`); null when it is unknown, and nothing may be reused then. */
+  /**
+   * The directory's version now (see `DirectoryClient`); null when it is unknown or a write of the
+   * directory is under way, and nothing may be reused or kept then.
+   */
   abstract directoryEpoch(): Promise<string | null>;
 
-  /** Gives the directory a new version: org-service, after each write it commits, before it answers. */
-  abstract bumpDirectoryEpoch(): Promise<void>;
+  /**
+   * org-service, around each write of its own: a write under way, and a new version, before the
+   * write begins (a failure here stops the write before it touches anything), then one fewer under
+   * way and a new version again once it has committed or rolled back, before its caller goes on.
+   */
+  abstract directoryWriteStarts(): Promise<void>;
+  abstract directoryWriteEnds(): Promise<void>;
 
   // Domain events travel through the outbox and the queues, never as transport events.
   protected dispatchEvent<T>(): Promise<T> {

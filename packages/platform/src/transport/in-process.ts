@@ -8,8 +8,8 @@ import { jsonCopy } from './json-copy.js';
 /** The services listening in this process (embedded layout). */
 const listening = new Map<ServiceName, InProcessServer>();
 
-/** The directory's version in this process (every service of the embedded layout shares it). */
-let directoryEpoch = 0;
+/** The directory's version in this process, and its writes under way (every service of the embedded layout shares them). */
+const directory = { epoch: 0, writes: 0 };
 
 /**
  * The embedded layout's transport: calls the same `@MessagePattern` handlers directly.
@@ -44,11 +44,18 @@ export class InProcessClient extends GitforgeClientProxy {
   close(): void {}
 
   directoryEpoch(): Promise<string | null> {
-    return Promise.resolve(String(directoryEpoch));
+    return Promise.resolve(directory.writes > 0 ? null : String(directory.epoch));
   }
 
-  bumpDirectoryEpoch(): Promise<void> {
-    directoryEpoch += 1;
+  directoryWriteStarts(): Promise<void> {
+    directory.writes += 1;
+    directory.epoch += 1;
+    return Promise.resolve();
+  }
+
+  directoryWriteEnds(): Promise<void> {
+    directory.writes = Math.max(0, directory.writes - 1);
+    directory.epoch += 1;
     return Promise.resolve();
   }
 

@@ -7,7 +7,7 @@ import { createLogger } from '../logging/logger.js';
 import { RedisErrorLog } from '../logging/redis-errors.js';
 import { GitforgeClientProxy, timeoutPayload } from './gitforge-client.js';
 import type { RpcReply } from './invoke.js';
-import { directoryEpochKey, entryFields, replyChannel, requestStream } from './streams.js';
+import { DIRECTORY_WRITE_ENDS, DIRECTORY_WRITES_TTL_MS, directoryEpochKey, directoryVersion, directoryWritesKey, entryFields, replyChannel, requestStream } from './streams.js';
 
 /** Streams are trimmed around this length; entries are also deleted once answered. */
 const STREAM_MAXLEN = 100_000;
@@ -100,12 +100,21 @@ export class RedisStreamsClient extends GitforgeClientProxy {
 
   async directoryEpoch(): Promise<string | null> {
     await this.connect();
-    return this.pub!.get(directoryEpochKey(this.namespace));
+    const [epoch, writes] = await this.pub!.mget(directoryEpochKey(this.namespace), directoryWritesKey(this.namespace));
+    return directoryVersion(epoch, writes);
   }
 
-  async bumpDirectoryEpoch(): Promise<void> {
+  async directoryWriteStarts(): Promise<void> {
     await this.connect();
-    await this.pub!.set(directoryEpochKey(this.namespace), randomUUID());
+    const writes = directoryWritesKey(this.namespace);
+    const results = await this.pub!.multi().incr(writes).pexpire(writes, DIRECTORY_WRITES_TTL_MS).set(directoryEpochKey(this.namespace), randomUUID()).exec();
+    const failed = results?.find(([err]) => err)?.[0];
+    if (!results || failed) throw failed ?? new Error('the directory write could not be announced');
+  }
+
+  async directoryWriteEnds(): Promise<void> {
+    await this.connect();
+    await this.pub!.eval(DIRECTORY_WRITE_ENDS, 2, directoryWritesKey(this.namespace), directoryEpochKey(this.namespace), randomUUID());
   }
 
   private onReply(message: string): void {

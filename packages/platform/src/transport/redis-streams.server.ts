@@ -5,7 +5,7 @@ import type { ServiceName } from '@gitforge/contracts';
 import { createLogger } from '../logging/logger.js';
 import { isRedisOutage, RedisErrorLog } from '../logging/redis-errors.js';
 import { invokeHandler } from './invoke.js';
-import { CONSUMER_GROUP, directoryEpochKey, livenessKey, parseEntry, requestStream } from './streams.js';
+import { CONSUMER_GROUP, directoryEpochKey, directoryVersion, directoryWritesKey, livenessKey, parseEntry, requestStream } from './streams.js';
 
 export interface RedisStreamsServerOptions {
   url: string;
@@ -59,6 +59,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private readonly consumer: string;
   private readonly alive: string;
   private readonly epochKey: string;
+  private readonly writesKey: string;
   private readonly livenessTtlMs: number;
   /** Since when our liveness key has been refreshed without a failure (0: the last refresh failed). */
   private liveSince = 0;
@@ -78,6 +79,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.consumer = options.consumer ?? `${hostname()}-${process.pid}`;
     this.alive = livenessKey(options.namespace, options.service, this.consumer);
     this.epochKey = directoryEpochKey(options.namespace);
+    this.writesKey = directoryWritesKey(options.namespace);
     this.livenessTtlMs = options.livenessTtlMs ?? 3000;
   }
 
@@ -136,11 +138,11 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
           (await reader
             .pipeline()
             .xreadgroup('GROUP', CONSUMER_GROUP, this.consumer, 'COUNT', free, 'BLOCK', this.options.blockMs ?? 2000, 'STREAMS', this.stream, '>')
-            .get(this.epochKey)
+            .mget(this.epochKey, this.writesKey)
             .exec()) ?? [];
         if (!read || read[0]) throw read?.[0] ?? new Error('XREADGROUP got no answer');
         // A failed read of the version leaves it unknown to the requests (read afresh where needed).
-        const directoryEpoch = epoch && !epoch[0] ? (epoch[1] as string | null) : undefined;
+        const directoryEpoch = epoch && !epoch[0] ? directoryVersion(...(epoch[1] as [string | null, string | null])) : undefined;
         for (const [id, fields] of (read[1] as Array<[string, StreamEntry[]]> | null)?.[0]?.[1] ?? []) this.dispatch(id, fields, directoryEpoch);
       } catch (err) {
         if (!this.running) break;

@@ -60,16 +60,12 @@ export class RpcClient implements OnApplicationShutdown {
   /**
    * The directory's version for a read the caller may answer from what it kept (see
    * DirectoryClient): the one the transport read with this request while no other service has been
-   * called since, otherwise the current one. Null when unknown.
+   * called since, otherwise the current one. Null when unknown or while the directory is being
+   * written.
    */
   async directoryEpoch(): Promise<string | null> {
     const known = RequestContexts.current()?.directoryEpoch;
     return known !== undefined ? known : this.proxy.directoryEpoch();
-  }
-
-  /** A new version of the directory (org-service, once a write of its own has committed). */
-  bumpDirectoryEpoch(): Promise<void> {
-    return this.proxy.bumpDirectoryEpoch();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -8,11 +8,36 @@ export const livenessKey = (namespace: string, service: ServiceName, consumer: s
   `${namespace}:alive:${service}:${consumer}`;
 export const replyChannel = (namespace: string, clientId: string): string => `${namespace}:reply:${clientId}`;
 /**
- * The directory's version (see `DirectoryClient`): a random token org-service replaces after every
- * write it commits. Random rather than counted, so a Redis that lost the key and starts again can
- * never bring back a value an old cached answer carries.
+ * The directory's version (see `DirectoryClient`): a random token org-service replaces when each
+ * of its writes starts and again when it ends, beside a count of its writes under way (which
+ * expires a while after the last one started, should a writer die before it ends). Random
+ * rather than counted, so that a Redis started afresh without the key never hands out a value a
+ * kept answer carries (one restored from its append-only file may bring back the value of a
+ * second earlier: DirectoryClient keeps answers 5 s at most for that).
  */
 export const directoryEpochKey = (namespace: string): string => `${namespace}:directory:epoch`;
+export const directoryWritesKey = (namespace: string): string => `${namespace}:directory:writes`;
+/** How long a count of writes under way outlives the last write that started (a writer that died never ends its own). */
+export const DIRECTORY_WRITES_TTL_MS = 60_000;
+
+/**
+ * The version a directory read may reuse answers under, from the values of the version and the
+ * writes-under-way keys (as MGET answers them): null when unknown, or while a write is under way
+ * (what is read then may be about to change, so nothing read may be kept either).
+ */
+export function directoryVersion(epoch: string | null | undefined, writes: string | null | undefined): string | null {
+  return epoch && !(Number(writes) > 0) ? epoch : null;
+}
+
+/**
+ * Ends a write: one fewer under way (the key goes at zero, so a count that expired meanwhile never
+ * turns negative), and a new version.
+ */
+export const DIRECTORY_WRITE_ENDS = `
+local n = redis.call('DECR', KEYS[1])
+if n <= 0 then redis.call('DEL', KEYS[1]) end
+redis.call('SET', KEYS[2], ARGV[1])
+return n`;
 
 /** Fields of a request entry in the stream. */
 export interface RequestEntry {
