@@ -11,11 +11,15 @@ const MAX_ENTRIES = 10_000;
 /**
  * Turns a request's credentials into an AuthResult by asking org-service, remembering verified
  * credentials for GITFORGE_AUTH_CACHE_TTL_MS under a SHA-256 of them (never the secret itself).
- * Failures are not cached.
+ * Failures are not cached. Requests that bring the same credentials while they are being verified
+ * wait for that one verification: a password is checked with a deliberately slow hash, and 16
+ * clients of one account whose entry had just expired started 16 of them at once (a third of a
+ * core, every few seconds, in `npm run bench writes`).
  */
 @Injectable()
 export class Authenticator {
   private readonly cache = new Map<string, { result: AuthResult; expires: number }>();
+  private readonly verifying = new Map<string, Promise<AuthResult>>();
 
   constructor(
     private readonly rpc: RpcClient,
@@ -40,11 +44,21 @@ export class Authenticator {
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && hit.expires > now) return hit.result;
+    let pending = this.verifying.get(key);
+    if (!pending) {
+      pending = this.verify(key, body).finally(() => this.verifying.delete(key));
+      this.verifying.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async verify(key: string, body: AuthenticateRequest): Promise<AuthResult> {
     const result = await this.rpc.call<AuthResult, Record<string, string>, AuthenticateRequest>(AuthPatterns.authenticate, {
       actor: null,
       body,
     });
     if (this.config.GITFORGE_AUTH_CACHE_TTL_MS > 0) {
+      const now = Date.now();
       if (this.cache.size >= MAX_ENTRIES) {
         for (const [k, v] of this.cache) if (v.expires <= now || this.cache.size >= MAX_ENTRIES) this.cache.delete(k);
       }
