@@ -190,6 +190,10 @@ export class SmartHttpHandler {
     if (socket.destroyed) return;
 
     const child = this.git.spawnService(repoId, 'upload-pack', { env, stdout: socket });
+    // Handing the socket to git stops this process reading it, and a client that goes away then
+    // shows only when git next writes, which can be seconds away (deflating a large blob). Read on:
+    // nothing more is due on this connection, so the gateway's close shows here at once.
+    socket.resume();
     const stderr = collect(child.stderr!);
     const exited = exitOf(child);
     // git stops reading a body it cannot use, and answers anyway.
@@ -218,8 +222,7 @@ export class SmartHttpHandler {
         lastActivity = Date.now();
       } else if (Date.now() - lastActivity > idleMs) abort('idle');
     }, Math.max(250, Math.floor(idleMs / 4)));
-    // The socket, handed to git, is no longer read here: a client that goes away shows as git's
-    // failed write (the gateway resets this hop), or else at the idle timeout. This covers the rest.
+    // The gateway closing this hop (its client went away) closes the socket, read above.
     res.on('close', () => {
       if (!res.writableFinished) abort('client went away');
     });
