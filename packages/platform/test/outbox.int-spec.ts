@@ -182,6 +182,8 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     await db.transaction(async (m) => expect(await db.findOneBy(OutboxEventEntity, { eventId: 'lookup-1' }, m)).toEqual(viaOrm));
     await expect(db.findOneBy(OutboxEventEntity, { eventId: 'missing' })).resolves.toBeNull();
     await expect(db.findOneBy(WidgetEntity, { name: 'evented', id: -1 })).resolves.toBeNull();
+    // A boolean where the column takes none binds as the ORM binds it, not as a driver error.
+    await expect(db.findOneBy(WidgetEntity, { name: true as never })).resolves.toBeNull();
   });
 
   it('should relay committed events to every consumer queue once, and keep them while the queue is down', async () => {

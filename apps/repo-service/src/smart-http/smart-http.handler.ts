@@ -222,7 +222,10 @@ export class SmartHttpHandler {
         lastActivity = Date.now();
       } else if (Date.now() - lastActivity > idleMs) abort('idle');
     }, Math.max(250, Math.floor(idleMs / 4)));
-    // The gateway closing this hop (its client went away) closes the socket, read above.
+    // The gateway closing this hop (its client went away) closes the socket, read above. Its
+    // end comes first: Node would answer it with an orderly end of the socket git writes to, and
+    // a pack cut off that way would look complete; a reset says it is not.
+    socket.prependListener('end', () => abort('client went away'));
     res.on('close', () => {
       if (!res.writableFinished) abort('client went away');
     });

@@ -189,7 +189,8 @@ export class Database {
       lookup.statement = statement;
       lookup.hydration = statement.columns().map((c) => byName.get(c.name));
     }
-    const row = lookup.statement.get(...params) as unknown[] | undefined;
+    // better-sqlite3 binds no booleans (TypeORM's runner turns them into 1 and 0 before it binds).
+    const row = lookup.statement.get(...params.map((p) => (typeof p === 'boolean' ? Number(p) : p))) as unknown[] | undefined;
     if (!row) return null;
     const hydrated = meta.create() as unknown as Record<string, unknown>;
     for (let i = 0; i < row.length; i++) {

@@ -38,7 +38,7 @@ function randomValue(next: () => number, depth: number): unknown {
     default: {
       if (pick === 9) return Array.from({ length: Math.floor(next() * 5) }, () => randomValue(next, depth + 1));
       if (pick === 10) return new Entity(Math.floor(next() * 100), new Date(0));
-      if (pick === 11) return { toJSON: () => ({ replaced: true }) };
+      if (pick === 11) return next() < 0.5 ? { toJSON: () => ({ replaced: true }) } : { toJSON: () => undefined };
       const out: Record<string, unknown> = {};
       for (let i = Math.floor(next() * 6); i > 0; i--) out[['a', 'b', '10', '2', 'x y', 'z'][Math.floor(next() * 6)]!] = randomValue(next, depth + 1);
       return out;
@@ -60,7 +60,7 @@ describe(jsonCopy.name, () => {
       const next = seeded(seed);
       const value = { root: randomValue(next, 0), list: [randomValue(next, 1), randomValue(next, 1)] };
       const copied = jsonCopy(value);
-      expect(copied).toEqual(viaText(value));
+      expect(copied).toStrictEqual(viaText(value));
       expect(JSON.stringify(copied)).toBe(JSON.stringify(value));
     }
   });
@@ -70,6 +70,16 @@ describe(jsonCopy.name, () => {
     const copied = jsonCopy({ zero: -0, list: [1, , Number.NaN, undefined] });
     expect(Object.is(copied.zero, 0)).toBe(true);
     expect(copied.list).toEqual([1, null, null, null]);
+  });
+
+  it('should judge what a toJSON answers as JSON does: left out of an object, null in an array', () => {
+    const gone = { toJSON: () => undefined };
+    const fn = Object.assign(() => 1, { toJSON: () => 'from a function' });
+    const value = { gone, fn, list: [gone, fn], kept: 1 };
+    const copied = jsonCopy(value);
+    expect(copied).toStrictEqual(viaText(value));
+    expect(Object.keys(copied)).toEqual(['fn', 'list', 'kept']);
+    expect(copied.list).toEqual([null, 'from a function']);
   });
 
   it('should keep a __proto__ key as an own property, never as the copy’s prototype', () => {

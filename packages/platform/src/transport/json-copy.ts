@@ -24,6 +24,7 @@ export function jsonCopy<T>(value: T): T {
 
 function copy(v: unknown, depth: number): unknown {
   if (v === null) return null;
+  if (v === undefined) return undefined;
   switch (typeof v) {
     case 'string':
     case 'boolean':
@@ -38,7 +39,10 @@ function copy(v: unknown, depth: number): unknown {
   if (depth >= MAX_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') return viaJson(v);
   if (Array.isArray(v)) {
     const out: unknown[] = new Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = omitted(v[i]) ? null : copy(v[i], depth + 1);
+    for (let i = 0; i < v.length; i++) {
+      const item = copy(v[i], depth + 1);
+      out[i] = omitted(item) ? null : item;
+    }
     return out;
   }
   const proto = Object.getPrototypeOf(v) as object | null;
@@ -46,10 +50,11 @@ function copy(v: unknown, depth: number): unknown {
   const out: Record<string, unknown> = {};
   for (const key in v) {
     if (!hasOwn.call(v, key)) continue;
-    const item = (v as Record<string, unknown>)[key];
+    // Judged after the copy, as JSON judges what a `toJSON` answered.
+    const item = copy((v as Record<string, unknown>)[key], depth + 1);
     if (omitted(item)) continue;
-    if (key === '__proto__') Object.defineProperty(out, key, { value: copy(item, depth + 1), enumerable: true, writable: true, configurable: true });
-    else out[key] = copy(item, depth + 1);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else out[key] = item;
   }
   return out;
 }
