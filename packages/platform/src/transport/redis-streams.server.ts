@@ -5,7 +5,7 @@ import type { ServiceName } from '@gitforge/contracts';
 import { createLogger } from '../logging/logger.js';
 import { isRedisOutage, RedisErrorLog } from '../logging/redis-errors.js';
 import { invokeHandler } from './invoke.js';
-import { CONSUMER_GROUP, directoryEpochKey, directoryVersion, directoryWritesKey, livenessKey, parseEntry, requestStream } from './streams.js';
+import { CONSUMER_GROUP, directoryEpochKey, directoryVersion, directoryWritesKey, gatherWrites, livenessKey, parseEntry, requestStream } from './streams.js';
 
 export interface RedisStreamsServerOptions {
   url: string;
@@ -177,6 +177,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         data = undefined;
       }
       const reply = await invokeHandler(this, entry.id, entry.pattern, data, directoryEpoch);
+      // Replies that finish in the same turn go out in one write.
+      gatherWrites(this.writer);
       // The reply, then the ack and the entry's removal, in one write: Redis runs one
       // connection's commands in order, so the entry is never acknowledged unanswered.
       await Promise.all([this.writer!.publish(entry.replyTo, JSON.stringify(reply)), this.settle(entryId)]);

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { ServiceName } from '@gitforge/contracts';
 
 /** Redis keys of the transport. One request stream and one consumer group per service. */
@@ -65,4 +66,25 @@ export function parseEntry(fields: string[]): RequestEntry | undefined {
 
 export function entryFields(entry: RequestEntry): string[] {
   return ['id', entry.id, 'p', entry.pattern, 'd', entry.data, 'r', entry.replyTo, 'dl', String(entry.deadline)];
+}
+
+/** Connections whose writes are held until the end of this turn of the event loop. */
+const gathering = new WeakSet<object>();
+
+/**
+ * Holds a Redis connection's writes until the end of this turn of the event loop, so that the
+ * commands a burst of requests sends in one turn (requests, replies, acknowledgements) reach
+ * Redis in one write: one system call and one wakeup of Redis, not one each. Nothing waits
+ * longer than the turn (the writes go out in its check phase), and each command stays its own,
+ * failing at once as before when Redis is unreachable.
+ */
+export function gatherWrites(redis: { stream?: Writable } | undefined): void {
+  const stream = redis?.stream;
+  if (!stream || gathering.has(stream) || stream.writableCorked > 0) return;
+  gathering.add(stream);
+  stream.cork();
+  setImmediate(() => {
+    gathering.delete(stream);
+    stream.uncork();
+  });
 }
