@@ -7,7 +7,7 @@ import { createLogger } from '../logging/logger.js';
 import { RedisErrorLog } from '../logging/redis-errors.js';
 import { GitforgeClientProxy, timeoutPayload } from './gitforge-client.js';
 import type { RpcReply } from './invoke.js';
-import { DIRECTORY_WRITE_ENDS, gatherWrites, DIRECTORY_WRITES_TTL_MS, directoryEpochKey, directoryVersion, directoryWritesKey, entryFields, replyChannel, requestStream } from './streams.js';
+import { DIRECTORY_WRITE_ENDS, DIRECTORY_WRITES_TTL_MS, directoryEpochKey, directoryVersion, directoryWritesKey, entryFields, gatherWrites, replyChannel, requestStream } from './streams.js';
 
 /** Streams are trimmed around this length; entries are also deleted once answered. */
 const STREAM_MAXLEN = 100_000;
