@@ -184,6 +184,10 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     await expect(db.findOneBy(WidgetEntity, { name: 'evented', id: -1 })).resolves.toBeNull();
     // A boolean where the column takes none binds as the ORM binds it, not as a driver error.
     await expect(db.findOneBy(WidgetEntity, { name: true as never })).resolves.toBeNull();
+    // A data source opened afresh answers through its new connection, not a statement of the closed one.
+    await db.dataSource.destroy();
+    await db.dataSource.initialize();
+    await expect(db.findOneBy(OutboxEventEntity, { eventId: 'lookup-1' })).resolves.toEqual(viaOrm);
   });
 
   it('should relay committed events to every consumer queue once, and keep them while the queue is down', async () => {

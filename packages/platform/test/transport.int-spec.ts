@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { ContractError, definePatterns, type RpcRequest } from '@gitforge/contracts';
 import {
   CONSUMER_GROUP,
+  directoryWritesKey,
   ensureGroup,
   InProcessClient,
   InProcessServer,
@@ -167,9 +168,9 @@ describe('Redis Streams transport', () => {
     await proxy.directoryWriteStarts();
     const raw = new Redis(testRedisUrl());
     try {
-      await raw.del(`${namespace}:directory:writes`);
+      await raw.del(directoryWritesKey(namespace));
       await proxy.directoryWriteEnds();
-      expect(await raw.get(`${namespace}:directory:writes`)).toBeNull();
+      expect(await raw.get(directoryWritesKey(namespace))).toBeNull();
       await proxy.directoryWriteStarts();
       expect(await proxy.directoryEpoch()).toBeNull();
       await proxy.directoryWriteEnds();

@@ -27,12 +27,15 @@ export interface TransactionOptions {
   bookkeeping?: boolean;
 }
 
-/** A {@link Database.findOneBy} query: its columns and SQL, and on SQLite its prepared statement and each result column's metadata. */
+/**
+ * A {@link Database.findOneBy} query: its columns and SQL, and on SQLite its statement as prepared
+ * on `connection` (prepared again on another: a data source initialised afresh) with each result
+ * column's metadata.
+ */
 interface Lookup {
   columns: ColumnMetadata[];
   sql: string;
-  statement?: Statement;
-  hydration?: Array<ColumnMetadata | undefined>;
+  prepared?: { connection: SqliteConnection; statement: Statement; hydration: Array<ColumnMetadata | undefined> };
 }
 
 /**
@@ -183,18 +186,19 @@ export class Database {
       const { rows } = await (driver as unknown as { master: Pool }).master.query(lookup.sql, params);
       return rows[0] ? this.hydrate<T>(meta, rows[0] as Record<string, unknown>) : null;
     }
-    if (!lookup.statement) {
-      const statement = (driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection.prepare(lookup.sql).raw(true);
+    const connection = (driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    if (lookup.prepared?.connection !== connection) {
+      const statement = connection.prepare(lookup.sql).raw(true);
       const byName = new Map(meta.columns.map((c) => [c.databaseName, c]));
-      lookup.statement = statement;
-      lookup.hydration = statement.columns().map((c) => byName.get(c.name));
+      lookup.prepared = { connection, statement, hydration: statement.columns().map((c) => byName.get(c.name)) };
     }
+    const { statement, hydration } = lookup.prepared;
     // better-sqlite3 binds no booleans (TypeORM's runner turns them into 1 and 0 before it binds).
-    const row = lookup.statement.get(...params.map((p) => (typeof p === 'boolean' ? Number(p) : p))) as unknown[] | undefined;
+    const row = statement.get(...params.map((p) => (typeof p === 'boolean' ? Number(p) : p))) as unknown[] | undefined;
     if (!row) return null;
     const hydrated = meta.create() as unknown as Record<string, unknown>;
     for (let i = 0; i < row.length; i++) {
-      const column = lookup.hydration![i];
+      const column = hydration[i];
       if (column) hydrated[column.propertyName] = driver.prepareHydratedValue(row[i], column);
     }
     return hydrated as T;

@@ -4,6 +4,7 @@ import { serviceOfPattern, type ServiceName } from '@gitforge/contracts';
 import { GitforgeClientProxy, timeoutPayload } from './gitforge-client.js';
 import { invokeHandler, type RpcReply } from './invoke.js';
 import { jsonCopy } from './json-copy.js';
+import { directoryVersion } from './streams.js';
 
 /** The services listening in this process (embedded layout). */
 const listening = new Map<ServiceName, InProcessServer>();
@@ -44,7 +45,7 @@ export class InProcessClient extends GitforgeClientProxy {
   close(): void {}
 
   directoryEpoch(): Promise<string | null> {
-    return Promise.resolve(directory.writes > 0 ? null : String(directory.epoch));
+    return Promise.resolve(directoryVersion(String(directory.epoch), String(directory.writes)));
   }
 
   directoryWriteStarts(): Promise<void> {
