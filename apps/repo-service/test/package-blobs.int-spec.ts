@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { forbidden } from '@gitforge/contracts';
 import { createServiceDataSource, Database, FsBlobStore, loadConfig, openServiceDatabase, PlatformConfig } from '@gitforge/platform';
 import { createTestDatabase, expectEventually, type TestDatabase } from '@gitforge/platform/testing';
 import { RepoServiceEntities, RepoServiceMigrations } from '../src/entities.js';
-import { PackageBlobs } from '../src/packages/package-blobs.js';
+import { PackageBlobs, type HeldBlob } from '../src/packages/package-blobs.js';
 import { PackageBlobEntity, packageBlobKey, PackageEntity, PackageFileEntity, PackageVersionEntity } from '../src/packages/package.entities.js';
 
 /** Every file under `dir`, the store's temporary directory included. */
@@ -19,9 +20,10 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
- * Package blobs on a real database and a real file store: identical bytes are stored once, a
- * refused upload leaves nothing, the last file's deletion drops its blob, and cleanup_packages'
- * sweep drops blobs no file points at once they are older than its grace period.
+ * Package blobs on a real database and a real file store: identical bytes are stored once, an
+ * upload refused (too large, failed checks, a failed transaction) leaves nothing, the last file's
+ * deletion drops its blob, and cleanup_packages' sweep drops blobs no file points at once they
+ * are older than its grace period.
  */
 describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) => {
   let pgdb: TestDatabase | undefined;
@@ -62,29 +64,76 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
     return db.manager.save(db.manager.create(PackageFileEntity, { versionId: version.id, blobId, name: 'f', lowerName: 'f', createdAt: now }));
   }
 
+  /** Stages `chunks` with checks that pass, and holds them in a transaction of their own: a blob row no file points at yet. */
+  async function keep(chunks: Buffer[]): Promise<HeldBlob> {
+    const { staged } = await blobs.stage(Readable.from(chunks), 1024, async () => undefined);
+    const held = await db.transaction((m) => blobs.hold(m, staged));
+    await blobs.settle(staged, held);
+    return held;
+  }
+
+  /** Bytes under their final keys (not in the store's temporary directory). */
+  const committed = (): string[] => stored().filter((p) => !p.startsWith('.blob-tmp'));
+
   it('should store identical bytes once and compute every digest', async () => {
     const before = stored().length;
-    const first = await blobs.store(Readable.from([Buffer.from('same '), Buffer.from('bytes')]), 1024);
-    const second = await blobs.store(Readable.from([Buffer.from('same bytes')]), 1024);
+    const first = await keep([Buffer.from('same '), Buffer.from('bytes')]);
+    const second = await keep([Buffer.from('same bytes')]);
     expect(first.created).toBe(true);
     expect(second).toEqual({ blob: expect.objectContaining({ id: first.blob.id }), created: false });
     const digest = (algo: string): string => createHash(algo).update('same bytes').digest('hex');
     expect(first.blob).toMatchObject({ size: 10, md5: digest('md5'), sha1: digest('sha1'), sha256: digest('sha256'), sha512: digest('sha512') });
     expect(stored()).toHaveLength(before + 1);
-    await blobs.forget(first);
+    await blobs.drop(await db.transaction((m) => blobs.releaseUnreferenced(m, [first.blob.id])));
     expect(stored()).toHaveLength(before);
   });
 
   it('should refuse bytes past the limit (413) and keep nothing of them', async () => {
     const before = stored().length;
     const rows = await db.manager.count(PackageBlobEntity);
-    await expect(blobs.store(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), 1000)).rejects.toMatchObject({ code: 'payload_too_large' });
+    await expect(blobs.stage(Readable.from([Buffer.alloc(600), Buffer.alloc(600)]), 1000, async () => 'checked')).rejects.toMatchObject({ code: 'payload_too_large' });
+    expect(stored()).toHaveLength(before);
+    expect(await db.manager.count(PackageBlobEntity)).toBe(rows);
+  });
+
+  it('should stop an upload whose checks fail, answer their error and keep nothing of it', async () => {
+    const before = stored().length;
+    // Checks that fail while the bytes still stream: the source goes no further into the store, and is drained.
+    const slow = new PassThrough();
+    slow.write(Buffer.alloc(100));
+    const refused = blobs.stage(slow, 1 << 20, async () => {
+      throw forbidden('not yours');
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'permission_denied', message: 'not yours' });
+    expect(slow.readableFlowing).toBe(true);
+    slow.end(Buffer.alloc(100));
+    expect(stored()).toHaveLength(before);
+    // Checks that fail once the bytes are all under their key: the bytes go.
+    const late = blobs.stage(Readable.from([Buffer.from(`checked late ${engine}`)]), 1024, async () => {
+      await expectEventually(async () => expect(committed()).toHaveLength(before + 1));
+      throw forbidden('too late');
+    });
+    await expect(late).rejects.toMatchObject({ message: 'too late' });
+    expect(stored()).toHaveLength(before);
+  });
+
+  it('should leave no bytes and no row when the transaction holding new bytes fails', async () => {
+    const before = stored().length;
+    const rows = await db.manager.count(PackageBlobEntity);
+    const { checked, staged } = await blobs.stage(Readable.from([Buffer.from(`rolled back ${engine}`)]), 1024, async () => 'checked');
+    expect(checked).toBe('checked');
+    const failed = db.transaction(async (m) => {
+      expect((await blobs.hold(m, staged)).created).toBe(true);
+      throw new Error('the file row could not be written');
+    });
+    await expect(failed).rejects.toThrow('the file row could not be written');
+    await blobs.settle(staged, null);
     expect(stored()).toHaveLength(before);
     expect(await db.manager.count(PackageBlobEntity)).toBe(rows);
   });
 
   it('should drop a blob with the last file pointing at it, not before', async () => {
-    const held = await blobs.store(Readable.from([Buffer.from(`shared ${engine}`)]), 1024);
+    const held = await keep([Buffer.from(`shared ${engine}`)]);
     const a = await fileFor(held.blob.id, `a-${engine}`);
     const b = await fileFor(held.blob.id, `b-${engine}`);
     const before = stored().length;
@@ -106,7 +155,7 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
   // Two replicas on PostgreSQL (SQLite serialises transactions): an upload sharing a stored blob
   // and the deletion of that blob's last other file, their transactions overlapping.
   (engine === 'postgres' ? it : it.skip)('should keep a shared blob that a parallel upload points a new file at while its last other file is deleted', async () => {
-    const held = await blobs.store(Readable.from([Buffer.from('raced bytes')]), 1024);
+    const held = await keep([Buffer.from('raced bytes')]);
     const old = await fileFor(held.blob.id, 'raced-old');
     const fresh = await fileFor(held.blob.id, 'raced-new-holder');
     await db.manager.delete(PackageFileEntity, { id: fresh.id });
@@ -114,12 +163,15 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
     const uploadMayCommit = new Promise<void>((resolve) => (releaseUpload = resolve));
     let uploadInserted!: () => void;
     const inserted = new Promise<void>((resolve) => (uploadInserted = resolve));
-    // The upload: checks its blob is there and inserts its file, then waits before committing.
+    // An upload of the same bytes: holds the stored blob and inserts its file, then waits before committing.
+    const { staged } = await blobs.stage(Readable.from([Buffer.from('raced bytes')]), 1024, async () => undefined);
     const upload = db.transaction(async (m) => {
-      await blobs.stillThere(m, held.blob.id);
-      await m.insert(PackageFileEntity, { versionId: fresh.versionId, blobId: held.blob.id, name: 'g', lowerName: 'g', createdAt: new Date() });
+      const again = await blobs.hold(m, staged);
+      expect(again).toEqual({ blob: expect.objectContaining({ id: held.blob.id }), created: false });
+      await m.insert(PackageFileEntity, { versionId: fresh.versionId, blobId: again.blob.id, name: 'g', lowerName: 'g', createdAt: new Date() });
       uploadInserted();
       await uploadMayCommit;
+      return again;
     });
     await inserted;
     // The deletion of the other file runs meanwhile; it may wait for the upload, which then commits.
@@ -138,17 +190,19 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
       if (waiting[0]!.n === 0 && !deletionDone) throw new Error('the deletion is neither waiting nor done');
     });
     releaseUpload();
-    await upload;
+    await blobs.settle(staged, await upload);
     const keys = await deletion;
     await blobs.drop(keys);
     expect(keys).toEqual([]);
     expect(await db.findOneBy(PackageBlobEntity, { id: held.blob.id })).not.toBeNull();
-    expect(await store.open(packageBlobKey(held.blob.uuid))).not.toBeNull();
+    const bytes = await store.open(packageBlobKey(held.blob.uuid));
+    expect(bytes).not.toBeNull();
+    bytes?.destroy();
   });
 
   it('should sweep blobs no file points at once they are older than the grace period (cleanup_packages)', async () => {
-    const orphan = await blobs.store(Readable.from([Buffer.from(`orphan ${engine}`)]), 1024);
-    const kept = await blobs.store(Readable.from([Buffer.from(`kept ${engine}`)]), 1024);
+    const orphan = await keep([Buffer.from(`orphan ${engine}`)]);
+    const kept = await keep([Buffer.from(`kept ${engine}`)]);
     await fileFor(kept.blob.id, `kept-${engine}`);
     expect(await blobs.sweep(60 * 60 * 1000)).toBe(0);
     await db.manager.update(PackageBlobEntity, { id: orphan.blob.id }, { createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000) });

@@ -3,22 +3,34 @@ import { PassThrough, type Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { ContractError } from '@gitforge/contracts';
-import { BlobStore, BlobTooLargeError, createLogger, Database, isUniqueViolation } from '@gitforge/platform';
+import { BlobStore, BlobTooLargeError, createLogger, Database } from '@gitforge/platform';
 import { PackageBlobEntity, packageBlobKey, PackageFileEntity } from './package.entities.js';
 
 const log = createLogger('package-blobs');
 
-/** A blob a new file can point at; `created` when this upload stored its bytes. */
+/** Bytes streamed into a fresh key, with their digests, that no blob row points at yet. */
+export interface StagedBytes {
+  uuid: string;
+  size: number;
+  sha256: string;
+  md5: string;
+  sha1: string;
+  sha512: string;
+}
+
+/** The blob a new file points at: one already stored with the same bytes, or a row made for the staged ones (`created`). */
 export interface HeldBlob {
   blob: PackageBlobEntity;
   created: boolean;
 }
 
 /**
- * Package bytes in the one BlobStore, content-addressed: a file is streamed into a fresh key
- * while its digests are computed, and when a blob with the same sha256 is already stored the new
- * copy goes again and the stored one is shared (Gitea's package_blob). A blob lives while files
- * point at it: the last file's deletion drops it, and `sweep` (cleanup_packages) drops any left.
+ * Package bytes in the one BlobStore, content-addressed (Gitea's package_blob): a file is
+ * streamed into a fresh key while its digests are computed (`stage`), and the transaction that
+ * adds the file takes the stored blob with the same sha256 or makes a row for the staged bytes
+ * (`hold`); afterwards the staged bytes go unless they became the blob (`settle`). A blob lives
+ * while files point at it: the last file's deletion drops it, and `sweep` (cleanup_packages)
+ * drops any left.
  */
 @Injectable()
 export class PackageBlobs {
@@ -27,56 +39,69 @@ export class PackageBlobs {
     private readonly blobs: BlobStore,
   ) {}
 
-  /** Stores `source` (refused past `maxBytes`: 413, nothing left behind) and answers the blob to point at. */
-  async store(source: Readable, maxBytes: number): Promise<HeldBlob> {
+  /**
+   * Streams `source` into a fresh key (refused past `maxBytes`: 413) while `checks` run, so that
+   * the bytes do not wait for the caller's queries. A failed check stops the upload and answers
+   * its error; whatever failed, nothing is left behind.
+   */
+  async stage<T>(source: Readable, maxBytes: number, checks: () => Promise<T>): Promise<{ checked: T; staged: StagedBytes }> {
     const uuid = randomUUID();
     const key = packageBlobKey(uuid);
     // Piped, not handed over: a refused upload must not destroy the request it still answers.
     const upload = new PassThrough();
     source.on('error', (err) => upload.destroy(err));
     source.pipe(upload);
-    let stored;
+    // A package file shows these digests besides the sha256.
+    const storing = this.blobs.put(key, upload, { maxBytes, digests: ['md5', 'sha1', 'sha512'] });
+    // Read below, after the checks: a failure meanwhile is not an unhandled rejection.
+    storing.catch(() => undefined);
+    let checked: T;
     try {
-      // A PackageFile shows these digests besides the sha256.
-      stored = await this.blobs.put(key, upload, { maxBytes, digests: ['md5', 'sha1', 'sha512'] });
+      checked = await checks();
+    } catch (err) {
+      source.unpipe(upload);
+      upload.destroy();
+      source.resume();
+      await storing.then(
+        () => this.drop([key]),
+        () => undefined,
+      );
+      throw err;
+    }
+    try {
+      const stored = await storing;
+      return { checked, staged: { uuid, size: stored.size, sha256: stored.sha256, md5: stored.digests.md5!, sha1: stored.digests.sha1!, sha512: stored.digests.sha512! } };
     } catch (err) {
       source.resume();
       if (err instanceof BlobTooLargeError) throw new ContractError('payload_too_large', `file exceeds the limit of ${maxBytes} bytes`);
       throw err;
     }
-    const existing = await this.db.findOneBy(PackageBlobEntity, { sha256: stored.sha256 });
-    if (existing) {
-      await this.blobs.delete(key);
-      return { blob: existing, created: false };
-    }
-    try {
-      const row = this.db.manager.create(PackageBlobEntity, { uuid, sha256: stored.sha256, size: stored.size, md5: stored.digests.md5, sha1: stored.digests.sha1, sha512: stored.digests.sha512, createdAt: new Date() });
-      return { blob: await this.db.manager.save(row), created: true };
-    } catch (err) {
-      await this.blobs.delete(key);
-      // The same bytes were stored by a parallel upload a moment ago: share its blob.
-      if (isUniqueViolation(err)) {
-        const winner = await this.db.findOneBy(PackageBlobEntity, { sha256: stored.sha256 });
-        if (winner) return { blob: winner, created: false };
-      }
-      throw err;
-    }
   }
 
   /**
-   * The blob `id` still exists inside `m`'s transaction (a parallel deletion may have dropped a
-   * shared one). On PostgreSQL the row stays share-locked until the commit, so a parallel
-   * `releaseUnreferenced` waits and then sees the file this transaction points at it.
+   * Inside the transaction that points a new file at the bytes: the stored blob with their
+   * sha256, or a new row for the staged bytes. On PostgreSQL a stored blob stays share-locked
+   * until the commit, so a parallel `releaseUnreferenced` waits and then sees the new file; of
+   * two parallel uploads of the same new bytes, one fails on the unique sha256, to be retried
+   * (it then finds the other's blob).
    */
-  async stillThere(m: EntityManager, id: number): Promise<void> {
-    if (!(await m.findOne(PackageBlobEntity, { where: { id }, ...this.db.sql.rowLock('pessimistic_read') }))) throw new ContractError('conflict', 'the stored file went away during the upload, retry');
+  async hold(m: EntityManager, staged: StagedBytes): Promise<HeldBlob> {
+    const stored = await m.findOne(PackageBlobEntity, { where: { sha256: staged.sha256 }, ...this.db.sql.rowLock('pessimistic_read') });
+    if (stored) return { blob: stored, created: false };
+    const { uuid, size, sha256, md5, sha1, sha512 } = staged;
+    return { blob: await m.save(m.create(PackageBlobEntity, { uuid, size, sha256, md5, sha1, sha512, createdAt: new Date() })), created: true };
+  }
+
+  /** After the transaction: the staged bytes go unless they became the blob (`held` committed and `created`). */
+  async settle(staged: StagedBytes, held: HeldBlob | null): Promise<void> {
+    if (!held?.created) await this.drop([packageBlobKey(staged.uuid)]);
   }
 
   /** Removes the rows of those of `ids` no file points at, inside `m`; answers their keys for `drop` after the commit. */
   async releaseUnreferenced(m: EntityManager, ids: number[]): Promise<string[]> {
     const unique = [...new Set(ids)].sort((a, b) => a - b);
     if (unique.length === 0) return [];
-    // Lock the rows first (PostgreSQL): an upload pointing a new file at one of them (stillThere) commits before the files are counted.
+    // Lock the rows first (PostgreSQL): an upload pointing a new file at one of them (hold) commits before the files are counted.
     if (this.db.sql.locksRows) await m.find(PackageBlobEntity, { where: { id: In(unique) }, order: { id: 'ASC' }, ...this.db.sql.rowLock('pessimistic_write') });
     const used = new Set((await m.find(PackageFileEntity, { where: { blobId: In(unique) }, select: { blobId: true } })).map((f) => f.blobId));
     const free = unique.filter((id) => !used.has(id));
@@ -91,14 +116,7 @@ export class PackageBlobs {
     for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove a package blob'));
   }
 
-  /** Undoes `store` when no file came to point at a blob it created. */
-  async forget(held: HeldBlob): Promise<void> {
-    if (!held.created) return;
-    const keys = await this.db.transaction((m) => this.releaseUnreferenced(m, [held.blob.id]));
-    await this.drop(keys);
-  }
-
-  /** cleanup_packages: blobs no file points at that are older than `olderThanMs` (younger ones may be an upload in flight). */
+  /** cleanup_packages: blobs no file points at that are older than `olderThanMs` (uploads add a blob's row with its file, but rows stored by earlier builds may be left). */
   async sweep(olderThanMs: number): Promise<number> {
     const cutoff = new Date(Date.now() - olderThanMs);
     const orphans = await this.db.manager

@@ -24,7 +24,7 @@ import { RepoServiceConfig } from '../repo.config.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import { PackageAccess, requireWrite, type PackageOwner } from './package-access.js';
-import { PackageBlobs } from './package-blobs.js';
+import { PackageBlobs, type HeldBlob } from './package-blobs.js';
 import { packageBlobKey, PackageEntity, PackageFileEntity, PackageVersionEntity } from './package.entities.js';
 import { toPackage, toPackageFile } from './package.mapper.js';
 import { PackagesRepository, type FileRow, type VersionRow } from './packages.repository.js';
@@ -91,16 +91,19 @@ export class PackagesService {
 
   /**
    * Stores `source` as `req.filename` of the version (creating the package and the version as
-   * needed): the bytes first (size limit while they stream, 413), then the rows and the
-   * `package.created` event in one transaction; a refused or failed upload leaves no file and
-   * no blob behind. A file of that name in the version is 409.
+   * needed): the bytes first, streaming while the quota and the owner's rows are checked (size
+   * limit while they stream, 413), then the rows (the blob's with them) and the `package.created`
+   * event in one transaction; a refused or failed upload leaves no file and no blob behind. A
+   * file of that name in the version is 409.
    */
   async publish(actor: Actor | null, owner: PackageOwner, req: PublishRequest, source: Readable): Promise<VersionRow> {
     const creator = requireWrite(actor, owner);
-    const [, existing, sender] = await Promise.all([this.checkQuota(creator, owner), this.rows.findPackage(owner.owner.owner.id, req.type, req.name), this.people([creator.id])]);
-    const repository = existing ? await this.repositoryOf(null, existing) : null;
-    const held = await this.blobs.store(source, this.config.packageMaxFileBytes);
-    const attempt = (): Promise<VersionRow> =>
+    const { checked, staged } = await this.blobs.stage(source, this.config.packageMaxFileBytes, async () => {
+      const [, existing, sender] = await Promise.all([this.checkQuota(creator, owner), this.rows.findPackage(owner.owner.owner.id, req.type, req.name), this.people([creator.id])]);
+      return { sender: sender.get(creator.id)!, repository: existing ? await this.repositoryOf(null, existing) : null };
+    });
+    const { sender, repository } = checked;
+    const attempt = (): Promise<{ row: VersionRow; held: HeldBlob }> =>
       this.db.transaction(async (m) => {
         const pkg = await this.packageRow(m, owner.owner.owner.id, req);
         let version = await this.rows.findVersion(pkg.id, req.version, m);
@@ -117,30 +120,31 @@ export class PackagesService {
               createdAt: new Date(),
             }),
           );
-        }
-        if (await this.rows.findFile(version.id, req.filename, m)) throw new ContractError('conflict', 'package file already exists');
-        await this.blobs.stillThere(m, held.blob.id);
+        } else if (await this.rows.findFile(version.id, req.filename, m)) throw new ContractError('conflict', 'package file already exists');
+        const held = await this.blobs.hold(m, staged);
         await m.insert(PackageFileEntity, { versionId: version.id, blobId: held.blob.id, name: req.filename, lowerName: req.filename.toLowerCase(), createdAt: new Date() });
         const quota = creator.isAdmin ? null : this.config.packageOwnerQuotaBytes;
         if (quota !== null && (await this.rows.ownerUsage(owner.owner.owner.id, m)) > quota) throw forbidden('package quota exceeded: the owner has used up its total size');
         for (const tag of created ? (req.tags ?? []) : []) await this.rows.setTag(m, pkg.id, tag, version.id);
-        const api = toPackage(pkg, version, owner.owner.ownerUser, sender.get(creator.id)!, repository, this.config.rootUrl);
-        if (created) await this.announce(m, 'created', api, owner, repository, pkg.repoId, sender.get(creator.id)!, creator);
-        return { pkg, version };
+        const api = toPackage(pkg, version, owner.owner.ownerUser, sender, repository, this.config.rootUrl);
+        if (created) await this.announce(m, 'created', api, owner, repository, pkg.repoId, sender, creator);
+        return { row: { pkg, version }, held };
       });
+    let held: HeldBlob | null = null;
     try {
-      try {
-        return await attempt();
-      } catch (err) {
-        // A parallel upload created the package or the version a moment ago (PostgreSQL): once more, on its rows.
+      // A parallel upload created the package, the version or the blob a moment ago (PostgreSQL): once more, on its rows.
+      const done = await attempt().catch((err: unknown) => {
         if (!isUniqueViolation(err)) throw err;
-        return await attempt();
-      }
+        return attempt();
+      });
+      held = done.held;
+      return done.row;
     } catch (err) {
-      await this.blobs.forget(held);
       if (!isUniqueViolation(err)) throw err;
       // A parallel publish of the same version (npm) or file (generic) won the unique index.
       throw req.addToExisting ? new ContractError('conflict', 'package file already exists') : duplicateVersion();
+    } finally {
+      await this.blobs.settle(staged, held);
     }
   }
 
