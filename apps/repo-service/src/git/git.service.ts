@@ -6,6 +6,7 @@ import { Injectable } from '@nestjs/common';
 import { ContractError, isValidRefName } from '@gitforge/contracts';
 import { gitOperationDuration, gitOperations, secondsSince } from '@gitforge/platform';
 import { RepoServiceConfig } from '../repo.config.js';
+import { GitSpawner } from './git-spawner.js';
 import {
   ADOPTION_MARKER,
   isRealDirectory,
@@ -35,11 +36,16 @@ export function measureGit(child: ChildProcess, kind: string, succeeded: (code: 
   const count = (outcome: 'ok' | 'error'): void => {
     if (counted) return;
     counted = true;
-    gitOperations.inc({ kind, outcome });
-    gitOperationDuration.observe({ kind, outcome }, secondsSince(started));
+    countGit(kind, outcome, started);
   };
   child.once('error', () => count('error'));
   child.once('close', (code) => count(succeeded(code) ? 'ok' : 'error'));
+}
+
+/** Counts one ended git process of `kind`, started at `started` (hrtime). */
+function countGit(kind: string, outcome: 'ok' | 'error', started: bigint): void {
+  gitOperations.inc({ kind, outcome });
+  gitOperationDuration.observe({ kind, outcome }, secondsSince(started));
 }
 
 export interface GitResult {
@@ -124,6 +130,8 @@ export class GitService {
   /** git's HOME, where its global config would be. */
   readonly home: string;
   private readonly baseEnv: Record<string, string>;
+
+  private readonly spawner = GitSpawner.shared();
 
   constructor(private readonly config: RepoServiceConfig) {
     this.root = resolve(config.GITFORGE_DATA_DIR, 'repositories');
@@ -286,26 +294,22 @@ export class GitService {
     return this.exec(args, env, options);
   }
 
-  private exec(args: string[], env: Record<string, string>, options: GitRunOptions): Promise<GitResult> {
-    return new Promise((resolvePromise, reject) => {
-      const child = spawn(this.bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-      measureGit(child, gitKind(args), (code) => code === 0 || (code !== null && options.okCodes?.includes(code) === true));
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (b: Buffer) => out.push(b));
-      child.stderr.on('data', (b: Buffer) => err.push(b));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        const stderr = Buffer.concat(err).toString('utf8');
-        if (code === 0 || (code !== null && options.okCodes?.includes(code))) {
-          resolvePromise({ stdout: Buffer.concat(out), stderr, code });
-        } else {
-          reject(new GitError(args, code, stderr));
-        }
-      });
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.input ?? '');
-    });
+  /** A one-shot git run, started by the process's {@link GitSpawner} (not forked from this process). */
+  private async exec(args: string[], env: Record<string, string>, options: GitRunOptions): Promise<GitResult> {
+    const kind = gitKind(args);
+    const started = process.hrtime.bigint();
+    let run;
+    try {
+      run = await this.spawner.run(this.bin, args, env, options.input);
+    } catch (err) {
+      countGit(kind, 'error', started);
+      throw err;
+    }
+    const { code, stdout, stderr } = run;
+    const ok = code === 0 || (code !== null && options.okCodes?.includes(code) === true);
+    countGit(kind, ok ? 'ok' : 'error', started);
+    if (!ok) throw new GitError(args, code, stderr);
+    return { stdout, stderr, code: code! };
   }
 
   /**
