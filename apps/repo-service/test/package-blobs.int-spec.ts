@@ -132,6 +132,52 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
     expect(await db.manager.count(PackageBlobEntity)).toBe(rows);
   });
 
+  it('should keep staged bytes a committed row names, even when the caller saw its transaction fail', async () => {
+    const before = stored().length;
+    const { staged } = await blobs.stage(Readable.from([Buffer.from(`committed anyway ${engine}`)]), 1024, async () => undefined);
+    const held = await db.transaction((m) => blobs.hold(m, staged));
+    // As when the connection went at COMMIT: the caller has no answer, the row is there.
+    await blobs.settle(staged, null);
+    expect(stored()).toHaveLength(before + 1);
+    await blobs.drop(await db.transaction((m) => blobs.releaseUnreferenced(m, [held.blob.id])));
+    expect(stored()).toHaveLength(before);
+  });
+
+  // Two replicas on PostgreSQL (SQLite serialises transactions): both upload the same new bytes.
+  (engine === 'postgres' ? it : it.skip)('should let a parallel upload of the same new bytes take the blob the first one inserts', async () => {
+    const before = stored().length;
+    const bytes = () => Readable.from([Buffer.from('the same new bytes, twice at once')]);
+    const [first, second] = await Promise.all([blobs.stage(bytes(), 1024, async () => undefined), blobs.stage(bytes(), 1024, async () => undefined)]);
+    let commitFirst!: () => void;
+    const firstMayCommit = new Promise<void>((resolve) => (commitFirst = resolve));
+    let firstInserted!: () => void;
+    const inserted = new Promise<void>((resolve) => (firstInserted = resolve));
+    const a = db.transaction(async (m) => {
+      const held = await blobs.hold(m, first.staged);
+      firstInserted();
+      await firstMayCommit;
+      return held;
+    });
+    await inserted;
+    // The second insert waits on the first's uncommitted row, then takes it instead of failing its transaction.
+    const b = db.transaction((m) => blobs.hold(m, second.staged));
+    await expectEventually(async () => {
+      const waiting = (await db.manager.query(
+        'SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()',
+      )) as Array<{ n: number }>;
+      expect(waiting[0]!.n).toBeGreaterThan(0);
+    });
+    commitFirst();
+    const [heldA, heldB] = await Promise.all([a, b]);
+    expect(heldA.created).toBe(true);
+    expect(heldB).toEqual({ blob: expect.objectContaining({ id: heldA.blob.id }), created: false });
+    await blobs.settle(first.staged, heldA);
+    await blobs.settle(second.staged, heldB);
+    expect(stored()).toHaveLength(before + 1);
+    await blobs.drop(await db.transaction((m) => blobs.releaseUnreferenced(m, [heldA.blob.id])));
+    expect(stored()).toHaveLength(before);
+  });
+
   it('should drop a blob with the last file pointing at it, not before', async () => {
     const held = await keep([Buffer.from(`shared ${engine}`)]);
     const a = await fileFor(held.blob.id, `a-${engine}`);

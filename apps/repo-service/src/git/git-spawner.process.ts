@@ -9,16 +9,21 @@ if (!send) throw new Error('git-spawner.process runs as a forked child');
 
 process.on('message', (m: SpawnRequest) => {
   let answered = false;
-  const answer = (reply: SpawnReply): void => {
+  const answer = (reply: () => SpawnReply): void => {
     if (answered) return;
     answered = true;
-    send(reply);
+    // One run's answer that cannot be built or sent (an output too large for the channel) fails that run, not the helper.
+    try {
+      send(reply());
+    } catch (e) {
+      send({ id: m.id, error: { message: `the run's answer could not be sent: ${(e as Error).message}` } });
+    }
   };
   let child;
   try {
     child = spawn(m.bin, m.args, { env: m.env, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (err) {
-    answer({ id: m.id, error: { message: (err as Error).message, code: (err as NodeJS.ErrnoException).code } });
+    answer(() => ({ id: m.id, error: { message: (err as Error).message, code: (err as NodeJS.ErrnoException).code } }));
     return;
   }
   const out: Buffer[] = [];
@@ -27,12 +32,13 @@ process.on('message', (m: SpawnRequest) => {
   child.stderr.on('data', (b: Buffer) => err.push(b));
   // A process that could not start (git missing) has no pid; one that did ends with 'close'.
   child.on('error', (e: NodeJS.ErrnoException) => {
-    if (child.pid === undefined) answer({ id: m.id, error: { message: e.message, code: e.code } });
+    if (child.pid === undefined) answer(() => ({ id: m.id, error: { message: e.message, code: e.code } }));
   });
-  child.on('close', (code, signal) => answer({ id: m.id, code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') }));
+  child.on('close', (code, signal) => answer(() => ({ id: m.id, code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') })));
   child.stdin.on('error', () => undefined);
   child.stdin.end(m.input);
 });
 
-// The service is gone (or closed its channel): so is the helper. Runs already started finish on their own.
+// The service is gone (or closed its channel): so is the helper. Runs already started finish on
+// their own: a git killed mid-write could leave a lock file behind.
 process.on('disconnect', () => process.exit(0));

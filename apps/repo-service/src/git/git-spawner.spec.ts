@@ -32,7 +32,7 @@ describe('GitSpawner', () => {
   });
 
   it('should fail the runs pending when its helper goes, and start another for the next run', async () => {
-    const pending = spawner.run('sleep', ['30'], env);
+    const pending = spawner.run('sleep', ['5'], env);
     spawner.close();
     await expect(pending).rejects.toThrow('the git spawner was closed');
     const run = await spawner.run('git', ['version'], env);

@@ -32,6 +32,9 @@ function spawnerScript(): string {
   return fileURLToPath(here.endsWith('.ts') ? new URL('../../dist/git/git-spawner.process.js', here) : new URL('./git-spawner.process.js', here));
 }
 
+/** A helper with no run for this long exits (the next run starts another): an idle service, or a test file done with git, keeps no process around. */
+const IDLE_MS = 30_000;
+
 /**
  * Starts one-shot git processes from a small helper process. spawn(2) in Node forks the calling
  * process, and fork copies its page tables: measured here, spawning from a process of 200 MB
@@ -39,8 +42,9 @@ function spawnerScript(): string {
  * runs git for nearly every request, and a merge or a pull-sync pass runs several in a row, so
  * every other request of the service waited out each fork. The helper (a bare Node process,
  * started on first use and shared by the process) does the forking; a run costs the service one
- * message each way. The helper holds the service open only while runs are pending, and exits
- * when the service does (its channel closes).
+ * message each way. The helper holds the service open only while runs are pending, exits after
+ * {@link IDLE_MS} without a run, and exits when the service does (its channel closes); git
+ * processes it started then run to their end (a killed `update-ref` would leave its lock behind).
  *
  * Long-lived and streaming git processes (cat-file batches, smart HTTP, archives) are still
  * spawned where their pipes are read.
@@ -56,6 +60,7 @@ export class GitSpawner {
   private child: ChildProcess | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve(run: SpawnedRun): void; reject(err: Error): void }>();
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly script: string = spawnerScript()) {}
 
@@ -66,9 +71,14 @@ export class GitSpawner {
     return new Promise<SpawnedRun>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.holdOpen(child, true);
-      child.send({ id, bin, args, env, input } satisfies SpawnRequest, (err) => {
+      const failed = (err: Error | null): void => {
         if (err) this.settle(id, (p) => p.reject(err));
-      });
+      };
+      try {
+        child.send({ id, bin, args, env, input } satisfies SpawnRequest, failed);
+      } catch (err) {
+        failed(err as Error);
+      }
     });
   }
 
@@ -81,16 +91,17 @@ export class GitSpawner {
   }
 
   private start(): ChildProcess {
-    // No inherited node flags: an --inspect port or a profiler is the service's, not the helper's.
-    const child = fork(this.script, [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // No inherited node flags: an --inspect port, a profiler or a preloaded agent is the service's, not the helper's.
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    const child = fork(this.script, [], { serialization: 'advanced', execArgv: [], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.on('message', (m: SpawnReply) => {
       this.settle(m.id, (p) => {
         if ('error' in m) p.reject(Object.assign(new Error(m.error.message), { code: m.error.code }));
-        else p.resolve({ code: m.code, signal: m.signal, stdout: Buffer.from(m.stdout.buffer, m.stdout.byteOffset, m.stdout.byteLength), stderr: m.stderr });
+        else p.resolve({ code: m.code, signal: m.signal, stdout: ownBuffer(m.stdout), stderr: m.stderr });
       });
     });
     child.on('error', (err) => this.gone(child, err));
-    child.on('exit', (code, signal) => this.gone(child, new Error(`the git spawner exited (${signal ?? code})`)));
+    child.on('exit', (code, signal) => this.gone(child, new Error(`the git spawner exited (${signal ?? code}); what its runs did is unknown`)));
     this.child = child;
     return child;
   }
@@ -107,18 +118,26 @@ export class GitSpawner {
   private gone(child: ChildProcess, err: Error): void {
     if (this.child !== child) return;
     this.child = undefined;
+    clearTimeout(this.idle);
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const p of pending) p.reject(err);
   }
 
   private holdOpen(child: ChildProcess, open: boolean): void {
+    clearTimeout(this.idle);
     if (open) {
       child.ref();
       child.channel?.ref();
     } else {
       child.unref();
       child.channel?.unref();
+      this.idle = setTimeout(() => this.close(), IDLE_MS).unref();
     }
   }
+}
+
+/** The answer's bytes as a Buffer of their own: a small answer may be a view into a larger buffer the channel read, which it would keep alive. */
+function ownBuffer(bytes: Uint8Array): Buffer {
+  return bytes.byteLength === bytes.buffer.byteLength ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : Buffer.from(bytes);
 }

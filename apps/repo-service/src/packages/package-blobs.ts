@@ -80,21 +80,39 @@ export class PackageBlobs {
 
   /**
    * Inside the transaction that points a new file at the bytes: the stored blob with their
-   * sha256, or a new row for the staged bytes. On PostgreSQL a stored blob stays share-locked
-   * until the commit, so a parallel `releaseUnreferenced` waits and then sees the new file; of
-   * two parallel uploads of the same new bytes, one fails on the unique sha256, to be retried
-   * (it then finds the other's blob).
+   * sha256, or a new row for the staged bytes. On PostgreSQL the blob stays share-locked until
+   * the commit, so a parallel `releaseUnreferenced` waits and then sees the new file; when a
+   * parallel upload of the same new bytes inserts them first, the insert here waits for its
+   * commit and takes its row instead of failing the transaction.
    */
   async hold(m: EntityManager, staged: StagedBytes): Promise<HeldBlob> {
-    const stored = await m.findOne(PackageBlobEntity, { where: { sha256: staged.sha256 }, ...this.db.sql.rowLock('pessimistic_read') });
+    const lock = this.db.sql.rowLock('pessimistic_read');
+    const stored = await m.findOne(PackageBlobEntity, { where: { sha256: staged.sha256 }, ...lock });
     if (stored) return { blob: stored, created: false };
     const { uuid, size, sha256, md5, sha1, sha512 } = staged;
-    return { blob: await m.save(m.create(PackageBlobEntity, { uuid, size, sha256, md5, sha1, sha512, createdAt: new Date() })), created: true };
+    await m.createQueryBuilder().insert().into(PackageBlobEntity).values({ uuid, size, sha256, md5, sha1, sha512, createdAt: new Date() }).orIgnore().execute();
+    const blob = await m.findOne(PackageBlobEntity, { where: { sha256 }, ...lock });
+    // The other upload's blob went with its last file meanwhile: rare enough to ask for the upload again.
+    if (!blob) throw new ContractError('conflict', 'the stored file went away during the upload, retry');
+    return { blob, created: blob.uuid === uuid };
   }
 
-  /** After the transaction: the staged bytes go unless they became the blob (`held` committed and `created`). */
+  /**
+   * After the transaction: the staged bytes go unless they became the blob (`held`, committed,
+   * `created`). A transaction that failed may still have committed (its connection lost at
+   * COMMIT): bytes a row names, or that cannot be checked, stay (the sweep sees rows, never
+   * bytes without one).
+   */
   async settle(staged: StagedBytes, held: HeldBlob | null): Promise<void> {
-    if (!held?.created) await this.drop([packageBlobKey(staged.uuid)]);
+    if (held?.created) return;
+    if (!held) {
+      const named = await this.db.findOneBy(PackageBlobEntity, { uuid: staged.uuid }).then(
+        (row) => row !== null,
+        () => true,
+      );
+      if (named) return;
+    }
+    await this.drop([packageBlobKey(staged.uuid)]);
   }
 
   /** Removes the rows of those of `ids` no file points at, inside `m`; answers their keys for `drop` after the commit. */
