@@ -132,7 +132,7 @@ export class PackagesService {
       });
     let held: HeldBlob | null = null;
     try {
-      // A parallel upload created the package, the version or the blob a moment ago (PostgreSQL): once more, on its rows.
+      // A parallel upload created the package or the version a moment ago (PostgreSQL): once more, on its rows.
       const done = await attempt().catch((err: unknown) => {
         if (!isUniqueViolation(err)) throw err;
         return attempt();
