@@ -31,6 +31,7 @@ export * from './platform.module.js';
 export * from './bootstrap/start-service.js';
 export * from './bootstrap/shutdown.js';
 export * from './bootstrap/heap.js';
+export * from './bootstrap/compiled-script.js';
 export * from './metrics/metrics.js';
 export * from './metrics/ops-listener.js';
 export * from './directory/directory.client.js';

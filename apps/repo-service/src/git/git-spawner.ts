@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compiledScript } from '@gitforge/platform';
 
 /** What GitSpawner sends its process (git-spawner.process.ts): one git run. */
 export interface SpawnRequest {
@@ -21,15 +22,6 @@ export interface SpawnedRun {
   signal: string | null;
   stdout: Buffer;
   stderr: string;
-}
-
-/**
- * The compiled process script beside this module. Tests run this module from its TypeScript
- * source (ts-jest), where the script exists only as built by `npm test`'s build step.
- */
-function spawnerScript(): string {
-  const here = import.meta.url;
-  return fileURLToPath(here.endsWith('.ts') ? new URL('../../dist/git/git-spawner.process.js', here) : new URL('./git-spawner.process.js', here));
 }
 
 /** A helper with no run for this long exits (the next run starts another): an idle service, or a test file done with git, keeps no process around. */
@@ -62,7 +54,7 @@ export class GitSpawner {
   private readonly pending = new Map<number, { resolve(run: SpawnedRun): void; reject(err: Error): void }>();
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly script: string = spawnerScript()) {}
+  constructor(private readonly script: string = fileURLToPath(compiledScript(import.meta.url, 'git-spawner.process'))) {}
 
   /** Runs `bin` with `args` and `env`, `input` on its stdin; fails only when it could not start (or the helper died). */
   run(bin: string, args: string[], env: Record<string, string>, input: string | Buffer = ''): Promise<SpawnedRun> {

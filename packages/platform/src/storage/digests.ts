@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { compiledScript } from '../bootstrap/compiled-script.js';
 
 export type DigestAlgorithm = 'md5' | 'sha1' | 'sha256' | 'sha512';
 
@@ -16,15 +17,6 @@ export type DigestRequest =
 
 /** What a worker answers: a slab hashed (it may be refilled once every worker it went to is done), or a stream's digests in the order they were asked for. */
 export type DigestReply = { op: 'ack'; id: number; slab: number } | { op: 'digests'; id: number; hex: string[] };
-
-/**
- * The compiled digest-worker beside this module. Tests run this module from its TypeScript
- * source (ts-jest), where the worker exists only as built by `npm test`'s build step.
- */
-function workerScript(): URL {
-  const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('../../dist/storage/digest-worker.js', here) : new URL('./digest-worker.js', here);
-}
 
 /**
  * Bytes go to the workers in slabs: a fixed set of shared buffers that every worker hashing the
@@ -89,7 +81,7 @@ export class DigestThread {
   private waiting: Array<{ id: number; wake: () => void }> = [];
 
   constructor(
-    private readonly script: URL = workerScript(),
+    private readonly script: URL = compiledScript(import.meta.url, 'digest-worker'),
     workers = defaultWorkers(),
   ) {
     this.workers = Array.from({ length: Math.max(1, workers) }, () => undefined);
