@@ -24,6 +24,16 @@ describe(SqlDialect.name, () => {
     expect(q.values).toEqual([7, 1, 0]);
   });
 
+  it('should bind a shared value once on PostgreSQL, naming its placeholder again, and at every use on SQLite', () => {
+    const payload = 'x'.repeat(100);
+    const p = pg.params();
+    expect([p.addShared(payload, 'text'), p.add(1), p.addShared(payload, 'text'), p.addShared('other')]).toEqual(['$1::text', '$2', '$1::text', '$3']);
+    expect(p.values).toEqual([payload, 1, 'other']);
+    const q = lite.params();
+    expect([q.addShared(payload), q.add(1), q.addShared(payload)]).toEqual(['?', '?', '?']);
+    expect(q.values).toEqual([payload, 1, payload]);
+  });
+
   it('should lock rows read in a transaction on PostgreSQL only', () => {
     expect([pg.locksRows, lite.locksRows]).toEqual([true, false]);
     expect(pg.rowLock('pessimistic_write')).toEqual({ lock: { mode: 'pessimistic_write' } });

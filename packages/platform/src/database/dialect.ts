@@ -107,11 +107,28 @@ const lockValues = (key: LockKey): unknown[] => (typeof key === 'string' ? [key]
 /** Parameters of one statement: `add` binds a value and answers its placeholder. */
 export class SqlParams {
   readonly values: unknown[] = [];
+  /** Values bound by {@link addShared}, with their parameter numbers. */
+  private readonly shared = new Map<unknown, number>();
 
   constructor(private readonly dialect: SqlDialect) {}
 
   add(value: unknown, cast?: SqlCast): string {
     this.values.push(this.dialect.value(value));
     return this.dialect.param(this.values.length, cast);
+  }
+
+  /**
+   * A value the statement may name many times (a payload every row of a batch repeats): on
+   * PostgreSQL it is bound, and sent, once and its placeholder named again; SQLite's `?` are
+   * positional, so there it is bound once per use (in-process, nothing is sent).
+   */
+  addShared(value: unknown, cast?: SqlCast): string {
+    if (!this.dialect.postgres) return this.add(value, cast);
+    let n = this.shared.get(value);
+    if (n === undefined) {
+      this.values.push(value);
+      this.shared.set(value, (n = this.values.length));
+    }
+    return this.dialect.param(n, cast);
   }
 }
