@@ -1,8 +1,8 @@
 import type { Database } from '@gitforge/platform';
 import { uniqueSuffix } from '@gitforge/platform/testing';
-import { HookDeliveryEntity, HookTaskEntity } from '../src/webhooks/hook-task.entity.js';
+import { HookDeliveryEntity } from '../src/webhooks/hook-task.entity.js';
 import { attemptEnd } from '../src/webhooks/hook-delivery.processor.js';
-import { HookTasksRepository, type AttemptAnswer, type AttemptRecord } from '../src/webhooks/hook-tasks.repository.js';
+import { HookTasksRepository, type AttemptAnswer, type AttemptRecord, type StoredTask } from '../src/webhooks/hook-tasks.repository.js';
 import { openWebhookTestDatabase, type WebhookTestDatabase } from './support/database.js';
 
 describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (engine) => {
@@ -20,7 +20,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     await opened?.close();
   });
 
-  const newTask = (hookId: number, eventId: string) => ({ hookId, eventId, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{}', repoId: 1 });
+  const newTask = (hookId: number, eventId: string, batch = `b-${eventId}`) => ({ hookId, eventId, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{}', repoId: 1, batch });
   const newTasks = (hookIds: number[]) => {
     const eventId = `e-${uniqueSuffix()}`;
     return sut.insertTasks(hookIds.map((hookId) => newTask(hookId, eventId)));
@@ -54,8 +54,18 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     expect(found[2]!.uuid).toBe(asked[2]!.uuid);
   });
 
+  it('should list pending tasks with the batch their delivery job is named by', async () => {
+    const before = await sut.findPendingTasks(0, 100_000);
+    const after = before.length ? before[before.length - 1]!.id : 0;
+    const eventId = `e-${uniqueSuffix()}`;
+    const made = await sut.insertTasks([newTask(1, eventId), newTask(2, eventId)]);
+    await db.transaction((m) => sut.setTaskState(m, made[1]!.id, 'delivered'));
+    const pending = await sut.findPendingTasks(after, 10);
+    expect(pending).toEqual([{ id: made[0]!.id, batch: `b-${eventId}`, eventType: 'push' }]);
+  });
+
   /** An attempt as recorded before its request goes out. */
-  const sending = (task: HookTaskEntity, key: string, url = 'http://example.com/hook'): AttemptRecord => ({
+  const sending = (task: StoredTask, key: string, url = 'http://example.com/hook'): AttemptRecord => ({
     taskId: task.id,
     hookId: task.hookId,
     attemptKey: key,
@@ -75,7 +85,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     statusText: 'Sending',
     deliveredAt: new Date(),
   });
-  const answer = (task: HookTaskEntity, key: string, status: number): AttemptAnswer => ({
+  const answer = (task: StoredTask, key: string, status: number): AttemptAnswer => ({
     taskId: task.id,
     attemptKey: key,
     responseStatus: status,
@@ -86,7 +96,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     statusText: status === 200 ? 'OK' : `Invalid HTTP Response: ${status}`,
   });
   const records = (taskIds: number[]) => db.manager.find(HookDeliveryEntity, { where: taskIds.map((taskId) => ({ taskId })), order: { taskId: 'ASC', attemptKey: 'ASC' } });
-  const states = async (tasks: HookTaskEntity[]) => {
+  const states = async (tasks: StoredTask[]) => {
     const found = await sut.findTaskAttempts(tasks.map((t) => ({ taskId: t.id, attemptKey: 'none' })));
     return tasks.map((t) => found.get(`${t.id}#none`)!.task.state);
   };
@@ -103,7 +113,27 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     expect([...found.keys()].sort()).toEqual([`${a!.id}#task-a#0`, `${a!.id}#task-a#1`, `${b!.id}#task-b#0`].sort());
     expect(found.get(`${a!.id}#task-a#0`)).toEqual({ task: expect.objectContaining({ id: a!.id, hookId: 1, state: 'pending', uuid: a!.uuid, payload: '{}' }), previous: 'sending' });
     expect(found.get(`${a!.id}#task-a#1`)!.previous).toBeNull();
-    expect(found.get(`${b!.id}#task-b#0`)).toEqual({ task: b, previous: null });
+    expect(found.get(`${b!.id}#task-b#0`)).toEqual({ task: { ...b, payload: '{}' }, previous: null });
+  });
+
+  it("should answer every task its event's payload, also tasks of several events and fan-outs in one batch", async () => {
+    const [e1, e2] = [`e-${uniqueSuffix()}`, `e-${uniqueSuffix()}`];
+    const first = await sut.insertTasks([
+      { ...newTask(1, e1), payload: '{"event":1}' },
+      { ...newTask(2, e1), payload: '{"event":1}' },
+      { ...newTask(1, e2), payload: '{"event":2}' },
+    ]);
+    // A later fan-out of the first event (a hook made since): a batch of its own, with its own payload.
+    const late = await sut.insertTasks([{ ...newTask(3, e1, `b-late-${e1}`), payload: '{"event":1,"late":true}' }]);
+    const tasks = [...first, ...late];
+    const found = await sut.findTaskAttempts(tasks.flatMap((t) => [{ taskId: t.id, attemptKey: 'k#0' }, { taskId: t.id, attemptKey: 'k#1' }]));
+    expect(tasks.flatMap((t) => [found.get(`${t.id}#k#0`)!.task.payload, found.get(`${t.id}#k#1`)!.task.payload])).toEqual([
+      ...Array(4).fill('{"event":1}'),
+      '{"event":2}',
+      '{"event":2}',
+      '{"event":1,"late":true}',
+      '{"event":1,"late":true}',
+    ]);
   });
 
   it('should complete a batch of attempts with their answers, keep the requests as sent, and settle only the tasks given a state', async () => {

@@ -38,7 +38,7 @@ describe.each(['sqlite', 'postgres'] as const)('RetentionRepository on %s', (eng
   });
 
   it('should keep a finished task that an attempt (a redelivery) recorded itself against while the cleanup ran', async () => {
-    const [task] = await tasks.insertTasks([{ hookId: 1, eventId: `e-${uniqueSuffix()}`, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{"a":1}', repoId: 1 }]);
+    const [task] = await tasks.insertTasks([{ hookId: 1, eventId: `e-${uniqueSuffix()}`, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{"a":1}', repoId: 1, batch: `b-${uniqueSuffix()}` }]);
     await db.transaction((m) => tasks.setTaskState(m, task!.id, 'delivered'));
     // The attempt's record holds no body of its own (it sent the task's payload): the task must stay.
     racing.before = () =>
@@ -72,7 +72,7 @@ describe.each(['sqlite', 'postgres'] as const)('RetentionRepository on %s', (eng
 
   it('should delete finished tasks without records, leaving pending ones, and count them', async () => {
     const eventId = `e-${uniqueSuffix()}`;
-    const [done, pending] = await tasks.insertTasks([1, 2].map((hookId) => ({ hookId, eventId, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{}', repoId: 1 })));
+    const [done, pending] = await tasks.insertTasks([1, 2].map((hookId) => ({ hookId, eventId, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{}', repoId: 1, batch: `b-${eventId}` })));
     await db.transaction((m) => tasks.setTaskState(m, done!.id, 'failed'));
     expect(await sut.deleteFinishedTasksBefore(new Date(Date.now() + 60_000))).toBe(1);
     expect(await db.manager.countBy(HookTaskEntity, { id: done!.id })).toBe(0);

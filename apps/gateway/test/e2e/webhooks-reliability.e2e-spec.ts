@@ -107,15 +107,30 @@ describe('webhook delivery reliability (distributed layout)', () => {
     expect(list[0]).toMatchObject({ guid: first!.headers['x-gitea-delivery'], outcome: 'success', redelivery: false });
   });
 
-  it('should lose no delivery when the webhook worker is killed mid-drain, and send again only those it was sending', async () => {
-    const { user, hook } = await userWithHook('/drain');
-    // The receiver holds what it gets until the kill: the worker has a set of deliveries in
-    // flight (received, not yet answered) and the rest of the events queued when it dies.
-    receiver.delay('/drain', 50);
-    const release = receiver.hold('/drain');
-    const total = 40;
-    await Promise.all(Array.from({ length: total }, () => createRepo(user, uniqueName('drain'))));
-    await receiver.waitFor('/drain', 8, 60_000);
+  /**
+   * Kills the worker while it has `events` repository events to deliver to each of `paths.length`
+   * hooks of one user, with deliveries to the `held` paths in flight (received, not yet answered),
+   * those to the others answered, and the rest queued, then checks that each event reached each
+   * hook, and that only those in flight came twice.
+   */
+  async function killMidDrain(paths: string[], events: number, held = paths): Promise<void> {
+    const user = await createUser(api, 'rel');
+    const hooks: Hook[] = [];
+    for (const path of paths) {
+      const res = await user.api.post<Hook>('/user/hooks', hookTo(path));
+      expect(res.status).toBe(201);
+      hooks.push(res.body);
+    }
+    // The receiver holds what the held paths get until the kill: the worker has a set of
+    // deliveries in flight and the rest queued when it dies.
+    for (const path of paths) receiver.delay(path, 50);
+    const releases = held.map((path) => receiver.hold(path));
+    const total = events * paths.length;
+    await Promise.all(Array.from({ length: events }, () => createRepo(user, uniqueName('drain'))));
+    const received = (): ReturnType<HookReceiver['at']> => paths.flatMap((path) => receiver.at(path));
+    const inFlight = (): number => held.reduce((n, path) => n + receiver.at(path).length, 0);
+    // GITFORGE_WEBHOOK_CONCURRENCY deliveries at once: all of them held in the end.
+    await expectEventually(() => expect(inFlight()).toBe(8), { timeoutMs: 60_000, intervalMs: 50 });
     // The running replica (an earlier test killed and respawned it; both write the same log file).
     const worker = layout.processes.find((p) => p.app === 'webhook' && p.index === 0 && p.child.exitCode === null && p.child.signalCode === null)!;
     const webhookLog = worker.logFile;
@@ -126,12 +141,12 @@ describe('webhook delivery reliability (distributed layout)', () => {
     // Counted once the worker is gone and what it wrote before dying has been read.
     await exited;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const beforeKill = receiver.at('/drain').length;
-    release();
+    const beforeKill = inFlight();
+    for (const release of releases) release();
     layout.spawn('webhook', 0);
     await layout.waitHealthy();
 
-    const ids = (): string[] => receiver.at('/drain').map((d) => d.headers['x-gitea-delivery']!);
+    const ids = (): string[] => received().map((d) => d.headers['x-gitea-delivery']!);
     // Every delivery has arrived, and each one the receiver held at the kill has come again: the
     // restarted worker takes their jobs once their locks expire. (With every delivery in flight at
     // the kill, all ids are there at once; counting ids alone would not wait for the re-sends.)
@@ -143,21 +158,22 @@ describe('webhook delivery reliability (distributed layout)', () => {
       { timeoutMs: 120_000, intervalMs: 100 },
     );
     const allAt = Date.now();
-    const afterKill = receiver.at('/drain').slice(beforeKill);
     const seen = new Map<string, number>();
     for (const id of ids()) seen.set(id, (seen.get(id) ?? 0) + 1);
     const twice = [...seen.values()].filter((n) => n > 1).length;
     const log = readFileSync(webhookLog, 'utf8').slice(logOffset);
     const resent = log.split('\n').filter((l) => l.includes('sending again an attempt whose worker died mid-send')).length;
+    const afterKill = received().filter((d) => d.at >= killedAt).sort((a, b) => a.at - b.at);
     console.log(
-      `webhook worker killed mid-drain (${beforeKill} of ${total} in flight at the receiver, the rest queued): ${total} deliveries, 0 lost, ${twice} sent twice ` +
+      `webhook worker killed mid-drain (${events} events × ${paths.length} hooks; ${beforeKill} of ${total} deliveries in flight at the receiver, the rest answered or queued): ${total} deliveries, 0 lost, ${twice} sent twice ` +
         `(reason: the worker was killed while sending them, after the receiver had them and before their answer was recorded; ` +
         `the restarted worker logged ${resent} attempts found still "sending" and sent them again under the same X-Gitea-Delivery); ` +
         `delivery resumed ${afterKill.length ? afterKill[0]!.at - killedAt : -1} ms after the kill, ` +
         `the interrupted ones ${Math.max(0, ...afterKill.filter((d) => seen.get(d.headers['x-gitea-delivery']!)! > 1).map((d) => d.at - killedAt))} ms after it, ` +
         `all delivered ${allAt - killedAt} ms after it (GITFORGE_QUEUE_LOCK_MS=${layout.env.GITFORGE_QUEUE_LOCK_MS})`,
     );
-    expect(new Set(ids()).size).toBe(total);
+    // Each hook got each event under a delivery id of its own.
+    for (const path of paths) expect(new Set(receiver.at(path).map((d) => d.headers['x-gitea-delivery'])).size).toBe(events);
     // Sent twice: exactly the deliveries the receiver held unanswered when the worker died (their
     // answers were never recorded, so each is sent again); nothing it had not started.
     expect(twice).toBe(beforeKill);
@@ -166,10 +182,22 @@ describe('webhook delivery reliability (distributed layout)', () => {
     expect(extra).toBeLessThanOrEqual(resent);
     // Every attempt ends recorded once, with its answer; none is left as sending.
     await expectEventually(async () => {
-      const list = (await user.api.get<HookDelivery[]>(`/user/hooks/${hook.id}/deliveries?limit=50`)).body;
-      expect(list).toHaveLength(total);
-      expect(list.filter((d) => d.outcome !== 'success')).toEqual([]);
+      for (const hook of hooks) {
+        const list = (await user.api.get<HookDelivery[]>(`/user/hooks/${hook.id}/deliveries?limit=50`)).body;
+        expect(list).toHaveLength(events);
+        expect(list.filter((d) => d.outcome !== 'success')).toEqual([]);
+      }
     });
+  }
+
+  it('should lose no delivery when the webhook worker is killed mid-drain, and send again only those it was sending', async () => {
+    await killMidDrain(['/drain'], 40);
+  });
+
+  it('should lose no delivery of events sent to several hooks (one job each) when the worker is killed mid-drain', async () => {
+    // An event's deliveries to its three hooks share a job: the kill leaves jobs with deliveries
+    // answered, in flight and not started, and their next run sends only the unanswered ones.
+    await killMidDrain(['/fan-a', '/fan-b', '/fan-c'], 12, ['/fan-b']);
   });
 
   it('should retry a receiver answering 500 with backoff and record both attempts', async () => {

@@ -1,7 +1,8 @@
 /**
  * Group commit for one kind of database call: a call made while the previous batch is in flight
  * waits for it and then goes out together with every other call that waited, as one statement.
- * An idle batcher sends at once, so a lone call pays no delay; under load the number of round
+ * An idle batcher sends on the event loop's next turn (waiting for nothing but the calls made
+ * before it), so a lone call pays no delay worth the name; under load the number of round
  * trips (and, for writes, of WAL flushes) falls with the number of concurrent jobs. Each caller
  * still learns its own outcome only after its batch has finished, so a job never completes
  * before its write has committed.
@@ -41,8 +42,9 @@ export class Batcher<In, Out> {
       this.waiting.push({ input, resolve, reject });
       if (this.flushing) return;
       this.flushing = true;
-      // Calls made in the same tick go out together.
-      queueMicrotask(() => void this.flush());
+      // Calls made before the event loop turns go out together: the jobs it just started, each
+      // of which makes its calls a few promise steps in.
+      setImmediate(() => void this.flush());
     });
   }
 

@@ -100,7 +100,7 @@ export class DeliveriesService {
       sender,
     };
     const [task] = await this.tasks.insertTasks([
-      { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id },
+      { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id, batch: randomUUID() },
     ]);
     await this.queue.enqueue([task!]);
   }

@@ -3,15 +3,31 @@ import { Injectable } from '@nestjs/common';
 import { QueueNames } from '@gitforge/contracts';
 import { QueueDriver } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
+import type { HookTaskEntity } from './hook-task.entity.js';
 
-/** What a delivery job carries: the task id (the job reloads everything else). */
+/** What a delivery job carries: the ids of the tasks it delivers (the job reloads everything else). */
 export interface DeliveryJob {
-  taskId: number;
+  taskIds: number[];
   maxAttempts: number;
   redelivery: boolean;
 }
 
-/** Queues hook tasks for delivery. One job per task (job id = task id), so queuing twice sends once. */
+/** The tasks of a delivery job; a job queued before tasks were grouped named its one task `taskId`. */
+export function deliveryTaskIds(data: DeliveryJob | { taskId: number }): number[] {
+  return 'taskIds' in data ? data.taskIds : [data.taskId];
+}
+
+/** What queuing a task needs to know of it. */
+export type QueuedTask = Pick<HookTaskEntity, 'id' | 'batch' | 'eventType'>;
+
+/**
+ * Queues hook tasks for delivery, one job per batch: the tasks one fan-out made for one event, so
+ * an event sent to ten hooks costs the queue one job, not ten. The job id names the batch, whose
+ * tasks never change, so queuing a task again (an event fanned out twice, the sweep at start)
+ * finds its job and sends nothing twice; tasks a later fan-out of the same event adds (a hook
+ * made since) are a batch, and a job, of their own. A task without a batch (made before tasks
+ * were batched) has a job of its own, under the id it always had.
+ */
 @Injectable()
 export class DeliveryQueue {
   constructor(
@@ -19,21 +35,29 @@ export class DeliveryQueue {
     private readonly config: WebhookWorkerConfig,
   ) {}
 
-  async enqueue(tasks: Array<{ id: number; eventType: string }>): Promise<void> {
+  async enqueue(tasks: QueuedTask[]): Promise<void> {
+    const groups = new Map<string, { eventType: string; taskIds: number[] }>();
+    for (const t of tasks) {
+      const key = t.batch === null ? `task-${t.id}` : `batch-${t.batch}`;
+      const group = groups.get(key) ?? { eventType: t.eventType, taskIds: [] };
+      if (!group.taskIds.includes(t.id)) group.taskIds.push(t.id);
+      groups.set(key, group);
+    }
+    if (groups.size === 0) return;
     const attempts = this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS;
     await this.queue.addMany(
       QueueNames.webhookDeliveries,
-      tasks.map((t) => ({
-        name: t.eventType,
-        data: { taskId: t.id, maxAttempts: attempts, redelivery: false } satisfies DeliveryJob,
-        options: { jobId: `task-${t.id}`, attempts, backoffMs: this.config.GITFORGE_WEBHOOK_BACKOFF_MS },
+      [...groups].map(([jobId, { eventType, taskIds }]) => ({
+        name: eventType,
+        data: { taskIds: taskIds.sort((a, b) => a - b), maxAttempts: attempts, redelivery: false } satisfies DeliveryJob,
+        options: { jobId, attempts, backoffMs: this.config.GITFORGE_WEBHOOK_BACKOFF_MS },
       })),
     );
   }
 
   /** A redelivery is one more attempt of the same task (same delivery id), not retried on failure. */
   async redeliver(taskId: number, eventType: string): Promise<void> {
-    const data: DeliveryJob = { taskId, maxAttempts: 1, redelivery: true };
+    const data: DeliveryJob = { taskIds: [taskId], maxAttempts: 1, redelivery: true };
     await this.queue.add(QueueNames.webhookDeliveries, eventType, data, { jobId: `task-${taskId}-redelivery-${randomUUID()}`, attempts: 1 });
   }
 }

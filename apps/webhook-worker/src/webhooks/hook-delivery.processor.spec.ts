@@ -84,15 +84,26 @@ describe(HookDeliveryProcessor.name, () => {
   let rpcCalls: Array<{ pattern: string; body: unknown }>;
   /** The attempt records as they stood when each request reached the receiver. */
   let recordedAtReceipt: Array<Array<[string, string]>>;
+  /** Delivery ids the receiver answers 500. */
+  let failing: Set<string>;
+  /** How long the receiver holds each request, and the most it held at once. */
+  let holdMs: number;
+  let inFlight: number;
+  let maxInFlight: number;
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       req.resume();
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
       req.on('end', () => {
         received += 1;
         recordedAtReceipt.push(tasks.attempts.map((a) => [a.attemptKey, a.outcome]));
-        res.statusCode = statuses.shift() ?? 200;
-        res.end('');
+        res.statusCode = failing.has(String(req.headers['x-gitea-delivery'])) ? 500 : (statuses.shift() ?? 200);
+        setTimeout(() => {
+          inFlight -= 1;
+          res.end('');
+        }, holdMs);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -121,12 +132,69 @@ describe(HookDeliveryProcessor.name, () => {
     received = 0;
     rpcCalls = [];
     recordedAtReceipt = [];
+    failing = new Set();
+    holdMs = 0;
+    inFlight = 0;
+    maxInFlight = 0;
     tasks = new FakeTasks();
     hook = target({ url });
-    tasks.tasks.set(1, { id: 1, hookId: hook.id, eventId: 'e1', uuid: 'u-1', eventType: 'push', payload: '{"ref":"refs/heads/main"}', repoId: 1, state: 'pending', createdAt: new Date() });
+    tasks.tasks.set(1, { id: 1, hookId: hook.id, eventId: 'e1', uuid: 'u-1', eventType: 'push', payload: '{"ref":"refs/heads/main"}', repoId: 1, state: 'pending', batch: 'b1', createdAt: new Date() });
   });
 
-  const job = (attemptsMade: number, maxAttempts = 3, redelivery = false) => ({ id: 'task-1', name: 'push', attemptsMade, data: { taskId: 1, maxAttempts, redelivery } });
+  const job = (attemptsMade: number, maxAttempts = 3, redelivery = false) => ({ id: 'task-1', name: 'push', attemptsMade, data: { taskIds: [1], maxAttempts, redelivery } });
+
+  /** Tasks 2… of the same event as task 1, each its own delivery id. */
+  function moreTasks(count: number): number[] {
+    const ids = [1];
+    for (let id = 2; id <= count + 1; id++) {
+      tasks.tasks.set(id, { ...tasks.tasks.get(1)!, id, uuid: `u-${id}` });
+      ids.push(id);
+    }
+    return ids;
+  }
+  const eventJob = (taskIds: number[], attemptsMade: number, maxAttempts = 3) => ({ id: 'batch-b1', name: 'push', attemptsMade, data: { taskIds, maxAttempts, redelivery: false } });
+
+  it("should deliver every task of an event's job, and run again only for those not delivered", async () => {
+    const ids = moreTasks(2);
+    failing.add('u-2');
+    const sut = makeSut();
+    await expect(sut.handle(eventJob(ids, 0))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(received).toBe(3);
+    expect(ids.map((id) => tasks.tasks.get(id)!.state)).toEqual(['delivered', 'pending', 'delivered']);
+    failing.clear();
+    await sut.handle(eventJob(ids, 1));
+    expect(received).toBe(4);
+    expect(ids.map((id) => tasks.tasks.get(id)!.state)).toEqual(['delivered', 'delivered', 'delivered']);
+    expect(tasks.attempts.map((a) => [a.taskId, a.attemptKey, a.outcome])).toEqual([
+      [1, 'batch-b1#0', 'success'],
+      [2, 'batch-b1#0', 'failure'],
+      [3, 'batch-b1#0', 'success'],
+      [2, 'batch-b1#1', 'success'],
+    ]);
+  });
+
+  it("should close, on the job's last attempt, the tasks that failed it and keep those delivered", async () => {
+    const ids = moreTasks(1);
+    failing.add('u-1');
+    await makeSut().handle(eventJob(ids, 1, 2));
+    expect(ids.map((id) => tasks.tasks.get(id)!.state)).toEqual(['failed', 'delivered']);
+  });
+
+  it('should send at most GITFORGE_WEBHOOK_CONCURRENCY deliveries at once across jobs', async () => {
+    const ids = moreTasks(5);
+    holdMs = 20;
+    const sut = makeSut({ GITFORGE_WEBHOOK_CONCURRENCY: '2' });
+    await Promise.all([sut.handle(eventJob(ids.slice(0, 3), 0)), sut.handle({ ...eventJob(ids.slice(3), 0), id: 'batch-b2' })]);
+    expect(received).toBe(6);
+    expect(maxInFlight).toBe(2);
+    expect(ids.every((id) => tasks.tasks.get(id)!.state === 'delivered')).toBe(true);
+  });
+
+  it('should deliver a job queued before tasks were grouped, which names one task', async () => {
+    await makeSut().handle({ id: 'task-1', name: 'push', attemptsMade: 0, data: { taskId: 1, maxAttempts: 3, redelivery: false } as never });
+    expect(received).toBe(1);
+    expect(tasks.tasks.get(1)!.state).toBe('delivered');
+  });
 
   it('should deliver, record the attempt and close the task', async () => {
     const sut = makeSut();

@@ -2,7 +2,8 @@ import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } f
 import { HookPatterns, QueueNames, type HookTarget } from '@gitforge/contracts';
 import { createLogger, Database, QueueDriver, RpcClient, webhookDeliveries, webhookDeliveryDuration, type QueueJob } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
-import type { DeliveryJob } from './delivery-queue.js';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { deliveryTaskIds, type DeliveryJob } from './delivery-queue.js';
 import { buildHookRequest } from './hook-request.js';
 import { HookSender, type SendResult } from './hook-sender.js';
 import { Batcher, oneByOneOnFailure } from './batcher.js';
@@ -87,13 +88,16 @@ export function attemptEnd(result: SendResult): AttemptEnd {
 }
 
 /**
- * Second stage: delivers one hook task (recorded at fan-out, before anything is sent). Each
+ * Second stage: delivers the hook tasks of a job (recorded at fan-out, before anything is sent:
+ * an event's tasks for every hook it reaches, see DeliveryQueue, or one task redelivered),
+ * each on its own and at most GITFORGE_WEBHOOK_CONCURRENCY at once across jobs. Each
  * attempt is recorded as `sending` before the request goes out and completed with the answer,
  * keyed by job and attempt number, so a job that runs again after its worker died finds the
  * attempt: already answered with success, it is not sent again; still `sending`, the worker died
  * mid-send and it is sent again with the same delivery id (at least once: receivers dedupe by
  * `X-Gitea-Delivery`). Non-2xx answers, timeouts and connection errors are
- * retried by the queue with backoff up to the configured attempts; addresses refused by the
+ * retried by the queue with backoff up to the configured attempts (the job runs again for the
+ * tasks it has not settled); addresses refused by the
  * SSRF guard are recorded as refused and not retried. A hook failing continuously is deactivated.
  */
 @Injectable()
@@ -107,6 +111,12 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   private readonly sending: Batcher<AttemptRecord, undefined>;
   /** Their answers, and the tasks they settle: one commit per batch. */
   private readonly answers: Batcher<{ answer: AttemptAnswer; taskState: HookTaskState | null }, undefined>;
+  /**
+   * Deliveries under way at once, across jobs: GITFORGE_WEBHOOK_CONCURRENCY, as when a job was one
+   * delivery. A delivery takes its slot before its attempt is recorded, so a recorded attempt is
+   * one being sent and its deadline starts when it is.
+   */
+  private readonly slots: LimitFunction;
 
   constructor(
     private readonly queue: QueueDriver,
@@ -128,6 +138,7 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       config.GITFORGE_WEBHOOK_TIMEOUT_MS,
       config.GITFORGE_WEBHOOK_CONCURRENCY,
     );
+    this.slots = pLimit(config.GITFORGE_WEBHOOK_CONCURRENCY);
     this.loads = new Batcher(async (keys) => {
       const found = await this.tasks.findTaskAttempts(keys);
       return keys.map((k) => found.get(`${k.taskId}#${k.attemptKey}`) ?? null);
@@ -148,9 +159,24 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   }
 
   async handle(job: QueueJob<DeliveryJob>): Promise<void> {
-    const { taskId, maxAttempts, redelivery } = job.data;
+    const { maxAttempts, redelivery } = job.data;
     // A job run again after its worker died has the same attempt key as the run that died.
     const attemptKey = `${job.id}#${job.attemptsMade}`;
+    const lastAttempt = job.attemptsMade + 1 >= maxAttempts;
+    // Every task is seen through before the job ends, so its next run (after the backoff) never
+    // overlaps a send of this one.
+    const outcomes = await Promise.allSettled(
+      deliveryTaskIds(job.data).map((taskId) => this.slots(() => this.deliver(taskId, attemptKey, lastAttempt, redelivery))),
+    );
+    const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    const crashed = errors.find((e) => !(e instanceof DeliveryFailed));
+    if (crashed !== undefined) throw crashed;
+    // The tasks delivered or closed are done: the run after the backoff attempts the others.
+    if (errors.length > 0) throw new DeliveryFailed((errors as DeliveryFailed[]).map((e) => e.message).join('; '));
+  }
+
+  /** One attempt of one task of a job; throws {@link DeliveryFailed} when the task is to be attempted again. */
+  private async deliver(taskId: number, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<void> {
     const loaded = await this.loads.submit({ taskId, attemptKey });
     if (!loaded) {
       this.log.info({ taskId }, 'hook task is gone; nothing to deliver');
@@ -207,14 +233,14 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     const end = attemptEnd(await this.sender.send(request));
     webhookDeliveries.inc({ outcome: end.outcome });
     webhookDeliveryDuration.observe({ outcome: end.outcome }, end.durationMs / 1000);
-    const lastAttempt = job.attemptsMade + 1 >= maxAttempts || end.outcome === 'refused';
-    const state = end.outcome === 'success' ? 'delivered' : lastAttempt ? 'failed' : null;
+    const final = lastAttempt || end.outcome === 'refused';
+    const state = end.outcome === 'success' ? 'delivered' : final ? 'failed' : null;
     await this.answers.submit({
       answer: { taskId: task.id, attemptKey, ...end },
       taskState: redelivery ? null : state,
     });
     if (end.outcome !== 'success') await this.disableIfFailing(hook);
-    if (end.outcome === 'failure' && !lastAttempt) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
+    if (end.outcome === 'failure' && !final) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
   }
 
   /**

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HookPatterns, QueueNames, type EventEnvelope, type HookMatchQuery, type HookTarget } from '@gitforge/contracts';
 import { createLogger, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
-import { DeliveryQueue } from './delivery-queue.js';
+import { DeliveryQueue, type QueuedTask } from './delivery-queue.js';
 import { isRawHookType } from './hook-types/hook-types.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
 import { Batcher, oneByOneOnFailure } from './batcher.js';
-import type { HookTaskEntity } from './hook-task.entity.js';
-import { HookTasksRepository, type NewTask } from './hook-tasks.repository.js';
+import { HookTasksRepository, type NewTask, type StoredTask } from './hook-tasks.repository.js';
 import { buildHookPayload } from './payloads/webhook-payloads.js';
 
 /**
@@ -32,8 +31,8 @@ const SWEEP_PAGE = 500;
 export class HookFanoutProcessor implements OnApplicationBootstrap {
   private readonly log = createLogger('hook-fanout');
   private readonly matching: Batcher<HookMatchQuery, HookTarget[]>;
-  private readonly inserts: Batcher<NewTask[], HookTaskEntity[]>;
-  private readonly enqueues: Batcher<HookTaskEntity[], undefined>;
+  private readonly inserts: Batcher<NewTask[], StoredTask[]>;
+  private readonly enqueues: Batcher<QueuedTask[], undefined>;
 
   constructor(
     private readonly queue: QueueDriver,
@@ -80,21 +79,27 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     if (targets.length === 0) return;
     this.targets.prime(targets);
     const payload = JSON.stringify(built.payload, null, built.indent ?? 2);
+    const batch = randomUUID();
     const tasks = await this.inserts.submit(
-      targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId })),
+      targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId, batch })),
     );
+    // One delivery job for the event's tasks (see DeliveryQueue).
     const pending = tasks.filter((t) => t.state === 'pending');
     if (pending.length > 0) await this.enqueues.submit(pending);
   }
 
-  /** Gitea re-queues undelivered tasks at start; the job id makes a task already queued a no-op. */
+  /**
+   * Gitea re-queues undelivered tasks at start; a task whose job is still known to the queue
+   * finds it (see DeliveryQueue). Read in full before queuing, so a job gets its whole group.
+   */
   private async requeuePending(): Promise<void> {
-    let after = 0;
-    for (;;) {
+    const pending: QueuedTask[] = [];
+    for (let after = 0; ; ) {
       const page = await this.tasks.findPendingTasks(after, SWEEP_PAGE);
-      await this.deliveries.enqueue(page);
-      if (page.length < SWEEP_PAGE) return;
+      pending.push(...page);
+      if (page.length < SWEEP_PAGE) break;
       after = page[page.length - 1]!.id;
     }
+    await this.deliveries.enqueue(pending);
   }
 }

@@ -36,6 +36,13 @@ export class HookTaskEntity {
   @Column({ type: 'varchar', length: 16 })
   state!: HookTaskState;
 
+  /**
+   * The fan-out that made the task: the tasks one fan-out made for one event share it, their
+   * payload and one delivery job. Null on tasks made before tasks were grouped (a job each).
+   */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  batch!: string | null;
+
   @TimestampColumn()
   createdAt!: Date;
 }

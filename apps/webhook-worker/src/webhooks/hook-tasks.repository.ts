@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Database, type SqlCast } from '@gitforge/platform';
 import type { ListOptions } from '@gitforge/contracts';
+import type { QueuedTask } from './delivery-queue.js';
 import { HookDeliveryEntity, HookTaskEntity, type HookTaskState } from './hook-task.entity.js';
 
-export type NewTask = Pick<HookTaskEntity, 'hookId' | 'eventId' | 'uuid' | 'eventType' | 'payload' | 'repoId'>;
+export type NewTask = Pick<HookTaskEntity, 'hookId' | 'eventId' | 'uuid' | 'eventType' | 'payload' | 'repoId'> & { batch: string };
 export type AttemptRecord = Omit<HookDeliveryEntity, 'id'>;
 
 /** What an answer (or its absence) adds to an attempt's record. */
@@ -23,23 +24,29 @@ export interface TaskAttempt {
   previous: AttemptRecord['outcome'] | null;
 }
 
-const TASK_COLUMNS = 'id, hook_id, event_id, uuid, event_type, payload, repo_id, state, created_at';
+/** A task as its fan-out knows it: everything but the payload, which it holds already. */
+export type StoredTask = Omit<HookTaskEntity, 'payload'>;
+
+const STORED_COLUMNS = 'id, hook_id, event_id, uuid, event_type, repo_id, state, batch, created_at';
 type TaskRow = Record<string, string | number | null>;
 
 /** A hook_task row read with raw SQL (the hot paths skip TypeORM's query building). */
-function toTask(r: TaskRow): HookTaskEntity {
+function toStored(r: TaskRow): StoredTask {
   return {
     id: Number(r.id),
     hookId: Number(r.hook_id),
     eventId: String(r.event_id),
     uuid: String(r.uuid),
     eventType: String(r.event_type),
-    payload: String(r.payload),
     repoId: r.repo_id === null ? null : Number(r.repo_id),
     state: r.state as HookTaskState,
+    batch: r.batch === null ? null : String(r.batch),
     createdAt: new Date(Number(r.created_at)),
   };
 }
+
+/** Tasks sharing a payload: a batch's, or a task's own when it has none. */
+const payloadGroup = (r: TaskRow): string => (r.batch === null ? `#${Number(r.id)}` : String(r.batch));
 
 /** Columns of hook_delivery in insert order, with their PostgreSQL types. */
 const ATTEMPT_COLUMNS: Array<[column: string, key: keyof AttemptRecord, type: SqlCast]> = [
@@ -75,9 +82,10 @@ export class HookTasksRepository {
    * Creates the tasks (of one event or several) that do not exist yet (unique on hook and event,
    * so a replayed event adds nothing) and answers every task asked for, new or not, by id. On
    * PostgreSQL one statement (its outer SELECT sees the rows that existed before it, the CTE
-   * those it inserted); SQLite needs an insert and a read in one transaction.
+   * those it inserted); SQLite needs an insert and a read in one transaction. A payload the tasks
+   * of a batch share is sent once, and none is read back.
    */
-  async insertTasks(asked: NewTask[]): Promise<HookTaskEntity[]> {
+  async insertTasks(asked: NewTask[]): Promise<StoredTask[]> {
     // One statement inserts a (hook, event) once: the first ask of a pair stands for the others.
     const firsts = new Map<string, NewTask>();
     for (const t of asked) if (!firsts.has(`${t.hookId}#${t.eventId}`)) firsts.set(`${t.hookId}#${t.eventId}`, t);
@@ -86,40 +94,49 @@ export class HookTasksRepository {
     const now = Date.now();
     const params = this.db.sql.params();
     const rows = tasks.map(
-      (t) => `(${[t.hookId, t.eventId, t.uuid, t.eventType, t.payload, t.repoId, 'pending', now].map((v) => params.add(v)).join(', ')})`,
+      (t) => `(${[params.add(t.hookId), params.add(t.eventId), params.add(t.uuid), params.add(t.eventType), params.addShared(t.payload), params.add(t.repoId), params.add('pending'), params.add(t.batch), params.add(now)].join(', ')})`,
     );
-    const insert = `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, created_at) VALUES ${rows.join(', ')}
+    const insert = `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at) VALUES ${rows.join(', ')}
        ON CONFLICT (hook_id, event_id) DO NOTHING`;
     const insertValues = params.values.length;
     const pairs = tasks.map((t) => `(${params.add(t.hookId, 'integer')}, ${params.add(t.eventId, 'varchar')})`);
-    const existing = `SELECT ${TASK_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`;
+    const existing = `SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`;
     const insertAndRead = async (m: EntityManager): Promise<TaskRow[]> => {
-      if (this.db.sql.writableCte) return (await m.query(`WITH inserted AS (${insert} RETURNING ${TASK_COLUMNS}) SELECT * FROM inserted UNION ALL ${existing}`, params.values)) as TaskRow[];
+      if (this.db.sql.writableCte) return (await m.query(`WITH inserted AS (${insert} RETURNING ${STORED_COLUMNS}) SELECT * FROM inserted UNION ALL ${existing}`, params.values)) as TaskRow[];
       await m.query(insert, params.values.slice(0, insertValues));
       return (await m.query(existing, params.values.slice(insertValues))) as TaskRow[];
     };
     const found = this.db.sql.writableCte ? await insertAndRead(this.db.manager) : await this.db.transaction(insertAndRead);
-    return found.map(toTask).sort((a, b) => a.id - b.id);
+    return found.map(toStored).sort((a, b) => a.id - b.id);
   }
 
   /**
    * The tasks a batch of delivery jobs is about to attempt, each with the outcome already recorded
    * for its attempt key (null if none: the attempt was never made), in one query. Keyed
-   * `taskId#attemptKey`; absent tasks are left out.
+   * `taskId#attemptKey`; absent tasks are left out. The tasks of a batch share their payload: it
+   * is read once for them.
    */
   async findTaskAttempts(keys: Array<{ taskId: number; attemptKey: string }>): Promise<Map<string, TaskAttempt>> {
     if (keys.length === 0) return new Map();
     const params = this.db.sql.params();
     const wanted = keys.map((k) => `(${params.add(k.taskId, 'integer')}, ${params.add(k.attemptKey, 'varchar')})`);
-    const columns = TASK_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ');
+    const columns = STORED_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ');
     const rows = (await this.db.manager.query(
       `WITH k(task_id, attempt_key) AS (VALUES ${wanted.join(', ')})
-       SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous
+       SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous,
+         CASE WHEN row_number() OVER (PARTITION BY COALESCE(t.batch, '#' || t.id) ORDER BY t.id, k.attempt_key) = 1 THEN t.payload END AS payload
        FROM k JOIN hook_task t ON t.id = k.task_id
        LEFT JOIN hook_delivery d ON d.task_id = k.task_id AND d.attempt_key = k.attempt_key`,
       params.values,
-    )) as Array<TaskRow & { attempt_key: string; previous: AttemptRecord['outcome'] | null }>;
-    return new Map(rows.map((r) => [`${Number(r.id)}#${r.attempt_key}`, { task: toTask(r), previous: r.previous ?? null }]));
+    )) as Array<TaskRow & { attempt_key: string; previous: AttemptRecord['outcome'] | null; payload: string | null }>;
+    const payloads = new Map<string, string>();
+    for (const r of rows) if (r.payload !== null) payloads.set(payloadGroup(r), r.payload);
+    return new Map(
+      rows.map((r) => {
+        const task = { ...toStored(r), payload: payloads.get(payloadGroup(r))! };
+        return [`${task.id}#${r.attempt_key}`, { task, previous: r.previous ?? null }];
+      }),
+    );
   }
 
   /** A task's payload (null when the task is gone). */
@@ -128,10 +145,11 @@ export class HookTasksRepository {
     return rows[0]?.payload ?? null;
   }
 
-  findPendingTasks(afterId: number, limit: number): Promise<HookTaskEntity[]> {
+  /** Pending tasks after `afterId`, by id, with what queuing them needs. */
+  findPendingTasks(afterId: number, limit: number): Promise<QueuedTask[]> {
     return this.db.manager
       .createQueryBuilder(HookTaskEntity, 't')
-      .select(['t.id', 't.eventType'])
+      .select(['t.id', 't.batch', 't.eventType'])
       .where('t.state = :state AND t.id > :afterId', { state: 'pending', afterId })
       .orderBy('t.id', 'ASC')
       .limit(limit)
