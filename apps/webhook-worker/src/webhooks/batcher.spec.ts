@@ -11,11 +11,23 @@ describe(Batcher.name, () => {
       return inputs.map((i) => i * 10);
     }, 100);
     const first = sut.submit(1);
-    await Promise.resolve();
+    // The first batch goes out on the event loop's next turn.
+    await new Promise((resolve) => setImmediate(resolve));
     const rest = [sut.submit(2), sut.submit(3), sut.submit(4)];
     release();
     await expect(Promise.all([first, ...rest])).resolves.toEqual([10, 20, 30, 40]);
     expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('should send together calls made a few promise steps apart before the event loop turns', async () => {
+    const batches: number[][] = [];
+    const sut = new Batcher<number, number>(async (inputs) => (batches.push(inputs), inputs), 100);
+    const calls = [sut.submit(1)];
+    await Promise.resolve();
+    await Promise.resolve();
+    calls.push(sut.submit(2));
+    await Promise.all(calls);
+    expect(batches).toEqual([[1, 2]]);
   });
 
   it('should split what waits into batches of at most the maximum', async () => {
