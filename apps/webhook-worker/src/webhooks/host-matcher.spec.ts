@@ -37,4 +37,11 @@ describe(HostMatcher.name, () => {
     expect(new HostMatcher('*.internal.test').allows('ci.other.test', '10.0.0.1')).toBe(false);
     expect(new HostMatcher('*').allows('anything', '127.0.0.1')).toBe(true);
   });
+
+  it('should answer a host and address asked again as the first time, the host counting as much as the address', () => {
+    const m = new HostMatcher('external,*.internal.test');
+    const asked = (): boolean[] => [m.allows('ci.internal.test', '10.0.0.1'), m.allows('ci.other.test', '10.0.0.1'), m.allows('ci.other.test', '93.184.216.34')];
+    expect(asked()).toEqual([true, false, true]);
+    expect(asked()).toEqual([true, false, true]);
+  });
 });

@@ -59,6 +59,12 @@ export class HostMatcher {
   private readonly patterns: Pattern[] = [];
   private readonly networks = new BlockList();
   private matchAll = false;
+  /**
+   * Answers given, by host and address: the answer depends on nothing else, and working it out
+   * (globs, then BlockList checks that build a SocketAddress each) was a few per cent of a
+   * delivery's CPU. Bounded: cleared when full.
+   */
+  private readonly answers = new Map<string, boolean>();
 
   constructor(readonly setting: string) {
     for (const raw of setting.split(',')) {
@@ -97,6 +103,13 @@ export class HostMatcher {
 
   /** Whether a connection to `ip` (resolved from `host`) is allowed. */
   allows(host: string, ip: string): boolean {
-    return this.matchHostName(host) || this.matchHostName(normalizeIp(ip)) || this.matchIp(ip);
+    const key = `${host}\n${ip}`;
+    let allowed = this.answers.get(key);
+    if (allowed === undefined) {
+      allowed = this.matchHostName(host) || this.matchHostName(normalizeIp(ip)) || this.matchIp(ip);
+      if (this.answers.size >= 10_000) this.answers.clear();
+      this.answers.set(key, allowed);
+    }
+    return allowed;
   }
 }
