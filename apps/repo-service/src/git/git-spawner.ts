@@ -24,6 +24,12 @@ export interface SpawnedRun {
   stderr: string;
 }
 
+/** A run waiting for its answer. */
+interface Pending {
+  resolve(run: SpawnedRun): void;
+  reject(err: Error): void;
+}
+
 /** A helper with no run for this long exits (the next run starts another): an idle service, or a test file done with git, keeps no process around. */
 const IDLE_MS = 30_000;
 
@@ -51,7 +57,7 @@ export class GitSpawner {
 
   private child: ChildProcess | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve(run: SpawnedRun): void; reject(err: Error): void }>();
+  private readonly pending = new Map<number, Pending>();
   private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly script: string = fileURLToPath(compiledScript(import.meta.url, 'git-spawner.process'))) {}
@@ -98,7 +104,7 @@ export class GitSpawner {
     return child;
   }
 
-  private settle(id: number, fn: (p: { resolve(run: SpawnedRun): void; reject(err: Error): void }) => void): void {
+  private settle(id: number, fn: (p: Pending) => void): void {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);

@@ -1,8 +1,8 @@
 import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { HookPatterns, QueueNames, type HookTarget } from '@gitforge/contracts';
 import { createLogger, Database, QueueDriver, RpcClient, webhookDeliveries, webhookDeliveryDuration, type QueueJob } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { deliveryTaskIds, type DeliveryJob } from './delivery-queue.js';
 import { buildHookRequest } from './hook-request.js';
 import { HookSender, type SendResult } from './hook-sender.js';

@@ -45,9 +45,6 @@ function toStored(r: TaskRow): StoredTask {
   };
 }
 
-/** Tasks sharing a payload: a batch's, or a task's own when it has none. */
-const payloadGroup = (r: TaskRow): string => (r.batch === null ? `#${Number(r.id)}` : String(r.batch));
-
 /** Columns of hook_delivery in insert order, with their PostgreSQL types. */
 const ATTEMPT_COLUMNS: Array<[column: string, key: keyof AttemptRecord, type: SqlCast]> = [
   ['task_id', 'taskId', 'integer'],
@@ -121,19 +118,23 @@ export class HookTasksRepository {
     const params = this.db.sql.params();
     const wanted = keys.map((k) => `(${params.add(k.taskId, 'integer')}, ${params.add(k.attemptKey, 'varchar')})`);
     const columns = STORED_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ');
+    // Tasks share a payload by batch; a task without one has its own. The payload comes on the first row of each.
     const rows = (await this.db.manager.query(
-      `WITH k(task_id, attempt_key) AS (VALUES ${wanted.join(', ')})
-       SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous,
-         CASE WHEN row_number() OVER (PARTITION BY COALESCE(t.batch, '#' || t.id) ORDER BY t.id, k.attempt_key) = 1 THEN t.payload END AS payload
-       FROM k JOIN hook_task t ON t.id = k.task_id
-       LEFT JOIN hook_delivery d ON d.task_id = k.task_id AND d.attempt_key = k.attempt_key`,
+      `WITH k(task_id, attempt_key) AS (VALUES ${wanted.join(', ')}),
+       r AS (
+         SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous, t.payload AS payload, COALESCE(t.batch, '#' || t.id) AS payload_group
+         FROM k JOIN hook_task t ON t.id = k.task_id
+         LEFT JOIN hook_delivery d ON d.task_id = k.task_id AND d.attempt_key = k.attempt_key)
+       SELECT ${STORED_COLUMNS}, attempt_key, previous, payload_group,
+         CASE WHEN row_number() OVER (PARTITION BY payload_group ORDER BY id, attempt_key) = 1 THEN payload END AS payload
+       FROM r`,
       params.values,
-    )) as Array<TaskRow & { attempt_key: string; previous: AttemptRecord['outcome'] | null; payload: string | null }>;
+    )) as Array<TaskRow & { attempt_key: string; previous: AttemptRecord['outcome'] | null; payload: string | null; payload_group: string }>;
     const payloads = new Map<string, string>();
-    for (const r of rows) if (r.payload !== null) payloads.set(payloadGroup(r), r.payload);
+    for (const r of rows) if (r.payload !== null) payloads.set(r.payload_group, r.payload);
     return new Map(
       rows.map((r) => {
-        const task = { ...toStored(r), payload: payloads.get(payloadGroup(r))! };
+        const task = { ...toStored(r), payload: payloads.get(r.payload_group)! };
         return [`${task.id}#${r.attempt_key}`, { task, previous: r.previous ?? null }];
       }),
     );
