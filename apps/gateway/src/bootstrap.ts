@@ -220,7 +220,8 @@ function closeGracefully(app: NestFastifyApplication, graceMs: number): void {
 
 export async function startGateway(): Promise<NestFastifyApplication> {
   const { app, config } = await createGateway();
-  tuneHeap(config);
+  // The embedded process too: every app in it, the gateway's streams included.
+  tuneHeap(config, 'bulk');
   closeGracefully(app, config.GITFORGE_SHUTDOWN_GRACE_MS);
   await app.listen(config.PORT, config.GITFORGE_HOST);
   log.info({ port: config.PORT, rootUrl: config.rootUrl }, 'gateway listening');

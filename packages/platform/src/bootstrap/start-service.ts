@@ -9,7 +9,7 @@ import { Database } from '../database/database.js';
 import { startOpsListener } from '../metrics/ops-listener.js';
 import { InProcessServer } from '../transport/in-process.js';
 import { RedisStreamsServer } from '../transport/redis-streams.server.js';
-import { tuneHeap } from './heap.js';
+import { tuneHeap, type HeapRole } from './heap.js';
 import { beginDrain } from './shutdown.js';
 
 /** The transport server the environment asks for: Redis Streams with `REDIS_URL`, in-process without. */
@@ -36,7 +36,6 @@ export function createServerStrategy(service: ServiceName, config: PlatformConfi
 export async function startService(rootModule: unknown, service: ServiceName): Promise<INestMicroservice> {
   const config = loadConfig(PlatformConfig);
   setLogLevel(config.GITFORGE_LOG_LEVEL);
-  tuneHeap(config);
   const app = await NestFactory.createMicroservice(rootModule as never, {
     strategy: createServerStrategy(service, config),
     logger: new PinoNestLogger(),
@@ -81,9 +80,14 @@ export function exitOnSignals(close: () => Promise<void>, graceMs = loadConfig(P
   process.on('SIGINT', onSignal);
 }
 
-/** The body of an app's main.ts: start, log a fatal start error, close on signals. */
+/** The services bulk passes through: file bytes on their own listeners (smart HTTP, packages, archives; attachments), or webhook payloads by the batch. The others only answer small calls and run jobs. */
+const BULK_SERVICES: ReadonlySet<ServiceName> = new Set(['repo', 'issue', 'webhook']);
+
+/** The body of an app's main.ts, the service alone in its process: tune the heap for it, start, log a fatal start error, close on signals. */
 export async function runService(rootModule: unknown, service: ServiceName): Promise<void> {
   try {
+    const role: HeapRole = BULK_SERVICES.has(service) ? 'bulk' : 'calls';
+    tuneHeap(loadConfig(PlatformConfig), role);
     const app = await startService(rootModule, service);
     exitOnSignals(() => app.close());
   } catch (err) {

@@ -73,13 +73,15 @@ export class PlatformConfig {
 
   /**
    * How far the JavaScript heap may grow past what its last full collection kept before the next
-   * one, in percent (V8's `--heap-growing-percent`); 0 leaves it to V8. See `tuneHeap`.
+   * one, in percent (V8's `--heap-growing-percent`); 0 leaves it to V8. Unset, 100 in processes
+   * that bulk passes through and 20 in those that only answer small calls. See `tuneHeap`.
    */
+  @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(0)
   @Max(400)
-  GITFORGE_HEAP_GROWING_PERCENT = 100;
+  GITFORGE_HEAP_GROWING_PERCENT?: number;
 
   /**
    * Whether V8's memory reducer runs: it marks the whole heap again to give memory back once the
