@@ -3,12 +3,15 @@
 // same bytes in the same run (a Node server that streams a PUT body to a file and a file back on
 // GET), and the peak memory of the gateway and repo-service while the bytes move, for 10 MiB and
 // 50 MiB files: the memory must stay flat in the file size. Target: >= 0.5x the plain copy's throughput.
+// Every timed transfer, on either side, starts on a quiet machine (`machineQuiet`): otherwise one
+// side pays for what the last transfer left running, the kernel writing back the plain copy's
+// unsynced file or the services handling the last upload's events.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { api, ADMIN, repoRoot, rssKiB, startLayout } from './lib/layout.mjs';
+import { api, ADMIN, machineQuiet, repoRoot, rssKiB, startLayout } from './lib/layout.mjs';
 
 const SIZES_MIB = [10, 50];
 const ROUNDS = 9;
@@ -30,8 +33,9 @@ function transfer(url, method, file, headers) {
   });
 }
 
-/** Wall time of `fn`, and the highest RSS of the watched processes while it ran. */
+/** Wall time of `fn`, started on a quiet machine, and the highest RSS of the watched processes while it ran. */
 async function timed(fn, pids) {
+  await machineQuiet();
   const peak = Object.fromEntries(Object.keys(pids).map((k) => [k, 0]));
   const sample = () => {
     for (const [k, pid] of Object.entries(pids)) peak[k] = Math.max(peak[k], rssKiB(pid));

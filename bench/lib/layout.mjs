@@ -1,6 +1,6 @@
 // Starts gitforge for benchmarks the way users run it: the embedded entry, or every app as its
 // own process on PostgreSQL + Redis (a throwaway database and Redis namespace per run).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -91,6 +91,8 @@ export async function startLayout(kind, options = {}) {
     GITFORGE_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     // The git SSH server on a free port: benches may run beside other servers.
     GITFORGE_SSH_PORT: String(await freePort()),
+    // Settings to compare builds or tunings by, as JSON (`BENCH_ENV='{"GITFORGE_HEAP_GROWING_PERCENT":"100"}'`).
+    ...JSON.parse(process.env.BENCH_ENV ?? '{}'),
     ...options.env,
   };
   const cleanup = [() => rmSync(dataDir, { recursive: true, force: true })];
@@ -188,5 +190,31 @@ export function rssKiB(pid) {
     return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   } catch {
     return 0;
+  }
+}
+
+/** Busy and total CPU ticks of the whole machine so far (every core), from /proc/stat; iowait counts as idle. */
+function machineTicks() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}
+
+/**
+ * Waits for the machine to go quiet before a timed transfer: the dirty pages written back
+ * (`sync`), then a `windowMs` window in which under `busyBelow` of its CPU was busy (given up
+ * after `timeoutMs`). Neither side of a comparison then pays for what the other left behind: the
+ * kernel writing back the last copy's file, the services handling the last upload's events.
+ */
+export async function machineQuiet({ windowMs = 100, busyBelow = 0.1, timeoutMs = 5000 } = {}) {
+  execFileSync('sync');
+  const deadline = Date.now() + timeoutMs;
+  let last = machineTicks();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = machineTicks();
+    const busy = (now.busy - last.busy) / Math.max(1, now.total - last.total);
+    last = now;
+    if (busy < busyBelow) return;
   }
 }
