@@ -54,7 +54,10 @@ async function measure(kind) {
 
 export default async function () {
   console.log(`RSS at rest and under ${CONCURRENCY} connections of GET /api/v1/repos/{owner}/{repo} for ${SECONDS} s after ${WARMUP_SECONDS} s unreported, peak of each of ${SLICES} slices (MiB)`);
-  for (const kind of (process.env.BENCH_LAYOUTS ?? 'embedded,distributed').split(',')) {
+  const kinds = (process.env.BENCH_LAYOUTS ?? 'embedded,distributed').split(',').map((k) => k.trim());
+  const unknown = kinds.filter((k) => k !== 'embedded' && k !== 'distributed');
+  if (unknown.length > 0) throw new Error(`BENCH_LAYOUTS: unknown layout ${unknown.join(', ')} (embedded, distributed)`);
+  for (const kind of kinds) {
     const { rest, slices } = await measure(kind);
     const rows = Object.keys(rest).map((name) => ({
       process: `${kind} ${name}`,

@@ -33,20 +33,26 @@ function transfer(url, method, file, headers) {
   });
 }
 
+/** Transfers that began without the machine going quiet first (see `machineQuiet`): reported, since they may have shared the CPU with leftovers. */
+let unquiet = 0;
+
 /** Wall time of `fn`, started on a quiet machine, and the highest RSS of the watched processes while it ran. */
 async function timed(fn, pids) {
-  await machineQuiet();
+  if (!(await machineQuiet())) unquiet++;
   const peak = Object.fromEntries(Object.keys(pids).map((k) => [k, 0]));
   const sample = () => {
     for (const [k, pid] of Object.entries(pids)) peak[k] = Math.max(peak[k], rssKiB(pid));
   };
   const timer = setInterval(sample, 10);
-  const started = process.hrtime.bigint();
-  const status = await fn();
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  clearInterval(timer);
-  sample();
-  return { ms, peak, status };
+  try {
+    const started = process.hrtime.bigint();
+    const status = await fn();
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    sample();
+    return { ms, peak, status };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** The reference: a plain HTTP server that stores a PUT body as a file and streams it back on GET. */
@@ -130,6 +136,7 @@ export default async function () {
     console.log(
       `idle RSS before transfers: gateway ${(idle.gateway / 1024).toFixed(0)} MiB, repo-service ${(idle['repo-service'] / 1024).toFixed(0)} MiB; target ratio >= 0.50x, peak RSS flat in the file size`,
     );
+    if (unquiet > 0) console.log(`${unquiet} transfers began without the machine going quiet within 5 s: the figures may be disturbed`);
   } finally {
     plain.server.close();
     await layout.stop();

@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { availableParallelism, tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -193,28 +193,36 @@ export function rssKiB(pid) {
   }
 }
 
-/** Busy and total CPU ticks of the whole machine so far (every core), from /proc/stat; iowait counts as idle. */
+/** Busy and total CPU ticks of the whole machine so far (every core), from /proc/stat: user to steal (guest time is within user already); iowait counts as idle. Null without /proc. */
 function machineTicks() {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((a, b) => a + b, 0);
-  return { busy: total - fields[3] - fields[4], total };
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    return { busy: total - fields[3] - fields[4], total };
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Waits for the machine to go quiet before a timed transfer: the dirty pages written back
- * (`sync`), then a `windowMs` window in which under `busyBelow` of its CPU was busy (given up
- * after `timeoutMs`). Neither side of a comparison then pays for what the other left behind: the
+ * (`sync`), then a `windowMs` window in which its busy CPU came to under `busyCores` of one core,
+ * whatever the number of cores (given up after `timeoutMs`: answers false then, and true at once
+ * without /proc). Neither side of a comparison then pays for what the other left behind: the
  * kernel writing back the last copy's file, the services handling the last upload's events.
  */
-export async function machineQuiet({ windowMs = 100, busyBelow = 0.1, timeoutMs = 5000 } = {}) {
-  execFileSync('sync');
-  const deadline = Date.now() + timeoutMs;
+export async function machineQuiet({ windowMs = 100, busyCores = 0.2, timeoutMs = 5000 } = {}) {
+  execFileSync('sync', { timeout: timeoutMs });
   let last = machineTicks();
+  if (!last) return true;
+  const cores = availableParallelism();
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, windowMs));
     const now = machineTicks();
-    const busy = (now.busy - last.busy) / Math.max(1, now.total - last.total);
+    const busy = ((now.busy - last.busy) / Math.max(1, now.total - last.total)) * cores;
     last = now;
-    if (busy < busyBelow) return;
+    if (busy < busyCores) return true;
   }
+  return false;
 }

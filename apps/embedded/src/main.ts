@@ -4,7 +4,7 @@ import { AdminServiceModule } from '@gitforge/admin-service';
 import { startGateway } from '@gitforge/gateway';
 import { IssueServiceModule } from '@gitforge/issue-service';
 import { OrgServiceModule } from '@gitforge/org-service';
-import { createLogger, exitOnSignals, startService } from '@gitforge/platform';
+import { createLogger, exitOnSignals, startService, tuneProcessHeap } from '@gitforge/platform';
 import { RepoServiceModule } from '@gitforge/repo-service';
 import { WebhookWorkerModule } from '@gitforge/webhook-worker';
 
@@ -17,6 +17,7 @@ import { WebhookWorkerModule } from '@gitforge/webhook-worker';
 const log = createLogger('embedded');
 const services: INestMicroservice[] = [];
 try {
+  tuneProcessHeap('embedded');
   services.push(await startService(OrgServiceModule, 'org'));
   services.push(await startService(RepoServiceModule, 'repo'));
   services.push(await startService(IssueServiceModule, 'issue'));

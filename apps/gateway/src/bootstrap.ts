@@ -23,7 +23,7 @@ import {
   RpcClient,
   secondsSince,
   setLogLevel,
-  tuneHeap,
+  tuneProcessHeap,
   MAX_HEADER_BYTES,
 } from '@gitforge/platform';
 import { registerRunnerProtocol } from './actions/runner-protocol.js';
@@ -219,9 +219,9 @@ function closeGracefully(app: NestFastifyApplication, graceMs: number): void {
 }
 
 export async function startGateway(): Promise<NestFastifyApplication> {
+  // A no-op in the embedded process, which tuned for every app in it as it began.
+  tuneProcessHeap('gateway');
   const { app, config } = await createGateway();
-  // The embedded process too: every app in it, the gateway's streams included.
-  tuneHeap(config, 'bulk');
   closeGracefully(app, config.GITFORGE_SHUTDOWN_GRACE_MS);
   await app.listen(config.PORT, config.GITFORGE_HOST);
   log.info({ port: config.PORT, rootUrl: config.rootUrl }, 'gateway listening');

@@ -1,4 +1,4 @@
-import { heapFlags } from './heap.js';
+import { heapFlags, heapRole } from './heap.js';
 
 const NEVER = '--gc-memory-reducer-start-delay-ms=2147483647';
 
@@ -15,5 +15,12 @@ describe('heapFlags', () => {
 
   it('leaves the memory reducer alone when it is asked for', () => {
     expect(heapFlags({ GITFORGE_HEAP_MEMORY_REDUCER: true }, 'bulk')).toEqual(['--heap-growing-percent=100']);
+  });
+});
+
+describe('heapRole', () => {
+  it('is bulk where file bytes or webhook payloads pass, calls elsewhere', () => {
+    expect(['gateway', 'embedded', 'repo', 'issue', 'webhook'].map((app) => heapRole(app as never))).toEqual(['bulk', 'bulk', 'bulk', 'bulk', 'bulk']);
+    expect((['org', 'admin', 'actions'] as const).map((app) => heapRole(app))).toEqual(['calls', 'calls', 'calls']);
   });
 });

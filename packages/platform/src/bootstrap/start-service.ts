@@ -9,7 +9,7 @@ import { Database } from '../database/database.js';
 import { startOpsListener } from '../metrics/ops-listener.js';
 import { InProcessServer } from '../transport/in-process.js';
 import { RedisStreamsServer } from '../transport/redis-streams.server.js';
-import { tuneHeap, type HeapRole } from './heap.js';
+import { tuneProcessHeap } from './heap.js';
 import { beginDrain } from './shutdown.js';
 
 /** The transport server the environment asks for: Redis Streams with `REDIS_URL`, in-process without. */
@@ -80,14 +80,10 @@ export function exitOnSignals(close: () => Promise<void>, graceMs = loadConfig(P
   process.on('SIGINT', onSignal);
 }
 
-/** The services bulk passes through: file bytes on their own listeners (smart HTTP, packages, archives; attachments), or webhook payloads by the batch. The others only answer small calls and run jobs. */
-const BULK_SERVICES: ReadonlySet<ServiceName> = new Set(['repo', 'issue', 'webhook']);
-
 /** The body of an app's main.ts, the service alone in its process: tune the heap for it, start, log a fatal start error, close on signals. */
 export async function runService(rootModule: unknown, service: ServiceName): Promise<void> {
   try {
-    const role: HeapRole = BULK_SERVICES.has(service) ? 'bulk' : 'calls';
-    tuneHeap(loadConfig(PlatformConfig), role);
+    tuneProcessHeap(service);
     const app = await startService(rootModule, service);
     exitOnSignals(() => app.close());
   } catch (err) {

@@ -7,6 +7,8 @@ describe(loadConfig.name, () => {
     expect(c.rootUrl).toBe('http://localhost:3000/');
     expect(c.GITFORGE_DATA_DIR).toBe('./data');
     expect(c.DATABASE_URL).toBeUndefined();
+    // Unset, each process's heap role decides (tuneHeap).
+    expect(c.GITFORGE_HEAP_GROWING_PERCENT).toBeUndefined();
   });
 
   it('should convert numbers, add the trailing slash and treat empty values as unset', () => {
