@@ -45,30 +45,31 @@ const NEVER_MS = 2 ** 31 - 1;
  * 50 MiB), next to tens of MiB of buffers that a clone or an upload streams through and that
  * die young. Applied once per process, by its entry ({@link tuneProcessHeap}).
  *
- * - **Growing factor** (`GITFORGE_HEAP_GROWING_PERCENT`): how far the old generation may grow
- *   past what the last full collection kept, as `1 + percent / 100` of it (0 leaves V8's own
- *   choice); unset, the process's {@link HeapRole} decides. V8 picks that factor from how fast
- *   the process allocates next to how fast it marks, and it settled at its floor (about 1.1) in
- *   a process that allocates little while it streams much. V8 starts marking the whole heap once the room left in the old generation is less than
- *   the new generation's capacity (up to 32 MiB), so from then on the process marked its whole
- *   heap again after every few MiB promoted, and blob-less clones spent two thirds of the
- *   gateway's CPU in the collector (`npm run bench clone`: server CPU 3.7-4.0x the reference's,
- *   2.1x at 50). At 50 the room (about 27 MiB of a 54 MiB heap) was still below that capacity:
- *   a process relaying 9.3 MB answers to a client reading 15 MB/s marked its heap 4 times in 20
- *   answers (45 ms of CPU per answer instead of 25), and none at 100 in 4 runs of 5. The cost is
- *   headroom: the heap may grow as far past its live size (the embedded process peaked at 277 MiB
- *   under the API load instead of about 245). V8 reads it at each full collection.
- *   That headroom is wrong where only small calls run. Such a process promotes a trickle of
- *   garbage that outlives a scavenge or two (blocking Redis reads, heartbeats, queries under
- *   way): org-service about 2.4 MiB a minute under the API load, an idle admin-service about
- *   0.5. At 100, org-service's old generation (about 38 MiB live) would have reached its next
- *   full collection after some 16 minutes, and its RSS rose by 34 MiB over a 10-minute load
- *   (`npm run bench memory`); at 20 it collected every two minutes or so, 5 to 30 ms each, and
- *   held flat from the third minute. V8 lets the old generation grow by at least 8 MiB whatever
- *   the factor, so an idle process still creeps for a quarter of an hour between collections,
- *   by that much at most instead of by its whole heap. The webhook worker keeps 100: its
- *   batches of payloads live across awaits, and at 20 it spent a quarter more CPU draining a
- *   backlog (0.61-0.64 CPU-s against 0.45-0.53 for `npm run bench webhooks`, alternated).
+ * - **Growing factor** (`GITFORGE_HEAP_GROWING_PERCENT`): how far the old generation may grow past
+ *   what the last full collection kept, as `1 + percent / 100` of it (0 leaves V8's own choice);
+ *   unset, the process's {@link HeapRole} decides. V8 picks that factor from how fast the process
+ *   allocates next to how fast it marks, and it settled at its floor (about 1.1) in a process that
+ *   allocates little while it streams much. V8 starts marking the whole heap once the room left in
+ *   the old generation is less than the new generation's capacity (up to 32 MiB), so from then on
+ *   the process marked its whole heap again after every few MiB promoted, and blob-less clones
+ *   spent two thirds of the gateway's CPU in the collector (`npm run bench clone`: server CPU
+ *   3.7-4.0x the reference's, 2.1x at 50). At 50 the room (about 27 MiB of a 54 MiB heap) was still
+ *   below that capacity: a process relaying 9.3 MB answers to a client reading 15 MB/s marked its
+ *   heap 4 times in 20 answers (45 ms of CPU per answer instead of 25), and none at 100 in 4 runs
+ *   of 5. The cost is headroom: the heap may grow as far past its live size (the embedded process
+ *   peaked at 277 MiB under the API load instead of about 245). V8 reads it at each full
+ *   collection.
+ *   That headroom is wrong where only small calls run. Such a process promotes a trickle of garbage
+ *   that outlives a scavenge or two (blocking Redis reads, heartbeats, queries under way):
+ *   org-service about 2.4 MiB a minute under the API load, an idle admin-service about 0.5. At 100,
+ *   org-service's old generation (about 38 MiB live) would have reached its next full collection
+ *   after some 16 minutes, and its RSS rose by 34 MiB over a 10-minute load (`npm run bench
+ *   memory`); at 20 it collected every two minutes or so, 5 to 30 ms each, and held flat from the
+ *   third minute. V8 lets the old generation grow by at least 8 MiB whatever the factor, so an idle
+ *   process still creeps for a quarter of an hour between collections, by that much at most instead
+ *   of by its whole heap. The webhook worker keeps 100: its batches of payloads live across awaits,
+ *   and at 20 it spent a quarter more CPU draining a backlog (0.61-0.64 CPU-s against 0.45-0.53 for
+ *   `npm run bench webhooks`, alternated).
  * - **Memory reducer** (`GITFORGE_HEAP_MEMORY_REDUCER`, off by default): V8 arms it after a full
  *   collection that grew the heap, and once it finds the JavaScript allocation rate low it marks
  *   the whole heap up to three times in a row to give memory back. The bytes a process streams
