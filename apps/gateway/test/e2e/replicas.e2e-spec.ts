@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Repository } from '@gitforge/contracts';
 import { Api, createUser, type TestUser } from './support/api.js';
@@ -39,6 +40,29 @@ describe('two replicas per service (distributed layout)', () => {
     }
   }
 
+  /**
+   * Kills repo-service's first replica once it holds a request it has read and not answered (a
+   * pending entry of its consumer on the stream), so that there is something for the survivor to
+   * take over; answers the time of the kill. Without that wait the kill could land while every
+   * request under way was elsewhere (the other replica, org-service, the gateway).
+   */
+  async function killRepoReplicaWhileBusy(): Promise<number> {
+    const redis = new Redis(layout.env.REDIS_URL!);
+    try {
+      const stream = `${layout.env.GITFORGE_REDIS_NAMESPACE}:rpc:repo`;
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const summary = (await redis.xpending(stream, 'replicas')) as [number, unknown, unknown, Array<[string, string]> | null];
+        if (Number(summary[3]?.find(([consumer]) => consumer === 'repo-0')?.[1] ?? 0) > 0) break;
+        if (Date.now() > deadline) throw new Error('repo-0 took no request within 10 s of load');
+      }
+      layout.kill('repo', 0);
+      return Date.now();
+    } finally {
+      redis.disconnect();
+    }
+  }
+
   interface Sent {
     status: number;
     startedAt: number;
@@ -73,13 +97,11 @@ describe('two replicas per service (distributed layout)', () => {
   it('should survive killing a repo-service replica mid-load, applying every request once', async () => {
     const before = await countEvents('repo.created');
     const names = Array.from({ length: 40 }, (_, i) => `killed-${i}`);
-    let killedAt = 0;
+    const kill: { at?: Promise<number> } = {};
     const sent = await createRepos(names, 8, (n) => {
-      if (n === 12) {
-        layout.kill('repo', 0);
-        killedAt = Date.now();
-      }
+      if (n === 12) kill.at = killRepoReplicaWhileBusy();
     });
+    const killedAt = await kill.at!;
     expect(sent.map((r) => r.status).filter((s) => s === 201)).toHaveLength(names.length);
     const inFlight = sent.filter((r) => r.startedAt <= killedAt && r.startedAt + r.ms >= killedAt);
     const steady = sent.filter((r) => r.startedAt > killedAt).map((r) => r.ms);
