@@ -20,7 +20,7 @@ describe('heapFlags', () => {
 
 describe('heapRole', () => {
   it('is bulk where file bytes or webhook payloads pass, calls elsewhere', () => {
-    expect(['gateway', 'embedded', 'repo', 'issue', 'webhook'].map((app) => heapRole(app as never))).toEqual(['bulk', 'bulk', 'bulk', 'bulk', 'bulk']);
+    expect((['gateway', 'embedded', 'repo', 'issue', 'webhook'] as const).map((app) => heapRole(app))).toEqual(['bulk', 'bulk', 'bulk', 'bulk', 'bulk']);
     expect((['org', 'admin', 'actions'] as const).map((app) => heapRole(app))).toEqual(['calls', 'calls', 'calls']);
   });
 });

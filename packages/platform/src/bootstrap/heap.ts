@@ -30,7 +30,7 @@ export function tuneProcessHeap(app: ServiceName | 'gateway' | 'embedded'): void
 }
 
 /** The growing factor of each role, in percent past what the last full collection kept (see {@link tuneHeap}). */
-export const DEFAULT_GROWING_PERCENT: Readonly<Record<HeapRole, number>> = { bulk: 100, calls: 20 };
+const DEFAULT_GROWING_PERCENT: Readonly<Record<HeapRole, number>> = { bulk: 100, calls: 20 };
 
 let applied: string | undefined;
 
@@ -79,7 +79,7 @@ const NEVER_MS = 2 ** 31 - 1;
  *   on node's command line; at run time the same is had by deferring its first collection for
  *   ever, which V8 reads each time it arms the reducer.
  */
-export function tuneHeap(settings: HeapSettings, role: HeapRole): void {
+function tuneHeap(settings: HeapSettings, role: HeapRole): void {
   const flags = heapFlags(settings, role);
   const key = flags.join(' ');
   if (applied === key) return;
