@@ -49,6 +49,30 @@ describe(HookSender.name, () => {
     expect(hits).toEqual([{ method: 'POST', url: '/in' }]);
   });
 
+  it('should send credentials in the URL as basic authentication, unless the hook has its own', async () => {
+    const seen: Array<string | undefined> = [];
+    handler = (req, res) => {
+      seen.push(req.headers.authorization);
+      res.end();
+    };
+    const s = sender('loopback');
+    await s.send(post(`http://us%40er:p%3Ass@127.0.0.1:${port}/creds`));
+    await s.send({ ...post(`http://user:pass@127.0.0.1:${port}/creds`), headers: { authorization: 'token abc' } });
+    s.close();
+    expect(seen).toEqual([`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`, 'token abc']);
+  });
+
+  it('should join a repeated response header as one recorded value', async () => {
+    handler = (_req, res) => {
+      res.setHeader('set-cookie', ['a=1', 'b=2']);
+      res.end();
+    };
+    const s = sender('loopback');
+    const r = await s.send(post(`http://127.0.0.1:${port}/cookies`));
+    s.close();
+    expect(r).toMatchObject({ kind: 'response', headers: expect.objectContaining({ 'Set-Cookie': 'a=1,b=2' }) });
+  });
+
   it.each(['127.0.0.1', 'localhost'])('should refuse %s without the loopback allowance, never connecting', async (host) => {
     handler = (_req, res) => res.end();
     const s = sender('external');
