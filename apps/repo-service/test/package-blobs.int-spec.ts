@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -22,8 +22,9 @@ function filesUnder(dir: string): string[] {
 /**
  * Package blobs on a real database and a real file store: identical bytes are stored once, an
  * upload refused (too large, failed checks, a failed transaction) leaves nothing, the last file's
- * deletion drops its blob, and cleanup_packages' sweep drops blobs no file points at once they
- * are older than its grace period.
+ * deletion drops its blob, and cleanup_packages' sweep drops blobs no file points at, bytes no
+ * blob row names and partial files of puts that never finished, once they are older than its
+ * grace period.
  */
 describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) => {
   let pgdb: TestDatabase | undefined;
@@ -258,5 +259,32 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
     expect(stored()).toHaveLength(before - 1);
     expect(await db.findOneBy(PackageBlobEntity, { id: orphan.blob.id })).toBeNull();
     expect(await db.findOneBy(PackageBlobEntity, { id: kept.blob.id })).not.toBeNull();
+  });
+
+  it('should sweep bytes no row names and partial files once they are older than the grace period, as a crash mid-upload leaves them', async () => {
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    const age = (path: string): void => utimesSync(path, twoHoursAgo, twoHoursAgo);
+    // The process died after staging, before the transaction: bytes under their key, no row.
+    const { staged: stranded } = await blobs.stage(Readable.from([Buffer.from(`stranded ${engine}`)]), 1024, async () => undefined);
+    const { staged: young } = await blobs.stage(Readable.from([Buffer.from(`young ${engine}`)]), 1024, async () => undefined);
+    const named = await keep([Buffer.from(`named ${engine}`)]);
+    await fileFor(named.blob.id, `named-${engine}`);
+    age(join(dataDir, 'blobs', packageBlobKey(stranded.uuid)));
+    age(join(dataDir, 'blobs', packageBlobKey(named.blob.uuid)));
+    // The process died mid-put: a partial file in the store's temporary directory.
+    const tmp = join(dataDir, 'blobs', '.blob-tmp');
+    mkdirSync(tmp, { recursive: true });
+    writeFileSync(join(tmp, `dead-${engine}.tmp`), 'partial');
+    writeFileSync(join(tmp, `live-${engine}.tmp`), 'under way');
+    age(join(tmp, `dead-${engine}.tmp`));
+
+    expect(await blobs.sweep(60 * 60 * 1000)).toBe(1);
+
+    expect(await store.exists(packageBlobKey(stranded.uuid))).toBe(false);
+    expect(await store.exists(packageBlobKey(young.uuid))).toBe(true);
+    expect(await store.exists(packageBlobKey(named.blob.uuid))).toBe(true);
+    expect(readdirSync(tmp).filter((n) => n.endsWith(`-${engine}.tmp`))).toEqual([`live-${engine}.tmp`]);
+    rmSync(join(tmp, `live-${engine}.tmp`));
+    await blobs.drop([packageBlobKey(young.uuid)]);
   });
 });

@@ -4,9 +4,14 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { ContractError } from '@gitforge/contracts';
 import { BlobStore, BlobTooLargeError, createLogger, Database } from '@gitforge/platform';
-import { PackageBlobEntity, packageBlobKey, PackageFileEntity } from './package.entities.js';
+import { PACKAGE_BLOB_PREFIX, PackageBlobEntity, packageBlobKey, PackageFileEntity } from './package.entities.js';
 
 const log = createLogger('package-blobs');
+
+/** Blob keys looked up per query while sweeping bytes no row names. */
+const SWEEP_BATCH = 500;
+/** Least age of a partial file before the sweep removes it: a put under way writes to it all along, and one stalled this long is dead. */
+const ABANDONED_PUT_AGE_MS = 60 * 60 * 1000;
 
 /** Bytes streamed into a fresh key, with their digests, that no blob row points at yet. */
 export interface StagedBytes {
@@ -134,7 +139,12 @@ export class PackageBlobs {
     for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove a package blob'));
   }
 
-  /** cleanup_packages: blobs no file points at that are older than `olderThanMs` (uploads add a blob's row with its file, but rows stored by earlier builds may be left). */
+  /**
+   * cleanup_packages, for what is older than `olderThanMs`: blob rows no file points at (rows
+   * stored by earlier builds may be left), stored bytes no row names (a process that crashed
+   * between staging an upload and committing its row), and the partial files of puts that never
+   * finished (a process killed mid-upload). Answers how many blobs went.
+   */
   async sweep(olderThanMs: number): Promise<number> {
     const cutoff = new Date(Date.now() - olderThanMs);
     const orphans = await this.db.manager
@@ -142,9 +152,36 @@ export class PackageBlobs {
       .where('b.created_at < :cutoff', { cutoff: cutoff.getTime() })
       .andWhere('NOT EXISTS (SELECT 1 FROM package_file f WHERE f.blob_id = b.id)')
       .getMany();
-    if (orphans.length === 0) return 0;
-    const keys = await this.db.transaction((m) => this.releaseUnreferenced(m, orphans.map((o) => o.id)));
+    const keys = orphans.length === 0 ? [] : await this.db.transaction((m) => this.releaseUnreferenced(m, orphans.map((o) => o.id)));
     await this.drop(keys);
-    return keys.length;
+    const stranded = await this.sweepStranded(cutoff);
+    const partial = await this.blobs.clearAbandoned(Math.max(olderThanMs, ABANDONED_PUT_AGE_MS));
+    if (stranded > 0 || partial > 0) log.info({ stranded, partial }, 'removed package bytes that no row named');
+    return keys.length + stranded;
+  }
+
+  /**
+   * Bytes under the packages prefix, last written before `cutoff`, that no blob row names. A
+   * staged upload gets its row in the transaction that follows the staging at once, so bytes
+   * that old without one never will.
+   */
+  private async sweepStranded(cutoff: Date): Promise<number> {
+    let removed = 0;
+    let batch: Array<{ key: string; uuid: string }> = [];
+    const settle = async (): Promise<void> => {
+      const named = await this.db.manager.find(PackageBlobEntity, { where: { uuid: In(batch.map((b) => b.uuid)) }, select: { uuid: true } });
+      const kept = new Set(named.map((r) => r.uuid));
+      const unnamed = batch.filter((b) => !kept.has(b.uuid)).map((b) => b.key);
+      await this.drop(unnamed);
+      removed += unnamed.length;
+      batch = [];
+    };
+    for await (const blob of this.blobs.list(PACKAGE_BLOB_PREFIX)) {
+      if (blob.modifiedAt >= cutoff) continue;
+      batch.push({ key: blob.key, uuid: blob.key.slice(blob.key.lastIndexOf('/') + 1) });
+      if (batch.length >= SWEEP_BATCH) await settle();
+    }
+    if (batch.length > 0) await settle();
+    return removed;
   }
 }

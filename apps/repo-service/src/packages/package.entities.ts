@@ -128,4 +128,6 @@ export class PackageTagEntity {
   versionId!: number;
 }
 
-export const packageBlobKey = (uuid: string): string => `packages/${uuid.slice(0, 2)}/${uuid}`;
+/** The store's kind for package bytes: every blob key starts with it. */
+export const PACKAGE_BLOB_PREFIX = 'packages';
+export const packageBlobKey = (uuid: string): string => `${PACKAGE_BLOB_PREFIX}/${uuid.slice(0, 2)}/${uuid}`;

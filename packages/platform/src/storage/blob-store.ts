@@ -21,6 +21,13 @@ export interface BlobPutOptions {
   digests?: readonly DigestAlgorithm[];
 }
 
+/** A stored blob as {@link BlobStore.list} finds it. */
+export interface ListedBlob {
+  key: string;
+  /** When its bytes were last written. */
+  modifiedAt: Date;
+}
+
 /** Thrown by {@link BlobStore.put} when the source is longer than `maxBytes`; nothing is stored. */
 export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
@@ -70,6 +77,19 @@ export abstract class BlobStore {
   abstract delete(key: string): Promise<void>;
 
   abstract exists(key: string): Promise<boolean>;
+
+  /**
+   * Every blob under `prefix` (whole key segments: `packages` lists `packages/…`), in no order:
+   * for a kind's sweep of bytes that no row names, such as those of a process that crashed
+   * between storing a blob and committing the row that names it.
+   */
+  abstract list(prefix: string): AsyncIterable<ListedBlob>;
+
+  /**
+   * Removes what puts that never finished left behind (a process killed mid-upload), once it
+   * is older than `olderThanMs`; answers how many were removed. A put under way is never older.
+   */
+  abstract clearAbandoned(olderThanMs: number): Promise<number>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

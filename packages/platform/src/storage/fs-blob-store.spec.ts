@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -78,6 +78,35 @@ describe(FsBlobStore.name, () => {
     await sut.delete('attachments/gone');
     await sut.delete('attachments/gone');
     expect(await sut.exists('attachments/gone')).toBe(false);
+  });
+
+  it('should list the blobs under a prefix with when they were written, and nothing of other kinds or of puts under way', async () => {
+    await sut.put('packages/ab/ab-1', Readable.from([Buffer.from('one')]));
+    await sut.put('packages/cd/cd-2', Readable.from([Buffer.from('two')]));
+    await sut.put('attachments/ab/ab-3', Readable.from([Buffer.from('three')]));
+    mkdirSync(join(root, '.blob-tmp'), { recursive: true });
+    writeFileSync(join(root, '.blob-tmp', 'under-way.tmp'), 'partial');
+    const listed: Array<{ key: string; modifiedAt: Date }> = [];
+    for await (const blob of sut.list('packages')) listed.push(blob);
+    expect(listed.map((b) => b.key).sort()).toEqual(['packages/ab/ab-1', 'packages/cd/cd-2']);
+    expect(listed.every((b) => Math.abs(Date.now() - b.modifiedAt.getTime()) < 60_000)).toBe(true);
+    const none: unknown[] = [];
+    for await (const blob of sut.list('releases')) none.push(blob);
+    expect(none).toEqual([]);
+    await expect(sut.list('../outside')[Symbol.asyncIterator]().next()).rejects.toThrow('invalid blob key');
+  });
+
+  it('should clear the partial files of puts that never finished once they are old enough, and nothing else', async () => {
+    expect(await sut.clearAbandoned(1000)).toBe(0);
+    await sut.put('attachments/k/kept', Readable.from([Buffer.from('kept')]));
+    const tmp = join(root, '.blob-tmp');
+    writeFileSync(join(tmp, 'dead.tmp'), 'partial');
+    writeFileSync(join(tmp, 'live.tmp'), 'under way');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(tmp, 'dead.tmp'), old, old);
+    expect(await sut.clearAbandoned(30_000)).toBe(1);
+    expect(leftovers()).toEqual(['live.tmp']);
+    expect(await sut.exists('attachments/k/kept')).toBe(true);
   });
 
   it('should refuse keys that could leave the store', async () => {

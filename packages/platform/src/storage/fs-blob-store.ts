@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { access, mkdir, open, opendir, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, type BlobPutOptions, type StoredBlob } from './blob-store.js';
+import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, type BlobPutOptions, type ListedBlob, type StoredBlob } from './blob-store.js';
 import { DigestStream, DigestThread } from './digests.js';
 
 /** Temporary files live beside the blobs, on the same filesystem, so the final rename is atomic. */
@@ -187,6 +187,55 @@ export class FsBlobStore extends BlobStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw err;
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<ListedBlob> {
+    // A prefix is checked as a key is, less its last segment: `packages` stands for `packages/…`.
+    const segments = checkBlobKey(`${prefix}/x`).slice(0, -1);
+    yield* this.walk(join(this.root, ...segments), segments.join('/'));
+  }
+
+  async clearAbandoned(olderThanMs: number): Promise<number> {
+    const dir = join(this.root, TMP_DIR);
+    const cutoff = Date.now() - olderThanMs;
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const path = join(dir, name);
+      // Gone meanwhile (a put that just finished or failed): nothing to do.
+      const info = await stat(path).catch(() => null);
+      if (!info?.isFile() || info.mtimeMs >= cutoff) continue;
+      await rm(path, { force: true });
+      removed += 1;
+    }
+    return removed;
+  }
+
+  /** The files under `dir` (the key prefix `key`), depth first; a directory removed meanwhile holds nothing. */
+  private async *walk(dir: string, key: string): AsyncIterable<ListedBlob> {
+    let entries;
+    try {
+      entries = await opendir(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+      throw err;
+    }
+    for await (const entry of entries) {
+      const path = join(dir, entry.name);
+      const child = `${key}/${entry.name}`;
+      if (entry.isDirectory()) {
+        yield* this.walk(path, child);
+      } else if (entry.isFile()) {
+        const info = await stat(path).catch(() => null);
+        if (info) yield { key: child, modifiedAt: info.mtime };
+      }
     }
   }
 
