@@ -261,30 +261,57 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
     expect(await db.findOneBy(PackageBlobEntity, { id: kept.blob.id })).not.toBeNull();
   });
 
-  it('should sweep bytes no row names and partial files once they are older than the grace period, as a crash mid-upload leaves them', async () => {
-    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    const age = (path: string): void => utimesSync(path, twoHoursAgo, twoHoursAgo);
+  it('should sweep bytes no row names and partial files once they are past the grace period and an hour old, as a crash mid-upload leaves them', async () => {
+    const ago = (minutes: number) => (path: string): void => {
+      const at = new Date(Date.now() - minutes * 60 * 1000);
+      utimesSync(path, at, at);
+    };
+    const bytesOf = (uuid: string): string => join(dataDir, 'blobs', packageBlobKey(uuid));
     // The process died after staging, before the transaction: bytes under their key, no row.
-    const { staged: stranded } = await blobs.stage(Readable.from([Buffer.from(`stranded ${engine}`)]), 1024, async () => undefined);
-    const { staged: young } = await blobs.stage(Readable.from([Buffer.from(`young ${engine}`)]), 1024, async () => undefined);
+    const stage = async (text: string): Promise<string> => (await blobs.stage(Readable.from([Buffer.from(`${text} ${engine}`)]), 1024, async () => undefined)).staged.uuid;
+    const stranded = await stage('stranded');
+    const halfHour = await stage('half an hour');
+    const young = await stage('young');
     const named = await keep([Buffer.from(`named ${engine}`)]);
     await fileFor(named.blob.id, `named-${engine}`);
-    age(join(dataDir, 'blobs', packageBlobKey(stranded.uuid)));
-    age(join(dataDir, 'blobs', packageBlobKey(named.blob.uuid)));
-    // The process died mid-put: a partial file in the store's temporary directory.
+    ago(120)(bytesOf(stranded));
+    ago(30)(bytesOf(halfHour));
+    ago(120)(bytesOf(named.blob.uuid));
+    // The process died mid-put: partial files in the store's temporary directory.
     const tmp = join(dataDir, 'blobs', '.blob-tmp');
     mkdirSync(tmp, { recursive: true });
-    writeFileSync(join(tmp, `dead-${engine}.tmp`), 'partial');
-    writeFileSync(join(tmp, `live-${engine}.tmp`), 'under way');
-    age(join(tmp, `dead-${engine}.tmp`));
+    const partial = (name: string, minutes: number): void => {
+      writeFileSync(join(tmp, `${name}-${engine}.tmp`), 'partial');
+      ago(minutes)(join(tmp, `${name}-${engine}.tmp`));
+    };
+    partial('dead', 120);
+    partial('stalled', 30);
+    partial('live', 0);
 
-    expect(await blobs.sweep(60 * 60 * 1000)).toBe(1);
+    // Ten minutes of grace: what no row names must still be an hour old.
+    expect(await blobs.sweep(10 * 60 * 1000)).toBe(1);
 
-    expect(await store.exists(packageBlobKey(stranded.uuid))).toBe(false);
-    expect(await store.exists(packageBlobKey(young.uuid))).toBe(true);
+    expect(await store.exists(packageBlobKey(stranded))).toBe(false);
+    expect(await store.exists(packageBlobKey(halfHour))).toBe(true);
+    expect(await store.exists(packageBlobKey(young))).toBe(true);
     expect(await store.exists(packageBlobKey(named.blob.uuid))).toBe(true);
-    expect(readdirSync(tmp).filter((n) => n.endsWith(`-${engine}.tmp`))).toEqual([`live-${engine}.tmp`]);
-    rmSync(join(tmp, `live-${engine}.tmp`));
-    await blobs.drop([packageBlobKey(young.uuid)]);
+    expect(readdirSync(tmp).filter((n) => n.endsWith(`-${engine}.tmp`)).sort()).toEqual([`live-${engine}.tmp`, `stalled-${engine}.tmp`]);
+    for (const name of ['live', 'stalled']) rmSync(join(tmp, `${name}-${engine}.tmp`));
+    await blobs.drop([packageBlobKey(halfHour), packageBlobKey(young)]);
+  });
+
+  it('should sweep stranded bytes in batches, however many there are', async () => {
+    const dir = join(dataDir, 'blobs', 'packages', 'zz');
+    mkdirSync(dir, { recursive: true });
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    for (let i = 0; i < 1201; i++) {
+      writeFileSync(join(dir, `zz-${engine}-${i}`), 'x');
+      utimesSync(join(dir, `zz-${engine}-${i}`), old, old);
+    }
+    const named = await keep([Buffer.from(`named among many ${engine}`)]);
+    await fileFor(named.blob.id, `named-many-${engine}`);
+    expect(await blobs.sweep(60 * 60 * 1000)).toBe(1201);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(await store.exists(packageBlobKey(named.blob.uuid))).toBe(true);
   });
 });

@@ -10,8 +10,13 @@ const log = createLogger('package-blobs');
 
 /** Blob keys looked up per query while sweeping bytes no row names. */
 const SWEEP_BATCH = 500;
-/** Least age of a partial file before the sweep removes it: a put under way writes to it all along, and one stalled this long is dead. */
-const ABANDONED_PUT_AGE_MS = 60 * 60 * 1000;
+/**
+ * Least age of bytes the sweep removes without a row to go by, whatever age the task is given:
+ * staged bytes no row names (their upload's transaction follows the staging at once) and partial
+ * files (a put under way writes to its file all along). An hour also covers a clock on a shared
+ * volume's file server that runs ahead of the replica's.
+ */
+const UNNAMED_BYTES_MIN_AGE_MS = 60 * 60 * 1000;
 
 /** Bytes streamed into a fresh key, with their digests, that no blob row points at yet. */
 export interface StagedBytes {
@@ -105,8 +110,8 @@ export class PackageBlobs {
   /**
    * After the transaction: the staged bytes go unless they became the blob (`held`, committed,
    * `created`). A transaction that failed may still have committed (its connection lost at
-   * COMMIT): bytes a row names, or that cannot be checked, stay (the sweep sees rows, never
-   * bytes without one).
+   * COMMIT): bytes a row names, or that cannot be checked, stay (if no row names them after
+   * all, the sweep removes them later).
    */
   async settle(staged: StagedBytes, held: HeldBlob | null): Promise<void> {
     if (held?.created) return;
@@ -134,9 +139,16 @@ export class PackageBlobs {
     return rows.map((r) => packageBlobKey(r.uuid));
   }
 
-  /** Deletes stored bytes whose rows are gone. Failures are logged: the sweep finds nothing left to do for them, so they are reported once. */
-  async drop(keys: string[]): Promise<void> {
-    for (const key of keys) await this.blobs.delete(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove a package blob'));
+  /** Deletes stored bytes whose rows are gone; answers how many went. Failures are logged, and the sweep tries those bytes again, since no row names them. */
+  async drop(keys: string[]): Promise<number> {
+    let dropped = 0;
+    for (const key of keys) {
+      await this.blobs.delete(key).then(
+        () => (dropped += 1),
+        (err: unknown) => log.warn({ err, key }, 'could not remove a package blob'),
+      );
+    }
+    return dropped;
   }
 
   /**
@@ -154,8 +166,9 @@ export class PackageBlobs {
       .getMany();
     const keys = orphans.length === 0 ? [] : await this.db.transaction((m) => this.releaseUnreferenced(m, orphans.map((o) => o.id)));
     await this.drop(keys);
-    const stranded = await this.sweepStranded(cutoff);
-    const partial = await this.blobs.clearAbandoned(Math.max(olderThanMs, ABANDONED_PUT_AGE_MS));
+    const unnamedAge = Math.max(olderThanMs, UNNAMED_BYTES_MIN_AGE_MS);
+    const stranded = await this.sweepStranded(new Date(Date.now() - unnamedAge));
+    const partial = await this.blobs.clearAbandoned(unnamedAge);
     if (stranded > 0 || partial > 0) log.info({ stranded, partial }, 'removed package bytes that no row named');
     return keys.length + stranded;
   }
@@ -171,9 +184,7 @@ export class PackageBlobs {
     const settle = async (): Promise<void> => {
       const named = await this.db.manager.find(PackageBlobEntity, { where: { uuid: In(batch.map((b) => b.uuid)) }, select: { uuid: true } });
       const kept = new Set(named.map((r) => r.uuid));
-      const unnamed = batch.filter((b) => !kept.has(b.uuid)).map((b) => b.key);
-      await this.drop(unnamed);
-      removed += unnamed.length;
+      removed += await this.drop(batch.filter((b) => !kept.has(b.uuid)).map((b) => b.key));
       batch = [];
     };
     for await (const blob of this.blobs.list(PACKAGE_BLOB_PREFIX)) {

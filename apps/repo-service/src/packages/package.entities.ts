@@ -79,9 +79,10 @@ export class PackageFileEntity {
 }
 
 /**
- * Stored bytes, once per sha256 (Gitea's package_blob): the BlobStore key is `packages/{uuid}`,
- * written before the row; a blob no file references any more is dropped with its last file or by
- * the cleanup_packages task.
+ * Stored bytes, once per sha256 (Gitea's package_blob): the BlobStore key is
+ * `packages/{xx}/{uuid}` ({@link packageBlobKey}), written before the row; a blob no file
+ * references any more is dropped with its last file or by the cleanup_packages task, which also
+ * drops stored bytes no row names.
  */
 @Entity({ name: 'package_blob' })
 export class PackageBlobEntity {
@@ -93,6 +94,7 @@ export class PackageBlobEntity {
   sha256!: string;
 
   @Column({ type: 'varchar', length: 40 })
+  @Index('uq_package_blob_uuid', { unique: true })
   uuid!: string;
 
   @BigIntColumn()

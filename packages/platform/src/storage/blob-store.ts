@@ -87,12 +87,19 @@ export abstract class BlobStore {
 
   /**
    * Removes what puts that never finished left behind (a process killed mid-upload), once it
-   * is older than `olderThanMs`; answers how many were removed. A put under way is never older.
+   * is older than `olderThanMs`; answers how many were removed. This is store-wide, whatever kind
+   * the puts were for. A put under way writes all along, so it is never that old unless it has
+   * stalled that long, and then it fails instead of storing its blob.
    */
   abstract clearAbandoned(olderThanMs: number): Promise<number>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Whether `name` may be one segment of a key (so a backend's own files, such as `.blob-tmp`, never are). */
+export function isBlobKeySegment(name: string): boolean {
+  return SEGMENT.test(name) && name !== '.' && name !== '..' && !name.endsWith('.');
+}
 
 /**
  * Refuses keys that could leave the store (`..`, absolute paths, backslashes) or that one of the
@@ -100,7 +107,7 @@ const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
  */
 export function checkBlobKey(key: string): string[] {
   const segments = key.split('/');
-  if (segments.length < 2 || !segments.every((s) => SEGMENT.test(s) && s !== '.' && s !== '..' && !s.endsWith('.'))) {
+  if (segments.length < 2 || !segments.every(isBlobKeySegment)) {
     throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
   }
   return segments;

@@ -80,12 +80,16 @@ describe(FsBlobStore.name, () => {
     expect(await sut.exists('attachments/gone')).toBe(false);
   });
 
-  it('should list the blobs under a prefix with when they were written, and nothing of other kinds or of puts under way', async () => {
+  it('should list the blobs under a prefix with when they were written, and nothing of other kinds, of puts under way or of the file system', async () => {
     await sut.put('packages/ab/ab-1', Readable.from([Buffer.from('one')]));
     await sut.put('packages/cd/cd-2', Readable.from([Buffer.from('two')]));
     await sut.put('attachments/ab/ab-3', Readable.from([Buffer.from('three')]));
     mkdirSync(join(root, '.blob-tmp'), { recursive: true });
     writeFileSync(join(root, '.blob-tmp', 'under-way.tmp'), 'partial');
+    // What a file system keeps of its own (an NFS silly-rename, a snapshot directory) is no blob.
+    writeFileSync(join(root, 'packages', 'ab', '.nfs0001'), 'deleted while open');
+    mkdirSync(join(root, 'packages', '.snapshot', 'ab'), { recursive: true });
+    writeFileSync(join(root, 'packages', '.snapshot', 'ab', 'ab-1'), 'one');
     const listed: Array<{ key: string; modifiedAt: Date }> = [];
     for await (const blob of sut.list('packages')) listed.push(blob);
     expect(listed.map((b) => b.key).sort()).toEqual(['packages/ab/ab-1', 'packages/cd/cd-2']);

@@ -3,7 +3,7 @@ import { access, mkdir, open, opendir, readdir, rename, rm, stat, type FileHandl
 import { dirname, join, resolve } from 'node:path';
 import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, type BlobPutOptions, type ListedBlob, type StoredBlob } from './blob-store.js';
+import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, isBlobKeySegment, type BlobPutOptions, type ListedBlob, type StoredBlob } from './blob-store.js';
 import { DigestStream, DigestThread } from './digests.js';
 
 /** Temporary files live beside the blobs, on the same filesystem, so the final rename is atomic. */
@@ -218,7 +218,11 @@ export class FsBlobStore extends BlobStore {
     return removed;
   }
 
-  /** The files under `dir` (the key prefix `key`), depth first; a directory removed meanwhile holds nothing. */
+  /**
+   * The files under `dir` (the key prefix `key`), depth first; a directory removed meanwhile
+   * holds nothing. Names no key could have (a file system's own, such as NFS's `.nfs…` or a
+   * `.snapshot` directory) are passed over.
+   */
   private async *walk(dir: string, key: string): AsyncIterable<ListedBlob> {
     let entries;
     try {
@@ -228,6 +232,7 @@ export class FsBlobStore extends BlobStore {
       throw err;
     }
     for await (const entry of entries) {
+      if (!isBlobKeySegment(entry.name)) continue;
       const path = join(dir, entry.name);
       const child = `${key}/${entry.name}`;
       if (entry.isDirectory()) {
