@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -199,6 +199,35 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       expect((await rawRequest(layout, 'DELETE', registry(alice.username, `generic/${name}/1.3.0`), auth(aliceToken))).status).toBe(204);
       expect((await rawRequest(layout, 'GET', registry(alice.username, `generic/${name}/1.3.0/x.bin`))).status).toBe(404);
       expect((await rawRequest(layout, 'DELETE', registry(alice.username, `generic/${name}/1.3.0`), auth(aliceToken))).status).toBe(404);
+    });
+
+    it('should sweep what a crash mid-upload leaves (cleanup_packages), keeping every stored file, and let only admins run it', async () => {
+      const kept = randomBytes(2000);
+      expect((await rawRequest(layout, 'PUT', registry(alice.username, `generic/${name}/3.0.0/kept.bin`), auth(aliceToken), kept)).status).toBe(201);
+      // Everything here is two days old, past the task's day of grace; what rows name must stay.
+      const twoDaysAgo = new Date(Date.now() - 48 * 60 * 60 * 1000);
+      const age = (path: string): void => utimesSync(path, twoDaysAgo, twoDaysAgo);
+      const stored = blobFiles();
+      for (const f of stored) age(join(layout.dataDir, 'packages', f));
+      // A process killed after staging bytes, before their row; one killed mid-put; a put under way.
+      mkdirSync(join(layout.dataDir, 'packages', 'zz'), { recursive: true });
+      writeFileSync(join(layout.dataDir, 'packages', 'zz', 'zz-stranded'), 'staged, never named');
+      age(join(layout.dataDir, 'packages', 'zz', 'zz-stranded'));
+      mkdirSync(join(layout.dataDir, '.blob-tmp'), { recursive: true });
+      writeFileSync(join(layout.dataDir, '.blob-tmp', 'dead.tmp'), 'cut off');
+      age(join(layout.dataDir, '.blob-tmp', 'dead.tmp'));
+      writeFileSync(join(layout.dataDir, '.blob-tmp', 'live.tmp'), 'under way');
+
+      expect((await alice.api.post('/admin/cron/cleanup_packages')).status).toBe(403);
+      expect(blobFiles()).toContain(join('zz', 'zz-stranded'));
+      expect((await api.admin.post('/admin/cron/cleanup_packages')).status).toBe(204);
+
+      await expectEventually(() => expect(blobFiles().sort()).toEqual([...stored].sort()));
+      expect(tmpBlobs()).toEqual(['live.tmp']);
+      rmSync(join(layout.dataDir, '.blob-tmp', 'live.tmp'));
+      const back = await rawRequest(layout, 'GET', registry(alice.username, `generic/${name}/3.0.0/kept.bin`));
+      expect(back.status).toBe(200);
+      expect(sha256(back.body)).toBe(sha256(kept));
     });
   });
 

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Repository } from '@gitforge/contracts';
-import { CONSUMER_GROUP, requestStream } from '@gitforge/platform';
+import { waitForPendingRequest } from '@gitforge/platform/testing';
 import { Api, createUser, type TestUser } from './support/api.js';
 import { Layout } from './support/layout.js';
 
@@ -48,20 +47,9 @@ describe('two replicas per service (distributed layout)', () => {
    * request under way was elsewhere (the other replica, org-service, the gateway).
    */
   async function killRepoReplicaWhileBusy(): Promise<number> {
-    const redis = new Redis(layout.env.REDIS_URL!);
-    try {
-      const stream = requestStream(layout.env.GITFORGE_REDIS_NAMESPACE!, 'repo');
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const summary = (await redis.xpending(stream, CONSUMER_GROUP)) as [number, unknown, unknown, Array<[string, string]> | null];
-        if (Number(summary[3]?.find(([consumer]) => consumer === 'repo-0')?.[1] ?? 0) > 0) break;
-        if (Date.now() > deadline) throw new Error('repo-0 took no request within 10 s of load');
-      }
-      layout.kill('repo', 0);
-      return Date.now();
-    } finally {
-      redis.disconnect();
-    }
+    await waitForPendingRequest(layout.env.REDIS_URL!, layout.env.GITFORGE_REDIS_NAMESPACE!, 'repo', 'repo-0');
+    layout.kill('repo', 0);
+    return Date.now();
   }
 
   interface Sent {

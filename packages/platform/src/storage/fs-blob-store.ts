@@ -191,9 +191,9 @@ export class FsBlobStore extends BlobStore {
   }
 
   async *list(prefix: string): AsyncIterable<ListedBlob> {
-    // A prefix is checked as a key is, less its last segment: `packages` stands for `packages/…`.
-    const segments = checkBlobKey(`${prefix}/x`).slice(0, -1);
-    yield* this.walk(join(this.root, ...segments), segments.join('/'));
+    const segments = prefix.split('/');
+    if (!segments.every(isBlobKeySegment)) throw new Error(`invalid blob key prefix: ${JSON.stringify(prefix)}`);
+    yield* this.walk(join(this.root, ...segments), prefix);
   }
 
   async clearAbandoned(olderThanMs: number): Promise<number> {

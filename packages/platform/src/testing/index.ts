@@ -14,6 +14,7 @@ import { Queue } from 'bullmq';
 import { loadConfig, PlatformConfig } from '../config/config.js';
 import { createServiceDataSource, openServiceDatabase, type ServiceDatabaseOptions } from '../database/data-source.js';
 import { Database } from '../database/database.js';
+import { CONSUMER_GROUP, requestStream } from '../transport/streams.js';
 
 /** The server used to create throwaway databases (trust auth on the CI machine). */
 export const testPostgresUrl = (): string =>
@@ -68,6 +69,26 @@ export async function requireRedis(): Promise<void> {
     await redis.ping();
   } catch (err) {
     throw new Error(`Redis is required for this test and is not reachable at ${testRedisUrl()}: ${String(err)}`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * Waits until the replica `consumer` (its instance id, `repo-0`) of `service` holds a request it
+ * has read and not yet answered (a pending entry of the transport's consumer group), for a fault
+ * test that must kill it while it has something for another replica to take over.
+ */
+export async function waitForPendingRequest(redisUrl: string, namespace: string, service: ServiceName, consumer: string, timeoutMs = 10_000): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    const stream = requestStream(namespace, service);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const [, , , consumers] = (await redis.xpending(stream, CONSUMER_GROUP)) as [number, unknown, unknown, Array<[string, string]> | null];
+      if (Number(consumers?.find(([name]) => name === consumer)?.[1] ?? 0) > 0) return;
+      if (Date.now() > deadline) throw new Error(`${consumer} held no request of ${service} within ${timeoutMs} ms`);
+    }
   } finally {
     redis.disconnect();
   }
