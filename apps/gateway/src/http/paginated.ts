@@ -11,11 +11,13 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { map, type Observable } from 'rxjs';
 import type { Page, SearchResults } from '@gitforge/contracts';
-import { PlatformConfig, sendPage } from '@gitforge/platform';
+import { PlatformConfig, sendPage, type PageHeaderOptions } from '@gitforge/platform';
 
 export interface PaginatedOptions {
   /** Gitea sets only X-Total-Count on some lists (members, feeds, collaborators, …). */
   link?: boolean;
+  /** Gitea's page counts (`X-Page`, `X-PageCount`, `X-HasMore`, …) as commit and changed-file listings send them. */
+  pageCounts?: PageHeaderOptions['pageCounts'];
   /** Search endpoints answer `{ok, data}` instead of a bare array. */
   search?: boolean;
   /** The actions listings answer `{<envelope>: [...], total_count}` (`workflow_runs`, `jobs`). */
@@ -48,7 +50,7 @@ export class PageInterceptor implements NestInterceptor {
     const reply = http.getResponse<FastifyReply>();
     return next.handle().pipe(
       map((page) => {
-        const items = sendPage(request, reply, this.config.rootUrl, page, { link: options.link });
+        const items = sendPage(request, reply, this.config.rootUrl, page, { link: options.link, pageCounts: options.pageCounts });
         if (options.envelope) return { [options.envelope]: items, total_count: page.total };
         return options.search ? { ok: true, data: items } : items;
       }),

@@ -90,6 +90,10 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       } satisfies CreatePullReviewOptions);
       expect(review.status).toBe(200);
       expect(review.body).toMatchObject({ state: 'COMMENT', comments_count: 1 });
+      // A pull with reviews shows review_comments, in a list of pulls as on its own (Gitea's omitempty).
+      expect((await bob.api.get<PullRequest>(at)).body.review_comments).toBe(1);
+      const listed = (await bob.api.get<PullRequest[]>(`/repos/${code.full_name}/pulls?state=open`)).body.find((p) => p.number === pull.number);
+      expect(listed?.review_comments).toBe(1);
       const [line] = (await bob.api.get<PullReviewComment[]>(`${at}/reviews/${review.body.id}/comments`)).body;
       expect(line).toMatchObject({ path: 'lines.txt', position: 2, body: 'why two?', pull_request_review_id: review.body.id });
       expect(line!.diff_hunk).toContain('+two');

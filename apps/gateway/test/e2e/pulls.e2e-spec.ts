@@ -90,7 +90,9 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
       additions: 1,
       deletions: 0,
       changed_files: 1,
-      requested_reviewers: null,
+      // A single pull shows empty lists as [] (Gitea's ToAPIPullRequest), and review_comments only when there are some.
+      requested_reviewers: [],
+      requested_reviewers_teams: [],
       html_url: `${layout.rootUrl}${repo.full_name}/pulls/1`,
       diff_url: `${layout.rootUrl}${repo.full_name}/pulls/1.diff`,
       patch_url: `${layout.rootUrl}${repo.full_name}/pulls/1.patch`,
@@ -100,6 +102,7 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(pull.user.login).toBe(writer.username);
     expect(pull.assignees?.map((u) => u.login)).toEqual([writer.username]);
     expect(pull.merge_base).toMatch(/^[0-9a-f]{40}$/);
+    expect(pull).not.toHaveProperty('review_comments');
 
     const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/1`);
     expect(got.status).toBe(200);
@@ -159,9 +162,21 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(patch.text.match(/^Subject: /gm)).toHaveLength(2);
     const files = await reader.api.get<ChangedFile[]>(`/repos/${repo.full_name}/pulls/${pull.number}/files`);
     expect(files.body).toEqual([expect.objectContaining({ filename: 'guide.md', status: 'added', additions: 2, deletions: 0, changes: 2 })]);
+    expect(files.headers.get('x-total-count')).toBe('1');
+    expect(files.headers.get('x-hasmore')).toBe('false');
     const commits = await reader.api.get<Commit[]>(`/repos/${repo.full_name}/pulls/${pull.number}/commits`);
     expect(commits.headers.get('x-total-count')).toBe('2');
     expect(commits.body).toHaveLength(2);
+    // Gitea's page counts on both listings, exposed to browsers.
+    const firstCommit = await reader.api.get<Commit[]>(`/repos/${repo.full_name}/pulls/${pull.number}/commits?limit=1`);
+    expect(firstCommit.body).toHaveLength(1);
+    expect({
+      page: firstCommit.headers.get('x-page'),
+      perPage: firstCommit.headers.get('x-perpage'),
+      pageCount: firstCommit.headers.get('x-pagecount'),
+      hasMore: firstCommit.headers.get('x-hasmore'),
+    }).toEqual({ page: '1', perPage: '1', pageCount: '2', hasMore: 'true' });
+    expect(firstCommit.headers.get('access-control-expose-headers')).toBe('X-Total-Count, Link, X-Page, X-PerPage, X-PageCount, X-HasMore');
     expect((await reader.api.get(`/repos/${repo.full_name}/pulls/${pull.number}.exe`)).status).toBe(404);
     expect((await reader.api.get(`/repos/${repo.full_name}/pulls/999.diff`)).status).toBe(404);
   });
@@ -233,6 +248,49 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     }
   });
 
+  it('should list every pull without a state, refuse tags and commits as sides, and follow Gitea’s edit rules', async () => {
+    const repo = await project();
+    const first = await commitTo(writer.api, repo, 'listed-1', 'l1.txt', 'one\n', 'main');
+    await commitTo(writer.api, repo, 'listed-2', 'l2.txt', 'two\n', 'main');
+    const open = await openPull(writer.api, repo, 'listed-1');
+    const closed = await openPull(writer.api, repo, 'listed-2');
+    expect((await writer.api.patch(`/repos/${repo.full_name}/pulls/${closed.number}`, { state: 'closed' })).status).toBe(201);
+    const numbers = async (query: string) => (await reader.api.get<PullRequest[]>(`/repos/${repo.full_name}/pulls${query}`)).body.map((p) => p.number).sort();
+    expect(await numbers('')).toEqual([open.number, closed.number].sort());
+    expect(await numbers('?state=all')).toEqual([open.number, closed.number].sort());
+    expect(await numbers('?state=open')).toEqual([open.number]);
+    expect(await numbers('?state=closed')).toEqual([closed.number]);
+
+    // A tag or a commit names something that is no branch: 422, where a name that is nothing is 404.
+    expect((await owner.api.post(`/repos/${repo.full_name}/tags`, { tag_name: 'v-side', target: 'listed-1' })).status).toBe(201);
+    const post = (head: string, base = 'main') => writer.api.post(`/repos/${repo.full_name}/pulls`, { head, base, title: 'sides' });
+    const tagHead = await post('v-side');
+    expect(tagHead.status).toBe(422);
+    expect(tagHead.body).toEqual(giteaError('Invalid PullRequest: base and head must be branches'));
+    expect((await post(first)).status).toBe(422);
+    expect((await post('listed-1', 'v-side')).status).toBe(422);
+    expect((await post('no-such-thing')).status).toBe(404);
+    // Changing the base to a tag is Gitea's 404 for a base that is no branch.
+    const rebased = await writer.api.patch(`/repos/${repo.full_name}/pulls/${open.number}`, { base: 'v-side' });
+    expect(rebased.status).toBe(404);
+    expect(rebased.body).toEqual(giteaError("new base 'v-side' not exist"));
+
+    // A stale content_version changes nothing (409); the current one goes through.
+    const stale = await writer.api.patch(`/repos/${repo.full_name}/pulls/${open.number}`, { title: 'never', content_version: open.content_version + 5 });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual(giteaError('the issue is already changed'));
+    const fresh = await writer.api.patch<PullRequest>(`/repos/${repo.full_name}/pulls/${open.number}`, { body: 'edited', content_version: open.content_version });
+    expect(fresh.status).toBe(201);
+    expect(fresh.body).toMatchObject({ title: open.title, body: 'edited', content_version: open.content_version + 1 });
+
+    // Unsaid, allow_maintainer_edit follows the repository's default.
+    expect((await owner.api.patch(`/repos/${repo.full_name}`, { default_allow_maintainer_edit: true })).status).toBe(200);
+    await commitTo(writer.api, repo, 'listed-3', 'l3.txt', 'three\n', 'main');
+    expect((await openPull(writer.api, repo, 'listed-3')).allow_maintainer_edit).toBe(true);
+    await commitTo(writer.api, repo, 'listed-4', 'l4.txt', 'four\n', 'main');
+    expect((await openPull(writer.api, repo, 'listed-4', 'main', { allow_maintainer_edit: false })).allow_maintainer_edit).toBe(false);
+  });
+
   it('should refuse merges that are not allowed: repeated, stale heads, styles switched off, non-writers', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'guarded', 'g.txt', 'g\n', 'main');
@@ -243,8 +301,13 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect((await merge(owner.api, { Do: 'octopus' })).status).toBe(422);
     await owner.api.patch(`/repos/${repo.full_name}`, { allow_squash_merge: false });
     expect((await merge(owner.api, { do: 'squash' })).body).toEqual(giteaError('squash is not allowed an allowed merge style for this repository'));
-    expect((await merge(owner.api, { do: 'merge', head_commit_id: pull.head.sha })).status).toBe(200);
-    expect((await merge(owner.api, { Do: 'merge' })).status).toBe(405);
+    // The documented snake_case names are read first (Gitea's MergePullRequestForm).
+    expect((await merge(owner.api, { do: 'merge', head_commit_id: pull.head.sha, MergeTitleField: 'old name', merge_title_field: 'Merged by snake case' })).status).toBe(200);
+    const merged = (await owner.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body;
+    expect(await gitOut(await clone(repo), 'log', '-1', '--format=%s', merged.merge_commit_sha!)).toBe('Merged by snake case');
+    const again = await merge(owner.api, { Do: 'merge' });
+    expect(again.status).toBe(405);
+    expect(again.body).toEqual(giteaError('The PR is already merged'));
     const edit = await owner.api.patch(`/repos/${repo.full_name}/pulls/${pull.number}`, { state: 'open' });
     expect(edit.status).toBe(412);
   });
@@ -302,6 +365,10 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     const approved = await owner.api.post<{ state: string; official: boolean }>(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`, { event: 'APPROVED', body: 'fine' });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ state: 'APPROVED', official: true });
+    // A reviewer who answered stays among the requested reviewers, as Gitea lists the latest review of each.
+    expect((await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body.requested_reviewers?.map((u) => u.login)).toEqual([owner.username]);
+    const listed = (await reader.api.get<PullRequest[]>(`/repos/${repo.full_name}/pulls`)).body.find((p) => p.number === pull.number);
+    expect(listed?.requested_reviewers?.map((u) => u.login)).toEqual([owner.username]);
     const next = await commitTo(writer.api, repo, 'reviewed', 'r.txt', 'r2\n');
     await eventually(async () => {
       const reviews = await reader.api.get<Array<{ stale: boolean; commit_id: string }>>(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`);

@@ -46,7 +46,11 @@ export class PullLoader {
   /** As {@link load}, from issues already shaped. */
   async fromIssues(viewer: Actor | null, issues: Issue[], repo: RepoAccess, options: PullLoadOptions = {}): Promise<PullRequest[]> {
     const ids = issues.map((i) => i.id);
-    const [rows, requests] = await Promise.all([this.pulls.byIssueIds(ids, options.m), this.reviews.requestedReviewers(ids, options.m)]);
+    const [rows, requests, reviewComments] = await Promise.all([
+      this.pulls.byIssueIds(ids, options.m),
+      this.reviews.shownReviewers(ids, { comments: options.single === true, m: options.m }),
+      this.reviews.reviewCommentCounts(ids, options.m),
+    ]);
     const headIds = [...new Set([...rows.values()].map((p) => p.headRepoId).filter((id) => id > 0 && id !== repo.id))];
     const heads = new Map<number, Repository>([[repo.id, repo.repository]]);
     for (const r of await this.gate.many(viewer, headIds)) heads.set(r.id, r.repository);
@@ -55,7 +59,6 @@ export class PullLoader {
     const teamIds = [...new Set([...requests.values()].flatMap((r) => r.teamIds))];
     const teams = new Map<number, Team>();
     if (teamIds.length > 0 && repo.ownerKind === 'organization') for (const t of await this.directory.teams(repo.ownerId, { ids: teamIds })) teams.set(t.id, t.team);
-    const reviewComments = options.single ? await this.reviews.reviewCommentCounts(ids, options.m) : new Map<number, number>();
     return issues.flatMap((issue) => {
       const pull = rows.get(issue.id);
       if (!pull) return [];
@@ -66,7 +69,8 @@ export class PullLoader {
           mergedBy: users.get(pull.mergerId) ?? null,
           requestedReviewers: asked.userIds.map((id) => users.get(id)).filter((u) => u !== undefined),
           requestedTeams: asked.teamIds.map((id) => teams.get(id)).filter((t) => t !== undefined),
-          ...(options.single ? { single: { reviewComments: reviewComments.get(issue.id) ?? 0 } } : {}),
+          reviewComments: reviewComments.get(issue.id) ?? 0,
+          single: options.single === true,
         }),
       ];
     });

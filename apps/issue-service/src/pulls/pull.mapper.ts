@@ -36,8 +36,10 @@ export interface PullParts {
   mergedBy: User | null;
   requestedReviewers: User[];
   requestedTeams: Team[];
-  /** Set on single-pull answers only (Gitea's omitempty fields). */
-  single?: { reviewComments: number };
+  /** Review comments on the pull: shown only when there are some (Gitea's omitempty). */
+  reviewComments: number;
+  /** A single pull's answer (Gitea's ToAPIPullRequest): diff stats, and empty lists as `[]`, where a list of pulls shows no stats and `null`. */
+  single?: boolean;
 }
 
 /** Gitea's ToAPIPullRequest, from the issue as ToAPIIssue shows it. */
@@ -53,16 +55,15 @@ export function toPullRequest(issue: Issue, pull: PullRequestEntity, base: RepoA
     labels: issue.labels,
     milestone: issue.milestone,
     assignee: issue.assignee,
-    assignees: issue.assignees,
-    requested_reviewers: parts.requestedReviewers.length > 0 ? parts.requestedReviewers : null,
-    requested_reviewers_teams: parts.requestedTeams.length > 0 ? parts.requestedTeams : null,
+    assignees: parts.single ? (issue.assignees ?? []) : issue.assignees,
+    requested_reviewers: parts.single || parts.requestedReviewers.length > 0 ? parts.requestedReviewers : null,
+    requested_reviewers_teams: parts.single || parts.requestedTeams.length > 0 ? parts.requestedTeams : null,
     state: issue.state,
     draft: isWorkInProgress(issue.title),
     is_locked: issue.is_locked,
     comments: issue.comments,
-    ...(parts.single
-      ? { review_comments: parts.single.reviewComments, additions: pull.additions, deletions: pull.deletions, changed_files: pull.changedFiles }
-      : {}),
+    ...(parts.reviewComments > 0 ? { review_comments: parts.reviewComments } : {}),
+    ...(parts.single ? { additions: pull.additions, deletions: pull.deletions, changed_files: pull.changedFiles } : {}),
     html_url: issue.html_url,
     diff_url: `${issue.html_url}.diff`,
     patch_url: `${issue.html_url}.patch`,

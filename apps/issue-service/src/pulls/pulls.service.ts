@@ -164,7 +164,8 @@ export class PullsService {
             baseBranch: body.base,
             headRepoId: headRepo.id,
             headBranch,
-            allowMaintainerEdit: body.allow_maintainer_edit === true,
+            // Unsaid, the repository's default decides, as in Gitea.
+            allowMaintainerEdit: body.allow_maintainer_edit ?? repo.repository.default_allow_maintainer_edit,
             ...stateColumns(state),
           });
         },
@@ -196,8 +197,9 @@ export class PullsService {
   /** `GET /repos/{o}/{r}/pulls`. */
   async list(actor: Actor | null, owner: string, repoName: string, query: PullListQuery, options: ListOptions): Promise<Page<PullRequest>> {
     const repo = await this.pullsRepo(actor, owner, repoName);
+    // Gitea filters on `open` and `closed` only: no state (or any other) lists every pull.
     const state = (query.state ?? '').trim();
-    const filter: IssueFilter = { repoIds: [repo.id], isPull: true, isClosed: state === 'closed' ? true : state === 'all' ? undefined : false };
+    const filter: IssueFilter = { repoIds: [repo.id], isPull: true, isClosed: state === 'closed' ? true : state === 'open' ? false : undefined };
     const labelIds = [query.labels ?? []].flat().map((l) => idFrom(l)).filter((id) => id > 0);
     if (labelIds.length > 0) filter.labelIds = labelIds;
     const milestone = idFrom(query.milestone);
@@ -253,9 +255,11 @@ export class PullsService {
     const writer = canWrite(ctx.repo, 'repo.pulls');
     if (ctx.issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the pull request');
     if (body.state !== undefined && ctx.pull.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
+    // A stale version fails before anything changes (Gitea's ErrIssueAlreadyChanged, 409 on this route).
+    if (body.content_version !== undefined && body.content_version !== ctx.issue.contentVersion) throw conflict('the issue is already changed');
     await this.issuesService.edit(a, owner, repoName, index, {
       ...(body.title ? { title: body.title } : {}),
-      ...(body.body !== undefined ? { body: body.body } : {}),
+      ...(body.body !== undefined ? { body: body.body, ...(body.content_version !== undefined ? { content_version: body.content_version } : {}) } : {}),
       ...(body.due_date !== undefined ? { due_date: body.due_date } : {}),
       ...(body.unset_due_date !== undefined ? { unset_due_date: body.unset_due_date } : {}),
       ...(writer && (body.assignees !== undefined || body.assignee) ? { assignee: body.assignee, assignees: body.assignees } : {}),
@@ -280,7 +284,8 @@ export class PullsService {
     try {
       state = await this.git.inspect({ baseRepoId: ctx.repo.id, baseBranch: base, headRepoId: ctx.pull.headRepoId, headBranch: ctx.pull.headBranch });
     } catch (err) {
-      if (err instanceof ContractError && err.code === 'not_found') throw notFound(`new base '${base}' not exist`);
+      // A tag or a commit is no branch either (Gitea checks the new base is a branch).
+      if (err instanceof ContractError && (err.code === 'not_found' || err.code === 'unprocessable')) throw notFound(`new base '${base}' not exist`);
       throw err;
     }
     const other = await this.pulls.findOpen(ctx.repo.id, base, ctx.pull.headRepoId, ctx.pull.headBranch);
@@ -339,7 +344,7 @@ export class PullsService {
     const ctx = await this.contexts.pullForWrite(actor, owner, repoName, index);
     const a = ctx.actor;
     const { pull, issue, repo } = ctx;
-    if (pull.hasMerged) throw new ContractError('method_not_allowed', '');
+    if (pull.hasMerged) throw new ContractError('method_not_allowed', 'The PR is already merged');
     if (issue.isClosed) throw notFound();
     const style = form.Do;
     const reviews = await this.verdicts(issue.id);

@@ -157,6 +157,44 @@ export class ReviewsRepository {
   }
 
   /**
+   * Per pull (by issue id), who a pull answer shows as its requested reviewers (Gitea's
+   * GetReviewsByIssueID for a single pull, PullRequestList.LoadReviews for a list): every user
+   * whose latest review that is not dismissed is a request, an approval or a rejection (or a
+   * comment, for a single pull), so a reviewer stays listed once they answered; and the teams
+   * asked. Each in the order of those reviews' last change. One query.
+   */
+  async shownReviewers(issueIds: number[], options: { comments: boolean; m?: EntityManager }): Promise<Map<number, RequestedReviewers>> {
+    const out = new Map<number, RequestedReviewers>(issueIds.map((id) => [id, { userIds: [], teamIds: [] }]));
+    if (issueIds.length === 0) return out;
+    const counted: number[] = [ReviewType.approve, ReviewType.reject, ReviewType.request, ...(options.comments ? [ReviewType.comment] : [])];
+    const rows = await (options.m ?? this.db.manager).find(ReviewEntity, {
+      where: { issueId: In([...new Set(issueIds)]) },
+      order: { updatedAt: 'ASC', id: 'ASC' },
+    });
+    // The latest review per reviewer (and per team), in the order the rows changed.
+    const users = new Map<number, Map<number, ReviewEntity>>();
+    const teams = new Map<number, Map<number, ReviewEntity>>();
+    for (const r of rows) {
+      if (r.reviewerTeamId > 0) {
+        const byTeam = teams.get(r.issueId) ?? new Map<number, ReviewEntity>();
+        byTeam.delete(r.reviewerTeamId);
+        byTeam.set(r.reviewerTeamId, r);
+        teams.set(r.issueId, byTeam);
+      } else if (r.reviewerId > 0 && !r.dismissed && counted.includes(r.type)) {
+        const byUser = users.get(r.issueId) ?? new Map<number, ReviewEntity>();
+        byUser.delete(r.reviewerId);
+        byUser.set(r.reviewerId, r);
+        users.set(r.issueId, byUser);
+      }
+    }
+    for (const [issueId, entry] of out) {
+      entry.userIds = [...(users.get(issueId)?.keys() ?? [])];
+      entry.teamIds = [...(teams.get(issueId)?.keys() ?? [])];
+    }
+    return out;
+  }
+
+  /**
    * Per pull (by issue id), Gitea's review_comments: the submitted reviews' rows in its history
    * (GetReviewCommentsCount counts comments of type `review`). One query.
    */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContractError, notFound, PullStatus, type PullGitState } from '@gitforge/contracts';
+import { ContractError, notFound, PullStatus, unprocessable, type PullGitState } from '@gitforge/contracts';
 import { GitObjects } from '../git/git-objects.js';
 import { GitError, GitService, isObjectId } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
@@ -37,6 +37,19 @@ export class PullGit {
     const sha = await this.refs.branchHead(repoId, branch);
     if (!sha) throw notFound(`branch does not exist [name: ${branch}]`);
     return sha;
+  }
+
+  /**
+   * A new pull's side, as Gitea's CreatePullRequest guesses the name: a branch's tip; a tag or a
+   * commit id names something that is no branch (422); anything else is not found (404).
+   */
+  async requirePullSide(repoId: number, name: string): Promise<string> {
+    const sha = await this.refs.branchHead(repoId, name);
+    if (sha) return sha;
+    if ((await this.refs.tagCommit(repoId, name)) ?? (await this.refs.commitById(repoId, name))) {
+      throw unprocessable('Invalid PullRequest: base and head must be branches');
+    }
+    throw notFound(`branch does not exist [name: ${name}]`);
   }
 
   async hasCommit(repoId: number, sha: string): Promise<boolean> {

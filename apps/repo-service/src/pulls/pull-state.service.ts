@@ -34,8 +34,8 @@ export class PullStateService {
   ) {}
 
   async inspect(sides: PullSides): Promise<PullGitState> {
-    const baseSha = await this.pulls.requireBranch(sides.baseRepoId, sides.baseBranch);
-    const headSha = await this.pulls.requireBranch(sides.headRepoId, sides.headBranch);
+    const baseSha = await this.pulls.requirePullSide(sides.baseRepoId, sides.baseBranch);
+    const headSha = await this.pulls.requirePullSide(sides.headRepoId, sides.headBranch);
     await this.pulls.bringIn(sides.baseRepoId, sides.headRepoId, [headSha]);
     return this.pulls.state(sides.baseRepoId, baseSha, headSha);
   }

@@ -30,9 +30,14 @@ export function linkHeader(rootUrl: string, requestUrl: string, page: number, li
 export interface PageHeaderOptions {
   /** Some Gitea lists set only X-Total-Count (feeds, cron, deploy keys). */
   link?: boolean;
+  /**
+   * Gitea's page headers of commit and changed-file listings: `X-Page`, `X-PerPage`,
+   * `X-PageCount` and `X-HasMore`, with `X-Total` too where `total` says so (a repository's commits).
+   */
+  pageCounts?: { total?: boolean };
 }
 
-/** Sets `X-Total-Count` (exposed to browsers) and `Link`, and answers the page's items. */
+/** Sets `X-Total-Count` and `Link` (and the page counts when asked), exposed to browsers, and answers the page's items. */
 export function sendPage<T>(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -41,7 +46,17 @@ export function sendPage<T>(
   options: PageHeaderOptions = {},
 ): T[] {
   reply.header('X-Total-Count', String(page.total));
-  reply.header('Access-Control-Expose-Headers', 'X-Total-Count, Link');
+  const exposed = ['X-Total-Count', 'Link'];
+  if (options.pageCounts) {
+    const pageCount = Math.ceil(page.total / Math.max(1, page.limit));
+    reply.header('X-Page', String(page.page));
+    reply.header('X-PerPage', String(page.limit));
+    if (options.pageCounts.total) reply.header('X-Total', String(page.total));
+    reply.header('X-PageCount', String(pageCount));
+    reply.header('X-HasMore', String(page.page < pageCount));
+    exposed.push('X-Page', 'X-PerPage', ...(options.pageCounts.total ? ['X-Total'] : []), 'X-PageCount', 'X-HasMore');
+  }
+  reply.header('Access-Control-Expose-Headers', exposed.join(', '));
   if (options.link !== false) {
     const link = linkHeader(rootUrl, request.url, page.page, page.limit, page.total);
     if (link) reply.header('Link', link);

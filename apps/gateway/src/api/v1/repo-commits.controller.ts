@@ -20,8 +20,6 @@ import { Paged } from '../../http/paged.js';
 
 type QueryParams = Record<string, string>;
 
-const LEGACY_COMMIT_HEADERS = ['X-Page', 'X-PerPage', 'X-Total', 'X-PageCount', 'X-HasMore'];
-
 function sendText(reply: FastifyReply, raw: RawText): string {
   void reply.type('text/plain; charset=utf-8');
   return raw.text;
@@ -51,18 +49,7 @@ export class RepoCommitsController {
       params: { owner, repo },
       query,
     });
-    const pageCount = Math.ceil(page.total / page.limit);
-    const items = this.paged.send(req, reply, page);
-    reply.header('X-Page', String(page.page));
-    reply.header('X-PerPage', String(page.limit));
-    reply.header('X-Total', String(page.total));
-    reply.header('X-PageCount', String(pageCount));
-    reply.header('X-HasMore', String(page.page < pageCount));
-    reply.header(
-      'Access-Control-Expose-Headers',
-      ['X-Total-Count', 'Link', ...LEGACY_COMMIT_HEADERS].join(', '),
-    );
-    return items;
+    return this.paged.send(req, reply, page, { pageCounts: { total: true } });
   }
 
   /**

@@ -34,15 +34,29 @@ const MERGE_FIELDS = [
   'delete_branch_after_merge',
 ] as const;
 const MERGE_FIELD_BY_LOWER = new Map<string, string>(MERGE_FIELDS.map((f) => [f.toLowerCase(), f]));
+/** The form's documented snake_case names, which Gitea reads first, falling back to the old ones when empty. */
+const SNAKE_ALIASES = new Map<string, string>([
+  ['merge_title_field', 'MergeTitleField'],
+  ['merge_message_field', 'MergeMessageField'],
+  ['merge_commit_id', 'MergeCommitID'],
+]);
 
-/** A merge form with its keys as Gitea's decoder reads them (`do`, `mergetitlefield`, …). */
+/** A merge form with its keys as Gitea's decoder reads them (`do`, `mergetitlefield`, `merge_title_field`, …). */
 export function mergeFormKeys(raw: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  const snake: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    const field = MERGE_FIELD_BY_LOWER.get(key.toLowerCase());
+    const lower = key.toLowerCase();
+    const alias = SNAKE_ALIASES.get(lower);
+    if (alias) {
+      if (!(alias in snake)) snake[alias] = value;
+      continue;
+    }
+    const field = MERGE_FIELD_BY_LOWER.get(lower);
     if (field && !(field in out)) out[field] = value;
   }
+  for (const [field, value] of Object.entries(snake)) if (value !== '' && value !== null && value !== undefined) out[field] = value;
   return out;
 }
 
@@ -100,13 +114,13 @@ export class RepoPullsController {
   }
 
   @Get('pulls/:index/files')
-  @Paginated()
+  @Paginated({ pageCounts: {} })
   files(@CurrentActor() actor: Actor | null, @Param() params: RepoParams & { index: string }, @Query() query: QueryParams): Promise<Page<ChangedFile>> {
     return this.rpc.call(PullPatterns.files, { actor, params, query });
   }
 
   @Get('pulls/:index/commits')
-  @Paginated()
+  @Paginated({ pageCounts: {} })
   commits(@CurrentActor() actor: Actor | null, @Param() params: RepoParams & { index: string }, @Query() query: QueryParams): Promise<Page<Commit>> {
     return this.rpc.call(PullPatterns.commits, { actor, params, query });
   }
