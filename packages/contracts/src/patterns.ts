@@ -571,6 +571,10 @@ export const PackagePatterns = definePatterns('repo', {
   list: 'packages.list',
   /** `GET /packages/{owner}/{type}/{name}/{version}`. */
   get: 'packages.get',
+  /** `GET /packages/{owner}/{type}/{name}`: the package's versions, newest first (paginated). */
+  listVersions: 'packages.versions.list',
+  /** `DELETE /packages/{owner}/{type}/{name}`: the package with every version. */
+  deletePackage: 'packages.package.delete',
   /** `GET /packages/{owner}/{type}/{name}/-/latest`: the newest version. */
   latest: 'packages.latest',
   /** `GET /packages/{owner}/{type}/{name}/{version}/files`. */

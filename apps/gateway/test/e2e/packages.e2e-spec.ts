@@ -314,6 +314,18 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       await npm(home, ['dist-tag', 'add', `${pkgName}@1.1.0`, 'next']);
       await npm(home, ['dist-tag', 'rm', pkgName, 'next']);
       expect(await npm(home, ['dist-tag', 'ls', pkgName])).not.toContain('next');
+      // As Gitea: a tag that reads as a version is refused, a range is a tag like any other, and a package that is not there has no tags.
+      const tagPath = (name: string, tag = '') => registry(alice.username, `npm/-/package/${name.replace('/', '%2f')}/dist-tags${tag ? `/${tag}` : ''}`);
+      const setTag = (tag: string) => rawRequest(layout, 'PUT', tagPath(pkgName, tag), { ...auth(aliceToken), 'content-type': 'application/json' }, Buffer.from('"1.0.0"'));
+      expect((await setTag('v1.2')).status).toBe(400);
+      expect((await setTag('1.x')).status).toBe(200);
+      expect(JSON.parse((await rawRequest(layout, 'GET', tagPath(pkgName), auth(aliceToken))).body.toString())).toMatchObject({ '1.x': '1.0.0' });
+      expect((await rawRequest(layout, 'DELETE', tagPath(pkgName, '1.x'), auth(aliceToken))).status).toBe(200);
+      const ghost = `@${scope}/no-such-package`;
+      const none = await rawRequest(layout, 'GET', tagPath(ghost), auth(aliceToken));
+      expect({ status: none.status, body: JSON.parse(none.body.toString()) }).toEqual({ status: 200, body: {} });
+      expect((await rawRequest(layout, 'DELETE', tagPath(ghost, 'beta'), auth(aliceToken))).status).toBe(200);
+      expect((await rawRequest(layout, 'DELETE', tagPath(ghost, 'beta'))).status).toBe(401);
       const found = JSON.parse(await npm(home, ['search', '--json', '--prefer-online', pkgName.split('/')[1]!])) as Array<{ name: string; version: string }>;
       expect(found.map((p) => [p.name, p.version])).toEqual([[pkgName, '1.1.0']]);
       await npm(home, ['unpublish', `${pkgName}@1.1.0`]);
@@ -344,9 +356,9 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       const mismatch = await put(doc('3.0.0', `sha512-${createHash('sha512').update('other').digest('base64')}`));
       expect(mismatch.status).toBe(400);
       expect(JSON.parse(mismatch.body.toString())).toEqual({ error: 'failed to validate integrity' });
-      // Gitea's npm registry answers a version published again with 400 (ErrDuplicatePackageVersion), not 409.
+      // Gitea's npm registry answers a version published again with 409 (ErrDuplicatePackageVersion).
       const duplicate = await put(doc('1.0.0', good));
-      expect(duplicate.status).toBe(400);
+      expect(duplicate.status).toBe(409);
       expect(JSON.parse(duplicate.body.toString())).toEqual({ error: 'package version already exists' });
       expect(blobFiles()).toHaveLength(before);
       const anonymous = await rawRequest(layout, 'PUT', path, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(doc('4.0.0', good))));
@@ -416,8 +428,41 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       expect((await api.as({ token: bobToken }).post(`/packages/${alice.username}/generic/apitool/-/link/${repo.name}`)).status).toBe(403);
       expect((await tokenApi.post(`/packages/${alice.username}/generic/apitool/-/link/${repo.name}`)).status).toBe(201);
       expect((await tokenApi.get<Package>(`/packages/${alice.username}/generic/apitool/0.2.0`)).body.repository).toMatchObject({ id: repo.id, full_name: repo.full_name });
+      // Gitea's LinkToRepository: a linked package is linked already, to the same repository too.
+      const again = await tokenApi.post(`/packages/${alice.username}/generic/apitool/-/link/${repo.name}`);
+      expect(again.status).toBe(400);
+      expect(again.body).toEqual(giteaError('invalid argument'));
+      expect((await api.as({ token: bobToken }).post(`/packages/${alice.username}/generic/apitool/-/unlink`)).status).toBe(403);
       expect((await tokenApi.post(`/packages/${alice.username}/generic/apitool/-/unlink`)).status).toBe(204);
       expect((await tokenApi.get<Package>(`/packages/${alice.username}/generic/apitool/0.2.0`)).body.repository).toBeNull();
+      expect((await tokenApi.post(`/packages/${alice.username}/generic/apitool/-/unlink`)).status).toBe(400);
+    });
+
+    it('should list one package’s versions, list every type with type=all, and delete a whole package', async () => {
+      const versions = await tokenApi.get<Package[]>(`/packages/${alice.username}/generic/apitool`);
+      expect(versions.status).toBe(200);
+      expect(versions.headers.get('x-total-count')).toBe('2');
+      expect(versions.body.map((p) => p.version)).toEqual(['0.2.0', '0.1.0']);
+      const second = await tokenApi.get<Package[]>(`/packages/${alice.username}/generic/apitool?limit=1&page=2`);
+      expect(second.body.map((p) => p.version)).toEqual(['0.1.0']);
+      expect((await tokenApi.get(`/packages/${alice.username}/generic/nothing`)).status).toBe(404);
+      expect((await tokenApi.get<Package[]>(`/packages/${alice.username}?type=all&q=apitool`)).body).toHaveLength(2);
+
+      for (const v of ['1.0.0', '2.0.0']) {
+        expect((await rawRequest(layout, 'PUT', registry(alice.username, `generic/doomed/${v}/a.txt`), auth(aliceToken), Buffer.from(v))).status).toBe(201);
+      }
+      // An upper-case name shows lowercased in html_url, as Gitea's VersionHTMLURL writes it.
+      expect((await rawRequest(layout, 'PUT', registry(alice.username, 'generic/Doomed.Up/1.0.0/a.txt'), auth(aliceToken), Buffer.from('x'))).status).toBe(201);
+      const upper = await tokenApi.get<Package>(`/packages/${alice.username}/generic/Doomed.Up/1.0.0`);
+      expect(upper.body.html_url).toBe(`${layout.rootUrl}${alice.username}/-/packages/generic/doomed.up/1.0.0`);
+
+      expect((await api.as({ token: bobToken }).delete(`/packages/${alice.username}/generic/doomed`)).status).toBe(403);
+      expect((await api.anonymous.delete(`/packages/${alice.username}/generic/doomed`)).status).toBe(401);
+      expect((await tokenApi.delete(`/packages/${alice.username}/generic/doomed`)).status).toBe(204);
+      expect((await tokenApi.get(`/packages/${alice.username}/generic/doomed`)).status).toBe(404);
+      expect((await tokenApi.get(`/packages/${alice.username}/generic/doomed/1.0.0`)).status).toBe(404);
+      expect((await rawRequest(layout, 'GET', registry(alice.username, 'generic/doomed/2.0.0/a.txt'), auth(aliceToken))).status).toBe(404);
+      expect((await tokenApi.delete(`/packages/${alice.username}/generic/doomed`)).status).toBe(404);
     });
 
     it('should deliver package events to the hooks of a linked private repository, as Gitea does', async () => {

@@ -1,10 +1,11 @@
 import { formatTime, type Package, type PackageFile, type Repository, type User } from '@gitforge/contracts';
+import { pathEscape } from '../git/refs.js';
 import type { PackageEntity, PackageVersionEntity } from './package.entities.js';
 import type { FileRow } from './packages.repository.js';
 
-/** Gitea's VersionHTMLURL: `{owner}/-/packages/{type}/{name}/{version}` on the web. */
+/** Gitea's VersionHTMLURL: `{owner}/-/packages/{type}/{name}/{version}` on the web, name and version lowercased, each escaped as Go's url.PathEscape does. */
 export function packageHtmlUrl(rootUrl: string, owner: string, pkg: PackageEntity, version: PackageVersionEntity): string {
-  return `${rootUrl}${encodeURIComponent(owner)}/-/packages/${pkg.type}/${encodeURIComponent(pkg.name)}/${encodeURIComponent(version.version)}`;
+  return `${rootUrl}${pathEscape(owner)}/-/packages/${pkg.type}/${pathEscape(pkg.name.toLowerCase())}/${pathEscape(version.version.toLowerCase())}`;
 }
 
 export function toPackage(pkg: PackageEntity, version: PackageVersionEntity, owner: User, creator: User, repository: Repository | null, rootUrl: string): Package {

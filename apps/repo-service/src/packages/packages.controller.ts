@@ -20,6 +20,19 @@ export class PackagesController {
     return this.packages.list(req.actor, req.params.owner, { type: text('type'), q: text('q') }, normalizeListOptions(query));
   }
 
+  @MessagePattern(PackagePatterns.listVersions)
+  listVersions(@Payload() req: RpcRequest<PackageParams>): Promise<Page<Package>> {
+    const p = req.params;
+    return this.packages.listVersions(req.actor, p.owner, p.type, p.name, normalizeListOptions((req.query ?? {}) as Record<string, unknown>));
+  }
+
+  @MessagePattern(PackagePatterns.deletePackage)
+  async deletePackage(@Payload() req: RpcRequest<PackageParams>): Promise<null> {
+    const p = req.params;
+    await this.packages.deleteAll(req.actor, p.owner, p.type, p.name);
+    return null;
+  }
+
   @MessagePattern(PackagePatterns.get)
   get(@Payload() req: RpcRequest<VersionParams>): Promise<Package> {
     const p = req.params;

@@ -83,13 +83,14 @@ export class PackagesRepository {
     return Number(row?.total ?? 0);
   }
 
-  /** Versions of an owner's packages, newest first, with `type` and a name substring. */
-  async searchVersions(ownerId: number, filter: { type?: string; q?: string }, page: { offset: number; limit: number }): Promise<{ rows: VersionRow[]; total: number }> {
+  /** Versions of the owner's packages, newest first: of one package, or filtered by type (`all` is every type, as in Gitea) and name. */
+  async searchVersions(ownerId: number, filter: { type?: string; q?: string; packageId?: number }, page: { offset: number; limit: number }): Promise<{ rows: VersionRow[]; total: number }> {
     const qb = this.db.manager
       .createQueryBuilder(PackageVersionEntity, 'v')
       .innerJoinAndMapOne('v.pkg', PackageEntity, 'p', 'p.id = v.package_id')
       .where('p.owner_id = :ownerId', { ownerId });
-    if (filter.type) qb.andWhere('p.type = :type', { type: filter.type });
+    if (filter.packageId !== undefined) qb.andWhere('p.id = :packageId', { packageId: filter.packageId });
+    if (filter.type && filter.type !== 'all') qb.andWhere('p.type = :type', { type: filter.type });
     if (filter.q) qb.andWhere("p.lower_name LIKE :q ESCAPE '\\'", { q: containsPattern(filter.q) });
     const [rows, total] = await qb.orderBy('v.created_at', 'DESC').addOrderBy('v.id', 'DESC').skip(page.offset).take(page.limit).getManyAndCount();
     return { rows: rows.map((v) => ({ pkg: (v as PackageVersionEntity & { pkg: PackageEntity }).pkg, version: v })), total };

@@ -32,8 +32,8 @@ import { PackagesRepository, type FileRow, type VersionRow } from './packages.re
 /** Gitea's ghost user: what a deleted creator shows as. */
 const GHOST_ID = -1;
 
-/** A version published twice where a version is published once (npm): Gitea's ErrDuplicatePackageVersion is 400, not 409. */
-const duplicateVersion = (): ContractError => invalid('package version already exists');
+/** A version published twice where a version is published once (npm): Gitea's ErrDuplicatePackageVersion, 409. */
+const duplicateVersion = (): ContractError => new ContractError('conflict', 'package version already exists');
 
 /** What a registry publishes: one file of one version of one package. */
 export interface PublishRequest {
@@ -208,6 +208,12 @@ export class PackagesService {
     await this.blobs.drop(keys);
   }
 
+  /** Deletes a package with every version (Gitea's RemovePackage): one `deleted` event per version, the package with its last. */
+  async deletePackage(actor: Actor | null, owner: PackageOwner, pkg: PackageEntity): Promise<void> {
+    requireWrite(actor, owner);
+    for (const version of await this.versions(pkg)) await this.deleteVersion(actor, owner, { pkg, version });
+  }
+
   /** Deletes one file; the version goes with its last file (Gitea's generic DeletePackageFile). */
   async deleteFile(actor: Actor | null, owner: PackageOwner, row: VersionRow, filename: string): Promise<void> {
     requireWrite(actor, owner);
@@ -240,6 +246,19 @@ export class PackagesService {
     return pageOf(await this.toApi(actor, owner, rows), total, options);
   }
 
+  /** Gitea's ListPackageVersions: the versions of one package (404 when there is none), newest first. */
+  async listVersions(actor: Actor | null, ownerName: string, type: string, name: string, options: ListOptions): Promise<Page<Package>> {
+    const owner = await this.owner(actor, ownerName);
+    const pkg = await this.package(owner, type, name);
+    const { rows, total } = await this.rows.searchVersions(owner.owner.owner.id, { packageId: pkg.id }, { offset: (options.page - 1) * options.limit, limit: options.limit });
+    return pageOf(await this.toApi(actor, owner, rows), total, options);
+  }
+
+  async deleteAll(actor: Actor | null, ownerName: string, type: string, name: string): Promise<void> {
+    const owner = await this.owner(actor, ownerName);
+    await this.deletePackage(actor, owner, await this.package(owner, type, name));
+  }
+
   async get(actor: Actor | null, ownerName: string, type: string, name: string, version: string): Promise<Package> {
     const owner = await this.owner(actor, ownerName);
     return (await this.toApi(actor, owner, [await this.version(owner, type, name, version)]))[0]!;
@@ -266,8 +285,9 @@ export class PackagesService {
   }
 
   /**
-   * Links a package to a repository of the same owner; the caller must be able to write the
-   * repository's packages (Gitea's LinkToRepository). Another link already there is 400.
+   * Links a package to a repository of the same owner (Gitea's LinkToRepository): a package
+   * linked already, to any repository, is 400; the caller must be able to write the repository's
+   * packages, else 403 (a repository they cannot see included, as in Gitea).
    */
   async link(actor: Actor | null, ownerName: string, type: string, name: string, repoName: string): Promise<void> {
     const owner = await this.owner(actor, ownerName);
@@ -275,17 +295,25 @@ export class PackagesService {
     const pkg = await this.package(owner, type, name);
     const repo = await this.repos.findByOwnerAndName(owner.owner.owner.id, repoName);
     if (!repo) throw notFound('repository does not exist');
+    if (pkg.repoId !== 0) throw invalid('invalid argument');
     const permission = await this.repoAccess.permissionFor(doer, owner.owner, repo);
-    if (!permission.canSee) throw notFound('repository does not exist');
-    if (permission.unitMode('repo.packages') < AccessMode.write) throw forbidden('you do not have permission to link this package to the repository');
-    if (pkg.repoId !== 0 && pkg.repoId !== repo.id) throw invalid('package is already linked to a repository');
+    if (permission.unitMode('repo.packages') < AccessMode.write) throw forbidden('permission denied');
     await this.db.transaction((m) => m.update(PackageEntity, { id: pkg.id }, { repoId: repo.id }));
   }
 
+  /**
+   * Gitea's UnlinkFromRepository: a package linked to no repository is 400; the caller must be
+   * able to write the linked repository's packages (when it still exists) and administer the
+   * owner (the user themselves, an organization's admins, a site admin), else 403.
+   */
   async unlink(actor: Actor | null, ownerName: string, type: string, name: string): Promise<void> {
     const owner = await this.owner(actor, ownerName);
-    requireWrite(actor, owner);
+    const doer = requireWrite(actor, owner);
     const pkg = await this.package(owner, type, name);
+    if (pkg.repoId === 0) throw invalid('invalid argument');
+    const repo = await this.repos.findById(pkg.repoId);
+    if (repo && (await this.repoAccess.permissionFor(doer, owner.owner, repo)).unitMode('repo.packages') < AccessMode.write) throw forbidden('permission denied');
+    if (owner.mode < AccessMode.admin) throw forbidden(`no permission to unlink package '${pkg.name}' from its repository, or packages are disabled`);
     await this.db.transaction((m) => m.update(PackageEntity, { id: pkg.id }, { repoId: 0 }));
   }
 

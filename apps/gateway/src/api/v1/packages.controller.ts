@@ -25,6 +25,19 @@ export class PackagesController {
     return this.rpc.call(PackagePatterns.list, { actor, params, query });
   }
 
+  /** Every version of one package, newest first. */
+  @Get(':type/:name')
+  @Paginated()
+  versions(@CurrentActor() actor: Actor | null, @Param() params: PackageParams, @Query() query: Record<string, string>): Promise<Page<Package>> {
+    return this.rpc.call(PackagePatterns.listVersions, { actor, params, query });
+  }
+
+  @Delete(':type/:name')
+  @HttpCode(204)
+  async deletePackage(@CurrentActor() actor: Actor | null, @Param() params: PackageParams): Promise<void> {
+    await this.rpc.call(PackagePatterns.deletePackage, { actor, params });
+  }
+
   @Get(':type/:name/-/latest')
   latest(@CurrentActor() actor: Actor | null, @Param() params: PackageParams): Promise<Package> {
     return this.rpc.call(PackagePatterns.latest, { actor, params });

@@ -12,6 +12,8 @@ import type { FileRow } from '../packages.repository.js';
 import type { PackageRegistry, RegistryRequest } from './registry.js';
 
 const TYPE = 'npm';
+/** What hashicorp/go-version's NewVersion reads as a version (Gitea refuses such dist-tags): `1`, `v1.2`, `1.2.3-rc.1+build`. */
+const GO_VERSION = /^v?[0-9]+(\.[0-9]+)*?(-([0-9]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)|(-?([A-Za-z\-~]+[0-9A-Za-z\-~]*(\.[0-9A-Za-z\-~]+)*)))?(\+([0-9A-Za-z\-~]+(\.[0-9A-Za-z\-~]+)*))?$/;
 /** Gitea's npm package names (`modules/packages/npm/creator.go`): lower case, an optional `@scope/`. */
 const NAME = /^(@[a-z0-9-][a-z0-9-._]*\/)?[a-z0-9-][a-z0-9-._]*$/;
 /** The manifest fields kept with a version and served back in the package document. */
@@ -308,8 +310,7 @@ export class NpmRegistry implements PackageRegistry {
   }
 
   private async unpublishAll(r: RegistryRequest, name: string): Promise<void> {
-    const pkg = await this.packages.package(r.owner, TYPE, name);
-    for (const version of await this.packages.versions(pkg)) await this.packages.deleteVersion(r.actor, r.owner, { pkg, version });
+    await this.packages.deletePackage(r.actor, r.owner, await this.packages.package(r.owner, TYPE, name));
     this.json(r, 200, {});
   }
 
@@ -318,18 +319,24 @@ export class NpmRegistry implements PackageRegistry {
     const path = splitNpmPath(rawRest);
     if (!path || path.rest[0] !== 'dist-tags' || path.rest.length > 2) throw notFound();
     if (!NAME.test(path.name)) throw invalid('package name is invalid');
-    const pkg = await this.packages.package(r.owner, TYPE, path.name);
+    // A package that is not there has no tags to list or remove (Gitea answers those 200); setting one needs its version.
+    const pkg = await this.packages.package(r.owner, TYPE, path.name).catch((err: unknown) => {
+      if (err instanceof ContractError && err.code === 'not_found' && r.method !== 'PUT') return null;
+      throw err;
+    });
     const tag = path.rest[1];
     if (tag === undefined) {
       if (r.method !== 'GET' && r.method !== 'HEAD') throw notFound();
-      const versions = new Map((await this.packages.versions(pkg)).map((v) => [v.id, v.version]));
       const out: Record<string, string> = {};
+      if (!pkg) return this.json(r, 200, out);
+      const versions = new Map((await this.packages.versions(pkg)).map((v) => [v.id, v.version]));
       for (const t of await this.packages.tags(pkg)) if (versions.has(t.versionId)) out[t.tag] = versions.get(t.versionId)!;
       return this.json(r, 200, out);
     }
-    if (tag === '' || semver.validRange(tag) !== null) throw invalid('invalid tag');
+    // Gitea refuses a tag that reads as a version (hashicorp/go-version), so a range such as `1.x` is a tag.
+    if (tag === '' || GO_VERSION.test(tag)) throw invalid('invalid tag');
     if (r.method === 'PUT') {
-      const body = await readBody(r.req, { limit: 1024, tooLarge: () => invalid('invalid version') });
+      const body = await readBody(r.req, { limit: 4096, tooLarge: () => new ContractError('payload_too_large', 'request body too large') });
       let version: unknown;
       try {
         version = JSON.parse(body.toString('utf8'));
@@ -337,11 +344,12 @@ export class NpmRegistry implements PackageRegistry {
         version = body.toString('utf8').trim().replace(/^"|"$/g, '');
       }
       if (typeof version !== 'string' || version === '') throw invalid('invalid version');
-      await this.packages.setTag(r.actor, r.owner, await this.packages.version(r.owner, TYPE, pkg.name, version), tag);
+      await this.packages.setTag(r.actor, r.owner, await this.packages.version(r.owner, TYPE, pkg!.name, version), tag);
       return this.json(r, 200, {});
     }
     if (r.method === 'DELETE') {
-      await this.packages.deleteTag(r.actor, r.owner, pkg, tag);
+      requireWrite(r.actor, r.owner);
+      if (pkg) await this.packages.deleteTag(r.actor, r.owner, pkg, tag);
       return this.json(r, 200, {});
     }
     throw notFound();
