@@ -352,6 +352,24 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     });
   });
 
+  it('should schedule an auto-merge past branch protection, as Gitea does, and merge it at once when its checks passed already', async () => {
+    const repo = await project();
+    expect((await owner.api.post(`/repos/${repo.full_name}/branch_protections`, { rule_name: 'main', required_approvals: 1 })).status).toBe(201);
+    await commitTo(writer.api, repo, 'waits', 'w.txt', 'w\n', 'main');
+    const waiting = await openPull(writer.api, repo, 'waits');
+    // Without the approval it needs: scheduled all the same (201), and not merged until approved.
+    const scheduled = await owner.api.post(`/repos/${repo.full_name}/pulls/${waiting.number}/merge`, { Do: 'merge', merge_when_checks_succeed: true });
+    expect(scheduled.status).toBe(201);
+    expect((await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${waiting.number}`)).body.merged).toBe(false);
+
+    // Nothing left to wait for: still 201, and the pull is merged by then.
+    const free = await project();
+    await commitTo(writer.api, free, 'ready', 'r.txt', 'r\n', 'main');
+    const ready = await openPull(writer.api, free, 'ready');
+    expect((await owner.api.post(`/repos/${free.full_name}/pulls/${ready.number}/merge`, { Do: 'merge', merge_when_checks_succeed: true })).status).toBe(201);
+    expect((await reader.api.get<PullRequest>(`/repos/${free.full_name}/pulls/${ready.number}`)).body).toMatchObject({ merged: true, state: 'closed' });
+  });
+
   it('should count approvals toward a protected base and mark them stale when the head moves', async () => {
     const repo = await project();
     expect((await owner.api.post(`/repos/${repo.full_name}/branch_protections`, { rule_name: 'main', required_approvals: 1 })).status).toBe(201);

@@ -42,7 +42,6 @@ describe('pull request rules', () => {
 
     it('should block on failing checks (unless waiting for them), official rejections and protected files', () => {
       expect(protectionBlock({ ...rule, statusChecksPassed: false }, [approve(7)])).toBe('Not all required status checks successful');
-      expect(protectionBlock({ ...rule, statusChecksPassed: false }, [approve(7)], { ignoreChecks: true })).toBeNull();
       expect(protectionBlock(rule, [approve(7), { reviewerId: 7, type: ReviewType.reject, stale: false }])).toBe('There are requested changes');
       expect(protectionBlock({ ...rule, protectedFiles: ['secrets.txt'] }, [approve(7)])).toBe('Changed protected files');
     });

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { EventNames, QueueNames, type Actor, type PullMergeRequest, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
+import { EventNames, QueueNames, type Actor, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { IssueEvents } from '../issues/issue-events.js';
@@ -8,7 +8,7 @@ import { IssuesRepository } from '../issues/issues.repository.js';
 import { ReviewsService } from '../reviews/reviews.service.js';
 import { PullGitClient } from './pull-git.client.js';
 import { PullsRepository, stateColumns, type PullWithIssue } from './pulls.repository.js';
-import { PullsService, protectionBlock } from './pulls.service.js';
+import { PullsService } from './pulls.service.js';
 
 const log = createLogger('pull-sync');
 const SYNC_CONCURRENCY = 2;
@@ -108,19 +108,10 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
 
   /** A status on a pull's head: a merge scheduled for its checks happens once they pass. */
   async statusCame(repoId: number, sha: string): Promise<void> {
-    for (const p of await this.pulls.openWithHead(repoId, sha)) {
-      const scheduled = await this.pulls.scheduledMerge(p.pull.id);
-      if (!scheduled) continue;
-      const [repo] = await this.gate.many(null, [repoId]);
-      if (!repo) continue;
-      const verdicts = await this.service.verdicts(p.issue.id);
-      const policy = await this.git.policy({ repoId, branch: p.pull.baseBranch, doerId: scheduled.doerId, reviewerIds: verdicts.map((v) => v.reviewerId), headSha: sha });
-      if (!policy.doerCanMerge || protectionBlock(policy, verdicts)) continue;
-      const doer = (await this.directory.accountsByIds(null, [scheduled.doerId]))[0];
-      if (!doer) continue;
-      // The scheduler merges, with the rights the policy just confirmed.
-      const actor: Actor = { id: doer.id, login: doer.login, isAdmin: doer.isAdmin, scopes: null };
-      await this.service.mergeNow(actor, { repo, issue: p.issue, pull: p.pull }, scheduled.mergeStyle as PullMergeRequest['style'], scheduled.message, scheduled.deleteBranchAfterMerge);
-    }
+    const pulls = await this.pulls.openWithHead(repoId, sha);
+    if (pulls.length === 0) return;
+    const [repo] = await this.gate.many(null, [repoId]);
+    if (!repo) return;
+    for (const p of pulls) await this.service.mergeIfScheduled(repo, p, sha);
   }
 }

@@ -43,7 +43,7 @@ import { PullGitClient } from './pull-git.client.js';
 import { PullLoader } from './pull-loader.js';
 import type { PullRequestEntity } from './pull-request.entity.js';
 import { isWorkInProgress } from './pull.mapper.js';
-import { PullsRepository, stateColumns } from './pulls.repository.js';
+import { PullsRepository, stateColumns, type PullWithIssue } from './pulls.repository.js';
 
 const log = createLogger('pulls');
 
@@ -359,7 +359,9 @@ export class PullsService {
     if (style !== 'manually-merged') {
       if (isWorkInProgress(issue.title)) throw new ContractError('method_not_allowed', 'Work in progress PRs cannot be merged');
       if (pull.status !== PullStatus.mergeable && pull.status !== PullStatus.empty) throw new ContractError('method_not_allowed', 'Please try again later');
-      const blocked = protectionBlock(policy, reviews, { ignoreChecks: form.merge_when_checks_succeed === true });
+      // A merge scheduled for when its checks succeed skips branch protection here, as Gitea's
+      // MergeCheckTypeAuto does: the scheduled merge meets it when it happens.
+      const blocked = form.merge_when_checks_succeed ? null : protectionBlock(policy, reviews);
       if (blocked && !(form.force_merge && policy.doerCanBypass)) throw disallowed(blocked);
     }
     if (!repo.repository[STYLE_SETTING[style]]) {
@@ -374,16 +376,40 @@ export class PullsService {
     const extra = (form.MergeMessageField ?? '').trim();
     if (extra) message += `\n\n${extra}`;
     const deleteHeadBranch = form.delete_branch_after_merge ?? repo.repository.default_delete_branch_after_merge;
-    if (form.merge_when_checks_succeed && policy.statusCheckEnabled && !policy.statusChecksPassed) {
+    if (form.merge_when_checks_succeed) {
+      // Always scheduled (201), as Gitea's ScheduleAutoMerge; then checked at once, so a pull
+      // whose checks have passed already is merged now instead of at its next status.
       const scheduled = await this.db.transaction(async (m) => {
         await this.pulls.lock(m, pull.id);
         return this.pulls.schedule(m, { pullId: pull.id, doerId: a.id, mergeStyle: style, message, deleteBranchAfterMerge: deleteHeadBranch, createdAt: new Date() });
       });
       if (!scheduled) throw conflict(`pull request is already scheduled to auto merge when checks succeed [pull_id: ${pull.id}]`);
+      await this.mergeIfScheduled(repo, { issue, pull }, pull.headSha).catch((err: unknown) =>
+        // It stays scheduled: the next status on the head tries again.
+        log.warn({ repoId: repo.id, index: pull.idx, err: err instanceof Error ? err.message : String(err) }, 'scheduled merge could not happen yet'),
+      );
       return 'scheduled';
     }
     await this.mergeNow(a, ctx, style, message, deleteHeadBranch);
     return 'merged';
+  }
+
+  /**
+   * A merge scheduled for when its checks succeed, done now if the pull's protection lets its
+   * scheduler merge at `headSha` (Gitea's handlePullRequestAutoMerge); nothing when none is
+   * scheduled or the pull is not ready yet.
+   */
+  async mergeIfScheduled(repo: RepoAccess, p: PullWithIssue, headSha: string): Promise<void> {
+    const scheduled = await this.pulls.scheduledMerge(p.pull.id);
+    if (!scheduled) return;
+    const verdicts = await this.verdicts(p.issue.id);
+    const policy = await this.git.policy({ repoId: repo.id, branch: p.pull.baseBranch, doerId: scheduled.doerId, reviewerIds: verdicts.map((v) => v.reviewerId), headSha });
+    if (!policy.doerCanMerge || protectionBlock(policy, verdicts)) return;
+    const doer = (await this.directory.accountsByIds(null, [scheduled.doerId]))[0];
+    if (!doer) return;
+    // The scheduler merges, with the rights the policy just confirmed.
+    const actor: Actor = { id: doer.id, login: doer.login, isAdmin: doer.isAdmin, scopes: null };
+    await this.mergeNow(actor, { repo, issue: p.issue, pull: p.pull }, scheduled.mergeStyle as GitMergeStyle, scheduled.message, scheduled.deleteBranchAfterMerge);
   }
 
   /** The merge itself and its record: the pull merged and closed, a merge_pull comment, events. */
@@ -511,15 +537,14 @@ export class PullsService {
 
 /**
  * Gitea's CheckPullBranchProtections: what keeps a pull out of its protected base, as its
- * ErrDisallowedToMerge reason, or null. `ignoreChecks` when the merge waits for them.
+ * ErrDisallowedToMerge reason, or null.
  */
 export function protectionBlock(
   policy: { protected: boolean; requiredApprovals: number; officialReviewerIds: number[]; blockOnRejectedReviews: boolean; dismissStaleApprovals: boolean; statusCheckEnabled: boolean; statusChecksPassed: boolean; protectedFiles: string[] },
   verdicts: Array<Pick<ReviewVerdict, 'reviewerId' | 'type' | 'stale'>>,
-  options: { ignoreChecks?: boolean } = {},
 ): string | null {
   if (!policy.protected) return null;
-  if (policy.statusCheckEnabled && !policy.statusChecksPassed && !options.ignoreChecks) return 'Not all required status checks successful';
+  if (policy.statusCheckEnabled && !policy.statusChecksPassed) return 'Not all required status checks successful';
   const official = verdicts.filter((v) => policy.officialReviewerIds.includes(v.reviewerId));
   const approvals = official.filter((v) => v.type === ReviewType.approve && !(policy.dismissStaleApprovals && v.stale)).length;
   if (approvals < policy.requiredApprovals) return 'Does not have enough approvals';
