@@ -318,6 +318,8 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       const tagPath = (name: string, tag = '') => registry(alice.username, `npm/-/package/${name.replace('/', '%2f')}/dist-tags${tag ? `/${tag}` : ''}`);
       const setTag = (tag: string) => rawRequest(layout, 'PUT', tagPath(pkgName, tag), { ...auth(aliceToken), 'content-type': 'application/json' }, Buffer.from('"1.0.0"'));
       expect((await setTag('v1.2')).status).toBe(400);
+      const oversized = await rawRequest(layout, 'PUT', tagPath(pkgName, 'big'), { ...auth(aliceToken), 'content-type': 'application/json' }, Buffer.alloc(5000, 0x61));
+      expect(oversized.status).toBe(413);
       expect((await setTag('1.x')).status).toBe(200);
       expect(JSON.parse((await rawRequest(layout, 'GET', tagPath(pkgName), auth(aliceToken))).body.toString())).toMatchObject({ '1.x': '1.0.0' });
       expect((await rawRequest(layout, 'DELETE', tagPath(pkgName, '1.x'), auth(aliceToken))).status).toBe(200);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In, type EntityManager } from 'typeorm';
+import { In, MoreThan, type EntityManager } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
 import { CommentType } from '../comments/comment-type.js';
@@ -167,8 +167,13 @@ export class ReviewsRepository {
     const out = new Map<number, RequestedReviewers>(issueIds.map((id) => [id, { userIds: [], teamIds: [] }]));
     if (issueIds.length === 0) return out;
     const counted: number[] = [ReviewType.approve, ReviewType.reject, ReviewType.request, ...(options.comments ? [ReviewType.comment] : [])];
+    const issueId = In([...new Set(issueIds)]);
+    // Users' counted reviews, and the teams' requests.
     const rows = await (options.m ?? this.db.manager).find(ReviewEntity, {
-      where: { issueId: In([...new Set(issueIds)]) },
+      where: [
+        { issueId, reviewerTeamId: 0, type: In(counted), dismissed: false },
+        { issueId, reviewerTeamId: MoreThan(0) },
+      ],
       order: { updatedAt: 'ASC', id: 'ASC' },
     });
     // The latest review per reviewer (and per team), in the order the rows changed.
@@ -180,7 +185,7 @@ export class ReviewsRepository {
         byTeam.delete(r.reviewerTeamId);
         byTeam.set(r.reviewerTeamId, r);
         teams.set(r.issueId, byTeam);
-      } else if (r.reviewerId > 0 && !r.dismissed && counted.includes(r.type)) {
+      } else if (r.reviewerId > 0) {
         const byUser = users.get(r.issueId) ?? new Map<number, ReviewEntity>();
         byUser.delete(r.reviewerId);
         byUser.set(r.reviewerId, r);

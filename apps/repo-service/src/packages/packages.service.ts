@@ -154,9 +154,14 @@ export class PackagesService {
     return m.save(m.create(PackageEntity, { ownerId, repoId: 0, type: req.type, name: req.name, lowerName: req.name.toLowerCase(), createdAt: new Date() }));
   }
 
+  /** The package `type`/`name` of the owner, or null. */
+  findPackage(owner: PackageOwner, type: string, name: string): Promise<PackageEntity | null> {
+    return this.rows.findPackage(owner.owner.owner.id, type, name);
+  }
+
   /** The package `type`/`name` of the owner; 404 when there is none. */
   async package(owner: PackageOwner, type: string, name: string): Promise<PackageEntity> {
-    const pkg = await this.rows.findPackage(owner.owner.owner.id, type, name);
+    const pkg = await this.findPackage(owner, type, name);
     if (!pkg) throw notFound('package does not exist');
     return pkg;
   }

@@ -34,7 +34,7 @@ export interface PageHeaderOptions {
    * Gitea's page headers of commit and changed-file listings: `X-Page`, `X-PerPage`,
    * `X-PageCount` and `X-HasMore`, with `X-Total` too where `total` says so (a repository's commits).
    */
-  pageCounts?: { total?: boolean };
+  pageCounts?: { total: boolean };
 }
 
 /** Sets `X-Total-Count` and `Link` (and the page counts when asked), exposed to browsers, and answers the page's items. */

@@ -114,13 +114,13 @@ export class RepoPullsController {
   }
 
   @Get('pulls/:index/files')
-  @Paginated({ pageCounts: {} })
+  @Paginated({ pageCounts: { total: false } })
   files(@CurrentActor() actor: Actor | null, @Param() params: RepoParams & { index: string }, @Query() query: QueryParams): Promise<Page<ChangedFile>> {
     return this.rpc.call(PullPatterns.files, { actor, params, query });
   }
 
   @Get('pulls/:index/commits')
-  @Paginated({ pageCounts: {} })
+  @Paginated({ pageCounts: { total: false } })
   commits(@CurrentActor() actor: Actor | null, @Param() params: RepoParams & { index: string }, @Query() query: QueryParams): Promise<Page<Commit>> {
     return this.rpc.call(PullPatterns.commits, { actor, params, query });
   }

@@ -319,11 +319,8 @@ export class NpmRegistry implements PackageRegistry {
     const path = splitNpmPath(rawRest);
     if (!path || path.rest[0] !== 'dist-tags' || path.rest.length > 2) throw notFound();
     if (!NAME.test(path.name)) throw invalid('package name is invalid');
-    // A package that is not there has no tags to list or remove (Gitea answers those 200); setting one needs its version.
-    const pkg = await this.packages.package(r.owner, TYPE, path.name).catch((err: unknown) => {
-      if (err instanceof ContractError && err.code === 'not_found' && r.method !== 'PUT') return null;
-      throw err;
-    });
+    // A package that is not there has no tags to list or remove (Gitea answers those 200); setting one needs its version (404).
+    const pkg = await this.packages.findPackage(r.owner, TYPE, path.name);
     const tag = path.rest[1];
     if (tag === undefined) {
       if (r.method !== 'GET' && r.method !== 'HEAD') throw notFound();
@@ -344,7 +341,7 @@ export class NpmRegistry implements PackageRegistry {
         version = body.toString('utf8').trim().replace(/^"|"$/g, '');
       }
       if (typeof version !== 'string' || version === '') throw invalid('invalid version');
-      await this.packages.setTag(r.actor, r.owner, await this.packages.version(r.owner, TYPE, pkg!.name, version), tag);
+      await this.packages.setTag(r.actor, r.owner, await this.packages.version(r.owner, TYPE, path.name, version), tag);
       return this.json(r, 200, {});
     }
     if (r.method === 'DELETE') {
