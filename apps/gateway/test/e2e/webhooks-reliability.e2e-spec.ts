@@ -53,6 +53,10 @@ describe('webhook delivery reliability (distributed layout)', () => {
         // Fewer deliveries at once than the mid-drain case sends, so some are in flight at the
         // kill and the rest still queued (at the default 128 all 40 would be in flight).
         GITFORGE_WEBHOOK_CONCURRENCY: '8',
+        // The receiver holds deliveries for as long as a test needs (the 40 repositories of the
+        // mid-drain case take several seconds to create on a slow machine): none may time out and
+        // be retried meanwhile, or more than the concurrency would reach the receiver.
+        GITFORGE_WEBHOOK_TIMEOUT_MS: '120000',
         GITFORGE_QUEUE_SHUTDOWN_GRACE_MS: '1000',
         // The mid-drain test counts the worker's warnings about attempts it sends again.
         GITFORGE_LOG_LEVEL: 'info',
