@@ -14,6 +14,7 @@ import { IssueDependencies1763800000306 } from './migrations/1763800000306-issue
 import { CommentTimeline1763800000307 } from './migrations/1763800000307-comment-timeline.js';
 import { Pulls1763800000308 } from './migrations/1763800000308-pulls.js';
 import { ReviewTeamRequests1763800000311 } from './migrations/1763800000311-review-team-requests.js';
+import { PullHeadBranchDeleted1763800000312 } from './migrations/1763800000312-pull-head-branch-deleted.js';
 import { PullAutoMergeEntity, PullRequestEntity } from './pulls/pull-request.entity.js';
 import { ReviewEntity } from './reviews/review.entity.js';
 import { ProjectColumnEntity } from './projects/project-column.entity.js';
@@ -59,4 +60,5 @@ export const IssueServiceMigrations = [
   CommentTimeline1763800000307,
   Pulls1763800000308,
   ReviewTeamRequests1763800000311,
+  PullHeadBranchDeleted1763800000312,
 ];

@@ -190,6 +190,12 @@ export interface PullHeadRepoRequest {
   repo?: string;
 }
 
+/** body of `pulls.git.branchHead`. */
+export interface PullBranchRequest {
+  repoId: number;
+  branch: string;
+}
+
 /**
  * The git side of pull requests, in repo-service: comparing, refs/pull/{index}/head, diffs,
  * merging with plumbing, and the protection facts of a merge. Callers have checked access.
@@ -213,4 +219,6 @@ export const PullGitPatterns = definePatterns('repo', {
   policy: 'pulls.git.policy',
   /** body PullHeadRepoRequest (with the actor) → RepoAccess of the head repository, 404 when unreadable or unrelated. */
   headRepo: 'pulls.git.headRepo',
+  /** body PullBranchRequest → { sha } of the branch's tip, null when the branch (or its repository) is gone. */
+  branchHead: 'pulls.git.branchHead',
 });

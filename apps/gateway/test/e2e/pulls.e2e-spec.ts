@@ -454,5 +454,16 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     const got = await client.repos.repoGetPullRequest(o, r, created.data.number!);
     expect(got.data.merged).toBe(true);
     expect((await owner.api.get(`/repos/${repo.full_name}/branches/js`)).status).toBe(404);
+    // With its branch deleted, the head is the pull's own ref (same commit), as Gitea shows it; a
+    // branch of that name made again is the head again.
+    const path = `/repos/${repo.full_name}/pulls/${created.data.number}`;
+    await eventually(async () => {
+      const head = (await reader.api.get<PullRequest>(path)).body.head;
+      expect(head).toMatchObject({ label: 'js', ref: `refs/pull/${created.data.number}/head`, sha: created.data.head!.sha });
+    });
+    const listed2 = await reader.api.get<PullRequest[]>(`/repos/${repo.full_name}/pulls?state=closed`);
+    expect(listed2.body.find((p) => p.number === created.data.number)!.head.ref).toBe(`refs/pull/${created.data.number}/head`);
+    expect((await owner.api.post(`/repos/${repo.full_name}/branches`, { new_branch_name: 'js', old_ref_name: 'main' })).status).toBe(201);
+    await eventually(async () => expect((await reader.api.get<PullRequest>(path)).body.head.ref).toBe('js'));
   });
 });

@@ -5,6 +5,7 @@ import {
   type ChangedFile,
   type Commit,
   type Page,
+  type PullBranchRequest,
   type PullGitState,
   type PullHeadRepoRequest,
   type PullMergeRequest,
@@ -72,5 +73,10 @@ export class PullGitClient {
 
   headRepo(actor: Actor | null, request: PullHeadRepoRequest): Promise<RepoAccess> {
     return this.ask(PullGitPatterns.headRepo, request, actor);
+  }
+
+  /** Whether `branch` of `repoId` is there now. */
+  async branchExists(request: PullBranchRequest): Promise<boolean> {
+    return (await this.ask<{ sha: string | null }, PullBranchRequest>(PullGitPatterns.branchHead, request)).sha !== null;
   }
 }

@@ -73,6 +73,13 @@ export class PullRequestEntity {
   @Column({ type: 'boolean', default: false })
   hasMerged!: boolean;
 
+  /**
+   * The head branch was deleted (after a merge, say) and not pushed again: the pull shows its own
+   * ref, refs/pull/{index}/head, as Gitea does when it finds no branch.
+   */
+  @Column({ type: 'boolean', default: false })
+  headBranchDeleted!: boolean;
+
   @Column({ type: 'varchar', length: 64, default: '' })
   mergedCommitId!: string;
 

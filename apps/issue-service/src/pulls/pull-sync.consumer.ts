@@ -18,7 +18,7 @@ const isZero = (sha: string): boolean => /^0+$/.test(sha);
 /**
  * Pull requests follow the repositories they join: a push to a head branch moves the pull's
  * head (refs/pull/{index}/head, `synchronized`, older reviews stale), a push to a base branch
- * recomputes mergeability, and a commit status on a head may complete a scheduled auto-merge. Each job recomputes from
+ * recomputes mergeability, a deleted head branch shows as the pull's own ref, and a commit status on a head may complete a scheduled auto-merge. Each job recomputes from
  * git, so a replayed event changes nothing.
  */
 @Injectable()
@@ -47,11 +47,26 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     if (e.name === EventNames.repoPushed) {
       const p = e.payload as EventEnvelope<'repo.pushed'>['payload'];
       if (!p.ref.startsWith(BRANCH_PREFIX) || isZero(p.after)) return;
-      await this.pushed(e.repoId, p.ref.slice(BRANCH_PREFIX.length), e.actor);
+      const branch = p.ref.slice(BRANCH_PREFIX.length);
+      await this.headBranchChanged(e.repoId, branch, false);
+      await this.pushed(e.repoId, branch, e.actor);
+    } else if (e.name === EventNames.refDeleted) {
+      const p = e.payload as EventEnvelope<'repo.ref_deleted'>['payload'];
+      if (p.ref_type === 'branch') await this.headBranchChanged(e.repoId, p.ref, true);
     } else if (e.name === EventNames.statusCreated) {
       const p = e.payload as EventEnvelope<'commit_status.created'>['payload'];
       await this.statusCame(e.repoId, p.sha);
     }
+  }
+
+  /**
+   * A branch was deleted or pushed: the pulls it is the head of show it, or their own ref, as git
+   * has it now (asked only when a mark would change; asking git makes events taken out of order harmless).
+   */
+  async headBranchChanged(repoId: number, branch: string, deleted: boolean): Promise<void> {
+    if (!(await this.pulls.headBranchMarked(repoId, branch, !deleted))) return;
+    const exists = await this.git.branchExists({ repoId, branch });
+    await this.db.transaction((m) => this.pulls.markHeadBranch(m, repoId, branch, !exists));
   }
 
   /** Everything open that `branch` of `repoId` is the head or the base of, recomputed. */

@@ -76,8 +76,8 @@ export function toPullRequest(issue: Issue, pull: PullRequestEntity, base: RepoA
     base: { label: pull.baseBranch, ref: pull.baseBranch, sha: pull.baseSha, repo_id: pull.baseRepoId, repo: base.repository },
     head: {
       label: pull.headBranch,
-      // The branch while its repository is there; the pull's own ref once it is gone.
-      ref: headKnown ? pull.headBranch : pullHeadRef(pull.idx),
+      // The branch while it and its repository are there; the pull's own ref once either is gone.
+      ref: headKnown && !pull.headBranchDeleted ? pull.headBranch : pullHeadRef(pull.idx),
       sha: pull.headSha,
       repo_id: headKnown ? pull.headRepoId : -1,
       repo: headKnown ? parts.headRepo : null,

@@ -117,12 +117,21 @@ export class PullsRepository {
     );
   }
 
+  /** Whether some pull with this head branch is marked `deleted` (its mark is to be checked). */
+  async headBranchMarked(repoId: number, branch: string, deleted: boolean): Promise<boolean> {
+    const where = { headRepoId: repoId, headBranch: branch, headBranchDeleted: deleted };
+    return (await this.db.manager.findOne(PullRequestEntity, { select: { id: true }, where })) !== null;
+  }
+
+  /** Marks the pulls with this head branch as having it deleted, or not. */
+  async markHeadBranch(m: EntityManager, repoId: number, branch: string, deleted: boolean): Promise<void> {
+    await m.update(PullRequestEntity, { headRepoId: repoId, headBranch: branch }, { headBranchDeleted: deleted });
+  }
+
   /** The head repository is gone: its pulls keep their refs/pull head, with no head repository. */
   async forgetHeadRepo(m: EntityManager, repoId: number): Promise<void> {
     await m.createQueryBuilder().update(PullRequestEntity).set({ headRepoId: 0 }).where('head_repo_id = :repoId AND base_repo_id <> :repoId', { repoId }).execute();
   }
-
-
 
   scheduledMerge(pullId: number, m?: EntityManager): Promise<PullAutoMergeEntity | null> {
     return this.db.findOneBy(PullAutoMergeEntity, { pullId }, m);

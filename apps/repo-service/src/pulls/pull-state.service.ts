@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PullGitState, PullSides, PullSyncItem } from '@gitforge/contracts';
+import type { PullBranchRequest, PullGitState, PullSides, PullSyncItem } from '@gitforge/contracts';
 import { createLogger } from '@gitforge/platform';
 import { GitError, GitService, isObjectId } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
@@ -94,6 +94,12 @@ export class PullStateService {
       if (!present[i] || !p.baseSha) return null;
       return this.pulls.state(p.item.baseRepoId, p.baseSha, p.headSha!);
     });
+  }
+
+  /** A branch's tip, null when it or its repository is gone (a head branch deleted after its pull). */
+  async branchHead({ repoId, branch }: PullBranchRequest): Promise<{ sha: string | null }> {
+    if (!(await this.git.exists(repoId))) return { sha: null };
+    return { sha: await this.refs.branchHead(repoId, branch) };
   }
 
   private async branchTips(repoId: number): Promise<Map<string, string>> {

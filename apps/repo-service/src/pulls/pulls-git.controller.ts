@@ -5,6 +5,7 @@ import {
   type ChangedFile,
   type Commit,
   type Page,
+  type PullBranchRequest,
   type PullGitState,
   type PullMergeRequest,
   type PullMergeResult,
@@ -74,4 +75,8 @@ export class PullsGitController {
     return this.policies.policy(req.body);
   }
 
+  @MessagePattern(PullGitPatterns.branchHead)
+  branchHead(@Payload() req: Req<PullBranchRequest>): Promise<{ sha: string | null }> {
+    return this.state.branchHead(req.body);
+  }
 }
