@@ -430,7 +430,11 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     const forkHead = await commitTo(forker.api, fork.body, 'from-fork', 'f.txt', 'fork\n', 'main');
     const cross = await openPull(forker.api, repo, `${forker.username}:from-fork`);
     expect(cross).toMatchObject({ head: { label: 'from-fork', sha: forkHead, repo_id: fork.body.id }, base: { repo_id: repo.id } });
-    expect((await outsider.api.post(`/repos/${repo.full_name}/pulls`, { head: `${outsider.username}:from-fork`, base: 'main', title: 'x' })).status).toBe(404);
+    // An owner with no repository in the fork network is Gitea's 400; an unknown one 404.
+    const noFork = await outsider.api.post<{ message: string }>(`/repos/${repo.full_name}/pulls`, { head: `${outsider.username}:from-fork`, base: 'main', title: 'x' });
+    expect(noFork.status).toBe(400);
+    expect(noFork.body.message).toBe(`the user ${outsider.username} does not have a fork of the base repository`);
+    expect((await outsider.api.post(`/repos/${repo.full_name}/pulls`, { head: `${uniqueName('nobody')}:from-fork`, base: 'main', title: 'x' })).status).toBe(404);
     const merged = await owner.api.post(`/repos/${repo.full_name}/pulls/${cross.number}/merge`, { Do: 'merge' });
     expect(merged.status).toBe(200);
     const dir = await clone(repo);

@@ -11,7 +11,7 @@ import { WatchesRepository } from '../watches/watches.repository.js';
 import { HookCommitReader } from './hook-commit.reader.js';
 import { RepoFactsService } from './repo-facts.service.js';
 
-const OWNERS: Record<string, number> = { alice: 1, bob: 2, carol: 3, zed: 4 };
+const OWNERS: Record<string, number> = { alice: 1, bob: 2, carol: 3, zed: 4, dave: 5, erin: 6 };
 
 function entity(id: number, ownerId: number, name: string, forkId: number | null = null): RepositoryEntity {
   return {
@@ -30,12 +30,15 @@ function entity(id: number, ownerId: number, name: string, forkId: number | null
 }
 
 describe(RepoFactsService.name, () => {
-  // carol/upstream ← alice/base (the base of the pull) ← bob/mine; bob/other is unrelated.
+  // carol/upstream ← alice/base (the base of the pull) ← bob/mine; carol/upstream ← dave/sibling
+  // ← erin/nested; bob/other is unrelated.
   const parent = entity(5, 3, 'upstream');
   const base = entity(10, 1, 'base', 5);
   const bobsFork = entity(20, 2, 'mine', 10);
   const unrelated = entity(30, 2, 'other');
-  const rows = [parent, base, bobsFork, unrelated];
+  const sibling = entity(40, 5, 'sibling', 5);
+  const nested = entity(50, 6, 'nested', 40);
+  const rows = [parent, base, bobsFork, unrelated, sibling, nested];
   let readable: Set<number>;
   let sut: RepoFactsService;
   const actor: Actor = { id: 9, login: 'reader', isAdmin: false, scopes: null };
@@ -57,6 +60,7 @@ describe(RepoFactsService.name, () => {
       findById: async (id) => rows.find((r) => r.id === id) ?? null,
       findByOwnerAndName: async (ownerId, name) => rows.find((r) => r.ownerId === ownerId && r.lowerName === name.toLowerCase()) ?? null,
       findForkOf: async (baseId, ownerId) => rows.find((r) => r.forkId === baseId && r.ownerId === ownerId) ?? null,
+      findForks: async (parentId) => rows.filter((r) => r.forkId === parentId),
     });
     sut = new RepoFactsService(
       access,
@@ -88,8 +92,13 @@ describe(RepoFactsService.name, () => {
     await expect(head('bob', 'missing')).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('should answer the same 404 for owners without a related repository and unknown owners', async () => {
-    await expect(head('zed')).rejects.toMatchObject({ code: 'not_found' });
+  it("should find the owner's repository anywhere in the base's fork network: a sibling fork, a fork of a fork", async () => {
+    expect(await head('dave')).toBe(sibling.id);
+    expect(await head('erin')).toBe(nested.id);
+  });
+
+  it('should answer 400 for an owner without a repository in the network, and 404 for an unknown owner', async () => {
+    await expect(head('zed')).rejects.toMatchObject({ code: 'invalid_argument', message: 'the user zed does not have a fork of the base repository' });
     await expect(head('nobody')).rejects.toMatchObject({ code: 'not_found' });
   });
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   AccessMode,
+  invalid,
   isPublicOnly,
   notFound,
   type Actor,
@@ -23,6 +24,9 @@ import { ReposRepository } from '../records/repos.repository.js';
 import { ReposService } from '../repos/repos.service.js';
 import { trackerSettings, type RepositoryEntity } from '../records/repository.entity.js';
 import { HookCommitReader } from './hook-commit.reader.js';
+
+/** How far Gitea's FindHeadRepo follows a fork network (maxForkTraverseLevel). */
+const MAX_FORK_LEVELS = 10;
 
 /** Answers other services' questions about repositories and the caller's access to them. */
 @Injectable()
@@ -102,11 +106,11 @@ export class RepoFactsService {
   }
 
   /**
-   * The head repository of a pull request as the actor may read it (Gitea's parseCompareInfo):
-   * without a name, the base itself when `owner` owns it, else the owner's fork of the base, else
-   * the base's parent when the owner owns that; with a name, the owner's repository of that name if
-   * it is the base, a fork of the base, or the base's parent. Anything else, and a head whose code
-   * the actor may not read, is the same 404.
+   * The head repository of a pull request as the actor may read it (Gitea's GetHeadOwnerAndRepo):
+   * without a name, the base itself when `owner` owns it, else the owner's repository in the base's
+   * fork network (findHeadRepo), 400 when there is none; with a name, the owner's repository of
+   * that name if it is the base, a fork of the base, or the base's parent. An unknown owner, any
+   * other named repository, and a head whose code the actor may not read are the same 404.
    */
   async headRepo(actor: Actor | null, request: PullHeadRepoRequest): Promise<RepoAccess> {
     const base = await this.repos.findById(request.baseRepoId);
@@ -122,12 +126,39 @@ export class RepoFactsService {
     } else if (owner.owner.id === base.ownerId) {
       head = base;
     } else {
-      head = (await this.repos.findForkOf(base.id, owner.owner.id)) ?? (parent?.ownerId === owner.owner.id ? parent : null);
+      head = await this.findHeadRepo(base, owner.owner.id);
+      if (!head) throw invalid(`the user ${owner.owner.login} does not have a fork of the base repository`);
     }
     if (!head) throw notFound();
     const permission = await this.access.permissionFor(actor, owner, head);
     if (!permission.canRead('repo.code') || (head.isPrivate && actor && isPublicOnly(actor.scopes))) throw notFound();
     return this.toAccess(head, owner, permission, await this.reposService.parentViews(actor, [head]));
+  }
+
+  /**
+   * Gitea's FindHeadRepo: the closest ancestor of the base that `ownerId` owns; else, from the root
+   * of the network, the first repository `ownerId` owns among the forks, searched depth first
+   * down to ten levels (a sibling fork, a fork of a fork).
+   */
+  private async findHeadRepo(base: RepositoryEntity, ownerId: number): Promise<RepositoryEntity | null> {
+    let root = base;
+    for (let level = 0; root.isFork && root.forkId && level < MAX_FORK_LEVELS; level++) {
+      const parent = await this.repos.findById(root.forkId);
+      if (!parent) break;
+      if (parent.ownerId === ownerId) return parent;
+      root = parent;
+    }
+    const search = async (repo: RepositoryEntity, level: number): Promise<RepositoryEntity | null> => {
+      if (level === 0) return null;
+      const own = await this.repos.findForkOf(repo.id, ownerId);
+      if (own) return own;
+      for (const fork of await this.repos.findForks(repo.id)) {
+        const found = await search(fork, level - 1);
+        if (found) return found;
+      }
+      return null;
+    };
+    return search(root, MAX_FORK_LEVELS);
   }
 
   /** The repositories among `ids` that exist and the actor can see (a public-only token sees no private one). */

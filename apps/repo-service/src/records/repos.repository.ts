@@ -95,6 +95,11 @@ export class ReposRepository {
     return this.db.findOneBy(RepositoryEntity, { forkId: baseId, ownerId }, manager);
   }
 
+  /** The direct forks of a repository. */
+  findForks(parentId: number): Promise<RepositoryEntity[]> {
+    return this.db.manager.find(RepositoryEntity, { where: { forkId: parentId }, order: { id: 'ASC' } });
+  }
+
   findByIds(ids: number[]): Promise<RepositoryEntity[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.manager.find(RepositoryEntity, { where: { id: In(ids) } });
