@@ -1,4 +1,4 @@
-import type { Activity, Branch, CreateForkOption, CreateHookOption, Repository } from '@gitforge/contracts';
+import type { Activity, Branch, Compare, CreateForkOption, CreateHookOption, Repository } from '@gitforge/contracts';
 import { expectEventually } from '@gitforge/platform/testing';
 import { addToTeam, createOrg, createTeam } from './support/accounts.js';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
@@ -164,6 +164,23 @@ describe.each(layoutsUnderTest())('forks (%s layout)', (kind) => {
       const check = git.dir();
       await git.run(['clone', '--quiet', url(alice, src.full_name), check]);
       expect((await git.run(['cat-file', '-t', pushed], { cwd: check, allowFailure: true })).code).not.toBe(0);
+    });
+
+    it("should compare the source with a fork's branch (owner:branch, owner/repo:branch), 400 for an owner without a fork", async () => {
+      const forkTip = await tip(bob.api, bobFork.full_name);
+      const byOwner = await alice.api.get<Compare>(`/repos/${src.full_name}/compare/main...${bob.username}:main`);
+      expect(byOwner.status).toBe(200);
+      expect(byOwner.body).toMatchObject({ total_commits: 1, commits: [{ sha: forkTip }] });
+      const byName = await alice.api.get<Compare>(`/repos/${src.full_name}/compare/main...${bobFork.full_name}:main`);
+      expect(byName.body.commits.map((c) => c.sha)).toEqual([forkTip]);
+      const diff = await alice.api.get(`/repos/${src.full_name}/compare/main...${bob.username}:main?output=diff`);
+      expect(diff.text).toContain('+only in the fork');
+      // From the fork, its parent's owner names the parent: nothing there the fork lacks.
+      expect((await bob.api.get<Compare>(`/repos/${bobFork.full_name}/compare/main...${alice.username}:main`)).body.total_commits).toBe(0);
+      const noFork = await alice.api.get<{ message: string }>(`/repos/${src.full_name}/compare/main...${carol.username}:main`);
+      expect(noFork.status).toBe(400);
+      expect(noFork.body.message).toBe(`the user ${carol.username} does not have a fork of the base repository`);
+      expect((await alice.api.get(`/repos/${src.full_name}/compare/main...${bob.username}:nope`)).status).toBe(404);
     });
 
     it('should record the fork as create_repo in the forker feed', async () => {

@@ -21,6 +21,8 @@ import { CommitLog, type LogOptions, type LoggedCommit } from '../git/commit-log
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { GitService } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
+import { RepoFactsService } from '../facts/repo-facts.service.js';
+import { PullGit } from '../pulls/pull-git.js';
 import { CommitUsers } from './commit-users.js';
 import { toCommit } from './commit.mapper.js';
 
@@ -47,6 +49,9 @@ const NOTES_REF = 'refs/notes/commits';
 /** Gitea's [git] COMMITS_RANGE_SIZE. */
 const COMMITS_RANGE_SIZE = 50;
 
+/** The repository a compared head names by its owner (and name), when not the base. */
+type HeadOwner = { owner: string; repo?: string };
+
 /** A side of a comparison: the ref as written and its `~N`/`^` suffix. */
 interface CompareRef {
   name: string;
@@ -64,6 +69,8 @@ export class CommitsService {
     private readonly log: CommitLog,
     private readonly users: CommitUsers,
     private readonly config: PlatformConfig,
+    private readonly facts: RepoFactsService,
+    private readonly pullGit: PullGit,
   ) {}
 
   /** `GET …/commits`: the history of a ref (default branch) or of a path, newest first. */
@@ -160,9 +167,12 @@ export class CommitsService {
     query: { output?: string; files?: string; verification?: string },
   ): Promise<Compare | RawText> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
-    const { base, head, separator } = this.parseBaseHead(view, basehead);
-    const baseSha = await this.resolveCompareRef(view, base);
-    const headSha = await this.resolveCompareRef(view, head);
+    const { base, head, headOwner, separator } = this.parseBaseHead(view, basehead);
+    const headRepoId = headOwner ? (await this.facts.headRepo(actor, { baseRepoId: view.repoId, ...headOwner })).id : view.repoId;
+    const baseSha = await this.resolveCompareRef(view.repoId, base);
+    const headSha = await this.resolveCompareRef(headRepoId, head);
+    // The head in another repository of the fork network: its commits are read in the base.
+    await this.pullGit.bringIn(view.repoId, headRepoId, [headSha]);
     if (query.output === 'diff' || query.output === 'patch') {
       const args =
         query.output === 'diff'
@@ -175,7 +185,7 @@ export class CommitsService {
     return { total_commits: api.length, commits: api };
   }
 
-  private parseBaseHead(view: RepoView, raw: string): { base: CompareRef; head: CompareRef; separator: '...' | '..' } {
+  private parseBaseHead(view: RepoView, raw: string): { base: CompareRef; head: CompareRef; headOwner: HeadOwner | null; separator: '...' | '..' } {
     let separator: '...' | '..' = '...';
     let at = raw.indexOf('...');
     if (at < 0) {
@@ -183,28 +193,33 @@ export class CommitsService {
       separator = '..';
     }
     const [baseText, headText] = at < 0 ? [view.ctx.repo.defaultBranch, raw] : [raw.slice(0, at), raw.slice(at + separator.length)];
-    return { base: splitSuffix(baseText), head: splitSuffix(this.stripHeadOwner(view, headText)), separator };
+    const colon = headText.indexOf(':');
+    const headOwner = colon < 0 ? null : this.headOwner(view, headText.slice(0, colon));
+    return { base: splitSuffix(baseText), head: splitSuffix(colon < 0 ? headText : headText.slice(colon + 1)), headOwner, separator };
   }
 
-  /** `owner:ref` and `owner/repo:ref` name this repository's ref; another repository's is not found. */
-  private stripHeadOwner(view: RepoView, head: string): string {
-    const colon = head.indexOf(':');
-    if (colon < 0) return head;
-    const who = head.slice(0, colon).toLowerCase();
-    const repo = view.ctx.repo;
-    const ownerName = view.ctx.owner.ownerUser.login.toLowerCase();
-    if (who !== ownerName && who !== `${ownerName}/${repo.lowerName}`) throw notFound();
-    return head.slice(colon + 1);
+  /**
+   * `owner` or `owner/repo` before a head's colon (Gitea's parseHead): null when it names this
+   * repository, else the repository to find in its fork network.
+   */
+  private headOwner(view: RepoView, text: string): HeadOwner | null {
+    const slash = text.indexOf('/');
+    const owner = slash < 0 ? text : text.slice(0, slash);
+    const repo = slash < 0 ? undefined : text.slice(slash + 1);
+    if (!owner) throw new ContractError('invalid_argument', 'head owner must be specified when head repo name is given');
+    const ownsBase = owner.toLowerCase() === view.ctx.owner.ownerUser.login.toLowerCase();
+    if (ownsBase && (repo === undefined || repo.toLowerCase() === view.ctx.repo.lowerName)) return null;
+    return { owner, ...(repo !== undefined ? { repo } : {}) };
   }
 
-  private async resolveCompareRef(view: RepoView, ref: CompareRef): Promise<string> {
+  private async resolveCompareRef(repoId: number, ref: CompareRef): Promise<string> {
     if (ref.name === '' || !(isValidRefName(ref.name) || /^[0-9a-f]+$/.test(ref.name))) {
       throw new ContractError('invalid_argument', `invalid ref: ${ref.name}${ref.suffix}`);
     }
-    const commit = await this.refs.anyCommit(view.repoId, ref.name);
+    const commit = await this.refs.anyCommit(repoId, ref.name);
     if (!commit) throw notFound();
     if (!ref.suffix) return commit.sha;
-    const moved = await this.objects.resolveCommit(view.repoId, `${commit.sha}${ref.suffix}`);
+    const moved = await this.objects.resolveCommit(repoId, `${commit.sha}${ref.suffix}`);
     if (!moved) throw notFound();
     return moved;
   }
