@@ -288,7 +288,18 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     await commitTo(writer.api, repo, 'listed-3', 'l3.txt', 'three\n', 'main');
     expect((await openPull(writer.api, repo, 'listed-3')).allow_maintainer_edit).toBe(true);
     await commitTo(writer.api, repo, 'listed-4', 'l4.txt', 'four\n', 'main');
-    expect((await openPull(writer.api, repo, 'listed-4', 'main', { allow_maintainer_edit: false })).allow_maintainer_edit).toBe(false);
+    const own = await openPull(writer.api, repo, 'listed-4', 'main', { allow_maintainer_edit: false });
+    expect(own.allow_maintainer_edit).toBe(false);
+    // Only the poster, with write access to the head, sets it (Gitea's SetAllowEdits), the repository's owner not, even to the same value.
+    const path = `/repos/${repo.full_name}/pulls/${own.number}`;
+    for (const value of [true, false]) {
+      const refused = await owner.api.patch(path, { allow_maintainer_edit: value });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual(giteaError('SetAllowEdits: user not allowed to do this action'));
+    }
+    const allowed = await writer.api.patch<PullRequest>(path, { allow_maintainer_edit: true });
+    expect(allowed.status).toBe(201);
+    expect(allowed.body.allow_maintainer_edit).toBe(true);
   });
 
   it('should refuse merges that are not allowed: repeated, stale heads, styles switched off, non-writers', async () => {

@@ -257,6 +257,11 @@ export class PullsService {
     if (body.state !== undefined && ctx.pull.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
     // A stale version fails before anything changes (Gitea's ErrIssueAlreadyChanged, 409 on this route).
     if (body.content_version !== undefined && body.content_version !== ctx.issue.contentVersion) throw conflict('the issue is already changed');
+    // Gitea's SetAllowEdits, whenever the field is sent: the poster alone, with write access to the head's code (checked before anything changes).
+    if (body.allow_maintainer_edit !== undefined) {
+      const [head] = ctx.pull.headRepoId > 0 ? await this.gate.many(a, [ctx.pull.headRepoId]) : [];
+      if (ctx.issue.posterId !== a.id || !head || !canWrite(head, 'repo.code')) throw forbidden('SetAllowEdits: user not allowed to do this action');
+    }
     await this.issuesService.edit(a, owner, repoName, index, {
       ...(body.title ? { title: body.title } : {}),
       ...(body.body !== undefined ? { body: body.body, ...(body.content_version !== undefined ? { content_version: body.content_version } : {}) } : {}),
@@ -270,7 +275,6 @@ export class PullsService {
     if (writer && body.labels !== undefined) await this.issueLabels.replace(a, owner, repoName, index, { labels: body.labels });
     if (!ctx.pull.hasMerged && body.base && body.base !== ctx.pull.baseBranch) await this.changeBase(a, ctx, body.base);
     if (body.allow_maintainer_edit !== undefined && body.allow_maintainer_edit !== ctx.pull.allowMaintainerEdit) {
-      if (ctx.issue.posterId !== a.id && !ctx.repo.isAdmin) throw forbidden('SetAllowEdits: user has no permission for this action');
       await this.db.transaction((m) => this.pulls.update(m, ctx.pull.id, { allowMaintainerEdit: body.allow_maintainer_edit }));
     }
     return this.get(a, owner, repoName, index);
