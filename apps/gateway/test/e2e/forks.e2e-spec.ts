@@ -171,8 +171,14 @@ describe.each(layoutsUnderTest())('forks (%s layout)', (kind) => {
       const byOwner = await alice.api.get<Compare>(`/repos/${src.full_name}/compare/main...${bob.username}:main`);
       expect(byOwner.status).toBe(200);
       expect(byOwner.body).toMatchObject({ total_commits: 1, commits: [{ sha: forkTip }] });
+      // Compared in the fork, as Gitea does: the commits link there, and none of them reaches the source.
+      expect(byOwner.body.commits[0]!.html_url).toBe(`${layout.rootUrl}${bobFork.full_name}/commit/${forkTip}`);
+      expect((await alice.api.get(`/repos/${src.full_name}/git/commits/${forkTip}`)).status).toBe(404);
       const byName = await alice.api.get<Compare>(`/repos/${src.full_name}/compare/main...${bobFork.full_name}:main`);
       expect(byName.body.commits.map((c) => c.sha)).toEqual([forkTip]);
+      // An empty side is the default branch; an empty owner the base itself.
+      expect((await alice.api.get<Compare>(`/repos/${src.full_name}/compare/main...${bob.username}:`)).body.total_commits).toBe(1);
+      expect((await alice.api.get<Compare>(`/repos/${src.full_name}/compare/main...:main`)).body.total_commits).toBe(0);
       const diff = await alice.api.get(`/repos/${src.full_name}/compare/main...${bob.username}:main?output=diff`);
       expect(diff.text).toContain('+only in the fork');
       // From the fork, its parent's owner names the parent: nothing there the fork lacks.

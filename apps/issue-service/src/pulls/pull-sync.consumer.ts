@@ -61,12 +61,17 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
 
   /**
    * A branch was deleted or pushed: the pulls it is the head of show it, or their own ref, as git
-   * has it now (asked only when a mark would change; asking git makes events taken out of order harmless).
+   * has it now. Git is asked (only when a mark would change) with the pulls' rows locked, so that
+   * of two jobs for the same branch taken out of order the later one writes what git says last.
    */
   async headBranchChanged(repoId: number, branch: string, deleted: boolean): Promise<void> {
-    if (!(await this.pulls.headBranchMarked(repoId, branch, !deleted))) return;
-    const exists = await this.git.branchExists({ repoId, branch });
-    await this.db.transaction((m) => this.pulls.markHeadBranch(m, repoId, branch, !exists));
+    if (!(await this.pulls.hasHead(repoId, branch))) return;
+    await this.db.transaction(async (m) => {
+      const marks = await this.pulls.lockHeadMarks(m, repoId, branch);
+      if (marks.every((mark) => mark === deleted)) return;
+      const exists = await this.git.branchExists({ repoId, branch });
+      await this.pulls.markHeadBranch(m, repoId, branch, !exists);
+    });
   }
 
   /** Everything open that `branch` of `repoId` is the head or the base of, recomputed. */

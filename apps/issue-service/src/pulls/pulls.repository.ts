@@ -117,10 +117,16 @@ export class PullsRepository {
     );
   }
 
-  /** Whether some pull with this head branch is marked `deleted` (its mark is to be checked). */
-  async headBranchMarked(repoId: number, branch: string, deleted: boolean): Promise<boolean> {
-    const where = { headRepoId: repoId, headBranch: branch, headBranchDeleted: deleted };
-    return (await this.db.manager.findOne(PullRequestEntity, { select: { id: true }, where })) !== null;
+  /** Whether any pull has this head branch. */
+  async hasHead(repoId: number, branch: string): Promise<boolean> {
+    return (await this.db.manager.findOne(PullRequestEntity, { select: { id: true }, where: { headRepoId: repoId, headBranch: branch } })) !== null;
+  }
+
+  /** Locks the pulls with this head branch (as `lock` does) and answers their head-branch-deleted marks. */
+  async lockHeadMarks(m: EntityManager, repoId: number, branch: string): Promise<boolean[]> {
+    const where = { headRepoId: repoId, headBranch: branch };
+    await m.createQueryBuilder().update(PullRequestEntity).set({ headBranchDeleted: () => 'head_branch_deleted' }).where(where).execute();
+    return (await m.find(PullRequestEntity, { select: { id: true, headBranchDeleted: true }, where })).map((p) => p.headBranchDeleted);
   }
 
   /** Marks the pulls with this head branch as having it deleted, or not. */

@@ -156,8 +156,9 @@ export class CommitsService {
 
   /**
    * `GET …/compare/{basehead}`: `base...head` (from their merge base) or `base..head`; refs are
-   * branches (slashes allowed), tags or (short) commit ids with optional `^`/`~N` suffixes, the
-   * head optionally as `owner:ref` of this repository. JSON, or the raw diff or patch.
+   * branches (slashes allowed), tags or (short) commit ids with optional `^`/`~N` suffixes (an
+   * empty side is the default branch), the head optionally as `owner:ref` or `owner/repo:ref` of
+   * this repository or of another in its fork network. JSON, or the raw diff or patch.
    */
   async compare(
     actor: Actor | null,
@@ -168,20 +169,26 @@ export class CommitsService {
   ): Promise<Compare | RawText> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
     const { base, head, headOwner, separator } = this.parseBaseHead(view, basehead);
-    const headRepoId = headOwner ? (await this.facts.headRepo(actor, { baseRepoId: view.repoId, ...headOwner })).id : view.repoId;
-    const baseSha = await this.resolveCompareRef(view.repoId, base);
-    const headSha = await this.resolveCompareRef(headRepoId, head);
-    // The head in another repository of the fork network: its commits are read in the base.
-    await this.pullGit.bringIn(view.repoId, headRepoId, [headSha]);
+    // A head in another repository of the fork network is compared there, as Gitea's
+    // GetCompareInfo does: the base commit is brought into the head repository (never the head's
+    // commits into the base, whose readers may not see the head), and the commits link to the head.
+    let headView = view;
+    if (headOwner) {
+      const found = await this.facts.headRepo(actor, { baseRepoId: view.repoId, ...headOwner });
+      if (found.id !== view.repoId) headView = await codeReader(this.access, this.config, actor, found.ownerLogin, found.name);
+    }
+    const baseSha = await this.resolveCompareRef(view.repoId, base.name ? base : { ...base, name: view.ctx.repo.defaultBranch });
+    const headSha = await this.resolveCompareRef(headView.repoId, head.name ? head : { ...head, name: headView.ctx.repo.defaultBranch });
+    await this.pullGit.bringIn(headView.repoId, view.repoId, [baseSha]);
     if (query.output === 'diff' || query.output === 'patch') {
       const args =
         query.output === 'diff'
           ? ['diff', '-p', '--end-of-options', `${baseSha}${separator}${headSha}`]
           : ['format-patch', '--binary', '--stdout', '--end-of-options', `${baseSha}${separator}${headSha}`];
-      return { text: (await this.git.run(view.repoId, args)).stdout.toString('utf8') };
+      return { text: (await this.git.run(headView.repoId, args)).stdout.toString('utf8') };
     }
-    const commits = await this.log.log(view.repoId, { revs: [headSha, `^${baseSha}`] });
-    const api = await this.toCommits(view, actor, commits, { stat: 'true', files: query.files, verification: query.verification });
+    const commits = await this.log.log(headView.repoId, { revs: [headSha, `^${baseSha}`] });
+    const api = await this.toCommits(headView, actor, commits, { stat: 'true', files: query.files, verification: query.verification });
     return { total_commits: api.length, commits: api };
   }
 
@@ -200,13 +207,16 @@ export class CommitsService {
 
   /**
    * `owner` or `owner/repo` before a head's colon (Gitea's parseHead): null when it names this
-   * repository, else the repository to find in its fork network.
+   * repository (or no owner), else the repository to find in its fork network.
    */
   private headOwner(view: RepoView, text: string): HeadOwner | null {
     const slash = text.indexOf('/');
     const owner = slash < 0 ? text : text.slice(0, slash);
     const repo = slash < 0 ? undefined : text.slice(slash + 1);
-    if (!owner) throw new ContractError('invalid_argument', 'head owner must be specified when head repo name is given');
+    if (!owner) {
+      if (repo !== undefined) throw new ContractError('invalid_argument', 'head owner must be specified when head repo name is given');
+      return null;
+    }
     const ownsBase = owner.toLowerCase() === view.ctx.owner.ownerUser.login.toLowerCase();
     if (ownsBase && (repo === undefined || repo.toLowerCase() === view.ctx.repo.lowerName)) return null;
     return { owner, ...(repo !== undefined ? { repo } : {}) };

@@ -84,10 +84,12 @@ describe(RepoFactsService.name, () => {
     expect(await head('carol')).toBe(parent.id);
   });
 
-  it('should take a named repository only within the fork network', async () => {
+  it('should take a named repository anywhere within the fork network, and no other', async () => {
     expect(await head('bob', 'mine')).toBe(bobsFork.id);
     expect(await head('carol', 'upstream')).toBe(parent.id);
     expect(await head('alice', 'base')).toBe(base.id);
+    expect(await head('dave', 'sibling')).toBe(sibling.id);
+    expect(await head('erin', 'nested')).toBe(nested.id);
     await expect(head('bob', 'other')).rejects.toMatchObject({ code: 'not_found' });
     await expect(head('bob', 'missing')).rejects.toMatchObject({ code: 'not_found' });
   });

@@ -109,8 +109,9 @@ export class RepoFactsService {
    * The head repository of a pull request as the actor may read it (Gitea's GetHeadOwnerAndRepo):
    * without a name, the base itself when `owner` owns it, else the owner's repository in the base's
    * fork network (findHeadRepo), 400 when there is none; with a name, the owner's repository of
-   * that name if it is the base, a fork of the base, or the base's parent. An unknown owner, any
-   * other named repository, and a head whose code the actor may not read are the same 404.
+   * that name when it is in the base's fork network (Gitea takes any; one outside the network has
+   * nothing to compare). An unknown owner, any other named repository, and a head whose code the
+   * actor may not read are the same 404.
    */
   async headRepo(actor: Actor | null, request: PullHeadRepoRequest): Promise<RepoAccess> {
     const base = await this.repos.findById(request.baseRepoId);
@@ -118,11 +119,10 @@ export class RepoFactsService {
     const owner = await this.access.ownerAccess(actor, { name: request.owner }).catch((err: unknown) => {
       throw (err as { code?: string }).code === 'not_found' ? notFound() : err;
     });
-    const parent = base.isFork && base.forkId ? await this.repos.findById(base.forkId) : null;
     let head: RepositoryEntity | null = null;
     if (request.repo) {
       const named = await this.repos.findByOwnerAndName(owner.owner.id, request.repo);
-      if (named && (named.id === base.id || (named.isFork && named.forkId === base.id) || named.id === parent?.id)) head = named;
+      if (named && (named.id === base.id || (await this.networkRoot(named)).id === (await this.networkRoot(base)).id)) head = named;
     } else if (owner.owner.id === base.ownerId) {
       head = base;
     } else {
@@ -135,19 +135,32 @@ export class RepoFactsService {
     return this.toAccess(head, owner, permission, await this.reposService.parentViews(actor, [head]));
   }
 
+  /** A fork's parent, its parent, and so on (up to Gitea's traverse limit), nearest first. */
+  private async ancestors(repo: RepositoryEntity): Promise<RepositoryEntity[]> {
+    const found: RepositoryEntity[] = [];
+    for (let at = repo; at.isFork && at.forkId && found.length < MAX_FORK_LEVELS; ) {
+      const parent = await this.repos.findById(at.forkId);
+      if (!parent) break;
+      found.push(parent);
+      at = parent;
+    }
+    return found;
+  }
+
+  /** The repository a fork network grows from: the furthest ancestor (itself for a repository that is no fork). */
+  private async networkRoot(repo: RepositoryEntity): Promise<RepositoryEntity> {
+    return (await this.ancestors(repo)).at(-1) ?? repo;
+  }
+
   /**
    * Gitea's FindHeadRepo: the closest ancestor of the base that `ownerId` owns; else, from the root
    * of the network, the first repository `ownerId` owns among the forks, searched depth first
    * down to ten levels (a sibling fork, a fork of a fork).
    */
   private async findHeadRepo(base: RepositoryEntity, ownerId: number): Promise<RepositoryEntity | null> {
-    let root = base;
-    for (let level = 0; root.isFork && root.forkId && level < MAX_FORK_LEVELS; level++) {
-      const parent = await this.repos.findById(root.forkId);
-      if (!parent) break;
-      if (parent.ownerId === ownerId) return parent;
-      root = parent;
-    }
+    const ancestors = await this.ancestors(base);
+    const owned = ancestors.find((a) => a.ownerId === ownerId);
+    if (owned) return owned;
     const search = async (repo: RepositoryEntity, level: number): Promise<RepositoryEntity | null> => {
       if (level === 0) return null;
       const own = await this.repos.findForkOf(repo.id, ownerId);
@@ -158,7 +171,7 @@ export class RepoFactsService {
       }
       return null;
     };
-    return search(root, MAX_FORK_LEVELS);
+    return search(ancestors.at(-1) ?? base, MAX_FORK_LEVELS);
   }
 
   /** The repositories among `ids` that exist and the actor can see (a public-only token sees no private one). */

@@ -58,9 +58,11 @@ export class PullGit {
 
   /**
    * Copies the objects of `shas` from the head repository into the base repository, without
-   * writing any ref: the commits are then readable in the base, and stay unreachable (harmless)
-   * until a ref such as refs/pull/{index}/head names them. Both paths come from repository ids
-   * and every sha is a validated object id, so nothing user-given reaches git as an option.
+   * writing any ref. They are readable by id in the base from then on (objects are served by id),
+   * so callers bring in only what the base's readers may see: a pull's head, which becomes
+   * refs/pull/{index}/head there, or a compared base commit into its head. Both paths come from
+   * repository ids and every sha is a validated object id, so nothing user-given reaches git as
+   * an option.
    */
   async bringIn(baseRepoId: number, headRepoId: number, shas: string[]): Promise<void> {
     if (baseRepoId === headRepoId) return;
