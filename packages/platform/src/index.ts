@@ -26,6 +26,7 @@ export * from './queue/sqlite-queue.driver.js';
 export * from './health/health.js';
 export * from './http/index.js';
 export * from './internal/internal-http.js';
+export * from './internal/blob-response.js';
 export * from './storage/index.js';
 export * from './platform.module.js';
 export * from './bootstrap/start-service.js';

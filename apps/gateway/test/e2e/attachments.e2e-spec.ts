@@ -93,6 +93,14 @@ describe.each(layoutsUnderTest())('issue attachments (%s layout)', (kind) => {
     expect((await download(created.body.browser_download_url, bob)).status).toBe(200);
     const counted = await alice.api.get<Attachment>(`${assetsOf(repo, issue.number)}/${created.body.id}`);
     expect(counted.body.download_count).toBe(2);
+    // A range of it (the type still that of the whole file), and 304 for a current copy.
+    const part = await fetch(created.body.browser_download_url, { headers: { range: 'bytes=5-7' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 5-7/18');
+    expect(part.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await part.text()).toBe('one');
+    const current = await fetch(created.body.browser_download_url, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(current.status).toBe(304);
     const zip = await upload(alice, assetsOf(repo, issue.number), 'a.zip', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0]));
     const zipped = await download(zip.body.browser_download_url);
     expect(zipped.headers.get('content-type')).toBe('application/zip');

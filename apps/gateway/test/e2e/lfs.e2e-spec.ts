@@ -222,6 +222,11 @@ describe.each(layoutsUnderTest())('Git LFS (%s layout)', (kind: LayoutKind) => {
       await (await fetch(href, { headers: { Authorization: basic(bob) } })).arrayBuffer(),
     );
     expect(sha256(bytes)).toBe(oid);
+    // A broken transfer resumes with a range (206).
+    const rest = await fetch(href, { headers: { Authorization: basic(bob), Range: 'bytes=100-' } });
+    expect(rest.status).toBe(206);
+    expect(rest.headers.get('content-range')).toBe(`bytes 100-${big.length - 1}/${big.length}`);
+    expect(Buffer.from(await rest.arrayBuffer()).equals(big.subarray(100))).toBe(true);
     // Private repository: anonymous callers are asked for credentials, outsiders do not see it.
     const anon = await batch(repo, 'download', [{ oid, size: big.length }], null);
     expect(anon.status).toBe(401);

@@ -95,6 +95,19 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       expect(head.status).toBe(200);
       expect(head.headers['content-length']).toBe(String(bytes.length));
       expect(head.headers['content-disposition']).toBe('attachment; filename=tool.bin');
+      expect(head.headers['cache-control']).toBe('max-age=0, private, must-revalidate');
+
+      // A broken download resumes: curl asks for the rest (206), and the file comes out whole.
+      const partial = join(scratch, 'resumed.bin');
+      writeFileSync(partial, bytes.subarray(0, 100 * 1024));
+      expect(await curl(['-C', '-', '-o', partial, '-w', '%{http_code}', url])).toBe('206');
+      expect(sha256(readFileSync(partial))).toBe(sha256(bytes));
+      // A copy that is current is not sent again; a range past the end is 416.
+      const again304 = await rawRequest(layout, 'GET', registry(alice.username, `generic/${name}/1.2.0/tool.bin`), { 'if-none-match': head.headers.etag as string });
+      expect(again304.status).toBe(304);
+      const outside = await rawRequest(layout, 'GET', registry(alice.username, `generic/${name}/1.2.0/tool.bin`), { range: `bytes=${bytes.length}-` });
+      expect(outside.status).toBe(416);
+      expect(outside.headers['content-range']).toBe(`bytes */${bytes.length}`);
     });
 
     it('should store identical bytes once, however many files carry them', async () => {

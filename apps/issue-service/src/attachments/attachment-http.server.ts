@@ -13,7 +13,7 @@ import {
   peek,
   receiveFile,
   requestHeader,
-  sendStream,
+  sendBlob,
   SIGNED_ACTOR_HEADER,
   signedPublicUrl,
   sniffContentType,
@@ -105,33 +105,30 @@ export class AttachmentHttpServer implements OnApplicationBootstrap, OnApplicati
 
   /**
    * `GET /attachments/{uuid}`, as Gitea's ServeAttachment: the sniffed type, inline for what a
-   * browser shows safely, the uuid as ETag.
+   * browser shows safely, the uuid as ETag, ranges and 304 as Go's http.ServeContent answers them.
    */
   private async download(req: IncomingMessage, res: ServerResponse, actor: Actor | null, uuid: string): Promise<void> {
-    const { attachment, content } = await this.attachments.download(actor, uuid);
-    const etag = `"${attachment.uuid}"`;
-    const common = { ETag: etag, 'Cache-Control': 'private, max-age=0, must-revalidate' };
-    if (requestHeader(req, 'if-none-match') === etag) {
-      content.destroy();
-      res.writeHead(304, common).end();
-      return;
-    }
+    const { attachment, content, range } = await this.attachments.download(actor, uuid);
     const { head, all } = await peek(content, SNIFF_BYTES);
     const type = sniffContentType(head);
-    res.writeHead(200, {
-      ...common,
-      'Content-Type': type,
-      'Content-Length': String(attachment.size),
-      'Content-Disposition': contentDisposition(isInlineType(type) ? 'inline' : 'attachment', attachment.name),
-      'Access-Control-Expose-Headers': 'Content-Disposition',
-      'X-Content-Type-Options': 'nosniff',
-      'Last-Modified': attachment.createdAt.toUTCString(),
-    });
-    if (req.method === 'HEAD') {
+    try {
+      await sendBlob(req, res, {
+        size: attachment.size,
+        lastModified: attachment.createdAt,
+        etag: `"${attachment.uuid}"`,
+        headers: {
+          'Cache-Control': 'private, max-age=0, must-revalidate',
+          'Content-Type': type,
+          'Content-Disposition': contentDisposition(isInlineType(type) ? 'inline' : 'attachment', attachment.name),
+          'Access-Control-Expose-Headers': 'Content-Disposition',
+          'X-Content-Type-Options': 'nosniff',
+        },
+        // The whole file is open already (its first bytes gave the type); a range opens its own.
+        open: (bytes) => (bytes ? range(bytes) : Promise.resolve(all)),
+      });
+    } finally {
+      // Not sent (304, a range, HEAD): closed.
       all.destroy();
-      res.end();
-      return;
     }
-    await sendStream(all, res);
   }
 }

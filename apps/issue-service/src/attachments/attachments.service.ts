@@ -14,7 +14,7 @@ import {
   type RepoAccess,
   idFrom,
 } from '@gitforge/contracts';
-import { BlobStore, BlobTooLargeError, createLogger, Database, peek } from '@gitforge/platform';
+import { BlobStore, BlobTooLargeError, createLogger, Database, peek, type ByteRange } from '@gitforge/platform';
 import { canRead, canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
 import { requireMayChangeCommentAttachments } from '../comments/comment-rules.js';
 import { CommentsService, type CommentContext } from '../comments/comments.service.js';
@@ -269,7 +269,7 @@ export class AttachmentsService {
    * `GET /attachments/{uuid}`: the attachment and its bytes if the actor may read what it is
    * attached to (Gitea's ServeAttachment); counted as a download. Anything hidden is 404.
    */
-  async download(actor: Actor | null, uuid: string): Promise<{ attachment: AttachmentEntity; content: Readable }> {
+  async download(actor: Actor | null, uuid: string): Promise<{ attachment: AttachmentEntity; content: Readable; range: (range: ByteRange) => Promise<Readable> }> {
     const row = /^[0-9a-f-]{36}$/.test(uuid) ? await this.attachments.findByUuid(uuid) : null;
     if (!row) throw notFound();
     const [repo] = await this.gate.many(actor, [row.repoId]);
@@ -280,7 +280,12 @@ export class AttachmentsService {
       throw notFound();
     }
     await this.attachments.countDownload(row.id);
-    return { attachment: row, content };
+    const range = async (bytes: ByteRange): Promise<Readable> => {
+      const part = await this.blobs.open(attachmentBlobKey(row.uuid), bytes);
+      if (!part) throw notFound();
+      return part;
+    };
+    return { attachment: row, content, range };
   }
 
   private async mayRead(actor: Actor | null, repo: RepoAccess, row: AttachmentEntity): Promise<boolean> {

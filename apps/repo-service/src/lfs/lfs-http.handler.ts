@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { Injectable } from '@nestjs/common';
 import {
   formatTime,
@@ -26,6 +25,7 @@ import {
   drainRequest,
   internalSecret,
   requestHeader,
+  sendBlob,
   SIGNED_ACTOR_HEADER,
   verifyActor,
 } from '@gitforge/platform';
@@ -261,14 +261,20 @@ export class LfsHttpHandler {
     if (!isLfsOid(oid)) throw answer(404);
     const caller = await this.caller(who, false);
     const meta = await this.lfs.findMeta(caller.ctx.repo.id, oid);
-    const stream = meta ? await this.blobs.open(lfsBlobKey(oid)) : null;
-    if (!meta || !stream) throw answer(404);
-    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(meta.size) });
-    if (req.method === 'HEAD') {
-      stream.destroy();
-      return void res.end();
-    }
-    await pipeline(stream, res).catch(() => res.destroy());
+    if (!meta || !(await this.blobs.exists(lfsBlobKey(oid)))) throw answer(404);
+    // A range resumes a broken download (Gitea's DownloadHandler serves one).
+    await sendBlob(req, res, {
+      size: meta.size,
+      headers: { 'Content-Type': 'application/octet-stream' },
+      open: async (range) => {
+        const stream = await this.blobs.open(lfsBlobKey(oid), range);
+        if (!stream) throw answer(404);
+        return stream;
+      },
+    }).catch((err: unknown) => {
+      if (!res.headersSent) throw err;
+      res.destroy();
+    });
   }
 
   /** `POST verify`: 200 once the object is stored and referenced by this repository, else 404 (Gitea's VerifyHandler). */

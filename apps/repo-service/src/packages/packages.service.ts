@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -18,7 +19,7 @@ import {
   type RetentionResult,
   type User,
 } from '@gitforge/contracts';
-import { BlobStore, Database, DirectoryClient, isUniqueViolation, OutboxService } from '@gitforge/platform';
+import { BlobStore, contentDisposition, Database, DirectoryClient, isUniqueViolation, OutboxService, sendBlob, type ByteRange } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { toRepository } from '../repos/repo.mapper.js';
@@ -49,13 +50,13 @@ export interface PublishRequest {
   tags?: string[];
 }
 
-/** A file ready to stream. */
-export interface OpenedFile {
+/** A package file to serve: what it is, and its bytes (all, or a range) on demand. */
+export interface ServedFile {
   name: string;
   size: number;
   sha256: string;
   createdAt: Date;
-  content: Readable;
+  open(range?: ByteRange): Promise<Readable>;
 }
 
 /**
@@ -191,13 +192,44 @@ export class PackagesService {
     return this.rows.tagsOf(pkg.id);
   }
 
-  /** A file's bytes; 404 when the version has no such file. */
-  async open(row: VersionRow, filename: string): Promise<OpenedFile> {
+  /** A file of the version; 404 when it has no such file. */
+  private async file(row: VersionRow, filename: string): Promise<ServedFile> {
     const found = (await this.rows.filesOf([row.version.id])).find((f) => f.file.lowerName === filename.toLowerCase());
     if (!found) throw notFound('package file does not exist');
-    const content = await this.store.open(packageBlobKey(found.blob.uuid));
-    if (!content) throw new ContractError('internal', `package blob ${found.blob.sha256} is missing from the store`);
-    return { name: found.file.name, size: found.blob.size, sha256: found.blob.sha256, createdAt: found.file.createdAt, content };
+    const { blob } = found;
+    return {
+      name: found.file.name,
+      size: blob.size,
+      sha256: blob.sha256,
+      createdAt: found.file.createdAt,
+      open: async (range) => {
+        const content = await this.store.open(packageBlobKey(blob.uuid), range);
+        if (!content) throw new ContractError('internal', `package blob ${blob.sha256} is missing from the store`);
+        return content;
+      },
+    };
+  }
+
+  /**
+   * Answers a GET or HEAD for a package file as Gitea's ServePackageFile does (Go's
+   * http.ServeContent: ranges, 304 for a fresh copy), its headers those of Gitea's ServeSetHeaders.
+   */
+  async serve(req: IncomingMessage, res: ServerResponse, row: VersionRow, filename: string): Promise<void> {
+    const file = await this.file(row, filename);
+    await sendBlob(req, res, {
+      size: file.size,
+      lastModified: file.createdAt,
+      etag: `"${file.sha256}"`,
+      headers: {
+        'Content-Type': 'application/octet-stream',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+        'Content-Disposition': contentDisposition('attachment', file.name),
+        'Access-Control-Expose-Headers': 'Content-Disposition',
+        'Cache-Control': 'max-age=0, private, must-revalidate',
+      },
+      open: file.open,
+    });
   }
 
   /** Deletes a version with its files (Gitea's RemovePackageVersion), and the package with its last version. */

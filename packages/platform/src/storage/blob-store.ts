@@ -53,6 +53,12 @@ export interface BlobExpectation {
   sha256?: string;
 }
 
+/** Bytes `start` to `end` of a blob, both included (an HTTP byte range). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /**
  * Where files that are not git objects live: issue and comment attachments now, release assets
  * and packages later. Keys are relative, `/`-separated paths whose first segment names the kind
@@ -70,8 +76,8 @@ export abstract class BlobStore {
    */
   abstract put(key: string, source: Readable, options?: BlobPutOptions): Promise<StoredBlob>;
 
-  /** The blob's bytes, or null when there is none. */
-  abstract open(key: string): Promise<Readable | null>;
+  /** The blob's bytes (those of `range` only, when given), or null when there is none. */
+  abstract open(key: string, range?: ByteRange): Promise<Readable | null>;
 
   /** Removes the blob; a missing one is not an error. */
   abstract delete(key: string): Promise<void>;

@@ -3,7 +3,7 @@ import { access, mkdir, open, opendir, readdir, rename, rm, stat, type FileHandl
 import { dirname, join, resolve } from 'node:path';
 import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, isBlobKeySegment, type BlobPutOptions, type ListedBlob, type StoredBlob } from './blob-store.js';
+import { BlobMismatchError, BlobStore, BlobTooLargeError, checkBlobKey, isBlobKeySegment, type BlobPutOptions, type ByteRange, type ListedBlob, type StoredBlob } from './blob-store.js';
 import { DigestStream, DigestThread } from './digests.js';
 
 /** Temporary files live beside the blobs, on the same filesystem, so the final rename is atomic. */
@@ -164,12 +164,12 @@ export class FsBlobStore extends BlobStore {
     }
   }
 
-  async open(key: string): Promise<Readable | null> {
+  async open(key: string, range?: ByteRange): Promise<Readable | null> {
     const path = this.path(key);
     try {
       // Opened before it is returned, so a missing blob is a null here, not a stream error later.
       const handle = await open(path, 'r');
-      return handle.createReadStream();
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { invalid, notFound } from '@gitforge/contracts';
-import { contentDisposition, decodePathSegment, sendStream } from '@gitforge/platform';
+import { decodePathSegment } from '@gitforge/platform';
 import { PackagesService } from '../packages.service.js';
 import type { PackageRegistry, RegistryRequest } from './registry.js';
 
@@ -63,22 +63,7 @@ export class GenericRegistry implements PackageRegistry {
       }
       case 'GET':
       case 'HEAD': {
-        const file = await this.packages.open(await this.packages.version(r.owner, TYPE, name!, version!), filename);
-        r.res.writeHead(200, {
-          'Content-Type': 'application/octet-stream',
-          'Content-Length': String(file.size),
-          'Content-Disposition': contentDisposition('attachment', file.name),
-          'Access-Control-Expose-Headers': 'Content-Disposition',
-          ETag: `"${file.sha256}"`,
-          'Last-Modified': file.createdAt.toUTCString(),
-          'Cache-Control': 'private, max-age=300',
-        });
-        if (r.method === 'HEAD') {
-          file.content.destroy();
-          r.res.end();
-          return;
-        }
-        await sendStream(file.content, r.res);
+        await this.packages.serve(r.req, r.res, await this.packages.version(r.owner, TYPE, name!, version!), filename);
         return;
       }
       case 'DELETE': {

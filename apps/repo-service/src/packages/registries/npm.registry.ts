@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import semver from 'semver';
 import { ContractError, invalid, notFound } from '@gitforge/contracts';
-import { decodePathSegment, readBody, sendStream } from '@gitforge/platform';
+import { decodePathSegment, readBody } from '@gitforge/platform';
 import { RepoServiceConfig } from '../../repo.config.js';
 import { requireWrite } from '../package-access.js';
 import type { PackageEntity, PackageVersionEntity } from '../package.entities.js';
@@ -265,20 +265,7 @@ export class NpmRegistry implements PackageRegistry {
   }
 
   private async tarball(r: RegistryRequest, name: string, version: string, filename: string): Promise<void> {
-    const file = await this.packages.open(await this.packages.version(r.owner, TYPE, name, version), filename);
-    r.res.writeHead(200, {
-      'Content-Type': 'application/octet-stream',
-      'Content-Length': String(file.size),
-      'Content-Disposition': `attachment; filename="${file.name}"`,
-      ETag: `"${file.sha256}"`,
-      'Last-Modified': file.createdAt.toUTCString(),
-    });
-    if (r.method === 'HEAD') {
-      file.content.destroy();
-      r.res.end();
-      return;
-    }
-    await sendStream(file.content, r.res);
+    await this.packages.serve(r.req, r.res, await this.packages.version(r.owner, TYPE, name, version), filename);
   }
 
   /** `{name}/-/{file}`: the version whose tarball has that name. */
