@@ -11,6 +11,7 @@ import { Api, createUser, giteaError, uniqueName, type TestUser } from './suppor
 import { HookReceiver } from './support/hook-receiver.js';
 import { rawRequest } from './support/http.js';
 import { ADMIN, Layout, layoutsUnderTest } from './support/layout.js';
+import { createRepo } from './support/repos.js';
 
 const run = promisify(execFile);
 const MAX_MB = 1;
@@ -381,6 +382,40 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
 
       const search = await rawRequest(layout, 'GET', registry(alice.username, `npm/-/v1/search?text=${encodeURIComponent(pkgName.split('/')[1]!)}`));
       expect(JSON.parse(search.body.toString())).toMatchObject({ total: 1, objects: [{ package: { name: pkgName, version: '1.0.0', scope } }] });
+    });
+
+    it("should link a package whose repository.url is one of this forge's repositories, and refuse one the publisher may not write (403)", async () => {
+      const tarball = Buffer.from('linked tarball');
+      const integrity = `sha512-${createHash('sha512').update(tarball).digest('base64')}`;
+      const publish = (name: string, url: string) =>
+        rawRequest(
+          layout,
+          'PUT',
+          registry(alice.username, `npm/${encodeURIComponent(name)}`),
+          { ...auth(aliceToken), 'content-type': 'application/json' },
+          Buffer.from(
+            JSON.stringify({
+              name,
+              versions: { '1.0.0': { name, version: '1.0.0', repository: { type: 'git', url }, dist: { integrity, shasum: '' } } },
+              'dist-tags': { latest: '1.0.0' },
+              _attachments: { [`${name}-1.0.0.tgz`]: { content_type: 'application/octet-stream', data: tarball.toString('base64'), length: tarball.length } },
+            }),
+          ),
+        );
+      const own = await createRepo(alice.api);
+      const linked = uniqueName('linked').toLowerCase();
+      expect((await publish(linked, `${layout.rootUrl}${own.full_name}.git`)).status).toBe(201);
+      const got = await alice.api.as({ token: aliceToken }).get<Package>(`/packages/${alice.username}/npm/${linked}/1.0.0`);
+      expect(got.body.repository).toMatchObject({ id: own.id, full_name: own.full_name });
+      // Another host's URL links nothing.
+      const elsewhere = uniqueName('elsewhere').toLowerCase();
+      expect((await publish(elsewhere, `https://github.com/${own.full_name}.git`)).status).toBe(201);
+      expect((await alice.api.as({ token: aliceToken }).get<Package>(`/packages/${alice.username}/npm/${elsewhere}/1.0.0`)).body.repository).toBeNull();
+      // bob's public repository: alice reads it but may not write its packages.
+      const theirs = await createRepo(bob.api);
+      const refused = await publish(uniqueName('theirs').toLowerCase(), `${layout.rootUrl}${theirs.full_name}`);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body.toString())).toEqual({ error: 'no permission to upload this package' });
     });
   });
 

@@ -24,11 +24,13 @@ import { RepoAccessService } from '../access/repo-access.service.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../records/repos.repository.js';
+import type { RepositoryEntity } from '../records/repository.entity.js';
 import { PackageAccess, requireWrite, type PackageOwner } from './package-access.js';
 import { PackageBlobs, type HeldBlob } from './package-blobs.js';
 import { packageBlobKey, PackageEntity, PackageFileEntity, PackageVersionEntity } from './package.entities.js';
 import { toPackage, toPackageFile } from './package.mapper.js';
 import { PackagesRepository, type FileRow, type VersionRow } from './packages.repository.js';
+import { forgeRepository } from './repository-url.js';
 
 /** Gitea's ghost user: what a deleted creator shows as. */
 const GHOST_ID = -1;
@@ -319,6 +321,32 @@ export class PackagesService {
     const owner = await this.owner(actor, ownerName);
     const row = await this.version(owner, type, name, version);
     await this.deleteVersion(actor, owner, row);
+  }
+
+  /**
+   * The repository of this forge that an npm package's `repository.url` names (Gitea's
+   * UploadPackage): null for another URL or a repository the publisher cannot see; 403 when the
+   * publisher, not its owner, may not write its packages. Checked before the upload is stored.
+   */
+  async publishTarget(publisher: Actor, url: string): Promise<RepositoryEntity | null> {
+    const named = forgeRepository(url, { rootUrl: this.config.rootUrl, sshDomain: this.config.GITFORGE_SSH_DOMAIN ?? new URL(this.config.rootUrl).hostname });
+    if (!named) return null;
+    const owner = await this.repoAccess.ownerAccess(publisher, { name: named.owner }).catch((err: unknown) => {
+      if (err instanceof ContractError && err.code === 'not_found') return null;
+      throw err;
+    });
+    const repo = owner && (await this.repos.findByOwnerAndName(owner.owner.id, named.repo));
+    if (!owner || !repo) return null;
+    if (repo.ownerId === publisher.id) return repo;
+    const permission = await this.repoAccess.permissionFor(publisher, owner, repo);
+    if (!permission.canSee) return null;
+    if (permission.unitMode('repo.packages') < AccessMode.write) throw forbidden('no permission to upload this package');
+    return repo;
+  }
+
+  /** Points the package at the repository (Gitea's SetRepositoryLink, after an npm publish). */
+  async setRepositoryLink(pkg: PackageEntity, repoId: number): Promise<void> {
+    await this.db.transaction((m) => m.update(PackageEntity, { id: pkg.id }, { repoId }));
   }
 
   /**

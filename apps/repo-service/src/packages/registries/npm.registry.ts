@@ -195,12 +195,16 @@ export class NpmRegistry implements PackageRegistry {
     const max = this.config.packageMaxFileBytes;
     const body = await readBody(r.req, { limit: Math.ceil((max * 4) / 3) + 4 * 1024 * 1024, tooLarge: () => new ContractError('payload_too_large', `package exceeds the limit of ${max} bytes`) });
     const upload = parseNpmUpload(body, name);
-    await this.packages.publish(
+    // A package naming one of this forge's repositories is linked to it (Gitea's UploadPackage).
+    const url = (upload.manifest.repository as { url?: unknown } | undefined)?.url;
+    const repo = typeof url === 'string' ? await this.packages.publishTarget(actor, url) : null;
+    const { pkg } = await this.packages.publish(
       actor,
       r.owner,
       { type: TYPE, name, version: upload.version, metadata: upload.manifest, filename: upload.filename, addToExisting: false, tags: upload.tags },
       Readable.from([upload.tarball]),
     );
+    if (repo) await this.packages.setRepositoryLink(pkg, repo.id);
     this.json(r, 201, {});
   }
 
