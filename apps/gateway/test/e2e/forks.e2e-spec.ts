@@ -181,8 +181,10 @@ describe.each(layoutsUnderTest())('forks (%s layout)', (kind) => {
       expect((await alice.api.get<Compare>(`/repos/${src.full_name}/compare/main...:main`)).body.total_commits).toBe(0);
       const diff = await alice.api.get(`/repos/${src.full_name}/compare/main...${bob.username}:main?output=diff`);
       expect(diff.text).toContain('+only in the fork');
-      // From the fork, its parent's owner names the parent: nothing there the fork lacks.
+      // From the fork, its parent's owner names the parent: nothing there the fork lacks, and
+      // comparing copies none of the fork's commits into the parent.
       expect((await bob.api.get<Compare>(`/repos/${bobFork.full_name}/compare/main...${alice.username}:main`)).body.total_commits).toBe(0);
+      expect((await alice.api.get(`/repos/${src.full_name}/git/commits/${forkTip}`)).status).toBe(404);
       const noFork = await alice.api.get<{ message: string }>(`/repos/${src.full_name}/compare/main...${carol.username}:main`);
       expect(noFork.status).toBe(400);
       expect(noFork.body.message).toBe(`the user ${carol.username} does not have a fork of the base repository`);

@@ -22,7 +22,6 @@ import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { GitService } from '../git/git.service.js';
 import { Refs } from '../git/refs.js';
 import { RepoFactsService } from '../facts/repo-facts.service.js';
-import { PullGit } from '../pulls/pull-git.js';
 import { CommitUsers } from './commit-users.js';
 import { toCommit } from './commit.mapper.js';
 
@@ -70,7 +69,6 @@ export class CommitsService {
     private readonly users: CommitUsers,
     private readonly config: PlatformConfig,
     private readonly facts: RepoFactsService,
-    private readonly pullGit: PullGit,
   ) {}
 
   /** `GET …/commits`: the history of a ref (default branch) or of a path, newest first. */
@@ -170,8 +168,8 @@ export class CommitsService {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
     const { base, head, headOwner, separator } = this.parseBaseHead(view, basehead);
     // A head in another repository of the fork network is compared there, as Gitea's
-    // GetCompareInfo does: the base commit is brought into the head repository (never the head's
-    // commits into the base, whose readers may not see the head), and the commits link to the head.
+    // GetCompareInfo does, so the commits link to the head. Git reads the base's objects where
+    // they are: a GET copies nothing into either repository, whose readers may not see the other.
     let headView = view;
     if (headOwner) {
       const found = await this.facts.headRepo(actor, { baseRepoId: view.repoId, ...headOwner });
@@ -179,15 +177,15 @@ export class CommitsService {
     }
     const baseSha = await this.resolveCompareRef(view.repoId, base.name ? base : { ...base, name: view.ctx.repo.defaultBranch });
     const headSha = await this.resolveCompareRef(headView.repoId, head.name ? head : { ...head, name: headView.ctx.repo.defaultBranch });
-    await this.pullGit.bringIn(headView.repoId, view.repoId, [baseSha]);
+    const env = headView.repoId === view.repoId ? {} : this.git.readingObjectsOf([view.repoId]);
     if (query.output === 'diff' || query.output === 'patch') {
       const args =
         query.output === 'diff'
           ? ['diff', '-p', '--end-of-options', `${baseSha}${separator}${headSha}`]
           : ['format-patch', '--binary', '--stdout', '--end-of-options', `${baseSha}${separator}${headSha}`];
-      return { text: (await this.git.run(headView.repoId, args)).stdout.toString('utf8') };
+      return { text: (await this.git.run(headView.repoId, args, { env })).stdout.toString('utf8') };
     }
-    const commits = await this.log.log(headView.repoId, { revs: [headSha, `^${baseSha}`] });
+    const commits = await this.log.log(headView.repoId, { revs: [headSha, `^${baseSha}`], env });
     const api = await this.toCommits(headView, actor, commits, { stat: 'true', files: query.files, verification: query.verification });
     return { total_commits: api.length, commits: api };
   }

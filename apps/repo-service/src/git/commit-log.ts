@@ -25,6 +25,8 @@ export interface LogOptions {
   until?: string;
   /** Walk nothing: show exactly `revs` in the given order. */
   noWalk?: boolean;
+  /** More environment for git (the objects of other repositories to read). */
+  env?: Record<string, string>;
 }
 
 const HEADER_FIELDS = 10;
@@ -58,7 +60,7 @@ export class CommitLog {
     if (options.noWalk) args.push('--no-walk=unsorted');
     args.push('--end-of-options', ...options.revs, '--');
     if (options.path !== undefined) args.push(options.path);
-    const out = await this.git.run(repoId, args, { env: { GIT_LITERAL_PATHSPECS: '1' } });
+    const out = await this.git.run(repoId, args, { env: { GIT_LITERAL_PATHSPECS: '1', ...options.env } });
     return parseLog(out.stdout);
   }
 

@@ -279,6 +279,15 @@ export class GitService {
     return r.code === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
   }
 
+  /**
+   * Environment that lets a git process read the objects of other repositories too, writing none
+   * into its own (git's alternates, C-quoted so that any path is one entry).
+   */
+  readingObjectsOf(repoIds: number[]): Record<string, string> {
+    const quoted = repoIds.map((id) => `"${join(this.repoPath(id), 'objects').replace(/[\\"]/g, (c) => `\\${c}`)}"`);
+    return { GIT_ALTERNATE_OBJECT_DIRECTORIES: quoted.join(':') };
+  }
+
   /** Environment for a git process working on one repository (also used by smart HTTP). */
   env(repoId: number, extra: Record<string, string> = {}): Record<string, string> {
     return { ...this.baseEnv, GIT_DIR: this.repoPath(repoId), ...extra };

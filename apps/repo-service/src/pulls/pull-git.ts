@@ -60,7 +60,7 @@ export class PullGit {
    * Copies the objects of `shas` from the head repository into the base repository, without
    * writing any ref. They are readable by id in the base from then on (objects are served by id),
    * so callers bring in only what the base's readers may see: a pull's head, which becomes
-   * refs/pull/{index}/head there, or a compared base commit into its head. Both paths come from
+   * refs/pull/{index}/head there (reads alone use GitService.readingObjectsOf). Both paths come from
    * repository ids and every sha is a validated object id, so nothing user-given reaches git as
    * an option.
    */

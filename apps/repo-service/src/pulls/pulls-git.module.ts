@@ -19,6 +19,5 @@ import { PullsGitController } from './pulls-git.controller.js';
   imports: [RepoRecordsModule, GitModule, AccessModule, PushesModule, ProtectionsModule],
   controllers: [PullsGitController],
   providers: [PullGit, PullRepos, PullStateService, PullRangeService, PullMergeService, PullPolicyService, CommitUsers, StatusesRepository],
-  exports: [PullGit],
 })
 export class PullsGitModule {}
