@@ -148,8 +148,9 @@ export class FsBlobStore extends BlobStore {
     const limit = new Limit(options.maxBytes ?? Number.POSITIVE_INFINITY);
     const extra = (options.digests ?? []).filter((a) => a !== 'sha256');
     const digests = new DigestStream(['sha256', ...extra], this.thread);
+    const file = new DurableFile(tmp);
     try {
-      await pipeline(source, limit, digests, new DurableFile(tmp));
+      await pipeline(source, limit, digests, file);
       const { sha256, ...others } = await digests.digests();
       const stored: StoredBlob = { size: limit.size, sha256, digests: others };
       const expect = options.expect;
@@ -159,6 +160,10 @@ export class FsBlobStore extends BlobStore {
       await rename(tmp, target);
       return stored;
     } catch (err) {
+      // A pipeline that fails at once (a refused upload) can end while the file is still being
+      // opened: it is created after that, so it is removed only once it has closed.
+      // (Not events.once: the error the file is destroyed with would reject it before the close.)
+      if (!file.closed) await new Promise((closed) => file.once('close', closed));
       await rm(tmp, { force: true });
       throw err;
     }
