@@ -11,6 +11,7 @@ import {
   type ListOptions,
   type Note,
   type Page,
+  type PullHeadRepoRequest,
   type RawText,
 } from '@gitforge/contracts';
 import { PlatformConfig } from '@gitforge/platform';
@@ -48,8 +49,8 @@ const NOTES_REF = 'refs/notes/commits';
 /** Gitea's [git] COMMITS_RANGE_SIZE. */
 const COMMITS_RANGE_SIZE = 50;
 
-/** The repository a compared head names by its owner (and name), when not the base. */
-type HeadOwner = { owner: string; repo?: string };
+/** The repository a compared head names by its owner (and name); RepoFactsService.headRepo finds it. */
+type HeadOwner = Pick<PullHeadRepoRequest, 'owner' | 'repo'>;
 
 /** A side of a comparison: the ref as written and its `~N`/`^` suffix. */
 interface CompareRef {
@@ -199,15 +200,12 @@ export class CommitsService {
     }
     const [baseText, headText] = at < 0 ? [view.ctx.repo.defaultBranch, raw] : [raw.slice(0, at), raw.slice(at + separator.length)];
     const colon = headText.indexOf(':');
-    const headOwner = colon < 0 ? null : this.headOwner(view, headText.slice(0, colon));
+    const headOwner = colon < 0 ? null : this.headOwner(headText.slice(0, colon));
     return { base: splitSuffix(baseText), head: splitSuffix(colon < 0 ? headText : headText.slice(colon + 1)), headOwner, separator };
   }
 
-  /**
-   * `owner` or `owner/repo` before a head's colon (Gitea's parseHead): null when it names this
-   * repository (or no owner), else the repository to find in its fork network.
-   */
-  private headOwner(view: RepoView, text: string): HeadOwner | null {
+  /** `owner` or `owner/repo` before a head's colon (Gitea's parseHead): null for no owner (this repository). */
+  private headOwner(text: string): HeadOwner | null {
     const slash = text.indexOf('/');
     const owner = slash < 0 ? text : text.slice(0, slash);
     const repo = slash < 0 ? undefined : text.slice(slash + 1);
@@ -215,8 +213,6 @@ export class CommitsService {
       if (repo !== undefined) throw new ContractError('invalid_argument', 'head owner must be specified when head repo name is given');
       return null;
     }
-    const ownsBase = owner.toLowerCase() === view.ctx.owner.ownerUser.login.toLowerCase();
-    if (ownsBase && (repo === undefined || repo.toLowerCase() === view.ctx.repo.lowerName)) return null;
     return { owner, ...(repo !== undefined ? { repo } : {}) };
   }
 

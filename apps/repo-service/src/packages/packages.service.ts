@@ -329,7 +329,7 @@ export class PackagesService {
    * publisher, not its owner, may not write its packages. Checked before the upload is stored.
    */
   async publishTarget(publisher: Actor, url: string): Promise<RepositoryEntity | null> {
-    const named = forgeRepository(url, { rootUrl: this.config.rootUrl, sshDomain: this.config.GITFORGE_SSH_DOMAIN ?? new URL(this.config.rootUrl).hostname });
+    const named = forgeRepository(url, { rootUrl: this.config.rootUrl, sshDomain: this.config.sshHost });
     if (!named) return null;
     const owner = await this.repoAccess.ownerAccess(publisher, { name: named.owner }).catch((err: unknown) => {
       if (err instanceof ContractError && err.code === 'not_found') return null;
@@ -344,7 +344,7 @@ export class PackagesService {
     return repo;
   }
 
-  /** Points the package at the repository (Gitea's SetRepositoryLink, after an npm publish). */
+  /** Points the package at the repository (Gitea's SetRepositoryLink: the link route, an npm publish). */
   async setRepositoryLink(pkg: PackageEntity, repoId: number): Promise<void> {
     await this.db.transaction((m) => m.update(PackageEntity, { id: pkg.id }, { repoId }));
   }
@@ -363,7 +363,7 @@ export class PackagesService {
     if (pkg.repoId !== 0) throw invalid('invalid argument');
     const permission = await this.repoAccess.permissionFor(doer, owner.owner, repo);
     if (permission.unitMode('repo.packages') < AccessMode.write) throw forbidden('permission denied');
-    await this.db.transaction((m) => m.update(PackageEntity, { id: pkg.id }, { repoId: repo.id }));
+    await this.setRepositoryLink(pkg, repo.id);
   }
 
   /**

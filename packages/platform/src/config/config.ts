@@ -211,9 +211,14 @@ export class PlatformConfig {
   @Max(65535)
   GITFORGE_SSH_PUBLIC_PORT?: number;
 
+  /** The host SSH URLs name: GITFORGE_SSH_DOMAIN, else the root URL's host. */
+  get sshHost(): string {
+    return this.GITFORGE_SSH_DOMAIN ?? new URL(this.rootUrl).hostname;
+  }
+
   /** How a repository is cloned over SSH: `git@host:` on port 22, else `ssh://git@host:port/` (as Gitea's ssh_url). */
   get sshUrlBase(): string {
-    const host = this.GITFORGE_SSH_DOMAIN ?? new URL(this.rootUrl).hostname;
+    const host = this.sshHost;
     const port = this.GITFORGE_SSH_PUBLIC_PORT ?? this.GITFORGE_SSH_PORT;
     return port === 22 || port === 0 ? `git@${host}:` : `ssh://git@${host.includes(':') ? `[${host}]` : host}:${port}/`;
   }
