@@ -6,7 +6,7 @@ import { GatewayConfig } from '../gateway.config.js';
 import { InternalHop } from './internal-stream.js';
 
 /** Request headers a service needs for an upload or a download (a conditional or partial one too); nothing else crosses. */
-const FORWARDED = ['content-type', 'content-length', 'if-none-match', 'if-modified-since', 'range', 'if-range'];
+const FORWARDED = ['content-type', 'content-length', 'if-match', 'if-unmodified-since', 'if-none-match', 'if-modified-since', 'range', 'if-range'];
 
 /** Which service's listener a file route goes to: issue-service (issue and comment attachments) or repo-service (release assets, archives, package registries). */
 export type FileService = 'issue' | 'repo';

@@ -109,6 +109,10 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       const outside = await rawRequest(layout, 'GET', registry(alice.username, `generic/${name}/1.2.0/tool.bin`), { range: `bytes=${bytes.length}-` });
       expect(outside.status).toBe(416);
       expect(outside.headers['content-range']).toBe(`bytes */${bytes.length}`);
+      // A conditional download of another version is 412, as Go's ServeContent answers it; of this one, the file.
+      const ifMatch = (tag: string) => rawRequest(layout, 'GET', registry(alice.username, `generic/${name}/1.2.0/tool.bin`), { 'if-match': tag });
+      expect((await ifMatch('"not-this-one"')).status).toBe(412);
+      expect((await ifMatch(head.headers.etag as string)).status).toBe(200);
     });
 
     it('should store identical bytes once, however many files carry them', async () => {
@@ -342,8 +346,9 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       expect({ status: none.status, body: JSON.parse(none.body.toString()) }).toEqual({ status: 200, body: {} });
       expect((await rawRequest(layout, 'DELETE', tagPath(ghost, 'beta'), auth(aliceToken))).status).toBe(200);
       expect((await rawRequest(layout, 'DELETE', tagPath(ghost, 'beta'))).status).toBe(401);
-      const found = JSON.parse(await npm(home, ['search', '--json', '--prefer-online', pkgName.split('/')[1]!])) as Array<{ name: string; version: string }>;
-      expect(found.map((p) => [p.name, p.version])).toEqual([[pkgName, '1.1.0']]);
+      // As in Gitea, a search hit names the package without its scope, which it gives apart (with its `@`).
+      const found = JSON.parse(await npm(home, ['search', '--json', '--prefer-online', pkgName.split('/')[1]!])) as Array<{ name: string; version: string; scope: string }>;
+      expect(found.map((p) => [p.scope, p.name, p.version])).toEqual([[`@${scope}`, pkgName.split('/')[1]!, '1.1.0']]);
       await npm(home, ['unpublish', `${pkgName}@1.1.0`]);
       const out = await npm(home, ['view', pkgName, '--json', '--prefer-online']);
       const view = JSON.parse(out || 'null') as { versions: string[]; 'dist-tags': Record<string, string> } | null;
@@ -380,8 +385,31 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       const anonymous = await rawRequest(layout, 'PUT', path, { 'content-type': 'application/json' }, Buffer.from(JSON.stringify(doc('4.0.0', good))));
       expect(anonymous.status).toBe(401);
 
-      const search = await rawRequest(layout, 'GET', registry(alice.username, `npm/-/v1/search?text=${encodeURIComponent(pkgName.split('/')[1]!)}`));
-      expect(JSON.parse(search.body.toString())).toMatchObject({ total: 1, objects: [{ package: { name: pkgName, version: '1.0.0', scope } }] });
+      const search = async (query: string) => JSON.parse((await rawRequest(layout, 'GET', registry(alice.username, `npm/-/v1/search?${query}`))).body.toString()) as { total: number; objects: Array<{ package: Record<string, unknown> }> };
+      const text = `text=${encodeURIComponent(pkgName.split('/')[1]!)}`;
+      // Gitea's shape: the newest version, the scope apart, the owner as publisher and the owner's registry as `links.npm`.
+      expect(await search(text)).toEqual({
+        total: 1,
+        objects: [
+          {
+            package: {
+              scope: `@${scope}`,
+              name: pkgName.split('/')[1],
+              version: '1.0.0',
+              date: expect.any(String),
+              description: 'a package published to gitforge',
+              author: { name: '' },
+              publisher: { name: alice.username },
+              maintainers: [],
+              links: { npm: `${layout.rootUrl}api/packages/${alice.username}/npm` },
+            },
+          },
+        ],
+      });
+      // Gitea's paging: `from` skips hits (the total stays), `size` 0 is the default page, and a name nothing contains finds nothing.
+      expect(await search(`${text}&from=1&size=10`)).toEqual({ total: 1, objects: [] });
+      expect((await search(`${text}&from=0&size=0`)).objects).toHaveLength(1);
+      expect(await search('text=no-such-package-anywhere')).toEqual({ total: 0, objects: [] });
     });
 
     it("should link a package whose repository.url is one of this forge's repositories, and refuse one the publisher may not write (403)", async () => {

@@ -83,8 +83,16 @@ export class PackagesRepository {
     return Number(row?.total ?? 0);
   }
 
-  /** Versions of the owner's packages, newest first: of one package, or filtered by type (`all` is every type, as in Gitea) and name. */
-  async searchVersions(ownerId: number, filter: { type?: string; q?: string; packageId?: number }, page: { offset: number; limit: number }): Promise<{ rows: VersionRow[]; total: number }> {
+  /**
+   * Versions of the owner's packages, newest first: of one package, or filtered by type (`all` is
+   * every type, as in Gitea) and name; with `latestOnly`, each package's newest version alone
+   * (Gitea's SearchLatestVersions: the highest id).
+   */
+  async searchVersions(
+    ownerId: number,
+    filter: { type?: string; q?: string; packageId?: number; latestOnly?: boolean },
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: VersionRow[]; total: number }> {
     const qb = this.db.manager
       .createQueryBuilder(PackageVersionEntity, 'v')
       .innerJoinAndMapOne('v.pkg', PackageEntity, 'p', 'p.id = v.package_id')
@@ -92,16 +100,9 @@ export class PackagesRepository {
     if (filter.packageId !== undefined) qb.andWhere('p.id = :packageId', { packageId: filter.packageId });
     if (filter.type && filter.type !== 'all') qb.andWhere('p.type = :type', { type: filter.type });
     if (filter.q) qb.andWhere("p.lower_name LIKE :q ESCAPE '\\'", { q: containsPattern(filter.q) });
+    if (filter.latestOnly) qb.andWhere('v.id = (SELECT MAX(lv.id) FROM package_version lv WHERE lv.package_id = v.package_id)');
     const [rows, total] = await qb.orderBy('v.created_at', 'DESC').addOrderBy('v.id', 'DESC').skip(page.offset).take(page.limit).getManyAndCount();
     return { rows: rows.map((v) => ({ pkg: (v as PackageVersionEntity & { pkg: PackageEntity }).pkg, version: v })), total };
-  }
-
-  /** Packages of one owner and type whose name contains `q`, by name. */
-  async searchPackages(ownerId: number, type: string, q: string, page: { offset: number; limit: number }): Promise<{ rows: PackageEntity[]; total: number }> {
-    const qb = this.db.manager.createQueryBuilder(PackageEntity, 'p').where('p.owner_id = :ownerId AND p.type = :type', { ownerId, type });
-    if (q) qb.andWhere("p.lower_name LIKE :q ESCAPE '\\'", { q: containsPattern(q) });
-    const [rows, total] = await qb.orderBy('p.lower_name', 'ASC').skip(page.offset).take(page.limit).getManyAndCount();
-    return { rows, total };
   }
 
   /** Removes versions with their files and tags; answers the blob ids their files pointed at. */

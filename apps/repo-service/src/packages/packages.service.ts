@@ -185,9 +185,9 @@ export class PackagesService {
     return this.rows.filesOf(versions.map((v) => v.id));
   }
 
-  /** Packages of one type of the owner whose name contains `q` (a registry's own search). */
-  searchPackages(owner: PackageOwner, type: string, q: string, page: { offset: number; limit: number }): Promise<{ rows: PackageEntity[]; total: number }> {
-    return this.rows.searchPackages(owner.owner.owner.id, type, q, page);
+  /** The newest version of each package of one type of the owner whose name contains `q`, newest first (a registry's own search). */
+  searchLatest(owner: PackageOwner, type: string, q: string, page: { offset: number; limit: number }): Promise<{ rows: VersionRow[]; total: number }> {
+    return this.rows.searchVersions(owner.owner.owner.id, { type, q, latestOnly: true }, page);
   }
 
   tags(pkg: PackageEntity): Promise<Array<{ tag: string; versionId: number }>> {

@@ -101,6 +101,18 @@ describe(sendBlob.name, () => {
     expect((await get({ 'if-modified-since': new Date(lastModified.getTime() - 60_000).toUTCString() })).status).toBe(200);
   });
 
+  it('should answer 412 when If-Match or If-Unmodified-Since names another version, opening nothing', async () => {
+    const before = new Date(lastModified.getTime() - 1000).toUTCString();
+    for (const headers of [{ 'if-match': '"v0"' }, { 'if-match': 'W/"v1"' }, { 'if-unmodified-since': before }, { 'if-match': '"v0"', 'if-unmodified-since': lastModified.toUTCString() }]) {
+      const res = await get(headers);
+      expect([res.status, res.headers.get('etag'), await res.text()]).toEqual([412, etag, '']);
+    }
+    for (const headers of [{ 'if-match': '"v0", "v1"' }, { 'if-match': '*' }, { 'if-unmodified-since': lastModified.toUTCString() }, { 'if-match': '"v1"', 'if-unmodified-since': before }]) {
+      expect((await get(headers)).status).toBe(200);
+    }
+    expect(opened).toHaveLength(4);
+  });
+
   it('should answer HEAD with the headers alone, opening nothing', async () => {
     const res = await get({}, 'HEAD');
     expect(res.status).toBe(200);

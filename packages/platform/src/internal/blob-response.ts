@@ -19,7 +19,7 @@ export interface BlobAnswer {
 
 /**
  * Answers a GET or HEAD for a stored file as Go's http.ServeContent does (Gitea serves downloads
- * with it): 304 when the client's copy is current (If-None-Match, else If-Modified-Since); one byte range
+ * with it): 412 when If-Match or If-Unmodified-Since names another version; 304 when the client's copy is current (If-None-Match, else If-Modified-Since); one byte range
  * as 206 with Content-Range, unless If-Range names another version; 416 with `bytes *\/size` for a
  * range outside the file or one that cannot be read; several ranges get the whole file.
  * Anything else is a 200 with the whole file.
@@ -31,6 +31,10 @@ export async function sendBlob(req: IncomingMessage, res: ServerResponse, blob: 
     ...(blob.lastModified ? { 'Last-Modified': blob.lastModified.toUTCString() } : {}),
   };
   const head = req.method === 'HEAD';
+  if (!preconditionHolds(req, blob)) {
+    res.writeHead(412, validators).end();
+    return;
+  }
   if (notModified(req, blob)) {
     res.writeHead(304, validators).end();
     return;
@@ -74,6 +78,17 @@ function ifRangeHolds(req: IncomingMessage, blob: BlobAnswer): boolean {
   if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return blob.etag !== undefined && ifRange === blob.etag;
   const since = Date.parse(ifRange);
   return blob.lastModified !== undefined && !Number.isNaN(since) && Math.floor(blob.lastModified.getTime() / 1000) === Math.floor(since / 1000);
+}
+
+/** Go's checkIfMatch (strong comparison), else checkIfUnmodifiedSince: false when the client asks for a version this is not. */
+function preconditionHolds(req: IncomingMessage, blob: BlobAnswer): boolean {
+  const match = requestHeader(req, 'if-match');
+  if (match !== undefined) {
+    const tags = match.split(',').map((t) => t.trim());
+    return tags.includes('*') || (blob.etag !== undefined && !blob.etag.startsWith('W/') && tags.includes(blob.etag));
+  }
+  const since = Date.parse(requestHeader(req, 'if-unmodified-since') ?? '');
+  return blob.lastModified === undefined || Number.isNaN(since) || Math.floor(blob.lastModified.getTime() / 1000) <= Math.floor(since / 1000);
 }
 
 /** Go's checkIfNoneMatch, else checkIfModifiedSince: the client's copy is the current one. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import semver from 'semver';
-import { ContractError, invalid, notFound } from '@gitforge/contracts';
+import { ContractError, DEFAULT_PAGE_LIMIT, invalid, MAX_PAGE_LIMIT, notFound } from '@gitforge/contracts';
 import { decodePathSegment, readBody } from '@gitforge/platform';
 import { RepoServiceConfig } from '../../repo.config.js';
 import { requireWrite } from '../package-access.js';
@@ -40,13 +40,25 @@ const MANIFEST_FIELDS = [
   'peerDependenciesMeta',
   'deprecated',
 ] as const;
-/** npm's search page size (its default 20, Gitea's upper bound 250). */
-const SEARCH_DEFAULT = 20;
-const SEARCH_MAX = 250;
-
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A manifest's person (`author`): npm writes a string (`Name <email> (url)`, kept whole, as Gitea keeps it) or an object with a name. */
+function personName(person: unknown): string {
+  if (typeof person === 'string') return person;
+  return isObject(person) && typeof person.name === 'string' ? person.name : '';
+}
+
+/** Gitea keeps a manifest's homepage only when it is an http(s) URL. */
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 /** A publish document checked as Gitea's ParsePackage checks it. */
 export interface NpmUpload {
@@ -344,35 +356,38 @@ export class NpmRegistry implements PackageRegistry {
   }
 
   /** `-/v1/search?text=&from=&size=` over the owner's npm packages, as npm's search API answers. */
+  /**
+   * `npm search` (Gitea's PackageSearch): the newest version of each matching package, newest
+   * first, paged by `from` and `size` as Gitea pages its API lists.
+   */
   private async search(r: RegistryRequest): Promise<void> {
-    const size = Math.min(Math.max(Number.parseInt(r.query.get('size') ?? '', 10) || SEARCH_DEFAULT, 1), SEARCH_MAX);
-    const from = Math.max(Number.parseInt(r.query.get('from') ?? '', 10) || 0, 0);
-    const { rows, total } = await this.packages.searchPackages(r.owner, TYPE, r.query.get('text') ?? '', { offset: from, limit: size });
-    const objects = [];
-    for (const pkg of rows) {
-      const versions = await this.packages.versions(pkg);
-      if (versions.length === 0) continue;
-      const latest = [...versions].sort((a, b) => semver.rcompare(a.version, b.version))[0]!;
-      const meta = JSON.parse(latest.metadata) as Json;
+    const toInt = (v: string | null): number => Number.parseInt(v ?? '', 10) || 0;
+    let size = toInt(r.query.get('size'));
+    if (size <= 0) size = DEFAULT_PAGE_LIMIT;
+    size = Math.min(size, MAX_PAGE_LIMIT);
+    const from = Math.max(toInt(r.query.get('from')), 0);
+    const { rows, total } = await this.packages.searchLatest(r.owner, TYPE, (r.query.get('text') ?? '').trim(), { offset: from, limit: size });
+    const objects = rows.map(({ pkg, version }) => {
+      const meta = JSON.parse(version.metadata) as Json;
       const slash = pkg.name.indexOf('/');
-      objects.push({
+      const homepage = typeof meta.homepage === 'string' && isHttpUrl(meta.homepage) ? meta.homepage : '';
+      return {
         package: {
-          scope: slash > 0 ? pkg.name.slice(1, slash) : 'unscoped',
-          name: pkg.name,
-          version: latest.version,
-          date: latest.createdAt.toISOString(),
+          // Gitea's metadata splits `@scope/name`: the scope keeps its `@`, the name is what follows.
+          scope: slash > 0 ? pkg.name.slice(0, slash) : 'unscoped',
+          name: slash > 0 ? pkg.name.slice(slash + 1) : pkg.name,
+          version: version.version,
+          date: version.createdAt.toISOString(),
           description: typeof meta.description === 'string' ? meta.description : '',
-          keywords: Array.isArray(meta.keywords) ? meta.keywords : [],
-          publisher: { username: r.ownerLogin },
+          author: { name: personName(meta.author) },
+          publisher: { name: r.ownerLogin },
           // npm's search output reads every entry's maintainers; Gitea sends none.
           maintainers: [],
-          links: {
-            registry: `${this.registryUrl(r)}/${encodeURIComponent(pkg.name)}`,
-            homepage: typeof meta.homepage === 'string' ? meta.homepage : '',
-          },
+          ...(Array.isArray(meta.keywords) && meta.keywords.length > 0 ? { keywords: meta.keywords } : {}),
+          links: { npm: this.registryUrl(r), ...(homepage ? { homepage } : {}) },
         },
-      });
-    }
+      };
+    });
     this.json(r, 200, { objects, total });
   }
 }
