@@ -26,6 +26,8 @@ export const IssuePatterns = definePatterns('issue', {
   /** `GET /repos/{o}/{r}/new_pin_allowed`: NewIssuePinsAllowed. */
   newPinAllowed: 'issues.pinned.allowed',
   addAssignees: 'issues.assignees.add',
+  /** `GET …/issues/{index}/assignees/{assignee}`: answers when that user may be assigned the issue, else 404 (Gitea's CheckIssueAssignee). */
+  checkAssignee: 'issues.assignees.check',
   removeAssignees: 'issues.assignees.remove',
 });
 

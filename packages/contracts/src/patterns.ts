@@ -276,6 +276,8 @@ export const CollaboratorPatterns = definePatterns('repo', {
   permission: 'repos.collaborators.permission',
   /** `GET /repos/{o}/{r}/assignees`: who issues and pull requests may be assigned to (Gitea's GetRepoAssignees). */
   assignees: 'repos.assignees.list',
+  /** `GET /repos/{o}/{r}/assignees/{assignee}`: answers when that user may be assigned, else 404 (Gitea's CheckRepoIssueAssignee). */
+  checkAssignee: 'repos.assignees.check',
   /** `GET /repos/{o}/{r}/reviewers`: who may be asked for a review (Gitea's GetReviewers). */
   reviewers: 'repos.reviewers.list',
   /** body `{ userId }`: every collaboration of a user being deleted (site administrators only). */

@@ -251,6 +251,30 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect((await writer.api.post(path(repo, `/${issue.number}/assignees`), { assignees: ['nobody-here-z'] })).status).toBe(422);
   });
 
+  it('should tell whether a user may be assigned, in the repository (token) and on one issue (204, else 404)', async () => {
+    const issue = await createIssue(reader.api, repo);
+    const inRepo = (as: Api, r: Repository, name: string) => as.get(`/repos/${r.full_name}/assignees/${name}`);
+    const onIssue = (as: Api, r: Repository, index: number, name: string) => as.get(path(r, `/${index}/assignees/${name}`));
+    // Writers and the owner may be assigned; a reader and an outsider may not.
+    for (const name of [writer.username, owner.username]) {
+      expect((await inRepo(reader.api, repo, name)).status).toBe(204);
+      expect((await onIssue(api.anonymous, repo, issue.number, name)).status).toBe(204);
+    }
+    for (const name of [reader.username, outsider.username]) {
+      expect((await inRepo(reader.api, repo, name)).status).toBe(404);
+      expect((await onIssue(reader.api, repo, issue.number, name)).status).toBe(404);
+    }
+    expect(await inRepo(reader.api, repo, 'nobody-here-z')).toMatchObject({ status: 404, body: giteaError('user does not exist [uid: 0, name: nobody-here-z]') });
+    expect((await onIssue(reader.api, repo, issue.number, 'nobody-here-z')).status).toBe(404);
+    expect((await onIssue(reader.api, repo, 9999, writer.username)).status).toBe(404);
+    // As Gitea: the repository check wants a token; a private repository is 404 to outsiders either way.
+    expect((await inRepo(api.anonymous, repo, writer.username)).status).toBe(401);
+    const hidden = await createIssue(owner.api, secret);
+    expect((await inRepo(outsider.api, secret, writer.username)).status).toBe(404);
+    expect((await onIssue(outsider.api, secret, hidden.number, writer.username)).status).toBe(404);
+    expect((await onIssue(reader.api, secret, hidden.number, writer.username)).status).toBe(204);
+  });
+
   it('should delete issues for repository admins only (204) and recount', async () => {
     const fresh = await createRepo(owner.api);
     await addCollaborator(owner.api, fresh, writer, 'write');

@@ -98,6 +98,11 @@ export class IssuesController {
     return this.issues.changeAssignees(req.actor, req.params.owner, req.params.repo, req.params.index, req.body, true);
   }
 
+  @MessagePattern(IssuePatterns.checkAssignee)
+  checkAssignee(@Payload() req: RpcRequest<IssueParams & { assignee: string }>): Promise<void> {
+    return this.issues.checkAssignee(req.actor, req.params.owner, req.params.repo, req.params.index, req.params.assignee);
+  }
+
   @MessagePattern(IssuePatterns.removeAssignees)
   removeAssignees(@Payload() req: RpcRequest<IssueParams, IssueAssigneesOption>): Promise<Issue> {
     return this.issues.changeAssignees(req.actor, req.params.owner, req.params.repo, req.params.index, req.body, false);

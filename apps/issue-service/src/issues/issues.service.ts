@@ -28,7 +28,7 @@ import {
   canBeAssigned,
   idFrom,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient } from '@gitforge/platform';
+import { Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
 import {
   canRead,
   canReadIssuesOrPulls,
@@ -572,6 +572,18 @@ export class IssuesService {
   }
 
   /** `POST …/issues/{index}/assignees` (201) and `DELETE` (200): the issue afterwards. */
+  /**
+   * Gitea's CheckIssueAssignee: returns when `name` may be assigned the issue (or pull request),
+   * which the caller must be able to read; an unknown user, or one who may not be assigned, is 404.
+   */
+  async checkAssignee(actor: Actor | null, owner: string, repoName: string, index: string, name: string): Promise<void> {
+    const { repo } = await this.issueFor(actor, owner, repoName, index);
+    const [account] = await this.directory.accountsByNames(actor, [name]);
+    if (!account || account.kind !== 'user') throw new ContractError('not_found', userDoesNotExist(name).message);
+    const [access] = await this.gate.usersAccess(repo.id, [account.id]);
+    if (!canBeAssigned(access)) throw notFound();
+  }
+
   async changeAssignees(actor: Actor | null, owner: string, repoName: string, index: string, body: IssueAssigneesOption, add: boolean): Promise<Issue> {
     const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     // Gitea refuses with a bare 403 (ctx.Status): no body.

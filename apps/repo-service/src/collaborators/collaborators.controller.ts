@@ -48,6 +48,11 @@ export class CollaboratorsController {
     return this.collaborators.assignees(req.actor, req.params.owner, req.params.repo);
   }
 
+  @MessagePattern(CollaboratorPatterns.checkAssignee)
+  checkAssignee(@Payload() req: RpcRequest<RepoParams & { assignee: string }>): Promise<void> {
+    return this.collaborators.checkAssignee(req.actor, req.params.owner, req.params.repo, req.params.assignee);
+  }
+
   @MessagePattern(CollaboratorPatterns.reviewers)
   reviewers(@Payload() req: RpcRequest<RepoParams>): Promise<User[]> {
     return this.collaborators.reviewers(req.actor, req.params.owner, req.params.repo);

@@ -77,6 +77,17 @@ export class CollaboratorsService {
   }
 
   /**
+   * Gitea's CheckRepoIssueAssignee: returns when `name` may be assigned issues and pull requests
+   * of the repository (the rule the assignee list keeps); an unknown user or one who may not is 404.
+   */
+  async checkAssignee(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
+    const { actor: a, ctx } = await this.assign(actor, owner, repo);
+    const user = await this.user(a, name, 'not_found');
+    const [found] = await this.access.permissionsOfUsers(ctx.repo, [user.id]);
+    if (!found || !canBeAssigned({ userId: found.userId, active: found.active, units: unitModes(found.permission) })) throw notFound();
+  }
+
+  /**
    * Gitea's GetReviewers (no pull request, so no poster to leave out): the collaborators, the
    * members of the teams reaching the repository and its owner (a user) who read pull requests.
    * Only those who may change review requests may ask (CanDoerChangeReviewRequests, 403).

@@ -122,6 +122,12 @@ export class RepoIssuesController {
     return this.rpc.call(IssuePatterns.addAssignees, { actor, params, body });
   }
 
+  @Get('issues/:index/assignees/:assignee')
+  @HttpCode(204)
+  async checkAssignee(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string; assignee: string }): Promise<void> {
+    await this.rpc.call(IssuePatterns.checkAssignee, { actor, params });
+  }
+
   @Delete('issues/:index/assignees')
   removeAssignees(
     @CurrentActor() actor: Actor | null,
