@@ -101,6 +101,9 @@ export interface PullRangeRequest {
   limit?: number;
   files?: boolean;
   verification?: boolean;
+  /** For files: the file the list starts at (Gitea's `skip-to`), and how line counts treat whitespace (Gitea's `whitespace`). */
+  skipTo?: string;
+  whitespace?: string;
 }
 
 /** body of `pulls.git.merge`. */

@@ -181,6 +181,29 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect((await reader.api.get(`/repos/${repo.full_name}/pulls/999.diff`)).status).toBe(404);
   });
 
+  it('should start the changed files at skip-to and count lines by the whitespace behaviour asked for', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'main', 'b.txt', 'one two\n');
+    await commitTo(writer.api, repo, 'spaces', 'a.txt', 'a\n', 'main');
+    await commitTo(writer.api, repo, 'spaces', 'b.txt', 'one   two\n');
+    await commitTo(writer.api, repo, 'spaces', 'c.txt', 'c\n');
+    const pull = await openPull(writer.api, repo, 'spaces');
+    const files = async (query = '') => {
+      const res = await reader.api.get<ChangedFile[]>(`/repos/${repo.full_name}/pulls/${pull.number}/files${query}`);
+      return { status: res.status, total: res.headers.get('x-total-count'), files: Array.isArray(res.body) ? res.body.map((f) => [f.filename, f.additions, f.deletions]) : res.body };
+    };
+    expect(await files()).toEqual({ status: 200, total: '3', files: [['a.txt', 1, 0], ['b.txt', 1, 1], ['c.txt', 1, 0]] });
+    // A change of spacing alone counts nothing when whitespace is ignored; the file is still listed.
+    expect((await files('?whitespace=ignore-all')).files).toEqual([['a.txt', 1, 0], ['b.txt', 0, 0], ['c.txt', 1, 0]]);
+    expect((await files('?whitespace=ignore-change')).files).toEqual([['a.txt', 1, 0], ['b.txt', 0, 0], ['c.txt', 1, 0]]);
+    expect((await files('?whitespace=show-all')).files).toEqual([['a.txt', 1, 0], ['b.txt', 1, 1], ['c.txt', 1, 0]]);
+    expect(await files('?skip-to=b.txt')).toEqual({ status: 200, total: '2', files: [['b.txt', 1, 1], ['c.txt', 1, 0]] });
+    expect((await files('?skip-to=b.txt&limit=1&page=2')).files).toEqual([['c.txt', 1, 0]]);
+    // A file the diff does not have is 404, also one that looks like an option.
+    expect((await files('?skip-to=nothing.txt')).status).toBe(404);
+    expect((await files('?skip-to=--output=x')).status).toBe(404);
+  });
+
   it('should merge with each style and leave the history each promises in a real clone', async () => {
     const repo = await project();
     const results: Record<string, { head: string; pull: PullRequest }> = {};

@@ -62,8 +62,12 @@ export class PullsController {
   }
 
   @MessagePattern(PullPatterns.files)
-  files(@Payload() req: RpcRequest<PullParams, undefined, Paging>): Promise<Page<ChangedFile>> {
-    return this.pulls.files(req.actor, req.params.owner, req.params.repo, req.params.index, normalizeListOptions(req.query));
+  files(@Payload() req: RpcRequest<PullParams, undefined, Paging & { 'skip-to'?: string; whitespace?: string }>): Promise<Page<ChangedFile>> {
+    const query = req.query ?? {};
+    return this.pulls.files(req.actor, req.params.owner, req.params.repo, req.params.index, normalizeListOptions(query), {
+      ...(typeof query['skip-to'] === 'string' ? { skipTo: query['skip-to'] } : {}),
+      ...(typeof query.whitespace === 'string' ? { whitespace: query.whitespace } : {}),
+    });
   }
 
   @MessagePattern(PullPatterns.commits)

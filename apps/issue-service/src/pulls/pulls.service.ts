@@ -316,7 +316,7 @@ export class PullsService {
     return this.git.diff({ repoId: ctx.repo.id, mergeBase: ctx.pull.mergeBase, headSha: ctx.pull.headSha, kind: diffType, binary });
   }
 
-  async files(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions): Promise<Page<ChangedFile>> {
+  async files(actor: Actor | null, owner: string, repo: string, index: string, options: ListOptions, view: { skipTo?: string; whitespace?: string } = {}): Promise<Page<ChangedFile>> {
     const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     return this.git.files({
       repoId: ctx.repo.id,
@@ -325,6 +325,8 @@ export class PullsService {
       ...(ctx.pull.headRepoId > 0 ? { headRepoId: ctx.pull.headRepoId } : {}),
       page: options.page,
       limit: options.limit,
+      ...(view.skipTo ? { skipTo: view.skipTo } : {}),
+      ...(view.whitespace ? { whitespace: view.whitespace } : {}),
     });
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   ContractError,
+  notFound,
   pageOf,
   type Actor,
   type ChangedFile,
@@ -67,7 +68,10 @@ export class PullRangeService {
   /**
    * Gitea's GetPullRequestFiles: every file of the diff from the merge base to the head (with
    * renames), one page of them, as ToChangedFile shows them with the head repository's links.
-   * Both listings are streamed: only the page's records are kept, however many files change.
+   * `skipTo` starts the list at that file (git's `--skip-to`; a path not in the diff is 404), and
+   * `whitespace` (Gitea's whitespace behaviours) is how the line counts treat whitespace: a file
+   * whose changes it ignores all counts 0/0. Both listings are streamed: only the page's records
+   * are kept, however many files change.
    */
   async files(req: PullRangeRequest): Promise<Page<ChangedFile>> {
     const range = checkRange(req);
@@ -76,6 +80,7 @@ export class PullRangeService {
     const end = start + options.limit;
     const page: FileRecord[] = [];
     let total = 0;
+    let skipping = !!req.skipTo;
     const statusFields: string[] = [];
     await streamGit(
       this.git,
@@ -86,44 +91,48 @@ export class PullRangeService {
         const status = statusFields[0]!;
         const need = /^[RC]/.test(status) ? 3 : 2;
         if (statusFields.length < need) return true;
-        if (total >= start && total < end) {
-          page.push({ status, oldName: statusFields[1]!, name: statusFields[need - 1]! });
-        }
-        total++;
+        const record = { status, oldName: statusFields[1]!, name: statusFields[need - 1]! };
         statusFields.length = 0;
+        if (skipping && record.name !== req.skipTo) return true;
+        skipping = false;
+        if (total >= start && total < end) page.push(record);
+        total++;
         return true;
       }),
     );
-    const counts: Array<{ additions: number; deletions: number }> = [];
-    if (page.length > 0) {
-      let index = 0;
+    if (skipping) throw notFound(`no such path '${req.skipTo}' in the diff`);
+    // The counts of the page's files, by path: whitespace flags leave some files out of numstat.
+    const counts = new Map<string, { additions: number; deletions: number }>();
+    const wanted = new Set(page.map((f) => f.name));
+    if (wanted.size > 0) {
       let pending: { additions: number; deletions: number } | null = null;
       let renameFields = 0;
+      const found = (path: string): boolean => {
+        if (wanted.has(path)) counts.set(path, pending!);
+        return counts.size < wanted.size;
+      };
       await streamGit(
         this.git,
         req.repoId,
-        ['diff', '--numstat', '-z', '-M', '--end-of-options', range.from, range.to, '--'],
+        ['diff', '--numstat', '-z', '-M', ...whitespaceFlags(req.whitespace), '--end-of-options', range.from, range.to, '--'],
         nulFields((field) => {
           if (renameFields > 0) {
             // a rename's numstat is `a\td\t` then the old and the new path as their own fields
-            if (--renameFields === 0) index = record(index, pending!);
-            return index < end;
+            return --renameFields === 0 ? found(field) : true;
           }
           const [a = '', d = '', path] = field.split('\t');
           pending = { additions: Number(a) || 0, deletions: Number(d) || 0 };
-          if (path === '') renameFields = 2;
-          else index = record(index, pending);
-          return index < end;
+          if (path === '') {
+            renameFields = 2;
+            return true;
+          }
+          return found(path ?? '');
         }),
       );
-      function record(i: number, c: { additions: number; deletions: number }): number {
-        if (i >= start) counts.push(c);
-        return i + 1;
-      }
     }
     const urls = await this.repos.urls(req.headRepoId ?? req.repoId);
     return pageOf(
-      page.map((f, i) => toChangedFile(f, counts[i] ?? { additions: 0, deletions: 0 }, urls, range.to)),
+      page.map((f) => toChangedFile(f, counts.get(f.name) ?? { additions: 0, deletions: 0 }, urls, range.to)),
       total,
       options,
     );
@@ -154,6 +163,20 @@ export class PullRangeService {
 function checkRange(req: PullRangeRequest): { from: string; to: string } {
   if (!isObjectId(req.mergeBase) || !isObjectId(req.headSha)) throw new ContractError('invalid_argument', 'mergeBase and headSha must be object ids');
   return { from: req.mergeBase, to: req.headSha };
+}
+
+/** Gitea's GetWhitespaceFlag: how a diff's line counts treat whitespace (anything else shows all). */
+function whitespaceFlags(behaviour: string | undefined): string[] {
+  switch (behaviour) {
+    case 'ignore-all':
+      return ['-w'];
+    case 'ignore-change':
+      return ['-b'];
+    case 'ignore-eol':
+      return ['--ignore-space-at-eol'];
+    default:
+      return [];
+  }
 }
 
 function listOptions(req: PullRangeRequest): ListOptions {
