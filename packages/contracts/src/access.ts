@@ -55,13 +55,27 @@ export function requireSiteAdmin(actor: Actor | null): Actor {
 }
 
 /**
- * Gitea's CanBeAssigned: an active user with write access to code, issues or pull requests
- * (team members of an organization with one of those units). `GET …/assignees` lists exactly
- * these, and assigning anyone else is refused.
+ * Gitea's CanBeAssigned (since 1.21): an active user with write access to any unit, or with
+ * read access to pull requests where the repository has them on, which on a public repository
+ * is every signed-in user. Assigning anyone else is refused.
  */
-export function canBeAssigned(access: UserRepoAccess | undefined): boolean {
+export function canBeAssigned(access: UserRepoAccess | undefined, pullsEnabled: boolean): boolean {
   if (!access?.active) return false;
-  return (['repo.code', 'repo.issues', 'repo.pulls'] as const).some((unit) => access.units[unit] >= AccessMode.write);
+  return Object.values(access.units).some((mode) => mode >= AccessMode.write) || (pullsEnabled && access.units['repo.pulls'] >= AccessMode.read);
+}
+
+/** Gitea's answer to an organization named as an assignee (an invalid argument: 400). */
+export function organizationNotAssignable(orgId: number, repoId: number): ContractError {
+  return new ContractError('invalid_argument', `organization can't be added as assignee [user_id: ${orgId}, repo_id: ${repoId}]`);
+}
+
+/**
+ * Whom Gitea's GetRepoAssignees lists, of the collaborators with write access and the members of
+ * the teams reaching the repository: active users who write to a unit or read issues or pull requests.
+ */
+export function isListedAssignee(access: UserRepoAccess | undefined): boolean {
+  if (!access?.active) return false;
+  return Object.values(access.units).some((mode) => mode >= AccessMode.write) || access.units['repo.issues'] >= AccessMode.read || access.units['repo.pulls'] >= AccessMode.read;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CreateIssueOption, EditIssueOption, EditRepoOption, Issue, IssueDeadline, Repository } from '@gitforge/contracts';
+import { createOrg } from './support/accounts.js';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 import { addCollaborator, createIssue, createRepo } from './support/repos.js';
@@ -101,7 +102,8 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
       status: 422,
       body: giteaError(/user does not exist/),
     });
-    expect(await writer.api.post(path(repo), { title: 't', assignees: [outsider.username] })).toMatchObject({
+    // An outsider reads a public repository's pull requests, so Gitea lets them be assigned there; not in a private one.
+    expect(await writer.api.post(path(secret), { title: 't', assignees: [outsider.username] })).toMatchObject({
       status: 422,
       body: giteaError(/does not have access to repo/),
     });
@@ -247,29 +249,42 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect(removed.status).toBe(200);
     expect(removed.body.assignees?.map((u) => u.login)).toEqual([owner.username]);
     expect((await reader.api.post(path(repo, `/${issue.number}/assignees`), { assignees: [writer.username] })).status).toBe(403);
-    expect((await writer.api.post(path(repo, `/${issue.number}/assignees`), { assignees: [outsider.username] })).status).toBe(403);
+    const hidden = await createIssue(owner.api, secret);
+    expect((await writer.api.post(path(secret, `/${hidden.number}/assignees`), { assignees: [outsider.username] })).status).toBe(403);
+    // As Gitea (since 1.21): whoever reads pull requests may be assigned, a reader here and anyone in a public repository.
+    const readers = await writer.api.post<Issue>(path(repo, `/${issue.number}/assignees`), { assignees: [reader.username, outsider.username] });
+    expect(readers.status).toBe(201);
+    expect(readers.body.assignees?.map((u) => u.login).sort()).toEqual([owner.username, reader.username, outsider.username].sort());
     expect((await writer.api.post(path(repo, `/${issue.number}/assignees`), { assignees: ['nobody-here-z'] })).status).toBe(422);
   });
 
   it('should tell whether a user may be assigned, in the repository (token) and on one issue (204, else 404)', async () => {
     const issue = await createIssue(reader.api, repo);
+    const hidden = await createIssue(owner.api, secret);
     const inRepo = (as: Api, r: Repository, name: string) => as.get(`/repos/${r.full_name}/assignees/${name}`);
     const onIssue = (as: Api, r: Repository, index: number, name: string) => as.get(path(r, `/${index}/assignees/${name}`));
-    // Writers and the owner may be assigned; a reader and an outsider may not.
-    for (const name of [writer.username, owner.username]) {
+    // Writers, the owner and readers of pull requests may be assigned: in a public repository, anyone.
+    for (const name of [writer.username, owner.username, reader.username, outsider.username]) {
       expect((await inRepo(reader.api, repo, name)).status).toBe(204);
       expect((await onIssue(api.anonymous, repo, issue.number, name)).status).toBe(204);
     }
-    for (const name of [reader.username, outsider.username]) {
-      expect((await inRepo(reader.api, repo, name)).status).toBe(404);
-      expect((await onIssue(reader.api, repo, issue.number, name)).status).toBe(404);
-    }
+    // In a private one, not an outsider; nor a reader once the repository has no pull requests.
+    expect((await inRepo(reader.api, secret, outsider.username)).status).toBe(404);
+    expect((await onIssue(reader.api, secret, hidden.number, outsider.username)).status).toBe(404);
+    const closed = await createRepo(owner.api, { private: true });
+    await addCollaborator(owner.api, closed, reader, 'read');
+    expect((await owner.api.patch(`/repos/${closed.full_name}`, { has_pull_requests: false })).status).toBe(200);
+    expect((await inRepo(owner.api, closed, reader.username)).status).toBe(404);
+    expect((await inRepo(owner.api, closed, owner.username)).status).toBe(204);
     expect(await inRepo(reader.api, repo, 'nobody-here-z')).toMatchObject({ status: 404, body: giteaError('user does not exist [uid: 0, name: nobody-here-z]') });
+    const org = await createOrg(owner.api);
+    const orgRefused = giteaError(`organization can't be added as assignee [user_id: ${org.id}, repo_id: ${repo.id}]`);
+    expect(await inRepo(reader.api, repo, org.username)).toMatchObject({ status: 400, body: orgRefused });
+    expect(await onIssue(reader.api, repo, issue.number, org.username)).toMatchObject({ status: 400, body: orgRefused });
     expect((await onIssue(reader.api, repo, issue.number, 'nobody-here-z')).status).toBe(404);
     expect((await onIssue(reader.api, repo, 9999, writer.username)).status).toBe(404);
     // As Gitea: the repository check wants a token; a private repository is 404 to outsiders either way.
     expect((await inRepo(api.anonymous, repo, writer.username)).status).toBe(401);
-    const hidden = await createIssue(owner.api, secret);
     expect((await inRepo(outsider.api, secret, writer.username)).status).toBe(404);
     expect((await onIssue(outsider.api, secret, hidden.number, writer.username)).status).toBe(404);
     expect((await onIssue(reader.api, secret, hidden.number, writer.username)).status).toBe(204);

@@ -26,6 +26,7 @@ import {
   type RepoIssueCounters,
   type User,
   canBeAssigned,
+  organizationNotAssignable,
   idFrom,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
@@ -571,19 +572,21 @@ export class IssuesService {
     return this.loader.load(rows, new Map([[repo.id, repo]]));
   }
 
-  /** `POST …/issues/{index}/assignees` (201) and `DELETE` (200): the issue afterwards. */
   /**
    * Gitea's CheckIssueAssignee: returns when `name` may be assigned the issue (or pull request),
-   * which the caller must be able to read; an unknown user, or one who may not be assigned, is 404.
+   * which the caller must be able to read; an unknown user, or one who may not be assigned, is
+   * 404, an organization 400.
    */
   async checkAssignee(actor: Actor | null, owner: string, repoName: string, index: string, name: string): Promise<void> {
     const { repo } = await this.issueFor(actor, owner, repoName, index);
     const [account] = await this.directory.accountsByNames(actor, [name]);
-    if (!account || account.kind !== 'user') throw new ContractError('not_found', userDoesNotExist(name).message);
+    if (!account) throw new ContractError('not_found', userDoesNotExist(name).message);
+    if (account.kind !== 'user') throw organizationNotAssignable(account.id, repo.id);
     const [access] = await this.gate.usersAccess(repo.id, [account.id]);
-    if (!canBeAssigned(access)) throw notFound();
+    if (!canBeAssigned(access, repo.settings.has_pull_requests)) throw notFound();
   }
 
+  /** `POST …/issues/{index}/assignees` (201) and `DELETE` (200): the issue afterwards. */
   async changeAssignees(actor: Actor | null, owner: string, repoName: string, index: string, body: IssueAssigneesOption, add: boolean): Promise<Issue> {
     const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
     // Gitea refuses with a bare 403 (ctx.Status): no body.
@@ -626,16 +629,16 @@ export class IssuesService {
   }
 
   /**
-   * Assignees by name: unknown names are Gitea's 422; users who cannot be assigned (no write
-   * access to code, issues or pulls, or inactive) answer `denied` (422 on create and edit,
-   * 403 on the assignee routes, as Gitea).
+   * Assignees by name: unknown names are Gitea's 422; users who cannot be assigned (see
+   * canBeAssigned: neither write access to a unit nor read access to pull requests, or inactive)
+   * answer `denied` (422 on create and edit, 403 on the assignee routes, as Gitea).
    */
   async resolveAssignees(actor: Actor, repo: RepoAccess, names: string[], denied: 'unprocessable' | 'permission_denied'): Promise<Array<{ id: number }>> {
     if (names.length === 0) return [];
     const accounts = await this.directory.requireUsers(actor, names);
     const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
     for (const account of accounts) {
-      if (!canBeAssigned(access.find((x) => x.userId === account.id))) {
+      if (!canBeAssigned(access.find((x) => x.userId === account.id), repo.settings.has_pull_requests)) {
         throw new ContractError(denied, `user does not have access to repo [user_id: ${account.id}, repo_name: ${repo.name}]`);
       }
     }

@@ -16,6 +16,8 @@ import {
   type UserRepoAccess,
   canBeAssigned,
   canBeRequestedToReview,
+  isListedAssignee,
+  organizationNotAssignable,
 } from '@gitforge/contracts';
 import { actorOf, Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
@@ -68,23 +70,28 @@ export class CollaboratorsService {
   }
 
   /**
-   * Gitea's GetRepoAssignees: the collaborators, the members of the teams reaching the
-   * repository and its owner (a user) who may be assigned, by name, the owner last.
+   * Gitea's GetRepoAssignees: the collaborators with write access, the members of the teams
+   * reaching the repository who read its issues or pull requests, and its owner (a user), by
+   * name, the owner last.
    */
   async assignees(actor: Actor | null, owner: string, repo: string): Promise<User[]> {
     const { actor: a, ctx } = await this.assign(actor, owner, repo);
-    return this.candidates(a, ctx, AccessMode.write, canBeAssigned);
+    return this.candidates(a, ctx, AccessMode.write, isListedAssignee);
   }
 
   /**
    * Gitea's CheckRepoIssueAssignee: returns when `name` may be assigned issues and pull requests
-   * of the repository (the rule the assignee list keeps); an unknown user or one who may not is 404.
+   * of the repository (Gitea's CanBeAssigned); an unknown user or one who may not is 404, an
+   * organization 400.
    */
   async checkAssignee(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
     const { actor: a, ctx } = await this.assign(actor, owner, repo);
-    const user = await this.user(a, name, 'not_found');
-    const [found] = await this.access.permissionsOfUsers(ctx.repo, [user.id]);
-    if (!found || !canBeAssigned({ userId: found.userId, active: found.active, units: unitModes(found.permission) })) throw notFound();
+    const [account] = await this.directory.accountsByNames(a, [name]);
+    if (!account) throw new ContractError('not_found', userDoesNotExist(name).message);
+    if (account.kind !== 'user') throw organizationNotAssignable(account.id, ctx.repo.id);
+    const [found] = await this.access.permissionsOfUsers(ctx.repo, [account.id]);
+    const access = found && { userId: found.userId, active: found.active, units: unitModes(found.permission) };
+    if (!canBeAssigned(access, ctx.repo.settings.has_pull_requests)) throw notFound();
   }
 
   /**

@@ -68,9 +68,11 @@ export class PullRangeService {
   /**
    * Gitea's GetPullRequestFiles: every file of the diff from the merge base to the head (with
    * renames), one page of them, as ToChangedFile shows them with the head repository's links.
-   * `skipTo` starts the list at that file (git's `--skip-to`; a path not in the diff is 404), and
-   * `whitespace` (Gitea's whitespace behaviours) is how the line counts treat whitespace: a file
-   * whose changes it ignores all counts 0/0. Both listings are streamed: only the page's records
+   * `skipTo` starts the list at that file (git's `--skip-to`; a path not in the diff is 404, where
+   * Gitea fails with a 500); the total stays every file's, as Gitea reports it. `whitespace`
+   * (Gitea's whitespace behaviours) is how the line counts treat whitespace: a file whose changes
+   * it ignores all stays listed with 0/0 (Gitea drops it from its list but not from its total, and
+   * then fails reading past the list's end). Both listings are streamed: only the page's records
    * are kept, however many files change.
    */
   async files(req: PullRangeRequest): Promise<Page<ChangedFile>> {
@@ -79,7 +81,9 @@ export class PullRangeService {
     const start = (options.page - 1) * options.limit;
     const end = start + options.limit;
     const page: FileRecord[] = [];
+    /** Every file of the diff, as Gitea counts them for its paging headers (skip-to or not); `listed`, those from skip-to on. */
     let total = 0;
+    let listed = 0;
     let skipping = !!req.skipTo;
     const statusFields: string[] = [];
     await streamGit(
@@ -93,10 +97,11 @@ export class PullRangeService {
         if (statusFields.length < need) return true;
         const record = { status, oldName: statusFields[1]!, name: statusFields[need - 1]! };
         statusFields.length = 0;
+        total++;
         if (skipping && record.name !== req.skipTo) return true;
         skipping = false;
-        if (total >= start && total < end) page.push(record);
-        total++;
+        if (listed >= start && listed < end) page.push(record);
+        listed++;
         return true;
       }),
     );
@@ -120,13 +125,16 @@ export class PullRangeService {
             // a rename's numstat is `a\td\t` then the old and the new path as their own fields
             return --renameFields === 0 ? found(field) : true;
           }
-          const [a = '', d = '', path] = field.split('\t');
-          pending = { additions: Number(a) || 0, deletions: Number(d) || 0 };
+          // `added\tdeleted\tpath`: the path is all after the second tab (it may hold tabs itself).
+          const first = field.indexOf('\t');
+          const second = field.indexOf('\t', first + 1);
+          const path = field.slice(second + 1);
+          pending = { additions: Number(field.slice(0, first)) || 0, deletions: Number(field.slice(first + 1, second)) || 0 };
           if (path === '') {
             renameFields = 2;
             return true;
           }
-          return found(path ?? '');
+          return found(path);
         }),
       );
     }

@@ -183,6 +183,34 @@ describe('pull requests in git', () => {
     expect(commits.items[0]!.stats).toEqual({ total: 0, additions: 0, deletions: 0 });
   });
 
+  it('should count a rename, a name with a tab and a spacing-only change right, with whitespace flags and skip-to', async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i}`);
+    branch('spaced-base', 'main', [{ 'long.txt': `${lines.join('\n')}\n`, 'ws.txt': 'a b\n' }]);
+    branch('spaced', 'spaced-base', [{ 'ws.txt': 'a   b\n', 't': 'z\n', 't\tab.txt': 'x\ny\n' }]);
+    repo.sh('mv', 'long.txt', 'moved.txt');
+    writeFileSync(join(repo.work, 'moved.txt'), `${lines.map((l, i) => (i === 4 ? 'changed' : l)).join('\n')}\n`);
+    repo.sh('add', '-A');
+    repo.sh('commit', '-q', '-m', 'move');
+    repo.sh('push', '-q', 'origin', 'spaced');
+    const req = { repoId: BASE, mergeBase: head('refs/heads/spaced-base'), headSha: head('refs/heads/spaced'), page: 1, limit: 10 };
+    const listed = async (extra: { whitespace?: string; skipTo?: string; page?: number; limit?: number } = {}) => {
+      const page = await range.files({ ...req, ...extra });
+      return { total: page.total, files: page.items.map((f) => [f.filename, f.status, f.additions, f.deletions, f.previous_filename ?? null]) };
+    };
+    const all = [
+      ['moved.txt', 'renamed', 1, 1, 'long.txt'],
+      ['t', 'added', 1, 0, null],
+      ['t\tab.txt', 'added', 2, 0, null],
+      ['ws.txt', 'changed', 1, 1, null],
+    ];
+    expect(await listed()).toEqual({ total: 4, files: all });
+    expect(await listed({ whitespace: 'ignore-all' })).toEqual({ total: 4, files: [...all.slice(0, 3), ['ws.txt', 'unchanged', 0, 0, null]] });
+    expect(await listed({ whitespace: 'ignore-eol' })).toEqual({ total: 4, files: all });
+    expect(await listed({ skipTo: 't\tab.txt' })).toEqual({ total: 4, files: all.slice(2) });
+    expect(await listed({ skipTo: 't', page: 2, limit: 1 })).toEqual({ total: 4, files: [all[2]] });
+    await expect(range.files({ ...req, skipTo: 'long.txt' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
   it('should merge with a two-parent merge commit by the doer and record the push', async () => {
     branch('m1', 'main', [{ 'm1.txt': 'x\n' }]);
     const before = head('main');

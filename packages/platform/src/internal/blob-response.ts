@@ -82,8 +82,9 @@ function ifRangeHolds(req: IncomingMessage, blob: BlobAnswer): boolean {
 
 /** Go's checkIfMatch (strong comparison), else checkIfUnmodifiedSince: false when the client asks for a version this is not. */
 function preconditionHolds(req: IncomingMessage, blob: BlobAnswer): boolean {
+  // An empty header is no condition, as in Go.
   const match = requestHeader(req, 'if-match');
-  if (match !== undefined) {
+  if (match) {
     const tags = match.split(',').map((t) => t.trim());
     return tags.includes('*') || (blob.etag !== undefined && !blob.etag.startsWith('W/') && tags.includes(blob.etag));
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import semver from 'semver';
-import { ContractError, DEFAULT_PAGE_LIMIT, invalid, MAX_PAGE_LIMIT, notFound } from '@gitforge/contracts';
+import { ContractError, DEFAULT_PAGE_LIMIT, formatTime, invalid, MAX_PAGE_LIMIT, notFound } from '@gitforge/contracts';
 import { decodePathSegment, readBody } from '@gitforge/platform';
 import { RepoServiceConfig } from '../../repo.config.js';
 import { requireWrite } from '../package-access.js';
@@ -355,9 +355,8 @@ export class NpmRegistry implements PackageRegistry {
     throw notFound();
   }
 
-  /** `-/v1/search?text=&from=&size=` over the owner's npm packages, as npm's search API answers. */
   /**
-   * `npm search` (Gitea's PackageSearch): the newest version of each matching package, newest
+   * `-/v1/search?text=&from=&size=` (`npm search`, Gitea's PackageSearch): the newest version of each matching package, newest
    * first, paged by `from` and `size` as Gitea pages its API lists.
    */
   private async search(r: RegistryRequest): Promise<void> {
@@ -377,7 +376,7 @@ export class NpmRegistry implements PackageRegistry {
           scope: slash > 0 ? pkg.name.slice(0, slash) : 'unscoped',
           name: slash > 0 ? pkg.name.slice(slash + 1) : pkg.name,
           version: version.version,
-          date: version.createdAt.toISOString(),
+          date: formatTime(version.createdAt),
           description: typeof meta.description === 'string' ? meta.description : '',
           author: { name: personName(meta.author) },
           publisher: { name: r.ownerLogin },
