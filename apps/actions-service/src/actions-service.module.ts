@@ -8,6 +8,7 @@ import { RunnersService } from './runners/runners.service.js';
 import { PushTriggerConsumer } from './runs/push-trigger.consumer.js';
 import { RunEngine } from './runs/run-engine.service.js';
 import { RunsApiService } from './runs/runs-api.service.js';
+import { WorkflowsService } from './runs/workflows.service.js';
 import { SchedulesService } from './runs/schedules.service.js';
 import { ScopeService } from './scope.service.js';
 import { TasksService } from './tasks/tasks.service.js';
@@ -30,6 +31,7 @@ import { VariablesService } from './variables/variables.service.js';
     RunnersService,
     RunEngine,
     RunsApiService,
+    WorkflowsService,
     SchedulesService,
     TasksService,
     VariablesService,

@@ -12,7 +12,9 @@ import {
   type ActionsScope,
   type ActionTask,
   type ActionVariable,
+  type ActionWorkflow,
   type ActionWorkflowJob,
+  type ActionWorkflowResponse,
   type ActionWorkflowRun,
   type CreateActionWorkflowDispatch,
   type CreateOrUpdateSecretOption,
@@ -21,6 +23,7 @@ import {
   type Page,
   type RegistrationToken,
   type RpcRequest,
+  type RunDetails,
   type RunnerCredentials,
   type RunnerFetchAnswer,
   type RunnerLogRow,
@@ -34,6 +37,7 @@ import { RunnersService } from './runners/runners.service.js';
 import { RunsApiService, type JobsQuery, type RunsQuery } from './runs/runs-api.service.js';
 import { TasksService } from './tasks/tasks.service.js';
 import { VariablesService } from './variables/variables.service.js';
+import { WorkflowsService } from './runs/workflows.service.js';
 
 /** Params of every actions API pattern: where, and which resource. */
 export interface ActionsParams {
@@ -50,6 +54,7 @@ export class ActionsController {
     private readonly runners: RunnersService,
     private readonly runs: RunsApiService,
     private readonly variables: VariablesService,
+    private readonly workflows: WorkflowsService,
   ) {}
 
   @MessagePattern(ActionsPatterns.runnersList)
@@ -128,8 +133,28 @@ export class ActionsController {
   }
 
   @MessagePattern(ActionsPatterns.dispatch)
-  dispatch(@Payload() req: Req<CreateActionWorkflowDispatch>): Promise<void> {
+  dispatch(@Payload() req: Req<CreateActionWorkflowDispatch>): Promise<RunDetails> {
     return this.runs.dispatch(req.actor, req.params.scope, req.params.name, req.body);
+  }
+
+  @MessagePattern(ActionsPatterns.workflowsList)
+  workflowsList(@Payload() req: Req): Promise<ActionWorkflowResponse> {
+    return this.workflows.list(req.actor, req.params.scope);
+  }
+
+  @MessagePattern(ActionsPatterns.workflowGet)
+  workflowGet(@Payload() req: Req): Promise<ActionWorkflow> {
+    return this.workflows.get(req.actor, req.params.scope, req.params.name);
+  }
+
+  @MessagePattern(ActionsPatterns.workflowDisable)
+  workflowDisable(@Payload() req: Req): Promise<void> {
+    return this.workflows.setEnabled(req.actor, req.params.scope, req.params.name, false);
+  }
+
+  @MessagePattern(ActionsPatterns.workflowEnable)
+  workflowEnable(@Payload() req: Req): Promise<void> {
+    return this.workflows.setEnabled(req.actor, req.params.scope, req.params.name, true);
   }
 
   @MessagePattern(ActionsPatterns.variablesList)

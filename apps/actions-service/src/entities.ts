@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { TimestampColumn } from '@gitforge/platform';
 import { Actions1763800000600 } from './migrations/1763800000600-actions.js';
 import { TaskTokens1763800000800 } from './migrations/1763800000800-task-tokens.js';
+import { DisabledWorkflows1763800000910 } from './migrations/1763800000910-disabled-workflows.js';
 
 /**
  * A runner. Scope as Gitea's: ownerId 0 and repoId 0 is an instance runner, ownerId an
@@ -174,6 +175,15 @@ export class ActionScheduleEntity {
   @TimestampColumn() createdAt!: Date;
 }
 
+/** A workflow a repository turned off (`PUT …/actions/workflows/{id}/disable`): nothing starts its runs. */
+@Entity({ name: 'action_workflow_disabled' })
+export class ActionWorkflowDisabledEntity {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ type: 'integer' }) repoId!: number;
+  @Column({ type: 'varchar', length: 255 }) workflowId!: string;
+  @TimestampColumn() createdAt!: Date;
+}
+
 /** One row (id 1): bumped whenever a job becomes waiting, so idle runners skip the query (Gitea's tasks_version). */
 @Entity({ name: 'action_tasks_version' })
 export class ActionTasksVersionEntity {
@@ -191,5 +201,6 @@ export const ActionsServiceEntities = [
   ActionSecretEntity,
   ActionTasksVersionEntity,
   ActionScheduleEntity,
+  ActionWorkflowDisabledEntity,
 ];
-export const ActionsServiceMigrations = [Actions1763800000600, TaskTokens1763800000800];
+export const ActionsServiceMigrations = [Actions1763800000600, TaskTokens1763800000800, DisabledWorkflows1763800000910];

@@ -23,6 +23,11 @@ export const ActionsPatterns = definePatterns('actions', {
   jobLogs: 'actions.jobs.logs',
   tasksList: 'actions.tasks.list',
   dispatch: 'actions.workflows.dispatch',
+  /** The workflow files of the default branch (`…/actions/workflows`), one of them, and turning one off or on. */
+  workflowsList: 'actions.workflows.list',
+  workflowGet: 'actions.workflows.get',
+  workflowDisable: 'actions.workflows.disable',
+  workflowEnable: 'actions.workflows.enable',
   variablesList: 'actions.variables.list',
   variableGet: 'actions.variables.get',
   variableCreate: 'actions.variables.create',

@@ -20,6 +20,7 @@ import {
   ActionTaskEntity,
   ActionTasksVersionEntity,
   ActionVariableEntity,
+  ActionWorkflowDisabledEntity,
 } from '../entities.js';
 import { aggregate, commitStatusOf, isDone, resolveBlocked, Status } from './status.js';
 import { parseWorkflow, WorkflowError, workflowMatches, workflowName, type ParsedWorkflow, type TriggerFacts } from './workflow.js';
@@ -76,13 +77,21 @@ export class RunEngine {
     return { event: t.event, ref: t.filterRef ?? t.ref, changedPaths: read.changedPaths, action: t.action };
   }
 
-  /** Starts the runs of every workflow the trigger matches; answers their ids. */
+  /** The workflows the repository turned off, by file name (Gitea's ActionsConfig.DisabledWorkflows). */
+  async disabledWorkflows(repoId: number): Promise<Set<string>> {
+    const rows = await this.db.manager.find(ActionWorkflowDisabledEntity, { where: { repoId } });
+    return new Set(rows.map((r) => r.workflowId));
+  }
+
+  /** Starts the runs of every workflow the trigger matches, except those the repository turned off; answers their ids. */
   async trigger(t: Trigger, files?: WorkflowFiles): Promise<number[]> {
     const read = files ?? (await this.workflowFiles({ repoId: t.repoId, sha: t.sha, before: t.before }));
+    const disabled = read.files.length > 0 ? await this.disabledWorkflows(t.repoId) : new Set<string>();
     const ids: number[] = [];
     for (const file of read.files) {
       const workflowId = basename(file.path);
       if (t.workflowId !== undefined && workflowId !== t.workflowId) continue;
+      if (disabled.has(workflowId)) continue;
       let workflow: ParsedWorkflow | null = null;
       let error = '';
       try {
@@ -291,6 +300,7 @@ export class RunEngine {
         ActionRunnerTokenEntity,
         ActionVariableEntity,
         ActionSecretEntity,
+        ActionWorkflowDisabledEntity,
       ]) {
         await m.delete(entity, { repoId });
       }

@@ -4,6 +4,7 @@ import { In, Not, type FindOptionsWhere } from 'typeorm';
 import {
   conflict,
   ContractError,
+  forbidden,
   formatTime,
   idFrom,
   invalid,
@@ -21,6 +22,7 @@ import {
   type ListOptions,
   type Page,
   type RepoAccess,
+  type RunDetails,
   type User,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, PlatformConfig, RpcClient } from '@gitforge/platform';
@@ -352,13 +354,15 @@ export class RunsApiService {
     return pageOf(items, total, options);
   }
 
-  /** `workflow_dispatch`: the workflow file at the ref must exist and take the event. */
-  async dispatch(actor: Actor | null, scope: ActionsScope, workflowId: string | undefined, body: CreateActionWorkflowDispatch): Promise<void> {
+  /** `workflow_dispatch`: the workflow file at the ref must exist and take the event; answers the run it started. */
+  async dispatch(actor: Actor | null, scope: ActionsScope, workflowId: string | undefined, body: CreateActionWorkflowDispatch): Promise<RunDetails> {
     const s = await this.scopes.resolve(actor, scope, 'write');
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
     if (!workflowId) throw notFound('workflow not found');
     const ref = body.ref.trim();
     if (ref === '') throw unprocessable('ref is required');
+    // As Gitea's DispatchActionWorkflow: a workflow turned off is refused before anything is read.
+    if ((await this.engine.disabledWorkflows(s.repoId)).has(workflowId)) throw forbidden('workflow is disabled');
     const files = await this.engine.workflowFiles({ repoId: s.repoId, ref });
     if (!files.sha || !files.ref) throw unprocessable(`ref not found: ${ref}`);
     const file = files.files.find((f) => f.path.split('/').pop() === workflowId);
@@ -374,7 +378,7 @@ export class RunsApiService {
     }
     const repo = s.repo!;
     const sender = await this.directory.actorUser(actor);
-    await this.engine.trigger(
+    const [runId = 0] = await this.engine.trigger(
       {
         repoId: s.repoId,
         ownerId: repo.ownerId,
@@ -389,5 +393,6 @@ export class RunsApiService {
       },
       { ...files, files: [file] },
     );
+    return { workflow_run_id: runId, run_url: `${this.apiBase(repo)}/actions/runs/${runId}`, html_url: `${this.htmlBase(repo)}/actions/runs/${runId}` };
   }
 }

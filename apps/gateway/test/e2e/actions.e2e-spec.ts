@@ -569,6 +569,68 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     expect(await connectCode(runnerClient(layout, runnerAuth).fetchTask({ tasksVersion: 0n }))).toBe(Code.Unauthenticated);
   });
 
+  it("lists the default branch's workflows, and a workflow turned off starts no runs and cannot be dispatched", async () => {
+    const flows = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('flows'), auto_init: true })).body;
+    await addCollaborator(alice.api, flows, carol, 'write');
+    const at = (rest = '') => `${base(flows)}/workflows${rest}`;
+    expect((await alice.api.get(at())).body).toEqual({ workflows: [], total_count: 0 });
+    const steps = 'jobs:\n  one:\n    runs-on: flows-no-runner\n    steps:\n      - run: echo hi\n';
+    const write = (files: Array<{ path: string; content: string }>, operation = 'create') =>
+      alice.api.post<{ commit: { sha: string; committer: { date: string } } }>(`/repos/${flows.full_name}/contents`, {
+        message: 'workflows',
+        branch: 'main',
+        files: files.map((f) => ({ operation, path: f.path, content: b64(f.content) })),
+      });
+    const pushed = await write([
+      { path: '.gitea/workflows/build.yml', content: `name: Build\non: [push, workflow_dispatch]\n${steps}` },
+      { path: '.gitea/workflows/lint.yaml', content: `on: [push]\n${steps}` },
+    ]);
+    expect(pushed.status).toBe(201);
+    const runsOf = async (id: string) => (await alice.api.get<{ total_count: number }>(at(`/${id}/runs`))).body.total_count;
+    await expectEventually(async () => expect([await runsOf('build.yml'), await runsOf('lint.yaml')]).toEqual([1, 1]));
+
+    const html = `${layout.rootUrl}${flows.full_name}`;
+    const build = {
+      id: 'build.yml',
+      name: 'Build',
+      path: '.gitea/workflows/build.yml',
+      state: 'active',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      url: `${layout.rootUrl}api/v1/repos/${flows.full_name}/actions/workflows/build.yml`,
+      html_url: `${html}/src/branch/main/.gitea/workflows/build.yml`,
+      badge_url: `${html}/actions/workflows/build.yml/badge.svg?branch=main`,
+    };
+    const listed = await bob.api.get<{ workflows: Array<{ id: string; name: string }>; total_count: number }>(at());
+    expect(listed.body.total_count).toBe(2);
+    expect(listed.body.workflows.map((w) => [w.id, w.name])).toEqual([['build.yml', 'Build'], ['lint.yaml', 'lint.yaml']]);
+    expect((await bob.api.get(at('/build.yml'))).body).toEqual(build);
+    expect(await bob.api.get(at('/nothing.yml'))).toMatchObject({ status: 404, body: giteaError('workflow "nothing.yml" not found') });
+    // Gitea: a token to read them, write access to turn them off or on.
+    expect((await api.anonymous.get(at())).status).toBe(401);
+    expect((await bob.api.put(at('/build.yml/disable'))).status).toBe(403);
+    expect((await carol.api.put(at('/nothing.yml/disable'))).status).toBe(404);
+
+    expect((await carol.api.put(at('/build.yml/disable'))).status).toBe(204);
+    expect((await carol.api.put(at('/build.yml/disable'))).status).toBe(204);
+    expect((await bob.api.get(at('/build.yml'))).body).toEqual({ ...build, state: 'disabled_manually' });
+    expect(await carol.api.post(at('/build.yml/dispatches'), { ref: 'main' })).toMatchObject({ status: 403, body: giteaError('workflow is disabled') });
+    // A push runs the workflows still on, and not the one turned off.
+    await write([{ path: 'more.txt', content: 'more\n' }]);
+    await expectEventually(async () => expect(await runsOf('lint.yaml')).toBe(2));
+    expect(await runsOf('build.yml')).toBe(1);
+
+    expect((await carol.api.put(at('/build.yml/enable'))).status).toBe(204);
+    expect((await bob.api.get(at('/build.yml'))).body).toEqual(build);
+    // Gitea's return_run_details: the run the dispatch started.
+    const details = await carol.api.post<{ workflow_run_id: number; run_url: string; html_url: string }>(at('/build.yml/dispatches?return_run_details=true'), { ref: 'main' });
+    expect(details.status).toBe(200);
+    const runId = details.body.workflow_run_id;
+    expect(details.body).toEqual({ workflow_run_id: runId, run_url: `${layout.rootUrl}api/v1/repos/${flows.full_name}/actions/runs/${runId}`, html_url: `${html}/actions/runs/${runId}` });
+    expect((await alice.api.get<ActionWorkflowRun>(`${base(flows)}/runs/${runId}`)).body).toMatchObject({ id: runId, event: 'workflow_dispatch' });
+    expect(await runsOf('build.yml')).toBe(2);
+  });
+
   it('runs pull_request workflows from the head commit, filtered on the base branch', async () => {
     const PR = 'name: PR\non:\n  pull_request:\n    branches: [main]\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo check\n';
     const branch = await alice.api.post<{ commit: { sha: string } }>(`/repos/${repo.full_name}/contents`, {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
+  formBool,
   parseQueryTime,
   ContractError,
   failedPrecondition,
@@ -110,7 +111,6 @@ export interface IssueSearchQuery {
 export const ISSUE_SEARCH_PAGE_SIZE = 20;
 
 /** Go's strconv.ParseBool as Gitea's FormBool reads flags. */
-const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 
 /** The last second of the due date's day, as Gitea stores deadlines edited after creation. */
 function endOfDay(value: string): Date {

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  formBool,
   normalizeListOptions,
   PullPatterns,
   type ChangedFile,
@@ -20,7 +21,6 @@ type PullParams = RepoParams & { index: string };
 type Paging = { page?: string; limit?: string };
 
 /** Go's strconv.ParseBool, as Gitea's FormBool reads flags. */
-const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 
 @Controller()
 export class PullsController {

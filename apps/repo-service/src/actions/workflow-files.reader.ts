@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isValidRefName, type WorkflowFile, type WorkflowFiles, type WorkflowFilesRequest } from '@gitforge/contracts';
+import { formatGitTime } from '../commits/commit.mapper.js';
 import { GitObjects } from '../git/git-objects.js';
 import { GitService, isObjectId } from '../git/git.service.js';
 
@@ -58,14 +59,15 @@ export class WorkflowFilesReader {
       }
       if (files.length > 0) break;
     }
+    const authoredAt = formatGitTime(commit.author);
     // Only `paths` filters of workflows read them: without workflows (most pushes) no diff is run.
     let changedPaths: string[] | null = null;
-    if (files.length === 0) return { sha, ref, files, changedPaths };
+    if (files.length === 0) return { sha, ref, authoredAt, files, changedPaths };
     if (request.before && isObjectId(request.before) && !ZERO_SHA.test(request.before)) {
       changedPaths = await this.git.changedFiles(request.repoId, request.before, sha).catch(() => null);
     } else if (commit.parents.length > 0) {
       changedPaths = await this.git.changedFiles(request.repoId, commit.parents[0]!, sha).catch(() => null);
     }
-    return { sha, ref, files, changedPaths };
+    return { sha, ref, authoredAt, files, changedPaths };
   }
 }

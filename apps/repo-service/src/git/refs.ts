@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isValidRefName } from '@gitforge/contracts';
+import { escapePathSegments, isValidRefName, pathEscape, queryEscape } from '@gitforge/contracts';
 import { GitObjects, parseSignature, type GitCommit, type GitSignature } from './git-objects.js';
 import { GitService } from './git.service.js';
 
@@ -171,24 +171,5 @@ export function refWebLinkPath(ref: { kind: RefKind; name: string }): string {
   return `${ref.kind}/${escapePathSegments(ref.name)}`;
 }
 
-const SAFE_SEGMENT = /^[A-Za-z0-9._~-]*$/;
-
-/** Go's url.PathEscape: unreserved characters and `$&+=:@` stay, everything else is %-encoded. */
-export function pathEscape(segment: string): string {
-  if (SAFE_SEGMENT.test(segment)) return segment;
-  return encodeURIComponent(segment)
-    .replace(/%(24|26|2B|3D|3A|40)/g, (m) => decodeURIComponent(m))
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
-/** Gitea's util.PathEscapeSegments. */
-export function escapePathSegments(path: string): string {
-  return path.split('/').map(pathEscape).join('/');
-}
-
-/** Go's url.QueryEscape (spaces as `+`). */
-export function queryEscape(value: string): string {
-  return encodeURIComponent(value)
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-    .replace(/%20/g, '+');
-}
+// Go's URL escaping lives in contracts, for every service that writes Gitea's links.
+export { escapePathSegments, pathEscape, queryEscape };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  formBool,
   invalid,
   isPublicOnly,
   pageOf,
@@ -69,7 +70,6 @@ function searchKeywords(q: string | undefined): string[] {
 }
 
 /** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
-const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  formBool,
   forbidden,
   idFrom,
   invalid,
@@ -26,7 +27,6 @@ export type NotificationQuery = Partial<Record<'all' | 'since' | 'before' | 'las
   Partial<Record<'status-types' | 'subject-type', string | string[]>>;
 
 /** Go's strconv.ParseBool, as Gitea's FormBool reads a flag. */
-const formBool = (v: string | undefined): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v ?? '');
 const many = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 const STATUS_NAMES: Record<string, NotificationStatusValue> = { unread: NotificationStatus.unread, read: NotificationStatus.read, pinned: NotificationStatus.pinned };

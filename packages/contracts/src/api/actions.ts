@@ -31,6 +31,32 @@ export interface ActionRunnersResponse {
   total_count: number;
 }
 
+/** A workflow file of the default branch (Gitea's ActionWorkflow): its id is the file's name. */
+export interface ActionWorkflow {
+  id: string;
+  name: string;
+  path: string;
+  /** `active`, or `disabled_manually` after `PUT …/disable`. */
+  state: string;
+  created_at: string;
+  updated_at: string;
+  url: string;
+  html_url: string;
+  badge_url: string;
+}
+
+export interface ActionWorkflowResponse {
+  workflows: ActionWorkflow[];
+  total_count: number;
+}
+
+/** What a dispatch started (Gitea's RunDetails, with `return_run_details`). */
+export interface RunDetails {
+  workflow_run_id: number;
+  run_url: string;
+  html_url: string;
+}
+
 export interface RegistrationToken {
   token: string;
 }
@@ -155,6 +181,8 @@ export interface WorkflowFiles {
   /** The commit read, and the full ref name `ref` resolved to (null when it resolved to nothing). */
   sha: string | null;
   ref: string | null;
+  /** The commit's author date with its zone (RFC 3339), which Gitea shows as a workflow's dates. */
+  authoredAt?: string;
   files: WorkflowFile[];
   changedPaths: string[] | null;
 }

@@ -6,6 +6,7 @@ import {
   CreateOrUpdateSecretOption,
   CreateVariableOption,
   EditActionRunnerOption,
+  formBool,
   UpdateVariableOption,
   type Actor,
   type ActionRunner,
@@ -14,10 +15,13 @@ import {
   type ActionsScope,
   type ActionTask,
   type ActionVariable,
+  type ActionWorkflow,
   type ActionWorkflowJob,
+  type ActionWorkflowResponse,
   type ActionWorkflowRun,
   type Page,
   type RegistrationToken,
+  type RunDetails,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
@@ -257,16 +261,51 @@ export class RepoActionsController extends VariableRoutes {
     return text;
   }
 
+  @Get('workflows')
+  @Access({ signIn: true })
+  workflows(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<ActionWorkflowResponse> {
+    return this.calls.call(ActionsPatterns.workflowsList, actor, this.scope(p));
+  }
+
+  @Get('workflows/:workflow_id')
+  @Access({ signIn: true })
+  workflow(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<ActionWorkflow> {
+    return this.calls.call(ActionsPatterns.workflowGet, actor, this.scope(p), { name: p.workflow_id });
+  }
+
+  @Put('workflows/:workflow_id/disable')
+  @HttpCode(204)
+  @Access({ signIn: true })
+  async disableWorkflow(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<void> {
+    await this.calls.call(ActionsPatterns.workflowDisable, actor, this.scope(p), { name: p.workflow_id });
+  }
+
+  @Put('workflows/:workflow_id/enable')
+  @HttpCode(204)
+  @Access({ signIn: true })
+  async enableWorkflow(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<void> {
+    await this.calls.call(ActionsPatterns.workflowEnable, actor, this.scope(p), { name: p.workflow_id });
+  }
+
   @Get('workflows/:workflow_id/runs')
   @Paginated({ envelope: 'workflow_runs' })
   workflowRuns(@CurrentActor() actor: Actor | null, @Param() p: Record<string, string>, @Query() query: ListQuery): Promise<Page<ActionWorkflowRun>> {
     return this.calls.call(ActionsPatterns.runsList, actor, this.scope(p), { name: p.workflow_id, query });
   }
 
+  /** 204, or with `return_run_details` the run it started (200), as Gitea answers. */
   @Post('workflows/:workflow_id/dispatches')
-  @HttpCode(204)
   @Access({ signIn: true })
-  async dispatch(@CurrentActor() actor: Actor, @Param() p: Record<string, string>, @Body() body: CreateActionWorkflowDispatch): Promise<void> {
-    await this.calls.call(ActionsPatterns.dispatch, actor, this.scope(p), { name: p.workflow_id, body });
+  async dispatch(
+    @CurrentActor() actor: Actor,
+    @Param() p: Record<string, string>,
+    @Body() body: CreateActionWorkflowDispatch,
+    @Query('return_run_details') details: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RunDetails | undefined> {
+    const run = await this.calls.call<RunDetails>(ActionsPatterns.dispatch, actor, this.scope(p), { name: p.workflow_id, body });
+    const wanted = formBool(details);
+    void reply.code(wanted ? 200 : 204);
+    return wanted ? run : undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { escapePathSegments } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
   CreatePayload,
@@ -18,7 +19,6 @@ import {
   issuesInfo,
   noneLinkFormatter,
   packageInfo,
-  pathEscapeSegments,
   pullRequestInfo,
   refShortName,
   releaseInfo,
@@ -72,7 +72,7 @@ export function dingtalkPayload(event: string, payload: object, rootUrl: string)
       const p = payload as CreatePayload | DeletePayload;
       const ref = refShortName(p.ref);
       const title = `[${p.repository.full_name}] ${p.ref_type} ${ref} ${event === 'create' ? 'created' : 'deleted'}`;
-      return card(title, title, `view ref ${ref}`, `${p.repository.html_url}/src/${pathEscapeSegments(ref)}`);
+      return card(title, title, `view ref ${ref}`, `${p.repository.html_url}/src/${escapePathSegments(ref)}`);
     }
     case 'fork': {
       const p = payload as ForkPayload;
@@ -86,7 +86,7 @@ export function dingtalkPayload(event: string, payload: object, rootUrl: string)
       const last = p.commits[p.commits.length - 1];
       let titleLink = p.total_commits === 1 ? (first?.url ?? '') : p.compare_url;
       const linkText = p.total_commits === 1 ? `view commit ${first?.id.slice(0, 7) ?? ''}` : `view commits ${first?.id.slice(0, 7) ?? ''}...${last?.id.slice(0, 7) ?? ''}`;
-      if (!titleLink) titleLink = `${p.repository.html_url}/src/${pathEscapeSegments(branch)}`;
+      if (!titleLink) titleLink = `${p.repository.html_url}/src/${escapePathSegments(branch)}`;
       const desc = p.total_commits === 1 ? '1 new commit' : `${p.total_commits} new commits`;
       const text = p.commits.map((c) => `[${c.id.slice(0, 7)}](${c.url}) ${c.message.replace(/[\r\n]+$/, '')} - ${c.author.name}`).join('\r\n');
       return card(`[${p.repository.full_name}:${branch}] ${desc}`, text, linkText, titleLink);

@@ -1,3 +1,4 @@
+import { escapePathSegments } from '@gitforge/contracts';
 import type { HookMeta, User } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
@@ -20,7 +21,6 @@ import {
   issuesInfo,
   noneLinkFormatter,
   packageInfo,
-  pathEscapeSegments,
   pullRequestInfo,
   refShortName,
   releaseInfo,
@@ -82,12 +82,12 @@ export function discordPayload(event: string, payload: object, rootUrl: string, 
     case 'create': {
       const p = payload as CreatePayload;
       const ref = refShortName(p.ref);
-      return create(p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} created`, '', `${p.repository.html_url}/src/${pathEscapeSegments(ref)}`, Colors.green);
+      return create(p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} created`, '', `${p.repository.html_url}/src/${escapePathSegments(ref)}`, Colors.green);
     }
     case 'delete': {
       const p = payload as DeletePayload;
       const ref = refShortName(p.ref);
-      return create(p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} deleted`, '', `${p.repository.html_url}/src/${pathEscapeSegments(ref)}`, Colors.red);
+      return create(p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} deleted`, '', `${p.repository.html_url}/src/${escapePathSegments(ref)}`, Colors.red);
     }
     case 'fork': {
       const p = payload as ForkPayload;
@@ -97,7 +97,7 @@ export function discordPayload(event: string, payload: object, rootUrl: string, 
       const p = payload as PushPayload;
       const branch = refShortName(p.ref);
       let titleLink = p.total_commits === 1 ? (p.commits[0]?.url ?? '') : p.compare_url;
-      if (!titleLink) titleLink = `${p.repository.html_url}/src/${pathEscapeSegments(branch)}`;
+      if (!titleLink) titleLink = `${p.repository.html_url}/src/${escapePathSegments(branch)}`;
       const desc = p.total_commits === 1 ? '1 new commit' : `${p.total_commits} new commits`;
       const text = p.commits.map((c) => `[${c.id.slice(0, 7)}](${c.url}) ${commitSummary(c.message)} - ${c.author.name}`).join('\n');
       return create(p.sender, `[${p.repository.full_name}:${branch}] ${desc}`, text, titleLink, Colors.green);

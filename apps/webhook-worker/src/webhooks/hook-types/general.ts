@@ -1,3 +1,4 @@
+import { escapePathSegments } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
   IssueCommentPayload,
@@ -27,13 +28,6 @@ export const Colors = {
 
 export const hexColor = (color: number): string => color.toString(16);
 
-export function pathEscapeSegments(path: string): string {
-  return path
-    .split('/')
-    .map((s) => encodeURIComponent(s))
-    .join('/');
-}
-
 /** Gitea's RefName.ShortName for branches, tags and remotes. */
 export function refShortName(ref: string): string {
   for (const prefix of ['refs/heads/', 'refs/tags/', 'refs/remotes/']) {
@@ -44,7 +38,7 @@ export function refShortName(ref: string): string {
 
 /** Gitea's git.RefURL: the web page of a ref (a short name counts as a branch unless it is a commit id). */
 export function refUrl(repoUrl: string, ref: string): string {
-  const name = pathEscapeSegments(refShortName(ref));
+  const name = escapePathSegments(refShortName(ref));
   if (ref.startsWith('refs/heads/')) return `${repoUrl}/src/branch/${name}`;
   if (ref.startsWith('refs/tags/')) return `${repoUrl}/src/tag/${name}`;
   if (/^[0-9a-f]{40}$/.test(ref)) return `${repoUrl}/src/commit/${name}`;
@@ -186,7 +180,7 @@ export function pullRequestInfo(p: PullRequestPayload, link: LinkFormatter, with
 
 export function releaseInfo(p: ReleasePayload, link: LinkFormatter, withSender: boolean, rootUrl: string): { text: string; color: number } {
   const repoLink = link(p.repository.html_url, p.repository.full_name);
-  const refLink = link(`${p.repository.html_url}/releases/tag/${pathEscapeSegments(p.release.tag_name)}`, p.release.tag_name);
+  const refLink = link(`${p.repository.html_url}/releases/tag/${escapePathSegments(p.release.tag_name)}`, p.release.tag_name);
   let text = '';
   let color = 0;
   if (p.action === 'published') [text, color] = [`[${repoLink}] Release created: ${refLink}`, Colors.green];

@@ -1,3 +1,4 @@
+import { escapePathSegments } from '@gitforge/contracts';
 import type { HookMeta, PayloadCommit } from '@gitforge/contracts';
 import type {
   CreatePayload,
@@ -9,7 +10,7 @@ import type {
   PushPayload,
   RepositoryPayload,
 } from '@gitforge/contracts';
-import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pathEscapeSegments, pullRequestInfo, refShortName, reviewAction } from './general.js';
+import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pullRequestInfo, refShortName, reviewAction } from './general.js';
 import { htmlLinkFormatter as link } from './html.js';
 
 /** An m.room.message event body; the request PUTs it under a transaction id (see hook-request.ts). */
@@ -27,7 +28,7 @@ const MESSAGE_TYPES: Record<string, string> = { '1': 'm.notice', '2': 'm.text' }
 function refLink(repoUrl: string, ref: string): string {
   const name = refShortName(ref);
   const kind = ref.startsWith('refs/heads/') ? 'branch' : ref.startsWith('refs/tags/') ? 'tag' : 'commit';
-  return link(`${repoUrl}/src/${kind}/${pathEscapeSegments(name)}`, name);
+  return link(`${repoUrl}/src/${kind}/${escapePathSegments(name)}`, name);
 }
 
 /** The plain-text body: links as markdown, line breaks as newlines. */

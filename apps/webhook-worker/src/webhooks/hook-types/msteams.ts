@@ -1,3 +1,4 @@
+import { escapePathSegments } from '@gitforge/contracts';
 import type { Repository, User } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
@@ -21,7 +22,6 @@ import {
   issuesInfo,
   noneLinkFormatter,
   packageInfo,
-  pathEscapeSegments,
   pullRequestInfo,
   refShortName,
   releaseInfo,
@@ -67,7 +67,7 @@ export function msteamsPayload(event: string, payload: object, rootUrl: string):
     case 'create': {
       const p = payload as CreatePayload;
       const ref = refShortName(p.ref);
-      return card(p.repository, p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} created`, '', `${p.repository.html_url}/src/${pathEscapeSegments(ref)}`, Colors.green, {
+      return card(p.repository, p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} created`, '', `${p.repository.html_url}/src/${escapePathSegments(ref)}`, Colors.green, {
         name: `${p.ref_type}:`,
         value: ref,
       });
@@ -75,7 +75,7 @@ export function msteamsPayload(event: string, payload: object, rootUrl: string):
     case 'delete': {
       const p = payload as DeletePayload;
       const ref = refShortName(p.ref);
-      return card(p.repository, p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} deleted`, '', `${p.repository.html_url}/src/${pathEscapeSegments(ref)}`, Colors.yellow, {
+      return card(p.repository, p.sender, `[${p.repository.full_name}] ${p.ref_type} ${ref} deleted`, '', `${p.repository.html_url}/src/${escapePathSegments(ref)}`, Colors.yellow, {
         name: `${p.ref_type}:`,
         value: ref,
       });
@@ -91,7 +91,7 @@ export function msteamsPayload(event: string, payload: object, rootUrl: string):
       const p = payload as PushPayload;
       const branch = refShortName(p.ref);
       let titleLink = p.total_commits === 1 ? (p.commits[0]?.url ?? '') : p.compare_url;
-      if (!titleLink) titleLink = `${p.repository.html_url}/src/${pathEscapeSegments(branch)}`;
+      if (!titleLink) titleLink = `${p.repository.html_url}/src/${escapePathSegments(branch)}`;
       const desc = p.total_commits === 1 ? '1 new commit' : `${p.total_commits} new commits`;
       const text = p.commits.map((c) => `[${c.id.slice(0, 7)}](${c.url}) ${c.message.replace(/[\r\n]+$/, '')} - ${c.author.name}`).join('\n\n');
       return card(p.repository, p.sender, `[${p.repository.full_name}:${branch}] ${desc}`, text, titleLink, Colors.green, {

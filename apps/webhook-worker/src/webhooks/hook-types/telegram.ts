@@ -1,3 +1,4 @@
+import { escapePathSegments } from '@gitforge/contracts';
 import type {
   CreatePayload,
   DeletePayload,
@@ -8,7 +9,7 @@ import type {
   PushPayload,
   RepositoryPayload,
 } from '@gitforge/contracts';
-import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pathEscapeSegments, pullRequestInfo, refShortName, reviewAction } from './general.js';
+import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pullRequestInfo, refShortName, reviewAction } from './general.js';
 import { escapeHtml, htmlLinkFormatter as link } from './html.js';
 
 /** A Bot API sendMessage body (the hook URL carries the bot token and chat id). */
@@ -29,7 +30,7 @@ export function telegramPayload(event: string, payload: object, rootUrl: string)
     case 'delete': {
       const p = payload as CreatePayload | DeletePayload;
       const ref = refShortName(p.ref);
-      const refLink = link(`${p.repository.html_url}/src/${pathEscapeSegments(ref)}`, ref);
+      const refLink = link(`${p.repository.html_url}/src/${escapePathSegments(ref)}`, ref);
       return html(`[${link(p.repository.html_url, p.repository.full_name)}] ${escapeHtml(p.ref_type)} ${refLink} ${event === 'create' ? 'created' : 'deleted'}`);
     }
     case 'fork': {
@@ -40,7 +41,7 @@ export function telegramPayload(event: string, payload: object, rootUrl: string)
       const p = payload as PushPayload;
       const branch = refShortName(p.ref);
       let titleLink = p.total_commits === 1 ? (p.commits[0]?.url ?? '') : p.compare_url;
-      if (!titleLink) titleLink = `${p.repository.html_url}/src/${pathEscapeSegments(branch)}`;
+      if (!titleLink) titleLink = `${p.repository.html_url}/src/${escapePathSegments(branch)}`;
       const desc = p.total_commits === 1 ? '1 new commit' : `${p.total_commits} new commits`;
       let text = `[${link(p.repository.html_url, p.repository.full_name)}:${link(titleLink, branch)}] ${escapeHtml(desc)}`;
       for (const c of p.commits) {
