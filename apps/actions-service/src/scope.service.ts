@@ -57,7 +57,8 @@ export class ScopeService {
           actor,
           params: { owner: scope.owner, repo: scope.repo },
         });
-        const mode = repo.units['repo.actions'] ?? 0;
+        // Gitea's reqRepoReader/reqRepoWriter(TypeActions): with the unit off, only admins pass.
+        const mode = repo.settings.has_actions ? (repo.units['repo.actions'] ?? 0) : 0;
         if (need === 'admin') {
           if (!actor) throw new ContractError('unauthenticated', 'token is required');
           if (!repo.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');

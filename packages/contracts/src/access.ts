@@ -56,12 +56,13 @@ export function requireSiteAdmin(actor: Actor | null): Actor {
 
 /**
  * Gitea's CanBeAssigned (since 1.21): an active user with write access to any unit, or with
- * read access to pull requests where the repository has them on, which on a public repository
- * is every signed-in user. Assigning anyone else is refused.
+ * read access to pull requests, which on a public repository with pull requests on is every
+ * signed-in user. The units are those the repository has on (a unit switched off gives no
+ * access). Assigning anyone else is refused.
  */
-export function canBeAssigned(access: UserRepoAccess | undefined, pullsEnabled: boolean): boolean {
+export function canBeAssigned(access: UserRepoAccess | undefined): boolean {
   if (!access?.active) return false;
-  return Object.values(access.units).some((mode) => mode >= AccessMode.write) || (pullsEnabled && access.units['repo.pulls'] >= AccessMode.read);
+  return Object.values(access.units).some((mode) => mode >= AccessMode.write) || access.units['repo.pulls'] >= AccessMode.read;
 }
 
 /** Gitea's answer to an organization named as an assignee (an invalid argument: 400). */

@@ -317,6 +317,7 @@ export class RunsApiService {
     const run = await this.findRun(s, runId);
     if (!isDone(run.status)) throw conflict('this workflow run is not done');
     if (run.error) throw unprocessable(`the workflow cannot run: ${run.error}`);
+    if ((await this.engine.disabledWorkflows(s.repoId)).has(run.workflowId)) throw invalid(`workflow ${run.workflowId} is disabled`);
     await this.engine.rerun(run.id);
     return this.getRun(actor, scope, String(run.id));
   }

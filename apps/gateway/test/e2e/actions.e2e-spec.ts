@@ -615,6 +615,10 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     expect((await carol.api.put(at('/build.yml/disable'))).status).toBe(204);
     expect((await bob.api.get(at('/build.yml'))).body).toEqual({ ...build, state: 'disabled_manually' });
     expect(await carol.api.post(at('/build.yml/dispatches'), { ref: 'main' })).toMatchObject({ status: 403, body: giteaError('workflow is disabled') });
+    // Nor may its runs be run again (Gitea's 400), until it is turned on.
+    const [firstBuild] = (await alice.api.get<{ workflow_runs: ActionWorkflowRun[] }>(at('/build.yml/runs'))).body.workflow_runs;
+    expect((await carol.api.post(`${base(flows)}/runs/${firstBuild!.id}/cancel`)).status).toBe(202);
+    expect(await carol.api.post(`${base(flows)}/runs/${firstBuild!.id}/rerun`)).toMatchObject({ status: 400, body: giteaError('workflow build.yml is disabled') });
     // A push runs the workflows still on, and not the one turned off.
     await write([{ path: 'more.txt', content: 'more\n' }]);
     await expectEventually(async () => expect(await runsOf('lint.yaml')).toBe(2));
@@ -629,6 +633,13 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     expect(details.body).toEqual({ workflow_run_id: runId, run_url: `${layout.rootUrl}api/v1/repos/${flows.full_name}/actions/runs/${runId}`, html_url: `${html}/actions/runs/${runId}` });
     expect((await alice.api.get<ActionWorkflowRun>(`${base(flows)}/runs/${runId}`)).body).toMatchObject({ id: runId, event: 'workflow_dispatch' });
     expect(await runsOf('build.yml')).toBe(2);
+    expect((await carol.api.post(`${base(flows)}/runs/${firstBuild!.id}/rerun`)).status).toBe(201);
+
+    // With the repository's Actions unit off, only its admins reach the workflows (Gitea's reqRepoReader).
+    expect((await alice.api.patch(`/repos/${flows.full_name}`, { has_actions: false })).status).toBe(200);
+    expect((await bob.api.get(at())).status).toBe(403);
+    expect((await carol.api.put(at('/lint.yaml/disable'))).status).toBe(403);
+    expect((await alice.api.get<{ total_count: number }>(at())).body.total_count).toBe(2);
   });
 
   it('runs pull_request workflows from the head commit, filtered on the base branch', async () => {

@@ -583,7 +583,7 @@ export class IssuesService {
     if (!account) throw new ContractError('not_found', userDoesNotExist(name).message);
     if (account.kind !== 'user') throw organizationNotAssignable(account.id, repo.id);
     const [access] = await this.gate.usersAccess(repo.id, [account.id]);
-    if (!canBeAssigned(access, repo.settings.has_pull_requests)) throw notFound();
+    if (!canBeAssigned(access)) throw notFound();
   }
 
   /** `POST …/issues/{index}/assignees` (201) and `DELETE` (200): the issue afterwards. */
@@ -638,7 +638,7 @@ export class IssuesService {
     const accounts = await this.directory.requireUsers(actor, names);
     const access = await this.gate.usersAccess(repo.id, accounts.map((acc) => acc.id));
     for (const account of accounts) {
-      if (!canBeAssigned(access.find((x) => x.userId === account.id), repo.settings.has_pull_requests)) {
+      if (!canBeAssigned(access.find((x) => x.userId === account.id))) {
         throw new ContractError(denied, `user does not have access to repo [user_id: ${account.id}, repo_name: ${repo.name}]`);
       }
     }

@@ -1,5 +1,6 @@
 import { AccessMode, type Actor, type OwnerAccess } from '@gitforge/contracts';
-import { dependsOnCollaboration, resolveRepoPermission } from './repo-permission.js';
+import { DEFAULT_REPO_SETTINGS } from '../records/repository.entity.js';
+import { dependsOnCollaboration, enabledUnitModes, resolveRepoPermission } from './repo-permission.js';
 
 const actor = (id: number, isAdmin = false): Actor => ({ id, login: `u${id}`, isAdmin, scopes: null });
 
@@ -105,5 +106,16 @@ describe(dependsOnCollaboration.name, () => {
     expect(dependsOnCollaboration(actor(2), owner('organization', { isOrgMember: true }), privateRepo)).toBe(true);
     expect(dependsOnCollaboration(actor(100), owner('user'), privateRepo)).toBe(false);
     expect(dependsOnCollaboration(null, owner('user'), privateRepo)).toBe(false);
+  });
+});
+
+describe(enabledUnitModes.name, () => {
+  it('should give nobody access to a unit the repository has switched off, and leave the others as they are', () => {
+    const collaborator = resolveRepoPermission(actor(5), owner('user'), privateRepo, AccessMode.write);
+    const on = enabledUnitModes(collaborator, DEFAULT_REPO_SETTINGS);
+    expect(on['repo.wiki']).toBe(AccessMode.write);
+    expect(on['repo.pulls']).toBe(AccessMode.write);
+    const off = enabledUnitModes(collaborator, { ...DEFAULT_REPO_SETTINGS, has_wiki: false, has_pull_requests: false });
+    expect(off).toEqual({ ...on, 'repo.wiki': AccessMode.none, 'repo.pulls': AccessMode.none });
   });
 });

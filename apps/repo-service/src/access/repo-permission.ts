@@ -1,4 +1,5 @@
 import { AccessMode, RepoUnitKeys, type Actor, type OwnerAccess, type Permission, type RepoUnitKey, type TeamRepoAccess } from '@gitforge/contracts';
+import type { RepoSettings } from '../records/repository.entity.js';
 
 /** Repository units (Gitea's unit names). */
 export type RepoUnit =
@@ -115,4 +116,27 @@ function combine(a: TeamRepoAccess | null, b: TeamRepoAccess | null): TeamRepoAc
 /** Every unit's mode, as other services read a permission (UserRepoAccess, RepoAccess). */
 export function unitModes(permission: RepoPermission): Record<RepoUnitKey, number> {
   return Object.fromEntries(RepoUnitKeys.map((unit) => [unit, permission.unitMode(unit)])) as Record<RepoUnitKey, number>;
+}
+
+/** The switch of each unit a repository can turn off (the external tracker and wiki have none of their own). */
+const UNIT_SWITCHES: Partial<Record<RepoUnitKey, keyof RepoSettings>> = {
+  'repo.code': 'has_code',
+  'repo.issues': 'has_issues',
+  'repo.pulls': 'has_pull_requests',
+  'repo.releases': 'has_releases',
+  'repo.wiki': 'has_wiki',
+  'repo.projects': 'has_projects',
+  'repo.packages': 'has_packages',
+  'repo.actions': 'has_actions',
+};
+
+/**
+ * What a user may do unit by unit where the repository has the unit on (Gitea's
+ * Permission.UnitAccessMode: a unit switched off gives nobody any access): the
+ * UserRepoAccess of assignee and reviewer checks.
+ */
+export function enabledUnitModes(permission: RepoPermission, settings: RepoSettings): Record<RepoUnitKey, number> {
+  const modes = unitModes(permission);
+  for (const [unit, key] of Object.entries(UNIT_SWITCHES) as Array<[RepoUnitKey, keyof RepoSettings]>) if (settings[key] === false) modes[unit] = 0;
+  return modes;
 }

@@ -21,7 +21,7 @@ import {
 } from '@gitforge/contracts';
 import { actorOf, Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
-import { unitModes } from '../access/repo-permission.js';
+import { enabledUnitModes } from '../access/repo-permission.js';
 import { StarsRepository } from '../stars/stars.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import { CollaboratorsRepository } from './collaborators.repository.js';
@@ -90,8 +90,8 @@ export class CollaboratorsService {
     if (!account) throw new ContractError('not_found', userDoesNotExist(name).message);
     if (account.kind !== 'user') throw organizationNotAssignable(account.id, ctx.repo.id);
     const [found] = await this.access.permissionsOfUsers(ctx.repo, [account.id]);
-    const access = found && { userId: found.userId, active: found.active, units: unitModes(found.permission) };
-    if (!canBeAssigned(access, ctx.repo.settings.has_pull_requests)) throw notFound();
+    const access = found && { userId: found.userId, active: found.active, units: enabledUnitModes(found.permission, ctx.repo.settings) };
+    if (!canBeAssigned(access)) throw notFound();
   }
 
   /**
@@ -124,7 +124,7 @@ export class CollaboratorsService {
     const ids = [...new Set([...collaborators, ...members])].filter((id) => !(ownerIsUser && id === ctx.repo.ownerId));
     const permissions = await this.access.permissionsOfUsers(ctx.repo, ownerIsUser ? [...ids, ctx.repo.ownerId] : ids);
     const kept = new Set(
-      permissions.filter((p) => eligible({ userId: p.userId, active: p.active, units: unitModes(p.permission) })).map((p) => p.userId),
+      permissions.filter((p) => eligible({ userId: p.userId, active: p.active, units: enabledUnitModes(p.permission, ctx.repo.settings) })).map((p) => p.userId),
     );
     const users = await this.directory.usersByIds(actor, [...kept]);
     // Gitea orders by name, then adds the owner of a user's repository at the end.

@@ -17,7 +17,7 @@ import {
 import { Database, DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import { RepoAccessService } from '../access/repo-access.service.js';
-import { RepoPermission, resolveRepoPermission, unitModes } from '../access/repo-permission.js';
+import { enabledUnitModes, RepoPermission, resolveRepoPermission, unitModes } from '../access/repo-permission.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { RepoSearchService } from '../repos/repo-search.service.js';
 import { ReposRepository } from '../records/repos.repository.js';
@@ -63,6 +63,7 @@ export class RepoFactsService {
         has_issues: repo.settings.has_issues,
         has_pull_requests: repo.settings.has_pull_requests,
         has_projects: repo.settings.has_projects,
+        has_actions: repo.settings.has_actions,
         ...trackerSettings(repo.settings),
       },
     };
@@ -73,7 +74,7 @@ export class RepoFactsService {
     const repo = await this.repos.findById(repoId);
     if (!repo || userIds.length === 0) return [];
     const access = await this.access.permissionsOfUsers(repo, userIds);
-    return access.map((a) => ({ userId: a.userId, active: a.active, units: unitModes(a.permission) }));
+    return access.map((a) => ({ userId: a.userId, active: a.active, units: enabledUnitModes(a.permission, repo.settings) }));
   }
 
   /**

@@ -32,6 +32,7 @@ export interface RepoUnitSettings {
   has_issues: boolean;
   has_pull_requests: boolean;
   has_projects: boolean;
+  has_actions: boolean;
   enable_time_tracker: boolean;
   allow_only_contributors_to_track_time: boolean;
   enable_issue_dependencies: boolean;

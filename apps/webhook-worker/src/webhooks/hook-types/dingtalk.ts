@@ -1,4 +1,4 @@
-import { escapePathSegments } from '@gitforge/contracts';
+import { escapePathSegments, pathEscape, queryEscape } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
   CreatePayload,
@@ -59,7 +59,7 @@ function card(title: string, text: string, singleTitle: string, url: string): Di
     hideAvatar: '0',
     btnOrientation: '',
     ...(singleTitle ? { singleTitle } : {}),
-    singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${encodeURIComponent(url)}`,
+    singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${queryEscape(url)}`,
   };
   return p;
 }
@@ -129,7 +129,7 @@ export function dingtalkPayload(event: string, payload: object, rootUrl: string)
     case 'wiki': {
       const p = payload as WikiPayload;
       const { text } = wikiInfo(p, noneLinkFormatter, true, rootUrl);
-      return card(text, text, 'view wiki', `${p.repository.html_url}/wiki/${encodeURIComponent(p.page)}`);
+      return card(text, text, 'view wiki', `${p.repository.html_url}/wiki/${pathEscape(p.page)}`);
     }
     case 'package': {
       const p = payload as PackagePayload;

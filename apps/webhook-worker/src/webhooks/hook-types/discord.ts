@@ -1,4 +1,4 @@
-import { escapePathSegments } from '@gitforge/contracts';
+import { escapePathSegments, pathEscape } from '@gitforge/contracts';
 import type { HookMeta, User } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
@@ -138,7 +138,7 @@ export function discordPayload(event: string, payload: object, rootUrl: string, 
     case 'wiki': {
       const p = payload as WikiPayload;
       const info = wikiInfo(p, noneLinkFormatter, false, rootUrl);
-      return create(p.sender, info.text, p.action === 'deleted' ? '' : p.comment, `${p.repository.html_url}/wiki/${encodeURIComponent(p.page)}`, info.color);
+      return create(p.sender, info.text, p.action === 'deleted' ? '' : p.comment, `${p.repository.html_url}/wiki/${pathEscape(p.page)}`, info.color);
     }
     case 'package': {
       const p = payload as PackagePayload;

@@ -1,4 +1,4 @@
-import { escapePathSegments } from '@gitforge/contracts';
+import { escapePathSegments, pathEscape } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
   IssueCommentPayload,
@@ -46,7 +46,7 @@ export function refUrl(repoUrl: string, ref: string): string {
 }
 
 const senderSuffix = (login: string, rootUrl: string, link: LinkFormatter): string =>
-  ` by ${link(rootUrl + encodeURIComponent(login), login)}`;
+  ` by ${link(rootUrl + pathEscape(login), login)}`;
 
 export interface TextInfo {
   text: string;
@@ -77,7 +77,7 @@ export function issuesInfo(p: IssuePayload, link: LinkFormatter, withSender: boo
       text = `[${repoLink}] Issue edited: ${titleLink}`;
       break;
     case 'assigned': {
-      const list = (p.issue.assignees ?? []).map((u) => link(rootUrl + encodeURIComponent(u.login), u.login));
+      const list = (p.issue.assignees ?? []).map((u) => link(rootUrl + pathEscape(u.login), u.login));
       text = `[${repoLink}] Issue assigned to ${list.join(', ')}: ${titleLink}`;
       color = Colors.green;
       break;
@@ -192,7 +192,7 @@ export function releaseInfo(p: ReleasePayload, link: LinkFormatter, withSender: 
 
 export function wikiInfo(p: WikiPayload, link: LinkFormatter, withSender: boolean, rootUrl: string): { text: string; color: number } {
   const repoLink = link(p.repository.html_url, p.repository.full_name);
-  const pageLink = link(`${p.repository.html_url}/wiki/${encodeURIComponent(p.page)}`, p.page);
+  const pageLink = link(`${p.repository.html_url}/wiki/${pathEscape(p.page)}`, p.page);
   let text = '';
   let color: number = Colors.green;
   if (p.action === 'created') text = `[${repoLink}] New wiki page '${pageLink}'`;

@@ -1,4 +1,5 @@
 import { commit, repo, ROOT, user } from '../../../test/fixtures.js';
+import { queryEscape } from '@gitforge/contracts';
 import { chatPayload } from './hook-types.js';
 
 const ann = user(1, 'ann');
@@ -90,6 +91,12 @@ describe('chat hook formats', () => {
       themeColor: 'ffd930',
       sections: [{ facts: [{ name: 'Repository:', value: 'acme/proj' }, { name: 'tag:', value: 'v1' }] }],
     });
+    // Links escape each segment as Go's url.PathEscape does: `+` and `@` stay, parentheses and spaces do not.
+    const odd = { ...created, ref: 'fix(ui)/a+b c@d' };
+    expect(chatPayload('discord', 'create', odd, ROOT, {})).toMatchObject({ embeds: [{ url: `${proj.html_url}/src/fix%28ui%29/a+b%20c@d` }] });
+    expect(chatPayload('slack', 'create', odd, ROOT, {})).toMatchObject({
+      text: `[<${proj.html_url}|acme/proj>:<${proj.html_url}/src/branch/fix%28ui%29/a+b%20c@d|fix(ui)/a+b c@d>] branch created by ann`,
+    });
   });
 
   it('should render repository events', () => {
@@ -134,7 +141,7 @@ describe('chat hook formats', () => {
           text: `[1234567](${c1.url}) Fix the build\n\nLonger text - Ann\r\n[abcdef1](${c2.url}) ${c2.message} - Ann`,
           hideAvatar: '0',
           singleTitle: 'view commits 1234567...abcdef1',
-          singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${encodeURIComponent(push.compare_url)}`,
+          singleURL: `dingtalk://dingtalkclient/page/link?pc_slide=false&url=${queryEscape(push.compare_url)}`,
         },
       });
     });

@@ -1,4 +1,4 @@
-import { escapePathSegments } from '@gitforge/contracts';
+import { escapePathSegments, pathEscape } from '@gitforge/contracts';
 import type { HookMeta, PayloadCommit } from '@gitforge/contracts';
 import type {
   CreatePayload,
@@ -78,7 +78,7 @@ export function matrixPayload(event: string, payload: object, rootUrl: string, m
       const action = reviewAction(event);
       if (p.action !== 'reviewed' || !action) return message('');
       const title = link(p.pull_request.url, `#${p.number} ${p.pull_request.title}`);
-      const sender = link(rootUrl + encodeURIComponent(p.sender.login), p.sender.login);
+      const sender = link(rootUrl + pathEscape(p.sender.login), p.sender.login);
       return message(`[${link(p.repository.html_url, p.repository.full_name)}] Pull request review ${action}: ${title} by ${sender}`);
     }
     case 'repository': {

@@ -1,4 +1,4 @@
-import { escapePathSegments } from '@gitforge/contracts';
+import { escapePathSegments, pathEscape } from '@gitforge/contracts';
 import type { Repository, User } from '@gitforge/contracts';
 import type {
   CommitStatusPayload,
@@ -140,7 +140,7 @@ export function msteamsPayload(event: string, payload: object, rootUrl: string):
     case 'wiki': {
       const p = payload as WikiPayload;
       const info = wikiInfo(p, noneLinkFormatter, false, rootUrl);
-      return card(p.repository, p.sender, info.text, '', `${p.repository.html_url}/wiki/${encodeURIComponent(p.page)}`, info.color, {
+      return card(p.repository, p.sender, info.text, '', `${p.repository.html_url}/wiki/${pathEscape(p.page)}`, info.color, {
         name: 'Repository:',
         value: p.repository.full_name,
       });
