@@ -110,8 +110,6 @@ export interface IssueSearchQuery {
 /** Gitea's `[ui] ISSUE_PAGING_NUM`: the default page size of the issue search. */
 export const ISSUE_SEARCH_PAGE_SIZE = 20;
 
-/** Go's strconv.ParseBool as Gitea's FormBool reads flags. */
-
 /** The last second of the due date's day, as Gitea stores deadlines edited after creation. */
 function endOfDay(value: string): Date {
   const d = new Date(value);

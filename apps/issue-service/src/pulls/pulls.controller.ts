@@ -20,8 +20,6 @@ type RepoParams = { owner: string; repo: string };
 type PullParams = RepoParams & { index: string };
 type Paging = { page?: string; limit?: string };
 
-/** Go's strconv.ParseBool, as Gitea's FormBool reads flags. */
-
 @Controller()
 export class PullsController {
   constructor(private readonly pulls: PullsService) {}

@@ -69,7 +69,7 @@ function searchKeywords(q: string | undefined): string[] {
   return keywords;
 }
 
-/** Go's strconv.ParseBool, as Gitea's FormBool reads query flags (anything else is false). */
+/** Gitea's FormOptionalBool: an absent or empty value is no filter. */
 const optionalBool = (v: string | undefined): boolean | undefined => (v === undefined || v === '' ? undefined : formBool(v));
 
 /**

@@ -26,7 +26,6 @@ import { NotificationsRepository, type ThreadFilter, type VisibleRepos } from '.
 export type NotificationQuery = Partial<Record<'all' | 'since' | 'before' | 'last_read_at' | 'to-status', string>> &
   Partial<Record<'status-types' | 'subject-type', string | string[]>>;
 
-/** Go's strconv.ParseBool, as Gitea's FormBool reads a flag. */
 const many = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 const STATUS_NAMES: Record<string, NotificationStatusValue> = { unread: NotificationStatus.unread, read: NotificationStatus.read, pinned: NotificationStatus.pinned };
