@@ -265,7 +265,7 @@ export class RunEngine {
     if (!run) return;
     const jobs = await this.db.manager.find(ActionRunJobEntity, { where: { runId }, order: { id: 'ASC' } });
     const name = workflowName(jobs.find((j) => j.workflowPayload)?.workflowPayload ?? '', run.workflowId);
-    for (const [index, job] of jobs.entries()) {
+    for (const job of jobs) {
       if (onlyJobIds && !onlyJobIds.includes(job.id)) continue;
       const seconds = job.started && job.stopped ? (job.stopped.getTime() - job.started.getTime()) / 1000 : 0;
       const { state, description } = commitStatusOf(job.status, seconds);
@@ -275,8 +275,8 @@ export class RunEngine {
         state,
         description,
         context: `${name} / ${job.name} (${run.event})`,
-        jobIndex: index,
-        runIndex: run.idx,
+        jobId: job.id,
+        runId: run.id,
       };
       await this.rpc
         .call<CommitStatus | null, Record<string, string>, ActionsCommitStatus>(CommitStatusPatterns.createForActions, { actor: null, body })

@@ -106,7 +106,7 @@ export class RunsApiService {
     return {
       id: run.id,
       url: `${api}/actions/runs/${run.id}`,
-      html_url: `${this.htmlBase(repo)}/actions/runs/${run.idx}`,
+      html_url: `${this.htmlBase(repo)}/actions/runs/${run.id}`,
       display_title: run.title,
       path: `${run.workflowId}@${run.ref}`,
       event: run.event,
@@ -134,7 +134,6 @@ export class RunsApiService {
     repo: RepoAccess,
     task: ActionTaskEntity | undefined,
     runner: ActionRunnerEntity | undefined,
-    index: number,
   ): ActionWorkflowJob {
     const { status, conclusion } = apiStatus(job.status);
     const api = this.apiBase(repo);
@@ -162,7 +161,7 @@ export class RunsApiService {
       name: job.name,
       head_branch: branchOf(run.ref),
       head_sha: job.commitSha,
-      html_url: `${this.htmlBase(repo)}/actions/runs/${run.idx}/jobs/${index}`,
+      html_url: `${this.htmlBase(repo)}/actions/runs/${run.id}/jobs/${job.id}`,
       url: `${api}/actions/jobs/${job.id}`,
       labels: JSON.parse(job.runsOn) as string[],
       runner_id: runner?.id ?? 0,
@@ -220,8 +219,6 @@ export class RunsApiService {
     const tasks = taskIds.length ? await this.db.manager.findBy(ActionTaskEntity, { id: In(taskIds) }) : [];
     const runnerIds = [...new Set(tasks.map((t) => t.runnerId))];
     const runners = runnerIds.length ? await this.db.manager.findBy(ActionRunnerEntity, { id: In(runnerIds) }) : [];
-    // A job's position in its run, for its html_url.
-    const siblings = runIds.length ? await this.db.manager.find(ActionRunJobEntity, { select: { id: true, runId: true }, where: { runId: In(runIds) }, order: { id: 'ASC' } }) : [];
     const repos = await this.repos(actor, s, runs.map((r) => r.repoId));
     const items: ActionWorkflowJob[] = [];
     for (const job of jobs) {
@@ -229,8 +226,7 @@ export class RunsApiService {
       const repo = run && repos.get(run.repoId);
       if (!run || !repo) continue;
       const task = tasks.find((t) => t.id === job.taskId);
-      const index = siblings.filter((x) => x.runId === run.id).findIndex((x) => x.id === job.id);
-      items.push(this.toJob(job, run, repo, task, runners.find((r) => r.id === task?.runnerId), index));
+      items.push(this.toJob(job, run, repo, task, runners.find((r) => r.id === task?.runnerId)));
     }
     return pageOf(items, total, options);
   }
@@ -346,7 +342,7 @@ export class RunsApiService {
         display_title: run?.title ?? '',
         status: statusName(t.status),
         workflow_id: run?.workflowId ?? '',
-        url: run ? `${this.htmlBase(repo)}/actions/runs/${run.idx}` : '',
+        url: run ? `${this.htmlBase(repo)}/actions/runs/${run.id}` : '',
         created_at: formatTime(t.createdAt),
         updated_at: formatTime(t.updatedAt),
         run_started_at: formatTime(t.started ?? t.createdAt),

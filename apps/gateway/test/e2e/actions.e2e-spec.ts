@@ -345,7 +345,8 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
       run_attempt: 1,
       repository_id: repo.id,
       actor: expect.objectContaining({ login: alice.username }),
-      html_url: `${layout.rootUrl}${repo.full_name}/actions/runs/${ci.run_number}`,
+      // Gitea's links name runs and jobs by id.
+      html_url: `${layout.rootUrl}${repo.full_name}/actions/runs/${ci.id}`,
       url: `${layout.apiUrl}/repos/${repo.full_name}/actions/runs/${ci.id}`,
     });
     // A malformed workflow fails its run with a readable reason, in its job's log.
@@ -370,7 +371,7 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     expect(statuses.find((st) => st.context === 'CI / build (push)')).toMatchObject({
       status: 'pending',
       description: 'Waiting to run',
-      target_url: expect.stringContaining(`/${repo.full_name}/actions/runs/${ci.run_number}/jobs/0`),
+      target_url: expect.stringContaining(`/${repo.full_name}/actions/runs/${ci.id}/jobs/${ciJobs.jobs[0]!.id}`),
       // Gitea writes a job's status as its Actions user, whoever triggered the run.
       creator: expect.objectContaining({ id: -2, login: 'gitea-actions' }),
     });

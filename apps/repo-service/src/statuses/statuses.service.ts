@@ -73,7 +73,7 @@ export class StatusesService {
     const ctx = await this.access.contextById(actor, request.repoId).catch(() => null);
     if (!ctx) return null;
     // Relative, as Gitea's run link; the status webhook makes it absolute.
-    const target_url = `/${ctx.owner.owner.login}/${ctx.repo.name}/actions/runs/${request.runIndex}/jobs/${request.jobIndex}`;
+    const target_url = `/${ctx.owner.owner.login}/${ctx.repo.name}/actions/runs/${request.runId}/jobs/${request.jobId}`;
     const { state, description, context } = request;
     // Gitea's createCommitStatus for a job: nothing new when the context's latest status already
     // says this. The engine reports every job of a run when one changes; without this a matrix of

@@ -261,7 +261,7 @@ export interface ActionsCommitStatus {
   state: CommitStatusState;
   description: string;
   context: string;
-  /** The run's number and the job's position in it: the status links to `/{owner}/{repo}/actions/runs/{run}/jobs/{job}`. */
-  runIndex: number;
-  jobIndex: number;
+  /** The run's and the job's ids: the status links to `/{owner}/{repo}/actions/runs/{run}/jobs/{job}`, as Gitea's run.Link() does. */
+  runId: number;
+  jobId: number;
 }
