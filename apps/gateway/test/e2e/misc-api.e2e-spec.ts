@@ -119,7 +119,8 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
       const assignees = await writer.api.get<User[]>(`/repos/${repo.full_name}/assignees`);
       expect(assignees.status).toBe(200);
       // alice is in Owners, which reaches every repository; the organization itself is never listed.
-      expect(logins(assignees.body).sort()).toEqual([alice.username, writer.username].sort());
+      // As Gitea's GetRepoAssignees: members of a team that reads pull requests (or issues) are listed too.
+      expect(logins(assignees.body).sort()).toEqual([alice.username, reader.username, writer.username].sort());
 
       const reviewers = await reader.api.get<User[]>(`/repos/${repo.full_name}/reviewers`);
       expect(reviewers.status).toBe(200);
