@@ -25,7 +25,7 @@ import {
   type RunDetails,
   type User,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
 import { ActionRunEntity, ActionRunJobEntity, ActionRunnerEntity, ActionTaskEntity } from '../entities.js';
 import { ScopeService, type ResolvedScope } from '../scope.service.js';
 import type { StoredStep } from '../tasks/tasks.service.js';
@@ -72,7 +72,6 @@ export class RunsApiService {
     private readonly engine: RunEngine,
     private readonly rpc: RpcClient,
     private readonly directory: DirectoryClient,
-    private readonly config: PlatformConfig,
   ) {}
 
   /** Runs and jobs of the scope: a repository's, an owner's repositories', or all. */
@@ -91,22 +90,15 @@ export class RunsApiService {
     return new Map(list.map((r) => [r.id, r]));
   }
 
-  private apiBase(repo: RepoAccess): string {
-    return `${this.config.rootUrl}api/v1/repos/${repo.ownerLogin}/${repo.name}`;
-  }
-
-  private htmlBase(repo: RepoAccess): string {
-    return `${this.config.rootUrl}${repo.ownerLogin}/${repo.name}`;
-  }
 
   private toRun(run: ActionRunEntity, repo: RepoAccess, users: Map<number, User>): ActionWorkflowRun {
     const { status, conclusion } = apiStatus(run.status);
-    const api = this.apiBase(repo);
+    const api = repo.repository.url;
     const user = users.get(run.triggerUserId) ?? null;
     return {
       id: run.id,
       url: `${api}/actions/runs/${run.id}`,
-      html_url: `${this.htmlBase(repo)}/actions/runs/${run.id}`,
+      html_url: `${repo.repository.html_url}/actions/runs/${run.id}`,
       display_title: run.title,
       path: `${run.workflowId}@${run.ref}`,
       event: run.event,
@@ -136,7 +128,7 @@ export class RunsApiService {
     runner: ActionRunnerEntity | undefined,
   ): ActionWorkflowJob {
     const { status, conclusion } = apiStatus(job.status);
-    const api = this.apiBase(repo);
+    const api = repo.repository.url;
     const names = JSON.parse(job.stepNames) as string[];
     const stored = task ? (JSON.parse(task.steps) as StoredStep[]) : [];
     const steps: ActionWorkflowStep[] = task
@@ -161,7 +153,7 @@ export class RunsApiService {
       name: job.name,
       head_branch: branchOf(run.ref),
       head_sha: job.commitSha,
-      html_url: `${this.htmlBase(repo)}/actions/runs/${run.id}/jobs/${job.id}`,
+      html_url: `${repo.repository.html_url}/actions/runs/${run.id}/jobs/${job.id}`,
       url: `${api}/actions/jobs/${job.id}`,
       labels: JSON.parse(job.runsOn) as string[],
       runner_id: runner?.id ?? 0,
@@ -342,7 +334,7 @@ export class RunsApiService {
         display_title: run?.title ?? '',
         status: statusName(t.status),
         workflow_id: run?.workflowId ?? '',
-        url: run ? `${this.htmlBase(repo)}/actions/runs/${run.id}` : '',
+        url: run ? `${repo.repository.html_url}/actions/runs/${run.id}` : '',
         created_at: formatTime(t.createdAt),
         updated_at: formatTime(t.updatedAt),
         run_started_at: formatTime(t.started ?? t.createdAt),
@@ -390,6 +382,6 @@ export class RunsApiService {
       },
       { ...files, files: [file] },
     );
-    return { workflow_run_id: runId, run_url: `${this.apiBase(repo)}/actions/runs/${runId}`, html_url: `${this.htmlBase(repo)}/actions/runs/${runId}` };
+    return { workflow_run_id: runId, run_url: `${repo.repository.url}/actions/runs/${runId}`, html_url: `${repo.repository.html_url}/actions/runs/${runId}` };
   }
 }

@@ -1,7 +1,7 @@
 import { basename, dirname } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { escapePathSegments, notFound, pathEscape, queryEscape, ZERO_TIME, type Actor, type ActionsScope, type ActionWorkflow, type ActionWorkflowResponse } from '@gitforge/contracts';
-import { Database, isUniqueViolation, PlatformConfig } from '@gitforge/platform';
+import { Database, isUniqueViolation } from '@gitforge/platform';
 import { ActionWorkflowDisabledEntity } from '../entities.js';
 import { ScopeService, type ActionsNeed, type ResolvedScope } from '../scope.service.js';
 import { RunEngine } from './run-engine.service.js';
@@ -18,7 +18,6 @@ export class WorkflowsService {
     private readonly db: Database,
     private readonly scopes: ScopeService,
     private readonly engine: RunEngine,
-    private readonly config: PlatformConfig,
   ) {}
 
   async list(actor: Actor | null, scope: ActionsScope): Promise<ActionWorkflowResponse> {
@@ -58,8 +57,7 @@ export class WorkflowsService {
     if (s.kind !== 'repo' || !repo) throw notFound();
     const branch = repo.repository.default_branch;
     const [files, disabled] = await Promise.all([this.engine.workflowFiles({ repoId: s.repoId, ref: `refs/heads/${branch}` }), this.engine.disabledWorkflows(s.repoId)]);
-    const html = `${this.config.rootUrl}${pathEscape(repo.ownerLogin)}/${pathEscape(repo.name)}`;
-    const api = `${this.config.rootUrl}api/v1/repos/${pathEscape(repo.ownerLogin)}/${pathEscape(repo.name)}`;
+    const { html_url: html, url: api } = repo.repository;
     // Gitea dates a workflow by the default branch's head commit, for want of the file's own history.
     const when = files.authoredAt ?? ZERO_TIME;
     const workflows = files.files.map((file): ActionWorkflow => {

@@ -641,6 +641,10 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     expect((await bob.api.get(at())).status).toBe(403);
     expect((await carol.api.put(at('/lint.yaml/disable'))).status).toBe(403);
     expect((await alice.api.get<{ total_count: number }>(at())).body.total_count).toBe(2);
+    // An archived repository takes no writes (423), its workflows' switches included; reading them goes on.
+    expect((await alice.api.patch(`/repos/${flows.full_name}`, { archived: true })).status).toBe(200);
+    expect(await alice.api.put(at('/lint.yaml/disable'))).toMatchObject({ status: 423 });
+    expect((await alice.api.get<{ workflows: Array<{ state: string }> }>(at())).body.workflows.map((w) => w.state)).toEqual(['active', 'active']);
   });
 
   it('runs pull_request workflows from the head commit, filtered on the base branch', async () => {

@@ -27,10 +27,9 @@ import {
   type RepoIssueCounters,
   type User,
   canBeAssigned,
-  organizationNotAssignable,
   idFrom,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
+import { Database, DirectoryClient } from '@gitforge/platform';
 import {
   canRead,
   canReadIssuesOrPulls,
@@ -577,9 +576,7 @@ export class IssuesService {
    */
   async checkAssignee(actor: Actor | null, owner: string, repoName: string, index: string, name: string): Promise<void> {
     const { repo } = await this.issueFor(actor, owner, repoName, index);
-    const [account] = await this.directory.accountsByNames(actor, [name]);
-    if (!account) throw new ContractError('not_found', userDoesNotExist(name).message);
-    if (account.kind !== 'user') throw organizationNotAssignable(account.id, repo.id);
+    const account = await this.directory.assigneeByName(actor, name, repo.id);
     const [access] = await this.gate.usersAccess(repo.id, [account.id]);
     if (!canBeAssigned(access)) throw notFound();
   }

@@ -17,7 +17,6 @@ import {
   canBeAssigned,
   canBeRequestedToReview,
   isListedAssignee,
-  organizationNotAssignable,
 } from '@gitforge/contracts';
 import { actorOf, Database, DirectoryClient, userDoesNotExist } from '@gitforge/platform';
 import { RepoAccessService, type RepoContext } from '../access/repo-access.service.js';
@@ -86,9 +85,7 @@ export class CollaboratorsService {
    */
   async checkAssignee(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
     const { actor: a, ctx } = await this.assign(actor, owner, repo);
-    const [account] = await this.directory.accountsByNames(a, [name]);
-    if (!account) throw new ContractError('not_found', userDoesNotExist(name).message);
-    if (account.kind !== 'user') throw organizationNotAssignable(account.id, ctx.repo.id);
+    const account = await this.directory.assigneeByName(a, name, ctx.repo.id);
     const [found] = await this.access.permissionsOfUsers(ctx.repo, [account.id]);
     const access = found && { userId: found.userId, active: found.active, units: enabledUnitModes(found.permission, ctx.repo.settings) };
     if (!canBeAssigned(access)) throw notFound();

@@ -1,4 +1,4 @@
-import { pathEscape, queryEscape } from '../git/refs.js';
+import { pathEscape, queryEscape } from '@gitforge/contracts';
 import { formatGitTime, formatGitTimeUtc } from './commit.mapper.js';
 
 describe('commit and URL formatting', () => {

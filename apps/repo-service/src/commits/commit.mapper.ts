@@ -6,10 +6,10 @@ import {
   type FileCommitResponse,
   type PayloadCommit,
   type User,
+  pathEscape,
 } from '@gitforge/contracts';
 import type { CommitChanges } from '../git/commit-log.js';
 import type { GitCommit, GitSignature } from '../git/git-objects.js';
-import { pathEscape } from '../git/refs.js';
 import type { RepoUrls } from '../repos/repo.mapper.js';
 import { Lru } from '@gitforge/platform';
 

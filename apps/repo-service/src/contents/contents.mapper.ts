@@ -1,7 +1,8 @@
+import { escapePathSegments, pathEscape, queryEscape } from '@gitforge/contracts';
 import type { ContentsResponse, GitBlobResponse } from '@gitforge/contracts';
 import { formatGitTime } from '../commits/commit.mapper.js';
 import { isDir, isSubmodule, isSymlink, type GitCommit, type GitTreeEntry } from '../git/git-objects.js';
-import { escapePathSegments, pathEscape, queryEscape, refWebLinkPath, type RefCommit } from '../git/refs.js';
+import { refWebLinkPath, type RefCommit } from '../git/refs.js';
 import type { RepoUrls } from '../repos/repo.mapper.js';
 import type { LfsPointer } from './lfs.js';
 

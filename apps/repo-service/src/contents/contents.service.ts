@@ -13,13 +13,14 @@ import {
   type GitEntry,
   type GitTreeResponse,
   type RawFile,
+  pathEscape,
 } from '@gitforge/contracts';
 import { Lru, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { GitObjects, isDir, isSubmodule, isSymlink, type GitCommit, type GitTreeEntry } from '../git/git-objects.js';
 import { GitService } from '../git/git.service.js';
 import { LastCommits } from '../git/last-commits.js';
-import { isLikelyCommitId, isRevision, pathEscape, Refs, type RefCommit } from '../git/refs.js';
+import { isLikelyCommitId, isRevision, Refs, type RefCommit } from '../git/refs.js';
 import { toContentsResponse, toGitBlobResponse, type EntryFacts } from './contents.mapper.js';
 import { LFS_POINTER_MAX_SIZE, LfsStore, parseLfsPointer, type LfsPointer } from './lfs.js';
 import { codeReader, type RepoView } from './repo-view.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { escapePathSegments, isValidRefName, pathEscape, queryEscape } from '@gitforge/contracts';
+import { escapePathSegments, isValidRefName } from '@gitforge/contracts';
 import { GitObjects, parseSignature, type GitCommit, type GitSignature } from './git-objects.js';
 import { GitService } from './git.service.js';
 
@@ -171,5 +171,3 @@ export function refWebLinkPath(ref: { kind: RefKind; name: string }): string {
   return `${ref.kind}/${escapePathSegments(ref.name)}`;
 }
 
-// Go's URL escaping lives in contracts, for every service that writes Gitea's links.
-export { escapePathSegments, pathEscape, queryEscape };

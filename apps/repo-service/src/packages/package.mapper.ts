@@ -1,5 +1,4 @@
-import { formatTime, type Package, type PackageFile, type Repository, type User } from '@gitforge/contracts';
-import { pathEscape } from '../git/refs.js';
+import { formatTime, type Package, type PackageFile, type Repository, type User, pathEscape } from '@gitforge/contracts';
 import type { PackageEntity, PackageVersionEntity } from './package.entities.js';
 import type { FileRow } from './packages.repository.js';
 

@@ -10,13 +10,14 @@ import {
   type Page,
   type PullRangeRequest,
   type RawText,
+  escapePathSegments,
+  pathEscape,
 } from '@gitforge/contracts';
 import { CommitUsers } from '../commits/commit-users.js';
 import { toCommit } from '../commits/commit.mapper.js';
 import { CommitLog } from '../git/commit-log.js';
 import { streamGit } from '../git/git-stream.js';
 import { GitService, isObjectId } from '../git/git.service.js';
-import { escapePathSegments, pathEscape } from '../git/refs.js';
 import type { RepoUrls } from '../repos/repo.mapper.js';
 import { PullRepos } from './pull-repos.js';
 

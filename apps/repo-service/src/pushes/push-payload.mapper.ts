@@ -1,6 +1,6 @@
+import { escapePathSegments, pathEscape } from '@gitforge/contracts';
 import type { PayloadCommit, PayloadUser } from '@gitforge/contracts';
 import type { CommitInfo } from '../git/git.service.js';
-import { escapePathSegments, pathEscape } from '../git/refs.js';
 
 /** Go prints a zero UTC offset as `Z`; git's `%aI` writes `+00:00`. */
 export function rfc3339(isoDate: string): string {

@@ -1,5 +1,4 @@
-import { formatTime, type Attachment, type Release, type User } from '@gitforge/contracts';
-import { escapePathSegments, pathEscape } from '../git/refs.js';
+import { formatTime, type Attachment, type Release, type User, escapePathSegments, pathEscape } from '@gitforge/contracts';
 import type { RepoUrls } from '../repos/repo.mapper.js';
 import type { ReleaseAssetEntity, ReleaseEntity } from './release.entity.js';
 

@@ -1,5 +1,4 @@
-import { formatTime, type CombinedStatus, type CommitStatus, type CommitStatusState, type Repository, type User } from '@gitforge/contracts';
-import { pathEscape } from '../git/refs.js';
+import { formatTime, type CombinedStatus, type CommitStatus, type CommitStatusState, type Repository, type User, pathEscape } from '@gitforge/contracts';
 import type { RepoUrls } from '../repos/repo.mapper.js';
 import type { CommitStatusEntity } from './commit-status.entity.js';
 

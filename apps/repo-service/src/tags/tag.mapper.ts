@@ -1,7 +1,8 @@
+import { escapePathSegments, pathEscape } from '@gitforge/contracts';
 import type { AnnotatedTag, Reference, Tag } from '@gitforge/contracts';
 import { formatGitTime, unsignedVerification } from '../commits/commit.mapper.js';
 import type { GitTag } from '../git/git-objects.js';
-import { escapePathSegments, pathEscape, type TagRef } from '../git/refs.js';
+import { type TagRef } from '../git/refs.js';
 import type { RepoUrls } from '../repos/repo.mapper.js';
 
 /** Gitea's convert.ToTag (the commit url names the tag's own id, as Gitea's ToCommitMeta does). */

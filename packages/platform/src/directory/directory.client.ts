@@ -3,6 +3,7 @@ import {
   ContractError,
   DirectoryPatterns,
   OrgPatterns,
+  organizationNotAssignable,
   ownerMoved,
   UserPatterns,
   type AccountRef,
@@ -186,6 +187,18 @@ export class DirectoryClient {
       if (!account) throw userDoesNotExist(name);
       return account;
     });
+  }
+
+  /**
+   * The user a check names as an assignee (Gitea's checkAssignableUser): an unknown name is 404
+   * `user does not exist`, an organization 400, as it can never be assigned. Whether the user
+   * may be assigned in the repository is the caller's to check (canBeAssigned).
+   */
+  async assigneeByName(actor: Actor | null, name: string, repoId: number): Promise<AccountRef> {
+    const [account] = await this.accountsByNames(actor, [name]);
+    if (!account) throw new ContractError('not_found', userDoesNotExist(name).message);
+    if (account.kind !== 'user') throw organizationNotAssignable(account.id, repoId);
+    return account;
   }
 
   /** An organization's teams by name; the first unknown one answers Gitea's 422. */

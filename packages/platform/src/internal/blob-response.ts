@@ -76,8 +76,7 @@ function ifRangeHolds(req: IncomingMessage, blob: BlobAnswer): boolean {
   const ifRange = requestHeader(req, 'if-range');
   if (!ifRange) return true;
   if (ifRange.startsWith('"') || ifRange.startsWith('W/')) return blob.etag !== undefined && ifRange === blob.etag;
-  const since = Date.parse(ifRange);
-  return blob.lastModified !== undefined && !Number.isNaN(since) && Math.floor(blob.lastModified.getTime() / 1000) === Math.floor(since / 1000);
+  return againstDate(blob, ifRange) === 0;
 }
 
 /** Go's checkIfMatch (strong comparison), else checkIfUnmodifiedSince: false when the client asks for a version this is not. */
@@ -88,8 +87,8 @@ function preconditionHolds(req: IncomingMessage, blob: BlobAnswer): boolean {
     const tags = match.split(',').map((t) => t.trim());
     return tags.includes('*') || (blob.etag !== undefined && !blob.etag.startsWith('W/') && tags.includes(blob.etag));
   }
-  const since = Date.parse(requestHeader(req, 'if-unmodified-since') ?? '');
-  return blob.lastModified === undefined || Number.isNaN(since) || Math.floor(blob.lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+  const since = againstDate(blob, requestHeader(req, 'if-unmodified-since'));
+  return since === null || since <= 0;
 }
 
 /** Go's checkIfNoneMatch, else checkIfModifiedSince: the client's copy is the current one. */
@@ -101,6 +100,17 @@ function notModified(req: IncomingMessage, blob: BlobAnswer): boolean {
     const bare = (tag: string): string => (tag.startsWith('W/') ? tag.slice(2) : tag);
     return tags.includes('*') || (blob.etag !== undefined && tags.some((t) => bare(t) === bare(blob.etag!)));
   }
-  const since = Date.parse(requestHeader(req, 'if-modified-since') ?? '');
-  return blob.lastModified !== undefined && !Number.isNaN(since) && Math.floor(blob.lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+  const since = againstDate(blob, requestHeader(req, 'if-modified-since'));
+  return since !== null && since <= 0;
+}
+
+/**
+ * The file's time against an HTTP date, in the whole seconds HTTP dates have: negative when
+ * older, 0 when the same, positive when newer; null when the file has no time or the date
+ * cannot be read.
+ */
+function againstDate(blob: BlobAnswer, httpDate: string | undefined): number | null {
+  const at = Date.parse(httpDate ?? '');
+  if (blob.lastModified === undefined || Number.isNaN(at)) return null;
+  return Math.floor(blob.lastModified.getTime() / 1000) - Math.floor(at / 1000);
 }

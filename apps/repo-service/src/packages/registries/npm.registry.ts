@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import semver from 'semver';
-import { ContractError, DEFAULT_PAGE_LIMIT, formatTime, invalid, MAX_PAGE_LIMIT, notFound } from '@gitforge/contracts';
+import { ContractError, formatTime, invalid, normalizeListOptions, notFound } from '@gitforge/contracts';
 import { decodePathSegment, readBody } from '@gitforge/platform';
 import { RepoServiceConfig } from '../../repo.config.js';
 import { requireWrite } from '../package-access.js';
@@ -360,12 +360,10 @@ export class NpmRegistry implements PackageRegistry {
    * first, paged by `from` and `size` as Gitea pages its API lists.
    */
   private async search(r: RegistryRequest): Promise<void> {
-    const toInt = (v: string | null): number => Number.parseInt(v ?? '', 10) || 0;
-    let size = toInt(r.query.get('size'));
-    if (size <= 0) size = DEFAULT_PAGE_LIMIT;
-    size = Math.min(size, MAX_PAGE_LIMIT);
-    const from = Math.max(toInt(r.query.get('from')), 0);
-    const { rows, total } = await this.packages.searchLatest(r.owner, TYPE, (r.query.get('text') ?? '').trim(), { offset: from, limit: size });
+    // Gitea's NewAbsoluteListOptions: `size` is a limit as the API's lists take it, `from` an offset.
+    const { limit } = normalizeListOptions({ limit: r.query.get('size') });
+    const from = Math.max(Number.parseInt(r.query.get('from') ?? '', 10) || 0, 0);
+    const { rows, total } = await this.packages.searchLatest(r.owner, TYPE, (r.query.get('text') ?? '').trim(), { offset: from, limit });
     const objects = rows.map(({ pkg, version }) => {
       const meta = JSON.parse(version.metadata) as Json;
       const slash = pkg.name.indexOf('/');
