@@ -89,21 +89,42 @@ export class HookTasksRepository {
     const tasks = [...firsts.values()];
     if (tasks.length === 0) return [];
     const now = Date.now();
+    if (this.db.sql.writableCte) {
+      // The payloads the tasks share are bound once each, and each row names its own by position.
+      const payloads = [...new Set(tasks.map((t) => t.payload))];
+      const payloadAt = new Map(payloads.map((p, i) => [p, i]));
+      const params = this.db.sql.params();
+      const asked = params.relation(
+        ['integer', 'varchar', 'varchar', 'varchar', 'integer', 'integer', 'varchar'],
+        tasks.map((t) => [t.hookId, t.eventId, t.uuid, t.eventType, payloadAt.get(t.payload), t.repoId, t.batch]),
+      );
+      const found = (await this.db.manager.query(
+        `WITH v(hook_id, event_id, uuid, event_type, payload_at, repo_id, batch) AS (${asked}),
+         inserted AS (
+           INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at)
+           SELECT hook_id, event_id, uuid, event_type, ${params.add(JSON.stringify(payloads))}::jsonb->>payload_at, repo_id, 'pending', batch, ${params.add(now, 'bigint')} FROM v
+           ON CONFLICT (hook_id, event_id) DO NOTHING
+           RETURNING ${STORED_COLUMNS})
+         SELECT * FROM inserted
+         UNION ALL SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (SELECT hook_id, event_id FROM v)`,
+        params.values,
+      )) as TaskRow[];
+      return found.map(toStored).sort((a, b) => a.id - b.id);
+    }
     const params = this.db.sql.params();
     const rows = tasks.map(
-      (t) => `(${[params.add(t.hookId), params.add(t.eventId), params.add(t.uuid), params.add(t.eventType), params.addShared(t.payload), params.add(t.repoId), params.add('pending'), params.add(t.batch), params.add(now)].join(', ')})`,
+      (t) => `(${[params.add(t.hookId), params.add(t.eventId), params.add(t.uuid), params.add(t.eventType), params.add(t.payload), params.add(t.repoId), params.add('pending'), params.add(t.batch), params.add(now)].join(', ')})`,
     );
-    const insert = `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at) VALUES ${rows.join(', ')}
-       ON CONFLICT (hook_id, event_id) DO NOTHING`;
     const insertValues = params.values.length;
-    const pairs = tasks.map((t) => `(${params.add(t.hookId, 'integer')}, ${params.add(t.eventId, 'varchar')})`);
-    const existing = `SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`;
-    const insertAndRead = async (m: EntityManager): Promise<TaskRow[]> => {
-      if (this.db.sql.writableCte) return (await m.query(`WITH inserted AS (${insert} RETURNING ${STORED_COLUMNS}) SELECT * FROM inserted UNION ALL ${existing}`, params.values)) as TaskRow[];
-      await m.query(insert, params.values.slice(0, insertValues));
-      return (await m.query(existing, params.values.slice(insertValues))) as TaskRow[];
-    };
-    const found = this.db.sql.writableCte ? await insertAndRead(this.db.manager) : await this.db.transaction(insertAndRead);
+    const pairs = tasks.map((t) => `(${params.add(t.hookId)}, ${params.add(t.eventId)})`);
+    // SQLite: an insert and a read in one transaction.
+    const found = await this.db.transaction(async (m) => {
+      await m.query(
+        `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at) VALUES ${rows.join(', ')} ON CONFLICT (hook_id, event_id) DO NOTHING`,
+        params.values.slice(0, insertValues),
+      );
+      return (await m.query(`SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`, params.values.slice(insertValues))) as TaskRow[];
+    });
     return found.map(toStored).sort((a, b) => a.id - b.id);
   }
 
@@ -116,11 +137,14 @@ export class HookTasksRepository {
   async findTaskAttempts(keys: Array<{ taskId: number; attemptKey: string }>): Promise<Map<string, TaskAttempt>> {
     if (keys.length === 0) return new Map();
     const params = this.db.sql.params();
-    const wanted = keys.map((k) => `(${params.add(k.taskId, 'integer')}, ${params.add(k.attemptKey, 'varchar')})`);
+    const wanted = params.relation(
+      ['integer', 'varchar'],
+      keys.map((k) => [k.taskId, k.attemptKey]),
+    );
     const columns = STORED_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ');
     // Tasks share a payload by batch; a task without one has its own. The payload comes on the first row of each.
     const rows = (await this.db.manager.query(
-      `WITH k(task_id, attempt_key) AS (VALUES ${wanted.join(', ')}),
+      `WITH k(task_id, attempt_key) AS (${wanted}),
        r AS (
          SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous, t.payload AS payload, COALESCE(t.batch, '#' || t.id) AS payload_group
          FROM k JOIN hook_task t ON t.id = k.task_id
@@ -177,21 +201,20 @@ export class HookTasksRepository {
     const unique = [...new Map(attempts.map((a) => [`${a.taskId}#${a.attemptKey}`, a])).values()];
     if (unique.length === 0) return;
     const params = this.db.sql.params();
-    // Rows of a VALUES list take no type from the columns they fill: PostgreSQL is told each.
-    const rows = unique.map((attempt) => {
-      const placeholders = ATTEMPT_COLUMNS.map(([, k, type]) => {
+    const columns = ATTEMPT_COLUMNS.map(([c, , type]) => [c, type] as const);
+    const rows = unique.map((attempt) =>
+      ATTEMPT_COLUMNS.map(([, k]) => {
         const v = attempt[k];
-        return params.add(v instanceof Date ? v.getTime() : v, type);
-      });
-      return `(${placeholders.join(', ')})`;
-    });
-    const columns = ATTEMPT_COLUMNS.map(([c]) => c);
+        return v instanceof Date ? v.getTime() : v;
+      }),
+    );
     const upsert = `ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${columns
+      .map(([c]) => c)
       .filter((c) => c !== 'task_id' && c !== 'attempt_key')
       .map((c) => `${c} = excluded.${c}`)
       .join(', ')}`;
     // One statement, committed without waiting for the flush on PostgreSQL (see above).
-    await this.db.write(this.db.sql.insertUnflushed('hook_delivery', columns, rows, upsert), params.values);
+    await this.db.write(this.db.sql.insertUnflushed(params, 'hook_delivery', columns, rows, upsert), params.values);
   }
 
   /**
@@ -213,29 +236,25 @@ export class HookTasksRepository {
     const settled = unique.filter((e) => e.taskState !== null);
     if (this.db.sql.writableCte) {
       const params = this.db.sql.params();
-      const answers = unique.map(({ answer: a }) =>
-        [
-          params.add(a.taskId, 'integer'),
-          params.add(a.attemptKey, 'varchar'),
-          params.add(a.responseStatus, 'integer'),
-          params.add(a.responseHeaders, 'text'),
-          params.add(a.responseBody, 'text'),
-          params.add(a.durationMs, 'integer'),
-          params.add(a.outcome, 'varchar'),
-          params.add(a.statusText, 'text'),
-        ].join(', '),
+      const answers = params.relation(
+        ['integer', 'varchar', 'integer', 'text', 'text', 'integer', 'varchar', 'text'],
+        unique.map(({ answer: a }) => [a.taskId, a.attemptKey, a.responseStatus, a.responseHeaders, a.responseBody, a.durationMs, a.outcome, a.statusText]),
       );
-      const states = settled.map((e) => `(${params.add(e.answer.taskId, 'integer')}, ${params.add(e.taskState, 'varchar')})`);
-      const settle = states.length
-        ? `, settled AS (UPDATE hook_task SET state = s.state FROM (VALUES ${states.join(', ')}) AS s(id, state)
-             WHERE hook_task.id = s.id AND s.id IN (SELECT task_id FROM answered))`
-        : '';
+      const states = params.relation(
+        ['integer', 'varchar'],
+        settled.map((e) => [e.answer.taskId, e.taskState]),
+      );
       const found = (await this.db.manager.query(
-          `WITH answered AS (
+          `WITH v(task_id, attempt_key, ${ANSWER_COLUMNS.join(', ')}) AS (${answers}),
+           s(id, state) AS (${states}),
+           answered AS (
              UPDATE hook_delivery AS d SET ${ANSWER_COLUMNS.map((c) => `${c} = v.${c}`).join(', ')}
-             FROM (VALUES (${answers.join('), (')})) AS v(task_id, attempt_key, ${ANSWER_COLUMNS.join(', ')})
+             FROM v
              WHERE d.task_id = v.task_id AND d.attempt_key = v.attempt_key
-             RETURNING d.task_id, d.attempt_key)${settle}
+             RETURNING d.task_id, d.attempt_key),
+           settled AS (
+             UPDATE hook_task SET state = s.state FROM s
+             WHERE hook_task.id = s.id AND s.id IN (SELECT task_id FROM answered))
            SELECT task_id, attempt_key FROM answered`,
           params.values,
         )) as Array<{ task_id: number; attempt_key: string }>;

@@ -24,14 +24,19 @@ describe(SqlDialect.name, () => {
     expect(q.values).toEqual([7, 1, 0]);
   });
 
-  it('should bind a shared value once on PostgreSQL, naming its placeholder again, and at every use on SQLite', () => {
-    const payload = 'x'.repeat(100);
+  it('should bind rows as one JSON parameter on PostgreSQL, and as a VALUES list on SQLite', () => {
     const p = pg.params();
-    expect([p.addShared(payload, 'text'), p.add(1), p.addShared(payload, 'text'), p.addShared('other')]).toEqual(['$1::text', '$2', '$1::text', '$3']);
-    expect(p.values).toEqual([payload, 1, 'other']);
+    expect(p.add('x')).toBe('$1');
+    const relation = 'SELECT (r->>0)::integer, (r->>1)::text FROM jsonb_array_elements($2::jsonb) AS r';
+    expect(p.relation(['integer', 'text'], [[1, 'a'], [2, null]])).toBe(relation);
+    expect(p.values).toEqual(['x', '[[1,"a"],[2,null]]']);
+    // The text is the same for any number of rows, none included.
+    const none = pg.params();
+    expect(none.add('x') && none.relation(['integer', 'text'], [])).toBe(relation);
+    expect(none.values[1]).toBe('[]');
     const q = lite.params();
-    expect([q.addShared(payload), q.add(1), q.addShared(payload)]).toEqual(['?', '?', '?']);
-    expect(q.values).toEqual([payload, 1, payload]);
+    expect(q.relation(['integer', 'boolean'], [[1, true], [2, false]])).toBe('VALUES (?, ?), (?, ?)');
+    expect(q.values).toEqual([1, 1, 2, 0]);
   });
 
   it('should lock rows read in a transaction on PostgreSQL only', () => {
@@ -41,11 +46,22 @@ describe(SqlDialect.name, () => {
   });
 
   it('should insert rows without waiting for the flush on PostgreSQL, and plainly on SQLite', () => {
-    const onPg = pg.insertUnflushed('t', ['a', 'b'], ['($1::integer, $2::text)', '($3::integer, $4::text)'], 'ON CONFLICT (a) DO NOTHING');
-    expect(onPg.replace(/\s+/g, ' ')).toBe(
-      "INSERT INTO t (a, b) SELECT * FROM (VALUES ($1::integer, $2::text), ($3::integer, $4::text)) AS v(a, b) WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL ON CONFLICT (a) DO NOTHING",
+    const columns = [
+      ['a', 'integer'],
+      ['b', 'text'],
+    ] as const;
+    const rows = [
+      [1, 'x'],
+      [2, 'y'],
+    ];
+    const p = pg.params();
+    expect(pg.insertUnflushed(p, 't', columns, rows, 'ON CONFLICT (a) DO NOTHING').replace(/\s+/g, ' ')).toBe(
+      "INSERT INTO t (a, b) SELECT * FROM (SELECT (r->>0)::integer, (r->>1)::text FROM jsonb_array_elements($1::jsonb) AS r) AS v WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL ON CONFLICT (a) DO NOTHING",
     );
-    expect(lite.insertUnflushed('t', ['a', 'b'], ['(?, ?)', '(?, ?)'], 'ON CONFLICT (a) DO NOTHING')).toBe('INSERT INTO t (a, b) VALUES (?, ?), (?, ?) ON CONFLICT (a) DO NOTHING');
+    expect(p.values).toEqual(['[[1,"x"],[2,"y"]]']);
+    const q = lite.params();
+    expect(lite.insertUnflushed(q, 't', columns, rows, 'ON CONFLICT (a) DO NOTHING')).toBe('INSERT INTO t (a, b) VALUES (?, ?), (?, ?) ON CONFLICT (a) DO NOTHING');
+    expect(q.values).toEqual([1, 'x', 2, 'y']);
   });
 
   it('should take no lock on SQLite, where writing transactions run one at a time', async () => {
