@@ -1,6 +1,6 @@
 import { AdminActionsController, OrgActionsController, RepoActionsController, UserActionsController } from './api/v1/actions.controller.js';
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { PlatformModule } from '@gitforge/platform';
 import { AdminBadgesController } from './api/v1/admin-badges.controller.js';
 import { AdminCronController } from './api/v1/admin-cron.controller.js';
@@ -53,6 +53,8 @@ import { UserHooksController } from './api/v1/user-hooks.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
+import { InvalidInputInterceptor } from './auth/invalid-input.interceptor.js';
+import { RepositoryFirst } from './auth/repository-first.js';
 import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
 import { LfsProxy } from './git/lfs.proxy.js';
@@ -138,6 +140,16 @@ import { Paged } from './http/paged.js';
     UserActionsController,
     RepoActionsController,
   ],
-  providers: [Authenticator, Paged, SmartHttpProxy, LfsProxy, AttachmentProxy, HookRoutes, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [
+    Authenticator,
+    RepositoryFirst,
+    Paged,
+    SmartHttpProxy,
+    LfsProxy,
+    AttachmentProxy,
+    HookRoutes,
+    { provide: APP_GUARD, useClass: AuthGuard },
+    { provide: APP_INTERCEPTOR, useClass: InvalidInputInterceptor },
+  ],
 })
 export class GatewayModule {}

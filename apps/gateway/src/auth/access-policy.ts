@@ -8,6 +8,8 @@ export interface AccessPolicy {
   signIn?: boolean;
   /** Gitea's reqSiteAdmin: 403 "user should be the site admin". */
   admin?: boolean;
+  /** Gitea's rejectPublicOnly: a token limited to public resources gets 403 (the caller's private data: hooks, keys, times, notifications, actions). */
+  rejectPublicOnly?: boolean;
   /** Token scope categories (all of them are needed; a controller's and a route's add up); GET/HEAD need read, other methods write. */
   scope?: ScopeCategory | ScopeCategory[];
 }

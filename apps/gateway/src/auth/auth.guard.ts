@@ -1,9 +1,10 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ContractError, forbidden, scopesAllow, type ScopeCategory } from '@gitforge/contracts';
+import { ContractError, forbidden, isPublicOnly, scopesAllow, type ScopeCategory } from '@gitforge/contracts';
 import { ACCESS_POLICY, type AccessPolicy } from './access-policy.js';
 import { Authenticator } from './authenticator.js';
+import { RepositoryFirst } from './repository-first.js';
 
 /**
  * Runs on every route: authenticates (an invalid credential is a 401 even where anonymous
@@ -14,6 +15,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: Authenticator,
+    private readonly repositoryFirst: RepositoryFirst,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -29,7 +31,11 @@ export class AuthGuard implements CanActivate {
     request.gitforge = { actor: auth?.actor ?? null, basic: auth?.basic ?? false };
     const actor = request.gitforge.actor;
 
-    if ((policy.signIn || policy.admin) && !actor) throw new ContractError('unauthenticated', 'token is required');
+    if ((policy.signIn || policy.admin) && !actor) {
+      // Gitea's repoAssignment runs before reqToken: a hidden repository is 404 first.
+      await this.repositoryFirst.assertVisible(request, null);
+      throw new ContractError('unauthenticated', 'token is required');
+    }
     if (actor && actor.scopes !== null) {
       const write = request.method !== 'GET' && request.method !== 'HEAD';
       for (const scope of scopes) {
@@ -39,6 +45,7 @@ export class AuthGuard implements CanActivate {
         }
       }
     }
+    if (policy.rejectPublicOnly && actor && isPublicOnly(actor.scopes)) throw forbidden('this endpoint is not available for public-only tokens');
     if (policy.admin && !actor!.isAdmin) throw forbidden('user should be the site admin');
     return true;
   }

@@ -350,6 +350,15 @@ describe.each(layoutsUnderTest())('accounts through the gateway (%s layout)', (k
       expect(res.body).toEqual(giteaError('this endpoint is not available for public-only tokens'));
     });
 
+    it("should refuse the caller's hooks, keys, times, stopwatches, actions and notifications (403, Gitea's rejectPublicOnly)", async () => {
+      const all = await tokenApi(owner, ['public-only', 'all']);
+      for (const path of ['/user/hooks', '/user/keys', '/user/times', '/user/stopwatches', '/user/actions/variables', '/notifications']) {
+        const res = await all.get(path);
+        expect([path, res.status, res.body]).toEqual([path, 403, giteaError('this endpoint is not available for public-only tokens')]);
+        expect([path, (await owner.api.get(path)).status]).toEqual([path, 200]);
+      }
+    });
+
     it('should leave private and limited entries out of lists', async () => {
       const mine = (await publicOnly.get<Repository[]>('/user/repos?limit=50')).body.map((r) => r.name);
       expect(mine).toContain('open');

@@ -147,11 +147,17 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
       expect((await alice.api.get(`/repos/${repo.full_name}/assignees`)).status).toBe(200);
     });
 
-    it('should hide a private repository from outsiders (404) and ask anonymous callers for a token (401)', async () => {
+    it('should hide a private repository from outsiders and anonymous callers (404), and ask anonymous callers of a public one for a token (401)', async () => {
       const repo: Repository = await createRepo(alice.api, { private: true });
+      const open: Repository = await createRepo(alice.api);
       for (const path of ['assignees', 'reviewers']) {
         expect((await outsider.api.get(`/repos/${repo.full_name}/${path}`)).status).toBe(404);
-        const anonymous = await api.anonymous.get(`/repos/${repo.full_name}/${path}`);
+        // Gitea assigns the repository before its reqToken: what the caller cannot see is 404 first.
+        const hidden = await api.anonymous.get(`/repos/${repo.full_name}/${path}`);
+        expect(hidden.status).toBe(404);
+        expect(hidden.body).toEqual(giteaError());
+        expect((await api.anonymous.get(`/repos/${alice.username}/missing-repo/${path}`)).status).toBe(404);
+        const anonymous = await api.anonymous.get(`/repos/${open.full_name}/${path}`);
         expect(anonymous.status).toBe(401);
         expect(anonymous.body).toEqual(giteaError('token is required'));
         expect((await alice.api.get(`/repos/${alice.username}/missing-repo/${path}`)).status).toBe(404);

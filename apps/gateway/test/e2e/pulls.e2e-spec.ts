@@ -221,6 +221,13 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
       expect(after.body).toMatchObject({ state: 'closed', merged: true, merged_by: { login: owner.username } });
       expect(after.body.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
       results[style] = { head, pull: after.body };
+      if (style === 'merge') {
+        // Neither route changes a merged pull's state (Gitea's EditIssue and EditPullRequest: 412).
+        for (const route of ['issues', 'pulls']) {
+          const reopened = await owner.api.patch(`/repos/${repo.full_name}/${route}/${pull.number}`, { state: 'open' });
+          expect([route, reopened.status, reopened.body]).toEqual([route, 412, giteaError('cannot change state of this pull request, it was already merged')]);
+        }
+      }
     }
     const dir = await clone(repo);
     const parents = async (sha: string) => (await gitOut(dir, 'rev-list', '--parents', '-n', '1', sha)).split(' ').slice(1);

@@ -26,6 +26,16 @@ export class RepoGate {
     return this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
   }
 
+  /**
+   * The caller, who must be signed in (401), once the repository is known to be visible: Gitea
+   * assigns the repository before its reqToken, so an anonymous caller of a hidden (or missing)
+   * repository gets its 404 first.
+   */
+  async signedIn(actor: Actor | null, owner: string, repo: string): Promise<Actor> {
+    if (!actor) await this.assign(null, owner, repo);
+    return requireActor(actor);
+  }
+
   /** The repositories among `ids` the actor can see, one call. */
   many(actor: Actor | null, ids: number[]): Promise<RepoAccess[]> {
     if (ids.length === 0) return Promise.resolve([]);

@@ -20,7 +20,6 @@ import type { EntityManager } from 'typeorm';
 import {
   canRead,
   canReadIssuesOrPulls,
-  requireActor,
   requireIssuesOrPulls,
   requireNotArchived,
   RepoGate,
@@ -290,7 +289,7 @@ export class CommentsService {
    * comment is looked up. Who may change what is the caller's rule.
    */
   async commentForWrite(actor: Actor | null, owner: string, repoName: string, id: string): Promise<CommentContext & { repo: RepoAccess; actor: Actor }> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const repo = await this.gate.assign(a, owner, repoName);
     requireIssuesOrPulls(repo);
     requireNotArchived(repo);

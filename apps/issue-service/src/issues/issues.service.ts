@@ -35,7 +35,6 @@ import {
   canReadIssuesOrPulls,
   canWrite,
   canWriteIssuesOrPulls,
-  requireActor,
   requireIssuesOrPulls,
   requireNotArchived,
   requireRepoAdmin,
@@ -50,6 +49,7 @@ import { LabelResolver } from '../labels/label-resolver.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
+import { PullsRepository } from '../pulls/pulls.repository.js';
 import { IssueCounters } from './issue-counters.js';
 import { IssueEvents } from './issue-events.js';
 import { IssueLoader } from './issue-loader.js';
@@ -139,6 +139,7 @@ export class IssuesService {
     private readonly labelResolver: LabelResolver,
     private readonly comments: CommentsRepository,
     private readonly removal: IssueRemoval,
+    private readonly pulls: PullsRepository,
   ) {}
 
   /**
@@ -155,7 +156,7 @@ export class IssuesService {
 
   /** As {@link issueFor}, for a change: signed in, and not in an archived repository. */
   async issueForWrite(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<IssueContext & { actor: Actor }> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repo);
     const ctx = await this.issueFor(a, owner, repo, index);
     requireNotArchived(ctx.repo);
     return { ...ctx, actor: a };
@@ -167,7 +168,7 @@ export class IssuesService {
   }
 
   async create(actor: Actor | null, owner: string, repoName: string, body: CreateIssueOption): Promise<Issue> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const repo = await this.gate.assign(a, owner, repoName);
     requireIssuesOrPulls(repo);
     requireNotArchived(repo);
@@ -342,6 +343,11 @@ export class IssuesService {
     const writer = canWriteIssuesOrPulls(repo, issue.isPull);
     // Gitea refuses with a bare 403 (ctx.Status): no body.
     if (issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the issue');
+    if (body.state !== undefined) {
+      // Gitea's EditIssue: a merged pull keeps its state, whatever is asked; then closeOrReopenIssue knows two states.
+      if (issue.isPull && (await this.pulls.findByIssueId(issue.id))?.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
+      if (body.state !== 'open' && body.state !== 'closed') throw failedPrecondition(`unknown state: ${body.state}`);
+    }
     const changes: Partial<IssueEntity> = {};
     const edited: IssueChanges[] = [];
     if (body.title && body.title !== issue.title) {

@@ -25,7 +25,7 @@ import {
   type User,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, createLogger } from '@gitforge/platform';
-import { canRead, canWrite, requireActor, requireNotArchived, RepoGate } from '../access/repo-gate.js';
+import { canRead, canWrite, requireNotArchived, RepoGate } from '../access/repo-gate.js';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import { IssueCounters } from '../issues/issue-counters.js';
@@ -120,7 +120,7 @@ export class PullsService {
   }
 
   async create(actor: Actor | null, owner: string, repoName: string, body: CreatePullRequestOption): Promise<PullRequest> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const repo = await this.pullsRepo(a, owner, repoName);
     requireNotArchived(repo);
     if (body.head === body.base) throw unprocessable('Invalid PullRequest: There are no changes between the head and the base');
@@ -270,7 +270,7 @@ export class PullsService {
       ...(writer && (body.assignees !== undefined || body.assignee) ? { assignee: body.assignee, assignees: body.assignees } : {}),
       // Gitea's pull edit leaves the milestone alone on 0.
       ...(writer && body.milestone ? { milestone: body.milestone } : {}),
-      ...(body.state !== undefined ? { state: body.state as 'open' | 'closed' } : {}),
+      ...(body.state !== undefined ? { state: body.state } : {}),
     });
     if (writer && body.labels !== undefined) await this.issueLabels.replace(a, owner, repoName, index, { labels: body.labels });
     if (!ctx.pull.hasMerged && body.base && body.base !== ctx.pull.baseBranch) await this.changeBase(a, ctx, body.base);
@@ -499,7 +499,7 @@ export class PullsService {
 
   /** `POST /pulls/{index}/update`: the base merged into (or the head rebased onto it) the head branch. */
   async update(actor: Actor | null, owner: string, repo: string, index: string, style: string | undefined): Promise<void> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repo);
     const ctx = await this.contexts.pullFor(a, owner, repo, index);
     if (ctx.pull.hasMerged || ctx.issue.isClosed) throw unprocessable('the pull request is closed');
     if (ctx.pull.headRepoId <= 0) throw notFound();

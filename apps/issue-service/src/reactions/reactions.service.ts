@@ -16,7 +16,6 @@ import { Database } from '@gitforge/platform';
 import {
   canReadIssuesOrPulls,
   canWriteIssuesOrPulls,
-  requireActor,
   requireIssuesOrPulls,
   requireNotArchived,
   RepoGate,
@@ -86,7 +85,7 @@ export class ReactionsService {
     index: string,
     body: EditReactionOption,
   ): Promise<ReactionResult> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     return this.add(a, await this.issueTarget(a, owner, repoName, index), body);
   }
 
@@ -97,7 +96,7 @@ export class ReactionsService {
     index: string,
     body: EditReactionOption,
   ): Promise<void> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     await this.remove(a, await this.issueTarget(a, owner, repoName, index), body);
   }
 
@@ -108,7 +107,7 @@ export class ReactionsService {
     id: string,
     body: EditReactionOption,
   ): Promise<ReactionResult> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     return this.add(a, await this.commentTarget(a, owner, repoName, id), body);
   }
 
@@ -119,7 +118,7 @@ export class ReactionsService {
     id: string,
     body: EditReactionOption,
   ): Promise<void> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     await this.remove(a, await this.commentTarget(a, owner, repoName, id), body);
   }
 

@@ -13,7 +13,7 @@ import {
   WatchPatterns,
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, RpcClient } from '@gitforge/platform';
-import { requireActor } from '../access/repo-gate.js';
+import { RepoGate } from '../access/repo-gate.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
@@ -38,6 +38,7 @@ export class SubscriptionsService {
     private readonly issues: IssuesRepository,
     private readonly reviews: ReviewsRepository,
     private readonly rpc: RpcClient,
+    private readonly gate: RepoGate,
   ) {}
 
   /** `GET …/subscriptions`: the users who chose to follow the issue, a page at a time. */
@@ -62,7 +63,7 @@ export class SubscriptionsService {
 
   /** `GET …/subscriptions/check`: the caller's own state. */
   async check(actor: Actor | null, owner: string, repoName: string, index: string): Promise<WatchInfo> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const { repo, issue } = await this.issuesService.issueFor(a, owner, repoName, index);
     return toWatchInfo(issue, repo, await this.isSubscribed(issue, a.id));
   }
@@ -76,7 +77,7 @@ export class SubscriptionsService {
     login: string,
     watch: boolean,
   ): Promise<SubscriptionChange> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const { issue } = await this.issuesService.issueFor(a, owner, repoName, index);
     const [account] = (await this.directory.accountsByNames(null, [login])).filter(
       (acc) => acc.login.toLowerCase() === login.toLowerCase(),

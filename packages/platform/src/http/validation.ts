@@ -49,6 +49,13 @@ export function validationMessage(errors: ValidationError[]): string {
   return first ? `[${first.field}]: ${first.rule}` : 'validation failed';
 }
 
+/** A request refused by the gateway's validation (422), before any service has looked at it. */
+export class InvalidInput extends ContractError {
+  constructor(message: string) {
+    super('unprocessable', message);
+  }
+}
+
 /**
  * The gateway's validation: unknown fields are dropped (Gitea ignores them and clients send extras),
  * the first bad field answers 422 in Gitea's words.
@@ -61,6 +68,6 @@ export function createValidationPipe(): ValidationPipe {
     transformOptions: { enableImplicitConversion: false },
     validateCustomDecorators: false,
     stopAtFirstError: false,
-    exceptionFactory: (errors) => new ContractError('unprocessable', validationMessage(errors)),
+    exceptionFactory: (errors) => new InvalidInput(validationMessage(errors)),
   });
 }

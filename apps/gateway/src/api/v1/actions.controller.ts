@@ -184,7 +184,7 @@ export class OrgActionsController extends VariableRoutes {
 
 /** `/user/actions`: the signed-in user's runners, runs, jobs, variables and secrets. */
 @Controller('api/v1/user/actions')
-@Access({ signIn: true, scope: 'user' })
+@Access({ signIn: true, scope: 'user', rejectPublicOnly: true })
 export class UserActionsController extends VariableRoutes {
   constructor(rpc: RpcClient) {
     super(rpc);

@@ -64,7 +64,7 @@ export class RepoKeysController {
 
 /** `/user/keys`: the authenticated user's SSH keys. */
 @Controller('api/v1/user/keys')
-@Access({ signIn: true, scope: 'user' })
+@Access({ signIn: true, scope: 'user', rejectPublicOnly: true })
 export class UserKeysController {
   constructor(private readonly rpc: RpcClient) {}
 

@@ -12,7 +12,7 @@ type NotificationQuery = Record<string, string | string[]>;
  * and no Link header, as Gitea's.
  */
 @Controller('api/v1')
-@Access({ signIn: true, scope: 'notification' })
+@Access({ signIn: true, scope: 'notification', rejectPublicOnly: true })
 export class NotificationsController {
   constructor(private readonly rpc: RpcClient) {}
 

@@ -81,14 +81,14 @@ export class TimesController {
   }
 
   @Get('user/times')
-  @Access({ signIn: true, scope: 'user' })
+  @Access({ signIn: true, scope: 'user', rejectPublicOnly: true })
   @Paginated({ link: false })
   listForActor(@CurrentActor() actor: Actor | null, @Query() query: QueryParams): Promise<Page<TrackedTime>> {
     return this.rpc.call(TrackedTimePatterns.listForActor, { actor, params: {}, query });
   }
 
   @Get('user/stopwatches')
-  @Access({ signIn: true, scope: 'user' })
+  @Access({ signIn: true, scope: 'user', rejectPublicOnly: true })
   @Paginated({ link: false })
   listStopwatches(@CurrentActor() actor: Actor | null, @Query() query: QueryParams): Promise<Page<StopWatch>> {
     return this.rpc.call(TrackedTimePatterns.listStopwatches, { actor, params: {}, query });

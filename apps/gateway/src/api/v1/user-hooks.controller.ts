@@ -14,7 +14,7 @@ import { Paginated } from '../../http/paginated.js';
 
 /** `/user/hooks`: the signed-in user's hooks and their deliveries. */
 @Controller('api/v1/user/hooks')
-@Access({ signIn: true, scope: 'user' })
+@Access({ signIn: true, scope: 'user', rejectPublicOnly: true })
 export class UserHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 

@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { RFC3339Date } from '../common/validators.js';
 
 /** `POST /repos/{owner}/{repo}/milestones` (Gitea binds nothing as required). */
@@ -16,7 +16,8 @@ export class CreateMilestoneOption {
   @RFC3339Date()
   due_on?: string;
 
+  /** `closed` closes it; any other value leaves it open, as Gitea binds no rule. */
   @IsOptional()
-  @IsIn(['open', 'closed'])
-  state?: 'open' | 'closed';
+  @IsString()
+  state?: string;
 }

@@ -1,4 +1,4 @@
-import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength } from 'class-validator';
 import { MAX_ROW_ID, RFC3339Date } from '../common/validators.js';
 
 /** `PATCH /repos/{owner}/{repo}/issues/{index}`: only the fields present change. */
@@ -33,9 +33,10 @@ export class EditIssueOption {
   @Max(MAX_ROW_ID)
   milestone?: number;
 
+  /** `open` or `closed`; another value is Gitea's 412 "unknown state" (checked by the service, as Gitea binds no rule). */
   @IsOptional()
-  @IsIn(['open', 'closed'])
-  state?: 'open' | 'closed';
+  @IsString()
+  state?: string;
 
   @IsOptional()
   @RFC3339Date()

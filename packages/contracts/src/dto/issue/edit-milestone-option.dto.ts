@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { RFC3339Date } from '../common/validators.js';
 
 /**
@@ -19,7 +19,8 @@ export class EditMilestoneOption {
   @RFC3339Date()
   due_on?: string;
 
+  /** `closed` closes it; any other value opens it, as Gitea binds no rule. */
   @IsOptional()
-  @IsIn(['open', 'closed'])
-  state?: 'open' | 'closed';
+  @IsString()
+  state?: string;
 }

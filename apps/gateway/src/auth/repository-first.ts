@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { RepoFactPatterns, type Actor, type RepoAccess } from '@gitforge/contracts';
+import { RpcClient } from '@gitforge/platform';
+
+/** The routes of one repository. */
+const REPO_ROUTE = '/api/v1/repos/:owner/:repo';
+
+/**
+ * Gitea assigns the repository of a `/repos/{owner}/{repo}/…` route before any other check of the
+ * request (its repoAssignment is the group's first middleware): a caller that cannot see the
+ * repository (private, or none) gets its 404 before a missing token's 401 or a bad body's 422.
+ * The gateway asks only when it is about to refuse the request itself; services check in
+ * Gitea's order on their own.
+ */
+@Injectable()
+export class RepositoryFirst {
+  constructor(private readonly rpc: RpcClient) {}
+
+  /** Throws the repository's 404 when `actor` cannot see it; nothing on routes of no repository. */
+  async assertVisible(request: FastifyRequest, actor: Actor | null): Promise<void> {
+    if (!request.routeOptions.url?.startsWith(REPO_ROUTE)) return;
+    const { owner, repo } = request.params as { owner: string; repo: string };
+    await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
+  }
+}
