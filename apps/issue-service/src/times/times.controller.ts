@@ -1,7 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  formInt64,
   normalizeListOptions,
   TrackedTimePatterns,
   type AddTimeOption,
@@ -17,9 +16,9 @@ type RepoParams = { owner: string; repo: string };
 type IssueParams = RepoParams & { index: string };
 type PageQuery = { page?: string; limit?: string };
 
-/** Gitea pages these listings only when `page` is given (`opts.Page > 0`); without it every row comes back. */
-function pageOrAll(query: PageQuery | undefined): ListOptions | null {
-  return formInt64(query?.page) > 0 ? normalizeListOptions(query ?? {}) : null;
+/** Gitea pages these listings always (its GetListOptions makes the page at least 1), 30 to a page by default. */
+function pageOf(query: PageQuery | undefined): ListOptions {
+  return normalizeListOptions(query ?? {});
 }
 
 @Controller()
@@ -28,7 +27,7 @@ export class TimesController {
 
   @MessagePattern(TrackedTimePatterns.listForIssue)
   listForIssue(@Payload() req: RpcRequest<IssueParams, undefined, TimeListQuery & PageQuery>): Promise<Page<TrackedTime>> {
-    return this.times.listForIssue(req.actor, req.params.owner, req.params.repo, req.params.index, req.query ?? {}, pageOrAll(req.query));
+    return this.times.listForIssue(req.actor, req.params.owner, req.params.repo, req.params.index, req.query ?? {}, pageOf(req.query));
   }
 
   @MessagePattern(TrackedTimePatterns.add)
@@ -53,12 +52,12 @@ export class TimesController {
 
   @MessagePattern(TrackedTimePatterns.listForRepo)
   listForRepo(@Payload() req: RpcRequest<RepoParams, undefined, TimeListQuery & PageQuery>): Promise<Page<TrackedTime>> {
-    return this.times.listForRepo(req.actor, req.params.owner, req.params.repo, req.query ?? {}, pageOrAll(req.query));
+    return this.times.listForRepo(req.actor, req.params.owner, req.params.repo, req.query ?? {}, pageOf(req.query));
   }
 
   @MessagePattern(TrackedTimePatterns.listForActor)
   listForActor(@Payload() req: RpcRequest<Record<string, string>, undefined, TimeListQuery & PageQuery>): Promise<Page<TrackedTime>> {
-    return this.times.listForActor(req.actor, req.query ?? {}, pageOrAll(req.query));
+    return this.times.listForActor(req.actor, req.query ?? {}, pageOf(req.query));
   }
 
   @MessagePattern(TrackedTimePatterns.startStopwatch)
@@ -78,6 +77,6 @@ export class TimesController {
 
   @MessagePattern(TrackedTimePatterns.listStopwatches)
   listStopwatches(@Payload() req: RpcRequest<Record<string, string>, undefined, PageQuery>): Promise<Page<StopWatch>> {
-    return this.times.listStopwatches(req.actor, pageOrAll(req.query));
+    return this.times.listStopwatches(req.actor, pageOf(req.query));
   }
 }

@@ -25,7 +25,7 @@ export interface TimeFilter {
 export class TimesRepository {
   constructor(private readonly db: Database) {}
 
-  /** One page of times in the order they were logged, and the total; no page: all of them (Gitea's listings without `page`). */
+  /** One page of times in the order they were logged, and the total; no page: all of them (the deprecated per-user listing). */
   listTimes(f: TimeFilter, page: ListOptions | null): Promise<[TrackedTimeEntity[], number]> {
     const qb = this.filteredTimes(f).orderBy('t.id', 'ASC');
     if (page) qb.skip((page.page - 1) * page.limit).take(page.limit);
@@ -102,12 +102,12 @@ export class TimesRepository {
     return rows.map((r) => Number(r.repoId));
   }
 
-  /** One page of a user's stopwatches in readable repositories, oldest first; no page: all of them. */
-  listStopwatches(userId: number, readable: ReadableRepos, page: ListOptions | null): Promise<[StopwatchEntity[], number]> {
+  /** One page of a user's stopwatches in readable repositories, oldest first. */
+  listStopwatches(userId: number, readable: ReadableRepos, page: ListOptions): Promise<[StopwatchEntity[], number]> {
     const qb = this.db.manager.createQueryBuilder(StopwatchEntity, 's').innerJoin('issue', 'i', 'i.id = s.issue_id').where('s.user_id = :userId', { userId });
     whereReadable(qb, readable);
     qb.orderBy('s.id', 'ASC');
-    if (page) qb.skip((page.page - 1) * page.limit).take(page.limit);
+    qb.skip((page.page - 1) * page.limit).take(page.limit);
     return qb.getManyAndCount();
   }
 

@@ -6,6 +6,7 @@ import {
   ContractError,
   forbidden,
   notFound,
+  pageOf,
   wholeOrPageOf,
   wholeSeconds,
   type Actor,
@@ -49,8 +50,8 @@ export class TimesService {
   ) {}
 
   /** `GET …/issues/{index}/times`: tracking off is Gitea's 404 here. */
-  async listForIssue(actor: Actor | null, owner: string, repoName: string, index: string, query: TimeListQuery, page: ListOptions | null): Promise<Page<TrackedTime>> {
-    const a = requireActor(actor);
+  async listForIssue(actor: Actor | null, owner: string, repoName: string, index: string, query: TimeListQuery, page: ListOptions): Promise<Page<TrackedTime>> {
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const { repo, issue } = await this.issuesService.issueFor(a, owner, repoName, index);
     if (!timetrackerEnabled(repo)) throw notFound('Timetracker is disabled');
     const filter = await this.listFilter(a, repo, query);
@@ -58,8 +59,8 @@ export class TimesService {
   }
 
   /** `GET /repos/{o}/{r}/times`: the issue unit must be readable, tracking off is Gitea's 400. */
-  async listForRepo(actor: Actor | null, owner: string, repoName: string, query: TimeListQuery, page: ListOptions | null): Promise<Page<TrackedTime>> {
-    const a = requireActor(actor);
+  async listForRepo(actor: Actor | null, owner: string, repoName: string, query: TimeListQuery, page: ListOptions): Promise<Page<TrackedTime>> {
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const repo = await this.gate.assign(a, owner, repoName);
     if (!canRead(repo, 'repo.issues')) throw notFound();
     if (!timetrackerEnabled(repo)) throw trackingDisabled();
@@ -72,7 +73,7 @@ export class TimesService {
    * one user's times in the repository, unpaged; only that user and administrators may ask.
    */
   async listForRepoUser(actor: Actor | null, owner: string, repoName: string, userName: string): Promise<TrackedTime[]> {
-    const a = requireActor(actor);
+    const a = await this.gate.signedIn(actor, owner, repoName);
     const repo = await this.gate.assign(a, owner, repoName);
     if (!canRead(repo, 'repo.issues')) throw notFound();
     if (!timetrackerEnabled(repo)) throw trackingDisabled();
@@ -83,7 +84,7 @@ export class TimesService {
   }
 
   /** `GET /user/times`: the caller's own times, in repositories whose issues (or pulls) it can still read. */
-  async listForActor(actor: Actor | null, query: TimeListQuery, page: ListOptions | null): Promise<Page<TrackedTime>> {
+  async listForActor(actor: Actor | null, query: TimeListQuery, page: ListOptions): Promise<Page<TrackedTime>> {
     const a = requireActor(actor);
     const createdBefore = parseQueryTime('before', query.before);
     const createdAfter = parseQueryTime('since', query.since);
@@ -180,7 +181,7 @@ export class TimesService {
   }
 
   /** `GET /user/stopwatches`: the caller's running stopwatches in repositories it can still read. */
-  async listStopwatches(actor: Actor | null, page: ListOptions | null): Promise<Page<StopWatch>> {
+  async listStopwatches(actor: Actor | null, page: ListOptions): Promise<Page<StopWatch>> {
     const a = requireActor(actor);
     const { repos, ...readable } = readableRepos(await this.gate.many(a, await this.times.repoIdsOfUserStopwatches(a.id)));
     const [rows, total] = await this.times.listStopwatches(a.id, readable, page);
@@ -191,7 +192,7 @@ export class TimesService {
       const repo = issue ? repos.get(issue.repoId) : undefined;
       return issue && repo ? [toStopWatch(sw, issue, repo, now)] : [];
     });
-    return wholeOrPageOf(items, total, page);
+    return pageOf(items, total, page);
   }
 
   /** The filter of a repository's (or an issue's) listing: dates, and whose times the caller may see. */
@@ -208,11 +209,11 @@ export class TimesService {
     return { userId: timesOwnerFilter(repo, actor, requested), createdAfter, createdBefore };
   }
 
-  /** One page of times with their issues and users (one directory call). */
+  /** One page of times (or all of them) with their issues and users (one directory call). */
   private async page(filter: TimeFilter, page: ListOptions | null, repos: Map<number, RepoAccess>): Promise<Page<TrackedTime>> {
     const [rows, total] = await this.times.listTimes(filter, page);
     const items = await this.map(rows, repos);
-    return wholeOrPageOf(items, total, page);
+    return page ? pageOf(items, total, page) : wholeOrPageOf(items, total);
   }
 
   /** Times as Gitea shows them, with the issues of the repositories in `repos`. */
