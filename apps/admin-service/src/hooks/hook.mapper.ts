@@ -10,7 +10,7 @@ export function parseMeta(json: string): HookMeta {
   }
 }
 
-/** Gitea's ToHook: the secret never leaves; slack hooks show their channel settings in `config`. */
+/** Gitea's ToHook: neither the secret nor the authorization header leaves; slack hooks show their channel settings in `config`. */
 export function toHook(w: WebhookEntity): Hook {
   const config: Record<string, string> = { url: w.url, content_type: w.contentType };
   if (w.type === 'slack') {
@@ -27,14 +27,15 @@ export function toHook(w: WebhookEntity): Hook {
     branch_filter: w.branchFilter,
     config,
     events: eventsArray(parseSettings(w.events)),
-    authorization_header: w.authorizationHeader,
+    authorization_header: '',
     active: w.isActive,
     updated_at: formatTime(w.updatedAt),
     created_at: formatTime(w.createdAt),
   };
 }
 
-export function toTarget(w: WebhookEntity): HookTarget {
+/** What the worker needs of a hook to send to it, `secrets` its secret and authorization header in clear. */
+export function toTarget(w: WebhookEntity, secrets: { secret: string; authorizationHeader: string }): HookTarget {
   return {
     id: w.id,
     kind: w.kind,
@@ -42,8 +43,8 @@ export function toTarget(w: WebhookEntity): HookTarget {
     url: w.url,
     httpMethod: w.httpMethod,
     contentType: w.contentType,
-    secret: w.secret,
-    authorizationHeader: w.authorizationHeader,
+    secret: secrets.secret,
+    authorizationHeader: secrets.authorizationHeader,
     meta: parseMeta(w.meta),
     isActive: w.isActive,
     repoId: w.repoId,

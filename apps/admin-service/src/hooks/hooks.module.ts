@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { DirectoryClient } from '@gitforge/platform';
+import { DirectoryClient, loadSecretKey, PlatformConfig, SecretBox } from '@gitforge/platform';
+import { HookSecrets } from './hook-secrets.js';
 import { HooksController } from './hooks.controller.js';
 import { HooksRepository } from './hooks.repository.js';
 import { HooksService } from './hooks.service.js';
@@ -7,6 +8,12 @@ import { HooksService } from './hooks.service.js';
 /** Webhook configuration: repository, organization, user, system and default hooks. */
 @Module({
   controllers: [HooksController],
-  providers: [HooksRepository, HooksService, DirectoryClient],
+  providers: [
+    HooksRepository,
+    HooksService,
+    HookSecrets,
+    DirectoryClient,
+    { provide: SecretBox, inject: [PlatformConfig], useFactory: (config: PlatformConfig) => new SecretBox(loadSecretKey(config)) },
+  ],
 })
 export class HooksModule {}

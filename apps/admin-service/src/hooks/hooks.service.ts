@@ -25,6 +25,7 @@ import {
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, isUniqueViolation, RpcClient } from '@gitforge/platform';
 import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
+import { HookSecrets } from './hook-secrets.js';
 import { parseMeta, toHook, toTarget } from './hook.mapper.js';
 import { HooksRepository, type HookOwnerFilter } from './hooks.repository.js';
 import type { WebhookEntity } from './webhook.entity.js';
@@ -58,6 +59,7 @@ export class HooksService {
     private readonly db: Database,
     private readonly hooks: HooksRepository,
     private readonly rpc: RpcClient,
+    private readonly secrets: HookSecrets,
     private readonly directory: DirectoryClient,
   ) {}
 
@@ -144,17 +146,18 @@ export class HooksService {
         kind,
         repoId: place.repoId,
         ownerId: place.ownerId,
-        name: body.name ?? '',
+        name: (body.name ?? '').trim(),
         type: body.type as HookType,
         url: config.url!,
         httpMethod: 'POST',
         contentType: config.content_type as 'json' | 'form',
-        secret: config.secret ?? '',
+        secret: this.secrets.seal(config.secret ?? ''),
         events: JSON.stringify(settingsFromEvents(body.events)),
         branchFilter: body.branch_filter ?? '',
         isActive: body.active ?? false,
         meta: JSON.stringify(meta),
-        authorizationHeader: body.authorization_header ?? '',
+        authorizationHeader: this.secrets.seal(body.authorization_header ?? ''),
+        secretsSealed: true,
         defaultSourceId: null,
         createdAt: now,
         updatedAt: now,
@@ -217,15 +220,20 @@ export class HooksService {
         if (config.content_type !== 'json' && config.content_type !== 'form') throw unprocessable('Invalid content type');
         changes.contentType = config.content_type;
       }
-      if ('secret' in config) changes.secret = config.secret;
       changes.meta = JSON.stringify(this.metaFor(hook.type, config, parseMeta(hook.meta)));
     }
-    // Gitea recomputes the events and overwrites the branch filter and authorization header on every edit.
+    // Gitea recomputes the events and overwrites the branch filter and authorization header on every
+    // edit; it never changes the secret (its editHook reads no `secret` from the config).
     changes.events = JSON.stringify(settingsFromEvents(body.events));
     changes.branchFilter = body.branch_filter ?? '';
-    changes.authorizationHeader = body.authorization_header ?? '';
+    changes.authorizationHeader = this.secrets.seal(body.authorization_header ?? '');
+    // A row still in clear (until the start-up pass seals it) keeps its secret, now sealed too.
+    if (!hook.secretsSealed) {
+      changes.secret = this.secrets.seal(hook.secret);
+      changes.secretsSealed = true;
+    }
     if (body.active !== undefined) changes.isActive = body.active;
-    if (body.name !== undefined) changes.name = body.name;
+    if (body.name !== undefined) changes.name = body.name.trim();
     changes.updatedAt = new Date();
     await this.db.transaction((m) => this.hooks.update(m, hook.id, changes));
     return toHook((await this.hooks.findById(hook.id))!);
@@ -263,14 +271,14 @@ export class HooksService {
         (await active(query))
           .filter((w) => hasEvent(parseSettings(w.events), query.event))
           .filter((w) => query.branch === null || branchFilterMatches(w.branchFilter, query.branch))
-          .map(toTarget),
+          .map((w) => toTarget(w, this.secrets.open(w))),
       ),
     );
   }
 
   async target(id: number): Promise<HookTarget | null> {
     const hook = await this.hooks.findById(id);
-    return hook ? toTarget(hook) : null;
+    return hook ? toTarget(hook, this.secrets.open(hook)) : null;
   }
 
   /**

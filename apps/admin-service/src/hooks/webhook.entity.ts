@@ -37,6 +37,7 @@ export class WebhookEntity {
   @Column({ type: 'varchar', length: 10 })
   contentType!: 'json' | 'form';
 
+  /** Sealed with SecretBox (see HookSecrets); '' when none. */
   @Column({ type: 'text', default: '' })
   secret!: string;
 
@@ -54,8 +55,13 @@ export class WebhookEntity {
   @Column({ type: 'text', default: '{}' })
   meta!: string;
 
+  /** Sealed like the secret; '' when none. */
   @Column({ type: 'text', default: '' })
   authorizationHeader!: string;
+
+  /** Whether `secret` and `authorizationHeader` are sealed: rows written before sealing hold them in clear until admin-service seals them at start. */
+  @Column({ type: 'boolean', default: false })
+  secretsSealed!: boolean;
 
   /** For a repository hook copied from a default hook: that hook's id (one copy per repository). */
   @Column({ type: 'integer', nullable: true })

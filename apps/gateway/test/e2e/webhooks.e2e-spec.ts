@@ -4,6 +4,7 @@ import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { HookReceiver, type ReceivedDelivery } from './support/hook-receiver.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
+import { serviceQuery } from './support/repo-disk.js';
 
 const hmac = (algo: 'sha1' | 'sha256', secret: string, body: string): string => createHmac(algo, secret).update(body).digest('hex');
 
@@ -72,7 +73,8 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         branch_filter: 'main',
         config: { url: receiver.url('/repo-crud'), content_type: 'form' },
         events: ['create', 'push'],
-        authorization_header: 'Bearer t0k',
+        // Like the secret, the stored header never leaves (Gitea's ToHook).
+        authorization_header: '',
         active: true,
         updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
@@ -107,7 +109,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       const created = await alice.api.post<Hook>(`/repos/${repo.full_name}/hooks`, gitea('/edit', { events: ['issues'], branch_filter: 'dev', authorization_header: 'x' }));
       const res = await alice.api.patch<Hook>(`/repos/${repo.full_name}/hooks/${created.body.id}`, {
         config: { url: receiver.url('/edited'), content_type: 'json' },
-        name: 'renamed',
+        name: '  renamed ',
       } satisfies EditHookOption);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -283,6 +285,20 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         // The sender as anyone sees them, as Gitea's ToUser without a viewer renders it.
         sender: { login: carol.username, email: `${carol.username.toLowerCase()}@noreply.localhost`, last_login: '0001-01-01T00:00:00Z' },
       });
+      // Stored sealed: neither the secret nor the header is in admin-service's table in clear.
+      const [row] = await serviceQuery<{ secret: string; authorization_header: string }>(layout, 'admin', {
+        sqlite: 'SELECT secret, authorization_header FROM webhook WHERE id = ?',
+        pg: 'SELECT secret, authorization_header FROM gitforge_admin.webhook WHERE id = $1',
+      }, [hook.body.id]);
+      expect(row!.secret).toMatch(/^v1:/);
+      expect(`${row!.secret} ${row!.authorization_header}`).not.toMatch(/carol/);
+      // Gitea's editHook never changes the secret: a PATCH naming one still signs with the first.
+      const edited = await carol.api.patch<Hook>(`/user/hooks/${hook.body.id}`, { config: { secret: 'other' }, events: ['repository'], authorization_header: 'Bearer carol' } satisfies EditHookOption);
+      expect(edited.status).toBe(200);
+      await createRepo(carol);
+      const [, again] = await receiver.waitFor('/carol', 2);
+      expect(again!.headers['x-gitea-signature']).toBe(hmac('sha256', 'carol-secret', again!.body));
+      expect(again!.headers.authorization).toBe('Bearer carol');
     });
 
     it('should deliver form hooks a payload field signed as JSON', async () => {

@@ -1,0 +1,46 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { createLogger, Database, SecretBox } from '@gitforge/platform';
+import type { WebhookEntity } from './webhook.entity.js';
+
+const log = createLogger('hook-secrets');
+
+/**
+ * A hook's signing secret and authorization header, kept sealed at rest: the worker needs them in
+ * clear to sign and send, the API never shows them. The empty value (none) stays empty.
+ */
+@Injectable()
+export class HookSecrets implements OnApplicationBootstrap {
+  constructor(
+    private readonly box: SecretBox,
+    private readonly db: Database,
+  ) {}
+
+  /** What a row stores of a value. */
+  seal(plain: string): string {
+    return plain === '' ? '' : this.box.seal(plain);
+  }
+
+  /** The row's secret and authorization header in clear. */
+  open(w: Pick<WebhookEntity, 'secret' | 'authorizationHeader' | 'secretsSealed'>): { secret: string; authorizationHeader: string } {
+    if (!w.secretsSealed) return { secret: w.secret, authorizationHeader: w.authorizationHeader };
+    return { secret: w.secret && this.box.open(w.secret), authorizationHeader: w.authorizationHeader && this.box.open(w.authorizationHeader) };
+  }
+
+  /** Seals what rows written before sealing hold in clear; each row once, whichever replica gets there first. */
+  async onApplicationBootstrap(): Promise<void> {
+    const p = (n: number) => this.db.sql.param(n);
+    const clear = this.db.sql.value(false);
+    const rows = (await this.db.manager.query(`SELECT id, secret, authorization_header FROM webhook WHERE secrets_sealed = ${p(1)}`, [clear])) as Array<{
+      id: number;
+      secret: string;
+      authorization_header: string;
+    }>;
+    for (const r of rows) {
+      await this.db.write(
+        `UPDATE webhook SET secret = ${p(1)}, authorization_header = ${p(2)}, secrets_sealed = ${p(3)} WHERE id = ${p(4)} AND secrets_sealed = ${p(5)}`,
+        [this.seal(r.secret), this.seal(r.authorization_header), this.db.sql.value(true), r.id, clear],
+      );
+    }
+    if (rows.length > 0) log.info({ hooks: rows.length }, 'sealed the secrets of hooks stored in clear');
+  }
+}
