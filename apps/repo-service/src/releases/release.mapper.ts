@@ -21,6 +21,8 @@ export function toReleaseAsset(a: ReleaseAssetEntity, tagName: string, urls: Rep
 /** Gitea's ToAPIRelease (services/convert/release.go) with the repo_model.Release URL helpers. */
 export function toRelease(r: ReleaseEntity, author: User, assets: ReleaseAssetEntity[], urls: RepoUrls): Release {
   const tag = escapePathSegments(r.tagName);
+  // Gitea keeps one time, which publishing a draft resets: both fields answer it, a draft's too.
+  const at = formatTime(!r.isDraft && r.publishedAt ? r.publishedAt : r.createdAt);
   return {
     id: r.id,
     tag_name: r.tagName,
@@ -34,8 +36,8 @@ export function toRelease(r: ReleaseEntity, author: User, assets: ReleaseAssetEn
     upload_url: `${urls.api}/releases/${r.id}/assets`,
     draft: r.isDraft,
     prerelease: r.isPrerelease,
-    created_at: formatTime(r.createdAt),
-    published_at: r.isDraft || !r.publishedAt ? null : formatTime(r.publishedAt),
+    created_at: at,
+    published_at: at,
     author,
     assets: assets.map((a) => toReleaseAsset(a, r.tagName, urls)),
   };

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import {
+  AccessMode,
   ContractError,
   EventNames,
   forbidden,
@@ -22,6 +23,7 @@ import {
 } from '@gitforge/contracts';
 import { BlobStore, BlobTooLargeError, createLogger, Database, DirectoryClient, OutboxService } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
+import { enabledUnitModes } from '../access/repo-permission.js';
 import { repoView, type RepoView } from '../contents/repo-view.js';
 import { Refs } from '../git/refs.js';
 import { PushPolicy } from '../protections/push-policy.js';
@@ -325,8 +327,11 @@ export class ReleasesService {
   /** Gitea's reqRepoReader(releases): 404 when hidden, 403 when visible without the unit. */
   private async reader(actor: Actor | null, owner: string, repo: string): Promise<ReleaseScope> {
     const ctx = await this.access.assign(actor, owner, repo);
-    if (!ctx.permission.canRead('repo.releases')) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
-    return { view: repoView(ctx, this.config), writer: ctx.permission.canWrite('repo.releases') };
+    // Gitea's reqRepoReader and reqRepoWriter of the releases unit: with the unit switched off, only
+    // the repository's and the site's admins get past them.
+    const mode = enabledUnitModes(ctx.permission, ctx.repo.settings)['repo.releases'];
+    if (mode < AccessMode.read && !ctx.permission.isAdmin) throw forbidden('user should have specific read permission or be a repo admin or a site admin');
+    return { view: repoView(ctx, this.config), writer: mode >= AccessMode.write || ctx.permission.isAdmin };
   }
 
   /** Reader, then signed in (401), writer of releases (403), not archived (423). */

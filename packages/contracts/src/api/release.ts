@@ -4,7 +4,8 @@ import type { User } from './user.js';
 /**
  * Gitea's Release (services/convert/release.go): `url` is its API address, `html_url` the page of
  * its tag, `tarball_url`/`zipball_url` the tag's archives, `upload_url` where assets are posted.
- * `published_at` is null while it is a draft (current Gitea's ToAPIRelease).
+ * `created_at` and `published_at` are the one time Gitea keeps: the creation, or for a published
+ * draft the moment it was published (a draft's is its creation).
  */
 export interface Release {
   id: number;
@@ -20,7 +21,7 @@ export interface Release {
   draft: boolean;
   prerelease: boolean;
   created_at: string;
-  published_at: string | null;
+  published_at: string;
   author: User;
   assets: Attachment[];
 }
