@@ -527,6 +527,21 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect(bad.body).toEqual(giteaError(/illegal base64 data/));
     });
 
+    it("should take what Go clients send for fields they leave unset: empty branches and Go's zero dates", async () => {
+      const zero = { author: '0001-01-01T00:00:00Z', committer: '0001-01-01T00:00:00Z' };
+      const before = Math.floor(Date.now() / 1000) - 5;
+      const made = await alice.api.post<FileResponse>(`/repos/${repo.full_name}/contents/go/sdk.txt`, { content: b64('sdk\n'), branch: '', new_branch: '', dates: zero });
+      expect(made.status).toBe(201);
+      expect((await gitOnDisk(layout, repo.id, ['rev-parse', 'main'])).trim()).toBe(made.body.commit.sha);
+      // The zero dates are "now", as Gitea's ReqChangeRepoFileOptionsAndCheck makes them.
+      const stamps = (await gitOnDisk(layout, repo.id, ['log', '-1', '--format=%at %ct', 'main'])).trim().split(' ').map(Number);
+      expect(stamps.every((t) => t >= before)).toBe(true);
+      const deleted = await alice.api.delete(`/repos/${repo.full_name}/contents/go/sdk.txt`, { sha: made.body.content!.sha, branch: '', new_branch: '', dates: zero });
+      expect(deleted.status).toBe(200);
+      const branched = await alice.api.post(`/repos/${repo.full_name}/branches`, { new_branch_name: 'go-sdk', old_branch_name: '', old_ref_name: '' });
+      expect(branched.status).toBe(201);
+    });
+
     it('should let only writers change files: 401 anonymous, 403 readers, 404 hidden', async () => {
       expect((await api.anonymous.post(`/repos/${repo.full_name}/contents/x.txt`, { content: b64('x') })).status).toBe(401);
       const denied = await put(bob, repo, 'x.txt', 'x');

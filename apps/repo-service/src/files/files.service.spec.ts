@@ -53,4 +53,9 @@ describe('file change rules', () => {
     expect(gitDate('2024-02-03T04:05:06Z', now)).toEqual({ when: 1706933106, tz: '+0000' });
     expect(gitDate(undefined, now)).toEqual({ when: 1735689600, tz: '+0000' });
   });
+
+  it("should take Go's zero time, which Go clients send for dates left unset, as now", () => {
+    expect(gitDate('0001-01-01T00:00:00Z', now)).toEqual({ when: 1735689600, tz: '+0000' });
+    expect(gitDate('1970-01-02T00:00:00Z', now)).toEqual({ when: 86400, tz: '+0000' });
+  });
 });

@@ -286,9 +286,13 @@ export function signatures(opts: FileOptions, doer: User, now = new Date()): { a
 }
 
 /** An RFC 3339 date as git's `<epoch> <±hhmm>`, keeping the given offset; now when absent. */
+/** Go's zero `time.Time` in milliseconds since the epoch. */
+const GO_ZERO_TIME_MS = Date.parse('0001-01-01T00:00:00Z');
+
 export function gitDate(value: string | undefined, now: Date): { when: number; tz: string } {
   const ms = value ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) return { when: Math.floor(now.getTime() / 1000), tz: '+0000' };
+  // Go's zero time (0001-01-01T00:00:00Z), which Go clients send for dates they leave unset, is "now" in Gitea.
+  if (Number.isNaN(ms) || ms === GO_ZERO_TIME_MS) return { when: Math.floor(now.getTime() / 1000), tz: '+0000' };
   const m = /([+-])(\d\d):?(\d\d)$/.exec(value!);
   return { when: Math.floor(ms / 1000), tz: m ? `${m[1]}${m[2]}${m[3]}` : '+0000' };
 }

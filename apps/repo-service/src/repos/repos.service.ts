@@ -506,7 +506,7 @@ export class ReposService {
     }
     // Like Gitea: a default branch that does not exist (in a non-empty repository) is ignored.
     if (
-      body.default_branch !== undefined &&
+      body.default_branch &&
       body.default_branch !== repo.defaultBranch &&
       (repo.isEmpty || (await this.git.branchExists(repo.id, body.default_branch)))
     ) {

@@ -46,8 +46,13 @@ export function isValidRefName(v: unknown): v is string {
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(v)) return false;
   return v.split('/').every((part) => part.length > 0 && !part.startsWith('.') && !part.endsWith('.lock'));
 }
+/**
+ * A branch or tag name, or an empty string: Gitea's IsValidRefPattern takes "", which the optional
+ * fields read as "not given" (the default branch), and which Go clients send for every field they
+ * leave unset. Required fields add `@IsNotEmpty`.
+ */
 export function GitRefName(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'GitRefName', validator: { validate: isValidRefName } }, options);
+  return ValidateBy({ name: 'GitRefName', validator: { validate: (v: unknown) => v === '' || isValidRefName(v) } }, options);
 }
 
 export function ValidUrl(options?: ValidationOptions): PropertyDecorator {
