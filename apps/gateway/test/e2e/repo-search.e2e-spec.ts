@@ -50,7 +50,10 @@ describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
 
   it('should include the private repositories the caller reaches, unless private=false', async () => {
     expect(names(await search(alice.api, `q=${tag}`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-delta`, `${tag}-gamma`]);
-    expect(names(await search(alice.api, `q=${tag}&private=false`))).toEqual([`${tag}-alpha`, `${tag}-delta`, `${tag}-gamma`]);
+    // Without `private`, Gitea's SearchRepositoryCondition keeps public repositories of public owners
+    // only: delta, public in alice's private organization, is left out too.
+    expect(names(await search(alice.api, `q=${tag}&private=false`))).toEqual([`${tag}-alpha`, `${tag}-gamma`]);
+    expect(names(await search(api.admin, `q=${tag}&private=false`))).toEqual([`${tag}-alpha`, `${tag}-gamma`]);
     expect(names(await search(bob.api, `q=${tag}`))).toEqual([`${tag}-alpha`, `${tag}-gamma`]);
     expect(names(await search(api.admin, `q=${tag}`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-delta`, `${tag}-gamma`]);
   });

@@ -204,6 +204,9 @@ export class RepoSearchService {
     actor: Actor | null,
     includePrivate: boolean,
   ): Promise<Pick<RepoSearchFilter, 'unrestricted' | 'includePrivate' | 'owners' | 'fullOwnerIds' | 'reachableIds'>> {
+    // Gitea's SearchRepositoryCondition without `private`: the public repositories of public owners,
+    // whoever asks (not those of limited or private owners the actor could see).
+    if (!includePrivate) return { unrestricted: false, includePrivate, owners: await this.directory.ownerFilter(null), fullOwnerIds: [], reachableIds: [] };
     const [owners, reach, collaborations] = await Promise.all([
       this.directory.ownerFilter(actor),
       actor ? this.directory.reachableRepos(actor) : Promise.resolve({ orgIds: [], repoIds: [] }),
