@@ -91,7 +91,7 @@ export class VariablesService {
     }
   }
 
-  /** PUT: the value, the description, and a new name unless `name` is empty. */
+  /** PUT: the value, the description (none when not given, as Gitea), and a new name unless `name` is empty. */
   async updateVariable(actor: Actor | null, scope: ActionsScope, rawName: string | undefined, body: UpdateVariableOption): Promise<void> {
     const s = await this.place(actor, scope);
     const row = await this.findVariable(s, rawName);
@@ -100,7 +100,7 @@ export class VariablesService {
       await this.db.manager.update(
         ActionVariableEntity,
         { id: row.id },
-        { name, data: normalizeText(body.value), description: body.description ?? row.description, updatedAt: new Date() },
+        { name, data: normalizeText(body.value), description: body.description ?? '', updatedAt: new Date() },
       );
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('variable name already exists');
@@ -138,7 +138,7 @@ export class VariablesService {
         const now = new Date();
         const existing = await m.findOneBy(ActionSecretEntity, { ownerId: s.ownerId, repoId: s.repoId, name });
         if (existing) {
-          await m.update(ActionSecretEntity, { id: existing.id }, { data, description: body.description ?? existing.description, updatedAt: now });
+          await m.update(ActionSecretEntity, { id: existing.id }, { data, description: body.description ?? '', updatedAt: now });
           return { created: false };
         }
         await m.insert(ActionSecretEntity, { ownerId: s.ownerId, repoId: s.repoId, name, data, description: body.description ?? '', createdAt: now, updatedAt: now });
