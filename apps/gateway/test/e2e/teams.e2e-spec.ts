@@ -246,6 +246,8 @@ describe.each(layoutsUnderTest())('teams through the gateway (%s layout)', (kind
 
     it('should keep the Owners team its permission, visibility and name', async () => {
       const owners = (await owner.api.get<Team[]>(`/orgs/${org.name}/teams`)).body.find((t) => t.name === 'Owners')!;
+      // Gitea's CreateOrganization makes it limited: the organization's members see it.
+      expect(owners.visibility).toBe('limited');
       const res = await owner.api.patch<Team>(`/teams/${owners.id}`, {
         name: 'Bosses',
         permission: 'read',

@@ -134,7 +134,8 @@ export class OrgsRepository {
         accessMode: AccessMode.owner,
         includesAllRepositories: true,
         canCreateOrgRepo: true,
-        visibility: 'public',
+        // Gitea's CreateOrganization: the Owners team is seen by the organization's members.
+        visibility: 'limited',
         units: ALL_UNITS,
       }),
     );
