@@ -265,7 +265,8 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     });
     // An empty name keeps the name; a new one renames.
     expect((await alice.api.put(`${v}/DEPLOY_ENV`, { value: 'production', name: '' })).status).toBe(204);
-    expect((await alice.api.get<ActionVariable>(`${v}/DEPLOY_ENV`)).body.data).toBe('production');
+    // Gitea's UpdateVariable sets the description given, none when there is none.
+    expect((await alice.api.get<ActionVariable>(`${v}/DEPLOY_ENV`)).body).toMatchObject({ data: 'production', description: '' });
     expect((await alice.api.put(`${v}/DEPLOY_ENV`, { value: 'production', name: 'TARGET' })).status).toBe(204);
     expect((await alice.api.get(`${v}/DEPLOY_ENV`)).status).toBe(404);
     const listed = await alice.api.get<ActionVariable[]>(v);
@@ -283,6 +284,8 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     const secrets = await alice.api.get<ActionSecret[]>(s);
     expect(secrets.body).toEqual([{ name: 'DEPLOY_KEY', description: 'ssh', created_at: expect.any(String) }]);
     expect(secrets.text).not.toContain('s3cret-value');
+    expect((await alice.api.put(`${s}/DEPLOY_KEY`, { data: 'rotated' })).status).toBe(204);
+    expect((await alice.api.get<ActionSecret[]>(s)).body).toEqual([{ name: 'DEPLOY_KEY', description: '', created_at: expect.any(String) }]);
     // The owner's variables reach its repositories' jobs too.
     expect((await alice.api.post('/user/actions/variables/OWNER_LEVEL', { value: 'from-alice' })).status).toBe(201);
     expect((await alice.api.get<ActionVariable>('/user/actions/variables/OWNER_LEVEL')).body.owner_id).toBe(alice.id);
