@@ -101,4 +101,17 @@ describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
     expect((await search(api.anonymous, 'sort=alpha&order=up')).status).toBe(422);
     expect((await search(api.anonymous, 'mode=everything')).status).toBe(422);
   });
+
+  it("should narrow to a team's repositories, and to nothing for a team the caller cannot see (Gitea never refuses the search)", async () => {
+    const org = uniqueName('teamorg');
+    expect((await alice.api.post('/orgs', { username: org })).status).toBe(201);
+    expect((await alice.api.post(`/orgs/${org}/repos`, { name: `${tag}-team` })).status).toBe(201);
+    const team = (await alice.api.post<{ id: number }>(`/orgs/${org}/teams`, { name: 'devs', permission: 'read', units: ['repo.code'], visibility: 'private' })).body;
+    expect((await alice.api.put(`/teams/${team.id}/repos/${org}/${tag}-team`)).status).toBe(204);
+    expect(names(await search(alice.api, `q=${tag}&team_id=${team.id}`))).toEqual([`${tag}-team`]);
+    for (const [who, query] of [[api.anonymous, `team_id=${team.id}`], [bob.api, `team_id=${team.id}`], [alice.api, 'team_id=999999999']] as const) {
+      const res = await search(who, query);
+      expect([query, res.status, names(res)]).toEqual([query, 200, []]);
+    }
+  });
 });

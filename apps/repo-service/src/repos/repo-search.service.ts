@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ContractError,
   formBool,
   invalid,
   isPublicOnly,
@@ -125,8 +126,16 @@ export class RepoSearchService {
       filter.ownerId = uid;
       if (!formBool(q.exclusive)) filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
     }
-    if (teamId) {
-      const scope = await this.rpc.call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(teamId) } });
+    if (teamId > 0) {
+      // Gitea narrows by the team's links without asking about the team: one the caller may not
+      // see (or none, or an anonymous caller) narrows to nothing rather than refusing the search.
+      const scope = await this.rpc
+        .call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(teamId) } })
+        .catch((err: unknown) => {
+          if (err instanceof ContractError && ['not_found', 'unauthenticated', 'permission_denied'].includes(err.code)) return null;
+          throw err;
+        });
+      if (!scope) return pageOf([], 0, options);
       filter.team = { orgId: scope.orgId, ids: scope.includesAllRepositories ? null : scope.repoIds };
     }
     const [rows, total] = await this.repos.search(filter, options);
