@@ -24,8 +24,8 @@ export class HooksController {
   }
 
   @MessagePattern(HookPatterns.listAdmin)
-  listAdmin(@Payload() req: RpcRequest<Record<string, string>, undefined, Record<string, unknown>>): Promise<Hook[]> {
-    return this.hooks.listAdmin(req.actor, typeof req.query.type === 'string' ? req.query.type : undefined);
+  listAdmin(@Payload() req: RpcRequest<Record<string, string>, undefined, Record<string, unknown>>): Promise<Page<Hook>> {
+    return this.hooks.listAdmin(req.actor, typeof req.query.type === 'string' ? req.query.type : undefined, normalizeListOptions(req.query));
   }
 
   @MessagePattern(HookPatterns.create)

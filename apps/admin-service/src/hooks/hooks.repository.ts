@@ -26,10 +26,6 @@ export class HooksRepository {
     });
   }
 
-  listAll(filter: HookOwnerFilter): Promise<WebhookEntity[]> {
-    return this.db.manager.find(WebhookEntity, { where: this.where(filter), order: { id: 'ASC' } });
-  }
-
   findOne(filter: HookOwnerFilter, id: number, manager?: EntityManager): Promise<WebhookEntity | null> {
     return (manager ?? this.db.manager).findOne(WebhookEntity, { where: { id, ...this.where(filter) } });
   }

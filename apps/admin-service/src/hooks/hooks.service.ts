@@ -112,11 +112,11 @@ export class HooksService {
     return pageOf(rows.map(toHook), total, options);
   }
 
-  /** Gitea's admin ListHooks: system hooks unless asked for `default` or `all` hooks, all of them in one answer. */
-  async listAdmin(actor: Actor | null, type: string | undefined): Promise<Hook[]> {
+  /** Gitea's admin ListHooks: system hooks unless asked for `default` or `all` hooks, a page at a time. */
+  async listAdmin(actor: Actor | null, type: string | undefined, options: ListOptions): Promise<Page<Hook>> {
     await this.place(actor, { kind: 'admin' });
-    const rows = await this.hooks.listAll({ kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] });
-    return rows.map(toHook);
+    const [rows, total] = await this.hooks.list({ kinds: type === 'default' ? ['default'] : type === 'all' ? ['system', 'default'] : ['system'] }, options);
+    return pageOf(rows.map(toHook), total, options);
   }
 
   async get(actor: Actor | null, params: HookParams): Promise<Hook> {

@@ -25,8 +25,8 @@ export class HookRoutes {
     return this.rpc.call<Page<Hook>, HookParams>(HookPatterns.list, { actor, params, query });
   }
 
-  listAdmin(actor: Actor, query: Record<string, string>): Promise<Hook[]> {
-    return this.rpc.call<Hook[]>(HookPatterns.listAdmin, { actor, query });
+  listAdmin(actor: Actor, query: Record<string, string>): Promise<Page<Hook>> {
+    return this.rpc.call<Page<Hook>>(HookPatterns.listAdmin, { actor, query });
   }
 
   create(actor: Actor, params: HookParams, body: CreateHookOption): Promise<Hook> {

@@ -1,5 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   CreateHookOption,
   EditHookOption,
@@ -23,12 +22,11 @@ import { Paginated } from '../../http/paginated.js';
 export class AdminHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
-  /** Gitea's admin ListHooks answers every hook of the kind asked for in one list (X-Total-Count counts it). */
+  /** Gitea's admin ListHooks: a page of the hooks of the kind asked for, with Link and X-Total-Count. */
   @Get()
-  async list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>, @Res({ passthrough: true }) reply: FastifyReply): Promise<Hook[]> {
-    const hooks = await this.hooks.listAdmin(actor, query);
-    void reply.header('X-Total-Count', String(hooks.length));
-    return hooks;
+  @Paginated()
+  list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Hook>> {
+    return this.hooks.listAdmin(actor, query);
   }
 
   @Post()
