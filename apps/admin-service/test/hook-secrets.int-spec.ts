@@ -42,6 +42,11 @@ describe.each(['sqlite', 'postgres'] as const)('HookSecrets on %s', (engine) => 
     expect(sealed).not.toContain('shh');
     expect(secrets.seal('')).toBe('');
     expect(secrets.open({ secret: sealed, authorizationHeader: '', secretsSealed: true })).toEqual({ secret: 'shh', authorizationHeader: '' });
+    // A copy (a default hook copied into a repository) is sealed whatever its source's state.
+    const copied = secrets.sealedCopy({ secret: 'old', authorizationHeader: '', secretsSealed: false });
+    expect(copied.secretsSealed).toBe(true);
+    expect(secrets.open(copied)).toEqual({ secret: 'old', authorizationHeader: '' });
+    expect(secrets.sealedCopy({ secret: sealed, authorizationHeader: '', secretsSealed: true }).secret).toBe(sealed);
     // A row still in clear opens as it is.
     expect(secrets.open({ secret: 'old', authorizationHeader: 'Bearer x', secretsSealed: false })).toEqual({ secret: 'old', authorizationHeader: 'Bearer x' });
   });

@@ -13,6 +13,7 @@ import { Accounts1763800000100 } from './migrations/1763800000100-accounts.js';
 import { People1763800000110 } from './migrations/1763800000110-people.js';
 import { UserRedirects1763800000150 } from './migrations/1763800000150-user-redirects.js';
 import { StarCountVersion1763800000130 } from './migrations/1763800000130-star-count-version.js';
+import { LimitedOwnerTeams1763800000170 } from './migrations/1763800000170-limited-owner-teams.js';
 
 export const OrgServiceEntities = [
   UserEntity,
@@ -28,4 +29,12 @@ export const OrgServiceEntities = [
   BadgeEntity,
   UserBadgeEntity,
 ];
-export const OrgServiceMigrations = [Accounts1763800000100, People1763800000110, UserRedirects1763800000150, StarCountVersion1763800000130, PublicKeys1763800000140, Badges1763800000160];
+export const OrgServiceMigrations = [
+  Accounts1763800000100,
+  People1763800000110,
+  UserRedirects1763800000150,
+  StarCountVersion1763800000130,
+  PublicKeys1763800000140,
+  Badges1763800000160,
+  LimitedOwnerTeams1763800000170,
+];

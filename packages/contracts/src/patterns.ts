@@ -151,6 +151,8 @@ export const TeamPatterns = definePatterns('org', {
   removeRepo: 'teams.repos.remove',
   /** Which repositories a team reaches, for repository search by `team_id` (404 when the actor may not read the team). */
   repoScope: 'teams.repos.scope',
+  /** A team's repository links for repository search by `team_id`, unchecked as Gitea's team_repo subquery (the search applies visibility); null for no such team. */
+  repoLinks: 'teams.repos.links',
   /**
    * For repo-service's `/repos/{owner}/{repo}/teams`, which has checked the caller: the
    * organization's teams that reach a repository (all-repository teams and linked ones), Owners first.

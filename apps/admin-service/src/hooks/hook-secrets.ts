@@ -20,10 +20,19 @@ export class HookSecrets implements OnApplicationBootstrap {
     return plain === '' ? '' : this.box.seal(plain);
   }
 
-  /** The row's secret and authorization header in clear. */
+  /**
+   * The row's secret and authorization header in clear; throws when a sealed value does not open
+   * (another key, a damaged value), which the caller reports for that hook alone.
+   */
   open(w: Pick<WebhookEntity, 'secret' | 'authorizationHeader' | 'secretsSealed'>): { secret: string; authorizationHeader: string } {
     if (!w.secretsSealed) return { secret: w.secret, authorizationHeader: w.authorizationHeader };
     return { secret: w.secret && this.box.open(w.secret), authorizationHeader: w.authorizationHeader && this.box.open(w.authorizationHeader) };
+  }
+
+  /** A row's values for a copy of it (a default hook copied into a repository): sealed, whatever the source's state. */
+  sealedCopy(w: Pick<WebhookEntity, 'secret' | 'authorizationHeader' | 'secretsSealed'>): Pick<WebhookEntity, 'secret' | 'authorizationHeader' | 'secretsSealed'> {
+    if (w.secretsSealed) return { secret: w.secret, authorizationHeader: w.authorizationHeader, secretsSealed: true };
+    return { secret: this.seal(w.secret), authorizationHeader: this.seal(w.authorizationHeader), secretsSealed: true };
   }
 
   /** Seals what rows written before sealing hold in clear; each row once, whichever replica gets there first. */

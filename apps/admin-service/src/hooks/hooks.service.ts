@@ -23,7 +23,7 @@ import {
   type RepoAccess,
   idFrom,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, isUniqueViolation, RpcClient } from '@gitforge/platform';
+import { createLogger, Database, DirectoryClient, isUniqueViolation, RpcClient } from '@gitforge/platform';
 import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
 import { HookSecrets } from './hook-secrets.js';
 import { parseMeta, toHook, toTarget } from './hook.mapper.js';
@@ -55,6 +55,8 @@ function isValidHookUrl(value: string): boolean {
 
 @Injectable()
 export class HooksService {
+  private readonly log = createLogger('hooks');
+
   constructor(
     private readonly db: Database,
     private readonly hooks: HooksRepository,
@@ -271,14 +273,24 @@ export class HooksService {
         (await active(query))
           .filter((w) => hasEvent(parseSettings(w.events), query.event))
           .filter((w) => query.branch === null || branchFilterMatches(w.branchFilter, query.branch))
-          .map((w) => toTarget(w, this.secrets.open(w))),
+          .flatMap((w) => this.targetOf(w) ?? []),
       ),
     );
   }
 
+  /** A hook as the worker sends to it; null, logged, for one whose secrets do not open (its deliveries wait, the others go). */
+  private targetOf(w: WebhookEntity): HookTarget | null {
+    try {
+      return toTarget(w, this.secrets.open(w));
+    } catch (err) {
+      this.log.error({ err, hookId: w.id }, "the hook's secret does not open with this GITFORGE_SECRET_KEY; not sending to it");
+      return null;
+    }
+  }
+
   async target(id: number): Promise<HookTarget | null> {
     const hook = await this.hooks.findById(id);
-    return hook ? toTarget(hook, this.secrets.open(hook)) : null;
+    return hook ? this.targetOf(hook) : null;
   }
 
   /**
@@ -304,6 +316,7 @@ export class HooksService {
       for (const d of defaults.filter((w) => !copied.has(w.id))) {
         await this.hooks.insert(m, {
           ...d,
+          ...this.secrets.sealedCopy(d),
           id: undefined,
           kind: 'repository',
           repoId,

@@ -217,6 +217,8 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect(cleared.body).toMatchObject({ due_date: null, assignees: null, assignee: null });
     expect(await openCount(repo)).toBe(before);
     expect((await outsider.api.patch(path(repo, `/${issue.number}`), { title: 'hijack' })).status).toBe(403);
+    // A null state is no state (Gitea's *string).
+    expect(await writer.api.patch(path(repo, `/${issue.number}`), { state: null })).toMatchObject({ status: 201, body: { state: 'open' } });
     // Gitea binds no rule on the state: closeOrReopenIssue answers 412 for one it does not know.
     expect(await writer.api.patch(path(repo, `/${issue.number}`), { state: 'done' })).toMatchObject({ status: 412, body: giteaError('unknown state: done') });
   });

@@ -166,6 +166,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(published.status).toBe(200);
       expect(published.body).toMatchObject({ draft: false, prerelease: true, name: 'Draft', published_at: expect.any(String) });
       expect(published.body.created_at).toBe(published.body.published_at);
+
       expect((await tagsOnServer()).get('refs/tags/v2.0-rc')).toBe(head);
       expect((await bob.api.get<Release>(`${releases()}/tags/v2.0-rc`)).body.id).toBe(draft.body.id);
       expect((await bob.api.get<Release[]>(`${releases()}?pre-release=true`)).body.map((r) => r.tag_name)).toEqual(['v2.0-rc']);
@@ -185,6 +186,17 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(page.headers.get('x-total-count')).toBe('3');
       const byTag = await bob.api.get<Release>(`${releases()}/tags/v1.0`);
       expect(byTag.body).toMatchObject({ id: first.id, tag_name: 'v1.0' });
+    });
+
+    it("should date a draft anew when it is published, as Gitea's createTag does, and list it by that date", async () => {
+      const own = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('redate'), auto_init: true })).body;
+      const draft = (await alice.api.post<Release>(releases(own), { tag_name: 'd1', draft: true } satisfies CreateReleaseOption)).body;
+      const later = (await alice.api.post<Release>(releases(own), { tag_name: 'r1' } satisfies CreateReleaseOption)).body;
+      expect((await alice.api.get<Release[]>(releases(own))).body.map((r) => r.tag_name)).toEqual(['r1', 'd1']);
+      const published = (await alice.api.patch<Release>(`${releases(own)}/${draft.id}`, { draft: false } satisfies EditReleaseOption)).body;
+      expect(Date.parse(published.created_at)).toBeGreaterThanOrEqual(Date.parse(later.created_at));
+      expect(published.published_at).toBe(published.created_at);
+      expect((await alice.api.get<Release[]>(releases(own))).body.map((r) => r.tag_name)).toEqual(['d1', 'r1']);
     });
 
     it('should keep releases to admins while the releases unit is off (403, Gitea reqRepoReader)', async () => {

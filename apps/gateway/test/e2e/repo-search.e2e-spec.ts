@@ -102,16 +102,17 @@ describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
     expect((await search(api.anonymous, 'mode=everything')).status).toBe(422);
   });
 
-  it("should narrow to a team's repositories, and to nothing for a team the caller cannot see (Gitea never refuses the search)", async () => {
+  it("should narrow to a team's repositories as Gitea does, whoever asks (visibility applies to the repositories, not the team)", async () => {
     const org = uniqueName('teamorg');
     expect((await alice.api.post('/orgs', { username: org })).status).toBe(201);
     expect((await alice.api.post(`/orgs/${org}/repos`, { name: `${tag}-team` })).status).toBe(201);
+    expect((await alice.api.post(`/orgs/${org}/repos`, { name: `${tag}-teamsecret`, private: true })).status).toBe(201);
     const team = (await alice.api.post<{ id: number }>(`/orgs/${org}/teams`, { name: 'devs', permission: 'read', units: ['repo.code'], visibility: 'private' })).body;
-    expect((await alice.api.put(`/teams/${team.id}/repos/${org}/${tag}-team`)).status).toBe(204);
-    expect(names(await search(alice.api, `q=${tag}&team_id=${team.id}`))).toEqual([`${tag}-team`]);
-    for (const [who, query] of [[api.anonymous, `team_id=${team.id}`], [bob.api, `team_id=${team.id}`], [alice.api, 'team_id=999999999']] as const) {
-      const res = await search(who, query);
-      expect([query, res.status, names(res)]).toEqual([query, 200, []]);
-    }
+    for (const repo of [`${tag}-team`, `${tag}-teamsecret`]) expect((await alice.api.put(`/teams/${team.id}/repos/${org}/${repo}`)).status).toBe(204);
+    expect(names(await search(alice.api, `q=${tag}&team_id=${team.id}`))).toEqual([`${tag}-team`, `${tag}-teamsecret`]);
+    // bob and anonymous callers see the team's public repository, not its private one.
+    for (const who of [bob.api, api.anonymous]) expect(names(await search(who, `team_id=${team.id}`))).toEqual([`${tag}-team`]);
+    const none = await search(alice.api, 'team_id=999999999');
+    expect([none.status, names(none)]).toEqual([200, []]);
   });
 });

@@ -343,7 +343,7 @@ export class IssuesService {
     const writer = canWriteIssuesOrPulls(repo, issue.isPull);
     // Gitea refuses with a bare 403 (ctx.Status): no body.
     if (issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the issue');
-    if (body.state !== undefined) {
+    if (body.state !== undefined && body.state !== null) {
       // Gitea's EditIssue: a merged pull keeps its state, whatever is asked; then closeOrReopenIssue knows two states.
       if (issue.isPull && (await this.pulls.findByIssueId(issue.id))?.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
       if (body.state !== 'open' && body.state !== 'closed') throw failedPrecondition(`unknown state: ${body.state}`);
@@ -374,7 +374,7 @@ export class IssuesService {
     }
     let stateAction: 'closed' | 'reopened' | null = null;
     const now = new Date();
-    if (body.state !== undefined && (body.state === 'closed') !== issue.isClosed) {
+    if (body.state !== undefined && body.state !== null && (body.state === 'closed') !== issue.isClosed) {
       changes.isClosed = body.state === 'closed';
       changes.closedAt = changes.isClosed ? now : null;
       stateAction = changes.isClosed ? 'closed' : 'reopened';

@@ -87,7 +87,8 @@ export class MilestonesService {
     if (body.title) changes.name = body.title;
     if (body.description !== undefined) changes.content = body.description;
     if (body.due_on) changes.deadline = new Date(body.due_on);
-    if (body.state !== undefined) {
+    // A null state is no state (Gitea's *string): only a given one opens or closes.
+    if (body.state !== undefined && body.state !== null) {
       changes.isClosed = body.state === 'closed';
       if (changes.isClosed && !milestone.isClosed) changes.closedAt = changes.updatedAt;
     }

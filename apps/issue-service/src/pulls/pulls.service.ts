@@ -254,7 +254,7 @@ export class PullsService {
     const a = ctx.actor;
     const writer = canWrite(ctx.repo, 'repo.pulls');
     if (ctx.issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the pull request');
-    if (body.state !== undefined && ctx.pull.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
+    if (body.state !== undefined && body.state !== null && ctx.pull.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
     // A stale version fails before anything changes (Gitea's ErrIssueAlreadyChanged, 409 on this route).
     if (body.content_version !== undefined && body.content_version !== ctx.issue.contentVersion) throw conflict('the issue is already changed');
     // Gitea's SetAllowEdits, whenever the field is sent: the poster alone, with write access to the head's code (checked before anything changes).
@@ -270,7 +270,7 @@ export class PullsService {
       ...(writer && (body.assignees !== undefined || body.assignee) ? { assignee: body.assignee, assignees: body.assignees } : {}),
       // Gitea's pull edit leaves the milestone alone on 0.
       ...(writer && body.milestone ? { milestone: body.milestone } : {}),
-      ...(body.state !== undefined ? { state: body.state } : {}),
+      ...(body.state !== undefined && body.state !== null ? { state: body.state } : {}),
     });
     if (writer && body.labels !== undefined) await this.issueLabels.replace(a, owner, repoName, index, { labels: body.labels });
     if (!ctx.pull.hasMerged && body.base && body.base !== ctx.pull.baseBranch) await this.changeBase(a, ctx, body.base);

@@ -58,11 +58,16 @@ export class TimesService {
     return this.page({ ...filter, issueId: issue.id }, page, new Map([[repo.id, repo]]));
   }
 
+  /** Gitea's `/times` group: the repository (404), mustEnableIssues (404), then reqToken (401). */
+  private async readableIssuesThenToken(actor: Actor | null, owner: string, repoName: string): Promise<{ repo: RepoAccess; actor: Actor }> {
+    const repo = await this.gate.assign(actor, owner, repoName);
+    if (!canRead(repo, 'repo.issues')) throw notFound();
+    return { repo, actor: requireActor(actor) };
+  }
+
   /** `GET /repos/{o}/{r}/times`: the issue unit must be readable, tracking off is Gitea's 400. */
   async listForRepo(actor: Actor | null, owner: string, repoName: string, query: TimeListQuery, page: ListOptions): Promise<Page<TrackedTime>> {
-    const a = await this.gate.signedIn(actor, owner, repoName);
-    const repo = await this.gate.assign(a, owner, repoName);
-    if (!canRead(repo, 'repo.issues')) throw notFound();
+    const { repo, actor: a } = await this.readableIssuesThenToken(actor, owner, repoName);
     if (!timetrackerEnabled(repo)) throw trackingDisabled();
     const filter = await this.listFilter(a, repo, query);
     return this.page({ ...filter, repoId: repo.id }, page, new Map([[repo.id, repo]]));
@@ -73,9 +78,7 @@ export class TimesService {
    * one user's times in the repository, unpaged; only that user and administrators may ask.
    */
   async listForRepoUser(actor: Actor | null, owner: string, repoName: string, userName: string): Promise<TrackedTime[]> {
-    const a = await this.gate.signedIn(actor, owner, repoName);
-    const repo = await this.gate.assign(a, owner, repoName);
-    if (!canRead(repo, 'repo.issues')) throw notFound();
+    const { repo, actor: a } = await this.readableIssuesThenToken(actor, owner, repoName);
     if (!timetrackerEnabled(repo)) throw trackingDisabled();
     const [account] = await this.directory.accountsByNames(null, [userName]);
     if (!account || account.kind !== 'user') throw notFound(`user does not exist [uid: 0, name: ${userName}]`);

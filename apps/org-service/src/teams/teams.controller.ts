@@ -132,4 +132,9 @@ export class TeamsController {
   repoScope(@Payload() req: RpcRequest<{ id: string }>): Promise<TeamRepoScope> {
     return this.teams.repoScope(req.actor, idFrom(req.params.id));
   }
+
+  @MessagePattern(TeamPatterns.repoLinks)
+  repoLinks(@Payload() req: RpcRequest<{ id: string }>): Promise<TeamRepoScope | null> {
+    return this.teams.repoLinks(idFrom(req.params.id));
+  }
 }

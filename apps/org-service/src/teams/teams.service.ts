@@ -317,11 +317,17 @@ export class TeamsService {
   async repoScope(actor: Actor | null, teamId: number): Promise<TeamRepoScope> {
     const ctx = await this.context(actor, teamId);
     await this.requireRead(ctx);
-    return {
-      orgId: ctx.org.id,
-      includesAllRepositories: ctx.team.includesAllRepositories,
-      repoIds: ctx.team.includesAllRepositories ? [] : await this.teams.repoIds(ctx.team.id),
-    };
+    return this.linksOf(ctx.team);
+  }
+
+  /** The team's repository links without asking who may read the team (Gitea's team_repo subquery in repository search); null for no such team. */
+  async repoLinks(teamId: number): Promise<TeamRepoScope | null> {
+    const team = teamId ? await this.teams.findById(teamId) : null;
+    return team ? this.linksOf(team) : null;
+  }
+
+  private async linksOf(team: TeamEntity): Promise<TeamRepoScope> {
+    return { orgId: team.orgId, includesAllRepositories: team.includesAllRepositories, repoIds: team.includesAllRepositories ? [] : await this.teams.repoIds(team.id) };
   }
 
   /** `GET /repos/{owner}/{repo}/teams` (repo-service checked the caller): Gitea answers these teams without their organization. */

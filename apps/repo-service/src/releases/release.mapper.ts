@@ -21,8 +21,8 @@ export function toReleaseAsset(a: ReleaseAssetEntity, tagName: string, urls: Rep
 /** Gitea's ToAPIRelease (services/convert/release.go) with the repo_model.Release URL helpers. */
 export function toRelease(r: ReleaseEntity, author: User, assets: ReleaseAssetEntity[], urls: RepoUrls): Release {
   const tag = escapePathSegments(r.tagName);
-  // Gitea keeps one time, which publishing a draft resets: both fields answer it, a draft's too.
-  const at = formatTime(!r.isDraft && r.publishedAt ? r.publishedAt : r.createdAt);
+  // Gitea keeps one time (set again when a draft is edited or published): both fields answer it.
+  const at = formatTime(r.createdAt);
   return {
     id: r.id,
     tag_name: r.tagName,

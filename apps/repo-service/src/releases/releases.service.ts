@@ -195,7 +195,10 @@ export class ReleasesService {
     if (!next.isDraft && (publishing || next.lowerTagName !== row.lowerTagName)) {
       next.sha = await this.ensureTag(view, a, next.tagName, next.target, '');
     }
-    if (publishing) next.publishedAt = new Date();
+    // Gitea keeps one time (CreatedUnix), which its createTag sets again on every edit of a draft
+    // and when publishing one makes its tag; lists sort by it.
+    if (next.isDraft || publishing) next.createdAt = new Date();
+    if (publishing) next.publishedAt = next.createdAt;
     const users = await this.people([a.id, row.publisherId]);
     await this.db.transaction(async (m) => {
       const { id, ...changes } = next;

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ContractError,
   formBool,
   invalid,
   isPublicOnly,
@@ -127,16 +126,11 @@ export class RepoSearchService {
       if (!formBool(q.exclusive)) filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
     }
     if (teamId > 0) {
-      // Gitea narrows by the team's links without asking about the team: one the caller may not
-      // see (or none, or an anonymous caller) narrows to nothing rather than refusing the search.
-      const scope = await this.rpc
-        .call<TeamRepoScope>(TeamPatterns.repoScope, { actor, params: { id: String(teamId) } })
-        .catch((err: unknown) => {
-          if (err instanceof ContractError && ['not_found', 'unauthenticated', 'permission_denied'].includes(err.code)) return null;
-          throw err;
-        });
-      if (!scope) return pageOf([], 0, options);
-      filter.team = { orgId: scope.orgId, ids: scope.includesAllRepositories ? null : scope.repoIds };
+      // Gitea narrows by the team's repository links without asking about the team (visibility
+      // still applies to the repositories); no such team, no repositories.
+      const links = await this.rpc.call<TeamRepoScope | null>(TeamPatterns.repoLinks, { actor, params: { id: String(teamId) } });
+      if (!links) return pageOf([], 0, options);
+      filter.team = { orgId: links.orgId, ids: links.includesAllRepositories ? null : links.repoIds };
     }
     const [rows, total] = await this.repos.search(filter, options);
     return pageOf(await this.reposService.toApiMany(actor, rows), total, options);

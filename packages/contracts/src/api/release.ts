@@ -4,8 +4,8 @@ import type { User } from './user.js';
 /**
  * Gitea's Release (services/convert/release.go): `url` is its API address, `html_url` the page of
  * its tag, `tarball_url`/`zipball_url` the tag's archives, `upload_url` where assets are posted.
- * `created_at` and `published_at` are the one time Gitea keeps: the creation, or for a published
- * draft the moment it was published (a draft's is its creation).
+ * `created_at` and `published_at` are the one time Gitea keeps: the creation, set again when a
+ * draft is edited or published; lists sort by it.
  */
 export interface Release {
   id: number;
