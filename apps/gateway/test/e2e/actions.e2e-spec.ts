@@ -284,7 +284,7 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     const secrets = await alice.api.get<ActionSecret[]>(s);
     expect(secrets.body).toEqual([{ name: 'DEPLOY_KEY', description: 'ssh', created_at: expect.any(String) }]);
     expect(secrets.text).not.toContain('s3cret-value');
-    expect((await alice.api.put(`${s}/DEPLOY_KEY`, { data: 'rotated' })).status).toBe(204);
+    expect((await alice.api.put(`${s}/DEPLOY_KEY`, { data: 's3cret-value' })).status).toBe(204);
     expect((await alice.api.get<ActionSecret[]>(s)).body).toEqual([{ name: 'DEPLOY_KEY', description: '', created_at: expect.any(String) }]);
     // The owner's variables reach its repositories' jobs too.
     expect((await alice.api.post('/user/actions/variables/OWNER_LEVEL', { value: 'from-alice' })).status).toBe(201);
