@@ -2,6 +2,7 @@ import { SecretBox, type Database } from '@gitforge/platform';
 import { openServiceTestDatabase, type ServiceTestDatabase } from '@gitforge/platform/testing';
 import { AdminServiceEntities, AdminServiceMigrations } from '../src/entities.js';
 import { HookSecrets } from '../src/hooks/hook-secrets.js';
+import { HooksRepository } from '../src/hooks/hooks.repository.js';
 
 describe.each(['sqlite', 'postgres'] as const)('HookSecrets on %s', (engine) => {
   let opened: ServiceTestDatabase | undefined;
@@ -37,7 +38,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookSecrets on %s', (engine) => 
     }>)[0]!;
 
   it('should seal a value but the empty one, and open what it sealed', () => {
-    const secrets = new HookSecrets(box, db);
+    const secrets = new HookSecrets(box, new HooksRepository(db));
     const sealed = secrets.seal('shh');
     expect(sealed).not.toContain('shh');
     expect(secrets.seal('')).toBe('');
@@ -54,7 +55,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookSecrets on %s', (engine) => 
   it('should seal the rows stored in clear at start, once, keeping what they hold', async () => {
     const id = await clearRow('legacy-secret', 'token legacy');
     const empty = await clearRow('', '');
-    const secrets = new HookSecrets(box, db);
+    const secrets = new HookSecrets(box, new HooksRepository(db));
     await secrets.onApplicationBootstrap();
     const row = await stored(id);
     expect(Boolean(row.secrets_sealed)).toBe(true);

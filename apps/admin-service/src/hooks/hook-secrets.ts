@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { createLogger, Database, SecretBox } from '@gitforge/platform';
+import { createLogger, SecretBox } from '@gitforge/platform';
+import { HooksRepository } from './hooks.repository.js';
 import type { WebhookEntity } from './webhook.entity.js';
 
 const log = createLogger('hook-secrets');
@@ -12,7 +13,7 @@ const log = createLogger('hook-secrets');
 export class HookSecrets implements OnApplicationBootstrap {
   constructor(
     private readonly box: SecretBox,
-    private readonly db: Database,
+    private readonly hooks: HooksRepository,
   ) {}
 
   /** What a row stores of a value. */
@@ -29,7 +30,7 @@ export class HookSecrets implements OnApplicationBootstrap {
     return { secret: w.secret && this.box.open(w.secret), authorizationHeader: w.authorizationHeader && this.box.open(w.authorizationHeader) };
   }
 
-  /** A row's values for a copy of it (a default hook copied into a repository): sealed, whatever the source's state. */
+  /** A row's secret and header sealed, whatever its state: for a copy of it (a default hook copied into a repository) or an edit of it. */
   sealedCopy(w: Pick<WebhookEntity, 'secret' | 'authorizationHeader' | 'secretsSealed'>): Pick<WebhookEntity, 'secret' | 'authorizationHeader' | 'secretsSealed'> {
     if (w.secretsSealed) return { secret: w.secret, authorizationHeader: w.authorizationHeader, secretsSealed: true };
     return { secret: this.seal(w.secret), authorizationHeader: this.seal(w.authorizationHeader), secretsSealed: true };
@@ -37,19 +38,8 @@ export class HookSecrets implements OnApplicationBootstrap {
 
   /** Seals what rows written before sealing hold in clear; each row once, whichever replica gets there first. */
   async onApplicationBootstrap(): Promise<void> {
-    const p = (n: number) => this.db.sql.param(n);
-    const clear = this.db.sql.value(false);
-    const rows = (await this.db.manager.query(`SELECT id, secret, authorization_header FROM webhook WHERE secrets_sealed = ${p(1)}`, [clear])) as Array<{
-      id: number;
-      secret: string;
-      authorization_header: string;
-    }>;
-    for (const r of rows) {
-      await this.db.write(
-        `UPDATE webhook SET secret = ${p(1)}, authorization_header = ${p(2)}, secrets_sealed = ${p(3)} WHERE id = ${p(4)} AND secrets_sealed = ${p(5)}`,
-        [this.seal(r.secret), this.seal(r.authorization_header), this.db.sql.value(true), r.id, clear],
-      );
-    }
+    const rows = await this.hooks.findUnsealed();
+    for (const r of rows) await this.hooks.storeSealed(r.id, { secret: this.seal(r.secret), authorizationHeader: this.seal(r.authorizationHeader) });
     if (rows.length > 0) log.info({ hooks: rows.length }, 'sealed the secrets of hooks stored in clear');
   }
 }

@@ -69,6 +69,16 @@ export class HooksRepository {
     await manager.update(WebhookEntity, { id }, changes);
   }
 
+  /** Hooks whose secret and authorization header are still in clear (written before they were sealed). */
+  findUnsealed(): Promise<Array<Pick<WebhookEntity, 'id' | 'secret' | 'authorizationHeader'>>> {
+    return this.db.manager.find(WebhookEntity, { select: { id: true, secret: true, authorizationHeader: true }, where: { secretsSealed: false } });
+  }
+
+  /** Stores a hook's sealed values, unless another writer (a replica's start-up pass, an edit) sealed it first. */
+  async storeSealed(id: number, sealed: Pick<WebhookEntity, 'secret' | 'authorizationHeader'>): Promise<void> {
+    await this.db.transaction((m) => m.update(WebhookEntity, { id, secretsSealed: false }, { ...sealed, secretsSealed: true }));
+  }
+
   async delete(manager: EntityManager, id: number): Promise<void> {
     await manager.delete(WebhookEntity, { id });
   }

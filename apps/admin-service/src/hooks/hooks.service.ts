@@ -228,12 +228,8 @@ export class HooksService {
     // edit; it never changes the secret (its editHook reads no `secret` from the config).
     changes.events = JSON.stringify(settingsFromEvents(body.events));
     changes.branchFilter = body.branch_filter ?? '';
-    changes.authorizationHeader = this.secrets.seal(body.authorization_header ?? '');
     // A row still in clear (until the start-up pass seals it) keeps its secret, now sealed too.
-    if (!hook.secretsSealed) {
-      changes.secret = this.secrets.seal(hook.secret);
-      changes.secretsSealed = true;
-    }
+    Object.assign(changes, this.secrets.sealedCopy(hook), { authorizationHeader: this.secrets.seal(body.authorization_header ?? '') });
     if (body.active !== undefined) changes.isActive = body.active;
     if (body.name !== undefined) changes.name = body.name.trim();
     changes.updatedAt = new Date();

@@ -43,12 +43,9 @@ export class ReleaseEntity {
   @Column({ type: 'boolean' })
   isPrerelease!: boolean;
 
+  /** Gitea's CreatedUnix, the one time a release keeps (its API's created_at and published_at): set again when a draft is edited or published. */
   @TimestampColumn()
   createdAt!: Date;
-
-  /** When it was published (null while a draft). */
-  @TimestampColumn({ nullable: true })
-  publishedAt!: Date | null;
 }
 
 /** A file attached to a release: its bytes in the BlobStore under `releases/{uuid}`. */

@@ -158,7 +158,6 @@ export class ReleasesService {
           isDraft: draft,
           isPrerelease: body.prerelease ?? false,
           createdAt: now,
-          publishedAt: draft ? null : now,
         }),
       );
       await this.recount(m, view.repoId);
@@ -198,7 +197,6 @@ export class ReleasesService {
     // Gitea keeps one time (CreatedUnix), which its createTag sets again on every edit of a draft
     // and when publishing one makes its tag; lists sort by it.
     if (next.isDraft || publishing) next.createdAt = new Date();
-    if (publishing) next.publishedAt = next.createdAt;
     const users = await this.people([a.id, row.publisherId]);
     await this.db.transaction(async (m) => {
       const { id, ...changes } = next;
