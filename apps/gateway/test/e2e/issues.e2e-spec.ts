@@ -140,6 +140,9 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect((await outsider.api.post(path(secret), {})).status).toBe(404);
     expect((await api.anonymous.post(path(secret), {})).status).toBe(404);
     expect((await api.anonymous.post(`/repos/${owner.username}/no-such-repo/issues`, {})).status).toBe(404);
+    // ...and its reqToken comes before the body too: an anonymous write to a visible repository is 401 whatever it sends.
+    expect(await api.anonymous.post(path(repo), {})).toMatchObject({ status: 401, body: giteaError('token is required') });
+    expect((await api.anonymous.patch(path(repo, `/${issue.number}`), { title: 42 })).status).toBe(401);
     expect(await reader.api.post(path(secret), {})).toMatchObject({ status: 422, body: giteaError('[Title]: Required') });
     expect((await reader.api.get(path(secret, `/${issue.number}`))).body).toMatchObject({ title: 'secret' });
   });

@@ -168,8 +168,19 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
   describe('POST /markdown, /markdown/raw, /markup', () => {
     const root = () => layout.rootUrl;
 
+    it("should answer anonymous callers Gitea's 401, whatever their body (each route has reqToken)", async () => {
+      for (const path of ['/markdown', '/markup']) {
+        for (const body of [{ Text: '# a' }, { Text: 42 }]) {
+          const res = await api.anonymous.post(path, body);
+          expect(res.status).toBe(401);
+          expect(res.body).toEqual(giteaError('token is required'));
+        }
+      }
+      expect((await api.anonymous.request('POST', '/markdown/raw', '# a', { 'content-type': 'text/plain' })).status).toBe(401);
+    });
+
     it('should render Gitea-flavoured markdown with links into the repository, mentions of real users and issue references', async () => {
-      const res = await api.anonymous.post('/markdown', {
+      const res = await writer.api.post('/markdown', {
         Mode: 'gfm',
         Context: `/${alice.username}/proj/src/branch/main`,
         Text: `# Title\n\nSee #3, thanks @${writer.username} and @ghost${Date.now()}.\n\n[Link](docs/a.md)\n\n- [x] done\n- [ ] todo`,
@@ -189,19 +200,19 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
       const res = await alice.api.post('/markdown', { Text: 'see #3\n\n<script>alert(1)</script><b onclick="x()">bold</b>' } satisfies MarkdownOption);
       expect(res.status).toBe(200);
       expect(res.text).toBe('<p>see #3</p>\n<b>bold</b>');
-      expect((await api.anonymous.post('/markdown', { Text: '' } satisfies MarkdownOption)).text).toBe('');
+      expect((await writer.api.post('/markdown', { Text: '' } satisfies MarkdownOption)).text).toBe('');
     });
 
     it('should render the body of /markdown/raw as it is, whatever its content type', async () => {
       for (const type of ['text/plain', 'application/json', 'application/x-www-form-urlencoded']) {
-        const res = await api.anonymous.request('POST', '/markdown/raw', '**a=b** {"x":1}', { 'content-type': type });
+        const res = await writer.api.request('POST', '/markdown/raw', '**a=b** {"x":1}', { 'content-type': type });
         expect(res.status).toBe(200);
         expect(res.text).toBe('<p><strong>a=b</strong> {"x":1}</p>\n');
       }
     });
 
     it('should render a file by its extension against its directory (/markup), 422 for other files', async () => {
-      const res = await api.anonymous.post('/markup', {
+      const res = await writer.api.post('/markup', {
         Mode: 'file',
         FilePath: 'path/new-file.md',
         Context: `/${alice.username}/proj/src/branch/main/path`,
@@ -213,52 +224,52 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
         `<p><a href="${repo}src/branch/main/path/test.md" rel="nofollow">Link</a>\n` +
           `<a href="${repo}media/branch/main/path/image.png" target="_blank" rel="nofollow noopener"><img src="${repo}media/branch/main/path/image.png" alt="Image"/></a></p>\n`,
       );
-      const unsupported = await api.anonymous.post('/markup', { Mode: 'file', FilePath: 'path/test.unknown', Text: '## Test' } satisfies MarkupOption);
+      const unsupported = await writer.api.post('/markup', { Mode: 'file', FilePath: 'path/test.unknown', Text: '## Test' } satisfies MarkupOption);
       expect(unsupported.status).toBe(422);
       expect(unsupported.body).toEqual(giteaError('unsupported file to render: "path/test.unknown"'));
     });
 
     it('should render wiki links in wiki mode (and with the deprecated Wiki flag)', async () => {
       const wiki = `<p><a href="${root()}${alice.username}/proj/wiki/Link" rel="nofollow">Name</a></p>\n`;
-      const byMode = await api.anonymous.post('/markup', { Mode: 'wiki', Context: `/${alice.username}/proj`, Text: '[[Name|Link]]' } satisfies MarkupOption);
+      const byMode = await writer.api.post('/markup', { Mode: 'wiki', Context: `/${alice.username}/proj`, Text: '[[Name|Link]]' } satisfies MarkupOption);
       expect(byMode.text).toBe(wiki);
-      const byFlag = await api.anonymous.post('/markdown', { Wiki: true, Context: `/${alice.username}/proj`, Text: '[[Name|Link]]' } satisfies MarkdownOption);
+      const byFlag = await writer.api.post('/markdown', { Wiki: true, Context: `/${alice.username}/proj`, Text: '[[Name|Link]]' } satisfies MarkdownOption);
       expect(byFlag.text).toBe(wiki);
     });
 
     it("should answer Gitea's 422 for an unknown mode and for fields of the wrong type", async () => {
       for (const path of ['/markdown', '/markup']) {
-        const res = await api.anonymous.post(path, { Mode: 'unknown', Text: '## Test' } satisfies MarkupOption);
+        const res = await writer.api.post(path, { Mode: 'unknown', Text: '## Test' } satisfies MarkupOption);
         expect(res.status).toBe(422);
         expect(res.body).toEqual(giteaError('Unknown mode: unknown'));
-        expect((await api.anonymous.post(path, { Text: 42 })).status).toBe(422);
+        expect((await writer.api.post(path, { Text: 42 })).status).toBe(422);
       }
     });
 
     it('should refuse a text longer than the render limit with 422 rather than stall issue-service', async () => {
       const long = 'a'.repeat(MAX_MARKUP_TEXT_LENGTH + 1);
       for (const path of ['/markdown', '/markup']) {
-        const res = await api.anonymous.post(path, { Text: long } satisfies MarkupOption);
+        const res = await writer.api.post(path, { Text: long } satisfies MarkupOption);
         expect(res.status).toBe(422);
         expect(res.body).toEqual(expect.objectContaining({ message: expect.any(String), url: expect.any(String) }));
       }
-      const raw = await api.anonymous.request('POST', '/markdown/raw', long, { 'content-type': 'text/plain' });
+      const raw = await writer.api.request('POST', '/markdown/raw', long, { 'content-type': 'text/plain' });
       expect(raw.status).toBe(422);
       expect(raw.body).toEqual(giteaError(`the text to render is longer than ${MAX_MARKUP_TEXT_LENGTH} characters`));
-      const atLimit = await api.anonymous.request('POST', '/markdown/raw', 'a'.repeat(MAX_MARKUP_TEXT_LENGTH), { 'content-type': 'text/plain' });
+      const atLimit = await writer.api.request('POST', '/markdown/raw', 'a'.repeat(MAX_MARKUP_TEXT_LENGTH), { 'content-type': 'text/plain' });
       expect(atLimit.status).toBe(200);
     });
 
     it('should look up tens of thousands of distinct mentions (more than SQLite binds in one statement)', async () => {
       const names = Array.from({ length: 40_000 }, (_, i) => `@u${i.toString(36)}`);
-      const res = await api.anonymous.post('/markdown', { Mode: 'gfm', Text: `${names.join(' ')} @${alice.username}` } satisfies MarkdownOption);
+      const res = await writer.api.post('/markdown', { Mode: 'gfm', Text: `${names.join(' ')} @${alice.username}` } satisfies MarkdownOption);
       expect(res.status).toBe(200);
       expect(res.text).toContain(`class="mention"`);
     });
 
     it('should render a text of a hundred thousand references and mentions, not answer 500', async () => {
       const text = `#1 @${alice.username} `.repeat(50_000).slice(0, MAX_MARKUP_TEXT_LENGTH);
-      const res = await api.anonymous.post('/markdown', { Mode: 'gfm', Context: `/${alice.username}/proj`, Text: text } satisfies MarkdownOption);
+      const res = await writer.api.post('/markdown', { Mode: 'gfm', Context: `/${alice.username}/proj`, Text: text } satisfies MarkdownOption);
       expect(res.status).toBe(200);
       expect(res.text).toContain('class="ref-issue"');
       expect(res.text).toContain('class="mention"');

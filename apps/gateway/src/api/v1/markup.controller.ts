@@ -2,10 +2,14 @@ import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { MAX_MARKUP_TEXT_LENGTH, MarkdownOption, MarkupOption, MarkupPatterns, unprocessable, type Actor } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
-import { CurrentActor } from '../../auth/access-policy.js';
+import { Access, CurrentActor } from '../../auth/access-policy.js';
 
-/** Gitea's markdown previews: public, as its other "Misc" routes; the HTML comes back as `text/html`. */
+/**
+ * Gitea's markdown previews: in its public "Misc" group, but each route with reqToken, so only
+ * signed-in callers render; the HTML comes back as `text/html`.
+ */
 @Controller('api/v1')
+@Access({ signIn: true })
 export class MarkupController {
   constructor(private readonly rpc: RpcClient) {}
 
