@@ -60,8 +60,9 @@ export class ScopeService {
         // Gitea's reqRepoReader/reqRepoWriter(TypeActions): with the unit off, only admins pass.
         const mode = repo.settings.has_actions ? (repo.units['repo.actions'] ?? 0) : 0;
         if (need === 'admin') {
+          // Gitea's reqOwner: a repository's runners, variables and secrets are its owners' (site admins too), not its admin collaborators'.
           if (!actor) throw new ContractError('unauthenticated', 'token is required');
-          if (!repo.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+          if (!repo.isOwner) throw forbidden('user should be the owner of the repo');
         } else if (need === 'write') {
           if (!actor) throw new ContractError('unauthenticated', 'token is required');
           if (mode < 2 && !repo.isAdmin) throw forbidden('user should have a permission to write to a repo');

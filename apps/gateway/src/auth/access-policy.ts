@@ -1,6 +1,13 @@
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import type { Actor, ScopeCategory } from '@gitforge/contracts';
+import type { Actor, RepoUnitKey, ScopeCategory } from '@gitforge/contracts';
+
+/**
+ * A right in the route's repository: its owner (Gitea's reqOwner), its admin (reqAdmin), or write
+ * access to any of some units (reqRepoWriter), then not archived where mustNotBeArchived comes next.
+ */
+export type RepoRight = 'owner' | 'admin' | { write: RepoUnitKey[]; unarchived?: boolean };
 
 /** Who may call a route, as Gitea's router middlewares say it. */
 export interface AccessPolicy {
@@ -12,12 +19,27 @@ export interface AccessPolicy {
   rejectPublicOnly?: boolean;
   /** Token scope categories (all of them are needed; a controller's and a route's add up); GET/HEAD need read, other methods write. */
   scope?: ScopeCategory | ScopeCategory[];
+  /**
+   * The right Gitea's route asks for before it binds the body. Only a refused body consults it, so
+   * that a caller without the right gets its 403 (or the archive's 423) before the 422, as in
+   * Gitea; the services check the same right on every request.
+   */
+  repoRight?: RepoRight;
 }
 
 export const ACCESS_POLICY = 'gitforge:access-policy';
 
 /** Merged with the controller's policy: the method's keys win, except `scope`, where both apply. */
 export const Access = (policy: AccessPolicy): MethodDecorator & ClassDecorator => SetMetadata(ACCESS_POLICY, policy);
+
+/** The route's policy, the controller's and the method's merged, with the scopes of both. */
+export function routePolicy(reflector: Reflector, context: ExecutionContext): { policy: AccessPolicy; scopes: ScopeCategory[] } {
+  const onClass = reflector.get<AccessPolicy>(ACCESS_POLICY, context.getClass()) ?? {};
+  const onHandler = reflector.get<AccessPolicy>(ACCESS_POLICY, context.getHandler()) ?? {};
+  // Like Gitea's nested route groups, a scope on the controller and one on the route are both required.
+  const scopes = [...new Set([onClass.scope, onHandler.scope].flat().filter((s): s is ScopeCategory => s !== undefined))];
+  return { policy: { ...onClass, ...onHandler }, scopes };
+}
 
 export interface AuthState {
   actor: Actor | null;

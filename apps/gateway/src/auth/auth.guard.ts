@@ -1,8 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ContractError, forbidden, isPublicOnly, scopesAllow, type ScopeCategory } from '@gitforge/contracts';
-import { ACCESS_POLICY, type AccessPolicy } from './access-policy.js';
+import { ContractError, forbidden, isPublicOnly, scopesAllow } from '@gitforge/contracts';
+import { routePolicy } from './access-policy.js';
 import { Authenticator } from './authenticator.js';
 import { RepositoryFirst } from './repository-first.js';
 
@@ -22,11 +22,7 @@ export class AuthGuard implements CanActivate {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    const onClass = this.reflector.get<AccessPolicy>(ACCESS_POLICY, context.getClass()) ?? {};
-    const onHandler = this.reflector.get<AccessPolicy>(ACCESS_POLICY, context.getHandler()) ?? {};
-    const policy: AccessPolicy = { ...onClass, ...onHandler };
-    // Like Gitea's nested route groups, a scope on the controller and one on the route are both required.
-    const scopes = [...new Set([onClass.scope, onHandler.scope].flat().filter((s): s is ScopeCategory => s !== undefined))];
+    const { policy, scopes } = routePolicy(this.reflector, context);
     const auth = await this.authenticator.authenticate(request, reply);
     request.gitforge = { actor: auth?.actor ?? null, basic: auth?.basic ?? false };
     const actor = request.gitforge.actor;

@@ -1,37 +1,60 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, type Observable } from 'rxjs';
-import { ContractError } from '@gitforge/contracts';
+import { AccessMode, ContractError, forbidden, type Actor, type RepoAccess } from '@gitforge/contracts';
 import { InvalidInput } from '@gitforge/platform';
+import { routePolicy, type RepoRight } from './access-policy.js';
 import { RepositoryFirst } from './repository-first.js';
 
 /**
- * Gitea binds a request's body (and query) after it has assigned the repository and after
- * reqToken: a request the validation refuses gets the 404 of a repository its caller cannot see
- * first, and an anonymous write the 401 of a missing token (every write of Gitea's API v1 has
- * reqToken; with a valid body the services say so themselves). Costs nothing on valid requests.
+ * Gitea binds a request's body (and query) after it has assigned the repository, after reqToken
+ * and after the route's right in the repository: a request the validation refuses gets the 404
+ * of a repository its caller cannot see first, then an anonymous write the 401 of a missing token
+ * (every write of Gitea's API v1 has reqToken), then the 403 of a missing right where the route
+ * declares one (its `repoRight`). With a valid body the services say all of this themselves.
+ * Costs nothing on valid requests.
  */
 @Injectable()
 export class InvalidInputInterceptor implements NestInterceptor {
-  constructor(private readonly repositoryFirst: RepositoryFirst) {}
+  constructor(
+    private readonly repositoryFirst: RepositoryFirst,
+    private readonly reflector: Reflector,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     return next.handle().pipe(
       catchError((err: unknown) => {
         if (!(err instanceof InvalidInput)) throw err;
-        const request = context.switchToHttp().getRequest<FastifyRequest>();
-        return from(this.answer(request, err));
+        return from(this.answer(context, err));
       }),
     );
   }
 
-  private async answer(request: FastifyRequest, err: InvalidInput): Promise<never> {
+  private async answer(context: ExecutionContext, err: InvalidInput): Promise<never> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const actor = request.gitforge?.actor ?? null;
-    await this.repositoryFirst.assertVisible(request, actor);
-    if (!actor && isApiWrite(request)) throw new ContractError('unauthenticated', 'token is required');
+    const access = await this.repositoryFirst.assertVisible(request, actor);
+    if (!isApiWrite(request)) throw err;
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
+    const right = routePolicy(this.reflector, context).policy.repoRight;
+    if (access && right) assertRight(actor, access, right);
     throw err;
   }
 }
 
 const isApiWrite = (request: FastifyRequest): boolean =>
   request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && (request.routeOptions.url ?? '').startsWith('/api/v1/');
+
+/** Gitea's reqOwner, reqAdmin and reqRepoWriter (site admins pass each), then mustNotBeArchived. */
+function assertRight(actor: Actor, access: RepoAccess, right: RepoRight): void {
+  if (actor.isAdmin) return;
+  if (right === 'owner') {
+    if (!access.isOwner) throw forbidden('user should be the owner of the repo');
+  } else if (right === 'admin') {
+    if (!access.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+  } else {
+    if (!access.isAdmin && !right.write.some((unit) => (access.units[unit] ?? 0) >= AccessMode.write)) throw forbidden('user should have a permission to write to a repo');
+    if (right.unarchived && access.isArchived) throw new ContractError('locked', 'repo is archived');
+  }
+}

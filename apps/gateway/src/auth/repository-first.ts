@@ -17,10 +17,10 @@ const REPO_ROUTE = '/api/v1/repos/:owner/:repo';
 export class RepositoryFirst {
   constructor(private readonly rpc: RpcClient) {}
 
-  /** Throws the repository's 404 when `actor` cannot see it; nothing on routes of no repository. */
-  async assertVisible(request: FastifyRequest, actor: Actor | null): Promise<void> {
-    if (!request.routeOptions.url?.startsWith(REPO_ROUTE)) return;
+  /** Throws the repository's 404 when `actor` cannot see it, else answers their access; null on routes of no repository. */
+  async assertVisible(request: FastifyRequest, actor: Actor | null): Promise<RepoAccess | null> {
+    if (!request.routeOptions.url?.startsWith(REPO_ROUTE)) return null;
     const { owner, repo } = request.params as { owner: string; repo: string };
-    await this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
+    return this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
   }
 }

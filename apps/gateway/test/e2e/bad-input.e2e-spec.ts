@@ -1,7 +1,11 @@
 import type { Repository } from '@gitforge/contracts';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
-import { createIssue, createRepo } from './support/repos.js';
+import { addCollaborator, createIssue, createRepo } from './support/repos.js';
+
+const WRITER = giteaError('user should have a permission to write to a repo');
+const ADMIN = giteaError('user should be an owner or a collaborator with admin write of a repository');
+const OWNER = giteaError('user should be the owner of the repo');
 
 /**
  * NUL characters where input enters: no database column or git message can hold one, so each is
@@ -80,5 +84,62 @@ describe.each(layoutsUnderTest())('NUL characters in every kind of input (%s lay
 
   it('should not let sudo with a NUL reach anything', async () => {
     expect((await api.admin.get('/user?sudo=ro%00ot')).status).toBe(200);
+  });
+
+  describe("a body Gitea would refuse, from callers it refuses before it reads the body", () => {
+    let reader: TestUser;
+    let admin: TestUser;
+
+    beforeAll(async () => {
+      reader = await createUser(api, 'order-reader');
+      admin = await createUser(api, 'order-admin');
+      await addCollaborator(alice.api, repo, admin, 'admin');
+    });
+
+    it.each([
+      ['POST', 'branches', WRITER],
+      ['PATCH', 'branches/main', WRITER],
+      ['PUT', 'branches/main', WRITER],
+      ['POST', 'tags', WRITER],
+      ['POST', 'statuses/{sha}', WRITER],
+      ['POST', 'releases', WRITER],
+      ['POST', 'labels', WRITER],
+      ['POST', 'milestones', WRITER],
+      ['POST', 'hooks', ADMIN],
+      ['POST', 'keys', ADMIN],
+      ['POST', 'branch_protections', ADMIN],
+      ['PUT', 'topics', ADMIN],
+      ['PATCH', '', ADMIN],
+      ['POST', 'transfer', OWNER],
+      ['PUT', 'actions/secrets/S1', OWNER],
+      ['POST', 'actions/variables/V1', OWNER],
+    ])('should answer a reader’s %s /repos/{repo}/%s with its 403, a missing token with 401, before the 422', async (method, path, refusal) => {
+      const url = `/repos/${repo.full_name}${path ? '/' : ''}${path.replace('{sha}', sha)}`;
+      const bad = '{"name": 42, "tag_name": 42, "new_branch_name": 42, "state": 42, "topics": 42, "new_owner": 42, "data": 42, "value": 42, "type": 42, "title": 42, "key": 42, "branch_name": 42, "new_commit_id": 42}';
+      expect(await reader.api.request(method, url, bad)).toMatchObject({ status: 403, body: refusal });
+      expect(await api.anonymous.request(method, url, bad)).toMatchObject({ status: 401, body: giteaError('token is required') });
+      expect((await alice.api.request(method, url, bad)).status).toBe(422);
+    });
+
+    it('should let a reader’s bad body for what readers may do answer 422', async () => {
+      expect((await reader.api.post(`/repos/${repo.full_name}/issues`, {})).status).toBe(422);
+      expect((await reader.api.post(`/repos/${repo.full_name}/issues/1/comments`, {})).status).toBe(422);
+    });
+
+    it('should keep a repository’s actions secrets and variables to its owners, not its admin collaborators (Gitea’s reqOwner)', async () => {
+      expect(await admin.api.put(`/repos/${repo.full_name}/actions/secrets/S1`, { data: 'x' })).toMatchObject({ status: 403, body: OWNER });
+      expect(await admin.api.post(`/repos/${repo.full_name}/actions/variables/V1`, { value: 'x' })).toMatchObject({ status: 403, body: OWNER });
+      expect((await admin.api.get(`/repos/${repo.full_name}/actions/runners`)).status).toBe(403);
+      expect(await admin.api.request('PUT', `/repos/${repo.full_name}/actions/secrets/S1`, '{"data": 42}')).toMatchObject({ status: 403, body: OWNER });
+      expect((await admin.api.post(`/repos/${repo.full_name}/hooks`, { type: 42 })).status).toBe(422);
+      expect([201, 204]).toContain((await alice.api.put(`/repos/${repo.full_name}/actions/secrets/S1`, { data: 'x' })).status);
+    });
+
+    it('should answer an archived repository’s 423 before the 422 where Gitea checks the archive first', async () => {
+      const archived = await createRepo(alice.api, { auto_init: true });
+      expect((await alice.api.patch(`/repos/${archived.full_name}`, { archived: true })).status).toBe(200);
+      expect(await alice.api.request('POST', `/repos/${archived.full_name}/branches`, '{"new_branch_name": 42}')).toMatchObject({ status: 423 });
+      expect(await alice.api.request('POST', `/repos/${archived.full_name}/tags`, '{"tag_name": 42}')).toMatchObject({ status: 423 });
+    });
   });
 });

@@ -59,6 +59,7 @@ export class RepoFactsService {
       ownerKind: owner.owner.kind,
       units: unitModes(permission),
       isAdmin: permission.isAdmin,
+      isOwner: permission.isOwner,
       settings: {
         has_issues: repo.settings.has_issues,
         has_pull_requests: repo.settings.has_pull_requests,

@@ -24,6 +24,8 @@ export interface RepoAccess {
   units: Record<RepoUnitKey, number>;
   /** The caller may manage the repository (Gitea's IsAdmin, also site admins). */
   isAdmin: boolean;
+  /** The caller owns the repository (Gitea's IsOwner: its user, an owner of its organization, a site admin). */
+  isOwner: boolean;
   /** Units switched on, and the issue tracker's settings (Gitea's InternalTracker). */
   settings: RepoUnitSettings;
 }

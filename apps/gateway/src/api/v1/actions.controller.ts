@@ -200,7 +200,8 @@ export class UserActionsController extends VariableRoutes {
  * rerun and dispatch (writers), runners, variables and secrets (repository administrators).
  */
 @Controller('api/v1/repos/:owner/:repo/actions')
-@Access({ scope: 'repository' })
+// Runners, variables and secrets are Gitea's reqOwner routes.
+@Access({ scope: 'repository', repoRight: 'owner' })
 export class RepoActionsController extends VariableRoutes {
   constructor(rpc: RpcClient) {
     super(rpc);
@@ -295,7 +296,7 @@ export class RepoActionsController extends VariableRoutes {
 
   /** 204, or with `return_run_details` the run it started (200), as Gitea answers. */
   @Post('workflows/:workflow_id/dispatches')
-  @Access({ signIn: true })
+  @Access({ signIn: true, repoRight: { write: ['repo.actions'] } })
   async dispatch(
     @CurrentActor() actor: Actor,
     @Param() p: Record<string, string>,

@@ -14,7 +14,7 @@ import { Paginated } from '../../http/paginated.js';
 
 /** `/repos/{owner}/{repo}/keys`: deploy keys (issue 13: writers read, repository admins manage). Gitea sends X-Total-Count only. */
 @Controller('api/v1/repos/:owner/:repo/keys')
-@Access({ scope: 'repository' })
+@Access({ scope: 'repository', repoRight: 'admin' })
 export class RepoKeysController {
   constructor(private readonly rpc: RpcClient) {}
 

@@ -37,6 +37,7 @@ export class RepoLabelsController {
   }
 
   @Post('labels')
+  @Access({ repoRight: { write: ['repo.issues', 'repo.pulls'] } })
   create(@CurrentActor() actor: Actor | null, @Param() params: RepoParams, @Body() body: CreateLabelOption): Promise<Label> {
     return this.rpc.call(LabelPatterns.createForRepo, { actor, params, body });
   }
@@ -47,6 +48,7 @@ export class RepoLabelsController {
   }
 
   @Patch('labels/:id')
+  @Access({ repoRight: { write: ['repo.issues', 'repo.pulls'] } })
   edit(@CurrentActor() actor: Actor | null, @Param() params: RepoParams & { id: string }, @Body() body: EditLabelOption): Promise<Label> {
     return this.rpc.call(LabelPatterns.editForRepo, { actor, params, body });
   }
@@ -136,6 +138,7 @@ export class RepoMilestonesController {
   }
 
   @Post()
+  @Access({ repoRight: { write: ['repo.issues', 'repo.pulls'] } })
   create(@CurrentActor() actor: Actor | null, @Param() params: RepoParams, @Body() body: CreateMilestoneOption): Promise<Milestone> {
     return this.rpc.call(MilestonePatterns.create, { actor, params, body });
   }
@@ -147,6 +150,7 @@ export class RepoMilestonesController {
   }
 
   @Patch(':id')
+  @Access({ repoRight: { write: ['repo.issues', 'repo.pulls'] } })
   edit(@CurrentActor() actor: Actor | null, @Param() params: RepoParams & { id: string }, @Body() body: EditMilestoneOption): Promise<Milestone> {
     return this.rpc.call(MilestonePatterns.edit, { actor, params, body });
   }

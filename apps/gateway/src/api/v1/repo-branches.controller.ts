@@ -43,6 +43,7 @@ export class RepoBranchesController {
   }
 
   @Post()
+  @Access({ repoRight: { write: ['repo.code'], unarchived: true } })
   create(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,
@@ -53,6 +54,7 @@ export class RepoBranchesController {
   }
 
   @Patch('*')
+  @Access({ repoRight: { write: ['repo.code'], unarchived: true } })
   @HttpCode(204)
   async rename(
     @CurrentActor() actor: Actor | null,
@@ -65,6 +67,7 @@ export class RepoBranchesController {
   }
 
   @Put('*')
+  @Access({ repoRight: { write: ['repo.code'], unarchived: true } })
   @HttpCode(204)
   async update(
     @CurrentActor() actor: Actor | null,

@@ -40,6 +40,7 @@ export class RepoCollaboratorsController {
   }
 
   @Put(':collaborator')
+  @Access({ repoRight: 'admin' })
   @HttpCode(204)
   async add(
     @CurrentActor() actor: Actor,

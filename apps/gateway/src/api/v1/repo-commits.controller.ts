@@ -182,6 +182,7 @@ export class RepoCommitsController {
   }
 
   @Post('statuses/:sha')
+  @Access({ repoRight: { write: ['repo.code'] } })
   createStatus(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,

@@ -17,7 +17,7 @@ import { Paginated } from '../../http/paginated.js';
 
 /** `/repos/{owner}/{repo}/hooks`: repository hooks (repository admins), their deliveries and test delivery. */
 @Controller('api/v1/repos/:owner/:repo/hooks')
-@Access({ signIn: true, scope: 'repository' })
+@Access({ signIn: true, scope: 'repository', repoRight: 'admin' })
 export class RepoHooksController {
   constructor(
     private readonly hooks: HookRoutes,

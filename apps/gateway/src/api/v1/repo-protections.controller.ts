@@ -16,7 +16,7 @@ import { Access, CurrentActor } from '../../auth/access-policy.js';
 
 /** `/repos/{owner}/{repo}/branch_protections` (Gitea: reqToken + reqAdmin; lists without pagination headers). */
 @Controller('api/v1/repos/:owner/:repo/branch_protections')
-@Access({ scope: 'repository', signIn: true })
+@Access({ scope: 'repository', signIn: true, repoRight: 'admin' })
 export class RepoBranchProtectionsController {
   constructor(private readonly rpc: RpcClient) {}
 
@@ -85,7 +85,7 @@ export class RepoBranchProtectionsController {
 
 /** `/repos/{owner}/{repo}/tag_protections` (Gitea: reqToken + reqAdmin; lists without pagination headers). */
 @Controller('api/v1/repos/:owner/:repo/tag_protections')
-@Access({ scope: 'repository', signIn: true })
+@Access({ scope: 'repository', signIn: true, repoRight: 'admin' })
 export class RepoTagProtectionsController {
   constructor(private readonly rpc: RpcClient) {}
 

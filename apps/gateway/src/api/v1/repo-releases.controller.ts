@@ -42,6 +42,7 @@ export class RepoReleasesController {
   }
 
   @Post()
+  @Access({ repoRight: { write: ['repo.releases'] } })
   create(@CurrentActor() actor: Actor | null, @Param() params: RepoParams, @Body() body: CreateReleaseOption): Promise<Release> {
     return this.rpc.call(ReleasePatterns.create, { actor, params, body });
   }
@@ -68,6 +69,7 @@ export class RepoReleasesController {
   }
 
   @Patch(':id')
+  @Access({ repoRight: { write: ['repo.releases'] } })
   edit(@CurrentActor() actor: Actor | null, @Param() params: ReleaseParams, @Body() body: EditReleaseOption): Promise<Release> {
     return this.rpc.call(ReleasePatterns.edit, { actor, params, body });
   }
@@ -85,6 +87,7 @@ export class RepoReleasesController {
 
   /** Multipart field `attachment`, optional `?name=`; 201 with the Attachment. */
   @Post(':id/assets')
+  @Access({ repoRight: { write: ['repo.releases'] } })
   upload(@CurrentActor() actor: Actor | null, @Param() p: ReleaseParams, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     this.proxy.forward(request, reply, actor, `/repos/${seg(p.owner)}/${seg(p.repo)}/releases/${seg(p.id)}/assets`, 'repo');
   }
@@ -96,6 +99,7 @@ export class RepoReleasesController {
 
   /** Gitea answers an edit with 201. */
   @Patch(':id/assets/:attachment_id')
+  @Access({ repoRight: { write: ['repo.releases'] } })
   @HttpCode(201)
   editAsset(@CurrentActor() actor: Actor | null, @Param() params: AssetParams, @Body() body: EditAttachmentOptions): Promise<Attachment> {
     return this.rpc.call(ReleasePatterns.editAsset, { actor, params, body });

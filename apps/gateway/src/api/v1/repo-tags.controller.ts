@@ -42,6 +42,7 @@ export class RepoTagsController {
   }
 
   @Post('tags')
+  @Access({ repoRight: { write: ['repo.code'], unarchived: true } })
   create(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,

@@ -33,6 +33,7 @@ export class RepoTopicsController {
   }
 
   @Put()
+  @Access({ repoRight: 'admin' })
   @HttpCode(204)
   async replace(
     @CurrentActor() actor: Actor | null,

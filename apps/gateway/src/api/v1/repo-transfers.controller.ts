@@ -15,6 +15,7 @@ export class RepoTransfersController {
 
   /** 201 while the transfer waits for its recipient, 202 when it completed at once. */
   @Post()
+  @Access({ repoRight: 'owner' })
   async start(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,

@@ -20,7 +20,7 @@ export class ReposController {
   }
 
   @Patch()
-  @Access({ signIn: true })
+  @Access({ signIn: true, repoRight: 'admin' })
   edit(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,
