@@ -25,6 +25,10 @@ export interface AccessPolicy {
    * Gitea; the services check the same right on every request.
    */
   repoRight?: RepoRight;
+  /** Likewise for `/orgs/{org}` routes: Gitea's reqOrgOwnership before the body (403 "Must be an organization owner"). */
+  orgOwner?: boolean;
+  /** Likewise for `/users/{username}` routes: Gitea's reqSelfOrAdmin before the body. */
+  selfOrAdmin?: boolean;
 }
 
 export const ACCESS_POLICY = 'gitforge:access-policy';

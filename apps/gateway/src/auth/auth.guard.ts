@@ -28,8 +28,8 @@ export class AuthGuard implements CanActivate {
     const actor = request.gitforge.actor;
 
     if ((policy.signIn || policy.admin) && !actor) {
-      // Gitea's repoAssignment runs before reqToken: a hidden repository is 404 first.
-      await this.repositoryFirst.assertVisible(request, null);
+      // Gitea's repoAssignment and orgAssignment run before reqToken: a hidden repository or organization is 404 first.
+      await Promise.all([this.repositoryFirst.assertVisible(request, null), this.repositoryFirst.assertOrgExists(request, null)]);
       throw new ContractError('unauthenticated', 'token is required');
     }
     if (actor && actor.scopes !== null) {

@@ -2,7 +2,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, type Observable } from 'rxjs';
-import { AccessMode, ContractError, forbidden, type Actor, type RepoAccess } from '@gitforge/contracts';
+import { AccessMode, ContractError, forbidden, type RepoAccess } from '@gitforge/contracts';
 import { InvalidInput } from '@gitforge/platform';
 import { routePolicy, type RepoRight } from './access-policy.js';
 import { RepositoryFirst } from './repository-first.js';
@@ -12,7 +12,8 @@ import { RepositoryFirst } from './repository-first.js';
  * and after the route's right in the repository: a request the validation refuses gets the 404
  * of a repository its caller cannot see first, then an anonymous write the 401 of a missing token
  * (every write of Gitea's API v1 has reqToken), then the 403 of a missing right where the route
- * declares one (its `repoRight`). With a valid body the services say all of this themselves.
+ * declares one (`repoRight`, `orgOwner`, `selfOrAdmin`); the organization of an `/orgs/{org}` route
+ * is assigned first too. With a valid body the services say all of this themselves.
  * Costs nothing on valid requests.
  */
 @Injectable()
@@ -34,11 +35,16 @@ export class InvalidInputInterceptor implements NestInterceptor {
   private async answer(context: ExecutionContext, err: InvalidInput): Promise<never> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const actor = request.gitforge?.actor ?? null;
-    const access = await this.repositoryFirst.assertVisible(request, actor);
+    const [repo, org] = await Promise.all([this.repositoryFirst.assertVisible(request, actor), this.repositoryFirst.assertOrgExists(request, actor)]);
     if (!isApiWrite(request)) throw err;
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    const right = routePolicy(this.reflector, context).policy.repoRight;
-    if (access && right) assertRight(actor, access, right);
+    if (actor.isAdmin) throw err;
+    const { policy } = routePolicy(this.reflector, context);
+    if (repo && policy.repoRight) assertRight(repo, policy.repoRight);
+    if (org && policy.orgOwner && !org.isOrgOwner) throw forbidden('Must be an organization owner');
+    if (policy.selfOrAdmin && (request.params as { username?: string }).username?.toLowerCase() !== actor.login.toLowerCase()) {
+      throw forbidden('doer should be the site admin or be same as the contextUser');
+    }
     throw err;
   }
 }
@@ -46,9 +52,8 @@ export class InvalidInputInterceptor implements NestInterceptor {
 const isApiWrite = (request: FastifyRequest): boolean =>
   request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && (request.routeOptions.url ?? '').startsWith('/api/v1/');
 
-/** Gitea's reqOwner, reqAdmin and reqRepoWriter (site admins pass each), then mustNotBeArchived. */
-function assertRight(actor: Actor, access: RepoAccess, right: RepoRight): void {
-  if (actor.isAdmin) return;
+/** Gitea's reqOwner, reqAdmin and reqRepoWriter (for a caller who is no site admin), then mustNotBeArchived. */
+function assertRight(access: RepoAccess, right: RepoRight): void {
   if (right === 'owner') {
     if (!access.isOwner) throw forbidden('user should be the owner of the repo');
   } else if (right === 'admin') {

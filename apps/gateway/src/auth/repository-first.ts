@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { RepoFactPatterns, type Actor, type RepoAccess } from '@gitforge/contracts';
+import { notFound, OrgPatterns, RepoFactPatterns, type Actor, type OwnerAccess, type RepoAccess } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 
 /** The routes of one repository. */
 const REPO_ROUTE = '/api/v1/repos/:owner/:repo';
+/** The routes of one organization. */
+const ORG_ROUTE = '/api/v1/orgs/:org';
 
 /**
  * Gitea assigns the repository of a `/repos/{owner}/{repo}/…` route before any other check of the
@@ -22,5 +24,18 @@ export class RepositoryFirst {
     if (!request.routeOptions.url?.startsWith(REPO_ROUTE)) return null;
     const { owner, repo } = request.params as { owner: string; repo: string };
     return this.rpc.call<RepoAccess, { owner: string; repo: string }>(RepoFactPatterns.access, { actor, params: { owner, repo } });
+  }
+
+  /**
+   * As {@link assertVisible} for `/orgs/{org}` routes, after Gitea's orgAssignment: the 404 of an
+   * organization that does not exist (whether the actor may see it is the route's to say), else
+   * the actor's access to it.
+   */
+  async assertOrgExists(request: FastifyRequest, actor: Actor | null): Promise<OwnerAccess | null> {
+    if (!request.routeOptions.url?.startsWith(ORG_ROUTE)) return null;
+    const { org } = request.params as { org: string };
+    const access = await this.rpc.call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } });
+    if (access.owner.kind !== 'organization') throw notFound();
+    return access;
   }
 }

@@ -121,6 +121,41 @@ describe.each(layoutsUnderTest())('NUL characters in every kind of input (%s lay
       expect((await alice.api.request(method, url, bad)).status).toBe(422);
     });
 
+    it('should answer a stranger’s bad body to what only an organization’s owners do with 403, an unknown organization with 404', async () => {
+      const org = `order-org-${Date.now()}`;
+      expect((await alice.api.post('/orgs', { username: org })).status).toBe(201);
+      const owners = giteaError('Must be an organization owner');
+      for (const [method, path] of [
+        ['PATCH', ''],
+        ['POST', '/rename'],
+        ['POST', '/teams'],
+        ['POST', '/labels'],
+        ['POST', '/hooks'],
+        ['PUT', '/actions/secrets/S1'],
+      ] as const) {
+        const bad = '{"name": 42, "new_name": 42, "type": 42, "data": 42, "website": 42, "color": 42}';
+        expect(await reader.api.request(method, `/orgs/${org}${path}`, bad)).toMatchObject({ status: 403, body: owners });
+        expect((await alice.api.request(method, `/orgs/${org}${path}`, bad)).status).toBe(422);
+        expect((await reader.api.request(method, `/orgs/no-such-org-z${path}`, bad)).status).toBe(404);
+        expect((await api.anonymous.request(method, `/orgs/no-such-org-z${path}`, bad)).status).toBe(404);
+      }
+      // Gitea's orgAssignment asks only whether the organization exists: a private one is the token's 401 to anonymous callers, the owners' 403 to strangers.
+      const hidden = `order-private-${Date.now()}`;
+      expect((await alice.api.post('/orgs', { username: hidden, visibility: 'private' })).status).toBe(201);
+      expect((await api.anonymous.request('POST', `/orgs/${hidden}/hooks`, '{"type": 42}')).status).toBe(401);
+      expect(await reader.api.request('POST', `/orgs/${hidden}/labels`, '{"name": 42}')).toMatchObject({ status: 403, body: owners });
+      // Creating a repository there is bound before it is checked, as in Gitea.
+      expect((await reader.api.request('POST', `/orgs/${org}/repos`, '{"name": 42}')).status).toBe(422);
+    });
+
+    it('should answer a bad body for someone else’s tokens with reqSelfOrAdmin’s 403', async () => {
+      expect(await reader.api.request('POST', `/users/${alice.username}/tokens`, '{"name": 42}')).toMatchObject({
+        status: 403,
+        body: giteaError('doer should be the site admin or be same as the contextUser'),
+      });
+      expect((await reader.api.request('POST', `/users/${reader.username}/tokens`, '{"name": 42}')).status).toBe(422);
+    });
+
     it('should let a reader’s bad body for what readers may do answer 422', async () => {
       expect((await reader.api.post(`/repos/${repo.full_name}/issues`, {})).status).toBe(422);
       expect((await reader.api.post(`/repos/${repo.full_name}/issues/1/comments`, {})).status).toBe(422);

@@ -171,7 +171,7 @@ export class AdminActionsController extends RunnerRoutes {
 
 /** `/orgs/{org}/actions`: an organization's runners, runs, jobs, variables and secrets (its owners). */
 @Controller('api/v1/orgs/:org/actions')
-@Access({ signIn: true, scope: 'organization' })
+@Access({ signIn: true, scope: 'organization', orgOwner: true })
 export class OrgActionsController extends VariableRoutes {
   constructor(rpc: RpcClient) {
     super(rpc);

@@ -14,7 +14,7 @@ import { Paginated } from '../../http/paginated.js';
 
 /** `/orgs/{org}/hooks`: organization hooks (organization owners) and their deliveries. */
 @Controller('api/v1/orgs/:org/hooks')
-@Access({ signIn: true, scope: 'organization' })
+@Access({ signIn: true, scope: 'organization', orgOwner: true })
 export class OrgHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 

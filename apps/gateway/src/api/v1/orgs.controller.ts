@@ -51,6 +51,7 @@ export class OrgsController {
   }
 
   @Patch(':org')
+  @Access({ orgOwner: true })
   edit(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
@@ -67,6 +68,7 @@ export class OrgsController {
 
   /** Owners only; 204, or 422 when the new name is taken or not allowed. */
   @Post(':org/rename')
+  @Access({ orgOwner: true })
   @HttpCode(204)
   async rename(
     @CurrentActor() actor: Actor | null,
@@ -163,6 +165,7 @@ export class OrgsController {
   }
 
   @Post(':org/teams')
+  @Access({ orgOwner: true })
   createTeam(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,

@@ -108,6 +108,7 @@ export class UsersController {
    * caller used Basic.
    */
   @Post(':username/tokens')
+  @Access({ selfOrAdmin: true })
   createToken(
     @CurrentActor() actor: Actor | null,
     @BasicAuth() basicAuth: boolean,
