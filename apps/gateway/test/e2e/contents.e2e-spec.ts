@@ -210,13 +210,15 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
     it('should refuse a body that is not JSON (400), too many files (400) and hide private repositories', async () => {
       const bad = await bob.api.get(`/repos/${repo.full_name}/file-contents?body=not-json`);
       expect(bad.status).toBe(400);
-      expect(bad.body).toEqual(giteaError());
+      expect(bad.body).toEqual(giteaError('invalid body parameter'));
       const many = await bob.api.post(`/repos/${repo.full_name}/file-contents`, { files: Array.from({ length: 51 }, (_, i) => `f${i}`) });
       expect(many.status).toBe(400);
       expect(many.body).toEqual(giteaError('pagesize must be less than or equal to 50'));
       expect((await bob.api.post(`/repos/${repo.full_name}/file-contents`, { files: 'x' })).status).toBe(422);
       const priv = await createRepo(alice, { private: true });
       expect((await bob.api.post(`/repos/${priv.full_name}/file-contents`, { files: ['README.md'] })).status).toBe(404);
+      // The repository is assigned before the body is read.
+      expect((await bob.api.get(`/repos/${priv.full_name}/file-contents?body=not-json`)).status).toBe(404);
       expect((await alice.api.post<unknown[]>(`/repos/${priv.full_name}/file-contents`, { files: ['README.md'] })).body).toHaveLength(1);
     });
   });

@@ -49,10 +49,10 @@ export function validationMessage(errors: ValidationError[]): string {
   return first ? `[${first.field}]: ${first.rule}` : 'validation failed';
 }
 
-/** A request refused by the gateway's validation (422), before any service has looked at it. */
+/** A request refused by the gateway's validation (422, or 400 for a body that is no JSON), before any service has looked at it. */
 export class InvalidInput extends ContractError {
-  constructor(message: string) {
-    super('unprocessable', message);
+  constructor(message: string, code: 'unprocessable' | 'invalid_argument' = 'unprocessable') {
+    super(code, message);
   }
 }
 

@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ChangeFilesOptions,
-  ContractError,
   CreateFileOptions,
   DeleteFileOptions,
   GetFilesOptions,
@@ -18,7 +17,7 @@ import {
   type GitTreeResponse,
   type RawFile,
 } from '@gitforge/contracts';
-import { createValidationPipe, normalizeJsonBody, RpcClient } from '@gitforge/platform';
+import { createValidationPipe, InvalidInput, normalizeJsonBody, RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { sendRawFile } from '../../http/raw-reply.js';
 
@@ -106,8 +105,9 @@ export class RepoContentsController {
     try {
       // The same decoding as every JSON body (bootstrap's parser): nulls unset, nesting limited.
       parsed = normalizeJsonBody(JSON.parse(query.body ?? ''));
-    } catch (err) {
-      throw new ContractError('invalid_argument', (err as Error).message);
+    } catch {
+      // Gitea's answer, after the repository's 404 for those who cannot see it (the invalid-input interceptor).
+      throw new InvalidInput('invalid body parameter', 'invalid_argument');
     }
     const body = (await this.validation.transform(parsed, { type: 'body', metatype: GetFilesOptions })) as GetFilesOptions;
     return this.files(actor, owner, repo, query, body);
