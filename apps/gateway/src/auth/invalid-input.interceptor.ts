@@ -2,7 +2,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, type Observable } from 'rxjs';
-import { AccessMode, ContractError, forbidden, type RepoAccess } from '@gitforge/contracts';
+import { AccessMode, ContractError, forbidden, type Actor, type RepoAccess } from '@gitforge/contracts';
 import { InvalidInput } from '@gitforge/platform';
 import { routePolicy, type RepoRight } from './access-policy.js';
 import { RepositoryFirst } from './repository-first.js';
@@ -38,9 +38,9 @@ export class InvalidInputInterceptor implements NestInterceptor {
     const [repo, org] = await Promise.all([this.repositoryFirst.assertVisible(request, actor), this.repositoryFirst.assertOrgExists(request, actor)]);
     if (!isApiWrite(request)) throw err;
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    if (actor.isAdmin) throw err;
     const { policy } = routePolicy(this.reflector, context);
-    if (repo && policy.repoRight) assertRight(repo, policy.repoRight);
+    if (repo && policy.repoRight) assertRight(actor, repo, policy.repoRight);
+    if (actor.isAdmin) throw err;
     if (org && policy.orgOwner && !org.isOrgOwner) throw forbidden('Must be an organization owner');
     if (policy.selfOrAdmin && (request.params as { username?: string }).username?.toLowerCase() !== actor.login.toLowerCase()) {
       throw forbidden('doer should be the site admin or be same as the contextUser');
@@ -52,14 +52,15 @@ export class InvalidInputInterceptor implements NestInterceptor {
 const isApiWrite = (request: FastifyRequest): boolean =>
   request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && (request.routeOptions.url ?? '').startsWith('/api/v1/');
 
-/** Gitea's reqOwner, reqAdmin and reqRepoWriter (for a caller who is no site admin), then mustNotBeArchived. */
-function assertRight(access: RepoAccess, right: RepoRight): void {
+/** Gitea's reqOwner, reqAdmin and reqRepoWriter (site admins pass them), then mustNotBeArchived (for everyone). */
+function assertRight(actor: Actor, access: RepoAccess, right: RepoRight): void {
   if (right === 'owner') {
-    if (!access.isOwner) throw forbidden('user should be the owner of the repo');
+    if (!actor.isAdmin && !access.isOwner) throw forbidden('user should be the owner of the repo');
   } else if (right === 'admin') {
-    if (!access.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+    if (!actor.isAdmin && !access.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
   } else {
-    if (!access.isAdmin && !right.write.some((unit) => (access.units[unit] ?? 0) >= AccessMode.write)) throw forbidden('user should have a permission to write to a repo');
+    const writer = actor.isAdmin || access.isAdmin || right.write.some((unit) => (access.units[unit] ?? 0) >= AccessMode.write);
+    if (!writer) throw forbidden('user should have a permission to write to a repo');
     if (right.unarchived && access.isArchived) throw new ContractError('locked', 'repo is archived');
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  ContractError,
   parseQueryTime,
   notFound,
   pageOf,
@@ -63,6 +64,10 @@ function updatedRange(query: CommentListQuery): { updatedAfter?: Date; updatedBe
 function parseCommentId(raw: string): number {
   return idFrom(raw);
 }
+
+
+/** Gitea's CommentType.HasContentSupport. */
+const CONTENT_TYPES: ReadonlySet<number> = new Set([CommentType.comment, CommentType.code, CommentType.review, CommentType.dismiss_review]);
 
 @Injectable()
 export class CommentsService {
@@ -228,6 +233,8 @@ export class CommentsService {
    */
   async delete(actor: Actor | null, owner: string, repoName: string, id: string): Promise<void> {
     const { repo, comment, issue, actor: a } = await this.commentForChange(actor, owner, repoName, id);
+    // Gitea's deleteIssueComment: only what has content (comments, review and code comments) goes; events are a bare 400.
+    if (!CONTENT_TYPES.has(comment.type)) throw ContractError.empty('invalid_argument', 'the comment has no content to delete');
     const known = await this.issueLoader.eventUsers(issue, [a.id, comment.posterId]);
     const sender = known.find((u) => u.id === a.id)!;
     const deleted = await this.loader.one(comment, issue, repo, { known });

@@ -4,6 +4,7 @@ import {
   formBool,
   parseQueryTime,
   ContractError,
+  conflict,
   failedPrecondition,
   forbidden,
   invalid,
@@ -146,18 +147,26 @@ export class IssuesService {
    * The issue `{owner}/{repo}#{index}` if the actor may read it: an invisible repository, a
    * missing issue and one of a unit the actor cannot read all answer 404.
    */
-  async issueFor(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<IssueContext> {
+  /** `routeCheck`: what the route asks of the caller in the repository before the issue is looked up (Gitea's reqAdmin in the route). */
+  async issueFor(actor: Actor | null, owner: string, repo: string, index: string | number, routeCheck?: (repo: RepoAccess) => void): Promise<IssueContext> {
     const access = await this.gate.assign(actor, owner, repo);
     requireIssuesOrPulls(access);
+    routeCheck?.(access);
     const issue = await this.issues.findByIndex(access.id, parseIndex(index));
     if (!issue || !canReadIssuesOrPulls(access, issue.isPull)) throw notFound();
     return { repo: access, issue };
   }
 
   /** As {@link issueFor}, for a change: signed in, and not in an archived repository. */
-  async issueForWrite(actor: Actor | null, owner: string, repo: string, index: string | number): Promise<IssueContext & { actor: Actor }> {
+  async issueForWrite(
+    actor: Actor | null,
+    owner: string,
+    repo: string,
+    index: string | number,
+    routeCheck?: (repo: RepoAccess) => void,
+  ): Promise<IssueContext & { actor: Actor }> {
     const a = await this.gate.signedIn(actor, owner, repo);
-    const ctx = await this.issueFor(a, owner, repo, index);
+    const ctx = await this.issueFor(a, owner, repo, index, routeCheck);
     requireNotArchived(ctx.repo);
     return { ...ctx, actor: a };
   }
@@ -186,7 +195,8 @@ export class IssuesService {
    */
   async open(a: Actor, repo: RepoAccess, body: CreateIssueOption, writer: boolean, pull?: NewPullRow): Promise<Issue> {
     const labels = writer ? await this.labelResolver.resolve(repo, body.labels ?? []) : [];
-    const milestoneId = writer && body.milestone ? (await this.resolveMilestone(repo, body.milestone)) : 0;
+    // An unknown milestone is dropped, as Gitea's NewIssueWithIndex drops it (a pull's creation checked it already).
+    const milestoneId = writer && body.milestone ? ((await this.milestones.findInRepo(repo.id, body.milestone))?.id ?? 0) : 0;
     const projectIds = writer ? await this.resolveProjects(repo, body.projects ?? []) : [];
     const assigneeNames = writer ? [...new Set([...(body.assignee ? [body.assignee] : []), ...(body.assignees ?? [])])] : [];
     const assignees = await this.resolveAssignees(a, repo, assigneeNames, 'unprocessable');
@@ -343,6 +353,10 @@ export class IssuesService {
     const writer = canWriteIssuesOrPulls(repo, issue.isPull);
     // Gitea refuses with a bare 403 (ctx.Status): no body.
     if (issue.posterId !== a.id && !writer) throw ContractError.empty('permission_denied', 'user should have permission to edit the issue');
+    // Gitea fails fast on a stale content_version, whatever else the edit asks (409).
+    if (body.content_version !== undefined && body.content_version !== null && body.content_version !== issue.contentVersion) {
+      throw conflict('the issue is already changed');
+    }
     if (body.state !== undefined && body.state !== null) {
       // Gitea's EditIssue: a merged pull keeps its state, whatever is asked; then closeOrReopenIssue knows two states.
       if (issue.isPull && (await this.pulls.findByIssueId(issue.id))?.hasMerged) throw failedPrecondition('cannot change state of this pull request, it was already merged');
@@ -355,7 +369,6 @@ export class IssuesService {
       edited.push({ title: { from: issue.title } });
     }
     if (body.body !== undefined && body.body !== issue.body) {
-      if (body.content_version !== undefined && body.content_version !== issue.contentVersion) throw invalid('the issue is already changed');
       changes.body = body.body;
       changes.contentVersion = issue.contentVersion + 1;
       edited.push({ body: { from: issue.body } });
@@ -467,8 +480,7 @@ export class IssuesService {
 
   /** `DELETE /repos/{o}/{r}/issues/{index}`: repository administrators only (Gitea's reqAdmin). */
   async delete(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
-    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
-    requireRepoAdmin(repo);
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index, requireRepoAdmin);
     const api = await this.loader.one(issue, repo);
     const sender = (await this.loader.users([a.id])).get(a.id)!;
     const { counters, files } = await this.db.transaction(async (m) => {
@@ -506,8 +518,9 @@ export class IssuesService {
 
   /** `PUT/DELETE …/issues/{index}/lock` (204): writers of the issue's unit. */
   async setLocked(actor: Actor | null, owner: string, repoName: string, index: string, locked: boolean, body?: LockIssueOption): Promise<void> {
-    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
-    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden('user should have permission to lock the issue');
+    // Gitea's lock routes are reqAdmin's; its handler then asks for writers of the issue's unit.
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index, requireRepoAdmin);
+    if (!canWriteIssuesOrPulls(repo, issue.isPull)) throw forbidden(`no permission to ${locked ? 'lock' : 'unlock'} this issue`);
     if (issue.isLocked === locked) return;
     await this.db.transaction(async (m) => {
       const now = new Date();
@@ -520,8 +533,7 @@ export class IssuesService {
 
   /** `POST …/issues/{index}/pin` (204): repository administrators; at most MAX_PINNED per kind. */
   async pin(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
-    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
-    requireRepoAdmin(repo);
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index, requireRepoAdmin);
     if (issue.pinOrder > 0) return;
     await this.db.transaction(async (m) => {
       const pinned = await this.issues.pinned(m, repo.id, issue.isPull);
@@ -533,8 +545,7 @@ export class IssuesService {
 
   /** `DELETE …/issues/{index}/pin` (204): the ones pinned after it move up. */
   async unpin(actor: Actor | null, owner: string, repoName: string, index: string): Promise<void> {
-    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index);
-    requireRepoAdmin(repo);
+    const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index, requireRepoAdmin);
     if (issue.pinOrder === 0) return;
     await this.db.transaction(async (m) => {
       const rest = (await this.issues.pinned(m, repo.id, issue.isPull)).filter((p) => p.id !== issue.id);
@@ -546,8 +557,7 @@ export class IssuesService {
 
   /** `PATCH …/issues/{index}/pin/{position}` (204): moves a pinned issue to a position (1-based). */
   async movePin(actor: Actor | null, owner: string, repoName: string, index: string, position: string): Promise<void> {
-    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index);
-    requireRepoAdmin(repo);
+    const { repo, issue } = await this.issueForWrite(actor, owner, repoName, index, requireRepoAdmin);
     if (issue.pinOrder === 0) return;
     const target = /^\d{1,9}$/.test(position) ? Number(position) : 0;
     await this.db.transaction(async (m) => {

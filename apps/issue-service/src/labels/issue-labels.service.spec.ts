@@ -125,10 +125,10 @@ describe(IssueLabelsService.name, () => {
     expect(events).toEqual([]);
   });
 
-  it('should refuse an id that names no label of the repository (422) and write nothing', async () => {
-    const { sut, calls } = setup({ current: [docs], known: [docs] });
-    await expect(sut.add(actor, 'o', 'r', '3', { labels: [docs.id, 999] })).rejects.toMatchObject({ code: 'unprocessable', message: 'label does not exist [label_id: 999]' });
-    expect(calls).toEqual([]);
+  it('should drop an id or a name that names no label of the repository, as Gitea does', async () => {
+    const { sut } = setup({ current: [docs], known: [docs] });
+    expect((await sut.add(actor, 'o', 'r', '3', { labels: [docs.id, 999, 2 ** 70] })).map((l) => l.id)).toEqual([docs.id]);
+    expect((await sut.replace(actor, 'o', 'r', '3', { labels: ['nope'] })).map((l) => l.id)).toEqual([]);
   });
 
   it('should clear the labels with a label_cleared event', async () => {

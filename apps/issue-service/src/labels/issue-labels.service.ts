@@ -4,7 +4,6 @@ import {
   ContractError,
   forbidden,
   notFound,
-  unprocessable,
   type Actor,
   type IssueLabelsOption,
   type Label,
@@ -71,12 +70,18 @@ export class IssueLabelsService {
     return this.apply(ctx, () => keepOnePerScope(wanted), 'label_updated');
   }
 
-  /** `DELETE …/issues/{index}/labels/{id}` (204): any existing label id, else Gitea's 422. */
+  /**
+   * `DELETE …/issues/{index}/labels/{id}` (204): a label of the repository, or of its organization
+   * (Gitea's GetLabelInRepoOrOrgByID), else its 404.
+   */
   async remove(actor: Actor | null, owner: string, repo: string, index: string, rawId: string): Promise<void> {
     const ctx = await this.writable(actor, owner, repo, index, bareForbidden());
     const id = labelId(rawId);
-    const [label] = await this.labels.findByIds([id]);
-    if (!label) throw unprocessable(`label does not exist [label_id: ${id}]`);
+    const [label] = id > 0 ? await this.labels.findByIds([id]) : [];
+    const inOrg = ctx.repo.ownerKind === 'organization';
+    if (!label || (label.repoId !== ctx.repo.id && !(inOrg && label.orgId === ctx.repo.ownerId))) {
+      throw notFound(inOrg ? `label does not exist [label_id: ${id}, org_id: ${ctx.repo.ownerId}]` : `label does not exist [label_id: ${id}, repo_id: ${ctx.repo.id}]`);
+    }
     await this.apply(ctx, (current) => current.filter((l) => l.id !== label.id), 'label_updated');
   }
 

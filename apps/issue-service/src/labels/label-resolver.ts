@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { invalid, unprocessable, type RepoAccess, idFrom } from '@gitforge/contracts';
+import { invalid, type RepoAccess, idFrom } from '@gitforge/contracts';
 import type { LabelEntity } from './label.entity.js';
 import { LabelsRepository } from './labels.repository.js';
 
 /**
  * Labels named in a request (ids, or names of the repository's and its organization's labels),
- * the one way every route that sets an issue's labels reads them. An id or a name that names
- * no label the repository may use is a 422, so a typo never passes silently.
+ * the one way every route that sets an issue's labels reads them. An id or a name that names no
+ * label the repository may use is dropped, as Gitea drops them (GetLabelsByIDs,
+ * GetLabelIDsInRepoByNames and NewIssueWithIndex's "silently drop invalid labels").
  */
 @Injectable()
 export class LabelResolver {
@@ -26,13 +27,10 @@ export class LabelResolver {
     }
     if (ids.length > 0 && names.length > 0) throw invalid('labels should be an array of strings or integers');
     // An id no row can have names no label (and would not fit the column it is compared with).
-    const impossible = ids.find((id) => idFrom(id) === 0);
-    if (impossible !== undefined) throw unprocessable(`label does not exist [label_id: ${impossible}]`);
+    const possible = ids.filter((id) => idFrom(id) !== 0);
     const orgIds = repo.ownerKind === 'organization' ? [repo.ownerId] : [];
     const usable = (l: LabelEntity): boolean => l.repoId === repo.id || orgIds.includes(l.orgId);
-    const found = (await this.labels.findByIds([...ids, ...(await this.labels.idsByNames([repo.id], orgIds, names))])).filter(usable);
-    for (const id of ids) if (!found.some((l) => l.id === id)) throw unprocessable(`label does not exist [label_id: ${id}]`);
-    for (const name of names) if (!found.some((l) => l.name === name)) throw unprocessable(`label does not exist [name: ${name}]`);
+    const found = (await this.labels.findByIds([...possible, ...(await this.labels.idsByNames([repo.id], orgIds, names))])).filter(usable);
     return found.sort((a, b) => a.id - b.id);
   }
 }

@@ -66,9 +66,9 @@ export class LabelsService {
     return this.edit(scope, await this.find(scope, id), body);
   }
 
+  /** 204 also for a label that is not there, as Gitea's DeleteLabel answers. */
   async deleteForRepo(actor: Actor | null, owner: string, repo: string, id: string): Promise<void> {
-    const scope = await this.repoScopeForWrite(actor, owner, repo);
-    await this.delete(await this.find(scope, id));
+    await this.deleteIn(await this.repoScopeForWrite(actor, owner, repo), id);
   }
 
   /**
@@ -117,8 +117,12 @@ export class LabelsService {
   }
 
   async deleteForOrg(actor: Actor | null, org: string, id: string): Promise<void> {
-    const scope = await this.orgScopeForWrite(actor, org);
-    await this.delete(await this.find(scope, id));
+    await this.deleteIn(await this.orgScopeForWrite(actor, org), id);
+  }
+
+  private async deleteIn(scope: LabelScope, raw: string): Promise<void> {
+    const label = await this.labels.findOwned(scope.owner, labelKey(raw));
+    if (label) await this.delete(label);
   }
 
   private repoScope(repo: RepoAccess): LabelScope {

@@ -120,9 +120,9 @@ export class RepoIssueCommentsController {
     );
   }
 
-  /** Gitea answers 200 without a body. */
+  /** Gitea answers 204 (changeIssueCommentReaction). */
   @Delete('comments/:id/reactions')
-  @HttpCode(200)
+  @HttpCode(204)
   async removeCommentReaction(
     @CurrentActor() actor: Actor | null,
     @Param() params: CommentParams,
@@ -222,9 +222,9 @@ export class RepoIssueCommentsController {
     );
   }
 
-  /** Gitea answers 200 without a body. */
+  /** Gitea answers 204 (changeIssueReaction). */
   @Delete(':index/reactions')
-  @HttpCode(200)
+  @HttpCode(204)
   async removeIssueReaction(
     @CurrentActor() actor: Actor | null,
     @Param() params: IssueParams,
