@@ -208,10 +208,7 @@ export class BranchesService {
   }
 
   private async toBranches(view: RepoView, actor: Actor | null, branches: Array<{ name: string; commit: GitCommit }>): Promise<Branch[]> {
-    const users = await this.commitUsers.byEmail(
-      actor,
-      branches.flatMap((b) => [b.commit.author.email, b.commit.committer.email]),
-    );
+    const users = await this.commitUsers.byEmail(branches.flatMap((b) => [b.commit.author.email, b.commit.committer.email]));
     const rules = await this.policy.protectionsFor(view.ctx, actor, branches.map((b) => b.name));
     return branches.map((b) => toBranch(b.name, b.commit, rules.get(b.name) ?? null, actor, view.ctx.permission, view.urls, users));
   }

@@ -91,7 +91,7 @@ export class CommitsService {
     // ("limit … ignored if used with 'path'"), though the paging headers still show `limit`.
     const size = path === undefined ? options.limit : COMMITS_RANGE_SIZE;
     const commits = await this.log.log(view.repoId, { ...base, skip: (options.page - 1) * size, maxCount: size });
-    return pageOf(await this.toCommits(view, actor, commits, query), total, options);
+    return pageOf(await this.toCommits(view, commits, query), total, options);
   }
 
   /** `GET …/git/commits/{sha}` (and `…/commits/{sha}`): a commit by id, branch or tag. */
@@ -101,7 +101,7 @@ export class CommitsService {
     const commit = await this.refs.anyCommit(view.repoId, sha);
     if (!commit) throw notFound(`commit doesn't exist: ${sha}`);
     const [logged] = await this.log.log(view.repoId, { revs: [commit.sha], noWalk: true });
-    const [api] = await this.toCommits(view, actor, [logged!], query);
+    const [api] = await this.toCommits(view, [logged!], query);
     return api!;
   }
 
@@ -129,7 +129,7 @@ export class CommitsService {
         const message = await this.objects.blob(view.repoId, blob.sha);
         const [last] = await this.log.log(view.repoId, { revs: [notes.sha], path, maxCount: 1 });
         if (!message || !last) throw missing;
-        const [api] = await this.toCommits(view, actor, [last], { ...query, stat: 'true' });
+        const [api] = await this.toCommits(view, [last], { ...query, stat: 'true' });
         return { message: message.toString('utf8'), commit: api! };
       }
       const dir = entries.find((e) => e.name === rest.slice(0, 2) && e.type === 'tree');
@@ -187,7 +187,7 @@ export class CommitsService {
       return { text: (await this.git.run(headView.repoId, args, { env })).stdout.toString('utf8') };
     }
     const commits = await this.log.log(headView.repoId, { revs: [headSha, `^${baseSha}`], env });
-    const api = await this.toCommits(headView, actor, commits, { stat: 'true', files: query.files, verification: query.verification });
+    const api = await this.toCommits(headView, commits, { stat: 'true', files: query.files, verification: query.verification });
     return { total_commits: api.length, commits: api };
   }
 
@@ -236,8 +236,8 @@ export class CommitsService {
     return commit;
   }
 
-  private async toCommits(view: RepoView, actor: Actor | null, commits: LoggedCommit[], query: Pick<CommitListQuery, 'stat' | 'files' | 'verification'>): Promise<Commit[]> {
-    const users = await this.users.byEmail(actor, commits.flatMap((c) => [c.author.email, c.committer.email]));
+  private async toCommits(view: RepoView, commits: LoggedCommit[], query: Pick<CommitListQuery, 'stat' | 'files' | 'verification'>): Promise<Commit[]> {
+    const users = await this.users.byEmail(commits.flatMap((c) => [c.author.email, c.committer.email]));
     const options = { stat: flag(query.stat), files: flag(query.files), verification: flag(query.verification) };
     return commits.map((c) => toCommit(c, view.urls, users, options));
   }

@@ -3,7 +3,6 @@ import {
   ContractError,
   notFound,
   pageOf,
-  type Actor,
   type ChangedFile,
   type Commit,
   type ListOptions,
@@ -148,7 +147,7 @@ export class PullRangeService {
   }
 
   /** Gitea's GetPullRequestCommits: the head's commits not on the base, newest first, with stats. */
-  async commits(actor: Actor | null, req: PullRangeRequest): Promise<Page<Commit>> {
+  async commits(req: PullRangeRequest): Promise<Page<Commit>> {
     const range = checkRange(req);
     const options = listOptions(req);
     const revs = [range.to, `^${range.from}`];
@@ -158,7 +157,7 @@ export class PullRangeService {
     ]);
     const [urls, users] = await Promise.all([
       this.repos.urls(req.repoId),
-      this.users.byEmail(actor, commits.flatMap((c) => [c.author.email, c.committer.email])),
+      this.users.byEmail(commits.flatMap((c) => [c.author.email, c.committer.email])),
     ]);
     const flags = { stat: true, files: req.files ?? true, verification: req.verification ?? true };
     return pageOf(

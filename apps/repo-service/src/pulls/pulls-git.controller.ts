@@ -57,7 +57,7 @@ export class PullsGitController {
 
   @MessagePattern(PullGitPatterns.commits)
   commits(@Payload() req: Req<PullRangeRequest>): Promise<Page<Commit>> {
-    return this.range.commits(req.actor, req.body);
+    return this.range.commits(req.body);
   }
 
   @MessagePattern(PullGitPatterns.merge)

@@ -177,7 +177,7 @@ describe('pull requests in git', () => {
     const second = await range.files({ ...req, page: 2, limit: 1 });
     expect(second.items.map((f) => [f.filename, f.status, f.additions])).toEqual([['d.txt', 'added', 2]]);
 
-    const commits = await range.commits(null, { ...req, page: 1, limit: 2 });
+    const commits = await range.commits({ ...req, page: 1, limit: 2 });
     expect(commits.total).toBe(3);
     expect(commits.items.map((c) => c.commit.message)).toEqual(['rename\n', 'ranged 2\n']);
     expect(commits.items[0]!.stats).toEqual({ total: 0, additions: 0, deletions: 0 });

@@ -45,7 +45,7 @@ export class TagsController {
   }
 
   @MessagePattern(GitRefPatterns.list)
-  references(@Payload() req: RpcRequest<RepoParams & { prefix: string }>): Promise<Reference | Reference[]> {
+  references(@Payload() req: RpcRequest<RepoParams & { prefix: string }>): Promise<Reference[]> {
     return this.tags.references(req.actor, req.params.owner, req.params.repo, req.params.prefix);
   }
 }

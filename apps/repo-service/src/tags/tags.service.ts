@@ -88,21 +88,16 @@ export class TagsService {
   }
 
   /**
-   * `GET …/git/refs[/{prefix}]`: the references under `refs/<prefix>`; one reference named exactly
-   * by the prefix comes back as an object, as Gitea answers it; none is a 404.
+   * `GET …/git/refs[/{prefix}]`: the references under `refs/<prefix>`, always a list (Gitea's
+   * ReferenceList: its single-object case compares the full name with the unprefixed path, so it
+   * never happens); none is a 404.
    */
-  async references(
-    actor: Actor | null,
-    owner: string,
-    repo: string,
-    prefix: string,
-  ): Promise<Reference | Reference[]> {
+  async references(actor: Actor | null, owner: string, repo: string, prefix: string): Promise<Reference[]> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
     const filter = prefix ? `refs/${prefix}` : '';
     const found = (await this.refs.all(view.repoId)).filter((r) => r.name.startsWith(filter));
     if (found.length === 0) throw notFound();
-    const refs = found.map((r) => toReference(r, view.urls));
-    return refs.length === 1 && refs[0]!.ref === filter ? refs[0]! : refs;
+    return found.map((r) => toReference(r, view.urls));
   }
 
   /**

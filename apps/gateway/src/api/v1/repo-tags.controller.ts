@@ -78,7 +78,7 @@ export class RepoTagsController {
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,
     @Param('repo') repo: string,
-  ): Promise<Reference | Reference[]> {
+  ): Promise<Reference[]> {
     return this.rpc.call(GitRefPatterns.list, { actor, params: { owner, repo, prefix: '' } });
   }
 
@@ -88,7 +88,7 @@ export class RepoTagsController {
     @Param('owner') owner: string,
     @Param('repo') repo: string,
     @Param('*') prefix: string,
-  ): Promise<Reference | Reference[]> {
+  ): Promise<Reference[]> {
     return this.rpc.call(GitRefPatterns.list, { actor, params: { owner, repo, prefix } });
   }
 }
