@@ -483,6 +483,20 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(await gitOut(dir, 'merge-base', '--is-ancestor', forkHead, 'origin/main').then(() => true)).toBe(true);
     const refs = await git.lsRemote(gitUrl(layout, owner.username, repo.name, [owner.username, owner.password]));
     expect(refs.get(`refs/pull/${cross.number}/head`)).toBe(forkHead);
+
+    // Deleting the fork closes its open pulls as the deleter, as Gitea's CloseRepoBranchesPulls does: a merge is then 404, never a 500.
+    await commitTo(forker.api, fork.body, 'from-fork-2', 'g.txt', 'g\n', 'main');
+    const left = await openPull(forker.api, repo, `${forker.username}:from-fork-2`);
+    expect((await forker.api.delete(`/repos/${fork.body.full_name}`)).status).toBe(204);
+    const closed = await eventually(async () => {
+      const got = await owner.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${left.number}`);
+      expect(got.body.state).toBe('closed');
+      return got.body;
+    });
+    expect(closed.merged).toBe(false);
+    expect((await owner.api.post(`/repos/${repo.full_name}/pulls/${left.number}/merge`, { Do: 'merge' })).status).toBe(404);
+    const timeline = await owner.api.get<Array<{ type: string; user: { login: string } | null }>>(`/repos/${repo.full_name}/issues/${left.number}/timeline`);
+    expect(timeline.body.filter((t) => t.type === 'close').map((t) => t.user?.login)).toEqual([forker.username]);
   });
 
   it('should create, list and merge a pull with gitea-js unchanged', async () => {

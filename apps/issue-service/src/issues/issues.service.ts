@@ -413,7 +413,7 @@ export class IssuesService {
       const locked = await this.issues.lock(m, issue.id);
       if (!locked) throw notFound();
       if (changes.contentVersion !== undefined) {
-        if (body.content_version !== undefined && body.content_version !== locked.contentVersion) throw invalid('the issue is already changed');
+        if (body.content_version !== undefined && body.content_version !== locked.contentVersion) throw conflict('the issue is already changed');
         changes.contentVersion = locked.contentVersion + 1;
       }
       if (changes.isClosed !== undefined && changes.isClosed === locked.isClosed) {
@@ -627,6 +627,33 @@ export class IssuesService {
   }
 
   /** After a committed change: the counts to repo-service, then the issue as it is now. */
+  /**
+   * Closes issues of `repo` as `actorId` without asking for rights, each with its close event
+   * and webhook (`closed`): the pulls whose head repository was deleted (Gitea's
+   * CloseRepoBranchesPulls closes them as the deleter). Closed ones are left alone.
+   */
+  async closeAs(actorId: number, repo: RepoAccess, issueIds: number[]): Promise<void> {
+    const known = await this.loader.users([actorId]);
+    const sender = known.get(actorId);
+    if (!sender) return;
+    const actor: Actor = { id: actorId, login: sender.login, isAdmin: false, scopes: null };
+    const counters = await this.db.transaction(async (m) => {
+      const now = new Date();
+      let closed = 0;
+      for (const id of issueIds) {
+        const locked = await this.issues.lock(m, id);
+        if (!locked || locked.isClosed) continue;
+        await this.issues.update(m, id, { isClosed: true, closedAt: now, updatedAt: now });
+        await this.comments.addEvent(m, { issueId: id, posterId: actorId, type: CommentType.close, at: now });
+        const api = await this.loader.one((await this.issues.findById(id, m))!, repo, { m, known: [sender] });
+        await this.events.issue(m, 'issue.closed', { actor, issue: api, repo, sender, action: 'closed' });
+        closed++;
+      }
+      return closed > 0 ? this.issues.recount(m, repo.id) : null;
+    });
+    await this.counters.publish(counters);
+  }
+
   private async afterChange(result: { id: number; counters: RepoIssueCounters | null }, repo: RepoAccess): Promise<Issue> {
     await this.counters.publish(result.counters);
     const row = await this.issues.findById(result.id);

@@ -105,6 +105,18 @@ export class PullsRepository {
     };
   }
 
+  /** Open, unmerged pulls whose head is in `headRepoId` and whose base is another repository. */
+  openFromHeadRepo(headRepoId: number): Promise<PullWithIssue[]> {
+    return this.withIssues(
+      this.db.manager
+        .createQueryBuilder(PullRequestEntity, 'pr')
+        .innerJoin(IssueEntity, 'i', 'i.id = pr.issue_id')
+        .where('pr.head_repo_id = :headRepoId AND pr.base_repo_id <> :headRepoId', { headRepoId })
+        .andWhere('pr.has_merged = :no AND i.is_closed = :no', { no: false })
+        .getMany(),
+    );
+  }
+
   /** Open pulls of a base repository whose head is at `sha` (a status came for it). */
   openWithHead(baseRepoId: number, sha: string): Promise<PullWithIssue[]> {
     return this.withIssues(

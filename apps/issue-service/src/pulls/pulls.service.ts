@@ -351,7 +351,8 @@ export class PullsService {
     const a = ctx.actor;
     const { pull, issue, repo } = ctx;
     if (pull.hasMerged) throw new ContractError('method_not_allowed', 'The PR is already merged');
-    if (issue.isClosed) throw notFound();
+    // A pull whose head repository is gone is being closed with it (repo-lifecycle), as Gitea closes it.
+    if (issue.isClosed || pull.headRepoId <= 0) throw notFound();
     const style = form.Do;
     const reviews = await this.verdicts(issue.id);
     const policy = await this.git.policy({
