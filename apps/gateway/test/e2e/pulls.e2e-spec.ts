@@ -381,7 +381,7 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     const pull = await openPull(writer.api, repo, 'checked');
     const blocked = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' });
     expect(blocked.status).toBe(405);
-    expect(blocked.body).toEqual(giteaError('not allowed to merge [reason: Not all required status checks successful]'));
+    expect(blocked.body).toEqual(giteaError('Not all required status checks successful'));
     const scheduled = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge', merge_when_checks_succeed: true });
     expect(scheduled.status).toBe(201);
     const again = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge', merge_when_checks_succeed: true });
@@ -419,7 +419,7 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     const pull = await openPull(writer.api, repo, 'reviewed', 'main', { reviewers: [owner.username] });
     expect(pull.requested_reviewers?.map((u) => u.login)).toEqual([owner.username]);
     const merge = () => owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' });
-    expect((await merge()).body).toEqual(giteaError('not allowed to merge [reason: Does not have enough approvals]'));
+    expect((await merge()).body).toEqual(giteaError('Does not have enough approvals'));
     const own = await writer.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`, { event: 'APPROVED', body: 'mine' });
     expect(own.status).toBe(422);
     const approved = await owner.api.post<{ state: string; official: boolean }>(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`, { event: 'APPROVED', body: 'fine' });
@@ -497,6 +497,28 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect((await owner.api.post(`/repos/${repo.full_name}/pulls/${left.number}/merge`, { Do: 'merge' })).status).toBe(404);
     const timeline = await owner.api.get<Array<{ type: string; user: { login: string } | null }>>(`/repos/${repo.full_name}/issues/${left.number}/timeline`);
     expect(timeline.body.filter((t) => t.type === 'close').map((t) => t.user?.login)).toEqual([forker.username]);
+  });
+
+  it('should bring the base into the head (merge or rebase) where the repository allows it, and not into merged pulls', async () => {
+    const repo = await project();
+    const headSha = await commitTo(writer.api, repo, 'behind', 'b.txt', 'b\n', 'main');
+    const pull = await openPull(writer.api, repo, 'behind');
+    const baseSha = await commitTo(owner.api, repo, 'main', 'base.txt', 'base\n');
+    const updatePath = `/repos/${repo.full_name}/pulls/${pull.number}/update`;
+    expect(await reader.api.post(updatePath)).toMatchObject({ status: 403 });
+    expect((await owner.api.patch(`/repos/${repo.full_name}`, { allow_merge_update: false })).status).toBe(200);
+    expect((await writer.api.post(updatePath)).status).toBe(403);
+    expect((await owner.api.patch(`/repos/${repo.full_name}`, { allow_merge_update: true })).status).toBe(200);
+    expect((await writer.api.post(updatePath)).status).toBe(200);
+    const merged = await eventually(async () => {
+      const got = await writer.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`);
+      expect(got.body.head.sha).not.toBe(headSha);
+      return got.body;
+    });
+    const commit = await writer.api.get<Commit>(`/repos/${repo.full_name}/git/commits/${merged.head.sha}`);
+    expect(commit.body.parents.map((p) => p.sha)).toEqual([headSha, baseSha]);
+    expect((await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' })).status).toBe(200);
+    expect(await writer.api.post(updatePath)).toMatchObject({ status: 422, body: giteaError('pull request is already merged') });
   });
 
   it('should create, list and merge a pull with gitea-js unchanged', async () => {

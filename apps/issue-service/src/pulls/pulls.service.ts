@@ -84,8 +84,8 @@ export function headSpec(head: string): { owner?: string; name?: string; branch:
   return owner && name ? { owner, name, branch } : null;
 }
 
-/** Gitea's ErrDisallowedToMerge text. */
-const disallowed = (reason: string): ContractError => new ContractError('method_not_allowed', `not allowed to merge [reason: ${reason}]`);
+/** Gitea's ErrNotReadyToMerge wrapped with its reason (util.ErrorWrap): the answer is the bare reason. */
+const disallowed = (reason: string): ContractError => new ContractError('method_not_allowed', reason);
 
 /**
  * Pull requests: the issue side lives in the issue tables (numbers shared with issues), the pull
@@ -502,14 +502,17 @@ export class PullsService {
   async update(actor: Actor | null, owner: string, repo: string, index: string, style: string | undefined): Promise<void> {
     const a = await this.gate.signedIn(actor, owner, repo);
     const ctx = await this.contexts.pullFor(a, owner, repo, index);
-    if (ctx.pull.hasMerged || ctx.issue.isClosed) throw unprocessable('the pull request is closed');
+    if (ctx.pull.hasMerged) throw unprocessable('pull request is already merged');
+    if (ctx.issue.isClosed) throw unprocessable('pull request is already closed');
     if (ctx.pull.headRepoId <= 0) throw notFound();
     const rebase = style === 'rebase';
     const [head] = ctx.pull.headRepoId === ctx.repo.id ? [ctx.repo] : await this.gate.many(a, [ctx.pull.headRepoId]);
     // Gitea's IsUserAllowedToUpdate: push access to the head branch (or a maintainer edit the poster allowed).
     const maintainer = ctx.pull.allowMaintainerEdit && canWrite(ctx.repo, 'repo.code');
     if (!head || (!canWrite(head, 'repo.code') && !maintainer)) throw ContractError.empty('permission_denied', 'user is not allowed to update the pull request');
+    // Gitea's CheckUserAllowedToUpdate: each style only where the repository allows it.
     if (rebase && !ctx.repo.repository.allow_rebase_update) throw ContractError.empty('permission_denied', 'rebase update is not allowed');
+    if (!rebase && !ctx.repo.repository.allow_merge_update) throw ContractError.empty('permission_denied', 'merge update is not allowed');
     await this.git.update({
       baseRepoId: ctx.repo.id,
       baseBranch: ctx.pull.baseBranch,

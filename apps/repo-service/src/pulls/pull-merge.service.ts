@@ -32,6 +32,7 @@ export const mergeErrors = {
   headOutOfDate: () => new ContractError('conflict', 'head out of date'),
   pushOutOfDate: () => new ContractError('conflict', 'merge push out of date'),
   updateConflicts: () => new ContractError('conflict', 'merge failed because of conflict'),
+  updateRebaseConflicts: () => new ContractError('conflict', 'rebase failed because of conflict'),
 };
 
 /** Identity of the synthetic commits a replay merges through (never reachable from any ref). */
@@ -119,7 +120,9 @@ export class PullMergeService {
         next = await this.commitTree(repoId, merged.tree, [headSha, baseSha], message, doer.signature, doer.signature);
       }
     } catch (err) {
-      if (err instanceof UnrelatedHistories || (err instanceof ContractError && err.code === 'method_not_allowed')) throw mergeErrors.updateConflicts();
+      if (err instanceof UnrelatedHistories || (err instanceof ContractError && err.code === 'method_not_allowed')) {
+        throw req.style === 'rebase' ? mergeErrors.updateRebaseConflicts() : mergeErrors.updateConflicts();
+      }
       throw err;
     }
     await this.db.transaction(async () => {
