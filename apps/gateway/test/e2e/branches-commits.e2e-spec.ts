@@ -245,6 +245,16 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
       expect(from.body[0]).toMatchObject({ stats: null, files: null, commit: expect.objectContaining({ verification: null }) });
       expect((await alice.api.get(`/repos/${repo.full_name}/commits?path=none`)).status).toBe(404);
       expect((await alice.api.get(`/repos/${repo.full_name}/commits?sha=nope`)).status).toBe(404);
+      // since and until are RFC 3339 only, as Gitea checks them.
+      expect((await alice.api.get<Commit[]>(`/repos/${repo.full_name}/commits?since=2000-01-01T00:00:00Z`)).body.map((c) => c.sha)).toEqual(
+        (await alice.api.get<Commit[]>(`/repos/${repo.full_name}/commits`)).body.map((c) => c.sha),
+      );
+      expect((await alice.api.get<Commit[]>(`/repos/${repo.full_name}/commits?until=2000-01-01T00:00:00%2B02:00`)).body).toEqual([]);
+      expect(await alice.api.get(`/repos/${repo.full_name}/commits?since=2025-01-01`)).toMatchObject({
+        status: 422,
+        body: giteaError("invalid 'since' format, expected ISO 8601 (RFC3339)"),
+      });
+      expect(await alice.api.get(`/repos/${repo.full_name}/commits?until=yesterday`)).toMatchObject({ status: 422, body: giteaError("invalid 'until' format, expected ISO 8601 (RFC3339)") });
       const empty = await createRepo(alice, { auto_init: false });
       const conflict = await alice.api.get(`/repos/${empty.full_name}/commits`);
       expect(conflict.status).toBe(409);

@@ -84,7 +84,7 @@ export class CommitsService {
       revs.push(`^${not.sha}`);
     }
     const path = query.path ? requireTreePath(query.path) || undefined : undefined;
-    const base: LogOptions = { revs, path, since: dateOption(query.since), until: dateOption(query.until) };
+    const base: LogOptions = { revs, path, since: dateOption('since', query.since), until: dateOption('until', query.until) };
     const total = await this.log.count(view.repoId, base);
     if (path !== undefined && total === 0) throw notFound();
     // As Gitea's CommitsByFileAndRange: with `path` a page is always COMMITS_RANGE_SIZE commits
@@ -249,9 +249,13 @@ function splitSuffix(text: string): CompareRef {
   return m ? { name: m[1]!, suffix: m[2]! } : { name: text, suffix: '' };
 }
 
-/** `since`/`until` are passed to git as `--since=<value>`; only RFC 3339 dates are accepted. */
-function dateOption(value: string | undefined): string | undefined {
+/** Go's time.RFC3339 layout (fractional seconds allowed, as Go's parser takes them). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** `since`/`until` are passed to git as `--since=<value>`; only RFC 3339 dates are accepted, with Gitea's 422. */
+function dateOption(name: 'since' | 'until', value: string | undefined): string | undefined {
   if (!value) return undefined;
-  if (Number.isNaN(Date.parse(value))) throw unprocessable(`invalid date: ${value}`);
-  return new Date(Date.parse(value)).toISOString();
+  const at = RFC3339.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at)) throw unprocessable(`invalid '${name}' format, expected ISO 8601 (RFC3339)`);
+  return new Date(at).toISOString();
 }

@@ -62,7 +62,7 @@ export const DEFAULT_REPO_SETTINGS: RepoSettings = {
   autodetect_manual_merge: false,
   allow_merge_update: true,
   default_delete_branch_after_merge: false,
-  default_allow_maintainer_edit: false,
+  default_allow_maintainer_edit: true,
   default_merge_style: 'merge',
   default_update_style: 'merge',
   projects_mode: 'all',

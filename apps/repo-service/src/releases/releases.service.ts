@@ -372,7 +372,7 @@ export class ReleasesService {
 
   private assetsOf(releaseIds: number[]): Promise<ReleaseAssetEntity[]> {
     if (releaseIds.length === 0) return Promise.resolve([]);
-    return this.db.manager.find(ReleaseAssetEntity, { where: { releaseId: In(releaseIds) }, order: { id: 'ASC' } });
+    return this.db.manager.find(ReleaseAssetEntity, { where: { releaseId: In(releaseIds) }, order: { name: 'ASC', id: 'ASC' } });
   }
 
   /**
@@ -464,7 +464,7 @@ export class ReleasesService {
       known,
     );
     const manager = m ?? this.db.manager;
-    const assets = await manager.find(ReleaseAssetEntity, { where: { releaseId: In(rows.map((r) => r.id)) }, order: { id: 'ASC' } });
+    const assets = await manager.find(ReleaseAssetEntity, { where: { releaseId: In(rows.map((r) => r.id)) }, order: { name: 'ASC', id: 'ASC' } });
     return rows.map((r) => {
       const author: User = users.get(r.publisherId) ?? users.get(GHOST_ID)!;
       return toRelease(
