@@ -86,12 +86,15 @@ export class MembersService {
     if (!(await this.orgs.isPublicMember(entity.id, user.id))) throw notFound();
   }
 
-  /** `PUT`/`DELETE /orgs/{org}/public_members/{username}`: members change their own membership only. */
+  /**
+   * `PUT`/`DELETE /orgs/{org}/public_members/{username}`: members change their own membership,
+   * the organization's owners and site admins anyone's (Gitea's checkCanChangeOrgUserStatus).
+   */
   async setPublic(actor: Actor | null, org: string, username: string, isPublic: boolean): Promise<void> {
     const entity = await this.visibleOrg(actor, org, true);
     const a = await this.orgsService.requireMember(actor, entity);
     const user = await this.usersService.requireByName(username);
-    if (user.id !== a.id) throw forbidden(isPublic ? 'Cannot publicize another member' : 'Cannot conceal another member');
+    if (user.id !== a.id && !a.isAdmin && !(await this.orgsService.isOwner(entity.id, a.id))) throw forbidden('Cannot change member visibility');
     await this.db.transaction((m) => this.orgs.setPublic(m, entity.id, user.id, isPublic));
   }
 
