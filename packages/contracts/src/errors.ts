@@ -105,12 +105,17 @@ export const conflict = (message: string): ContractError => new ContractError('c
 export const failedPrecondition = (message: string): ContractError => new ContractError('failed_precondition', message);
 export const invalid = (message: string): ContractError => new ContractError('invalid_argument', message);
 
-/** Where a renamed or transferred repository lives now, for the gateway's 307 (see `moved`). */
+/**
+ * Where a renamed or transferred repository lives now, for the gateway's redirect (see `moved`):
+ * 301 when the repository itself moved (Gitea's RedirectToRepo), 307 when its owner was renamed
+ * (`owner_renamed`, Gitea's RedirectToUser).
+ */
 export interface RepoMovedDetails {
   from_owner: string;
   from_repo: string;
   to_owner: string;
   to_repo: string;
+  owner_renamed?: boolean;
 }
 
 export const moved = (details: RepoMovedDetails): ContractError =>

@@ -166,6 +166,8 @@ describe.each(layoutsUnderTest())('organizations through the gateway (%s layout)
       expect(all.status).toBe(200);
       expect(all.body.map((u) => u.login).sort()).toEqual([member.username, owner.username].sort());
       expect(all.headers.get('x-total-count')).toBe('2');
+      // Paged with Link, as Gitea's listMembers sets it.
+      expect((await member.api.get(`/orgs/${org.name}/members?limit=1`)).headers.get('link')).toContain('rel="next"');
       expect((await outsider.api.get<User[]>(`/orgs/${org.name}/members`)).body).toEqual([]);
       await owner.api.put(`/orgs/${org.name}/public_members/${owner.username}`);
       expect((await outsider.api.get<User[]>(`/orgs/${org.name}/members`)).body.map((u) => u.login)).toEqual([owner.username]);

@@ -9,7 +9,8 @@ import { addCollaborator, createIssue, createRepo } from './support/repos.js';
 /**
  * Repository transfers (Gitea's `POST /repos/{o}/{r}/transfer`, `…/transfer/accept`,
  * `…/transfer/reject`) and the redirects that keep old names working after a transfer or a
- * rename: Gitea's 307 on every repository route (repo-service's and issue-service's alike), and
+ * rename: Gitea's 301 on every repository route (repo-service's and issue-service's alike; 307 at
+ * a renamed owner's old login, as Gitea's RedirectToUser), and
  * smart HTTP clones and pushes at the old URL. A private repository's new place is never told
  * to those who may not see it.
  */
@@ -123,11 +124,11 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect((await bob.api.get<Repository[]>(`/users/${bob.username}/repos`)).body.map((r) => r.id)).toContain(repo.id);
     });
 
-    it('should answer the old name with a 307 to the new one, to those who may see it only', async () => {
+    it('should answer the old name with a 301 to the new one (Gitea RedirectToRepo), to those who may see it only', async () => {
       const moved = await raw(bob, `/repos/${oldName}?foo=bar`);
-      expect(moved.status).toBe(307);
+      expect(moved.status).toBe(301);
       expect(moved.headers.get('location')).toBe(`/api/v1/repos/${bob.username}/${repo.name}?foo=bar`);
-      expect((await raw(carol, `/repos/${oldName}`)).status).toBe(307);
+      expect((await raw(carol, `/repos/${oldName}`)).status).toBe(301);
       // Those who cannot see the repository where it is now learn nothing.
       for (const who of [dave, alice, null]) {
         const res = await raw(who, `/repos/${oldName}`);
@@ -329,7 +330,7 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       expect(res.status).toBe(200);
     });
 
-    it('should answer every repository route at the old name with a 307 that keeps the rest of the path and the query', async () => {
+    it('should answer every repository route at the old name with a 301 that keeps the rest of the path and the query', async () => {
       const cases: Array<[string, string]> = [
         [`/repos/${repo.full_name}`, `/api/v1/repos/${alice.username}/${newName}`],
         [`/repos/${repo.full_name}/issues?state=all&limit=5`, `/api/v1/repos/${alice.username}/${newName}/issues?state=all&limit=5`],
@@ -339,7 +340,7 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       for (const who of [alice, dave, null]) {
         for (const [path, location] of cases) {
           const res = await raw(who, path);
-          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 307, location });
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 301, location });
         }
       }
     });
@@ -353,7 +354,7 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
         redirect: 'manual',
         headers: { authorization: `Basic ${Buffer.from(`${alice.username}:${alice.password}`).toString('base64')}` },
       });
-      expect(res.status).toBe(307);
+      expect(res.status).toBe(301);
       expect(res.headers.get('location')).toBe(`/api/v1/repos/${alice.username}/${newName}/issues/${issue.number}/assets?name=n.txt`);
       // Nothing was stored at the old name.
       expect((await alice.api.get<unknown[]>(`/repos/${alice.username}/${newName}/issues/${issue.number}/assets`)).body).toEqual([]);
@@ -385,7 +386,7 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       for (const who of [alice, dave, null]) {
         for (const [path, location] of cases) {
           const res = await at(who, path);
-          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 307, location });
+          expect({ path, status: res.status, location: res.headers.get('location') }).toEqual({ path, status: 301, location });
         }
       }
       // A client that follows gets the file; a name that never was a repository's is still a 404.

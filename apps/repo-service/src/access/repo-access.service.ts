@@ -100,14 +100,14 @@ export class RepoAccessService {
   /**
    * The repository if the actor may see it; 404 otherwise. A public-only token then stops at a
    * private repository it could otherwise see (Gitea's checkTokenPublicOnly, 403). An old name of
-   * a renamed or transferred repository answers `moved` (the gateway's 307, Gitea's
-   * RedirectToRepo) to those who may see it where it is now, and the same 404 to everyone else.
+   * a renamed or transferred repository answers `moved` (the gateway's 301, Gitea's
+   * RedirectToRepo; 307 at an old owner name, RedirectToUser) to those who may see it where it is now, and the same 404 to everyone else.
    */
   async assign(actor: Actor | null, ownerName: string, repoName: string): Promise<RepoContext> {
     const owner = await this.ownerAccess(actor, { name: ownerName }).catch(async (err: unknown) => {
       if ((err as { code?: string }).code !== 'not_found') throw err;
       const target = await this.renamedOwnerRedirect(actor, ownerName, repoName);
-      throw target && target !== 'hidden' ? moved(target) : notFound();
+      throw target && target !== 'hidden' ? moved({ ...target, owner_renamed: true }) : notFound();
     });
     const repo = await this.repos.findByOwnerAndName(owner.owner.id, repoName);
     if (!repo) {

@@ -52,6 +52,11 @@ function ownerMovedPath(path: string, from: string, to: string): string | undefi
  * Undefined when the path does not hold the old pair (the error did not come from this
  * request's repository).
  */
+/** Gitea's RedirectToRepo is permanent (301), its RedirectToUser temporary (307). */
+export function movedStatus(details: Record<string, unknown> | undefined): 301 | 307 {
+  return typeof details?.['from_repo'] === 'string' && details['owner_renamed'] !== true ? 301 : 307;
+}
+
 export function movedLocation(url: string, details: Record<string, unknown> | undefined): string | undefined {
   const d = details as Partial<RepoMovedDetails> | undefined;
   if (!d?.from_owner || !d.to_owner) return undefined;
@@ -118,7 +123,7 @@ export class GiteaExceptionFilter implements ExceptionFilter {
     if (payload.code === 'moved') {
       const location = movedLocation(request.url, payload.details);
       if (location) {
-        void reply.status(307).header('Location', location).send();
+        void reply.status(movedStatus(payload.details)).header('Location', location).send();
         return;
       }
       // A repository named elsewhere than in this request's path (a pull's head): nothing there now.

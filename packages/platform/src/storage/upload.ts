@@ -4,7 +4,7 @@ import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy
 import { AttachmentHttp, invalid } from '@gitforge/contracts';
 import { giteaErrorBody, HttpStatusOfCode, toErrorPayload } from '../errors/error-mapping.js';
 import { drainRequest } from '../internal/internal-http.js';
-import { movedLocation } from '../http/gitea-exception.filter.js';
+import { movedLocation, movedStatus } from '../http/gitea-exception.filter.js';
 import type { Logger } from 'pino';
 
 /**
@@ -82,7 +82,7 @@ export function receiveFile<T>(req: IncomingMessage, onFile: (file: Readable, fi
 /**
  * Answers a failed request of a file listener with Gitea's error body; an answer already under
  * way is cut off instead. An answer before the whole body was read drops the rest, and the
- * connection is not reused. A repository's old name answers Gitea's 307 to the request's public
+ * connection is not reused. A repository's old name answers Gitea's 301 to the request's public
  * URL (`publicUrl`, which the gateway signs into the request: signedPublicUrl) at the new name, as
  * the gateway answers every other route; 404 without it.
  */
@@ -97,7 +97,7 @@ export function answerFileRequestError(req: IncomingMessage, res: ServerResponse
   if (payload.code === 'moved') {
     const location = publicUrl === undefined ? undefined : movedLocation(publicUrl, payload.details);
     if (location) {
-      res.writeHead(307, { Location: location }).end();
+      res.writeHead(movedStatus(payload.details), { Location: location }).end();
       return;
     }
     payload = { code: 'not_found', message: 'not found' };

@@ -79,7 +79,7 @@ export class OrgsController {
   }
 
   @Get(':org/members')
-  @Paginated({ link: false })
+  @Paginated()
   members(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
@@ -115,7 +115,7 @@ export class OrgsController {
   }
 
   @Get(':org/public_members')
-  @Paginated({ link: false })
+  @Paginated()
   publicMembers(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,
@@ -155,7 +155,7 @@ export class OrgsController {
   }
 
   @Get(':org/teams')
-  @Paginated({ link: false })
+  @Paginated()
   teams(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,

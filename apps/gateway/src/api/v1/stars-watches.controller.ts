@@ -17,7 +17,7 @@ export class StarsWatchesController {
 
   @Get('user/starred')
   @Access({ signIn: true, scope: 'user' })
-  @Paginated({ link: false })
+  @Paginated()
   myStars(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Repository>> {
     return this.rpc.call<Page<Repository>>(StarPatterns.listForUser, { actor, params: {}, query });
   }
@@ -92,20 +92,20 @@ export class UserStarsWatchesController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('users/:username/starred')
-  @Paginated({ link: false })
+  @Paginated()
   userStars(@CurrentActor() actor: Actor | null, @Param('username') username: string, @Query() query: Record<string, string>): Promise<Page<Repository>> {
     return this.rpc.call<Page<Repository>>(StarPatterns.listForUser, { actor, params: { username }, query });
   }
 
   @Get('user/subscriptions')
   @Access({ signIn: true })
-  @Paginated({ link: false })
+  @Paginated()
   mySubscriptions(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Repository>> {
     return this.rpc.call<Page<Repository>>(WatchPatterns.listForUser, { actor, params: {}, query });
   }
 
   @Get('users/:username/subscriptions')
-  @Paginated({ link: false })
+  @Paginated()
   userSubscriptions(
     @CurrentActor() actor: Actor | null,
     @Param('username') username: string,

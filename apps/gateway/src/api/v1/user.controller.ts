@@ -60,13 +60,13 @@ export class UserController {
   }
 
   @Get('followers')
-  @Paginated({ link: false })
+  @Paginated()
   followers(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<User>> {
     return this.rpc.call<Page<User>>(UserPatterns.listFollowers, { actor, query });
   }
 
   @Get('following')
-  @Paginated({ link: false })
+  @Paginated()
   following(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<User>> {
     return this.rpc.call<Page<User>>(UserPatterns.listFollowing, { actor, query });
   }
@@ -97,7 +97,7 @@ export class UserController {
   }
 
   @Get('teams')
-  @Paginated({ link: false })
+  @Paginated()
   teams(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Team>> {
     return this.rpc.call<Page<Team>>(TeamPatterns.listForActor, { actor, query });
   }

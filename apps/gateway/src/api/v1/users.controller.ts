@@ -38,7 +38,7 @@ export class UsersController {
 
   @Get(':username/followers')
   @Access({ signIn: true })
-  @Paginated({ link: false })
+  @Paginated()
   followers(
     @CurrentActor() actor: Actor,
     @Param('username') username: string,
@@ -49,7 +49,7 @@ export class UsersController {
 
   @Get(':username/following')
   @Access({ signIn: true })
-  @Paginated({ link: false })
+  @Paginated()
   following(
     @CurrentActor() actor: Actor,
     @Param('username') username: string,
