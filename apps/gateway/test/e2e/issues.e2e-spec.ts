@@ -362,6 +362,13 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect((await search(reader.api, 'owner=no-such-owner-q')).status).toBe(400);
     expect((await search(api.anonymous, '')).body.map((i) => i.id)).toEqual([open.id]);
     expect((await search(reader.api, 'state=closed')).body).toEqual([]);
+    // created_by filters by poster (an unknown user is 404); names of no label or milestone are no filter; the caller's own filters need a caller.
+    const byReader = await createIssue(reader.api, repo, { title: `${tag} by reader` });
+    expect((await search(outsider.api, `created_by=${reader.username}`)).body.map((i) => i.id)).toEqual([byReader.id]);
+    expect((await search(outsider.api, 'created_by=no-such-user-q')).status).toBe(404);
+    expect((await search(outsider.api, 'labels=no-such-label-q&milestones=no-such-milestone-q')).body.map((i) => i.id).sort()).toEqual([open.id, byReader.id].sort());
+    expect((await search(api.anonymous, 'created=true')).body.map((i) => i.id).sort()).toEqual([open.id, byReader.id].sort());
+    expect((await search(reader.api, 'created=true')).body.map((i) => i.id)).toEqual([byReader.id]);
   });
 
   it('should keep dependencies: blockers keep an issue open (412) until they close, across repositories', async () => {

@@ -14,7 +14,7 @@ import {
   type Page,
   type RpcRequest,
 } from '@gitforge/contracts';
-import { ISSUE_SEARCH_PAGE_SIZE, IssuesService, type IssueListQuery, type IssueSearchQuery } from './issues.service.js';
+import { IssuesService, type IssueListQuery, type IssueSearchQuery } from './issues.service.js';
 
 type RepoParams = { owner: string; repo: string };
 type IssueParams = RepoParams & { index: string };
@@ -35,7 +35,7 @@ export class IssuesController {
 
   @MessagePattern(IssuePatterns.search)
   search(@Payload() req: RpcRequest<Record<string, string>, undefined, IssueSearchQuery & { page?: string; limit?: string }>): Promise<Page<Issue>> {
-    return this.issues.search(req.actor, req.query, normalizeListOptions(req.query, { limit: ISSUE_SEARCH_PAGE_SIZE }));
+    return this.issues.search(req.actor, req.query, normalizeListOptions(req.query));
   }
 
   @MessagePattern(IssuePatterns.get)

@@ -105,10 +105,9 @@ export interface IssueSearchQuery {
   reviewed?: string;
   owner?: string;
   team?: string;
+  created_by?: string;
 }
 
-/** Gitea's `[ui] ISSUE_PAGING_NUM`: the default page size of the issue search. */
-export const ISSUE_SEARCH_PAGE_SIZE = 20;
 
 /** The last second of the due date's day, as Gitea stores deadlines edited after creation. */
 function endOfDay(value: string): Date {
@@ -274,19 +273,23 @@ export class IssuesService {
     const labelNames = splitList(query.labels);
     if (labelNames.length > 0) {
       const orgIds = [...new Set(repos.filter((r) => r.ownerKind === 'organization').map((r) => r.ownerId))];
-      filter.labelIds = await this.labels.idsByNames(allIds, orgIds, labelNames);
-      if (filter.labelIds.length === 0) filter.labelIds = [-1];
+      // Names of no label are discarded, and with none left there is no label filter (Gitea's SearchIssues).
+      const ids = await this.labels.idsByNames(allIds, orgIds, labelNames);
+      if (ids.length > 0) filter.labelIds = ids;
     }
     const milestoneNames = splitList(query.milestones);
     if (milestoneNames.length > 0) {
       const ids = await this.milestones.idsByNames(allIds, milestoneNames);
-      filter.milestoneIds = ids.length > 0 ? ids : [-1];
+      if (ids.length > 0) filter.milestoneIds = ids;
     }
-    // The caller's own filters; anonymous callers asking for them find nothing, as Gitea's user id 0.
-    const self = actor?.id ?? 0;
-    if (formBool(query.created)) filter.posterId = self;
-    if (formBool(query.assigned)) filter.assigneeId = self;
-    if (formBool(query.mentioned)) filter.mentionedId = self;
+    const [createdBy] = await this.userFilters([query.created_by]);
+    if (createdBy !== undefined) filter.posterId = createdBy;
+    // The caller's own filters, for signed-in callers only (Gitea ignores them otherwise).
+    if (actor) {
+      if (formBool(query.created)) filter.posterId = actor.id;
+      if (formBool(query.assigned)) filter.assigneeId = actor.id;
+      if (formBool(query.mentioned)) filter.mentionedId = actor.id;
+    }
     // Review requests come with pull requests; until then nobody has been asked for a review.
     if (formBool(query.review_requested) || formBool(query.reviewed)) filter.repoIds = filter.pullRepoIds = [];
     const priority = idFrom(query.priority_repo_id);
