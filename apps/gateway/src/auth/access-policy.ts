@@ -25,10 +25,16 @@ export interface AccessPolicy {
    * Gitea; the services check the same right on every request.
    */
   repoRight?: RepoRight;
-  /** Likewise for `/orgs/{org}` routes: Gitea's reqOrgOwnership before the body (403 "Must be an organization owner"). */
-  orgOwner?: boolean;
-  /** Likewise for `/users/{username}` routes: Gitea's reqSelfOrAdmin before the body. */
+  /**
+   * Likewise for `/orgs/{org}` routes: Gitea's reqOrgOwnership before the body (403 "Must be an
+   * organization owner"), after reqOrgMembership (`members`: 403 "Must be an organization
+   * member") or reqOrgVisible (`visible`: 404) where its route group has one.
+   */
+  orgOwner?: true | 'members' | 'visible';
+  /** Likewise for `/users/{username}` routes: Gitea's reqSelfOrAdmin, then reqBasicOrRevProxyAuth, before the body. */
   selfOrAdmin?: boolean;
+  /** A POST that only reads, which Gitea binds without reqToken (`file-contents`): anonymous callers get the 422 too. */
+  readOnly?: boolean;
 }
 
 export const ACCESS_POLICY = 'gitforge:access-policy';

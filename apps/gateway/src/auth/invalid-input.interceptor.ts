@@ -2,7 +2,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, type Observable } from 'rxjs';
-import { AccessMode, ContractError, forbidden, type Actor, type RepoAccess } from '@gitforge/contracts';
+import { AccessMode, ContractError, forbidden, notFound, type Actor, type RepoAccess } from '@gitforge/contracts';
 import { InvalidInput } from '@gitforge/platform';
 import { routePolicy, type RepoRight } from './access-policy.js';
 import { RepositoryFirst } from './repository-first.js';
@@ -36,14 +36,20 @@ export class InvalidInputInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const actor = request.gitforge?.actor ?? null;
     const [repo, org] = await Promise.all([this.repositoryFirst.assertVisible(request, actor), this.repositoryFirst.assertOrgExists(request, actor)]);
-    if (!isApiWrite(request)) throw err;
-    if (!actor) throw new ContractError('unauthenticated', 'token is required');
     const { policy } = routePolicy(this.reflector, context);
+    if (!isApiWrite(request) || policy.readOnly) throw err;
+    if (policy.selfOrAdmin) {
+      const self = actor && (actor.isAdmin || (request.params as { username?: string }).username?.toLowerCase() === actor.login.toLowerCase());
+      if (!self) throw forbidden('doer should be the site admin or be same as the contextUser');
+      if (!request.gitforge?.basic) throw new ContractError('unauthenticated', 'auth required');
+    }
+    if (!actor) throw new ContractError('unauthenticated', 'token is required');
     if (repo && policy.repoRight) assertRight(actor, repo, policy.repoRight);
     if (actor.isAdmin) throw err;
-    if (org && policy.orgOwner && !org.isOrgOwner) throw forbidden('Must be an organization owner');
-    if (policy.selfOrAdmin && (request.params as { username?: string }).username?.toLowerCase() !== actor.login.toLowerCase()) {
-      throw forbidden('doer should be the site admin or be same as the contextUser');
+    if (org && policy.orgOwner) {
+      if (policy.orgOwner === 'visible' && !org.visible) throw notFound();
+      if (policy.orgOwner === 'members' && !org.isOrgMember) throw forbidden('Must be an organization member');
+      if (!org.isOrgOwner) throw forbidden('Must be an organization owner');
     }
     throw err;
   }

@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { notFound, OrgPatterns, RepoFactPatterns, type Actor, type OwnerAccess, type RepoAccess } from '@gitforge/contracts';
+import {
+  ContractError,
+  DirectoryPatterns,
+  notFound,
+  OrgPatterns,
+  ownerMoved,
+  RepoFactPatterns,
+  type AccountRef,
+  type Actor,
+  type OwnerAccess,
+  type RepoAccess,
+} from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 
 /** The routes of one repository. */
@@ -34,7 +45,12 @@ export class RepositoryFirst {
   async assertOrgExists(request: FastifyRequest, actor: Actor | null): Promise<OwnerAccess | null> {
     if (!request.routeOptions.url?.startsWith(ORG_ROUTE)) return null;
     const { org } = request.params as { org: string };
-    const access = await this.rpc.call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } });
+    const access = await this.rpc.call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } }).catch(async (err: unknown) => {
+      if (!(err instanceof ContractError && err.code === 'not_found')) throw err;
+      // An old name of a renamed organization is Gitea's redirect to the new one (RedirectToUser), for those who may see it.
+      const renamed = await this.rpc.call<AccountRef | null, Record<string, string>, { name: string }>(DirectoryPatterns.renamedAccount, { actor, body: { name: org } });
+      throw renamed ? ownerMoved({ from_owner: org, to_owner: renamed.login }) : err;
+    });
     if (access.owner.kind !== 'organization') throw notFound();
     return access;
   }

@@ -125,16 +125,18 @@ describe.each(layoutsUnderTest())('NUL characters in every kind of input (%s lay
       const org = `order-org-${Date.now()}`;
       expect((await alice.api.post('/orgs', { username: org })).status).toBe(201);
       const owners = giteaError('Must be an organization owner');
-      for (const [method, path] of [
-        ['PATCH', ''],
-        ['POST', '/rename'],
-        ['POST', '/teams'],
-        ['POST', '/labels'],
-        ['POST', '/hooks'],
-        ['PUT', '/actions/secrets/S1'],
+      const members = giteaError('Must be an organization member');
+      for (const [method, path, refusal] of [
+        ['PATCH', '', owners],
+        ['POST', '/rename', owners],
+        // Gitea's teams group asks for membership first.
+        ['POST', '/teams', members],
+        ['POST', '/labels', owners],
+        ['POST', '/hooks', owners],
+        ['PUT', '/actions/secrets/S1', owners],
       ] as const) {
         const bad = '{"name": 42, "new_name": 42, "type": 42, "data": 42, "website": 42, "color": 42}';
-        expect(await reader.api.request(method, `/orgs/${org}${path}`, bad)).toMatchObject({ status: 403, body: owners });
+        expect(await reader.api.request(method, `/orgs/${org}${path}`, bad)).toMatchObject({ status: 403, body: refusal });
         expect((await alice.api.request(method, `/orgs/${org}${path}`, bad)).status).toBe(422);
         expect((await reader.api.request(method, `/orgs/no-such-org-z${path}`, bad)).status).toBe(404);
         expect((await api.anonymous.request(method, `/orgs/no-such-org-z${path}`, bad)).status).toBe(404);
@@ -143,7 +145,15 @@ describe.each(layoutsUnderTest())('NUL characters in every kind of input (%s lay
       const hidden = `order-private-${Date.now()}`;
       expect((await alice.api.post('/orgs', { username: hidden, visibility: 'private' })).status).toBe(201);
       expect((await api.anonymous.request('POST', `/orgs/${hidden}/hooks`, '{"type": 42}')).status).toBe(401);
-      expect(await reader.api.request('POST', `/orgs/${hidden}/labels`, '{"name": 42}')).toMatchObject({ status: 403, body: owners });
+      expect(await reader.api.request('POST', `/orgs/${hidden}/hooks`, '{"type": 42}')).toMatchObject({ status: 403, body: owners });
+      // Its labels group has reqOrgVisible: a stranger does not learn the organization exists.
+      expect((await reader.api.request('POST', `/orgs/${hidden}/labels`, '{"name": 42}')).status).toBe(404);
+      // A renamed organization's old name redirects (Gitea's orgAssignment, RedirectToUser).
+      const renamedFrom = `order-renamed-${Date.now()}`;
+      expect((await alice.api.post('/orgs', { username: renamedFrom })).status).toBe(201);
+      expect((await alice.api.post(`/orgs/${renamedFrom}/rename`, { new_name: `${renamedFrom}-new` })).status).toBe(204);
+      const redirected = await fetch(`${layout.apiUrl}/orgs/${renamedFrom}/labels`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body: '{"name": 42}' });
+      expect(redirected.status).toBe(307);
       // Creating a repository there is bound before it is checked, as in Gitea.
       expect((await reader.api.request('POST', `/orgs/${org}/repos`, '{"name": 42}')).status).toBe(422);
     });
@@ -154,6 +164,17 @@ describe.each(layoutsUnderTest())('NUL characters in every kind of input (%s lay
         body: giteaError('doer should be the site admin or be same as the contextUser'),
       });
       expect((await reader.api.request('POST', `/users/${reader.username}/tokens`, '{"name": 42}')).status).toBe(422);
+      // reqSelfOrAdmin comes before reqToken, and reqBasicOrRevProxyAuth after it.
+      expect((await api.anonymous.request('POST', `/users/${reader.username}/tokens`, '{"name": 42}')).status).toBe(403);
+      const token = await reader.api.post<{ sha1: string }>(`/users/${reader.username}/tokens`, { name: `t${Date.now()}`, scopes: ['all'] });
+      expect(await api.as({ token: token.body.sha1 }).request('POST', `/users/${reader.username}/tokens`, '{"name": 42}')).toMatchObject({
+        status: 401,
+        body: giteaError('auth required'),
+      });
+    });
+
+    it('should let anyone send file-contents a bad body and get its 422 (Gitea binds it without reqToken)', async () => {
+      expect((await api.anonymous.request('POST', `/repos/${repo.full_name}/file-contents`, '{"files": 42}')).status).toBe(422);
     });
 
     it('should let a reader’s bad body for what readers may do answer 422', async () => {

@@ -499,6 +499,24 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(timeline.body.filter((t) => t.type === 'close').map((t) => t.user?.login)).toEqual([forker.username]);
   });
 
+  it('should follow pushes and close pulls of a deleted fork in a private repository too', async () => {
+    const repo = await project({ private: true });
+    await commitTo(writer.api, repo, 'moving', 'm.txt', '1\n', 'main');
+    const pull = await openPull(writer.api, repo, 'moving');
+    const next = await commitTo(writer.api, repo, 'moving', 'm.txt', '2\n');
+    await eventually(async () => {
+      expect((await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body.head.sha).toBe(next);
+    });
+    const fork = await writer.api.post<Repository>(`/repos/${repo.full_name}/forks`, { name: uniqueName('private-fork') });
+    expect(fork.status).toBe(202);
+    await commitTo(writer.api, fork.body, 'from-fork', 'f.txt', 'fork\n', 'main');
+    const cross = await openPull(writer.api, repo, `${writer.username}:from-fork`);
+    expect((await writer.api.delete(`/repos/${fork.body.full_name}`)).status).toBe(204);
+    await eventually(async () => {
+      expect((await owner.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${cross.number}`)).body.state).toBe('closed');
+    });
+  });
+
   it('should bring the base into the head (merge or rebase) where the repository allows it, and not into merged pulls', async () => {
     const repo = await project();
     const headSha = await commitTo(writer.api, repo, 'behind', 'b.txt', 'b\n', 'main');

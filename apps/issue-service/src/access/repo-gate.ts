@@ -36,6 +36,19 @@ export class RepoGate {
     return requireActor(actor);
   }
 
+  /**
+   * The repositories among `ids` as their owners see them, whoever may see them: for the
+   * tracker's own work on them (pull sync, auto-merge, closing pulls of a deleted head), never to
+   * answer a caller. One call.
+   */
+  asOwner(ids: number[]): Promise<RepoAccess[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[]; asOwner: true }>(RepoFactPatterns.accessMany, {
+      actor: null,
+      body: { ids: [...new Set(ids)], asOwner: true },
+    });
+  }
+
   /** The repositories among `ids` the actor can see, one call. */
   many(actor: Actor | null, ids: number[]): Promise<RepoAccess[]> {
     if (ids.length === 0) return Promise.resolve([]);

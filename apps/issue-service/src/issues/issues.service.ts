@@ -289,9 +289,9 @@ export class IssuesService {
       if (formBool(query.created)) filter.posterId = actor.id;
       if (formBool(query.assigned)) filter.assigneeId = actor.id;
       if (formBool(query.mentioned)) filter.mentionedId = actor.id;
+      // Not built yet: review_requested and reviewed find nothing for now.
+      if (formBool(query.review_requested) || formBool(query.reviewed)) filter.repoIds = filter.pullRepoIds = [];
     }
-    // Review requests come with pull requests; until then nobody has been asked for a review.
-    if (formBool(query.review_requested) || formBool(query.reviewed)) filter.repoIds = filter.pullRepoIds = [];
     const priority = idFrom(query.priority_repo_id);
     const [rows, total] = await this.issues.list(filter, options, priority || undefined);
     return pageOf(await this.loader.load(rows, new Map(repos.map((r) => [r.id, r]))), total, options);

@@ -53,7 +53,7 @@ export class RepoLifecycleConsumer implements OnApplicationBootstrap {
   private async closePullsFrom(repoId: number, deleterId: number | null): Promise<void> {
     const open = await this.pulls.openFromHeadRepo(repoId);
     const bases = [...new Set(open.map((p) => p.pull.baseRepoId))];
-    const repos = await this.gate.many(null, bases);
+    const repos = await this.gate.asOwner(bases);
     for (const repo of repos) {
       const mine = open.filter((p) => p.pull.baseRepoId === repo.id);
       if (deleterId !== null) await this.issuesService.closeAs(deleterId, repo, mine.map((p) => p.issue.id));

@@ -103,7 +103,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       await this.db.transaction((m) => this.pulls.updateUnmerged(m, p.pull.id, stateColumns(state)));
       return;
     }
-    const repo = repos.get(p.pull.baseRepoId) ?? (await this.gate.many(null, [p.pull.baseRepoId]).then((r) => r[0]));
+    const repo = repos.get(p.pull.baseRepoId) ?? (await this.gate.asOwner([p.pull.baseRepoId]).then((r) => r[0]));
     if (!repo) return;
     repos.set(repo.id, repo);
     // The pusher acts; events only name who did it.
@@ -130,7 +130,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
   async statusCame(repoId: number, sha: string): Promise<void> {
     const pulls = await this.pulls.openWithHead(repoId, sha);
     if (pulls.length === 0) return;
-    const [repo] = await this.gate.many(null, [repoId]);
+    const [repo] = await this.gate.asOwner([repoId]);
     if (!repo) return;
     for (const p of pulls) await this.service.mergeIfScheduled(repo, p, sha);
   }

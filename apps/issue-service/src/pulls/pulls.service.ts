@@ -482,7 +482,7 @@ export class PullsService {
     if (style === 'rebase' || style === 'fast-forward-only') return '';
     let head = ctx.pull.headBranch;
     if (ctx.pull.headRepoId !== ctx.repo.id) {
-      const [headRepo] = ctx.pull.headRepoId > 0 ? await this.gate.many(null, [ctx.pull.headRepoId]) : [];
+      const [headRepo] = ctx.pull.headRepoId > 0 ? await this.gate.asOwner([ctx.pull.headRepoId]) : [];
       if (headRepo) head = `${headRepo.ownerLogin}/${headRepo.name}:${ctx.pull.headBranch}`;
     }
     return `Merge pull request '${title}' (#${ctx.pull.idx}) from ${head} into ${ctx.pull.baseBranch}`;

@@ -75,6 +75,8 @@ export class CommitsService {
   /** `GET …/commits`: the history of a ref (default branch) or of a path, newest first. */
   async list(actor: Actor | null, owner: string, repo: string, query: CommitListQuery, options: ListOptions): Promise<Page<Commit>> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
+    // Gitea checks the dates first, before the empty repository and the start.
+    const [since, until] = [dateOption('since', query.since), dateOption('until', query.until)];
     if (view.ctx.repo.isEmpty) throw new ContractError('conflict', 'Git Repository is empty.');
     const start = await this.revOrDefault(view, query.sha);
     const revs = [start.sha];
@@ -84,7 +86,7 @@ export class CommitsService {
       revs.push(`^${not.sha}`);
     }
     const path = query.path ? requireTreePath(query.path) || undefined : undefined;
-    const base: LogOptions = { revs, path, since: dateOption('since', query.since), until: dateOption('until', query.until) };
+    const base: LogOptions = { revs, path, since, until };
     const total = await this.log.count(view.repoId, base);
     if (path !== undefined && total === 0) throw notFound();
     // As Gitea's CommitsByFileAndRange: with `path` a page is always COMMITS_RANGE_SIZE commits

@@ -15,8 +15,8 @@ export class RepoFactsController {
   }
 
   @MessagePattern(RepoFactPatterns.accessMany)
-  accessMany(@Payload() req: RpcRequest<Record<string, string>, { ids: number[] }>): Promise<RepoAccess[]> {
-    return this.facts.many(req.actor, req.body.ids);
+  accessMany(@Payload() req: RpcRequest<Record<string, string>, { ids: number[]; asOwner?: boolean }>): Promise<RepoAccess[]> {
+    return this.facts.many(req.actor, req.body.ids, req.body.asOwner === true);
   }
 
   @MessagePattern(RepoFactPatterns.hookCommit)

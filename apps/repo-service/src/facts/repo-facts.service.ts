@@ -29,6 +29,9 @@ import { HookCommitReader } from './hook-commit.reader.js';
 const MAX_FORK_LEVELS = 10;
 
 /** Answers other services' questions about repositories and the caller's access to them. */
+
+/** The view a service's own work takes of a repository (RepoFactsService.many's `asOwner`). */
+const AS_OWNER = new RepoPermission(AccessMode.owner);
 @Injectable()
 export class RepoFactsService {
   constructor(
@@ -176,8 +179,12 @@ export class RepoFactsService {
     return search(ancestors.at(-1) ?? base, MAX_FORK_LEVELS);
   }
 
-  /** The repositories among `ids` that exist and the actor can see (a public-only token sees no private one). */
-  async many(actor: Actor | null, ids: number[]): Promise<RepoAccess[]> {
+  /**
+   * The repositories among `ids` that exist and the actor can see (a public-only token sees no
+   * private one). `asOwner`: every one that exists, as its owner sees it, for a service's own work
+   * on them (pull sync, closing pulls), never for a caller.
+   */
+  async many(actor: Actor | null, ids: number[], asOwner = false): Promise<RepoAccess[]> {
     const rows = await this.repos.findByIds([...new Set(ids)]);
     if (rows.length === 0) return [];
     const owners = await this.directory.ownersAccess(actor, [...new Set(rows.map((r) => r.ownerId))]);
@@ -186,6 +193,10 @@ export class RepoFactsService {
     for (const repo of rows) {
       const owner = owners.find((o) => o.owner.id === repo.ownerId);
       if (!owner) continue;
+      if (asOwner) {
+        result.push(this.toAccess(repo, owner, AS_OWNER, parents));
+        continue;
+      }
       const mode = collaborations.find((c) => c.repoId === repo.id)?.mode ?? AccessMode.none;
       const permission = resolveRepoPermission(actor, owner, repo, mode);
       if (permission.canSee && !(repo.isPrivate && actor && isPublicOnly(actor.scopes))) result.push(this.toAccess(repo, owner, permission, parents));

@@ -224,7 +224,7 @@ export class RepoActionsController extends VariableRoutes {
 
   @Delete('runs/:run')
   @HttpCode(204)
-  @Access({ signIn: true })
+  @Access({ signIn: true, repoRight: { write: ['repo.actions'] } })
   async deleteRun(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<void> {
     await this.calls.call(ActionsPatterns.runDelete, actor, this.scope(p), { id: p.run });
   }
@@ -238,14 +238,14 @@ export class RepoActionsController extends VariableRoutes {
   /** GitHub's cancel of a run (Gitea's web UI action): unfinished jobs become cancelled. */
   @Post('runs/:run/cancel')
   @HttpCode(202)
-  @Access({ signIn: true })
+  @Access({ signIn: true, repoRight: { write: ['repo.actions'] } })
   async cancel(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<void> {
     await this.calls.call(ActionsPatterns.runCancel, actor, this.scope(p), { id: p.run });
   }
 
   @Post('runs/:run/rerun')
   @HttpCode(201)
-  @Access({ signIn: true })
+  @Access({ signIn: true, repoRight: { write: ['repo.actions'] } })
   rerun(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<ActionWorkflowRun> {
     return this.calls.call(ActionsPatterns.runRerun, actor, this.scope(p), { id: p.run });
   }
@@ -276,14 +276,14 @@ export class RepoActionsController extends VariableRoutes {
 
   @Put('workflows/:workflow_id/disable')
   @HttpCode(204)
-  @Access({ signIn: true })
+  @Access({ signIn: true, repoRight: { write: ['repo.actions'] } })
   async disableWorkflow(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<void> {
     await this.calls.call(ActionsPatterns.workflowDisable, actor, this.scope(p), { name: p.workflow_id });
   }
 
   @Put('workflows/:workflow_id/enable')
   @HttpCode(204)
-  @Access({ signIn: true })
+  @Access({ signIn: true, repoRight: { write: ['repo.actions'] } })
   async enableWorkflow(@CurrentActor() actor: Actor, @Param() p: Record<string, string>): Promise<void> {
     await this.calls.call(ActionsPatterns.workflowEnable, actor, this.scope(p), { name: p.workflow_id });
   }

@@ -103,7 +103,7 @@ export class OrgLabelsController {
   }
 
   @Post()
-  @Access({ orgOwner: true })
+  @Access({ orgOwner: 'visible' })
   create(@CurrentActor() actor: Actor | null, @Param() params: { org: string }, @Body() body: CreateLabelOption): Promise<Label> {
     return this.rpc.call(LabelPatterns.createForOrg, { actor, params, body });
   }
@@ -114,7 +114,7 @@ export class OrgLabelsController {
   }
 
   @Patch(':id')
-  @Access({ orgOwner: true })
+  @Access({ orgOwner: 'visible' })
   edit(@CurrentActor() actor: Actor | null, @Param() params: { org: string; id: string }, @Body() body: EditLabelOption): Promise<Label> {
     return this.rpc.call(LabelPatterns.editForOrg, { actor, params, body });
   }

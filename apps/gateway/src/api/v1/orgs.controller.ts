@@ -165,7 +165,7 @@ export class OrgsController {
   }
 
   @Post(':org/teams')
-  @Access({ orgOwner: true })
+  @Access({ orgOwner: 'members' })
   createTeam(
     @CurrentActor() actor: Actor | null,
     @Param('org') org: string,

@@ -115,6 +115,7 @@ export class RepoContentsController {
 
   @Post('file-contents')
   @HttpCode(200)
+  @Access({ readOnly: true })
   files(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,

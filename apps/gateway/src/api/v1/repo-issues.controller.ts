@@ -84,6 +84,7 @@ export class RepoIssuesController {
 
   @Put('issues/:index/lock')
   @HttpCode(204)
+  @Access({ repoRight: 'admin' })
   async lock(@CurrentActor() actor: Actor | null, @Param() params: { owner: string; repo: string; index: string }, @Body() body: LockIssueOption): Promise<void> {
     await this.rpc.call(IssuePatterns.lock, { actor, params, body });
   }
