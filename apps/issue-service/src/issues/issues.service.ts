@@ -108,7 +108,6 @@ export interface IssueSearchQuery {
   created_by?: string;
 }
 
-
 /** The last second of the due date's day, as Gitea stores deadlines edited after creation. */
 function endOfDay(value: string): Date {
   const d = new Date(value);
@@ -144,9 +143,9 @@ export class IssuesService {
 
   /**
    * The issue `{owner}/{repo}#{index}` if the actor may read it: an invisible repository, a
-   * missing issue and one of a unit the actor cannot read all answer 404.
+   * missing issue and one of a unit the actor cannot read all answer 404. `routeCheck`: what the
+   * route asks of the caller in the repository before the issue is looked up (Gitea's reqAdmin).
    */
-  /** `routeCheck`: what the route asks of the caller in the repository before the issue is looked up (Gitea's reqAdmin in the route). */
   async issueFor(actor: Actor | null, owner: string, repo: string, index: string | number, routeCheck?: (repo: RepoAccess) => void): Promise<IssueContext> {
     const access = await this.gate.assign(actor, owner, repo);
     requireIssuesOrPulls(access);
@@ -519,7 +518,7 @@ export class IssuesService {
     return toIssueDeadline(deadline);
   }
 
-  /** `PUT/DELETE …/issues/{index}/lock` (204): writers of the issue's unit. */
+  /** `PUT/DELETE …/issues/{index}/lock` (204): repository administrators who write the issue's unit. */
   async setLocked(actor: Actor | null, owner: string, repoName: string, index: string, locked: boolean, body?: LockIssueOption): Promise<void> {
     // Gitea's lock routes are reqAdmin's; its handler then asks for writers of the issue's unit.
     const { repo, issue, actor: a } = await this.issueForWrite(actor, owner, repoName, index, requireRepoAdmin);

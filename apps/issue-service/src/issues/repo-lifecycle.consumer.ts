@@ -2,8 +2,8 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { EventNames, QueueNames, type EventEnvelope } from '@gitforge/contracts';
 import { createLogger, Database, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { PullsRepository } from '../pulls/pulls.repository.js';
-import { IssueRemoval } from './issue-removal.js';
 import { RepoGate } from '../access/repo-gate.js';
+import { IssueRemoval } from './issue-removal.js';
 import { IssuesRepository } from './issues.repository.js';
 import { IssuesService } from './issues.service.js';
 
@@ -14,7 +14,8 @@ const log = createLogger('repo-lifecycle');
  * in Gitea's transferOwnership, the labels of any organization but the new owner on its issues
  * (with the timeline events that added them), and its issues leave the old organization's
  * projects. A deleted one's issues, pulls and the rest of its tracker go, and pulls whose head
- * was in it are closed (Gitea's CloseRepoBranchesPulls) and keep their own ref only. Replaying an event finds nothing left to do.
+ * was in it are closed (Gitea's CloseRepoBranchesPulls) and keep their own ref only. Replaying
+ * an event finds nothing left to do.
  */
 @Injectable()
 export class RepoLifecycleConsumer implements OnApplicationBootstrap {

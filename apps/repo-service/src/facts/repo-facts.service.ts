@@ -28,10 +28,10 @@ import { HookCommitReader } from './hook-commit.reader.js';
 /** How far Gitea's FindHeadRepo follows a fork network (maxForkTraverseLevel). */
 const MAX_FORK_LEVELS = 10;
 
-/** Answers other services' questions about repositories and the caller's access to them. */
-
 /** The view a service's own work takes of a repository (RepoFactsService.many's `asOwner`). */
 const AS_OWNER = new RepoPermission(AccessMode.owner);
+
+/** Answers other services' questions about repositories and the caller's access to them. */
 @Injectable()
 export class RepoFactsService {
   constructor(
