@@ -1,7 +1,7 @@
 import { AdminActionsController, OrgActionsController, RepoActionsController, UserActionsController } from './api/v1/actions.controller.js';
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { PlatformModule } from '@gitforge/platform';
+import { DirectoryClient, PlatformModule } from '@gitforge/platform';
 import { AdminBadgesController } from './api/v1/admin-badges.controller.js';
 import { AdminCronController } from './api/v1/admin-cron.controller.js';
 import { AdminEmailsController } from './api/v1/admin-emails.controller.js';
@@ -143,6 +143,7 @@ import { Paged } from './http/paged.js';
   providers: [
     Authenticator,
     RepositoryFirst,
+    DirectoryClient,
     Paged,
     SmartHttpProxy,
     LfsProxy,

@@ -15,6 +15,7 @@ export * from './actions-patterns.js';
 export * from './events.js';
 export * from './queues.js';
 export * from './access.js';
+export * from './repo-rights.js';
 export * from './scopes.js';
 export * from './form.js';
 export * from './time.js';

@@ -1,13 +1,7 @@
 import { createParamDecorator, SetMetadata, type ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import type { Actor, RepoUnitKey, ScopeCategory } from '@gitforge/contracts';
-
-/**
- * A right in the route's repository: its owner (Gitea's reqOwner), its admin (reqAdmin), or write
- * access to any of some units (reqRepoWriter), then not archived where mustNotBeArchived comes next.
- */
-export type RepoRight = 'owner' | 'admin' | { write: RepoUnitKey[]; unarchived?: boolean };
+import type { Actor, RepoRight, ScopeCategory } from '@gitforge/contracts';
 
 /** Who may call a route, as Gitea's router middlewares say it. */
 export interface AccessPolicy {

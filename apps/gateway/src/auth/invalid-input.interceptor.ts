@@ -2,9 +2,9 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { catchError, from, type Observable } from 'rxjs';
-import { AccessMode, ContractError, forbidden, notFound, type Actor, type RepoAccess } from '@gitforge/contracts';
+import { ContractError, forbidden, notFound, requireRepoRight } from '@gitforge/contracts';
 import { InvalidInput } from '@gitforge/platform';
-import { routePolicy, type RepoRight } from './access-policy.js';
+import { routePolicy } from './access-policy.js';
 import { RepositoryFirst } from './repository-first.js';
 
 /**
@@ -44,7 +44,8 @@ export class InvalidInputInterceptor implements NestInterceptor {
       if (!request.gitforge?.basic) throw new ContractError('unauthenticated', 'auth required');
     }
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    if (repo && policy.repoRight) assertRight(actor, repo, policy.repoRight);
+    // The access is the caller's own: site administrators have every right in it.
+    if (repo && policy.repoRight) requireRepoRight(repo, policy.repoRight);
     if (actor.isAdmin) throw err;
     if (org && policy.orgOwner) {
       if (policy.orgOwner === 'visible' && !org.visible) throw notFound();
@@ -57,16 +58,3 @@ export class InvalidInputInterceptor implements NestInterceptor {
 
 const isApiWrite = (request: FastifyRequest): boolean =>
   request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS' && (request.routeOptions.url ?? '').startsWith('/api/v1/');
-
-/** Gitea's reqOwner, reqAdmin and reqRepoWriter (site admins pass them), then mustNotBeArchived (for everyone). */
-function assertRight(actor: Actor, access: RepoAccess, right: RepoRight): void {
-  if (right === 'owner') {
-    if (!actor.isAdmin && !access.isOwner) throw forbidden('user should be the owner of the repo');
-  } else if (right === 'admin') {
-    if (!actor.isAdmin && !access.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
-  } else {
-    const writer = actor.isAdmin || access.isAdmin || right.write.some((unit) => (access.units[unit] ?? 0) >= AccessMode.write);
-    if (!writer) throw forbidden('user should have a permission to write to a repo');
-    if (right.unarchived && access.isArchived) throw new ContractError('locked', 'repo is archived');
-  }
-}

@@ -1,18 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import {
-  ContractError,
-  DirectoryPatterns,
-  notFound,
-  OrgPatterns,
-  ownerMoved,
-  RepoFactPatterns,
-  type AccountRef,
-  type Actor,
-  type OwnerAccess,
-  type RepoAccess,
-} from '@gitforge/contracts';
-import { RpcClient } from '@gitforge/platform';
+import { notFound, RepoFactPatterns, type Actor, type OwnerAccess, type RepoAccess } from '@gitforge/contracts';
+import { DirectoryClient, RpcClient } from '@gitforge/platform';
 
 /** The routes of one repository. */
 const REPO_ROUTE = '/api/v1/repos/:owner/:repo';
@@ -28,7 +17,10 @@ const ORG_ROUTE = '/api/v1/orgs/:org';
  */
 @Injectable()
 export class RepositoryFirst {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly directory: DirectoryClient,
+  ) {}
 
   /** Throws the repository's 404 when `actor` cannot see it, else answers their access; null on routes of no repository. */
   async assertVisible(request: FastifyRequest, actor: Actor | null): Promise<RepoAccess | null> {
@@ -45,12 +37,8 @@ export class RepositoryFirst {
   async assertOrgExists(request: FastifyRequest, actor: Actor | null): Promise<OwnerAccess | null> {
     if (!request.routeOptions.url?.startsWith(ORG_ROUTE)) return null;
     const { org } = request.params as { org: string };
-    const access = await this.rpc.call<OwnerAccess, Record<string, string>, { owner: string }>(OrgPatterns.access, { actor, body: { owner: org } }).catch(async (err: unknown) => {
-      if (!(err instanceof ContractError && err.code === 'not_found')) throw err;
-      // An old name of a renamed organization is Gitea's redirect to the new one (RedirectToUser), for those who may see it.
-      const renamed = await this.rpc.call<AccountRef | null, Record<string, string>, { name: string }>(DirectoryPatterns.renamedAccount, { actor, body: { name: org } });
-      throw renamed ? ownerMoved({ from_owner: org, to_owner: renamed.login }) : err;
-    });
+    // An old name of a renamed organization redirects to the new one (Gitea's RedirectToUser), for those who may see it.
+    const access = await this.directory.ownerInPath(actor, org);
     if (access.owner.kind !== 'organization') throw notFound();
     return access;
   }

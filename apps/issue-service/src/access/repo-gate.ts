@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import {
-  AccessMode,
-  ContractError,
-  forbidden,
-  notFound,
+  canRead,
+  canWrite,
   RepoFactPatterns,
+  requireActor,
+  requireIssuesOrPulls,
+  requireNotArchived,
+  requireRepoAdmin,
+  requireRepoWriter,
   type Actor,
   type RepoAccess,
   type RepoUnitKey,
-  requireActor,
   type UserRepoAccess,
 } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
@@ -88,35 +90,11 @@ export class RepoGate {
 /** The unit an issue belongs to: pull requests have their own. */
 export const unitOf = (isPull: boolean): RepoUnitKey => (isPull ? 'repo.pulls' : 'repo.issues');
 
-function enabled(repo: RepoAccess, unit: RepoUnitKey): boolean {
-  if (unit === 'repo.issues') return repo.settings.has_issues;
-  if (unit === 'repo.pulls') return repo.settings.has_pull_requests;
-  if (unit === 'repo.projects') return repo.settings.has_projects;
-  return true;
-}
-
-/** Gitea's Permission.CanRead(unit): the unit is on and the actor reaches it. */
-export function canRead(repo: RepoAccess, unit: RepoUnitKey): boolean {
-  return enabled(repo, unit) && repo.units[unit] >= AccessMode.read;
-}
-
-/** Gitea's Permission.CanWrite(unit). */
-export function canWrite(repo: RepoAccess, unit: RepoUnitKey): boolean {
-  return enabled(repo, unit) && repo.units[unit] >= AccessMode.write;
-}
+/** Gitea's route rights over RepoAccess, defined once, in contracts. */
+export { canRead, canWrite, requireIssuesOrPulls, requireNotArchived, requireRepoAdmin };
 
 export const canReadIssuesOrPulls = (repo: RepoAccess, isPull: boolean): boolean => canRead(repo, unitOf(isPull));
 export const canWriteIssuesOrPulls = (repo: RepoAccess, isPull: boolean): boolean => canWrite(repo, unitOf(isPull));
-
-/** Gitea's mustEnableIssuesOrPulls: neither unit readable is a 404. */
-export function requireIssuesOrPulls(repo: RepoAccess): void {
-  if (!canRead(repo, 'repo.issues') && !canRead(repo, 'repo.pulls')) throw notFound();
-}
-
-/** Gitea's mustNotBeArchived: every write to an archived repository is 423. */
-export function requireNotArchived(repo: RepoAccess): void {
-  if (repo.isArchived) throw new ContractError('locked', 'repo is archived');
-}
 
 /** Gitea's reqToken for the routes that need a signed-in caller; defined once, in contracts. */
 export { requireActor };
@@ -126,12 +104,5 @@ export { requireActor };
  * either unit and repository administrators.
  */
 export function requireIssuesWriter(repo: RepoAccess): void {
-  if (!canWrite(repo, 'repo.issues') && !canWrite(repo, 'repo.pulls') && !repo.isAdmin) {
-    throw forbidden('user should have a permission to write to a repo');
-  }
-}
-
-/** Gitea's reqAdmin: repository administrators (and site administrators). */
-export function requireRepoAdmin(repo: RepoAccess): void {
-  if (!repo.isAdmin) throw forbidden('user should be an owner or a collaborator with admin write of a repository');
+  requireRepoWriter(repo, ['repo.issues', 'repo.pulls']);
 }
