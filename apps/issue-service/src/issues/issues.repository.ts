@@ -61,10 +61,14 @@ export class IssuesRepository {
    * first, so concurrent creations in one repository take turns and never share a number.
    */
   async nextIndex(m: EntityManager, repoId: number): Promise<number> {
-    await m.createQueryBuilder().insert().into(IssueCounterEntity).values({ repoId }).orIgnore().execute();
-    await m.increment(IssueCounterEntity, { repoId }, 'lastIndex', 1);
-    const row = await m.findOneByOrFail(IssueCounterEntity, { repoId });
-    return row.lastIndex;
+    const p = (n: number): string => this.db.sql.param(n);
+    const [row] = (await m.query(
+      `INSERT INTO issue_counter (repo_id, last_index) VALUES (${p(1)}, 1)
+       ON CONFLICT (repo_id) DO UPDATE SET last_index = issue_counter.last_index + 1
+       RETURNING last_index AS "lastIndex"`,
+      [repoId],
+    )) as Array<{ lastIndex: number | string }>;
+    return Number(row!.lastIndex);
   }
 
   /**
@@ -72,28 +76,38 @@ export class IssuesRepository {
    * in the transaction that changed them; the counter row's lock orders concurrent ones.
    */
   async recount(m: EntityManager, repoId: number): Promise<RepoIssueCounters> {
-    await m.createQueryBuilder().insert().into(IssueCounterEntity).values({ repoId }).orIgnore().execute();
-    await m.increment(IssueCounterEntity, { repoId }, 'version', 1);
-    const rows = await m
-      .createQueryBuilder(IssueEntity, 'i')
-      .select('i.is_pull', 'isPull')
-      .addSelect('i.is_closed', 'isClosed')
-      .addSelect('COUNT(*)', 'n')
-      .where('i.repo_id = :repoId', { repoId })
-      .groupBy('i.is_pull')
-      .addGroupBy('i.is_closed')
-      .getRawMany<{ isPull: boolean | number; isClosed: boolean | number; n: string | number }>();
-    const count = (pull: boolean, closed?: boolean): number =>
-      rows.filter((r) => Boolean(r.isPull) === pull && (closed === undefined || Boolean(r.isClosed) === closed)).reduce((sum, r) => sum + Number(r.n), 0);
-    const counts = {
-      numIssues: count(false),
-      numClosedIssues: count(false, true),
-      numPulls: count(true),
-      numClosedPulls: count(true, true),
+    const p = (n: number): string => this.db.sql.param(n);
+    // The row is locked (or created) and its version moved on first, and counted in the next
+    // statement: on PostgreSQL a statement counts what was committed when it began, so a count
+    // taken by the statement that waited for another transaction's lock would miss its change.
+    await m.query(
+      `INSERT INTO issue_counter (repo_id, version) VALUES (${p(1)}, 1)
+       ON CONFLICT (repo_id) DO UPDATE SET version = issue_counter.version + 1`,
+      [repoId],
+    );
+    const raw = (await m.query(
+      `UPDATE issue_counter SET (num_issues, num_closed_issues, num_pulls, num_closed_pulls) = (
+         SELECT COALESCE(SUM(CASE WHEN i.is_pull THEN 0 ELSE 1 END), 0),
+                COALESCE(SUM(CASE WHEN i.is_pull OR NOT i.is_closed THEN 0 ELSE 1 END), 0),
+                COALESCE(SUM(CASE WHEN i.is_pull THEN 1 ELSE 0 END), 0),
+                COALESCE(SUM(CASE WHEN i.is_pull AND i.is_closed THEN 1 ELSE 0 END), 0)
+         FROM issue i WHERE i.repo_id = ${p(1)})
+       WHERE repo_id = ${p(2)}
+       RETURNING num_issues AS "numIssues", num_closed_issues AS "numClosedIssues", num_pulls AS "numPulls",
+                 num_closed_pulls AS "numClosedPulls", version`,
+      [repoId, repoId],
+    )) as unknown[];
+    // PostgreSQL answers an UPDATE with [rows, count], SQLite with the rows.
+    const rows = (Array.isArray(raw[0]) ? raw[0] : raw) as Array<Record<keyof Omit<RepoIssueCounters, 'repoId'>, number | string>>;
+    const row = rows[0]!;
+    return {
+      repoId,
+      numIssues: Number(row.numIssues),
+      numClosedIssues: Number(row.numClosedIssues),
+      numPulls: Number(row.numPulls),
+      numClosedPulls: Number(row.numClosedPulls),
+      version: Number(row.version),
     };
-    await m.update(IssueCounterEntity, { repoId }, counts);
-    const row = await m.findOneByOrFail(IssueCounterEntity, { repoId });
-    return { repoId, ...counts, version: row.version };
   }
 
   insert(m: EntityManager, issue: Partial<IssueEntity>): Promise<IssueEntity> {

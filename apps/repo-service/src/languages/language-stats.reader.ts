@@ -7,7 +7,7 @@ import { CatFilePool } from '../git/cat-file.pool.js';
 import { GitService } from '../git/git.service.js';
 import {
   languageStats,
-  type ContentVerdict,
+  type FileVerdict,
   LINGUIST_ATTRIBUTES,
   parseCheckAttr,
   type LinguistAttributes,
@@ -18,7 +18,7 @@ import {
 @Injectable()
 export class LanguageStatsReader {
   /** Shared by every repository (forks share blobs): about 10 MB at most. */
-  private readonly verdicts = new Lru<string, ContentVerdict>(50_000);
+  private readonly verdicts = new Lru<string, FileVerdict>(50_000);
 
   constructor(
     private readonly git: GitService,

@@ -32,32 +32,44 @@ export const BIG_FILE_SIZE = 1024 * 1024;
 /** Gitea's fileSizeLimit: the part of a file detection looks at. */
 export const CONTENT_LIMIT = 16 * 1024;
 
-/** What a file's path and first bytes say of it, before its attributes have their say. */
+/** What a file's first bytes say of it, before its attributes have their say. */
 export interface ContentVerdict {
   generated: boolean;
   binary: boolean;
   detected: string | null;
 }
 
-/**
- * Verdicts already reached, by blob and path (neither changes what they say): a push that
- * changes a few files of a large tree has only those read and classified again.
- */
-export interface VerdictCache {
-  get(key: string): ContentVerdict | undefined;
-  set(key: string, verdict: ContentVerdict): unknown;
+/** What linguist's rules say of a file by its path, and once it has been read, by its first bytes. */
+export interface FileVerdict {
+  vendored: boolean;
+  documentation: boolean;
+  /** A dot file or a configuration file: never counted. */
+  skipped: boolean;
+  /** Absent until a verdict needed the content (or while it could not be read). */
+  content?: ContentVerdict;
 }
 
-async function verdictOf(file: TreeFile, read: (file: TreeFile) => Promise<Buffer | null>, cache: VerdictCache | undefined): Promise<ContentVerdict> {
-  const key = `${file.oid}\0${file.path}`;
-  const known = cache?.get(key);
-  if (known) return known;
+/**
+ * Verdicts already reached, by blob and path (neither changes what they say): a push that
+ * changes a few files of a large tree has only those read and classified again, and the others
+ * cost a lookup each.
+ */
+export interface VerdictCache {
+  get(key: string): FileVerdict | undefined;
+  set(key: string, verdict: FileVerdict): unknown;
+}
+
+function pathVerdict(path: string): FileVerdict {
+  return { vendored: isVendored(path), documentation: isDocumentation(path), skipped: isDotFile(path) || isConfiguration(path) };
+}
+
+async function readVerdict(file: TreeFile, read: (file: TreeFile) => Promise<Buffer | null>, verdict: FileVerdict): Promise<ContentVerdict> {
   const data = file.size <= BIG_FILE_SIZE ? await read(file) : Buffer.alloc(0);
   const content = (data ?? Buffer.alloc(0)).subarray(0, CONTENT_LIMIT);
-  const verdict = { generated: isGenerated(file.path, content), binary: isBinary(content), detected: detectLanguage(file.path, content) };
+  const found = { generated: isGenerated(file.path, content), binary: isBinary(content), detected: detectLanguage(file.path, content) };
   // A blob that could not be read (a damaged repository) is judged by its name this time only.
-  if (data) cache?.set(key, verdict);
-  return verdict;
+  if (data) verdict.content = found;
+  return found;
 }
 
 /**
@@ -87,15 +99,15 @@ export async function languageStats(
       add(languageGroup(attrs.language) ?? attrs.language, file.size);
       continue;
     }
-    if (
-      (attrs.vendored === undefined && isVendored(file.path)) ||
-      isDotFile(file.path) ||
-      (attrs.documentation === undefined && isDocumentation(file.path)) ||
-      isConfiguration(file.path)
-    ) {
-      continue;
+    const key = `${file.oid}\0${file.path}`;
+    let byPath = cache?.get(key);
+    if (!byPath) {
+      byPath = pathVerdict(file.path);
+      cache?.set(key, byPath);
     }
-    const verdict = await verdictOf(file, read, cache);
+    if ((attrs.vendored === undefined && byPath.vendored) || byPath.skipped || (attrs.documentation === undefined && byPath.documentation)) continue;
+    // Awaited only when the content has to be read: a tree of known files is counted in one go.
+    const verdict = byPath.content ?? (await readVerdict(file, read, byPath));
     if (attrs.generated === undefined && verdict.generated) continue;
     if (verdict.binary) continue;
     const detected = verdict.detected;
