@@ -3,6 +3,17 @@ import { unprocessable } from './errors.js';
 /** What Gitea sends for a time that was never set. */
 export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
+/** What Gitea sends for a unix timestamp that was never set (its TimeStamp(0).AsTime()): the epoch. */
+export const UNIX_ZERO_TIME = '1970-01-01T00:00:00Z';
+
+/**
+ * A time Gitea keeps as a unix timestamp (archived, last login, started, stopped) and renders
+ * with AsTime(): never set is the epoch, not Go's zero time.
+ */
+export function formatTimestamp(value: Date | null | undefined): string {
+  return value && !Number.isNaN(value.getTime()) && value.getTime() > 0 ? formatTime(value) : UNIX_ZERO_TIME;
+}
+
 /** A time cut to whole seconds, as Gitea's unix timestamps keep it (so lists order by the same second). */
 export function wholeSeconds(d: Date): Date {
   return new Date(Math.floor(d.getTime() / 1000) * 1000);

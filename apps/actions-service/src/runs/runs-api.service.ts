@@ -6,6 +6,7 @@ import {
   ContractError,
   forbidden,
   formatTime,
+  formatTimestamp,
   idFrom,
   invalid,
   notFound,
@@ -57,8 +58,6 @@ const statuses = (v: unknown): number[] | null => {
   if (values.length === 0) return null;
   return values.flatMap((x) => statusFilter(x) ?? []);
 };
-
-const time = (d: Date | null): string | null => (d ? formatTime(d) : null);
 
 /** Gitea's RefName.BranchName(): the branch of `refs/heads/…`, empty for tags and pull request refs. */
 const branchOf = (ref: string): string => (ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : '');
@@ -113,8 +112,8 @@ export class RunsApiService {
       repository: repo.repository,
       head_repository: repo.repository,
       repository_id: repo.id,
-      started_at: time(run.started),
-      completed_at: time(run.stopped),
+      started_at: formatTimestamp(run.started),
+      completed_at: formatTimestamp(run.stopped),
       previous_attempt_url: run.attempt > 1 ? `${api}/actions/runs/${run.id}/attempts/${run.attempt - 1}` : null,
       pull_requests: [],
     };
@@ -140,8 +139,8 @@ export class RunsApiService {
             number: i + 1,
             status: s.status,
             conclusion: s.conclusion,
-            started_at: st?.started ? formatTime(new Date(st.started)) : null,
-            completed_at: st?.stopped ? formatTime(new Date(st.stopped)) : null,
+            started_at: formatTimestamp(st?.started ? new Date(st.started) : null),
+            completed_at: formatTimestamp(st?.stopped ? new Date(st.stopped) : null),
           };
         })
       : [];
@@ -162,8 +161,8 @@ export class RunsApiService {
       conclusion,
       steps,
       created_at: formatTime(job.createdAt),
-      started_at: time(job.started),
-      completed_at: time(job.stopped),
+      started_at: formatTimestamp(job.started),
+      completed_at: formatTimestamp(job.stopped),
     };
   }
 
@@ -337,7 +336,7 @@ export class RunsApiService {
         url: run ? `${repo.repository.html_url}/actions/runs/${run.id}` : '',
         created_at: formatTime(t.createdAt),
         updated_at: formatTime(t.updatedAt),
-        run_started_at: formatTime(t.started ?? t.createdAt),
+        run_started_at: formatTimestamp(t.started),
       };
     });
     return pageOf(items, total, options);

@@ -347,6 +347,9 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
       path: 'ci.yml@refs/heads/main',
       run_attempt: 1,
       repository_id: repo.id,
+      // Not started: Gitea's unset unix timestamps render as the epoch.
+      started_at: '1970-01-01T00:00:00Z',
+      completed_at: '1970-01-01T00:00:00Z',
       actor: expect.objectContaining({ login: alice.username }),
       // Gitea's links name runs and jobs by id.
       html_url: `${layout.rootUrl}${repo.full_name}/actions/runs/${ci.id}`,
@@ -472,7 +475,7 @@ describe.each(layoutsUnderTest())('Gitea Actions: runners, runs, jobs, variables
     // The job needing a label no runner has stays waiting.
     const gpu = byPath.get('gpu.yaml')!;
     const train = (await alice.api.get<{ jobs: ActionWorkflowJob[] }>(`${base()}/runs/${gpu.id}/jobs`)).body.jobs[0]!;
-    expect(train).toMatchObject({ name: 'train', status: 'queued', labels: ['gpu'], runner_id: 0 });
+    expect(train).toMatchObject({ name: 'train', status: 'queued', labels: ['gpu'], runner_id: 0, started_at: '1970-01-01T00:00:00Z', completed_at: '1970-01-01T00:00:00Z' });
 
     const tasks = (await api.anonymous.get<{ workflow_runs: ActionTask[]; total_count: number }>(`${base()}/tasks`)).body;
     expect(tasks.total_count).toBe(2);

@@ -283,8 +283,11 @@ describe.each(layoutsUnderTest())('foundation through the gateway (%s layout)', 
       expect(renamed.body.full_name).toBe(`${org}/opened`);
       // The old name redirects to the new one (Gitea's 307, which fetch follows).
       expect((await alice.api.get<Repository>(`/repos/${org}/open`)).body.full_name).toBe(`${org}/opened`);
+      // Never archived: Gitea's unset unix timestamp, the epoch.
+      expect(renamed.body.archived_at).toBe('1970-01-01T00:00:00Z');
       const archived = await alice.api.patch<Repository>(`/repos/${org}/opened`, { archived: true });
       expect(archived.body.archived).toBe(true);
+      expect(Date.parse(archived.body.archived_at)).toBeGreaterThan(Date.now() - 60_000);
     });
 
     it('should list repositories with Gitea pagination headers', async () => {

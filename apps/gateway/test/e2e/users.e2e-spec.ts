@@ -74,6 +74,13 @@ describe.each(layoutsUnderTest())('users through the gateway (%s layout)', (kind
       expect(admin.body.active).toBe(true);
       expect(admin.body.last_login).not.toBe('0001-01-01T00:00:00Z');
     });
+
+    it("should show site admins the epoch as the last login of a user who never signed in (Gitea's unset unix timestamp)", async () => {
+      const username = uniqueName('never');
+      expect((await api.admin.post('/admin/users', { username, email: `${username}@example.com`, password: 'password-1', must_change_password: false })).status).toBe(201);
+      expect((await api.admin.get<User>(`/users/${username}`)).body.last_login).toBe('1970-01-01T00:00:00Z');
+      expect((await bob.api.get<User>(`/users/${username}`)).body.last_login).toBe('0001-01-01T00:00:00Z');
+    });
   });
 
   describe('visibility', () => {

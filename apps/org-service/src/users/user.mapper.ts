@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { formatTime, ZERO_TIME, type Actor, type Organization, type User, type UserSettings } from '@gitforge/contracts';
+import { formatTime, formatTimestamp, ZERO_TIME, type Actor, type Organization, type User, type UserSettings } from '@gitforge/contracts';
 import { UserType, type UserEntity } from './user.entity.js';
 
 export function avatarUrl(u: Pick<UserEntity, 'email' | 'type' | 'id'>, rootUrl: string): string {
@@ -25,7 +25,7 @@ export function toUser(u: UserEntity, viewer: Actor | null, rootUrl: string): Us
     html_url: `${rootUrl}${encodeURIComponent(u.name)}`,
     language: authed ? u.language : '',
     is_admin: authed ? u.isAdmin : false,
-    last_login: authed ? formatTime(u.lastLoginAt) : ZERO_TIME,
+    last_login: authed ? formatTimestamp(u.lastLoginAt) : ZERO_TIME,
     created: formatTime(u.createdAt),
     restricted: u.isRestricted,
     active: authed ? u.isActive : false,

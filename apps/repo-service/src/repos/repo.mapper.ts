@@ -1,4 +1,4 @@
-import { formatTime, type Repository, type RepoTransfer, type User } from '@gitforge/contracts';
+import { formatTime, formatTimestamp, type Repository, type RepoTransfer, type User } from '@gitforge/contracts';
 import type { RepoPermission } from '../access/repo-permission.js';
 import { trackerSettings, type RepositoryEntity } from '../records/repository.entity.js';
 
@@ -68,7 +68,7 @@ export function toRepository(
     archived: r.isArchived,
     created_at: formatTime(r.createdAt),
     updated_at: formatTime(r.updatedAt),
-    archived_at: formatTime(r.archivedAt),
+    archived_at: formatTimestamp(r.archivedAt),
     permissions: permission.toApi(),
     has_code: s.has_code,
     has_issues: s.has_issues,

@@ -66,8 +66,8 @@ export interface ActionWorkflowStep {
   number: number;
   status: string;
   conclusion: string | null;
-  started_at: string | null;
-  completed_at: string | null;
+  started_at: string;
+  completed_at: string;
 }
 
 export interface ActionWorkflowJob {
@@ -87,8 +87,8 @@ export interface ActionWorkflowJob {
   conclusion: string | null;
   steps: ActionWorkflowStep[];
   created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
+  started_at: string;
+  completed_at: string;
 }
 
 export interface ActionWorkflowJobsResponse {
@@ -114,8 +114,8 @@ export interface ActionWorkflowRun {
   repository: Repository | null;
   head_repository: Repository | null;
   repository_id: number;
-  started_at: string | null;
-  completed_at: string | null;
+  started_at: string;
+  completed_at: string;
   previous_attempt_url: string | null;
   pull_requests: unknown[];
 }
