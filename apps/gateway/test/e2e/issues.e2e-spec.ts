@@ -179,6 +179,10 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect(await numbers('state=all')).toEqual([c.number, b.number, a.number]);
     expect(await numbers('q=alpha')).toEqual([b.number, a.number]);
     expect(await numbers('q=BETA')).toEqual([b.number]);
+    // Comments are searched too (Gitea's issue indexer), not other timeline entries.
+    expect((await owner.api.post(path(fresh, `/${a.number}/comments`), { body: 'seen in Zeta builds' })).status).toBe(201);
+    expect(await numbers('q=zeta')).toEqual([a.number]);
+    expect(await numbers('q=no-such-word-anywhere')).toEqual([]);
     expect(await numbers('type=pulls')).toEqual([]);
     expect(await numbers('milestones=no-such-milestone')).toEqual([b.number, a.number]);
     // Several labels: the repository list wants all of them (Gitea's LabelIDs), the search any (its label names).

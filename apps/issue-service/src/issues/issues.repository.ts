@@ -234,7 +234,10 @@ export class IssuesRepository {
       const keyword = f.keyword;
       qb.andWhere(
         new Brackets((w) => {
-          w.where("LOWER(i.title) LIKE :kw ESCAPE '\\'", { kw: containsPattern(keyword) }).orWhere("LOWER(i.body) LIKE :kw ESCAPE '\\'", { kw: containsPattern(keyword) });
+          // Gitea's issue indexer: the title, the body or one of its comments, or the number.
+          w.where("LOWER(i.title) LIKE :kw ESCAPE '\\'", { kw: containsPattern(keyword) })
+            .orWhere("LOWER(i.body) LIKE :kw ESCAPE '\\'", { kw: containsPattern(keyword) })
+            .orWhere(`EXISTS (SELECT 1 FROM comment kc WHERE kc.issue_id = i.id AND kc.type = ${CommentType.comment} AND LOWER(kc.content) LIKE :kw ESCAPE '\\')`, { kw: containsPattern(keyword) });
           if (/^#?\d{1,9}$/.test(keyword)) w.orWhere('i.idx = :kwIndex', { kwIndex: Number(keyword.replace('#', '')) });
         }),
       );
