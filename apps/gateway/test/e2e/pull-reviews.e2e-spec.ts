@@ -98,8 +98,11 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       expect(line).toMatchObject({ path: 'lines.txt', position: 2, body: 'why two?', pull_request_review_id: review.body.id });
       expect(line!.diff_hunk).toContain('+two');
 
+      // Gitea counts the conversation (reviews and plain comments) when a comment or a line comment outside a pending review comes, not when a review is submitted.
+      expect((await bob.api.get<PullRequest>(at)).body.comments).toBe(0);
       const reply = await bob.api.post<PullReviewComment>(`${at}/comments/${line!.id}/replies`, { body: 'because @' + alice.username + ' asked' });
       expect(reply.status).toBe(201);
+      expect((await bob.api.get<PullRequest>(at)).body.comments).toBe(1);
       expect(reply.body).toMatchObject({
         path: 'lines.txt',
         position: 2,
@@ -120,6 +123,8 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       });
       expect(feed.find((a) => a.comment_id === reply.body.id)).toMatchObject({ content: `${pull.number}|because @${alice.username} asked`, act_user: { login: bob.username } });
       expect(feed.find((a) => a.comment_id === line!.id)).toMatchObject({ content: `${pull.number}|why two?`, act_user: { login: alice.username } });
+      expect((await bob.api.post(`/repos/${code.full_name}/issues/${pull.number}/comments`, { body: 'and a plain one' })).status).toBe(201);
+      expect((await bob.api.get<Issue>(`/repos/${code.full_name}/issues/${pull.number}`)).body.comments).toBe(2);
     });
 
     it('should answer 404 for replies to what is no line comment of the pull, 401 without a token, 422 without a body', async () => {

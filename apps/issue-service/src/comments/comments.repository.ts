@@ -94,9 +94,12 @@ export class CommentsRepository {
     return this.db.findOneBy(CommentEntity, { id }, m);
   }
 
-  /** The plain comments of an issue, counted (Gitea's num_comments). */
+  /**
+   * What Gitea counts as the conversation (num_comments): plain comments and reviews. It counts
+   * when a comment or a line comment outside a pending review is added, or a comment removed.
+   */
   countComments(m: EntityManager, issueId: number): Promise<number> {
-    return m.count(CommentEntity, { where: { issueId, type: CommentType.comment } });
+    return m.count(CommentEntity, { where: { issueId, type: In([CommentType.comment, CommentType.review]) } });
   }
 
   /** The users who wrote plain comments on the issue (its participants, with its poster). */

@@ -456,7 +456,9 @@ export class ReviewsService {
         updatedAt: now,
       });
       await this.issues.addMentions(m, ctx.issue.id, mentions);
-      await this.issues.update(m, ctx.issue.id, { updatedAt: now });
+      // A line comment outside a pending review counts the conversation again, as Gitea's does.
+      const numComments = review.type !== ReviewType.pending ? await this.comments.countComments(m, ctx.issue.id) : undefined;
+      await this.issues.update(m, ctx.issue.id, { updatedAt: now, ...(numComments !== undefined ? { numComments } : {}) });
       if (review.type !== ReviewType.pending) {
         const { issue, sender } = await this.eventBase(m, ctx, a, known);
         const comment = await this.commentLoader.one(inserted, ctx.issue, ctx.repo, { m, known });
