@@ -185,6 +185,15 @@ describe.each(layoutsUnderTest())('labels and milestones (%s layout)', (kind) =>
       expect(names(byName.body)).toEqual(['bug', 'docs', 'kind/bug']);
       expect((await bob.api.get<Label[]>(`${base}/issues/${issue.number}/labels`)).body).toEqual(byName.body);
       expect(names((await alice.api.get<Issue>(`${base}/issues/${issue.number}`)).body.labels)).toEqual(['bug', 'docs', 'kind/bug']);
+
+      // The repository's list in Gitea's other orders: by how many issues carry each (ties in creation order), or by name backwards.
+      const another = await createIssue(base.replace('/repos/', ''));
+      expect((await alice.api.post(`${base}/issues/${another.number}/labels`, { labels: [docs.id] })).status).toBe(200);
+      const sorted = async (sort: string) => names((await bob.api.get<Label[]>(`${base}/labels?sort=${sort}`)).body);
+      expect(await sorted('mostissues')).toEqual(['docs', 'bug', 'kind/bug', 'kind/feature', 'kind/docs']);
+      expect(await sorted('leastissues')).toEqual(['kind/feature', 'kind/docs', 'bug', 'kind/bug', 'docs']);
+      expect(await sorted('reversealphabetically')).toEqual(['kind/feature', 'kind/docs', 'kind/bug', 'docs', 'bug']);
+      expect(await sorted('no-such-order')).toEqual(['bug', 'docs', 'kind/bug', 'kind/docs', 'kind/feature']);
     });
 
     it('should keep one label per exclusive scope when adding and replacing', async () => {
@@ -342,7 +351,8 @@ describe.each(layoutsUnderTest())('labels and milestones (%s layout)', (kind) =>
       expect(open.headers.get('x-total-count')).toBe('3');
       expect(open.headers.get('link')).toBeNull();
       expect((await bob.api.get<Milestone[]>(`${base}?state=closed`)).body.map((m) => m.title)).toEqual(['v0.9']);
-      expect((await bob.api.get<Milestone[]>(`${base}?state=all`)).body).toHaveLength(4);
+      // Those without a due date last, by name (Gitea's deadline_unix ASC, name ASC).
+      expect((await bob.api.get<Milestone[]>(`${base}?state=all`)).body.map((m) => m.title)).toEqual(['v2.0', 'v1.0', 'Someday', 'v0.9']);
       expect((await bob.api.get<Milestone[]>(`${base}?state=all&name=V1`)).body.map((m) => m.title)).toEqual(['v1.0']);
       expect((await bob.api.get<Milestone[]>(`${base}?state=all&limit=1&page=2`)).body.map((m) => m.title)).toEqual(['v1.0']);
     });

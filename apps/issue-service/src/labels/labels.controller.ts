@@ -16,7 +16,7 @@ import { LabelsService } from './labels.service.js';
 type RepoParams = { owner: string; repo: string };
 type OrgParams = { org: string };
 type IssueParams = RepoParams & { index: string };
-type PageQuery = { page?: string; limit?: string };
+type PageQuery = { page?: string; limit?: string; sort?: string };
 
 @Controller()
 export class LabelsController {
@@ -27,7 +27,7 @@ export class LabelsController {
 
   @MessagePattern(LabelPatterns.listForRepo)
   listForRepo(@Payload() req: RpcRequest<RepoParams, undefined, PageQuery>): Promise<Page<Label>> {
-    return this.labels.listForRepo(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query));
+    return this.labels.listForRepo(req.actor, req.params.owner, req.params.repo, normalizeListOptions(req.query), req.query?.sort);
   }
 
   @MessagePattern(LabelPatterns.getForRepo)
@@ -57,7 +57,7 @@ export class LabelsController {
 
   @MessagePattern(LabelPatterns.listForOrg)
   listForOrg(@Payload() req: RpcRequest<OrgParams, undefined, PageQuery>): Promise<Page<Label>> {
-    return this.labels.listForOrg(req.actor, req.params.org, normalizeListOptions(req.query));
+    return this.labels.listForOrg(req.actor, req.params.org, normalizeListOptions(req.query), req.query?.sort);
   }
 
   @MessagePattern(LabelPatterns.getForOrg)

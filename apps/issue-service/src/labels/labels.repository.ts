@@ -69,14 +69,23 @@ export class LabelsRepository {
     if (labelIds.length > 0) await m.delete(IssueLabelEntity, { issueId, labelId: In(labelIds) });
   }
 
-  /** One page of an owner's labels by name (Gitea's default sort), and their total. */
-  list(owner: LabelOwner, options: ListOptions): Promise<[LabelEntity[], number]> {
-    return this.db.manager.findAndCount(LabelEntity, {
-      where: ownedBy(owner),
-      order: { name: 'ASC', id: 'ASC' },
-      skip: (options.page - 1) * options.limit,
-      take: options.limit,
-    });
+  /**
+   * One page of an owner's labels in Gitea's order (GetLabelsByRepoID/OrgID): by name, or by name
+   * descending (`reversealphabetically`), or by how many issues carry them (`leastissues`,
+   * `mostissues`); and their total.
+   */
+  list(owner: LabelOwner, options: ListOptions, sort?: string): Promise<[LabelEntity[], number]> {
+    const qb = this.db.manager.createQueryBuilder(LabelEntity, 'l').where(ownedBy(owner));
+    if (sort === 'leastissues' || sort === 'mostissues') {
+      qb.addSelect('(SELECT COUNT(*) FROM issue_label il WHERE il.label_id = l.id)', 'issue_count').orderBy('issue_count', sort === 'leastissues' ? 'ASC' : 'DESC');
+    } else {
+      qb.orderBy('l.name', sort === 'reversealphabetically' ? 'DESC' : 'ASC');
+    }
+    return qb
+      .addOrderBy('l.id', 'ASC')
+      .skip((options.page - 1) * options.limit)
+      .take(options.limit)
+      .getManyAndCount();
   }
 
   /** An owner's label by id, or by name (the first of that name, as Gitea's GetLabelInRepoByName). */

@@ -47,8 +47,8 @@ export class LabelsService {
   ) {}
 
   /** `GET /repos/{o}/{r}/labels`: anyone who sees the repository. */
-  async listForRepo(actor: Actor | null, owner: string, repo: string, options: ListOptions): Promise<Page<Label>> {
-    return this.list(this.repoScope(await this.gate.assign(actor, owner, repo)), options);
+  async listForRepo(actor: Actor | null, owner: string, repo: string, options: ListOptions, sort?: string): Promise<Page<Label>> {
+    return this.list(this.repoScope(await this.gate.assign(actor, owner, repo)), options, sort);
   }
 
   async getForRepo(actor: Actor | null, owner: string, repo: string, id: string): Promise<Label> {
@@ -94,8 +94,8 @@ export class LabelsService {
   }
 
   /** `GET /orgs/{org}/labels`: anyone who may see the organization, signed in or not. */
-  async listForOrg(actor: Actor | null, org: string, options: ListOptions): Promise<Page<Label>> {
-    return this.list(this.orgScope(await this.orgs.assign(actor, org)), options);
+  async listForOrg(actor: Actor | null, org: string, options: ListOptions, sort?: string): Promise<Page<Label>> {
+    return this.list(this.orgScope(await this.orgs.assign(actor, org)), options, sort);
   }
 
   /** `GET /orgs/{org}/labels/{id}`: Gitea asks for a token here, unlike the list. */
@@ -146,8 +146,8 @@ export class LabelsService {
     return this.orgScope(access);
   }
 
-  private async list(scope: LabelScope, options: ListOptions): Promise<Page<Label>> {
-    const [rows, total] = await this.labels.list(scope.owner, options);
+  private async list(scope: LabelScope, options: ListOptions, sort?: string): Promise<Page<Label>> {
+    const [rows, total] = await this.labels.list(scope.owner, options, sort);
     return pageOf(
       rows.map((l) => toLabel(l, scope.home)),
       total,

@@ -79,13 +79,14 @@ export class MilestonesRepository {
     return result;
   }
 
-  /** One page of a repository's milestones, soonest due first (then oldest), and the total. */
+  /** One page of a repository's milestones, soonest due first, then by name (Gitea's default order), and the total. */
   list(repoId: number, f: MilestoneFilter, options: ListOptions): Promise<[MilestoneEntity[], number]> {
     const qb = this.db.manager.createQueryBuilder(MilestoneEntity, 'ms').where('ms.repo_id = :repoId', { repoId });
     if (f.isClosed !== undefined) qb.andWhere('ms.is_closed = :isClosed', { isClosed: f.isClosed });
     if (f.name) qb.andWhere("LOWER(ms.name) LIKE :name ESCAPE '\\'", { name: containsPattern(f.name) });
     return qb
       .orderBy(`COALESCE(ms.deadline, ${NO_DEADLINE})`, 'ASC')
+      .addOrderBy('ms.name', 'ASC')
       .addOrderBy('ms.id', 'ASC')
       .skip((options.page - 1) * options.limit)
       .take(options.limit)
