@@ -44,7 +44,7 @@ describe.each(layoutsUnderTest())('tags and git references (%s layout)', (kind) 
     const api = `${layout.apiUrl}/repos/${repo.full_name}`;
     expect(light.body).toEqual({
       name: 'v1.0',
-      message: 'Initial commit',
+      message: 'Initial commit\n',
       id: head,
       commit: { url: `${api}/git/commits/${head}`, sha: head, created: expect.stringMatching(/^\d{4}-/) },
       zipball_url: `${layout.rootUrl}${repo.full_name}/archive/v1.0.zip`,
@@ -59,7 +59,7 @@ describe.each(layoutsUnderTest())('tags and git references (%s layout)', (kind) 
     expect(annotated.status).toBe(201);
     expect(annotated.body).toMatchObject({
       name: 'release/2',
-      message: 'Second\n\nrelease',
+      message: 'Second\n\nrelease\n',
       commit: { sha: head },
     });
     expect(annotated.body.id).not.toBe(head);

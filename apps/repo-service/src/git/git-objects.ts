@@ -2,6 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { CatFilePool, type GitObjectInfo } from './cat-file.pool.js';
 import { Lru } from '@gitforge/platform';
 
+/**
+ * A tag's message without the signature block `%(contents)` ends with (Gitea's
+ * parsePayloadSignature): up to the newline before its BEGIN line, when an END line follows.
+ */
+export function withoutSignature(contents: string): string {
+  const begin = /^-----BEGIN ([A-Z ]+) SIGNATURE-----$/m.exec(contents);
+  if (!begin || !contents.includes(`\n-----END ${begin[1]} SIGNATURE-----`, begin.index)) return contents;
+  return contents.slice(0, Math.max(0, begin.index - 1));
+}
+
 /** A commit's author or committer: `when` in epoch seconds, `tz` as git writes it (`+0200`). */
 export interface GitSignature {
   name: string;
@@ -64,7 +74,7 @@ export interface GitTag {
 export function parseTag(sha: string, data: Buffer): GitTag {
   const text = data.toString('utf8');
   const split = text.indexOf('\n\n');
-  const tag: GitTag = { sha, object: '', type: '', name: '', tagger: parseSignature(''), message: split < 0 ? '' : text.slice(split + 2) };
+  const tag: GitTag = { sha, object: '', type: '', name: '', tagger: parseSignature(''), message: split < 0 ? '' : withoutSignature(text.slice(split + 2)) };
   for (const line of (split < 0 ? text : text.slice(0, split)).split('\n')) {
     const space = line.indexOf(' ');
     const key = line.slice(0, space);

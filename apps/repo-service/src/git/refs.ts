@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { escapePathSegments, isValidRefName } from '@gitforge/contracts';
-import { GitObjects, parseSignature, type GitCommit, type GitSignature } from './git-objects.js';
+import { GitObjects, parseSignature, withoutSignature, type GitCommit, type GitSignature } from './git-objects.js';
 import { GitService } from './git.service.js';
 
 export type RefKind = 'branch' | 'tag' | 'commit';
@@ -142,7 +142,8 @@ export class Refs {
       .filter((record) => record.length > 0)
       .map((record) => {
         const [name = '', id = '', peeled = '', creator = '', ...message] = record.split('\0');
-        return { name, id, commit: peeled || id, creator: parseSignature(creator), message: message.join('\0').replace(/\n$/, '') };
+        // The record's own newline ends it; the message keeps its own, as Gitea sends it.
+        return { name, id, commit: peeled || id, creator: parseSignature(creator), message: withoutSignature(message.join('\0').replace(/\n$/, '')) };
       });
   }
 

@@ -9,7 +9,7 @@ import type { RepoUrls } from '../repos/repo.mapper.js';
 export function toTag(t: TagRef, urls: RepoUrls): Tag {
   return {
     name: t.name,
-    message: t.message.trim(),
+    message: t.message,
     id: t.id,
     commit: {
       url: `${urls.api}/git/commits/${pathEscape(t.id)}`,
