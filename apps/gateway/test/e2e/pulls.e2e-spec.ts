@@ -438,6 +438,28 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect((await merge()).status).toBe(200);
   });
 
+  it('should hold a merge while an official review is requested, or while the head is behind the base, where the rule says so', async () => {
+    const repo = await project();
+    const rule = { rule_name: 'main', enable_push: true, block_on_official_review_requests: true, block_on_outdated_branch: true };
+    expect((await owner.api.post(`/repos/${repo.full_name}/branch_protections`, rule)).status).toBe(201);
+    await commitTo(writer.api, repo, 'asked', 'a.txt', 'a\n', 'main');
+    const pull = await openPull(writer.api, repo, 'asked', 'main', { reviewers: [owner.username] });
+    const merge = () => owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' });
+    expect(await merge()).toMatchObject({ status: 405, body: giteaError('There are official review requests') });
+    // The answer takes the request's officialness away, as Gitea's CreateReview does.
+    expect((await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/reviews`, { event: 'COMMENT', body: 'looked' })).status).toBe(200);
+
+    const base = await commitTo(owner.api, repo, 'main', 'later.txt', 'later\n');
+    await eventually(async () => {
+      expect((await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body.base.sha).toBe(base);
+    });
+    expect(await merge()).toMatchObject({ status: 405, body: giteaError('The head branch is behind the base branch') });
+    expect((await writer.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/update`, {})).status).toBe(200);
+    await eventually(async () => {
+      expect((await merge()).status).toBe(200);
+    });
+  });
+
   it('should let one of two conflicting merges win and refuse the other', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'left', 'same.txt', 'left\n', 'main');

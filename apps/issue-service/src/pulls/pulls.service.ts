@@ -18,6 +18,7 @@ import {
   type MergePullRequestOption,
   type Page,
   type PullGitState,
+  type PullPolicy,
   type PullMergeRequest,
   type PullRequest,
   type RawText,
@@ -368,7 +369,7 @@ export class PullsService {
       if (pull.status !== PullStatus.mergeable && pull.status !== PullStatus.empty) throw new ContractError('method_not_allowed', 'Please try again later');
       // A merge scheduled for when its checks succeed skips branch protection here, as Gitea's
       // MergeCheckTypeAuto does: the scheduled merge meets it when it happens.
-      const blocked = form.merge_when_checks_succeed ? null : protectionBlock(policy, reviews);
+      const blocked = form.merge_when_checks_succeed ? null : protectionBlock(policy, reviews, await this.standing(policy, issue.id, pull));
       if (blocked && !(form.force_merge && policy.doerCanBypass)) throw disallowed(blocked);
     }
     if (!repo.repository[STYLE_SETTING[style]]) {
@@ -411,7 +412,7 @@ export class PullsService {
     if (!scheduled) return;
     const verdicts = await this.verdicts(p.issue.id);
     const policy = await this.git.policy({ repoId: repo.id, branch: p.pull.baseBranch, doerId: scheduled.doerId, reviewerIds: verdicts.map((v) => v.reviewerId), headSha });
-    if (!policy.doerCanMerge || protectionBlock(policy, verdicts)) return;
+    if (!policy.doerCanMerge || protectionBlock(policy, verdicts, await this.standing(policy, p.issue.id, p.pull))) return;
     const doer = (await this.directory.accountsByIds(null, [scheduled.doerId]))[0];
     if (!doer) return;
     // The scheduler merges, with the rights the policy just confirmed.
@@ -530,6 +531,12 @@ export class PullsService {
     return (await this.reviews.latestVerdicts([issueId])).get(issueId) ?? [];
   }
 
+  /** What of the pull itself branch protection weighs besides its reviews (official requests asked only when the rule blocks on them). */
+  private async standing(policy: PullPolicy, issueId: number, pull: PullRequestEntity): Promise<{ officialReviewRequested: boolean; commitsBehind: number }> {
+    const officialReviewRequested = policy.protected && policy.blockOnOfficialReviewRequests ? await this.reviews.hasOfficialRequest(issueId) : false;
+    return { officialReviewRequested, commitsBehind: pull.commitsBehind };
+  }
+
   /**
    * Writes refs/pull/{index}/head of a new pull and stores what git says of it now (the pull-sync
    * consumer does the same for every pull a push moves); answers the row as stored.
@@ -550,8 +557,20 @@ export class PullsService {
  * ErrDisallowedToMerge reason, or null.
  */
 export function protectionBlock(
-  policy: { protected: boolean; requiredApprovals: number; officialReviewerIds: number[]; blockOnRejectedReviews: boolean; dismissStaleApprovals: boolean; statusCheckEnabled: boolean; statusChecksPassed: boolean; protectedFiles: string[] },
+  policy: {
+    protected: boolean;
+    requiredApprovals: number;
+    officialReviewerIds: number[];
+    blockOnRejectedReviews: boolean;
+    blockOnOfficialReviewRequests: boolean;
+    blockOnOutdatedBranch: boolean;
+    dismissStaleApprovals: boolean;
+    statusCheckEnabled: boolean;
+    statusChecksPassed: boolean;
+    protectedFiles: string[];
+  },
   verdicts: Array<Pick<ReviewVerdict, 'reviewerId' | 'type' | 'stale'>>,
+  pull: { officialReviewRequested: boolean; commitsBehind: number },
 ): string | null {
   if (!policy.protected) return null;
   if (policy.statusCheckEnabled && !policy.statusChecksPassed) return 'Not all required status checks successful';
@@ -559,6 +578,8 @@ export function protectionBlock(
   const approvals = official.filter((v) => v.type === ReviewType.approve && !(policy.dismissStaleApprovals && v.stale)).length;
   if (approvals < policy.requiredApprovals) return 'Does not have enough approvals';
   if (policy.blockOnRejectedReviews && official.some((v) => v.type === ReviewType.reject)) return 'There are requested changes';
+  if (policy.blockOnOfficialReviewRequests && pull.officialReviewRequested) return 'There are official review requests';
+  if (policy.blockOnOutdatedBranch && pull.commitsBehind > 0) return 'The head branch is behind the base branch';
   if (policy.protectedFiles.length > 0) return 'Changed protected files';
   return null;
 }

@@ -73,6 +73,11 @@ export class ReviewsRepository {
     return m.findOne(ReviewEntity, { where: { issueId, reviewerTeamId: teamId }, order: { id: 'DESC' } });
   }
 
+  /** Whether an official review is requested and not given yet (Gitea's MergeBlockedByOfficialReviewRequests). */
+  async hasOfficialRequest(issueId: number): Promise<boolean> {
+    return (await this.db.manager.count(ReviewEntity, { where: { issueId, type: ReviewType.request, official: true } })) > 0;
+  }
+
   /** The pull's open team review requests. */
   teamRequests(m: EntityManager, issueId: number): Promise<ReviewEntity[]> {
     return m
