@@ -325,15 +325,19 @@ describe.each(layoutsUnderTest())('repository contents and file changes (%s layo
       expect((await alice.api.get(`/repos/${repo.full_name}/git/blobs/${'0'.repeat(40)}`)).status).toBe(400);
 
       const head = (await gitOnDisk(layout, repo.id, ['rev-parse', 'main'])).trim();
+      const treeId = (await gitOnDisk(layout, repo.id, ['rev-parse', 'main^{tree}'])).trim();
       const top = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/${head}`);
       expect(top.status).toBe(200);
-      expect(top.body).toMatchObject({ sha: head, total_count: 2, truncated: false, page: 1 });
+      // The tree's own id, whatever named it (Gitea's GetTreeBySHA), and the count in X-Total-Count too.
+      expect(top.body).toMatchObject({ sha: treeId, url: `${layout.apiUrl}/repos/${repo.full_name}/git/trees/${treeId}`, total_count: 2, truncated: false, page: 1 });
+      expect(top.headers.get('x-total-count')).toBe('2');
+      expect((await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/${treeId}`)).body).toEqual(top.body);
       expect(top.body.tree!.map((e) => [e.path, e.type, e.mode])).toEqual([
         ['README.md', 'blob', '100644'],
         ['assets', 'tree', '040000'],
       ]);
       const abbreviated = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/${head.slice(0, 7)}`);
-      expect(abbreviated.body).toMatchObject({ sha: head, total_count: 2 });
+      expect(abbreviated.body).toMatchObject({ sha: treeId, total_count: 2 });
       expect((await alice.api.get(`/repos/${repo.full_name}/git/blobs/${small.body.sha.slice(0, 7)}`)).status).toBe(400);
       const all = await alice.api.get<GitTreeResponse>(`/repos/${repo.full_name}/git/trees/main?recursive=true`);
       expect(all.body.tree!.map((e) => e.path)).toEqual(['README.md', 'assets', 'assets/big.bin', 'assets/small.txt']);

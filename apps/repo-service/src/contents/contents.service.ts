@@ -265,21 +265,21 @@ export class ContentsService {
 
   /**
    * `GET …/git/trees/{sha}`: a tree, or a commit's or tag's tree, by full id, branch or tag.
-   * Like Gitea, `sha` in the answer is the id that was resolved (a commit's id for a commit).
+   * Like Gitea, `sha` in the answer is always the tree's own id, whatever `sha` named.
    */
   async tree(actor: Actor | null, owner: string, repo: string, sha: string, query: { recursive?: unknown; page?: unknown; per_page?: unknown }): Promise<GitTreeResponse> {
     const view = await codeReader(this.access, this.config, actor, owner, repo);
-    const resolved = await this.treeOf(view, sha);
-    if (!resolved) throw new ContractError('invalid_argument', `sha not found [${sha}]`);
+    const tree = await this.treeOf(view, sha);
+    if (!tree) throw new ContractError('invalid_argument', `sha not found [${sha}]`);
     const recursive = query.recursive === true || query.recursive === 'true' || query.recursive === '1';
-    const entries = recursive ? await this.lsTreeRecursive(view.repoId, resolved.tree) : await this.lsTree(view.repoId, resolved.tree);
+    const entries = recursive ? await this.lsTreeRecursive(view.repoId, tree) : await this.lsTree(view.repoId, tree);
     const toInt = (v: unknown): number => Number.parseInt(String(v ?? ''), 10) || 0;
     let perPage = toInt(query.per_page);
     if (perPage <= 0 || perPage > GIT_TREES_PER_PAGE) perPage = GIT_TREES_PER_PAGE;
     const page = Math.max(1, toInt(query.page));
     const res: GitTreeResponse = {
-      sha: resolved.id,
-      url: `${view.urls.api}/git/trees/${pathEscape(resolved.id)}`,
+      sha: tree,
+      url: `${view.urls.api}/git/trees/${pathEscape(tree)}`,
       tree: null,
       truncated: false,
       page,
@@ -298,9 +298,9 @@ export class ContentsService {
 
   /**
    * Gitea's GetTree: a full id as it is, anything else (branch, tag, abbreviated id) resolved
-   * first; a commit stands for its tree, a tag for its commit's tree under the tag's own id.
+   * first; a commit or a tag stands for its commit's tree. Answers the tree's id.
    */
-  private async treeOf(view: RepoView, sha: string): Promise<{ id: string; tree: string } | null> {
+  private async treeOf(view: RepoView, sha: string): Promise<string | null> {
     let id = sha;
     if (!isLikelyCommitId(sha, view.objectFormat)) {
       const resolved = (await this.refs.branchHead(view.repoId, sha)) ?? (isRevision(sha) ? (await this.objects.info(view.repoId, sha))?.oid : null);
@@ -308,11 +308,11 @@ export class ContentsService {
       id = resolved;
     }
     const info = await this.objects.info(view.repoId, id);
-    if (info?.type === 'tree') return { id: info.oid, tree: info.oid };
+    if (info?.type === 'tree') return info.oid;
     if (info?.type !== 'commit' && info?.type !== 'tag') return null;
     const commit = await this.objects.resolveCommit(view.repoId, info.oid);
     const c = commit ? await this.objects.commit(view.repoId, commit) : null;
-    return c ? { id: info.oid, tree: c.tree } : null;
+    return c ? c.tree : null;
   }
 
   private async lsTree(repoId: number, tree: string): Promise<Array<Omit<GitEntry, 'url'>>> {

@@ -17,7 +17,7 @@ import {
   type GitTreeResponse,
   type RawFile,
 } from '@gitforge/contracts';
-import { createValidationPipe, InvalidInput, normalizeJsonBody, RpcClient } from '@gitforge/platform';
+import { createValidationPipe, InvalidInput, normalizeJsonBody, RpcClient, sendTotalCount } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { sendRawFile } from '../../http/raw-reply.js';
 
@@ -230,17 +230,21 @@ export class RepoContentsController {
   }
 
   @Get('git/trees/:sha')
-  tree(
+  async tree(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,
     @Param('repo') repo: string,
     @Param('sha') sha: string,
     @Query() query: QueryParams,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return this.rpc.call<GitTreeResponse>(RepoContentPatterns.tree, {
+    const tree = await this.rpc.call<GitTreeResponse>(RepoContentPatterns.tree, {
       actor,
       params: { owner, repo, sha },
       query,
     });
+    // Gitea counts the tree's entries in X-Total-Count too.
+    sendTotalCount(reply, tree.total_count);
+    return tree;
   }
 }
