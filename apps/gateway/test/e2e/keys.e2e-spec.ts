@@ -319,12 +319,14 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
       expect(one.body).toEqual(myKey);
     });
 
-    it('should list keys: the own list, a user’s list for anyone (without private information), by fingerprint', async () => {
+    it('should list keys: the own list, a user’s list for anyone signed in (without private information), by fingerprint', async () => {
       const own = await alice.api.get<PublicKey[]>('/user/keys');
       expect(own.headers.get('x-total-count')).toBe('1');
       expect(own.body).toEqual([myKey]);
 
-      const seen = await api.anonymous.get<PublicKey[]>(`/users/${alice.username}/keys`);
+      // Gitea's route group wants a token, and looks the user up whatever their visibility.
+      expect(await api.anonymous.get(`/users/${alice.username}/keys`)).toMatchObject({ status: 401, body: { message: 'token is required' } });
+      const seen = await outsider.api.get<PublicKey[]>(`/users/${alice.username}/keys`);
       expect(seen.status).toBe(200);
       expect(seen.body).toEqual([
         {
@@ -353,7 +355,8 @@ describe.each(layoutsUnderTest())('deploy keys and user keys (%s layout)', (kind
         `/user/keys?fingerprint=${encodeURIComponent(mine.fingerprint)}`,
       );
       expect(anyone.body.map((k) => [k.id, k.user])).toEqual([[myKey.id, undefined]]);
-      expect((await api.anonymous.get('/users/nobody-here-at-all/keys')).status).toBe(404);
+      expect((await api.anonymous.get('/users/nobody-here-at-all/keys')).status).toBe(401);
+      expect((await outsider.api.get('/users/nobody-here-at-all/keys')).status).toBe(404);
       expect((await api.anonymous.get('/user/keys')).status).toBe(401);
     });
 

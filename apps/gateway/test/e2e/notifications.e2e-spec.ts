@@ -202,6 +202,10 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     expect(scoped.status).toBe(200);
     expect(scoped.body.map((t) => t.subject.url)).toEqual([otherIssue.url]);
     expect(scoped.headers.get('x-total-count')).toBe('1');
+    // Pages of threads carry Link as well (Gitea's SetLinkHeader).
+    const firstOfAll = await watcher.api.get<NotificationThread[]>('/notifications?all=true&limit=1');
+    expect(Number(firstOfAll.headers.get('x-total-count'))).toBeGreaterThan(1);
+    expect(firstOfAll.headers.get('link')).toContain('rel="next"');
 
     const markedRepo = await mark<NotificationThread[]>(watcher, 'PUT', `/repos/${other.full_name}/notifications`);
     expect(markedRepo.status).toBe(205);

@@ -62,8 +62,8 @@ export class UserKeysService {
       const me = await this.users.requireSelf(actor);
       ownerId = fingerprint ? undefined : me.id;
     } else {
-      await this.users.get(actor, username);
-      ownerId = (await this.users.requireByName(username)).id;
+      // Gitea's UserAssignmentAPI: the user by name (or a redirect), whatever their visibility.
+      ownerId = (await this.users.requireInPath(actor, username)).id;
     }
     const [rows, total] = await this.keys.list({ ownerId, fingerprint: fingerprint || undefined }, options);
     return pageOf(await this.views(actor, rows), total, options);

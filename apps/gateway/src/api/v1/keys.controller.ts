@@ -70,7 +70,7 @@ export class UserKeysController {
 
   /** `fingerprint` looks through every user's keys, as Gitea does. */
   @Get()
-  @Paginated({ link: false })
+  @Paginated()
   list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<PublicKey>> {
     return this.rpc.call(UserKeyPatterns.list, { actor, params: {}, query });
   }
@@ -92,16 +92,19 @@ export class UserKeysController {
   }
 }
 
-/** `GET /users/{username}/keys`: anyone may list a visible user's public keys. */
+/**
+ * `GET /users/{username}/keys`: any signed-in caller may list a user's public keys (Gitea's route
+ * group wants a token and looks the user up without a visibility check).
+ */
 @Controller('api/v1/users/:username/keys')
-@Access({ scope: 'user' })
+@Access({ signIn: true, scope: 'user' })
 export class UsersKeysController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @Paginated({ link: false })
+  @Paginated()
   list(
-    @CurrentActor() actor: Actor | null,
+    @CurrentActor() actor: Actor,
     @Param('username') username: string,
     @Query() query: Record<string, string>,
   ): Promise<Page<PublicKey>> {

@@ -17,7 +17,7 @@ export class NotificationsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('notifications')
-  @Paginated({ link: false })
+  @Paginated()
   list(@CurrentActor() actor: Actor, @Query() query: NotificationQuery): Promise<Page<NotificationThread>> {
     return this.rpc.call<Page<NotificationThread>>(NotificationPatterns.list, { actor, params: {}, query });
   }
@@ -52,7 +52,7 @@ export class RepoNotificationsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
-  @Paginated({ link: false })
+  @Paginated()
   listForRepo(
     @CurrentActor() actor: Actor,
     @Param('owner') owner: string,

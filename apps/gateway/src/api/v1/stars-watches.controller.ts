@@ -7,7 +7,7 @@ import { Paginated } from '../../http/paginated.js';
 /**
  * Stars and watches (Gitea's routers/api/v1/user/star.go and watch.go). Starring answers 204 and
  * a check 204 or 404; watching answers WatchInfo, and its check 404 when the caller does not watch.
- * Gitea sends a Link header with stargazers and subscribers, only X-Total-Count with the lists of
+ * Gitea sends only X-Total-Count with stargazers and subscribers, and Link too with the lists of
  * repositories.
  */
 @Controller('api/v1')
@@ -44,7 +44,7 @@ export class StarsWatchesController {
   }
 
   @Get('repos/:owner/:repo/stargazers')
-  @Paginated()
+  @Paginated({ link: false })
   stargazers(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,
@@ -74,7 +74,7 @@ export class StarsWatchesController {
   }
 
   @Get('repos/:owner/:repo/subscribers')
-  @Paginated()
+  @Paginated({ link: false })
   subscribers(
     @CurrentActor() actor: Actor | null,
     @Param('owner') owner: string,
@@ -85,15 +85,16 @@ export class StarsWatchesController {
   }
 }
 
-/** The lists of someone's stars and subscriptions: Gitea asks only for the user scope here. */
+/** The lists of someone's stars and subscriptions: Gitea's route group wants a token with the user scope. */
 @Controller('api/v1')
 @Access({ scope: 'user' })
 export class UserStarsWatchesController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('users/:username/starred')
+  @Access({ signIn: true })
   @Paginated()
-  userStars(@CurrentActor() actor: Actor | null, @Param('username') username: string, @Query() query: Record<string, string>): Promise<Page<Repository>> {
+  userStars(@CurrentActor() actor: Actor, @Param('username') username: string, @Query() query: Record<string, string>): Promise<Page<Repository>> {
     return this.rpc.call<Page<Repository>>(StarPatterns.listForUser, { actor, params: { username }, query });
   }
 
@@ -105,9 +106,10 @@ export class UserStarsWatchesController {
   }
 
   @Get('users/:username/subscriptions')
+  @Access({ signIn: true })
   @Paginated()
   userSubscriptions(
-    @CurrentActor() actor: Actor | null,
+    @CurrentActor() actor: Actor,
     @Param('username') username: string,
     @Query() query: Record<string, string>,
   ): Promise<Page<Repository>> {
