@@ -152,8 +152,8 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
       expect(events.map((e) => [e.name, (e.payload as { ref: string }).ref])).toContainEqual(['repo.ref_deleted', 'from-default']);
       const main = await alice.api.delete(`/repos/${repo.full_name}/branches/main`);
       expect(main.status).toBe(403);
-      expect(main.body).toEqual(giteaError('can not delete default branch'));
-      expect((await alice.api.delete(`/repos/${repo.full_name}/branches/nope`)).status).toBe(404);
+      expect(main.body).toEqual(giteaError('can not delete default or pull request target branch'));
+      expect(await alice.api.delete(`/repos/${repo.full_name}/branches/nope`)).toMatchObject({ status: 404, body: giteaError('not found') });
       expect((await bob.api.delete(`/repos/${repo.full_name}/branches/from-tag`)).status).toBe(403);
       const repoNow = await alice.api.get<Repository>(`/repos/${repo.full_name}`);
       expect(repoNow.body.branch_count).toBe(5);
@@ -191,7 +191,13 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
       await alice.api.post(`/repos/${own.full_name}/branch_protections`, { rule_name: 'release/*' });
       const glob = await alice.api.patch(`/repos/${own.full_name}/branches/release/1`, { name: 'release-1' });
       expect(glob.status).toBe(403);
-      expect(glob.body).toEqual(giteaError('Branch is protected by glob-based protection rules.'));
+      expect(glob.body).toEqual(giteaError('Failed to rename branch due to branch protection rules.'));
+      // Nor to a name a rule keeps the doer from pushing to, whoever they are.
+      await alice.api.post(`/repos/${own.full_name}/branch_protections`, { rule_name: 'locked-*' });
+      expect(await alice.api.patch(`/repos/${own.full_name}/branches/topic`, { name: 'locked-1' })).toMatchObject({
+        status: 403,
+        body: giteaError('Failed to rename branch due to branch protection rules.'),
+      });
       await alice.api.put(`/repos/${own.full_name}/collaborators/${bob.username}`, { permission: 'write' });
       const notAdmin = await bob.api.patch(`/repos/${own.full_name}/branches/main`, { name: 'trunk' });
       expect(notAdmin.status).toBe(403);
@@ -244,7 +250,12 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
       expect(from.body.map((c) => c.sha)).toEqual([shas[1], shas[0], expect.any(String)]);
       expect(from.body[0]).toMatchObject({ stats: null, files: null, commit: expect.objectContaining({ verification: null }) });
       expect((await alice.api.get(`/repos/${repo.full_name}/commits?path=none`)).status).toBe(404);
-      expect((await alice.api.get(`/repos/${repo.full_name}/commits?sha=nope`)).status).toBe(404);
+      expect(await alice.api.get(`/repos/${repo.full_name}/commits?sha=nope`)).toMatchObject({ status: 404, body: giteaError('object does not exist [id: nope, rel_path: ]') });
+      // A path with history, but none in the dates asked: an empty page, not 404.
+      const none = await alice.api.get<Commit[]>(`/repos/${repo.full_name}/commits?path=dir&until=2000-01-01T00:00:00Z`);
+      expect(none).toMatchObject({ status: 200, body: [] });
+      expect(none.headers.get('x-total-count')).toBe('0');
+      expect((await alice.api.get(`/repos/${repo.full_name}/commits?path=none&until=2000-01-01T00:00:00Z`)).status).toBe(404);
       // since and until are RFC 3339 only, as Gitea checks them.
       expect((await alice.api.get<Commit[]>(`/repos/${repo.full_name}/commits?since=2000-01-01T00:00:00Z`)).body.map((c) => c.sha)).toEqual(
         (await alice.api.get<Commit[]>(`/repos/${repo.full_name}/commits`)).body.map((c) => c.sha),
@@ -415,9 +426,9 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
     });
 
     it('should answer 404 for unknown refs and 400 for other revision syntax', async () => {
-      expect((await alice.api.get(`/repos/${repo.full_name}/compare/main...nope`)).status).toBe(404);
+      expect(await alice.api.get(`/repos/${repo.full_name}/compare/main...nope`)).toMatchObject({ status: 404, body: giteaError('ref "nope" does not exist') });
       expect((await alice.api.get(`/repos/${repo.full_name}/compare/nope..main`)).status).toBe(404);
-      expect((await alice.api.get(`/repos/${repo.full_name}/compare/main~9...main`)).status).toBe(404);
+      expect(await alice.api.get(`/repos/${repo.full_name}/compare/main~9...main`)).toMatchObject({ status: 404, body: giteaError('ref "main~9" does not exist') });
       expect((await alice.api.get(`/repos/${repo.full_name}/compare/main%40%7B1%7D...main`)).status).toBe(400);
       expect((await alice.api.get(`/repos/${repo.full_name}/compare/main...someone:main`)).status).toBe(404);
       const priv = await createRepo(alice, { private: true });

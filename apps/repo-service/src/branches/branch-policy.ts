@@ -37,6 +37,9 @@ export abstract class BranchPolicy {
    */
   abstract checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string): Promise<ContractError | null>;
 
+  /** Whether the actor may push to `branch` as its rule (if any) says (Gitea's CanUserPush). */
+  abstract canPushTo(ctx: RepoContext, actor: Actor, branch: string): Promise<boolean>;
+
   /** The error to answer when the branch may not be deleted (403 "branch protected"), or null. */
   abstract checkDelete(ctx: RepoContext, actor: Actor, branch: string): Promise<ContractError | null>;
 
@@ -98,6 +101,10 @@ export class ProtectionRules extends BranchPolicy {
   async checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string): Promise<ContractError | null> {
     const [decision] = await this.push.checkRefUpdates({ ...ctx, actor }, [{ oldSha, newSha, ref: `refs/heads/${branch}` }]);
     return decision && !decision.allowed ? forbidden(decision.message) : null;
+  }
+
+  canPushTo(ctx: RepoContext, actor: Actor, branch: string): Promise<boolean> {
+    return this.push.canPushTo({ ...ctx, actor }, branch);
   }
 
   async checkDelete(ctx: RepoContext, _actor: Actor, branch: string): Promise<ContractError | null> {

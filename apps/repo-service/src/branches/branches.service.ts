@@ -106,7 +106,11 @@ export class BranchesService {
     if ((from === ctx.repo.defaultBranch || protection === 'exact') && !ctx.permission.isAdmin) {
       throw forbidden('User must be a repo or site admin to rename default or protected branches.');
     }
-    if (protection === 'glob') throw forbidden('Branch is protected by glob-based protection rules.');
+    // Gitea's RenameBranch: the new name may not fall under a rule the doer cannot push past, and a
+    // branch a pattern protects is not renamed at all (only a rule of its own name follows it).
+    const refused = forbidden('Failed to rename branch due to branch protection rules.');
+    if (!(await this.policy.canPushTo(ctx, a, to))) throw refused;
+    if (protection === 'glob') throw refused;
     await this.db.transaction(async (m) => {
       await this.policy.renameRule(m, ctx, from, to);
       const moved = await this.writer.renameRef(view.repoId, `refs/heads/${from}`, `refs/heads/${to}`, head);
@@ -156,11 +160,11 @@ export class BranchesService {
   async delete(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {
     const { view, actor: a } = await this.writable(actor, owner, repo);
     const ctx = view.ctx;
-    if (name === ctx.repo.defaultBranch) throw forbidden('can not delete default branch');
+    if (name === ctx.repo.defaultBranch) throw forbidden('can not delete default or pull request target branch');
     const refused = await this.policy.checkDelete(ctx, a, name);
     if (refused) throw refused;
     const head = await this.refs.branchHead(view.repoId, name);
-    if (!head) throw notFound(`branch does not exist [name: ${name}]`);
+    if (!head) throw notFound();
     await this.db.transaction(async () => {
       const moved = await this.writer.deleteRef(view.repoId, `refs/heads/${name}`, head);
       if (moved !== 'ok') throw new ContractError('conflict', `branch ${name} was updated concurrently; try again`);

@@ -88,7 +88,8 @@ export class CommitsService {
     const path = query.path ? requireTreePath(query.path) || undefined : undefined;
     const base: LogOptions = { revs, path, since, until };
     const total = await this.log.count(view.repoId, base);
-    if (path !== undefined && total === 0) throw notFound();
+    // A path with no history is 404; one with history but none between the dates an empty page.
+    if (path !== undefined && total === 0 && (!(since || until) || (await this.log.count(view.repoId, { revs, path })) === 0)) throw notFound();
     // As Gitea's CommitsByFileAndRange: with `path` a page is always COMMITS_RANGE_SIZE commits
     // ("limit … ignored if used with 'path'"), though the paging headers still show `limit`.
     const size = path === undefined ? options.limit : COMMITS_RANGE_SIZE;
@@ -222,19 +223,21 @@ export class CommitsService {
     if (ref.name === '' || !(isValidRefName(ref.name) || /^[0-9a-f]+$/.test(ref.name))) {
       throw new ContractError('invalid_argument', `invalid ref: ${ref.name}${ref.suffix}`);
     }
+    // Gitea's ResolveRefWithSuffix: the name as given (suffix included) is what does not exist.
+    const missing = (name: string) => notFound(`ref ${JSON.stringify(name)} does not exist`);
     const commit = await this.refs.anyCommit(repoId, ref.name);
-    if (!commit) throw notFound();
+    if (!commit) throw missing(ref.name);
     if (!ref.suffix) return commit.sha;
     const moved = await this.objects.resolveCommit(repoId, `${commit.sha}${ref.suffix}`);
-    if (!moved) throw notFound();
+    if (!moved) throw missing(`${ref.name}${ref.suffix}`);
     return moved;
   }
 
+  /** The commit `sha` names, else the default branch's; a name that names none is git's not-exist error, as Gitea passes it on. */
   private async revOrDefault(view: RepoView, sha: string | undefined): Promise<GitCommit> {
-    const commit = sha
-      ? await this.refs.anyCommit(view.repoId, sha)
-      : await this.refs.anyCommit(view.repoId, view.ctx.repo.defaultBranch);
-    if (!commit) throw notFound(`commit doesn't exist: ${sha ?? view.ctx.repo.defaultBranch}`);
+    const name = sha ?? view.ctx.repo.defaultBranch;
+    const commit = await this.refs.anyCommit(view.repoId, name);
+    if (!commit) throw notFound(`object does not exist [id: ${name}, rel_path: ]`);
     return commit;
   }
 
