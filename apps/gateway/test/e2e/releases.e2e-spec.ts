@@ -137,7 +137,13 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await alice.api.post(`/repos/${repo.full_name}/tags`, { tag_name: 'lightweight', target: head })).status).toBe(201);
       const res = await carol.api.post<Release>(releases(), { tag_name: 'lightweight', target_commitish: 'no-such-branch', name: 'On a tag' } satisfies CreateReleaseOption);
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ tag_name: 'lightweight', author: { login: carol.username } });
+      // The tag's own commit stands; the target is the one given (Gitea's tag-only release).
+      expect(res.body).toMatchObject({ tag_name: 'lightweight', target_commitish: 'no-such-branch', author: { login: carol.username } });
+      expect((await alice.api.post(`/repos/${repo.full_name}/tags`, { tag_name: 'bare-tag', target: head })).status).toBe(201);
+      const bare = await carol.api.post<Release>(releases(), { tag_name: 'bare-tag' } satisfies CreateReleaseOption);
+      expect(bare.body.target_commitish).toBe('');
+      expect((await alice.api.delete(`${releases()}/${bare.body.id}`)).status).toBe(204);
+      expect((await alice.api.delete(`/repos/${repo.full_name}/tags/bare-tag`)).status).toBe(204);
       expect((await gitOnDisk(layout, repo.id, ['cat-file', '-t', 'refs/tags/lightweight'])).trim()).toBe('commit');
       const again = await alice.api.post(releases(), { tag_name: 'v1.0' } satisfies CreateReleaseOption);
       expect(again.status).toBe(409);
@@ -224,7 +230,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await alice.api.post(releases(), {})).status).toBe(422);
       const target = await alice.api.post(releases(), { tag_name: 'v9', target_commitish: '--output=/tmp/x' } satisfies CreateReleaseOption);
       expect(target.status).toBe(404);
-      expect((await alice.api.post(releases(), { tag_name: 'v9', target_commitish: 'nowhere' } satisfies CreateReleaseOption)).status).toBe(404);
+      expect(await alice.api.post(releases(), { tag_name: 'v9', target_commitish: 'nowhere' } satisfies CreateReleaseOption)).toMatchObject({ status: 404, body: giteaError('target not found') });
       expect((await tagsOnServer()).has('refs/tags/v9')).toBe(false);
       expect((await bob.api.post(releases(), { tag_name: 'bobs' })).status).toBe(403);
       expect((await bob.api.patch(`${releases()}/${first.id}`, { name: 'x' })).status).toBe(403);
@@ -488,7 +494,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await tagsOnServer()).has('refs/tags/lightweight')).toBe(true);
       expect((await alice.api.get(`/repos/${repo.full_name}/tags/lightweight`)).status).toBe(200);
       const deleted = (await repoEvents(layout, repo.id)).filter((e) => e.name === 'release.deleted').map((e) => (e.payload as { release: Release }).release.tag_name);
-      expect(deleted.sort()).toEqual(['assets-1', 'hooked-1', 'lightweight', 'nested/v1.0', 'owned-1']);
+      expect(deleted.sort()).toEqual(['assets-1', 'bare-tag', 'hooked-1', 'lightweight', 'nested/v1.0', 'owned-1']);
     });
   });
 

@@ -139,7 +139,10 @@ export class ReleasesService {
     if (view.ctx.repo.isEmpty) throw unprocessable('repo is empty');
     const tagName = body.tag_name;
     if (await this.findByTag(view.repoId, tagName)) throw new ContractError('conflict', `release tag already exist [tag_name: ${tagName}]`);
-    const target = body.target_commitish || view.ctx.repo.defaultBranch;
+    // A tag that exists already is released as it is, with the target given (Gitea's tag-only
+    // release, whose target is the form's, empty when none); a new tag goes at the default branch.
+    const tagged = (await this.refs.tagCommit(view.repoId, tagName)) !== null;
+    const target = body.target_commitish || (tagged ? '' : view.ctx.repo.defaultBranch);
     const draft = body.draft ?? false;
     const sha = draft ? '' : await this.ensureTag(view, a, tagName, target, body.tag_message ?? '');
     const now = new Date();
@@ -383,7 +386,7 @@ export class ReleasesService {
     const existing = await this.refs.tagCommit(view.repoId, tagName);
     if (existing) return existing;
     const commit = await this.refs.anyCommit(view.repoId, target);
-    if (!commit) throw notFound(`target "${target}" not found: object does not exist [id: ${target}, rel_path: ]`);
+    if (!commit) throw notFound('target not found');
     if (!(await this.policy.mayControlTag({ ...view.ctx, actor }, tagName))) throw unprocessable(`release tag name is protected [tag_name: ${tagName}]`);
     await this.tags.writeTag(view, actor, tagName, commit.sha, message);
     return commit.sha;
