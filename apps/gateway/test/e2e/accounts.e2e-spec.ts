@@ -86,7 +86,11 @@ describe.each(layoutsUnderTest())('accounts through the gateway (%s layout)', (k
     });
 
     it('should answer 422 for an unknown sort, 403 for non-admins and 401 anonymously', async () => {
-      expect((await api.admin.get('/admin/users?sort=alpha')).status).toBe(422);
+      expect(await api.admin.get('/admin/users?sort=alpha')).toMatchObject({ status: 422, body: giteaError('Invalid sort mode: "alpha"') });
+      expect(await api.admin.get('/admin/users?sort=id&order=sideways')).toMatchObject({ status: 422, body: giteaError('Invalid sort order: "sideways"') });
+      // Without a sort, the order is no concern (Gitea's ResolveSortOrder).
+      expect((await api.admin.get('/admin/users?order=sideways')).status).toBe(200);
+      expect(await api.admin.get('/admin/users?visibility=bogus')).toMatchObject({ status: 422, body: giteaError('invalid visibility') });
       expect((await alice.api.get('/admin/users')).body).toEqual(giteaError('user should be the site admin'));
       expect((await api.anonymous.get('/admin/users')).status).toBe(401);
     });
@@ -186,13 +190,17 @@ describe.each(layoutsUnderTest())('accounts through the gateway (%s layout)', (k
       const dan = await createUser(api, 'dan');
       const taken = await api.admin.post(`/admin/users/${dan.username}/rename`, { new_username: bob.username.toUpperCase() });
       expect(taken.status).toBe(422);
-      expect(taken.body).toEqual(giteaError('The username is already taken.'));
-      expect((await api.admin.post(`/admin/users/${dan.username}/rename`, { new_username: 'admin' })).status).toBe(422);
-      expect((await api.admin.post(`/admin/users/${dan.username}/rename`, { new_username: 'bad name' })).status).toBe(422);
+      // Gitea's admin RenameUser answers the error's own words.
+      expect(taken.body).toEqual(giteaError(`user already exists [name: ${bob.username.toUpperCase()}]`));
+      expect(await api.admin.post(`/admin/users/${dan.username}/rename`, { new_username: 'admin' })).toMatchObject({ status: 422, body: giteaError('name is reserved [name: admin]') });
+      expect(await api.admin.post(`/admin/users/${dan.username}/rename`, { new_username: 'bad name' })).toMatchObject({
+        status: 422,
+        body: giteaError('name is invalid [bad name]: must be valid alpha or numeric or dash(-_) or dot characters'),
+      });
       expect((await api.admin.post(`/admin/users/${dan.username}/rename`, {})).status).toBe(422);
       const org = await createOrg(alice.api);
       expect((await api.admin.post(`/admin/users/${org.name}/rename`, { new_username: uniqueName('x') })).body).toEqual(
-        giteaError(`${org.name} is an organization not a user`),
+        giteaError('target is an organization but not user'),
       );
       expect((await alice.api.post(`/admin/users/${dan.username}/rename`, { new_username: uniqueName('x') })).status).toBe(403);
     });

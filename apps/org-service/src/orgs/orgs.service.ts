@@ -49,7 +49,7 @@ export class OrgsService {
 
   async create(actor: Actor | null, body: CreateOrgOption): Promise<Organization> {
     const creator = await this.users.findById(requireActor(actor).id);
-    if (!creator || !canCreateOrganization(creator)) throw forbidden('Create organization not allowed');
+    if (!creator || !canCreateOrganization(creator)) throw forbidden('not allowed to create org');
     return this.insertOrganization(actor, creator, body);
   }
 
@@ -239,7 +239,7 @@ export class OrgsService {
     const org = await this.requireOrg(actor, name);
     requireActor(actor);
     await this.requireOwner(actor, org);
-    await this.usersService.rename(org, newName, (problem) => problem.message);
+    await this.usersService.rename(org, newName);
   }
 
   /** `DELETE /orgs/{org}` for its owners; refused while it owns repositories. */

@@ -1,8 +1,8 @@
 import { isValidUsername, ownerNameRefusal } from '@gitforge/contracts';
 
-/** Why a new account name is refused, with Gitea's error text (IsUsableUsername, ErrUserAlreadyExist). */
+/** Why a new account name is refused, with Gitea's error text (IsUsableUsername). */
 export interface RenameProblem {
-  kind: 'taken' | 'reserved' | 'pattern' | 'chars';
+  kind: 'reserved' | 'pattern' | 'chars';
   message: string;
 }
 
@@ -13,11 +13,3 @@ export function renameProblem(name: string): RenameProblem | undefined {
   }
   return ownerNameRefusal(name);
 }
-
-/** The translated form messages Gitea's admin RenameUser answers (locale en-US). */
-export const RENAME_FORM_MESSAGES: Record<RenameProblem['kind'], (name: string) => string> = {
-  taken: () => 'The username is already taken.',
-  reserved: (name) => `The username "${name}" is reserved.`,
-  pattern: (name) => `The pattern "${name}" is not allowed in a username.`,
-  chars: (name) => `User name "${name}" contains invalid characters.`,
-};

@@ -35,11 +35,12 @@ export function parseAdminUserFilter(query: Record<string, unknown>): AdminUserF
   const sort = text(query.sort);
   const order = text(query.order);
   const visibility = text(query.visibility);
-  if (sort !== undefined && !(sort in SORT_COLUMNS)) throw unprocessable(`invalid sort: "${sort}"`);
-  if (order !== undefined && order !== 'asc' && order !== 'desc') throw unprocessable(`invalid order: "${order}"`);
-  if (visibility !== undefined && !(Visibilities as readonly string[]).includes(visibility)) {
-    throw unprocessable(`invalid visibility: "${visibility}"`);
+  // Gitea's ResolveSortOrder: without `sort` the order is ignored; the order is checked first.
+  if (sort !== undefined) {
+    if (order !== undefined && order !== 'asc' && order !== 'desc') throw unprocessable(`Invalid sort order: ${JSON.stringify(order)}`);
+    if (!(sort in SORT_COLUMNS)) throw unprocessable(`Invalid sort mode: ${JSON.stringify(sort)}`);
   }
+  if (visibility !== undefined && !(Visibilities as readonly string[]).includes(visibility)) throw unprocessable('invalid visibility');
   const sourceId = text(query.source_id) === undefined ? undefined : formInt64(query.source_id);
   return {
     keyword: text(searchKeyword(query.q)),

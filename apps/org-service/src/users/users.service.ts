@@ -38,7 +38,7 @@ import { OrgsRepository } from '../orgs/orgs.repository.js';
 import { TokensRepository } from '../tokens/tokens.repository.js';
 import { parseAdminUserFilter } from './admin-user-filter.js';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './password.js';
-import { RENAME_FORM_MESSAGES, renameProblem, type RenameProblem } from './account-names.js';
+import { renameProblem } from './account-names.js';
 import { UserEntity, UserType } from './user.entity.js';
 import { pseudoUser, toUser, toUserSettings } from './user.mapper.js';
 import { UsersRepository } from './users.repository.js';
@@ -148,7 +148,8 @@ export class UsersService {
       followsViewer: await this.users.isFollowing(user.id, viewer!.id),
       sharesTeam: await this.users.sharesTeam(user.id, viewer!.id),
     }));
-    if (!visible) throw userNotFound(username);
+    // Gitea answers a user the caller may not see with a bare "not found" (individualPermsChecker, GetInfo).
+    if (!visible) throw notFound();
     return toUser(user, actor, this.config.rootUrl);
   }
 
@@ -306,28 +307,27 @@ export class UsersService {
 
   /**
    * `POST /admin/users/{username}/rename` (Gitea's admin RenameUser): individuals only; 422 with
-   * Gitea's form messages when the name is taken or not allowed.
+   * the error's words when the name is taken or not allowed.
    */
   async adminRename(actor: Actor | null, username: string, newName: string): Promise<void> {
     requireSiteAdmin(actor);
     const target = await this.requireInPath(actor, username);
-    if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
-    await this.rename(target, newName, (problem) => RENAME_FORM_MESSAGES[problem.kind](newName));
+    if (target.isOrganization) throw unprocessable('target is an organization but not user');
+    await this.rename(target, newName);
   }
 
   /**
    * Gitea's user_service.RenameUser for users and organizations: the same name changes nothing, a
-   * change of case only is allowed, otherwise the name must be usable and free (422, in words
-   * `describe` chooses: admin renames answer form messages, organization renames the error's).
-   * Repositories, teams and memberships follow by id.
+   * change of case only is allowed, otherwise the name must be usable and free (422 with the
+   * error's words). Repositories, teams and memberships follow by id.
    */
-  async rename(account: UserEntity, newName: string, describe: (problem: RenameProblem) => string): Promise<void> {
+  async rename(account: UserEntity, newName: string): Promise<void> {
     if (newName === account.name) return;
     const problem = renameProblem(newName);
-    if (problem) throw unprocessable(describe(problem));
+    if (problem) throw unprocessable(problem.message);
     await this.db.transaction(async (m) => {
       const clash = await this.users.findByName(newName, m);
-      if (clash && clash.id !== account.id) throw unprocessable(describe({ kind: 'taken', message: `user already exists [name: ${newName}]` }));
+      if (clash && clash.id !== account.id) throw unprocessable(`user already exists [name: ${newName}]`);
       await this.users.update(m, account.id, { name: newName, lowerName: newName.toLowerCase(), updatedAt: new Date() });
       // The old login keeps leading to the account's repositories (Gitea's NewUserRedirect).
       await this.users.addRedirect(m, account.id, account.name, newName);
@@ -342,7 +342,7 @@ export class UsersService {
   async adminDelete(caller: Actor | null, username: string, purge: boolean): Promise<void> {
     const actor = requireSiteAdmin(caller);
     const target = await this.requireInPath(actor, username);
-    if (target.isOrganization) throw unprocessable(`${target.name} is an organization not a user`);
+    if (target.isOrganization) throw unprocessable('target is an organization but not user');
     if (target.id === actor.id) throw unprocessable('you cannot delete yourself');
     if (target.isAdmin && (await this.users.countAdmins()) <= 1) throw unprocessable(`can not delete the last admin user [uid: ${target.id}]`);
     if (purge) await this.purge(actor, target);
