@@ -66,7 +66,7 @@ describe.each(layoutsUnderTest())('teams through the gateway (%s layout)', (kind
       });
     });
 
-    it('should prefer units_map over units and take the lowest unit level as the permission', async () => {
+    it('should prefer units_map over units and keep the permission given (Gitea stores it as it is)', async () => {
       const res = await owner.api.post<Team>(`/orgs/${org.name}/teams`, {
         name: uniqueName('mixed'),
         permission: 'write',
@@ -76,7 +76,7 @@ describe.each(layoutsUnderTest())('teams through the gateway (%s layout)', (kind
       } satisfies CreateTeamOption);
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({
-        permission: 'read',
+        permission: 'write',
         units: ['repo.code', 'repo.issues', 'repo.ext_wiki'],
         units_map: { 'repo.code': 'read', 'repo.issues': 'write', 'repo.ext_wiki': 'none' },
         visibility: 'public',
@@ -223,15 +223,18 @@ describe.each(layoutsUnderTest())('teams through the gateway (%s layout)', (kind
       expect(res.body).toMatchObject({
         name: renamed,
         description: 'after',
-        permission: 'read',
+        permission: 'write',
         units_map: { 'repo.code': 'write', 'repo.pulls': 'read' },
         includes_all_repositories: true,
         can_create_org_repo: true,
         visibility: 'limited',
         organization: null,
       });
-      const units = await owner.api.patch<Team>(`/teams/${team.id}`, { units: ['repo.wiki'] } satisfies EditTeamOption);
-      expect(units.body).toMatchObject({ units_map: { 'repo.wiki': 'read' }, visibility: 'limited', name: renamed });
+      // A units list gets the permission given, if read or write; none without one (Gitea's ParseAccessMode(…, read, write)).
+      const units = await owner.api.patch<Team>(`/teams/${team.id}`, { units: ['repo.wiki'], permission: 'read' } satisfies EditTeamOption);
+      expect(units.body).toMatchObject({ permission: 'read', units_map: { 'repo.wiki': 'read' }, visibility: 'limited', name: renamed });
+      const bare = await owner.api.patch<Team>(`/teams/${team.id}`, { units: ['repo.issues'] } satisfies EditTeamOption);
+      expect(bare.body).toMatchObject({ permission: 'read', units_map: { 'repo.issues': 'none' } });
       const vis = await owner.api.patch<Team>(`/teams/${team.id}`, { visibility: 'public' } satisfies EditTeamOption);
       expect(vis.body.visibility).toBe('public');
     });

@@ -1,5 +1,5 @@
 import { AccessMode } from '@gitforge/contracts';
-import { ALL_UNITS, apiUnits, minUnitAccessMode, parseTeamAccess, unitsFromList, unitsFromMap } from './team-units.js';
+import { ALL_UNITS, apiUnits, parseTeamAccess, unitsFromList, unitsFromMap } from './team-units.js';
 
 describe('team units', () => {
   it('should parse only read, write and admin, as Gitea parses user input', () => {
@@ -9,12 +9,6 @@ describe('team units', () => {
   it('should drop unit names Gitea does not know', () => {
     expect(unitsFromMap({ 'repo.code': 'write', 'repo.nope': 'admin', 'repo.wiki': 'none' })).toEqual({ 'repo.code': 2, 'repo.wiki': 0 });
     expect(unitsFromList(['repo.issues', 'issues'], AccessMode.read)).toEqual({ 'repo.issues': 1 });
-  });
-
-  it('should take the lowest level above none, ignoring the external units', () => {
-    expect(minUnitAccessMode({ 'repo.code': 2, 'repo.issues': 3, 'repo.wiki': 0 })).toBe(AccessMode.write);
-    expect(minUnitAccessMode({ 'repo.ext_wiki': 1, 'repo.code': 3 })).toBe(AccessMode.admin);
-    expect(minUnitAccessMode({ 'repo.code': 0 })).toBe(AccessMode.none);
   });
 
   it('should answer every unit at the team level for admin and owner teams', () => {

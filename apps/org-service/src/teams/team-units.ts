@@ -8,7 +8,6 @@ import type { TeamEntity } from '../orgs/org.entities.js';
  */
 export const ALL_UNITS = '{}';
 
-const EXTERNAL_UNITS = new Set<string>(['repo.ext_issues', 'repo.ext_wiki']);
 const isUnitKey = (key: string): boolean => (RepoUnitKeys as readonly string[]).includes(key);
 
 export function storedUnits(team: Pick<TeamEntity, 'units'>): Record<string, number> {
@@ -29,6 +28,15 @@ export function parseTeamAccess(permission: string | undefined): number {
   }
 }
 
+/**
+ * The level a `units` list gives each unit (Gitea's ParseAccessMode(permission, read, write)):
+ * the permission when it is read or write, none otherwise, also when it is absent.
+ */
+export function unitsListAccess(permission: string | undefined): number {
+  const mode = parseTeamAccess(permission);
+  return mode === AccessMode.read || mode === AccessMode.write ? mode : AccessMode.none;
+}
+
 /** `units_map` → stored units; names Gitea does not know are dropped. */
 export function unitsFromMap(map: Record<string, string>): Record<string, number> {
   const units: Record<string, number> = {};
@@ -41,19 +49,6 @@ export function unitsFromList(list: string[], mode: number): Record<string, numb
   const units: Record<string, number> = {};
   for (const key of list) if (isUnitKey(key)) units[key] = mode;
   return units;
-}
-
-/**
- * Gitea's MinUnitAccessMode: the lowest level above none among the units (external tracker and
- * wiki, which can only be read, do not count); none when every unit is none.
- */
-export function minUnitAccessMode(units: Record<string, number>): number {
-  let min: number = AccessMode.none;
-  for (const [key, mode] of Object.entries(units)) {
-    if (EXTERNAL_UNITS.has(key)) continue;
-    if (mode > AccessMode.none && (min === AccessMode.none || mode < min)) min = mode;
-  }
-  return min;
 }
 
 /** Gitea's GetUnitNames and GetUnitsMap, in Gitea's unit order. */

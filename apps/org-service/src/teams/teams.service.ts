@@ -33,7 +33,7 @@ import { UsersRepository } from '../users/users.repository.js';
 import { UsersService } from '../users/users.service.js';
 import { hasOrgOrUserVisible, type Viewer } from '../users/visibility.js';
 import { toTeam } from './team.mapper.js';
-import { ALL_UNITS, minUnitAccessMode, parseTeamAccess, unitsFromList, unitsFromMap } from './team-units.js';
+import { ALL_UNITS, parseTeamAccess, unitsFromList, unitsFromMap, unitsListAccess } from './team-units.js';
 import { TeamsRepository } from './teams.repository.js';
 
 /** Team names Gitea reserves (models/organization IsUsableTeamName). */
@@ -119,13 +119,13 @@ export class TeamsService {
     const org = await this.orgsService.requireOrg(actor, orgName);
     await this.orgsService.requireMember(actor, org);
     await this.orgsService.requireOwner(actor, org);
-    let mode = parseTeamAccess(body.permission);
+    // The permission is stored as given, whatever units_map says of each unit (Gitea's CreateTeam).
+    const mode = parseTeamAccess(body.permission);
     const map = body.units_map ?? {};
-    if (mode < AccessMode.admin && Object.keys(map).length > 0) mode = minUnitAccessMode(unitsFromMap(map));
     let units = ALL_UNITS;
     if (mode < AccessMode.admin) {
       if (Object.keys(map).length > 0) units = JSON.stringify(unitsFromMap(map));
-      else if (body.units && body.units.length > 0) units = JSON.stringify(unitsFromList(body.units, mode));
+      else if (body.units && body.units.length > 0) units = JSON.stringify(unitsFromList(body.units, unitsListAccess(body.permission)));
       else throw new ContractError('internal', 'units permission should not be empty');
     }
     this.checkName(body.name);
@@ -213,13 +213,12 @@ export class TeamsService {
     const map = body.units_map ?? {};
     if (!isOwnerTeam && body.permission) {
       mode = parseTeamAccess(body.permission);
-      if (mode < AccessMode.admin && Object.keys(map).length > 0) mode = minUnitAccessMode(unitsFromMap(map));
       changes.accessMode = mode;
       if (body.includes_all_repositories !== undefined) changes.includesAllRepositories = body.includes_all_repositories;
     }
     if (mode < AccessMode.admin) {
       if (Object.keys(map).length > 0) changes.units = JSON.stringify(unitsFromMap(map));
-      else if (body.units && body.units.length > 0) changes.units = JSON.stringify(unitsFromList(body.units, mode));
+      else if (body.units && body.units.length > 0) changes.units = JSON.stringify(unitsFromList(body.units, unitsListAccess(body.permission)));
     } else {
       changes.units = ALL_UNITS;
     }
