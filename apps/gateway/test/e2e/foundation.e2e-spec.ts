@@ -145,6 +145,10 @@ describe.each(layoutsUnderTest())('foundation through the gateway (%s layout)', 
       expect(list.status).toBe(200);
       expect(list.headers.get('x-total-count')).toBe('1');
       expect(list.body[0]).toMatchObject({ name: 't1', sha1: '' });
+      // Gitea's creation answer carries no times; listed, a token never used was last "used" when made.
+      expect(res.body).toMatchObject({ created_at: '0001-01-01T00:00:00Z', last_used_at: '0001-01-01T00:00:00Z' });
+      expect(list.body[0]!.last_used_at).toBe(list.body[0]!.created_at);
+      expect(Date.parse(list.body[0]!.created_at)).toBeGreaterThan(Date.now() - 60_000);
     });
 
     it('should authenticate with the token in every Gitea form', async () => {

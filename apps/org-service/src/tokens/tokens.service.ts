@@ -27,7 +27,7 @@ import type { UserEntity } from '../users/user.entity.js';
 import { individualVisible } from '../users/visibility.js';
 import { UsersRepository } from '../users/users.repository.js';
 import type { AccessTokenEntity } from './access-token.entity.js';
-import { toAccessToken, toCurrentAccessToken } from './token.mapper.js';
+import { toAccessToken, toCreatedAccessToken, toCurrentAccessToken } from './token.mapper.js';
 import { TokensRepository } from './tokens.repository.js';
 
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
@@ -83,7 +83,7 @@ export class TokensService {
       });
       return token.id;
     });
-    return toAccessToken((await this.tokens.findById(user.id, id))!, secret);
+    return toCreatedAccessToken((await this.tokens.findById(user.id, id))!, secret);
   }
 
   async list(actor: Actor | null, params: TokenParams, options: ListOptions): Promise<Page<AccessToken>> {
