@@ -193,6 +193,23 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     expect((await threads(owner, '?all=true')).find((t) => t.subject.html_url === pull.html_url)).toBeUndefined();
   });
 
+  it('should tell watchers of a work-in-progress pull when it opens and when it drops its prefix, not of what happens between', async () => {
+    expect((await owner.api.post(`/repos/${repo.full_name}/contents/wip.txt`, { content: b64('wip\n'), message: 'wip', branch: 'main', new_branch: 'wip' })).status).toBe(201);
+    const pull = (await owner.api.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head: 'wip', base: 'main', title: 'WIP: not yet' })).body;
+    const opened = await eventually(async () => {
+      const found = (await threads(watcher, '?all=true&subject-type=pull')).find((t) => t.subject.html_url === pull.html_url);
+      expect(found?.unread).toBe(true);
+      return found!;
+    });
+    expect((await mark(watcher, 'PATCH', `/notifications/threads/${opened.id}`)).status).toBe(205);
+    // A comment reaches the pull's poster, not its watchers while it is a work in progress.
+    expect((await commenter.api.post(`/repos/${repo.full_name}/issues/${pull.number}/comments`, { body: 'early look' })).status).toBe(201);
+    await eventually(async () => expect((await threadOf(owner, `${repo.url}/issues/${pull.number}`))?.unread).toBe(true));
+    expect((await threadOf(watcher, `${repo.url}/issues/${pull.number}`))?.unread).toBe(false);
+    expect((await owner.api.patch(`/repos/${repo.full_name}/pulls/${pull.number}`, { title: 'ready now' })).status).toBe(201);
+    await eventually(async () => expect((await threadOf(watcher, `${repo.url}/issues/${pull.number}`))?.unread).toBe(true));
+  });
+
   it('should list and mark one repository\'s threads, and mark all (205) up to last_read_at', async () => {
     const other = await createRepo(owner.api);
     expect((await watcher.api.put(`/repos/${other.full_name}/subscription`)).status).toBe(200);

@@ -25,13 +25,24 @@ describe('mentionedLogins', () => {
 
 describe('planOf', () => {
   it('should notify everyone taking part of comments, closes and merges, and search comments for mentions', () => {
-    expect(planOf(envelope('comment.created', { comment: { body: 'hi @x' } }))).toEqual({ all: true, receivers: [], mentionText: 'hi @x' });
-    expect(planOf(envelope('issue.closed', { issue: {} }))).toMatchObject({ all: true });
-    expect(planOf(envelope('pull.merged', { issue: {} }))).toMatchObject({ all: true });
+    expect(planOf(envelope('comment.created', { issue: { title: 't' }, comment: { body: 'hi @x' } }))).toEqual({ all: true, watchers: true, receivers: [], mentionText: 'hi @x' });
+    expect(planOf(envelope('issue.closed', { issue: { title: 't' } }))).toMatchObject({ all: true, watchers: true });
+    expect(planOf(envelope('pull.merged', { issue: { title: 't' }, is_pull: true }))).toMatchObject({ all: true, watchers: true });
+  });
+
+  it("should leave a work-in-progress pull's news to those taking part, save its opening and the end of its WIP title", () => {
+    const wip = { issue: { title: 'WIP: draft' }, is_pull: true };
+    expect(planOf(envelope('comment.created', { ...wip, comment: { body: '' } }))).toMatchObject({ all: true, watchers: false });
+    expect(planOf(envelope('pull.synchronized', wip))).toMatchObject({ all: true, watchers: false });
+    // Gitea's NewPullRequest names every watcher, WIP or not.
+    expect(planOf(envelope('issue.opened', wip))).toMatchObject({ all: true, watchers: true });
+    expect(planOf(envelope('issue.edited', { issue: { title: 'draft' }, is_pull: true, changes: { title: { from: 'WIP: draft' } } }))).toMatchObject({ all: true, watchers: true });
+    expect(planOf(envelope('issue.edited', { issue: { title: 'WIP: still' }, is_pull: true, changes: { title: { from: 'WIP: draft' } } }))).toBeNull();
+    expect(planOf(envelope('issue.edited', { issue: { title: 'plain' }, is_pull: false, changes: { title: { from: 'WIP: issue' } } }))).toBeNull();
   });
 
   it('should notify only the user assigned or asked for a review, and nobody of an unassignment or an edit', () => {
-    expect(planOf(envelope('issue.assigned', { action: 'assigned', assignee: { id: 5 } }))).toEqual({ all: false, receivers: [5], mentionText: '' });
+    expect(planOf(envelope('issue.assigned', { action: 'assigned', assignee: { id: 5 } }))).toEqual({ all: false, watchers: false, receivers: [5], mentionText: '' });
     expect(planOf(envelope('issue.assigned', { action: 'unassigned', assignee: { id: 5 } }))).toBeNull();
     expect(planOf(envelope('pull.review_requested', { action: 'review_requested', requested_reviewer: { id: 6 } }))).toMatchObject({ receivers: [6] });
     expect(planOf(envelope('issue.edited', { issue: {} }))).toBeNull();
@@ -40,14 +51,14 @@ describe('planOf', () => {
 
 describe('candidatesOf', () => {
   it('should take followers, assignees and reviewers, never the actor, and keep the unsubscribed out', () => {
-    const plan = { all: true, receivers: [], mentionText: '' };
+    const plan = { all: true, watchers: true, receivers: [], mentionText: '' };
     const { userIds, excluded } = candidatesOf(plan, participants({ followers: [1, 2, 3], assignees: [4], reviewers: [5], unsubscribed: [3] }), [], 1);
     expect(userIds.sort()).toEqual([2, 4, 5]);
     expect([...excluded].sort()).toEqual([1, 3]);
   });
 
   it('should notify a mentioned user who unsubscribed, but not the actor mentioning itself', () => {
-    const plan = { all: true, receivers: [], mentionText: '' };
+    const plan = { all: true, watchers: true, receivers: [], mentionText: '' };
     const { userIds, excluded } = candidatesOf(plan, participants({ unsubscribed: [8] }), [8, 1], 1);
     expect(userIds).toEqual([8]);
     expect(excluded.has(8)).toBe(false);
@@ -55,7 +66,7 @@ describe('candidatesOf', () => {
   });
 
   it('should name only the receivers when the plan is not for everyone', () => {
-    const { userIds } = candidatesOf({ all: false, receivers: [6], mentionText: '' }, participants({ followers: [2] }), [], 1);
+    const { userIds } = candidatesOf({ all: false, watchers: false, receivers: [6], mentionText: '' }, participants({ followers: [2] }), [], 1);
     expect(userIds).toEqual([6]);
   });
 });

@@ -2,14 +2,19 @@ import type { CommentEventPayload, EventEnvelope, IssueEventPayload, IssuePartic
 
 /**
  * Who an event notifies, before access is checked (Gitea's services/uinotification): `all` is
- * everyone taking part (the followers, assignees and requested reviewers of the issue, and the
- * repository's watchers unless the pull is a work in progress), less those who unsubscribed;
+ * everyone taking part (the followers, assignees and requested reviewers of the issue), less those
+ * who unsubscribed, and with `watchers` the repository's watchers too;
  * `receivers` are named users (an assignee, a requested reviewer) notified whatever they chose;
  * `mentionText` is searched for `@login` mentions, which also notify whatever the user chose.
  * Null: the event changes what threads show, and notifies nobody.
  */
 export interface NotificationPlan {
   all: boolean;
+  /**
+   * The repository's watchers take part too: with `all`, unless the pull is a work in progress
+   * (createOrUpdateIssueNotifications), save when it is opened (NewPullRequest names them each).
+   */
+  watchers: boolean;
   receivers: number[];
   mentionText: string;
 }
@@ -20,26 +25,38 @@ const WIP_PREFIXES = ['wip:', '[wip]'];
 export const isWorkInProgress = (title: string): boolean => WIP_PREFIXES.some((p) => title.trim().toLowerCase().startsWith(p));
 
 export function planOf(envelope: EventEnvelope): NotificationPlan | null {
+  const everyone = (p: IssueEventPayload | CommentEventPayload, mentionText: string): NotificationPlan => ({
+    all: true,
+    watchers: !(p.is_pull && isWorkInProgress(p.issue.title)),
+    receivers: [],
+    mentionText,
+  });
   if (envelope.name === 'comment.created') {
-    return { all: true, receivers: [], mentionText: (envelope.payload as CommentEventPayload).comment.body };
+    const c = envelope.payload as CommentEventPayload;
+    return everyone(c, c.comment.body);
   }
   const p = envelope.payload as IssueEventPayload;
   switch (envelope.name) {
     case 'issue.opened':
-      return { all: true, receivers: [], mentionText: p.issue.body ?? '' };
+      return { ...everyone(p, p.issue.body ?? ''), watchers: true };
+    case 'issue.edited': {
+      // A pull whose title drops its work-in-progress prefix is news to everyone (IssueChangeTitle).
+      const from = p.changes?.title?.from;
+      return p.is_pull && from !== undefined && isWorkInProgress(from) && !isWorkInProgress(p.issue.title) ? everyone(p, '') : null;
+    }
     case 'issue.closed':
     case 'issue.reopened':
     case 'pull.merged':
     case 'pull.synchronized':
-      return { all: true, receivers: [], mentionText: '' };
+      return everyone(p, '');
     case 'pull.reviewed': {
       const texts = [p.review?.content ?? '', ...(p.review_code_comments ?? []).map((c) => c.body)];
-      return { all: true, receivers: [], mentionText: p.action === 'reviewed' ? texts.join('\n') : '' };
+      return everyone(p, p.action === 'reviewed' ? texts.join('\n') : '');
     }
     case 'issue.assigned':
-      return p.action === 'assigned' && p.assignee ? { all: false, receivers: [p.assignee.id], mentionText: '' } : null;
+      return p.action === 'assigned' && p.assignee ? { all: false, watchers: false, receivers: [p.assignee.id], mentionText: '' } : null;
     case 'pull.review_requested':
-      return p.action === 'review_requested' && p.requested_reviewer ? { all: false, receivers: [p.requested_reviewer.id], mentionText: '' } : null;
+      return p.action === 'review_requested' && p.requested_reviewer ? { all: false, watchers: false, receivers: [p.requested_reviewer.id], mentionText: '' } : null;
     default:
       return null;
   }

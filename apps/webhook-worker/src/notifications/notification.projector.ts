@@ -13,7 +13,7 @@ import {
 import { Database, DirectoryClient, PlatformConfig, QueueDriver, RpcClient } from '@gitforge/platform';
 import { NotificationSource } from './notification.entity.js';
 import { repositoryLink } from './notification.mapper.js';
-import { candidatesOf, isWorkInProgress, mentionedLogins, planOf } from './notification-recipients.js';
+import { candidatesOf, mentionedLogins, planOf } from './notification-recipients.js';
 import { NotificationsRepository, type SubjectSnapshot } from './notifications.repository.js';
 
 const PROJECTOR_CONCURRENCY = 4;
@@ -123,7 +123,7 @@ export class NotificationProjector implements OnApplicationBootstrap {
       repoId: payload.repository.id,
       userIds,
       unit: payload.is_pull ? 'repo.pulls' : 'repo.issues',
-      withWatchers: plan.all && !(payload.is_pull && isWorkInProgress(payload.issue.title)),
+      withWatchers: plan.watchers,
     };
     if (request.userIds.length === 0 && !request.withWatchers) return [];
     const readers = await this.rpc.call<number[], Record<string, string>, NotificationAudienceRequest>(RepoFactPatterns.notificationAudience, {
