@@ -620,6 +620,19 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(repoFeed.body).toEqual([]);
     });
 
+    it("should copy a repository's activity to its watchers' feeds, as Gitea's notifyWatchers does", async () => {
+      const [maker, follower] = await Promise.all([createUser(api, 'fmaker'), createUser(api, 'ffollower')]);
+      const watched = (await maker.api.post<Repository>('/user/repos', { name: uniqueName('watched'), auto_init: true })).body;
+      expect((await follower.api.put(`/repos/${watched.full_name}/subscription`)).status).toBe(200);
+      const issue = (await maker.api.post<{ number: number }>(`/repos/${watched.full_name}/issues`, { title: 'seen by watchers' })).body;
+      await expectEventually(async () => {
+        const res = await follower.api.get<Activity[]>(`/users/${follower.username}/activities/feeds`);
+        expect(res.body.map((a) => [a.op_type, a.act_user?.login, a.content])).toContainEqual(['create_issue', maker.username, `${issue.number}|seen by watchers`]);
+      });
+      // Only what they do themselves with only-performed-by.
+      expect((await follower.api.get<Activity[]>(`/users/${follower.username}/activities/feeds?only-performed-by=true`)).body).toEqual([]);
+    });
+
     it("should show a user's feed, newest first, with page and limit", async () => {
       const res = await expectEventually(async () => {
         const r = await ivan.api.get<Activity[]>(`/users/${ivan.username}/activities/feeds`);

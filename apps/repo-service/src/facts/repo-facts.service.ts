@@ -92,7 +92,8 @@ export class RepoFactsService {
     if (request.unit === 'repo.pulls' && !repo.settings.has_pull_requests) return [];
     const candidates = request.withWatchers ? [...request.userIds, ...(await this.watches.watcherIds(repo.id))] : request.userIds;
     const access = await this.access.permissionsOfUsers(repo, candidates);
-    return access.filter((a) => a.active && a.permission.canRead(request.unit)).map((a) => a.userId);
+    const unit = request.unit;
+    return access.filter((a) => a.active && (unit === null || a.permission.canRead(unit))).map((a) => a.userId);
   }
 
   /** The repositories an actor reaches whose `unit` it can read (issue search), with their access. */

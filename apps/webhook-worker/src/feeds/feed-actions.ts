@@ -1,4 +1,4 @@
-import type { Comment, CommentEventPayload, EventEnvelope, FeedEvents, IssueEventPayload, PayloadCommit, Repository } from '@gitforge/contracts';
+import type { Comment, CommentEventPayload, EventEnvelope, FeedEvents, IssueEventPayload, PayloadCommit, RepoUnitKey, Repository } from '@gitforge/contracts';
 
 /** One feed entry an event produces (before it is copied to each receiver). */
 export interface ActionSpec {
@@ -192,10 +192,27 @@ export function feedActionsOf(envelope: EventEnvelope, rootUrl: string): ActionS
   return builder ? builder(envelope, rootUrl) : [];
 }
 
+const CODE_OPS = new Set(['commit_repo', 'push_tag', 'delete_tag', 'publish_release', 'delete_branch']);
+const ISSUE_OPS = new Set(['create_issue', 'comment_issue', 'close_issue', 'reopen_issue']);
+const PULL_OPS = new Set(['create_pull_request', 'comment_pull', 'merge_pull_request', 'close_pull_request', 'reopen_pull_request', 'auto_merge_pull_request']);
+
 /**
- * Whose feeds an entry goes to: the actor's, and the repository owner's (the organization's
- * feed, or the owning user's, whom Gitea auto-watches to their repositories).
+ * The unit a watcher must be able to read to get an entry in their feed (Gitea's notifyWatchers):
+ * code for pushes, tags, branches and releases, issues and pulls for theirs; null for the rest
+ * (repository changes, reviews), which every watcher gets.
  */
-export function receiversOf(spec: ActionSpec): number[] {
-  return [...new Set([spec.actUserId, spec.repo.owner.id])];
+export function watcherUnitOf(opType: string): RepoUnitKey | null {
+  if (CODE_OPS.has(opType)) return 'repo.code';
+  if (ISSUE_OPS.has(opType)) return 'repo.issues';
+  if (PULL_OPS.has(opType)) return 'repo.pulls';
+  return null;
+}
+
+/**
+ * Whose feeds an entry goes to (Gitea's notifyWatchers): the actor's, the repository owner's (the
+ * organization's feed, or the owning user's), and those of the repository's watchers who may read
+ * what it is about (`watchers`, see {@link watcherUnitOf}).
+ */
+export function receiversOf(spec: ActionSpec, watchers: number[] = []): number[] {
+  return [...new Set([spec.actUserId, spec.repo.owner.id, ...watchers])];
 }

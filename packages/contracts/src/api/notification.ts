@@ -53,8 +53,8 @@ export interface IssueParticipants {
 export interface NotificationAudienceRequest {
   repoId: number;
   userIds: number[];
-  /** The unit the subject lives in (`repo.issues`, `repo.pulls`, `repo.code`). */
-  unit: RepoUnitKey;
+  /** The unit the subject lives in (`repo.issues`, `repo.pulls`, `repo.code`); null: any active user, whatever they may read. */
+  unit: RepoUnitKey | null;
   /** Add the repository's watchers to `userIds`. */
   withWatchers: boolean;
 }
