@@ -127,7 +127,7 @@ export class CronService implements OnApplicationBootstrap {
    */
   async run(name: string, tick?: string): Promise<void> {
     const plan = this.plans.get(name);
-    if (!plan) throw notFound(`task ${name} not found`);
+    if (!plan) throw notFound();
     // Outside the transport request: the task's writes are its own, not the request's idempotent transaction.
     const requestId = RequestContexts.requestId();
     await RequestContexts.detached(() => RequestContexts.run({ requestId }, () => this.runPlan(plan, tick)));

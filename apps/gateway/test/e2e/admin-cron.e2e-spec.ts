@@ -110,7 +110,7 @@ describe.each(layoutsUnderTest())('admin cron tasks (%s layout)', (kind) => {
     });
     expect((await api.anonymous.get('/admin/cron')).status).toBe(401);
     expect((await api.anonymous.post('/admin/cron/git_gc_repos')).status).toBe(401);
-    expect((await api.admin.post('/admin/cron/no_such_task')).status).toBe(404);
+    expect(await api.admin.post('/admin/cron/no_such_task')).toMatchObject({ status: 404, body: { message: 'not found' } });
     expect((await tasks()).get('git_gc_repos')!.exec_times).toBe(0);
   });
 

@@ -114,7 +114,7 @@ describe.each(layoutsUnderTest())('notifications (%s layout)', (kind) => {
     expect(other.status).toBe(403);
     expect(other.body).toEqual(giteaError(`only user itself and admin are allowed to read/change this thread ${mine.id}`));
     expect((await bystander.api.patch(`/notifications/threads/${mine.id}?to-status=read`)).status).toBe(403);
-    expect((await poster.api.get('/notifications/threads/999999999')).status).toBe(404);
+    expect(await poster.api.get('/notifications/threads/999999999')).toMatchObject({ status: 404, body: { message: 'notification does not exist [id: 999999999]' } });
     expect((await poster.api.get('/notifications/threads/nope')).status).toBe(404);
     expect((await api.anonymous.get(`/notifications/threads/${mine.id}`)).status).toBe(401);
     expect((await api.anonymous.get('/notifications')).status).toBe(401);

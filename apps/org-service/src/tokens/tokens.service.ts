@@ -112,18 +112,24 @@ export class TokensService {
     await this.db.transaction((m) => this.tokens.delete(m, row.id));
   }
 
-  /** `token` is the id or the name of the token. */
+  /**
+   * `token` is the id of the token, or when it reads as no id, its name (Gitea's
+   * DeleteAccessToken): an unknown id is 'access token not found', an unknown name 'not found'.
+   */
   async delete(actor: Actor | null, params: TokenParams & { token: string }): Promise<void> {
     const { user } = await this.owner(actor, params);
     const token = params.token;
     const id = idFrom(token);
-    let target = id ? await this.tokens.findById(user.id, id) : null;
-    if (!target) {
+    let target: AccessTokenEntity | null;
+    if (id) {
+      target = await this.tokens.findById(user.id, id);
+      if (!target) throw notFound('access token not found');
+    } else {
       const byName = await this.tokens.findAllByName(user.id, token);
-      if (byName.length > 1) throw unprocessable('multiple matches for token name');
+      if (byName.length > 1) throw unprocessable(`multiple matches for token name '${token}'`);
       target = byName[0] ?? null;
+      if (!target) throw notFound();
     }
-    if (!target) throw notFound(`access token does not exist [id: 0]`);
     const found = target.id;
     await this.db.transaction((m) => this.tokens.delete(m, found));
   }

@@ -156,7 +156,8 @@ export class NotificationsService {
   private async thread(actor: Actor | null, id: string): Promise<{ row: NotificationEntity; repository: Repository }> {
     const a = requireActor(actor);
     const row = idFrom(id) ? await this.threads.findById(idFrom(id)) : null;
-    if (!row) throw notFound();
+    // Gitea's db.ErrNotExist of the notification, its id named when there is one.
+    if (!row) throw notFound(idFrom(id) ? `notification does not exist [id: ${idFrom(id)}]` : 'notification does not exist');
     if (row.userId !== a.id && !a.isAdmin) throw forbidden(`only user itself and admin are allowed to read/change this thread ${row.id}`);
     const [access] = await this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, {
       actor: a,
