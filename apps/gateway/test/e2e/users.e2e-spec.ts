@@ -394,10 +394,16 @@ describe.each(layoutsUnderTest())('users through the gateway (%s layout)', (kind
       const next = `${nia.username}-new@example.com`;
       const res = await api.admin.patch<User>(`/admin/users/${nia.username}`, { login_name: nia.username, email: next });
       expect(res.body.email).toBe(next);
-      expect((await nia.api.get<Email[]>('/user/emails')).body.map((e) => [e.email, e.primary])).toEqual([
-        [nia.email, false],
-        [next, true],
-      ]);
+      // The old primary address is replaced, not kept (Gitea's ReplacePrimaryEmailAddress): free for anyone again.
+      expect((await nia.api.get<Email[]>('/user/emails')).body.map((e) => [e.email, e.primary])).toEqual([[next, true]]);
+      expect((await nia.api.post('/user/emails', { emails: [`${nia.username}-second@example.com`] })).status).toBe(201);
+      // An address of the user's own, not primary, is in use all the same.
+      expect(await api.admin.patch(`/admin/users/${nia.username}`, { login_name: nia.username, email: `${nia.username}-second@example.com` })).toMatchObject({
+        status: 400,
+        body: giteaError(`e-mail already in use [email: ${nia.username}-second@example.com]`),
+      });
+      const reuse = uniqueName('reuse');
+      expect((await api.admin.post('/admin/users', { username: reuse, email: nia.email, password: 'password-1', must_change_password: false })).status).toBe(201);
       const used = await api.admin.patch(`/admin/users/${nia.username}`, { login_name: nia.username, email: bob.email });
       expect(used.status).toBe(400);
       expect(used.body).toEqual(giteaError(`e-mail already in use [email: ${bob.email}]`));

@@ -86,20 +86,20 @@ export class EmailsService {
   }
 
   /**
-   * Gitea's AdminAddOrSetPrimaryEmailAddress: `email` becomes the user's primary address, taken
-   * from its own addresses or added; an address of another user is refused.
+   * Gitea's ReplacePrimaryEmailAddress (admin edit): `email` replaces the user's primary address,
+   * whose row goes; an address anyone has already, the user's own secondary ones included, is refused.
    */
   async setPrimary(m: EntityManager, user: UserEntity, email: string): Promise<void> {
     if (user.email.toLowerCase() === email.toLowerCase()) return;
     const problem = emailProblem(email);
     if (problem) throw invalid(emailProblemMessage(problem, email));
-    const existing = await this.emails.findByEmail(email, m);
-    if (existing && existing.uid !== user.id) throw invalid(`e-mail already in use [email: ${email}]`);
+    // Any other row of the address, the user's own secondary one too, is in use.
+    if (await this.emails.findByEmail(email, m)) throw invalid(`e-mail already in use [email: ${email}]`);
+    // The old primary address goes (free for anyone again), the new one takes its place.
     for (const own of await this.emails.listOfUser(user.id, m)) {
-      if (own.isPrimary) await this.emails.update(m, own.id, { isPrimary: false });
+      if (own.isPrimary) await this.emails.delete(m, own.id);
     }
-    if (existing) await this.emails.update(m, existing.id, { isPrimary: true, isActivated: true });
-    else await this.emails.insert(m, user.id, email, true);
+    await this.emails.insert(m, user.id, email, true);
     await this.users.update(m, user.id, { email });
   }
 
