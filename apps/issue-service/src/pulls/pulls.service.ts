@@ -557,18 +557,19 @@ export class PullsService {
  * ErrDisallowedToMerge reason, or null.
  */
 export function protectionBlock(
-  policy: {
-    protected: boolean;
-    requiredApprovals: number;
-    officialReviewerIds: number[];
-    blockOnRejectedReviews: boolean;
-    blockOnOfficialReviewRequests: boolean;
-    blockOnOutdatedBranch: boolean;
-    dismissStaleApprovals: boolean;
-    statusCheckEnabled: boolean;
-    statusChecksPassed: boolean;
-    protectedFiles: string[];
-  },
+  policy: Pick<
+    PullPolicy,
+    | 'protected'
+    | 'requiredApprovals'
+    | 'officialReviewerIds'
+    | 'blockOnRejectedReviews'
+    | 'blockOnOfficialReviewRequests'
+    | 'blockOnOutdatedBranch'
+    | 'dismissStaleApprovals'
+    | 'statusCheckEnabled'
+    | 'statusChecksPassed'
+    | 'protectedFiles'
+  >,
   verdicts: Array<Pick<ReviewVerdict, 'reviewerId' | 'type' | 'stale'>>,
   pull: { officialReviewRequested: boolean; commitsBehind: number },
 ): string | null {
