@@ -1,4 +1,4 @@
-import { branchFilterMatches, compileEditorConfigGlob, compileEditorConfigGlobs, compileGlob, compileTagPattern, isGlobPattern, isValidGlob } from './glob.js';
+import { compileEditorConfigGlob, compileEditorConfigGlobs, compileGlob, compileTagPattern, isGlobPattern, isValidGlob, refFilterMatches } from './glob.js';
 
 describe('compileGlob', () => {
   it.each([
@@ -28,18 +28,23 @@ describe('compileGlob', () => {
   });
 });
 
-describe('branchFilterMatches', () => {
+describe('refFilterMatches', () => {
   it.each([
-    ['', 'any', true],
-    ['*', 'any/thing', true],
-    ['**', 'x', true],
-    ['main', 'main', true],
-    ['main', 'dev', false],
-    ['release/*', 'release/2', true],
-    ['{main,dev}', 'dev', true],
-    ['[broken', 'x', false],
-  ])('should apply the filter %p to branch %p: %p', (filter, branch, expected) => {
-    expect(branchFilterMatches(filter, branch)).toBe(expected);
+    ['', 'refs/tags/v1', true],
+    ['*', 'refs/heads/any/thing', true],
+    ['**', 'refs/tags/x', true],
+    ['main', 'refs/heads/main', true],
+    ['main', 'refs/heads/dev', false],
+    ['release/*', 'refs/heads/release/2', true],
+    ['{main,dev}', 'refs/heads/dev', true],
+    ['[broken', 'refs/heads/x', false],
+    // Tags meet the filter by their full name only (Gitea #35567).
+    ['dev', 'refs/tags/dev', false],
+    ['refs/tags/v*', 'refs/tags/v2', true],
+    // A full-name filter for branches works too.
+    ['refs/heads/rel*', 'refs/heads/release1', true],
+  ])('should apply the filter %p to %p: %p', (filter, ref, expected) => {
+    expect(refFilterMatches(filter, ref)).toBe(expected);
   });
 });
 

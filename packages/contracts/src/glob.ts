@@ -185,11 +185,16 @@ export function isValidGlob(pattern: string): boolean {
   }
 }
 
-/** Gitea's checkBranch for hooks: an empty filter, `*` or `**` pass every branch; otherwise a glob match. */
-export function branchFilterMatches(filter: string, branch: string): boolean {
+/**
+ * Gitea's checkBranchFilter for hooks, on a full ref name (`refs/heads/…`, `refs/tags/…`): an
+ * empty filter, `*` or `**` pass every ref; otherwise a branch whose name the glob matches, or any
+ * ref whose full name it matches (so `main` filters tags out, `refs/tags/v*` lets them through).
+ */
+export function refFilterMatches(filter: string, ref: string): boolean {
   if (filter === '' || filter === '*' || filter === '**') return true;
   try {
-    return compileGlob(filter).test(branch);
+    const glob = compileGlob(filter);
+    return (ref.startsWith('refs/heads/') && glob.test(ref.slice('refs/heads/'.length))) || glob.test(ref);
   } catch {
     return false;
   }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
-  branchFilterMatches,
   ContractError,
   forbidden,
   HookTypes,
   notFound,
   pageOf,
+  refFilterMatches,
   RepoFactPatterns,
   unprocessable,
   type Actor,
@@ -268,7 +268,7 @@ export class HooksService {
       queries.map(async (query) =>
         (await active(query))
           .filter((w) => hasEvent(parseSettings(w.events), query.event))
-          .filter((w) => query.branch === null || branchFilterMatches(w.branchFilter, query.branch))
+          .filter((w) => query.ref === null || refFilterMatches(w.branchFilter, query.ref))
           .flatMap((w) => this.targetOf(w) ?? []),
       ),
     );

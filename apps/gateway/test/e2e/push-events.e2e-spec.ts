@@ -101,6 +101,17 @@ describe.each(layoutsUnderTest())('push events to webhooks and feeds (%s layout)
   });
 
   it('should deliver a tag push as create and a branch deletion as delete', async () => {
+    // Branch filters see a tag by its full ref (Gitea's checkBranchFilter on getPayloadRef).
+    for (const [path, filter] of [['/main-only', 'main'], ['/tags-only', 'refs/tags/v*']] as const) {
+      const filtered = await alice.api.post(`/repos/${alice.username}/hooked/hooks`, {
+        type: 'gitea',
+        active: true,
+        events: ['push', 'create', 'delete'],
+        branch_filter: filter,
+        config: { url: receiver.url(path), content_type: 'json' },
+      });
+      expect(filtered.status).toBe(201);
+    }
     await git.run(['tag', 'v1.0'], { cwd: work });
     await git.run(['push', '--quiet', 'origin', 'v1.0'], { cwd: work });
     await git.run(['push', '--quiet', 'origin', 'HEAD:refs/heads/topic'], { cwd: work });
@@ -118,6 +129,9 @@ describe.each(layoutsUnderTest())('push events to webhooks and feeds (%s layout)
     expect(topic.commits).toHaveLength(2);
     const tag = pushes.find((p) => p.ref === 'refs/tags/v1.0')!;
     expect(tag).toMatchObject({ total_commits: 0, commits: [], compare_url: `${layout.rootUrl}${alice.username}/hooked/compare/${'0'.repeat(40)}...${tag.after}` });
+    const seen = (path: string) => receiver.at(path).map((d) => `${d.headers['x-gitea-event']} ${(JSON.parse(d.body) as { ref: string }).ref}`);
+    await expectEventually(() => expect(seen('/tags-only').sort()).toEqual(['create v1.0', 'push refs/tags/v1.0']), { timeoutMs: 20_000 });
+    expect(seen('/main-only')).toEqual([]);
   });
 
   it('should deliver a file written through the API as a push', async () => {

@@ -515,6 +515,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(body.commits[0]).toMatchObject({ id: body.after, message: 'Initial commit\n', added: null, removed: null, modified: null });
       expect(body.repository.permissions).toEqual({ admin: false, push: false, pull: false });
       expect(body.pusher.email).toMatch(/@noreply\./);
+      expect(body.repository.owner.email).toMatch(/@noreply\./);
       const unknownRef = await alice.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests?ref=nonexist`);
       expect(unknownRef.status).toBe(404);
       expect(unknownRef.body).toEqual(giteaError('unable to find a git ref'));
@@ -524,9 +525,16 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(bodyOf(again!)).toMatchObject({ ref: body.after, after: body.after });
       expect((await bob.api.post(`/repos/${repo.full_name}/hooks/${hook.body.id}/tests`)).status).toBe(403);
       expect((await alice.api.post(`/repos/${repo.full_name}/hooks/999999/tests`)).status).toBe(404);
+      // Sent whatever the hook's events and branch filter say (Gitea's PrepareTestWebhook).
+      const picky = await alice.api.post<Hook>(`/repos/${repo.full_name}/hooks`, gitea('/test-picky', { events: ['issues'], branch_filter: 'dev' }));
+      expect((await alice.api.post(`/repos/${repo.full_name}/hooks/${picky.body.id}/tests`)).status).toBe(204);
+      expect(bodyOf((await receiver.waitFor('/test-picky'))[0]!)).toMatchObject({ ref: 'refs/heads/main' });
+      // An empty repository has no ref to show: 404 before the hook is looked up.
       const empty = await createRepo(alice);
       const emptyHook = await alice.api.post<Hook>(`/repos/${empty.full_name}/hooks`, gitea('/test-empty'));
-      expect((await alice.api.post(`/repos/${empty.full_name}/hooks/${emptyHook.body.id}/tests`)).status).toBe(204);
+      for (const id of [emptyHook.body.id, 999999]) {
+        expect(await alice.api.post(`/repos/${empty.full_name}/hooks/${id}/tests`)).toMatchObject({ status: 404, body: giteaError('repository is empty') });
+      }
     });
 
     it("should send a status hook Gitea's CommitStatusPayload when a commit status is reported", async () => {

@@ -208,11 +208,12 @@ export class RepoFactsService {
   /**
    * The commit a test delivery shows: `ref` (default: the default branch), null for an empty
    * repository; a ref that names nothing is Gitea's 404 (RepoRefForAPI). The repository is shown
-   * as Gitea's TestHook builds it, with no access (all permissions false).
+   * as Gitea's TestHook builds it, with no access (all permissions false, the owner as to anyone).
    */
   async hookCommit(actor: Actor | null, ownerName: string, repoName: string, ref: string | undefined): Promise<HookCommit> {
     const ctx = await this.access.assign(actor, ownerName, repoName);
-    const repository = toRepository(ctx.repo, ctx.owner.ownerUser, new RepoPermission(AccessMode.none), this.config);
+    // Its owner too as anyone sees them (ToUserWithAccessMode with no access): no real e-mail.
+    const repository = toRepository(ctx.repo, await this.directory.publicUser(ctx.repo.ownerId), new RepoPermission(AccessMode.none), this.config);
     const fullRef = ref ? ref : `refs/heads/${ctx.repo.defaultBranch}`;
     if (ctx.repo.isEmpty) return { repository, ref: fullRef, commit: null };
     const sha = await this.commits.resolve(ctx.repo.id, ref ? ref : ctx.repo.defaultBranch, ctx.repo.objectFormat);

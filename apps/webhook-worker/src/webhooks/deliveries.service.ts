@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
-  branchFilterMatches,
   ContractError,
   HookPatterns,
   notFound,
@@ -68,39 +67,44 @@ export class DeliveriesService {
   }
 
   /**
-   * Gitea's test delivery: a push of the commit at `ref` (default: the default branch head), sent
-   * only when the hook subscribes to push and its branch filter passes (TestHook goes through
-   * PrepareWebhook, which checks both); nothing for an empty repository, 404 for an unknown ref.
-   * Pusher and sender are shown as to anyone (ToUserWithAccessMode with no access).
+   * Gitea's test delivery (TestHook, PrepareTestWebhook): a push of the commit at `ref` (default:
+   * the default branch head), sent whatever the hook's events and branch filter say. An empty
+   * repository answers 404 'repository is empty' before the hook is looked up (its ref is resolved
+   * first), an unknown ref 404. The repository, pusher and sender are shown as to anyone
+   * (ToRepo and ToUserWithAccessMode with no access).
    */
   async test(actor: Actor | null, params: { owner: string; repo: string; id: string }, ref: string | undefined): Promise<void> {
     if (!actor) throw new ContractError('unauthenticated', 'token is required');
-    const hook = await this.hook(actor, { kind: 'repo', ...params });
-    const at = await this.rpc.call<HookCommit, { owner: string; repo: string }, { ref?: string }>(RepoFactPatterns.hookCommit, {
-      actor,
-      params: { owner: params.owner, repo: params.repo },
-      query: ref ? { ref } : {},
+    const at = () =>
+      this.rpc.call<HookCommit, { owner: string; repo: string }, { ref?: string }>(RepoFactPatterns.hookCommit, {
+        actor,
+        params: { owner: params.owner, repo: params.repo },
+        query: ref ? { ref } : {},
+      });
+    const empty = notFound('repository is empty');
+    const hook = await this.hook(actor, { kind: 'repo', ...params }).catch(async (err: unknown) => {
+      if (err instanceof ContractError && err.code === 'not_found' && (await at()).commit === null) throw empty;
+      throw err;
     });
-    if (!at.commit) return;
-    const branch = at.ref.startsWith('refs/heads/') ? at.ref.slice('refs/heads/'.length) : null;
-    if (!hook.events.includes('push') || (branch !== null && !branchFilterMatches(hook.branch_filter, branch))) return;
+    const target = await at();
+    if (!target.commit) throw empty;
     const [sender] = await this.rpc.call<User[], Record<string, string>, { ids: number[] }>(UserPatterns.getMany, { actor: null, body: { ids: [actor.id] } });
     if (!sender) throw new ContractError('unauthenticated', 'token is required');
-    const sha = at.commit.id;
+    const sha = target.commit.id;
     const payload: PushPayload = {
-      ref: at.ref,
+      ref: target.ref,
       before: sha,
       after: sha,
-      compare_url: `${this.config.rootUrl}${at.repository.full_name}/compare/${sha}...${sha}`,
-      commits: [at.commit],
+      compare_url: `${this.config.rootUrl}${target.repository.full_name}/compare/${sha}...${sha}`,
+      commits: [target.commit],
       total_commits: 1,
-      head_commit: at.commit,
-      repository: at.repository,
+      head_commit: target.commit,
+      repository: target.repository,
       pusher: sender,
       sender,
     };
     const [task] = await this.tasks.insertTasks([
-      { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: at.repository.id, batch: randomUUID() },
+      { hookId: hook.id, eventId: `test-${randomUUID()}`, uuid: randomUUID(), eventType: 'push', payload: JSON.stringify(payload, null, 2), repoId: target.repository.id, batch: randomUUID() },
     ]);
     await this.queue.enqueue([task!]);
   }

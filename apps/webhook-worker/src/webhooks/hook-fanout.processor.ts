@@ -72,7 +72,7 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     }
     const built = buildHookPayload(envelope);
     if (!built) return;
-    const query: HookMatchQuery = { event: built.event, repoId: built.repoId, ownerId: built.ownerId, branch: built.branch };
+    const query: HookMatchQuery = { event: built.event, repoId: built.repoId, ownerId: built.ownerId, ref: built.ref };
     let targets = await this.matching.submit(query);
     // Gitea sends no "0 new commits" message to chat services; integrations still get the push.
     if (built.chatTypesSkip) targets = targets.filter((t) => isRawHookType(t.type));

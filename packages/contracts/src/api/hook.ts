@@ -103,8 +103,8 @@ export interface HookMatchQuery {
   event: HookEventType;
   repoId: number;
   ownerId: number;
-  /** The branch a push/create/delete concerns; filters by `branch_filter`. */
-  branch: string | null;
+  /** The full ref a push/create/delete concerns (a branch's or a tag's); filters by `branch_filter`. */
+  ref: string | null;
 }
 
 /**

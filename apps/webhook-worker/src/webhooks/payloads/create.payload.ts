@@ -11,6 +11,6 @@ export function createPayload(e: EventEnvelope<'repo.ref_created'>): BuiltHookPa
     payload,
     repoId: p.repository.id,
     ownerId: p.repository.owner.id,
-    branch: p.ref_type === 'branch' ? p.ref : null,
+    ref: p.ref_type === 'branch' ? `refs/heads/${p.ref}` : `refs/tags/${p.ref}`,
   };
 }

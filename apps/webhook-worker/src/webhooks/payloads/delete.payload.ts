@@ -10,6 +10,6 @@ export function deletePayload(e: EventEnvelope<'repo.ref_deleted'>): BuiltHookPa
     payload,
     repoId: p.repository.id,
     ownerId: p.repository.owner.id,
-    branch: p.ref_type === 'branch' ? p.ref : null,
+    ref: p.ref_type === 'branch' ? `refs/heads/${p.ref}` : `refs/tags/${p.ref}`,
   };
 }

@@ -11,5 +11,5 @@ import type { BuiltHookPayload } from './webhook-payloads.js';
 export const forkPayload = (e: EventEnvelope<'repo.forked'>): BuiltHookPayload => {
   const source = e.payload.repository;
   const payload: ForkPayload = { forkee: source, repository: e.payload.forkee, sender: e.payload.sender };
-  return { event: 'fork', payload, repoId: source.id, ownerId: source.owner.id, branch: null };
+  return { event: 'fork', payload, repoId: source.id, ownerId: source.owner.id, ref: null };
 };

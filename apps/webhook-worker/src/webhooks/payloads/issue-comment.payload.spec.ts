@@ -31,7 +31,7 @@ describe('issue comment webhook payloads', () => {
   it("should send a new comment as Gitea's IssueCommentPayload, in its field order", () => {
     const p = commentEvent('created');
     const built = buildHookPayload(envelope('comment.created', p))!;
-    expect(built).toMatchObject({ event: 'issue_comment', repoId: 5, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: 'issue_comment', repoId: 5, ownerId: 9, ref: null });
     expect(Object.keys(built.payload)).toEqual([
       'action',
       'issue',

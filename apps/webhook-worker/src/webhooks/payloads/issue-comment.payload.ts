@@ -25,6 +25,6 @@ export function issueCommentPayload(
     payload,
     repoId: p.repository.id,
     ownerId: p.repository.owner.id,
-    branch: null,
+    ref: null,
   };
 }

@@ -33,7 +33,7 @@ describe('issue webhook payloads', () => {
   it("should send an opened issue as Gitea's IssuePayload, in its field order, outside branch filters", () => {
     const p = issueEvent('opened');
     const built = buildHookPayload(envelope('issue.opened', p))!;
-    expect(built).toMatchObject({ event: 'issues', repoId: 5, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: 'issues', repoId: 5, ownerId: 9, ref: null });
     expect(Object.keys(built.payload)).toEqual([
       'action',
       'number',

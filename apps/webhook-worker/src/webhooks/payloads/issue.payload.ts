@@ -80,7 +80,7 @@ export function issuePayload(e: EventEnvelope<IssueEventName>): BuiltHookPayload
   const p: IssueEventPayload = e.payload;
   const kinds = HOOK_EVENTS[e.name];
   const changes = p.changes ? { changes: changesPayload(p.changes) } : {};
-  const base = { repoId: p.repository.id, ownerId: p.repository.owner.id, branch: null };
+  const base = { repoId: p.repository.id, ownerId: p.repository.owner.id, ref: null };
   if (p.is_pull) {
     const payload = pullRequestPayload(p, p.action);
     return payload && { event: kinds.pull, payload, ...base };

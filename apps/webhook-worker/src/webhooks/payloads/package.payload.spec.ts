@@ -24,7 +24,7 @@ function pkg(repository: Package['repository']): Package {
 describe('package events', () => {
   it.each(['created', 'deleted'] as const)("should send Gitea's package payload for %s to the owner's hooks when no repository is linked", (action) => {
     const built = buildHookPayload(envelope(`package.${action}`, { action, package: pkg(null), repository: null, organization: null, sender: ann, ownerId: 9 }))!;
-    expect(built).toMatchObject({ event: 'package', repoId: 0, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: 'package', repoId: 0, ownerId: 9, ref: null });
     expect(Object.keys(built.payload)).toEqual(['action', 'repository', 'package', 'organization', 'sender']);
     expect(built.payload).toMatchObject({ action, repository: null, package: { name: '@acme/tool', version: '1.0.0' }, sender: { login: 'ann' } });
   });

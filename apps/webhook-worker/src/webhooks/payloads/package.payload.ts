@@ -10,5 +10,5 @@ export function packagePayload(e: EventEnvelope<'package.created' | 'package.del
   const p = e.payload;
   const payload: PackagePayload = { action: p.action, repository: p.repository, package: p.package, organization: p.organization, sender: p.sender };
   // The linked repository's hooks, private ones included (their payload's `repository` is null then).
-  return { event: 'package', payload, repoId: p.repoId || (p.repository?.id ?? 0), ownerId: p.ownerId, branch: null };
+  return { event: 'package', payload, repoId: p.repoId || (p.repository?.id ?? 0), ownerId: p.ownerId, ref: null };
 }

@@ -39,7 +39,7 @@ describe('pull request webhook payloads', () => {
       ['issue.milestoned', 'demilestoned', 'pull_request_milestone'],
     ] as const) {
       const built = build(name, pullEvent(action))!;
-      expect(built).toMatchObject({ event, repoId: 5, ownerId: 9, branch: null });
+      expect(built).toMatchObject({ event, repoId: 5, ownerId: 9, ref: null });
       expect(Object.keys(built.payload)).toEqual(PR_KEYS);
       expect((built.payload as { pull_request: unknown }).pull_request).toEqual(pr);
       expect(built.payload).toMatchObject({ action, number: 7, requested_reviewer: null, commit_id: '', review: null, sender: ann });
@@ -59,7 +59,7 @@ describe('pull request webhook payloads', () => {
 
   it('should send a synchronization as pull_request_sync with the head before and after', () => {
     const built = build('pull.synchronized', pullEvent('synchronized', { before: OLD, after: NEW }))!;
-    expect(built).toMatchObject({ event: 'pull_request_sync', repoId: 5, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: 'pull_request_sync', repoId: 5, ownerId: 9, ref: null });
     expect(coarseEvent(built.event)).toBe('pull_request');
     expect(Object.keys(built.payload)).toEqual(['action', 'before', 'after', ...PR_KEYS.slice(1)]);
     expect(built.payload).toMatchObject({ action: 'synchronized', before: OLD, after: NEW, number: 7, pull_request: pr, review: null });
@@ -72,7 +72,7 @@ describe('pull request webhook payloads', () => {
     const merged = pull(pr7, proj, { state: 'closed', merged: true, merged_at: '2024-05-02T10:00:00Z', merged_by: bob, merge_commit_sha: NEW });
     for (const auto of [false, true]) {
       const built = build('pull.merged', pullEvent('merged', { pull_request: merged, sender: bob, auto_merged: auto }))!;
-      expect(built).toMatchObject({ event: 'pull_request', repoId: 5, ownerId: 9, branch: null });
+      expect(built).toMatchObject({ event: 'pull_request', repoId: 5, ownerId: 9, ref: null });
       expect(Object.keys(built.payload)).toEqual(PR_KEYS);
       expect(built.payload).toMatchObject({ action: 'closed', number: 7, commit_id: '', sender: bob, pull_request: { merged: true, merged_by: bob, merge_commit_sha: NEW } });
       expect(built.payload).not.toHaveProperty('auto_merged');
@@ -82,7 +82,7 @@ describe('pull request webhook payloads', () => {
   it('should send review requests and their removal with the user asked', () => {
     for (const action of ['review_requested', 'review_request_removed']) {
       const built = build('pull.review_requested', pullEvent(action, { requested_reviewer: bob }))!;
-      expect(built).toMatchObject({ event: 'pull_request_review_request', repoId: 5, ownerId: 9, branch: null });
+      expect(built).toMatchObject({ event: 'pull_request_review_request', repoId: 5, ownerId: 9, ref: null });
       expect(coarseEvent(built.event)).toBe('pull_request');
       expect(Object.keys(built.payload)).toEqual(PR_KEYS);
       expect(built.payload).toMatchObject({ action, requested_reviewer: bob, pull_request: pr, review: null });
@@ -103,7 +103,7 @@ describe('pull request webhook payloads', () => {
     ['pull_request_review_comment', 'pull_request_comment'],
   ])('should send a %s review as its own event (X-Gitea-Event %s) with action reviewed', (type, coarse) => {
     const built = build('pull.reviewed', pullEvent('reviewed', { sender: bob, review: { type, content: 'Looks good\nmostly' } }))!;
-    expect(built).toMatchObject({ event: type, repoId: 5, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: type, repoId: 5, ownerId: 9, ref: null });
     expect(coarseEvent(built.event)).toBe(coarse);
     expect(Object.keys(built.payload)).toEqual(PR_KEYS);
     expect(built.payload).toMatchObject({ action: 'reviewed', sender: bob, pull_request: pr, requested_reviewer: null, review: { type, content: 'Looks good\nmostly' } });

@@ -5,7 +5,7 @@ import { pullRequestPayload } from './issue.payload.js';
 
 /** The hook payload of a pull event, sent where its repository is; nothing without its pull request. */
 const built = (event: HookEventType, p: IssueEventPayload, payload: PullRequestPayload | null): BuiltHookPayload | null =>
-  payload && { event, payload, repoId: p.repository.id, ownerId: p.repository.owner.id, branch: null };
+  payload && { event, payload, repoId: p.repository.id, ownerId: p.repository.owner.id, ref: null };
 
 /**
  * A pull request's head moved: `pull_request_sync` with action `synchronized`, and the head

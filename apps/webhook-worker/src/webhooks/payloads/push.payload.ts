@@ -2,7 +2,6 @@ import type { EventEnvelope } from '@gitforge/contracts';
 import type { BuiltHookPayload } from './webhook-payloads.js';
 import type { PushPayload } from '@gitforge/contracts';
 
-const BRANCH_PREFIX = 'refs/heads/';
 
 /** Gitea's push payload; chat hooks skip pushes without commits (Gitea's "0 new commits" rule). */
 export function pushPayload(e: EventEnvelope<'repo.pushed'>): BuiltHookPayload {
@@ -24,7 +23,7 @@ export function pushPayload(e: EventEnvelope<'repo.pushed'>): BuiltHookPayload {
     payload,
     repoId: p.repository.id,
     ownerId: p.repository.owner.id,
-    branch: p.ref.startsWith(BRANCH_PREFIX) ? p.ref.slice(BRANCH_PREFIX.length) : null,
+    ref: p.ref,
     chatTypesSkip: p.commits.length === 0,
   };
 }

@@ -33,7 +33,7 @@ function release(tag: string, author = ann): Release {
 describe('release events', () => {
   it.each(['published', 'updated', 'deleted'] as const)("should send Gitea's release payload for %s, outside branch filters", (action) => {
     const built = buildHookPayload(envelope(`release.${action}`, { action, release: release('v1'), repository: proj, sender: bea }))!;
-    expect(built).toMatchObject({ event: 'release', repoId: 5, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: 'release', repoId: 5, ownerId: 9, ref: null });
     expect(Object.keys(built.payload)).toEqual(['action', 'release', 'repository', 'sender']);
     expect(built.payload).toMatchObject({ action, release: { tag_name: 'v1' }, sender: { login: 'bea' } });
   });

@@ -6,5 +6,5 @@ import type { ReleasePayload } from '@gitforge/contracts';
 export function releasePayload(e: EventEnvelope<'release.published' | 'release.updated' | 'release.deleted'>): BuiltHookPayload {
   const p = e.payload;
   const payload: ReleasePayload = { action: p.action, release: p.release, repository: p.repository, sender: p.sender };
-  return { event: 'release', payload, repoId: p.repository.id, ownerId: p.repository.owner.id, branch: null };
+  return { event: 'release', payload, repoId: p.repository.id, ownerId: p.repository.owner.id, ref: null };
 }

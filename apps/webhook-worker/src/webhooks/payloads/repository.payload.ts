@@ -8,7 +8,7 @@ import type { RepositoryPayload } from '@gitforge/contracts';
  */
 function repositoryPayload(action: RepositoryPayload['action'], repository: Repository, sender: User): BuiltHookPayload {
   const payload: RepositoryPayload = { action, repository, organization: repository.owner, sender };
-  return { event: 'repository', payload, repoId: repository.id, ownerId: repository.owner.id, branch: null, indent: 1 };
+  return { event: 'repository', payload, repoId: repository.id, ownerId: repository.owner.id, ref: null, indent: 1 };
 }
 
 /** Gitea announces a fork's creation with this payload only when an organization owns the fork. */

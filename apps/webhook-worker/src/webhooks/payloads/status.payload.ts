@@ -18,5 +18,5 @@ export function statusPayload(e: EventEnvelope<'commit_status.created'>): BuiltH
     target_url: p.target_url,
     updated_at: p.updated_at,
   };
-  return { event: 'status', payload, repoId: p.repository.id, ownerId: p.repository.owner.id, branch: null };
+  return { event: 'status', payload, repoId: p.repository.id, ownerId: p.repository.owner.id, ref: null };
 }

@@ -22,7 +22,7 @@ describe('webhook payloads', () => {
         sender: ann,
       }),
     )!;
-    expect(built).toMatchObject({ event: 'push', repoId: 5, ownerId: 9, branch: 'main', chatTypesSkip: false });
+    expect(built).toMatchObject({ event: 'push', repoId: 5, ownerId: 9, ref: 'refs/heads/main', chatTypesSkip: false });
     expect(Object.keys(built.payload)).toEqual([
       'ref',
       'before',
@@ -37,7 +37,7 @@ describe('webhook payloads', () => {
     ]);
   });
 
-  it('should keep pushes without commits from chat hooks and tag pushes out of branch filters', () => {
+  it('should keep pushes without commits from chat hooks, and give tag pushes their full ref for branch filters', () => {
     const built = buildHookPayload(
       envelope('repo.pushed', {
         ref: 'refs/tags/v1',
@@ -52,15 +52,15 @@ describe('webhook payloads', () => {
         sender: ann,
       }),
     )!;
-    expect(built).toMatchObject({ branch: null, chatTypesSkip: true });
+    expect(built).toMatchObject({ ref: 'refs/tags/v1', chatTypesSkip: true });
   });
 
-  it('should map ref creation and deletion to create and delete payloads with short ref names', () => {
+  it('should map ref creation and deletion to create and delete payloads with short ref names, filtered by their full ref', () => {
     const created = buildHookPayload(envelope('repo.ref_created', { ref: 'feature/x', ref_type: 'branch', sha: 'c'.repeat(40), repository: proj, sender: ann }))!;
-    expect(created).toMatchObject({ event: 'create', branch: 'feature/x' });
+    expect(created).toMatchObject({ event: 'create', ref: 'refs/heads/feature/x' });
     expect(created.payload).toEqual({ sha: 'c'.repeat(40), ref: 'feature/x', ref_type: 'branch', repository: proj, sender: ann });
     const deleted = buildHookPayload(envelope('repo.ref_deleted', { ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann }))!;
-    expect(deleted).toMatchObject({ event: 'delete', branch: null });
+    expect(deleted).toMatchObject({ event: 'delete', ref: 'refs/tags/v1' });
     expect(deleted.payload).toEqual({ ref: 'v1', ref_type: 'tag', pusher_type: 'user', repository: proj, sender: ann });
   });
 
@@ -88,7 +88,7 @@ describe('webhook payloads', () => {
       sender: ann,
     };
     const built = buildHookPayload(envelope('commit_status.created', status))!;
-    expect(built).toMatchObject({ event: 'status', repoId: 5, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: 'status', repoId: 5, ownerId: 9, ref: null });
     expect(Object.keys(built.payload)).toEqual(['commit', 'context', 'created_at', 'description', 'id', 'repository', 'sender', 'sha', 'state', 'target_url', 'updated_at']);
     expect(built.payload).toEqual(status);
   });
@@ -96,7 +96,7 @@ describe('webhook payloads', () => {
   it("should send a fork to the forked repository's hooks with Gitea's forkee (the source) and repository (the fork)", () => {
     const fork = repo(6, ann, 'proj', { fork: true, parent: proj });
     const built = buildHookPayload(envelope('repo.forked', { forkee: fork, repository: proj, sender: ann }))!;
-    expect(built).toMatchObject({ event: 'fork', repoId: 5, ownerId: 9, branch: null });
+    expect(built).toMatchObject({ event: 'fork', repoId: 5, ownerId: 9, ref: null });
     expect(built.payload).toEqual({ forkee: proj, repository: fork, sender: ann });
   });
 

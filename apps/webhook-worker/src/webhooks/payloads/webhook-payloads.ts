@@ -19,8 +19,8 @@ export interface BuiltHookPayload {
   payload: object;
   repoId: number;
   ownerId: number;
-  /** The branch a push/create/delete concerns, for branch filters; null otherwise. */
-  branch: string | null;
+  /** The full ref a push/create/delete concerns, for branch filters (Gitea's getPayloadRef); null otherwise. */
+  ref: string | null;
   /** Not sent to slack/discord/msteams hooks (a push without commits). */
   chatTypesSkip?: boolean;
   /** JSON indent Gitea uses for this payload (2 unless said otherwise). */
