@@ -110,13 +110,17 @@ export interface PullRangeRequest {
 export interface PullMergeRequest extends PullSides {
   index: number;
   style: 'merge' | 'rebase' | 'rebase-merge' | 'squash' | 'fast-forward-only';
-  /** The head commit the caller saw; the merge is refused (stale) if refs/pull/{index}/head moved. */
+  /**
+   * The head commit the caller expects (a `head_commit_id`, or the commit a scheduled merge's
+   * checks passed on): refused (stale, 409) unless the head branch holds it. Empty: whatever the
+   * head branch holds now, as Gitea merges it.
+   */
   headSha: string;
   /** The whole commit message (title, blank line, body) of the merge or squash commit. */
   message: string;
   /** Who merges (committer; the author too, except squash which keeps the head's author). */
   doerId: number;
-  /** Delete the head branch after the merge (only if it still points at headSha). */
+  /** Delete the head branch after the merge (only if it still points at the merged head). */
   deleteHeadBranch: boolean;
   /**
    * The pull's poster: a squash commit's author is the poster, as signed on one of the head's
@@ -129,6 +133,8 @@ export interface PullMergeRequest extends PullSides {
 /** Answer of `pulls.git.merge`. */
 export interface PullMergeResult {
   mergeCommitSha: string;
+  /** The head commit that was merged. */
+  headSha: string;
   /** The base branch before the merge. */
   baseBefore: string;
   headBranchDeleted: boolean;
@@ -140,7 +146,6 @@ export interface PullMergeResult {
 export interface PullUpdateRequest extends PullSides {
   index: number;
   style: 'merge' | 'rebase';
-  headSha: string;
   doerId: number;
 }
 

@@ -333,6 +333,20 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(allowed.body.allow_maintainer_edit).toBe(true);
   });
 
+  it('should merge what the head branch holds right after a push, and check a head_commit_id against it', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'moving-on', 'm.txt', '1\n', 'main');
+    const pull = await openPull(writer.api, repo, 'moving-on');
+    // Pushed and merged at once, before the pull has followed the push (Gitea merges the branch).
+    const pushed = await commitTo(writer.api, repo, 'moving-on', 'm.txt', '2\n');
+    const stale = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge', head_commit_id: pull.head.sha });
+    expect(stale).toMatchObject({ status: 409, body: giteaError('head out of date') });
+    expect((await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge', head_commit_id: pushed })).status).toBe(200);
+    const merged = (await owner.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body;
+    expect(merged).toMatchObject({ merged: true, head: { sha: pushed } });
+    expect((await gitOut(await clone(repo), 'log', '-1', '--format=%P', merged.merge_commit_sha!)).split(' ')[1]).toBe(pushed);
+  });
+
   it('should refuse merges that are not allowed: repeated, stale heads, styles switched off, non-writers', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'guarded', 'g.txt', 'g\n', 'main');

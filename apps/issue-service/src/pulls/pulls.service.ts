@@ -379,7 +379,6 @@ export class PullsService {
       await this.markManuallyMerged(a, ctx, form.MergeCommitID ?? '');
       return 'merged';
     }
-    if (form.head_commit_id && form.head_commit_id !== pull.headSha) throw conflict('head out of date');
     let message = (form.MergeTitleField ?? '').trim() || (await this.defaultMergeMessage(ctx, style));
     const extra = (form.MergeMessageField ?? '').trim();
     if (extra) message += `\n\n${extra}`;
@@ -398,7 +397,8 @@ export class PullsService {
       );
       return 'scheduled';
     }
-    await this.mergeNow(a, ctx, style, message, deleteHeadBranch);
+    // A head_commit_id is checked against the head branch itself, in the merge (repo-service).
+    await this.mergeNow(a, ctx, style, message, deleteHeadBranch, form.head_commit_id ?? '');
     return 'merged';
   }
 
@@ -417,11 +417,15 @@ export class PullsService {
     if (!doer) return;
     // The scheduler merges, with the rights the policy just confirmed.
     const actor: Actor = { id: doer.id, login: doer.login, isAdmin: doer.isAdmin, scopes: null };
-    await this.mergeNow(actor, { repo, issue: p.issue, pull: p.pull }, scheduled.mergeStyle as GitMergeStyle, scheduled.message, scheduled.deleteBranchAfterMerge);
+    // The commit whose checks passed is the one merged: a head that moved meanwhile waits for its own.
+    await this.mergeNow(actor, { repo, issue: p.issue, pull: p.pull }, scheduled.mergeStyle as GitMergeStyle, scheduled.message, scheduled.deleteBranchAfterMerge, headSha);
   }
 
-  /** The merge itself and its record: the pull merged and closed, a merge_pull comment, events. */
-  async mergeNow(a: Actor, ctx: PullContext, style: GitMergeStyle, message: string, deleteHeadBranch: boolean): Promise<void> {
+  /**
+   * The merge itself and its record: the pull merged and closed, a merge_pull comment, events.
+   * `expectedHead`: the head commit that must be merged ('' for whatever the head branch holds).
+   */
+  async mergeNow(a: Actor, ctx: PullContext, style: GitMergeStyle, message: string, deleteHeadBranch: boolean, expectedHead: string): Promise<void> {
     const { pull, repo } = ctx;
     // The users its event shows are fetched while git merges.
     const [result, known] = await Promise.all([
@@ -432,7 +436,7 @@ export class PullsService {
         headBranch: pull.headBranch,
         index: pull.idx,
         style,
-        headSha: pull.headSha,
+        headSha: expectedHead,
         message,
         doerId: a.id,
         posterId: ctx.issue.posterId,
@@ -440,18 +444,19 @@ export class PullsService {
       }, a),
       this.issueLoader.eventUsers(ctx.issue, []),
     ]);
-    await this.recordMerged(a, ctx, result.mergeCommitSha, [result.merger, ...known]);
+    await this.recordMerged(a, ctx, result.mergeCommitSha, [result.merger, ...known], result.headSha);
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
   }
 
   /** `known`: users its event shows, fetched already (the merger among them when the merge answered it). */
-  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, known: User[] = []): Promise<void> {
+  /** `headSha`: the head that was merged, when it moved since the pull last recorded it. */
+  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, known: User[] = [], headSha?: string): Promise<void> {
     const sender = known.find((u) => u.id === a.id) ?? (await this.directory.publicUser(a.id));
     const now = new Date();
     const counters = await this.db.transaction(async (m) => {
       const locked = await this.pulls.lock(m, ctx.pull.id);
       if (!locked || locked.hasMerged) return null;
-      await this.pulls.update(m, ctx.pull.id, { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable });
+      await this.pulls.update(m, ctx.pull.id, { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable, ...(headSha ? { headSha } : {}) });
       await this.pulls.unschedule(m, ctx.pull.id);
       const issueRow = await this.issues.lock(m, ctx.issue.id);
       if (!issueRow) return null;
@@ -521,7 +526,6 @@ export class PullsService {
       headBranch: ctx.pull.headBranch,
       index: ctx.pull.idx,
       style: rebase ? 'rebase' : 'merge',
-      headSha: ctx.pull.headSha,
       doerId: a.id,
     });
   }

@@ -68,20 +68,20 @@ export class PullMergeService {
 
   /** `caller`: the actor issue-service acts for; when it is the doer, the repository is read for them while their account is. */
   async merge(req: PullMergeRequest, caller: Actor | null = null): Promise<PullMergeResult> {
-    if (!isObjectId(req.headSha)) throw mergeErrors.headOutOfDate();
+    if (req.headSha && !isObjectId(req.headSha)) throw mergeErrors.headOutOfDate();
     const repoId = req.baseRepoId;
     // The doer and the repository first: a missing user, repository or an archived one answers before any ref is read.
     const { doer, ctx } = await this.doerIn(req.baseRepoId, req.doerId, caller);
-    const [baseSha, pullHead, branchHead] = await Promise.all([
-      this.pulls.requireBranch(repoId, req.baseBranch),
-      // The head the caller saw must still be the pull's head, in the base's copy and on the branch.
-      this.objects.resolveCommit(repoId, pullHeadRef(req.index)),
-      this.refs.branchHead(req.headRepoId, req.headBranch),
-    ]);
+    const [baseSha, branchHead] = await Promise.all([this.pulls.requireBranch(repoId, req.baseBranch), this.refs.branchHead(req.headRepoId, req.headBranch)]);
+    // What the head branch holds now is merged (Gitea merges the branch, not the head it last
+    // recorded, which follows pushes in the background); a head the caller names must be it.
+    if (!branchHead || (req.headSha && branchHead !== req.headSha)) throw mergeErrors.headOutOfDate();
+    const merging: PullMergeRequest = { ...req, headSha: branchHead };
+    if (req.headRepoId !== repoId) await this.pulls.bringIn(repoId, req.headRepoId, [branchHead]);
+    await this.git.run(repoId, ['update-ref', pullHeadRef(req.index), branchHead]);
     const format = ctx.repo.objectFormat;
-    if (pullHead !== req.headSha || branchHead !== req.headSha) throw mergeErrors.headOutOfDate();
 
-    const next = await this.mergeCommit(req, doer, baseSha);
+    const next = await this.mergeCommit(merging, doer, baseSha);
     const moved = await this.db.transaction(async () => {
       const result = await this.writer.updateRef(repoId, `refs/heads/${req.baseBranch}`, next, baseSha, format);
       if (result !== 'ok') throw mergeErrors.pushOutOfDate();
@@ -89,22 +89,21 @@ export class PullMergeService {
     });
     await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }], doer.user);
     log.info({ repoId, index: req.index, style: req.style }, 'pull merged');
-    const headBranchDeleted = req.deleteHeadBranch ? await this.deleteHeadBranch(req, doer) : false;
-    return { ...moved, headBranchDeleted, merger: doer.user };
+    const headBranchDeleted = req.deleteHeadBranch ? await this.deleteHeadBranch(merging, doer) : false;
+    return { ...moved, headSha: branchHead, headBranchDeleted, merger: doer.user };
   }
 
   /**
    * `POST /pulls/{index}/update`: the base merged into the head branch (a merge commit on the
-   * head), or the head's commits replayed onto the base; the head branch moves only if it is
-   * still at `headSha`. Nothing to do when the head already contains the base.
+   * head), or the head's commits replayed onto the base, from what the head branch holds now (as
+   * Gitea's UpdatePullRequest); the branch moves only if it still holds that when the update is
+   * written. Nothing to do when the head already contains the base.
    */
   async update(req: PullUpdateRequest): Promise<{ headSha: string }> {
-    if (!isObjectId(req.headSha)) throw mergeErrors.headOutOfDate();
     const doer = await this.doer(req.doerId);
     const ctx = await this.repos.pushContext(req.headRepoId, doer.actor);
     const repoId = req.headRepoId;
     const headSha = await this.pulls.requireBranch(repoId, req.headBranch);
-    if (headSha !== req.headSha) throw mergeErrors.headOutOfDate();
     const baseSha = await this.pulls.requireBranch(req.baseRepoId, req.baseBranch);
     await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
     if (await this.pulls.isAncestor(repoId, baseSha, headSha)) return { headSha };

@@ -216,7 +216,7 @@ describe('pull requests in git', () => {
     const before = head('main');
     const req = await pull(1, 'm1', 'merge');
     const result = await merges.merge(req);
-    expect(result).toEqual({ mergeCommitSha: head('main'), baseBefore: before, headBranchDeleted: false, merger: { full_name: 'merger Full' } });
+    expect(result).toEqual({ mergeCommitSha: head('main'), baseBefore: before, headSha: req.headSha, headBranchDeleted: false, merger: { full_name: 'merger Full' } });
     expect(parents(result.mergeCommitSha)).toEqual([before, req.headSha]);
     expect(execFileSync('git', ['--git-dir', repo.git.repoPath(BASE), 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%B', result.mergeCommitSha]).toString().trim()).toBe(
       'merger Full <merger@example.com>|merger Full <merger@example.com>|Merge m1',
@@ -278,9 +278,15 @@ describe('pull requests in git', () => {
     const stale = await pull(8, 'st', 'merge');
     branch('st', 'st', [{ 'st.txt': '2\n' }]);
     const before = head('main');
+    // A head the caller names must still be the branch's; without one, what the branch holds now is merged.
     await expect(merges.merge(stale)).rejects.toMatchObject({ code: 'conflict', message: 'head out of date' });
     expect(head('main')).toBe(before);
     expect(recorded).toEqual([expect.objectContaining({ repoId: BASE })]);
+    const moved = head('refs/heads/st');
+    const current = await merges.merge({ ...stale, headSha: '' });
+    expect(current.headSha).toBe(moved);
+    expect(parents(current.mergeCommitSha)).toEqual([before, moved]);
+    expect(head('refs/pull/8/head')).toBe(moved);
   });
 
   it('should let exactly one of two racing merges move the base', async () => {
@@ -313,15 +319,15 @@ describe('pull requests in git', () => {
     await merges.merge(await pull(12, 'adv', 'fast-forward-only'));
     const base = head('main');
     const old = head('refs/heads/upd');
-    const merged = await merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd', index: 13, style: 'merge', headSha: old, doerId: 7 });
+    const merged = await merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd', index: 13, style: 'merge', doerId: 7 });
     expect(parents(merged.headSha)).toEqual([old, base]);
     expect(head('refs/heads/upd')).toBe(merged.headSha);
     const old2 = head('refs/heads/upd2');
-    const rebased = await merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd2', index: 14, style: 'rebase', headSha: old2, doerId: 7 });
+    const rebased = await merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd2', index: 14, style: 'rebase', doerId: 7 });
     expect(parents(rebased.headSha)).toEqual([base]);
-    await expect(
-      merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd2', index: 14, style: 'rebase', headSha: old2, doerId: 7 }),
-    ).rejects.toMatchObject({ code: 'conflict', message: 'head out of date' });
+    expect(head('refs/heads/upd2')).not.toBe(old2);
+    // Up to date already: nothing moves.
+    expect(await merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd2', index: 14, style: 'rebase', doerId: 7 })).toEqual({ headSha: rebased.headSha });
   });
 
   describe(requiredContextsState.name, () => {
