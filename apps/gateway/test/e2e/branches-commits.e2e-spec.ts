@@ -233,7 +233,7 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
         files: [{ filename: 'dir/b.txt', status: 'added' }],
         stats: { total: 2, additions: 2, deletions: 0 },
         // Rendered as anyone sees the author, even for the author (Gitea's ToCommit renders with no viewer).
-        author: expect.objectContaining({ login: alice.username, email: `${alice.username.toLowerCase()}@noreply.localhost`, last_login: '0001-01-01T00:00:00Z' }),
+        author: expect.objectContaining({ login: alice.username, email: `${alice.id}+${alice.username.toLowerCase()}@noreply.localhost`, last_login: '0001-01-01T00:00:00Z' }),
         parents: [{ sha: shas[0], url: `${layout.apiUrl}/repos/${repo.full_name}/git/commits/${shas[0]}`, created: '0001-01-01T00:00:00Z' }],
       });
       expect(b!.commit.tree.sha).toBe(b!.sha);

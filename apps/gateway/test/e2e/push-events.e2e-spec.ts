@@ -91,7 +91,7 @@ describe.each(layoutsUnderTest())('push events to webhooks and feeds (%s layout)
     });
     // As Gitea: the pusher as anyone sees them, the repository as its owner does, and no compare
     // link for the first push of the default branch (the root URL alone).
-    expect(payload.pusher).toMatchObject({ email: `${alice.username.toLowerCase()}@noreply.localhost`, is_admin: false, last_login: '0001-01-01T00:00:00Z' });
+    expect(payload.pusher).toMatchObject({ email: `${alice.id}+${alice.username.toLowerCase()}@noreply.localhost`, is_admin: false, last_login: '0001-01-01T00:00:00Z' });
     expect(payload).toMatchObject({ compare_url: layout.rootUrl, repository: { permissions: { admin: true, push: true, pull: true } } });
     expect(payload.commits.map((c) => c.id)).toEqual([second, first]);
     expect(payload.commits[0]).toMatchObject({ message: 'change a, add b\n', added: ['b.txt'], modified: ['a.txt'] });

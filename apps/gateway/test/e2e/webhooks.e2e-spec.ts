@@ -286,7 +286,7 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
         repository: { id: repo.id, full_name: repo.full_name, permissions: { admin: true, push: true, pull: true } },
         organization: { login: carol.username },
         // The sender as anyone sees them, as Gitea's ToUser without a viewer renders it.
-        sender: { login: carol.username, email: `${carol.username.toLowerCase()}@noreply.localhost`, last_login: '0001-01-01T00:00:00Z' },
+        sender: { login: carol.username, email: `${carol.id}+${carol.username.toLowerCase()}@noreply.localhost`, last_login: '0001-01-01T00:00:00Z' },
       });
       // Stored sealed: neither the secret nor the header is in admin-service's table in clear.
       const [row] = await serviceQuery<{ secret: string; authorization_header: string }>(layout, 'admin', {

@@ -52,9 +52,9 @@ export function toUserWithAccess(u: UserEntity, rootUrl: string): User {
   };
 }
 
-/** Gitea shows `<name>@noreply.<host>` where the real address is hidden. */
+/** Gitea's GetPlaceholderEmail where the real address is hidden: `<id>+<name>@noreply.<host>` (since 1.26). */
 function placeholderEmail(u: UserEntity, rootUrl: string): string {
-  return `${u.lowerName}@noreply.${new URL(rootUrl).hostname}`;
+  return `${u.id}+${u.lowerName}@noreply.${new URL(rootUrl).hostname}`;
 }
 
 /** Gitea's convert.ToOrganization; `GET /orgs/{org}` leaves the e-mail out for anonymous callers (`showEmail`). */
