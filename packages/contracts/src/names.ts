@@ -58,8 +58,15 @@ export function ownerNameRefusal(name: string): { kind: 'reserved' | 'pattern'; 
   return undefined;
 }
 
-/** Why a repository name cannot be used, in Gitea's words, or undefined when it can. */
+/** Gitea's invalidRepoNamePattern: dots in a row, which the binding's AlphaDashDot lets through. */
+export function repoNameCharsProblem(name: string): string | undefined {
+  return /\.{2,}/.test(name) ? `name is invalid [${name}]: must be valid alpha or numeric or dash(-_) or dot characters` : undefined;
+}
+
+/** Why a repository name cannot be used, in Gitea's words (IsUsableRepoName), or undefined when it can. */
 export function repoNameProblem(name: string): string | undefined {
+  const chars = repoNameCharsProblem(name);
+  if (chars) return chars;
   const lower = name.toLowerCase();
   if (RESERVED_REPO_NAMES.has(lower)) return `name is reserved [name: ${name}]`;
   const suffix = RESERVED_REPO_SUFFIXES.find((s) => lower.endsWith(s));

@@ -276,7 +276,15 @@ describe.each(layoutsUnderTest())('foundation through the gateway (%s layout)', 
     it('should let only organization owners create repositories in it', async () => {
       const res = await bob.api.post(`/orgs/${org}/repos`, { name: 'intruder' });
       expect(res.status).toBe(403);
+      expect(res.body).toEqual(giteaError('User is not allowed to create repositories in this organization.'));
       expect((await bob.api.post('/orgs/no-such-org-here/repos', { name: 'x' })).status).toBe(404);
+    });
+
+    it('should refuse a repository name with dots in a row (Gitea\'s invalidRepoNamePattern)', async () => {
+      const invalid = 'name is invalid [c..d]: must be valid alpha or numeric or dash(-_) or dot characters';
+      expect(await alice.api.post('/user/repos', { name: 'c..d' })).toMatchObject({ status: 422, body: giteaError(invalid) });
+      const repo = (await alice.api.post<Repository>('/user/repos', { name: uniqueName('dots') })).body;
+      expect(await alice.api.patch(`/repos/${repo.full_name}`, { name: 'c..d' })).toMatchObject({ status: 422, body: giteaError(`ChangeRepositoryName: ${invalid}`) });
     });
 
     it('should edit a repository for its admins only', async () => {

@@ -94,7 +94,6 @@ export function toRepository(
     default_merge_style: s.default_merge_style,
     default_update_style: s.default_update_style,
     default_allow_maintainer_edit: s.default_allow_maintainer_edit,
-    default_target_branch: r.defaultBranch,
     avatar_url: '',
     internal: !r.isPrivate && owner.visibility === 'private',
     mirror_interval: '',

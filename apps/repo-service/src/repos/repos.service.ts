@@ -14,6 +14,7 @@ import {
   renderLicense,
   unknownGitignore,
   pageOf,
+  repoNameCharsProblem,
   repoNameProblem,
   unprocessable,
   requireActor,
@@ -184,7 +185,7 @@ export class ReposService {
     if (owner.owner.kind !== 'organization') throw notFound();
     rejectPublicOnlyOwner(a, owner);
     if (!owner.visible) throw notFound();
-    if (!a.isAdmin && !owner.canCreateRepo) throw forbidden('Given user is not allowed to create repository in organization.');
+    if (!a.isAdmin && !owner.canCreateRepo) throw forbidden('User is not allowed to create repositories in this organization.');
     return this.create(a, owner, body);
   }
 
@@ -492,7 +493,8 @@ export class ReposService {
     const changes: Partial<RepositoryEntity> = {};
     if (body.name !== undefined && body.name !== repo.name) {
       const problem = repoNameProblem(body.name);
-      if (problem) throw unprocessable(problem);
+      // Gitea's EditRepo passes the reserved-name errors on as they are, and prefixes the others.
+      if (problem) throw unprocessable(repoNameCharsProblem(body.name) ? `ChangeRepositoryName: ${problem}` : problem);
       changes.name = body.name;
       changes.lowerName = body.name.toLowerCase();
     }

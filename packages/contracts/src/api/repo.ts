@@ -85,7 +85,8 @@ export class Repository {
   default_merge_style!: string;
   default_update_style!: string;
   default_allow_maintainer_edit!: boolean;
-  default_target_branch!: string;
+  /** The pull request unit's default target branch; Gitea leaves it out while it is unset (omitempty), as it is here. */
+  default_target_branch?: string;
   avatar_url!: string;
   internal!: boolean;
   mirror_interval!: string;
