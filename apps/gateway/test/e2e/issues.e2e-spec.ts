@@ -81,6 +81,17 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect(got.body).toEqual(issue);
   });
 
+  it('should record a replaced assignee before the new one, as Gitea\'s UpdateAssignees does', async () => {
+    const issue = await createIssue(owner.api, repo, { title: 'hand over', assignees: [writer.username] });
+    expect((await owner.api.patch(path(repo, `/${issue.number}`), { assignees: [owner.username] } satisfies EditIssueOption)).status).toBe(201);
+    const timeline = (await owner.api.get<Array<{ type: string; assignee: { login: string } | null; removed_assignee: boolean }>>(path(repo, `/${issue.number}/timeline`))).body;
+    expect(timeline.filter((t) => t.type === 'assignees').map((t) => [t.assignee?.login, t.removed_assignee])).toEqual([
+      [writer.username, false],
+      [writer.username, true],
+      [owner.username, false],
+    ]);
+  });
+
   it('should let readers open issues on a public repository, ignoring what only writers may set', async () => {
     const res = await outsider.api.post<Issue>(path(repo), {
       title: 'from a stranger',

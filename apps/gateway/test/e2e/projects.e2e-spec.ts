@@ -336,7 +336,7 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect((await alice.api.delete(`/projects/${project.id}/issues/${issue.id}`)).status).toBe(404);
       expect(
         (await alice.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`)).body.projects,
-      ).toEqual([]);
+      ).toBeNull();
 
       const doomed = await createProject(`/repos/${repo.full_name}/projects`);
       const [column] = await columnsOf(doomed);
@@ -348,7 +348,7 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
       expect((await alice.api.get(`/projects/${doomed.id}`)).status).toBe(404);
       expect(
         (await alice.api.get<Issue>(`/repos/${repo.full_name}/issues/${issue.number}`)).body.projects,
-      ).toEqual([]);
+      ).toBeNull();
     });
 
     it("should take an issue's projects from CreateIssueOption and EditIssueOption (replacing them), into the default column", async () => {
@@ -361,7 +361,7 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
         projects: [project.id, other.id],
       } satisfies CreateIssueOption);
       expect(created.status).toBe(201);
-      expect(created.body.projects.map((p) => p.id)).toEqual([project.id, other.id]);
+      expect(created.body.projects!.map((p) => p.id)).toEqual([project.id, other.id]);
       const backlog = (await columnsOf(other)).find((c) => c.default)!;
       expect(backlog).toMatchObject({ title: 'Backlog', num_issues: 1 });
 
@@ -377,11 +377,11 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
         projects: [other.id],
       } satisfies EditIssueOption);
       expect(edited.status).toBe(201);
-      expect(edited.body.projects.map((p) => p.id)).toEqual([other.id]);
+      expect(edited.body.projects!.map((p) => p.id)).toEqual([other.id]);
       const cleared = await alice.api.patch<Issue>(`/repos/${repo.full_name}/issues/${created.body.number}`, {
         projects: [],
       } satisfies EditIssueOption);
-      expect(cleared.body.projects).toEqual([]);
+      expect(cleared.body.projects).toBeNull();
       expect((await columnsOf(other)).find((c) => c.default)).toMatchObject({ num_issues: 0 });
     });
 
@@ -467,7 +467,7 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
         ),
       ).toEqual([own.id]);
       const shown = await alice.api.get<Issue>(`/repos/${orgRepo.full_name}/issues/${own.number}`);
-      expect(shown.body.projects.map((p) => [p.id, p.html_url])).toEqual([
+      expect(shown.body.projects!.map((p) => [p.id, p.html_url])).toEqual([
         [project.id, `${layout.rootUrl}${org}/-/projects/${project.id}`],
       ]);
       const planned = await alice.api.post<Issue>(`/repos/${orgRepo.full_name}/issues`, {

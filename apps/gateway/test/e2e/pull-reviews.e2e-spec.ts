@@ -145,5 +145,24 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       expect(own.status).toBe(201);
       expect(own.body.pull_request_review_id).toBe(review.body.id);
     });
+
+    it('should dismiss a verdict for repository admins, with priors every other undismissed review of its reviewer, and undismiss it', async () => {
+      const at = `/repos/${code.full_name}/pulls/${pull.number}`;
+      const note = (await alice.api.post<PullReview>(`${at}/reviews`, { event: 'COMMENT', body: 'a note first' })).body;
+      const approval = (await alice.api.post<PullReview>(`${at}/reviews`, { event: 'APPROVED', body: 'fine' })).body;
+      const dismissals = `${at}/reviews/${approval.id}/dismissals`;
+      expect(await bob.api.post(dismissals, { message: 'no' })).toMatchObject({ status: 403, body: giteaError('Must be repo admin') });
+      expect(await alice.api.post(`${at}/reviews/${note.id}/dismissals`, {})).toMatchObject({
+        status: 403,
+        body: giteaError("not need to dismiss this review because it's type is not Approve or change request"),
+      });
+      const dismissed = await alice.api.post<PullReview>(dismissals, { message: 'stale', priors: true });
+      expect(dismissed.status).toBe(200);
+      expect(dismissed.body).toMatchObject({ id: approval.id, dismissed: true });
+      // Gitea's DismissReview with priors takes every undismissed review of the reviewer, whatever its kind.
+      expect((await alice.api.get<PullReview>(`${at}/reviews/${note.id}`)).body.dismissed).toBe(true);
+      const undismissed = await alice.api.post<PullReview>(`${at}/reviews/${approval.id}/undismissals`, {});
+      expect(undismissed.body).toMatchObject({ id: approval.id, dismissed: false });
+    });
   });
 });

@@ -63,7 +63,7 @@ export function toIssue(i: IssueEntity, repo: RepoAccess, parts: IssueParts): Is
     repository: { id: repo.id, name: repo.name, owner: repo.ownerLogin, full_name: `${repo.ownerLogin}/${repo.name}` },
     pin_order: i.pinOrder,
     content_version: i.contentVersion,
-    projects: parts.projects,
+    projects: parts.projects.length > 0 ? parts.projects : null,
   };
 }
 

@@ -433,16 +433,17 @@ export class IssuesService {
         const type = stateAction === 'closed' ? CommentType.close : CommentType.reopen;
         await this.comments.addEvent(m, { issueId: issue.id, posterId: a.id, type, at: now });
       }
-      for (const id of added) await this.issues.addAssignee(m, issue.id, id);
+      // Gitea's UpdateAssignees takes off those no longer listed first, then adds the new ones.
       for (const id of removed) await this.issues.removeAssignee(m, issue.id, id);
+      for (const id of added) await this.issues.addAssignee(m, issue.id, id);
       await this.issues.addMentions(m, issue.id, mentions);
       const counters = changes.isClosed !== undefined ? await this.issues.recount(m, repo.id) : null;
       const row = (await this.issues.findById(issue.id, m))!;
       const api = await this.loader.one(row, repo, { m, known: [...known.values()] });
       const base = { actor: a, issue: api, repo, sender };
       for (const change of edited) await this.events.issue(m, 'issue.edited', { ...base, action: 'edited', changes: change });
-      for (const id of added) await this.events.issue(m, 'issue.assigned', { ...base, action: 'assigned', assignee: known.get(id) });
       for (const id of removed) await this.events.issue(m, 'issue.assigned', { ...base, action: 'unassigned', assignee: known.get(id) });
+      for (const id of added) await this.events.issue(m, 'issue.assigned', { ...base, action: 'assigned', assignee: known.get(id) });
       if (milestoneAction) await this.events.issue(m, 'issue.milestoned', { ...base, action: milestoneAction });
       if (stateAction) await this.events.issue(m, stateAction === 'closed' ? 'issue.closed' : 'issue.reopened', { ...base, action: stateAction });
       return { id: issue.id, counters };
@@ -452,7 +453,7 @@ export class IssuesService {
 
   /**
    * The history rows of an edit, compared with the row as it was under its lock, in the order of
-   * Gitea's EditIssue: title, ref, due date, one row per assignee added or removed, milestone.
+   * Gitea's EditIssue: title, ref, due date, one row per assignee removed then added, milestone.
    */
   private async recordEdit(
     m: EntityManager,
@@ -471,10 +472,10 @@ export class IssuesService {
     }
     const deadline = changes.deadline !== undefined ? deadlineEvent(was.deadline, changes.deadline) : null;
     if (deadline) await this.comments.addEvent(m, { ...base, ...deadline });
-    for (const id of assignees.added) await this.comments.addEvent(m, { ...base, type: CommentType.assignees, refs: { assigneeId: id } });
     for (const id of assignees.removed) {
       await this.comments.addEvent(m, { ...base, type: CommentType.assignees, refs: { assigneeId: id, removedAssignee: true } });
     }
+    for (const id of assignees.added) await this.comments.addEvent(m, { ...base, type: CommentType.assignees, refs: { assigneeId: id } });
     if (changes.milestoneId !== undefined && changes.milestoneId !== was.milestoneId) {
       await this.comments.addEvent(m, { ...base, type: CommentType.milestone, refs: { oldMilestoneId: was.milestoneId, milestoneId: changes.milestoneId } });
     }

@@ -101,9 +101,9 @@ export class ReviewsRepository {
     await m.update(ReviewEntity, { issueId, reviewerId, type: In(VERDICTS) }, { dismissed: true });
   }
 
-  /** The reviewer's verdicts not dismissed yet (a dismissal of `priors`). */
-  undismissedVerdictsOf(m: EntityManager, issueId: number, reviewerId: number): Promise<ReviewEntity[]> {
-    return m.find(ReviewEntity, { where: { issueId, reviewerId, type: In(VERDICTS), dismissed: false } });
+  /** A reviewer's reviews of a pull not dismissed yet, of any kind (Gitea's FindReviews that `priors` dismisses). */
+  undismissedOf(m: EntityManager, issueId: number, reviewerId: number): Promise<ReviewEntity[]> {
+    return m.find(ReviewEntity, { where: { issueId, reviewerId, dismissed: false } });
   }
 
   /** The approvals of a pull not dismissed yet (dismissed when new commits come, if the branch rule says so). */

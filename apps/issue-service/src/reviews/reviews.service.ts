@@ -314,7 +314,7 @@ export class ReviewsService {
       const now = new Date();
       if (review.dismissed !== dismiss) await this.reviews.update(m, review.id, { dismissed: dismiss });
       if (body.priors) {
-        for (const prior of await this.reviews.undismissedVerdictsOf(m, review.issueId, review.reviewerId)) {
+        for (const prior of await this.reviews.undismissedOf(m, review.issueId, review.reviewerId)) {
           await this.reviews.update(m, prior.id, { dismissed: true });
         }
       }

@@ -117,7 +117,8 @@ export interface Issue {
   pin_order: number;
   /** Bumped on every change of the title or body (optimistic locking in the web editor). */
   content_version: number;
-  projects: Project[];
+  /** Null when the issue is on no project (Gitea sets the list only when there is one). */
+  projects: Project[] | null;
 }
 
 /** Gitea's Comment. */
