@@ -361,7 +361,10 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect(await reader.api.get<Issue[]>(path(fresh))).toMatchObject({ status: 200, body: [] });
     expect((await reader.api.get(`${path(fresh)}?type=issues`)).status).toBe(404);
     expect((await reader.api.post(path(fresh), { title: 'x' })).status).toBe(403);
-    expect((await owner.api.patch(`/repos/${fresh.full_name}`, { has_pull_requests: false } satisfies EditRepoOption)).status).toBe(200);
+    const off = await owner.api.patch<Repository>(`/repos/${fresh.full_name}`, { has_pull_requests: false } satisfies EditRepoOption);
+    expect(off.status).toBe(200);
+    // Gitea's innerToRepo while the unit is off: no merge style, manual merges, no maintainer edits.
+    expect(off.body).toMatchObject({ has_pull_requests: false, allow_merge_commits: false, allow_squash_merge: false, allow_manual_merge: true, default_allow_maintainer_edit: false });
     expect((await reader.api.get(path(fresh))).status).toBe(404);
   });
 

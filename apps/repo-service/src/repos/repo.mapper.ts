@@ -76,24 +76,12 @@ export function toRepository(
     has_wiki: s.has_wiki,
     has_pull_requests: s.has_pull_requests,
     has_projects: s.has_projects,
-    projects_mode: s.projects_mode,
+    // Gitea's default mode while the projects unit is off.
+    projects_mode: s.has_projects ? s.projects_mode : 'all',
     has_releases: s.has_releases,
     has_packages: s.has_packages,
     has_actions: s.has_actions,
-    ignore_whitespace_conflicts: s.ignore_whitespace_conflicts,
-    allow_merge_commits: s.allow_merge_commits,
-    allow_rebase: s.allow_rebase,
-    allow_rebase_explicit: s.allow_rebase_explicit,
-    allow_squash_merge: s.allow_squash_merge,
-    allow_fast_forward_only_merge: s.allow_fast_forward_only_merge,
-    allow_rebase_update: s.allow_rebase_update,
-    allow_manual_merge: s.allow_manual_merge,
-    autodetect_manual_merge: s.autodetect_manual_merge,
-    allow_merge_update: s.allow_merge_update,
-    default_delete_branch_after_merge: s.default_delete_branch_after_merge,
-    default_merge_style: s.default_merge_style,
-    default_update_style: s.default_update_style,
-    default_allow_maintainer_edit: s.default_allow_maintainer_edit,
+    ...pullSettings(s),
     avatar_url: '',
     internal: !r.isPrivate && owner.visibility === 'private',
     mirror_interval: '',
@@ -105,4 +93,47 @@ export function toRepository(
     branch_count: r.numBranches,
     repo_transfer: transfer,
   };
+}
+
+/** The pull request settings the Repository shows. */
+type PullSettings = Pick<
+  Repository,
+  | 'ignore_whitespace_conflicts'
+  | 'allow_merge_commits'
+  | 'allow_rebase'
+  | 'allow_rebase_explicit'
+  | 'allow_squash_merge'
+  | 'allow_fast_forward_only_merge'
+  | 'allow_rebase_update'
+  | 'allow_manual_merge'
+  | 'autodetect_manual_merge'
+  | 'allow_merge_update'
+  | 'default_delete_branch_after_merge'
+  | 'default_merge_style'
+  | 'default_update_style'
+  | 'default_allow_maintainer_edit'
+>;
+
+/** What Gitea's innerToRepo shows while the pull request unit is off: no style allowed, manual merges only. */
+const PULL_UNIT_OFF: PullSettings = {
+  ignore_whitespace_conflicts: false,
+  allow_merge_commits: false,
+  allow_rebase: false,
+  allow_rebase_explicit: false,
+  allow_squash_merge: false,
+  allow_fast_forward_only_merge: false,
+  allow_rebase_update: false,
+  allow_manual_merge: true,
+  autodetect_manual_merge: false,
+  allow_merge_update: false,
+  default_delete_branch_after_merge: false,
+  default_merge_style: 'merge',
+  default_update_style: 'merge',
+  default_allow_maintainer_edit: false,
+};
+
+/** The unit's settings while it is on, Gitea's fixed answer while it is off. */
+function pullSettings(s: PullSettings & { has_pull_requests: boolean }): PullSettings {
+  if (!s.has_pull_requests) return PULL_UNIT_OFF;
+  return Object.fromEntries((Object.keys(PULL_UNIT_OFF) as Array<keyof PullSettings>).map((k) => [k, s[k]])) as PullSettings;
 }
