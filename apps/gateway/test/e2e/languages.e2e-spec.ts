@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { LanguageStatistics, Repository, RepoTopicOptions, TopicResponse } from '@gitforge/contracts';
+import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, uniqueName, type TestUser } from './support/api.js';
 import { GitCli, gitUrl } from './support/git.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
@@ -95,6 +96,11 @@ describe.each(layoutsUnderTest())('languages and topic search (%s layout)', (kin
       Shell: bytes(FILES['bin/deploy']!) + bytes(FILES['scripts/setup.txt']!),
       Ruby: bytes(FILES['vendor/kept.rb']!),
     });
+    // Largest first, as Gitea lists them; the largest is the repository's language.
+    const sizes = Object.values(res.body);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    const primary = Object.keys(res.body)[0];
+    await expectEventually(async () => expect((await alice.api.get<Repository>(`/repos/${repo.full_name}`)).body.language).toBe(primary));
   });
 
   it('should follow new pushes to the default branch only', async () => {

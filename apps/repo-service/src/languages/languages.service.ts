@@ -47,7 +47,8 @@ export class LanguagesService implements OnApplicationBootstrap {
     const ctx = await this.access.assign(actor, owner, repo);
     if (!ctx.permission.canRead('repo.code'))
       throw forbidden('user should have specific read permission or be a repo admin or a site admin');
-    return this.statsOf(ctx.repo);
+    // Largest first, as Gitea lists them (its statistics ordered by size).
+    return Object.fromEntries(Object.entries(await this.statsOf(ctx.repo)).sort(([a, x], [b, y]) => y - x || a.localeCompare(b)));
   }
 
   /** A push event: recompute when it moved the default branch. Replays find the stats current and do nothing. */
@@ -67,12 +68,11 @@ export class LanguagesService implements OnApplicationBootstrap {
       if (row?.commitId === head) return row.sizes;
       const sizes = await this.reader.compute(repo.id, head);
       await this.db
-        .transaction((m) =>
-          m.save(
-            LanguageStatEntity,
-            m.create(LanguageStatEntity, { repoId: repo.id, commitId: head, sizes, updatedAt: new Date() }),
-          ),
-        )
+        .transaction(async (m) => {
+          // The repository's `language` follows (Gitea's UpdateLanguageStats marks the largest primary).
+          await this.repos.update(m, repo.id, { primaryLanguage: primaryOf(sizes) });
+          return m.save(LanguageStatEntity, m.create(LanguageStatEntity, { repoId: repo.id, commitId: head, sizes, updatedAt: new Date() }));
+        })
         .catch((err: unknown) => {
           // Another replica stored the same commit's statistics first: theirs are as good.
           if (!isUniqueViolation(err)) throw err;
@@ -80,4 +80,13 @@ export class LanguagesService implements OnApplicationBootstrap {
       return sizes;
     });
   }
+}
+
+/** The largest language (the first by name among equals), '' when there is none. */
+export function primaryOf(sizes: LanguageStatistics): string {
+  let best = '';
+  for (const [language, size] of Object.entries(sizes)) {
+    if (!best || size > sizes[best]! || (size === sizes[best] && language < best)) best = language;
+  }
+  return best;
 }

@@ -171,6 +171,10 @@ export class RepositoryEntity {
   @Column({ type: 'varchar', length: 64, default: '' })
   licenseBlob!: string;
 
+  /** The largest language of the default branch's statistics (Gitea's PrimaryLanguage), '' for none. */
+  @Column({ type: 'varchar', length: 64, default: '' })
+  primaryLanguage!: string;
+
   @TimestampColumn()
   createdAt!: Date;
 

@@ -49,7 +49,7 @@ export function toRepository(
     parent,
     mirror: r.isMirror,
     size: r.sizeKib,
-    language: '',
+    language: r.primaryLanguage,
     languages_url: `${urls.api}/languages`,
     html_url: urls.html,
     url: urls.api,
