@@ -135,5 +135,20 @@ const PULL_UNIT_OFF: PullSettings = {
 /** The unit's settings while it is on, Gitea's fixed answer while it is off. */
 function pullSettings(s: PullSettings & { has_pull_requests: boolean }): PullSettings {
   if (!s.has_pull_requests) return PULL_UNIT_OFF;
-  return Object.fromEntries((Object.keys(PULL_UNIT_OFF) as Array<keyof PullSettings>).map((k) => [k, s[k]])) as PullSettings;
+  return {
+    ignore_whitespace_conflicts: s.ignore_whitespace_conflicts,
+    allow_merge_commits: s.allow_merge_commits,
+    allow_rebase: s.allow_rebase,
+    allow_rebase_explicit: s.allow_rebase_explicit,
+    allow_squash_merge: s.allow_squash_merge,
+    allow_fast_forward_only_merge: s.allow_fast_forward_only_merge,
+    allow_rebase_update: s.allow_rebase_update,
+    allow_manual_merge: s.allow_manual_merge,
+    autodetect_manual_merge: s.autodetect_manual_merge,
+    allow_merge_update: s.allow_merge_update,
+    default_delete_branch_after_merge: s.default_delete_branch_after_merge,
+    default_merge_style: s.default_merge_style,
+    default_update_style: s.default_update_style,
+    default_allow_maintainer_edit: s.default_allow_maintainer_edit,
+  };
 }
