@@ -46,7 +46,7 @@ export function toRepository(
     private: r.isPrivate,
     fork: r.isFork,
     template: r.isTemplate,
-    parent,
+    ...(parent ? { parent } : {}),
     mirror: r.isMirror,
     size: r.sizeKib,
     language: r.primaryLanguage,
@@ -91,7 +91,7 @@ export function toRepository(
     topics: r.topics,
     licenses: r.licenses,
     branch_count: r.numBranches,
-    repo_transfer: transfer,
+    ...(transfer ? { repo_transfer: transfer } : {}),
   };
 }
 

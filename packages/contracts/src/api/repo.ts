@@ -35,7 +35,8 @@ export class Repository {
   private!: boolean;
   fork!: boolean;
   template!: boolean;
-  parent!: Repository | null;
+  /** The repository this is a fork of; left out when there is none (Gitea's omitempty). */
+  parent?: Repository;
   mirror!: boolean;
   size!: number;
   language!: string;
@@ -98,7 +99,8 @@ export class Repository {
   licenses!: string[];
   branch_count!: number;
   /** The pending transfer (Gitea's RepoTransfer), null when there is none. */
-  repo_transfer!: RepoTransfer | null;
+  /** The transfer waiting for its recipient; left out when there is none (Gitea's omitempty). */
+  repo_transfer?: RepoTransfer;
 }
 
 /** Gitea's `RepoTransfer`: a repository transfer waiting for its recipient. */
