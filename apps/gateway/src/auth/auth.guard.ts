@@ -41,8 +41,17 @@ export class AuthGuard implements CanActivate {
         }
       }
     }
+    // Gitea's /user route group checks a public-only token against the caller as its context user
+    // (/user/orgs is registered apart, with no context user).
+    if (auth?.hiddenPublicOnly && isOwnUserRoute(request.url)) throw forbidden('token scope is limited to public users');
     if (policy.rejectPublicOnly && actor && isPublicOnly(actor.scopes)) throw forbidden('this endpoint is not available for public-only tokens');
     if (policy.admin && !actor!.isAdmin) throw forbidden('user should be the site admin');
     return true;
   }
+}
+
+/** Whether a request path is one of Gitea's `/user` route group (the caller's own account), `/user/orgs` aside. */
+export function isOwnUserRoute(url: string): boolean {
+  const path = url.split('?', 1)[0]!;
+  return (path === '/api/v1/user' || path.startsWith('/api/v1/user/')) && path !== '/api/v1/user/orgs';
 }

@@ -352,6 +352,17 @@ describe.each(layoutsUnderTest())('accounts through the gateway (%s layout)', (k
       expect(res.body).toEqual(giteaError('token scope is limited to public users'));
     });
 
+    it("should refuse a user who is not public their own /user routes (Gitea's group-level checkTokenPublicOnly)", async () => {
+      const shy = await createUser(api, 'shyme', { visibility: 'private' });
+      const token = await tokenApi(shy, ['public-only', 'read:user', 'read:organization']);
+      for (const path of ['/user', '/user/followers', '/user/emails']) {
+        expect([path, await token.get(path)]).toEqual([path, expect.objectContaining({ status: 403, body: giteaError('token scope is limited to public users') })]);
+      }
+      // /user/orgs is registered apart, with no user to check.
+      expect((await token.get('/user/orgs')).status).toBe(200);
+      expect((await publicOnly.get('/user')).status).toBe(200);
+    });
+
     it('should refuse to create repositories of the user (403)', async () => {
       const res = await publicOnly.post('/user/repos', { name: uniqueName('r') });
       expect(res.status).toBe(403);

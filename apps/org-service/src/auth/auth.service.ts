@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   ActionsUser,
   ContractError,
+  isPublicOnly,
   notFound,
   RunnerProtocolPatterns,
   type ActionsTaskGrant,
@@ -58,6 +59,10 @@ export class AuthService {
       result = { actor: actor ?? (await this.byPassword(c.username, c.password)), basic: true };
     }
     if (request.sudo) result = { ...result, actor: await this.sudo(result.actor, request.sudo) };
+    if (isPublicOnly(result.actor.scopes)) {
+      const user = await this.users.findById(result.actor.id);
+      if (user && user.visibility !== 'public') result = { ...result, hiddenPublicOnly: true };
+    }
     return result;
   }
 

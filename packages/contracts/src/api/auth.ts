@@ -15,4 +15,9 @@ export interface AuthResult {
   actor: Actor;
   /** HTTP Basic was used (with a password or a token): required to manage tokens. */
   basic: boolean;
+  /**
+   * A public-only token of a user who is not public (limited or private): Gitea's `/user` routes
+   * refuse it (checkTokenPublicOnly on the user category, the caller as the context user).
+   */
+  hiddenPublicOnly?: boolean;
 }
