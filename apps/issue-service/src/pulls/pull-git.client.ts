@@ -75,8 +75,13 @@ export class PullGitClient {
     return this.ask(PullGitPatterns.headRepo, request, actor);
   }
 
+  /** The commit `branch` of `repoId` holds now, null when it is gone. */
+  async branchHead(request: PullBranchRequest): Promise<string | null> {
+    return (await this.ask<{ sha: string | null }, PullBranchRequest>(PullGitPatterns.branchHead, request)).sha;
+  }
+
   /** Whether `branch` of `repoId` is there now. */
   async branchExists(request: PullBranchRequest): Promise<boolean> {
-    return (await this.ask<{ sha: string | null }, PullBranchRequest>(PullGitPatterns.branchHead, request)).sha !== null;
+    return (await this.branchHead(request)) !== null;
   }
 }

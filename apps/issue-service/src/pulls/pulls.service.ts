@@ -355,13 +355,16 @@ export class PullsService {
     // A pull whose head repository is gone is being closed with it (repo-lifecycle), as Gitea closes it.
     if (issue.isClosed || pull.headRepoId <= 0) throw notFound();
     const style = form.Do;
-    const reviews = await this.verdicts(issue.id);
+    // Gitea judges and merges the head branch as it is now (its statuses among the checks), not
+    // the head this pull last recorded, which follows pushes in the background.
+    const [reviews, branchHead] = await Promise.all([this.verdicts(issue.id), this.git.branchHead({ repoId: pull.headRepoId, branch: pull.headBranch })]);
+    const head = branchHead ?? pull.headSha;
     const policy = await this.git.policy({
       repoId: repo.id,
       branch: pull.baseBranch,
       doerId: a.id,
       reviewerIds: reviews.map((r) => r.reviewerId),
-      headSha: pull.headSha,
+      headSha: head,
     });
     if (!policy.doerCanMerge) throw new ContractError('method_not_allowed', 'User not allowed to merge PR');
     if (style !== 'manually-merged') {
@@ -397,8 +400,9 @@ export class PullsService {
       );
       return 'scheduled';
     }
-    // A head_commit_id is checked against the head branch itself, in the merge (repo-service).
-    await this.mergeNow(a, ctx, style, message, deleteHeadBranch, form.head_commit_id ?? '');
+    if (form.head_commit_id && form.head_commit_id !== head) throw conflict('head out of date');
+    // The commit judged is the one merged: a branch that moves meanwhile is a 409 from the merge.
+    await this.mergeNow(a, ctx, style, message, deleteHeadBranch, head);
     return 'merged';
   }
 

@@ -7,9 +7,12 @@ import { Lru } from '@gitforge/platform';
  * parsePayloadSignature): up to the newline before its BEGIN line, when an END line follows.
  */
 export function withoutSignature(contents: string): string {
-  const begin = /^-----BEGIN ([A-Z ]+) SIGNATURE-----$/m.exec(contents);
-  if (!begin || !contents.includes(`\n-----END ${begin[1]} SIGNATURE-----`, begin.index)) return contents;
-  return contents.slice(0, Math.max(0, begin.index - 1));
+  // The last BEGIN line whose END line follows, as Gitea's loop over the lines finds it.
+  let cut = -1;
+  for (const begin of contents.matchAll(/^-----BEGIN (.+) SIGNATURE-----$/gm)) {
+    if (contents.includes(`\n-----END ${begin[1]} SIGNATURE-----`, begin.index)) cut = begin.index;
+  }
+  return cut < 0 ? contents : contents.slice(0, Math.max(0, cut - 1));
 }
 
 /** A commit's author or committer: `when` in epoch seconds, `tz` as git writes it (`+0200`). */

@@ -12,6 +12,11 @@ describe('withoutSignature (Gitea parsePayloadSignature)', () => {
     expect(withoutSignature('ssh\n-----BEGIN SSH SIGNATURE-----\nU1NI\n-----END SSH SIGNATURE-----\n')).toBe('ssh');
   });
 
+  it('should cut at the last signature block, leaving one quoted in the message', () => {
+    const quoted = 'notes\n-----BEGIN PGP SIGNATURE-----\nold\n-----END PGP SIGNATURE-----\nmore';
+    expect(withoutSignature(`${quoted}\n-----BEGIN PGP SIGNATURE-----\nsig\n-----END PGP SIGNATURE-----\n`)).toBe(quoted);
+  });
+
   it('should leave a BEGIN line that no END of its kind follows', () => {
     const text = 'quoting\n-----BEGIN PGP SIGNATURE-----\nbut never ended\n';
     expect(withoutSignature(text)).toBe(text);

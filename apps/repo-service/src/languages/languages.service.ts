@@ -65,7 +65,12 @@ export class LanguagesService implements OnApplicationBootstrap {
     if (!head) return {};
     return this.locks.run(repo.id, async () => {
       const row = await this.db.manager.findOne(LanguageStatEntity, { where: { repoId: repo.id } });
-      if (row?.commitId === head) return row.sizes;
+      if (row?.commitId === head) {
+        // Statistics computed before the repository kept its language give it on their next read.
+        const primary = primaryOf(row.sizes);
+        if (primary !== repo.primaryLanguage) await this.db.transaction((m) => this.repos.update(m, repo.id, { primaryLanguage: primary }));
+        return row.sizes;
+      }
       const sizes = await this.reader.compute(repo.id, head);
       await this.db
         .transaction(async (m) => {

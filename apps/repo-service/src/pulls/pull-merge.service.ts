@@ -78,7 +78,6 @@ export class PullMergeService {
     if (!branchHead || (req.headSha && branchHead !== req.headSha)) throw mergeErrors.headOutOfDate();
     const merging: PullMergeRequest = { ...req, headSha: branchHead };
     if (req.headRepoId !== repoId) await this.pulls.bringIn(repoId, req.headRepoId, [branchHead]);
-    await this.git.run(repoId, ['update-ref', pullHeadRef(req.index), branchHead]);
     const format = ctx.repo.objectFormat;
 
     const next = await this.mergeCommit(merging, doer, baseSha);
@@ -87,6 +86,8 @@ export class PullMergeService {
       if (result !== 'ok') throw mergeErrors.pushOutOfDate();
       return { mergeCommitSha: next, baseBefore: baseSha };
     });
+    // The pull's own ref shows the head it was merged at, once it is.
+    await this.git.run(repoId, ['update-ref', pullHeadRef(req.index), branchHead]);
     await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }], doer.user);
     log.info({ repoId, index: req.index, style: req.style }, 'pull merged');
     const headBranchDeleted = req.deleteHeadBranch ? await this.deleteHeadBranch(merging, doer) : false;

@@ -37,13 +37,13 @@ export interface PageHeaderOptions {
   pageCounts?: { total: boolean };
 }
 
-/** Sets `X-Total-Count` and `Link` (and the page counts when asked), exposed to browsers, and answers the page's items. */
 /** Gitea's SetTotalCountHeader alone, for an answer that counts its items in the body (git trees). */
 export function sendTotalCount(reply: FastifyReply, total: number): void {
   reply.header('X-Total-Count', String(total));
   reply.header('Access-Control-Expose-Headers', 'X-Total-Count');
 }
 
+/** Sets `X-Total-Count` and `Link` (and the page counts when asked), exposed to browsers, and answers the page's items. */
 export function sendPage<T>(
   request: FastifyRequest,
   reply: FastifyReply,
