@@ -9,7 +9,7 @@ import { LanguageStatEntity } from './language-stat.entity.js';
 import { LanguageStatsReader } from './language-stats.reader.js';
 import { LanguagesService } from './languages.service.js';
 
-const REPO = { id: 4, defaultBranch: 'main', isEmpty: false } as RepositoryEntity;
+const REPO = { id: 4, defaultBranch: 'main', isEmpty: false, primaryLanguage: '' } as RepositoryEntity;
 const HEAD = 'a'.repeat(40);
 
 const pushed = (ref: string): QueueJob<EventEnvelope> =>
@@ -23,11 +23,13 @@ const pushed = (ref: string): QueueJob<EventEnvelope> =>
 describe(LanguagesService.name, () => {
   let stored: LanguageStatEntity | null;
   let computed: string[];
+  let repo: RepositoryEntity;
   let sut: LanguagesService;
 
   beforeEach(() => {
     stored = null;
     computed = [];
+    repo = { ...REPO };
     const manager = {
       findOne: async () => stored,
       create: (_: unknown, row: LanguageStatEntity) => row,
@@ -41,7 +43,10 @@ describe(LanguagesService.name, () => {
     sut = new LanguagesService(
       db,
       strictMock(RepoAccessService),
-      strictMock(ReposRepository, { findById: async () => REPO }),
+      strictMock(ReposRepository, {
+        findById: async () => repo,
+        update: async (_m, _id, changes) => void Object.assign(repo, changes),
+      }),
       strictMock(Refs, { branchHead: async () => HEAD }),
       strictMock(LanguageStatsReader, {
         compute: async (_repoId, commit) => {
@@ -57,6 +62,15 @@ describe(LanguagesService.name, () => {
     await sut.handle(pushed('refs/heads/main'));
     expect(computed).toEqual([HEAD]);
     expect(stored).toMatchObject({ repoId: REPO.id, commitId: HEAD, sizes: { Go: 10 } });
+    // The largest language is the repository's.
+    expect(repo.primaryLanguage).toBe('Go');
+  });
+
+  it("should give the repository its language from statistics kept before it had one", async () => {
+    stored = { repoId: REPO.id, commitId: HEAD, sizes: { Go: 10, Python: 30 } } as LanguageStatEntity;
+    await sut.handle(pushed('refs/heads/main'));
+    expect(computed).toEqual([]);
+    expect(repo.primaryLanguage).toBe('Python');
   });
 
   it('should not compute again for a commit already computed (a replayed event)', async () => {
