@@ -452,8 +452,10 @@ export class PullsService {
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
   }
 
-  /** `known`: users its event shows, fetched already (the merger among them when the merge answered it). */
-  /** `headSha`: the head that was merged, when it moved since the pull last recorded it. */
+  /**
+   * `known`: users its event shows, fetched already (the merger among them when the merge answered
+   * it); `headSha`: the head that was merged, when it moved since the pull last recorded it.
+   */
   private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, known: User[] = [], headSha?: string): Promise<void> {
     const sender = known.find((u) => u.id === a.id) ?? (await this.directory.publicUser(a.id));
     const now = new Date();
