@@ -1,6 +1,6 @@
 /**
  * The kinds of rows in an issue's history, numbered as Gitea's CommentType (stored as the
- * number, answered in the timeline by name). Only plain comments count in `num_comments`.
+ * number, answered in the timeline by name). Plain comments and reviews count in `num_comments`.
  */
 export const CommentType = {
   comment: 0,
