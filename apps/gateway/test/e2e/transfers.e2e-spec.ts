@@ -80,6 +80,8 @@ describe.each(layoutsUnderTest())('transfers and redirects (%s layout)', (kind) 
       });
       const got = await alice.api.get<Repository>(`/repos/${oldName}`);
       expect(got.body.repo_transfer).toMatchObject({ doer: { id: alice.id }, recipient: { id: bob.id } });
+      // Both as anyone sees them, even to the doer (Gitea's ToRepoTransfer renders them with no viewer).
+      expect(got.body.repo_transfer!.doer).toMatchObject({ email: `${alice.id}+${alice.username.toLowerCase()}@noreply.localhost`, active: false, last_login: '0001-01-01T00:00:00Z' });
       // The recipient was given read access so it can answer (Gitea's StartRepositoryTransfer).
       expect((await bob.api.get<Repository>(`/repos/${oldName}`)).body).toMatchObject({ permissions: { admin: false, push: false, pull: true } });
       // Other repositories show none.

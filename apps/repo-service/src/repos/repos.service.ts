@@ -114,7 +114,7 @@ export class ReposService {
 
   /** One repository as the actor sees it, with its parent (null when the actor may not see that). */
   async toApi(actor: Actor | null, ctx: RepoContext): Promise<Repository> {
-    const [parents, transfers] = await Promise.all([this.parentViews(actor, [ctx.repo]), this.transferViews(actor, [ctx.repo])]);
+    const [parents, transfers] = await Promise.all([this.parentViews(actor, [ctx.repo]), this.transferViews([ctx.repo])]);
     return toRepository(ctx.repo, ctx.owner.ownerUser, ctx.permission, this.config, parentOf(ctx.repo, parents), transfers.get(ctx.repo.id) ?? null);
   }
 
@@ -122,11 +122,12 @@ export class ReposService {
    * The pending transfers of some repositories as Gitea's RepoTransfer (doer, recipient, the
    * recipient organization's teams), by repository id: one read, one user lookup for all.
    */
-  async transferViews(actor: Actor | null, repos: RepositoryEntity[]): Promise<Map<number, RepoTransfer>> {
+  async transferViews(repos: RepositoryEntity[]): Promise<Map<number, RepoTransfer>> {
     const rows = await this.transfers.pendingOf(repos);
     const views = new Map<number, RepoTransfer>();
     if (rows.length === 0) return views;
-    const users = await this.directory.usersByIds(actor, [...new Set(rows.flatMap((t) => [t.doerId, t.recipientId]))]);
+    // As anyone sees them, whoever asks (Gitea's ToRepoTransfer: ToUser with no doer).
+    const users = await this.directory.usersByIds(null, [...new Set(rows.flatMap((t) => [t.doerId, t.recipientId]))]);
     for (const t of rows) {
       const doer = users.find((u) => u.id === t.doerId);
       const recipient = users.find((u) => u.id === t.recipientId);
@@ -684,7 +685,7 @@ export class ReposService {
       this.ownersOf(actor, rows, known),
       actor ? this.access.collaborationsOf(actor.id) : [],
       this.parentViews(actor, rows),
-      this.transferViews(actor, rows),
+      this.transferViews(rows),
     ]);
     return rows.map((repo) => {
       const owner = owners.find((o) => o.owner.id === repo.ownerId)!;
