@@ -35,6 +35,8 @@ export function toRepository(
   transfer: RepoTransfer | null = null,
 ): Repository {
   const s = r.settings;
+  // The pull request settings while the unit is on, Gitea's fixed answer while it is off.
+  const p = s.has_pull_requests ? s : PULL_UNIT_OFF;
   const urls = repoUrls(base, owner.login, r.name);
   return {
     id: r.id,
@@ -81,7 +83,20 @@ export function toRepository(
     has_releases: s.has_releases,
     has_packages: s.has_packages,
     has_actions: s.has_actions,
-    ...pullSettings(s),
+    ignore_whitespace_conflicts: p.ignore_whitespace_conflicts,
+    allow_merge_commits: p.allow_merge_commits,
+    allow_rebase: p.allow_rebase,
+    allow_rebase_explicit: p.allow_rebase_explicit,
+    allow_squash_merge: p.allow_squash_merge,
+    allow_fast_forward_only_merge: p.allow_fast_forward_only_merge,
+    allow_rebase_update: p.allow_rebase_update,
+    allow_manual_merge: p.allow_manual_merge,
+    autodetect_manual_merge: p.autodetect_manual_merge,
+    allow_merge_update: p.allow_merge_update,
+    default_delete_branch_after_merge: p.default_delete_branch_after_merge,
+    default_merge_style: p.default_merge_style,
+    default_update_style: p.default_update_style,
+    default_allow_maintainer_edit: p.default_allow_maintainer_edit,
     avatar_url: '',
     internal: !r.isPrivate && owner.visibility === 'private',
     mirror_interval: '',
@@ -131,24 +146,3 @@ const PULL_UNIT_OFF: PullSettings = {
   default_update_style: 'merge',
   default_allow_maintainer_edit: false,
 };
-
-/** The unit's settings while it is on, Gitea's fixed answer while it is off. */
-function pullSettings(s: PullSettings & { has_pull_requests: boolean }): PullSettings {
-  if (!s.has_pull_requests) return PULL_UNIT_OFF;
-  return {
-    ignore_whitespace_conflicts: s.ignore_whitespace_conflicts,
-    allow_merge_commits: s.allow_merge_commits,
-    allow_rebase: s.allow_rebase,
-    allow_rebase_explicit: s.allow_rebase_explicit,
-    allow_squash_merge: s.allow_squash_merge,
-    allow_fast_forward_only_merge: s.allow_fast_forward_only_merge,
-    allow_rebase_update: s.allow_rebase_update,
-    allow_manual_merge: s.allow_manual_merge,
-    autodetect_manual_merge: s.autodetect_manual_merge,
-    allow_merge_update: s.allow_merge_update,
-    default_delete_branch_after_merge: s.default_delete_branch_after_merge,
-    default_merge_style: s.default_merge_style,
-    default_update_style: s.default_update_style,
-    default_allow_maintainer_edit: s.default_allow_maintainer_edit,
-  };
-}
