@@ -44,17 +44,12 @@ const RESERVED_OWNER_SUFFIXES = ['.keys', '.gpg', '.rss', '.atom', '.png'];
 const RESERVED_REPO_NAMES = new Set(['.', '..', '-']);
 const RESERVED_REPO_SUFFIXES = ['.git', '.rss', '.atom', '.wiki'];
 
-/** Why an owner name cannot be used, in Gitea's words, or undefined when it can. */
+/** Why an owner name cannot be used, in Gitea's words (a reserved name or pattern), or undefined when it can. */
 export function ownerNameProblem(name: string): string | undefined {
-  return ownerNameRefusal(name)?.message;
-}
-
-/** The same, with its kind: a reserved name, or a reserved pattern (Gitea's two errors, told apart in its forms). */
-export function ownerNameRefusal(name: string): { kind: 'reserved' | 'pattern'; message: string } | undefined {
   const lower = name.toLowerCase();
-  if (RESERVED_OWNER_NAMES.has(lower)) return { kind: 'reserved', message: `name is reserved [name: ${name}]` };
+  if (RESERVED_OWNER_NAMES.has(lower)) return `name is reserved [name: ${name}]`;
   const suffix = RESERVED_OWNER_SUFFIXES.find((s) => lower.endsWith(s));
-  if (suffix) return { kind: 'pattern', message: `name pattern is not allowed [pattern: *${suffix}]` };
+  if (suffix) return `name pattern is not allowed [pattern: *${suffix}]`;
   return undefined;
 }
 
@@ -81,7 +76,7 @@ export const MAX_REPO_NAME_LENGTH = 100;
 
 /** Whether a user or organization could have this login: the `Username` binding rule, its length, and no reserved name. */
 export function isUsableOwnerName(name: string): boolean {
-  return isValidUsername(name) && name.length <= MAX_OWNER_NAME_LENGTH && ownerNameRefusal(name) === undefined;
+  return isValidUsername(name) && name.length <= MAX_OWNER_NAME_LENGTH && ownerNameProblem(name) === undefined;
 }
 
 /** Whether a repository could have this name: the `AlphaDashDot` binding rule, its length, and no reserved name or pattern. */

@@ -324,7 +324,7 @@ export class UsersService {
   async rename(account: UserEntity, newName: string): Promise<void> {
     if (newName === account.name) return;
     const problem = renameProblem(newName);
-    if (problem) throw unprocessable(problem.message);
+    if (problem) throw unprocessable(problem);
     await this.db.transaction(async (m) => {
       const clash = await this.users.findByName(newName, m);
       if (clash && clash.id !== account.id) throw unprocessable(`user already exists [name: ${newName}]`);
