@@ -171,7 +171,9 @@ async function endToEnd() {
     const workers = Array.from({ length: REPLICAS }, (_, i) => layout.pids[`webhook-${i}`]);
     for (const pid of workers) process.kill(pid, 'SIGSTOP');
     received = [];
+    const backlogStarted = performance.now();
     await reports(layout, lanes, 'backlog');
+    const backlogApiSeconds = (performance.now() - backlogStarted) / 1000;
     await sleep(2000); // the relay has queued the events
     const backends = await ownBackends(layout);
     const cpuBefore = cpuTicks(layout, backends);
@@ -179,6 +181,7 @@ async function endToEnd() {
     for (const pid of workers) process.kill(pid, 'SIGCONT');
     await waitFor(expected);
     const drainSeconds = (received.at(-1).at - resumed) / 1000;
+    const drainArrivals = [0, 0.5].map((q) => (received[Math.floor(q * received.length)].at - resumed) / 1000);
     const drainCpu = cpuBetween(cpuBefore, cpuTicks(layout, backends));
 
     received = [];
@@ -199,6 +202,8 @@ async function endToEnd() {
       livePerSecond: expected / liveSeconds,
       drainPerSecond: expected / drainSeconds,
       drainSeconds,
+      drainArrivals,
+      backlogApiPerSecond: (LANES * CALLS_PER_LANE) / backlogApiSeconds,
       drainCpu,
       p50: quantile(latencies, 0.5),
       p99: quantile(latencies, 0.99),
@@ -220,8 +225,9 @@ export default async function () {
   console.log(`live: ${events} status reports by ${LANES} concurrent callers (${e2e.apiPerSecond.toFixed(0)} API calls/s) × ${HOOKS} hooks = ${e2e.expected} deliveries`);
   console.log(`  ${e2e.livePerSecond.toFixed(0)} deliveries/s = ${(e2e.livePerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);
   console.log(`  latency commit → delivery: p50 ${e2e.p50.toFixed(1)} ms, p99 ${e2e.p99.toFixed(1)} ms`);
-  console.log(`backlog: ${events} events queued while the worker was stopped, fanned out and delivered in one go`);
+  console.log(`backlog: ${events} events queued while the worker was stopped (${e2e.backlogApiPerSecond.toFixed(0)} API calls/s), fanned out and delivered in one go`);
   console.log(`  ${e2e.drainPerSecond.toFixed(0)} deliveries/s = ${(e2e.drainPerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);
+  console.log(`  first delivery after ${e2e.drainArrivals[0].toFixed(2)} s, half after ${e2e.drainArrivals[1].toFixed(2)} s, all after ${e2e.drainSeconds.toFixed(2)} s`);
   console.log(`  CPU seconds during the ${e2e.drainSeconds.toFixed(2)} s drain: ${e2e.drainCpu.map(([label, s]) => `${label} ${s.toFixed(2)}`).join(', ')}`);
   console.log(`unloaded latency commit → delivery (one status every 100 ms × ${HOOKS} hooks): p50 ${e2e.unloadedP50.toFixed(1)} ms, p99 ${e2e.unloadedP99.toFixed(1)} ms`);
 }
