@@ -78,7 +78,24 @@ describe.each(layoutsUnderTest())('issues API (%s layout)', (kind) => {
     expect(issue.created_at).toMatch(TIME);
     const got = await outsider.api.get<Issue>(path(repo, `/${issue.number}`));
     expect(got.status).toBe(200);
-    expect(got.body).toEqual(issue);
+    // The same issue; its poster is shown as each caller sees them (below).
+    expect({ ...got.body, user: null }).toEqual({ ...issue, user: null });
+  });
+
+  it('should show the poster as the caller sees them (Gitea’s ToAPIIssue), assignees as anyone does', async () => {
+    const created = await writer.api.post<Issue>(path(repo), { title: 'Whose e-mail', assignees: [owner.username] });
+    expect(created.status).toBe(201);
+    const number = created.body.number;
+    // The poster itself sees its own private fields; another signed-in user its e-mail only.
+    expect(created.body.user).toMatchObject({ login: writer.username, email: writer.email, active: true });
+    const asReader = await reader.api.get<Issue>(path(repo, `/${number}`));
+    expect(asReader.body.user).toMatchObject({ email: writer.email, active: false, last_login: '0001-01-01T00:00:00Z' });
+    const asAnyone = await api.anonymous.get<Issue>(path(repo, `/${number}`));
+    expect(asAnyone.body.user.email).toBe(`${writer.id}+${writer.username.toLowerCase()}@noreply.localhost`);
+    // Assignees are shown as to anyone (ToUser without a doer), whoever asks.
+    expect(asReader.body.assignees?.[0]).toMatchObject({ login: owner.username, email: `${owner.id}+${owner.username.toLowerCase()}@noreply.localhost` });
+    const listed = (await reader.api.get<Issue[]>(path(repo, '?type=issues&state=all&limit=50'))).body.find((i) => i.number === number);
+    expect(listed?.user.email).toBe(writer.email);
   });
 
   it('should record a replaced assignee before the new one, as Gitea\'s UpdateAssignees does', async () => {

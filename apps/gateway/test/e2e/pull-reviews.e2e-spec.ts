@@ -97,6 +97,11 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       const [line] = (await bob.api.get<PullReviewComment[]>(`${at}/reviews/${review.body.id}/comments`)).body;
       expect(line).toMatchObject({ path: 'lines.txt', position: 2, body: 'why two?', pull_request_review_id: review.body.id });
       expect(line!.diff_hunk).toContain('+two');
+      // Reviewers and line comments' posters are shown as the caller sees them (Gitea's ToPullReview and ToPullReviewComment take the doer).
+      expect(review.body.user).toMatchObject({ login: alice.username, email: alice.email, active: true });
+      expect(line!.user).toMatchObject({ login: alice.username, email: alice.email, active: false });
+      const anonymous = new Api(layout);
+      expect((await anonymous.get<PullReview>(`${at}/reviews/${review.body.id}`)).body.user?.email).toBe(`${alice.id}+${alice.username.toLowerCase()}@noreply.localhost`);
 
       // Gitea counts the conversation (reviews and plain comments) when a comment or a line comment outside a pending review comes, not when a review is submitted.
       expect((await bob.api.get<PullRequest>(at)).body.comments).toBe(0);

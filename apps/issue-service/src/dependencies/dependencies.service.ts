@@ -38,7 +38,7 @@ export class DependenciesService {
       const access = repos.get(r.repoId);
       return access !== undefined && canReadIssuesOrPulls(access, r.isPull);
     });
-    return this.loader.load(visible, repos);
+    return this.loader.load(visible, repos, { viewer: actor });
   }
 
   /**
@@ -81,7 +81,7 @@ export class DependenciesService {
         await this.record(m, here.actor.id, target.id, dependency.id, CommentType.remove_dependency, new Date());
       });
     }
-    return this.loader.one(here.issue, here.repo);
+    return this.loader.one(here.issue, here.repo, { viewer: here.actor });
   }
 
   /** A history row on each of the two issues, each naming the other, as Gitea's createIssueDependencyComment. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { isActingUserId, type Issue, type RepoAccess, type User } from '@gitforge/contracts';
+import { isActingUserId, type Actor, type Issue, type RepoAccess, type User } from '@gitforge/contracts';
 import { DirectoryClient, PlatformConfig } from '@gitforge/platform';
 import { toAttachment } from '../attachments/attachment.mapper.js';
 import { AttachmentsRepository } from '../attachments/attachments.repository.js';
@@ -19,6 +19,19 @@ import { IssuesRepository } from './issues.repository.js';
 /** Gitea's ghost user: the poster of content whose account is gone (org-service answers it). */
 const GHOST_ID = -1;
 
+export interface IssueLoadOptions {
+  /** Reads uncommitted rows (no directory call is made for the viewer inside a transaction: leave `viewer` out). */
+  m?: EntityManager;
+  /** Users already fetched as anyone sees them (inside a transaction, so no call is made while it holds its locks). */
+  known?: User[];
+  /**
+   * Who the issues are shown to: their posters are shown as this caller sees them (Gitea's
+   * ToAPIIssue passes the doer for the poster: a signed-in caller sees the real e-mail, the poster
+   * and site admins the private fields); assignees and the rest as anyone sees them.
+   */
+  viewer?: Actor | null;
+}
+
 /**
  * Turns issue rows into Gitea's Issue shape, a page at a time: one query per kind of part
  * (assignees, labels, milestones, projects, assets) and one directory call for every user on the page.
@@ -36,11 +49,8 @@ export class IssueLoader {
     private readonly config: PlatformConfig,
   ) {}
 
-  /**
-   * `repos` holds the repository of every row. `known` are users already fetched (inside a
-   * transaction, so no call is made while it holds its locks); `m` reads uncommitted rows.
-   */
-  async load(rows: IssueEntity[], repos: Map<number, RepoAccess>, options: { m?: EntityManager; known?: User[] } = {}): Promise<Issue[]> {
+  /** `repos` holds the repository of every row. */
+  async load(rows: IssueEntity[], repos: Map<number, RepoAccess>, options: IssueLoadOptions = {}): Promise<Issue[]> {
     return (await this.loadWithUsers(rows, repos, [], options)).issues;
   }
 
@@ -52,7 +62,7 @@ export class IssueLoader {
     rows: IssueEntity[],
     repos: Map<number, RepoAccess>,
     userIds: number[],
-    options: { m?: EntityManager; known?: User[] } = {},
+    options: IssueLoadOptions = {},
   ): Promise<{ issues: Issue[]; users: Map<number, User> }> {
     const ids = rows.map((r) => r.id);
     const [assignees, labels, milestones, projects, assets, pulls] = await Promise.all([
@@ -64,11 +74,17 @@ export class IssueLoader {
       this.pulls.byIssueIds(rows.filter((r) => r.isPull).map((r) => r.id), options.m),
     ]);
     const counts = await this.milestones.counts(milestones.map((m) => m.id), options.m);
-    const wanted = [...rows.map((r) => r.posterId), ...userIds];
-    const users = await this.users([...wanted, ...[...assignees.values()].flat()], options.known ?? []);
+    const posterIds = rows.map((r) => r.posterId);
+    const viewer = options.viewer ?? null;
+    const wanted = [...posterIds, ...userIds];
+    const [users, seen] = await Promise.all([
+      this.users([...(viewer ? userIds : wanted), ...[...assignees.values()].flat()], options.known ?? []),
+      this.usersSeenBy(viewer, posterIds),
+    ]);
     // A deleted poster (or owner of a row, such as a tracked time) shows as Gitea's ghost user.
-    const poster = await this.withGhost(users, wanted);
-    for (const id of wanted) if (!users.has(id)) users.set(id, poster(id));
+    const anyone = await this.withGhost(users, wanted.filter((id) => !seen.has(id)));
+    for (const id of userIds) if (!users.has(id)) users.set(id, anyone(id));
+    const poster = (id: number): User => seen.get(id) ?? anyone(id);
     const rootUrl = this.config.rootUrl;
     const issues = rows.map((r) => {
       const repo = repos.get(r.repoId)!;
@@ -90,14 +106,17 @@ export class IssueLoader {
   }
 
   /** One issue of one repository. */
-  async one(row: IssueEntity, repo: RepoAccess, options: { m?: EntityManager; known?: User[] } = {}): Promise<Issue> {
+  async one(row: IssueEntity, repo: RepoAccess, options: IssueLoadOptions = {}): Promise<Issue> {
     const [issue] = await this.load([row], new Map([[repo.id, repo]]), options);
     return issue!;
   }
 
-  /** Posters (of issues, comments, …) as anyone sees them; a deleted one is Gitea's ghost user. */
-  async posters(ids: number[], known: User[] = []): Promise<(id: number) => User> {
-    return this.withGhost(await this.users(ids, known), ids);
+  /**
+   * Posters (of issues, comments, …) as anyone sees them, or with `viewer` as that caller does
+   * (Gitea shows reviewers that way); a deleted one is Gitea's ghost user.
+   */
+  async posters(ids: number[], known: User[] = [], viewer: Actor | null = null): Promise<(id: number) => User> {
+    return this.withGhost(viewer ? await this.usersSeenBy(viewer, ids) : await this.users(ids, known), ids);
   }
 
   private async withGhost(users: Map<number, User>, posterIds: number[]): Promise<(id: number) => User> {
@@ -112,6 +131,13 @@ export class IssueLoader {
   async eventUsers(issue: Pick<IssueEntity, 'id' | 'posterId'>, others: number[]): Promise<User[]> {
     const assignees = (await this.issues.assigneesOf([issue.id])).get(issue.id) ?? [];
     return [...(await this.users([...others, issue.posterId, ...assignees])).values()];
+  }
+
+  /** Users as `viewer` sees them (none: an empty map, they are shown as anyone sees them), one call. */
+  async usersSeenBy(viewer: Actor | null, ids: number[]): Promise<Map<number, User>> {
+    const wanted = [...new Set(ids)].filter(isActingUserId);
+    if (!viewer || wanted.length === 0) return new Map();
+    return new Map((await this.directory.usersByIds(viewer, wanted)).map((u) => [u.id, u]));
   }
 
   /** Users as anyone sees them (Gitea's ToUser without a viewer), one call for those not known yet. */

@@ -171,7 +171,7 @@ export class IssuesService {
 
   async get(actor: Actor | null, owner: string, repo: string, index: string): Promise<Issue> {
     const { repo: access, issue } = await this.issueFor(actor, owner, repo, index);
-    return this.loader.one(issue, access);
+    return this.loader.one(issue, access, { viewer: actor });
   }
 
   async create(actor: Actor | null, owner: string, repoName: string, body: CreateIssueOption): Promise<Issue> {
@@ -243,7 +243,7 @@ export class IssuesService {
       if (body.closed) await this.events.issue(m, 'issue.closed', { ...base, action: 'closed' });
       return { id: row.id, counters };
     });
-    return this.afterChange(result, repo);
+    return this.afterChange(result, repo, a);
   }
 
   /** `GET /repos/{o}/{r}/issues`: Gitea's ListIssues filters, newest first. */
@@ -251,7 +251,7 @@ export class IssuesService {
     const repo = await this.gate.assign(actor, owner, repoName);
     const filter = await this.repoFilter(repo, query);
     const [rows, total] = await this.issues.list(filter, options);
-    return pageOf(await this.loader.load(rows, new Map([[repo.id, repo]])), total, options);
+    return pageOf(await this.loader.load(rows, new Map([[repo.id, repo]]), { viewer: actor }), total, options);
   }
 
   /**
@@ -293,7 +293,7 @@ export class IssuesService {
     }
     const priority = idFrom(query.priority_repo_id);
     const [rows, total] = await this.issues.list(filter, options, priority || undefined);
-    return pageOf(await this.loader.load(rows, new Map(repos.map((r) => [r.id, r]))), total, options);
+    return pageOf(await this.loader.load(rows, new Map(repos.map((r) => [r.id, r])), { viewer: actor }), total, options);
   }
 
   /** The filter of a repository's issue list; Gitea's rules for `type` when a unit is unreadable. */
@@ -448,7 +448,7 @@ export class IssuesService {
       if (stateAction) await this.events.issue(m, stateAction === 'closed' ? 'issue.closed' : 'issue.reopened', { ...base, action: stateAction });
       return { id: issue.id, counters };
     });
-    return this.afterChange(result, repo);
+    return this.afterChange(result, repo, a);
   }
 
   /**
@@ -585,7 +585,7 @@ export class IssuesService {
       throw forbidden('user should have specific read permission or be a repo admin or a site admin');
     }
     const rows = await this.issues.pinned(this.db.manager, repo.id, isPull);
-    return this.loader.load(rows, new Map([[repo.id, repo]]));
+    return this.loader.load(rows, new Map([[repo.id, repo]]), { viewer: actor });
   }
 
   /**
@@ -626,7 +626,7 @@ export class IssuesService {
       }
       return { id: issue.id, counters: null };
     });
-    return this.afterChange(result, repo);
+    return this.afterChange(result, repo, a);
   }
 
   /** After a committed change: the counts to repo-service, then the issue as it is now. */
@@ -657,11 +657,11 @@ export class IssuesService {
     await this.counters.publish(counters);
   }
 
-  private async afterChange(result: { id: number; counters: RepoIssueCounters | null }, repo: RepoAccess): Promise<Issue> {
+  private async afterChange(result: { id: number; counters: RepoIssueCounters | null }, repo: RepoAccess, viewer: Actor): Promise<Issue> {
     await this.counters.publish(result.counters);
     const row = await this.issues.findById(result.id);
     if (!row) throw notFound();
-    return this.loader.one(row, repo);
+    return this.loader.one(row, repo, { viewer });
   }
 
   private async requireUsers(names: string[]): Promise<User[]> {

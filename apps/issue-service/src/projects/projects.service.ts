@@ -241,7 +241,7 @@ export class ProjectsService {
       readable.map((r) => r.id),
       options,
     );
-    return pageOf(await this.loader.load(rows, new Map(readable.map((r) => [r.id, r]))), total, options);
+    return pageOf(await this.loader.load(rows, new Map(readable.map((r) => [r.id, r])), { viewer: actor }), total, options);
   }
 
   /**

@@ -32,9 +32,13 @@ export class PullLoader {
     private readonly directory: DirectoryClient,
   ) {}
 
-  /** Pull rows with their issue rows, of one base repository, as the viewer sees them. */
+  /**
+   * Pull rows with their issue rows, of one base repository, as the viewer sees them (their
+   * posters too, as Gitea's ToAPIPullRequest shows them, but not inside a transaction: with `m`
+   * they are shown as anyone sees them, as in events).
+   */
   async load(viewer: Actor | null, rows: IssueEntity[], repo: RepoAccess, options: PullLoadOptions = {}): Promise<PullRequest[]> {
-    const issues = await this.issues.load(rows, new Map([[repo.id, repo]]), { m: options.m });
+    const issues = await this.issues.load(rows, new Map([[repo.id, repo]]), options.m ? { m: options.m } : { viewer });
     return this.fromIssues(viewer, issues, repo, options);
   }
 

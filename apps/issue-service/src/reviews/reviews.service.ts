@@ -105,12 +105,12 @@ export class ReviewsService {
     const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     const [rows, total] = await this.reviews.list(ctx.issue.id, options);
     const visible = rows.filter((r) => r.type !== ReviewType.pending || (actor && (actor.isAdmin || actor.id === r.reviewerId)));
-    return pageOf(await this.load(visible, ctx), total, options);
+    return pageOf(await this.load(visible, ctx, { viewer: actor }), total, options);
   }
 
   async get(actor: Actor | null, owner: string, repo: string, index: string, id: string): Promise<PullReview> {
     const ctx = await this.contexts.pullFor(actor, owner, repo, index);
-    return this.one(await this.reviewOf(ctx, actor, id), ctx);
+    return this.one(await this.reviewOf(ctx, actor, id), ctx, actor);
   }
 
   /** `GET /pulls/{index}/reviews/{id}/comments`: its line comments, oldest first. */
@@ -118,7 +118,8 @@ export class ReviewsService {
     const ctx = await this.contexts.pullFor(actor, owner, repo, index);
     const review = await this.reviewOf(ctx, actor, id);
     const rows = await this.reviews.codeComments([review.id]);
-    const users = await this.issueLoader.posters([...rows.map((c) => c.posterId), ...rows.map((c) => c.resolveDoerId).filter(isActingUserId)]);
+    // Gitea's ToPullReviewCommentList shows the posters and resolvers as the caller sees them.
+    const users = await this.issueLoader.posters([...rows.map((c) => c.posterId), ...rows.map((c) => c.resolveDoerId).filter(isActingUserId)], [], actor);
     return rows.map((c) =>
       toPullReviewComment(c, review, ctx.repo.repository, ctx.issue, { poster: users(c.posterId), resolver: isActingUserId(c.resolveDoerId) ? users(c.resolveDoerId) : null }),
     );
@@ -174,7 +175,7 @@ export class ReviewsService {
       }
       return this.submitIn(m, ctx, a, pending, type, body.body ?? '', commitId, prepared, now);
     });
-    return this.one((await this.reviews.findById(reviewId))!, ctx);
+    return this.one((await this.reviews.findById(reviewId))!, ctx, actor);
   }
 
   /** `POST /pulls/{index}/reviews/{id}`: submits the actor's pending review at the pull's head. */
@@ -193,7 +194,7 @@ export class ReviewsService {
       const pending = await this.reviews.pendingOf(m, ctx.issue.id, a.id);
       return this.submitIn(m, ctx, a, pending, type, body.body ?? '', ctx.pull.headSha, prepared, new Date());
     });
-    return this.one((await this.reviews.findById(reviewId))!, ctx);
+    return this.one((await this.reviews.findById(reviewId))!, ctx, actor);
   }
 
   /**
@@ -325,7 +326,7 @@ export class ReviewsService {
       const base = await this.eventBase(m, ctx, a, known);
       await this.events.issue(m, 'pull.reviewed', { ...base, action: 'review_dismissed', extra: { review: { type: reviewHookType(review.type)!, content: message } } });
     });
-    return this.one((await this.reviews.findById(review.id))!, ctx);
+    return this.one((await this.reviews.findById(review.id))!, ctx, a);
   }
 
   /**
@@ -409,7 +410,7 @@ export class ReviewsService {
       return done;
     });
     if (!add) return [];
-    return this.load(changes.map((c) => c.review!), ctx, { known, teams: teams.map((t) => t.team) });
+    return this.load(changes.map((c) => c.review!), ctx, { viewer: a, teams: teams.map((t) => t.team) });
   }
 
   /**
@@ -578,20 +579,23 @@ export class ReviewsService {
     return { actor: a, issue, repo: ctx.repo, sender: known.find((u) => u.id === a.id)! };
   }
 
-  private async one(review: ReviewEntity, ctx: PullContext): Promise<PullReview> {
-    const [out] = await this.load([review], ctx);
+  private async one(review: ReviewEntity, ctx: PullContext, viewer: Actor | null): Promise<PullReview> {
+    const [out] = await this.load([review], ctx, { viewer });
     return out!;
   }
 
-  /** A page of reviews: one query per kind (line comment counts, history rows), one directory call for users, one for teams. */
-  private async load(rows: ReviewEntity[], ctx: PullContext, given: { known?: User[]; teams?: Team[] } = {}): Promise<PullReview[]> {
+  /**
+   * A page of reviews: one query per kind (line comment counts, history rows), one directory call
+   * for users, one for teams. Reviewers are shown as `viewer` sees them (Gitea's ToPullReview).
+   */
+  private async load(rows: ReviewEntity[], ctx: PullContext, given: { teams?: Team[]; viewer: Actor | null }): Promise<PullReview[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const teamIds = [...new Set(rows.map((r) => r.reviewerTeamId).filter((id) => id > 0))].filter((id) => !given.teams?.some((t) => t.id === id));
     const [counts, historyRows, users, teams] = await Promise.all([
       this.reviews.codeCommentCounts(ids),
       this.reviews.reviewRowIds(ids),
-      this.issueLoader.posters(rows.map((r) => r.reviewerId).filter(isActingUserId), given.known ?? []),
+      this.issueLoader.posters(rows.map((r) => r.reviewerId).filter(isActingUserId), [], given.viewer),
       teamIds.length > 0 && ctx.repo.ownerKind === 'organization' ? this.directory.teams(ctx.repo.ownerId, { ids: teamIds }) : Promise.resolve([]),
     ]);
     const team = new Map<number, Team>([...(given.teams ?? []).map((t) => [t.id, t] as const), ...teams.map((t) => [t.id, t.team] as const)]);

@@ -55,7 +55,7 @@ export class TimesService {
     const { repo, issue } = await this.issuesService.issueFor(a, owner, repoName, index);
     if (!timetrackerEnabled(repo)) throw notFound('Timetracker is disabled');
     const filter = await this.listFilter(a, repo, query);
-    return this.page({ ...filter, issueId: issue.id }, page, new Map([[repo.id, repo]]));
+    return this.page(a, { ...filter, issueId: issue.id }, page, new Map([[repo.id, repo]]));
   }
 
   /** Gitea's `/times` group: the repository (404), mustEnableIssues (404), then reqToken (401). */
@@ -70,7 +70,7 @@ export class TimesService {
     const { repo, actor: a } = await this.readableIssuesThenToken(actor, owner, repoName);
     if (!timetrackerEnabled(repo)) throw trackingDisabled();
     const filter = await this.listFilter(a, repo, query);
-    return this.page({ ...filter, repoId: repo.id }, page, new Map([[repo.id, repo]]));
+    return this.page(a, { ...filter, repoId: repo.id }, page, new Map([[repo.id, repo]]));
   }
 
   /**
@@ -83,7 +83,7 @@ export class TimesService {
     const [account] = await this.directory.accountsByNames(null, [userName]);
     if (!account || account.kind !== 'user') throw notFound(`user does not exist [uid: 0, name: ${userName}]`);
     if (!repo.isAdmin && !a.isAdmin && a.id !== account.id) throw forbidden('query by user not allowed; not enough rights');
-    return (await this.page({ userId: account.id, repoId: repo.id }, null, new Map([[repo.id, repo]]))).items;
+    return (await this.page(a, { userId: account.id, repoId: repo.id }, null, new Map([[repo.id, repo]]))).items;
   }
 
   /** `GET /user/times`: the caller's own times, in repositories whose issues (or pulls) it can still read. */
@@ -92,7 +92,7 @@ export class TimesService {
     const createdBefore = parseQueryTime('before', query.before);
     const createdAfter = parseQueryTime('since', query.since);
     const { repos, ...readable } = readableRepos(await this.gate.many(a, await this.times.repoIdsOfUserTimes(a.id)));
-    return this.page({ userId: a.id, readable, createdAfter, createdBefore }, page, repos);
+    return this.page(a, { userId: a.id, readable, createdAfter, createdBefore }, page, repos);
   }
 
   /** `POST …/issues/{index}/times` (200): repository and site administrators may log time for someone else. */
@@ -111,7 +111,7 @@ export class TimesService {
       await this.touch(m, issue);
       return inserted.id;
     });
-    const [time] = await this.map([(await this.times.findTime(id))!], new Map([[repo.id, repo]]));
+    const [time] = await this.map(a, [(await this.times.findTime(id))!], new Map([[repo.id, repo]]));
     return time!;
   }
 
@@ -212,18 +212,18 @@ export class TimesService {
     return { userId: timesOwnerFilter(repo, actor, requested), createdAfter, createdBefore };
   }
 
-  /** One page of times (or all of them) with their issues and users (one directory call). */
-  private async page(filter: TimeFilter, page: ListOptions | null, repos: Map<number, RepoAccess>): Promise<Page<TrackedTime>> {
+  /** One page of times (or all of them) with their issues and users, shown to `viewer`. */
+  private async page(viewer: Actor, filter: TimeFilter, page: ListOptions | null, repos: Map<number, RepoAccess>): Promise<Page<TrackedTime>> {
     const [rows, total] = await this.times.listTimes(filter, page);
-    const items = await this.map(rows, repos);
+    const items = await this.map(viewer, rows, repos);
     return page ? pageOf(items, total, page) : wholeOrPageOf(items, total);
   }
 
-  /** Times as Gitea shows them, with the issues of the repositories in `repos`. */
-  private async map(rows: TrackedTimeEntity[], repos: Map<number, RepoAccess>): Promise<TrackedTime[]> {
+  /** Times as Gitea shows them to `viewer`, with the issues of the repositories in `repos`. */
+  private async map(viewer: Actor, rows: TrackedTimeEntity[], repos: Map<number, RepoAccess>): Promise<TrackedTime[]> {
     if (rows.length === 0) return [];
     const issues = (await this.issues.findByIds([...new Set(rows.map((r) => r.issueId))])).filter((i) => repos.has(i.repoId));
-    const { issues: shown, users } = await this.loader.loadWithUsers(issues, repos, rows.map((r) => r.userId));
+    const { issues: shown, users } = await this.loader.loadWithUsers(issues, repos, rows.map((r) => r.userId), { viewer });
     const byId = new Map(issues.map((i, n) => [i.id, shown[n]!]));
     return rows.map((r) => toTrackedTime(r, { userName: users.get(r.userId)?.login ?? '', issue: byId.get(r.issueId) ?? null }));
   }
