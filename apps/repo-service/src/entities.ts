@@ -27,6 +27,7 @@ import { Packages1763800000700 } from './migrations/1763800000700-packages.js';
 import { PackageBlobUuid1763800000880 } from './migrations/1763800000880-package-blob-uuid.js';
 import { ReleaseOneTime1763800000890 } from './migrations/1763800000890-release-one-time.js';
 import { RepositoryLanguage1763800000900 } from './migrations/1763800000900-repository-language.js';
+import { RepositoryOwnerName1763800000910 } from './migrations/1763800000910-repository-owner-name.js';
 import { PackageBlobEntity, PackageEntity, PackageFileEntity, PackageTagEntity, PackageVersionEntity } from './packages/package.entities.js';
 import { RepositoryEntity } from './records/repository.entity.js';
 import { StarEntity } from './stars/star.entity.js';
@@ -37,4 +38,4 @@ import { CommitStatusEntity } from './statuses/commit-status.entity.js';
 import { RepoRedirectEntity, RepoTransferEntity } from './transfers/transfer.entities.js';
 
 export const RepoServiceEntities = [RepositoryEntity, CollaborationEntity, BranchProtectionEntity, TagProtectionEntity, CommitStatusEntity, CommitStatusIndexEntity, RepoTransferEntity, RepoRedirectEntity, StarEntity, WatchEntity, UserStarCountEntity, DeployPublicKeyEntity, DeployKeyEntity, LanguageStatEntity, TopicEntity, ReleaseEntity, ReleaseAssetEntity, PackageEntity, PackageVersionEntity, PackageFileEntity, PackageBlobEntity, PackageTagEntity, LfsMetaObjectEntity, LfsLockEntity];
-export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250, TransfersRedirects1763800000290, StarsWatches1763800000260, UserStarCounts1763800000261, DeployKeys1763800000280, LanguageStats1763800000281, Topics1763800000282, Releases1763800000270, Lfs1763800000310, Packages1763800000700, RepositoryStatus1763800000860, RepositoryLicenses1763800000870, PackageBlobUuid1763800000880, ReleaseOneTime1763800000890, RepositoryLanguage1763800000900];
+export const RepoServiceMigrations = [Repositories1763800000200, Collaboration1763800000201, Protections1763800000210, CommitStatuses1763800000220, IssueCounters1763800000230, CommitStatusIndex1763800000240, ForkIndex1763800000250, TransfersRedirects1763800000290, StarsWatches1763800000260, UserStarCounts1763800000261, DeployKeys1763800000280, LanguageStats1763800000281, Topics1763800000282, Releases1763800000270, Lfs1763800000310, Packages1763800000700, RepositoryStatus1763800000860, RepositoryLicenses1763800000870, PackageBlobUuid1763800000880, ReleaseOneTime1763800000890, RepositoryLanguage1763800000900, RepositoryOwnerName1763800000910];

@@ -34,6 +34,8 @@ export interface EventEnvelope<N extends EventName = EventName> {
 /** Event names: `<aggregate>.<past-tense>`. */
 export const EventNames = {
   userCreated: 'user.created',
+  /** A user or an organization took a new name (its repositories follow it by id). */
+  accountRenamed: 'account.renamed',
   orgCreated: 'org.created',
   repoCreated: 'repo.created',
   repoDeleted: 'repo.deleted',
@@ -99,6 +101,8 @@ export type EventName = (typeof EventNames)[keyof typeof EventNames];
 /** Payloads carry what consumers need as it was at the moment of the event. */
 export interface EventPayloads {
   'user.created': { user: User };
+  /** `ownerId`'s login was `oldName` and is `newName`; consumers that keep the name ask for the current one. */
+  'account.renamed': { ownerId: number; oldName: string; newName: string };
   'org.created': { organization: Organization; sender: User };
   'repo.created': { repository: Repository; organization: Organization | null; sender: User };
   'repo.deleted': { repository: Repository; organization: Organization | null; sender: User };

@@ -24,6 +24,8 @@ export const QueueNames = {
   repoLanguages: 'gitforge-repo-languages',
   /** repo-service: a repository's licenses follow its default branch's license file. */
   repoLicenses: 'gitforge-repo-licenses',
+  /** repo-service: the owner name kept on each repository (search matches and sorts by it) follows renames. */
+  repoOwnerNames: 'gitforge-repo-owner-names',
   /** actions-service: pushes and pull requests (opened, reopened, synchronized) start the workflow runs they trigger. */
   actionsTriggers: 'gitforge-actions-triggers',
 } as const;
@@ -84,6 +86,7 @@ export const EventConsumers: readonly EventConsumer[] = [
   },
   { queue: QueueNames.repoLanguages, events: [EventNames.repoPushed] },
   { queue: QueueNames.repoLicenses, events: [EventNames.repoPushed] },
+  { queue: QueueNames.repoOwnerNames, events: [EventNames.accountRenamed] },
   {
     queue: QueueNames.actionsTriggers,
     events: [EventNames.repoPushed, EventNames.issueOpened, EventNames.issueReopened, EventNames.pullSynchronized, EventNames.repoDeleted, EventNames.repoTransferred],

@@ -1,5 +1,6 @@
 import type { Repository, SearchResults } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
+import { expectEventually } from '@gitforge/platform/testing';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 
 describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
@@ -90,10 +91,24 @@ describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
   });
 
   it('should sort as asked and put a priority owner first', async () => {
-    expect(names(await search(alice.api, `q=${tag}&sort=alpha&order=desc`))).toEqual([`${tag}-gamma`, `${tag}-delta`, `${tag}-beta`, `${tag}-alpha`]);
+    // Gitea's `alpha` is the owner's name, then the repository's (alice's, bob's, then the organization's "hidden…").
+    expect(names(await search(alice.api, `q=${tag}&sort=alpha`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-gamma`, `${tag}-delta`]);
+    expect(names(await search(alice.api, `q=${tag}&sort=alpha&order=desc`))).toEqual([`${tag}-delta`, `${tag}-gamma`, `${tag}-beta`, `${tag}-alpha`]);
     expect(names(await search(alice.api, `q=${tag}&sort=id`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-gamma`, `${tag}-delta`]);
-    const prioritised = names(await search(api.anonymous, `q=${tag}&priority_owner_id=${bob.id}`));
-    expect(prioritised[0]).toBe(`${tag}-gamma`);
+    // The priority owner first, the others by owner (CASE WHEN owner_id = ? THEN 0 ELSE owner_id END), then by name.
+    expect(names(await search(alice.api, `q=${tag}&priority_owner_id=${bob.id}`))).toEqual([`${tag}-gamma`, `${tag}-alpha`, `${tag}-beta`, `${tag}-delta`]);
+  });
+
+  it('should match an owner/name keyword on both, and follow an owner that is renamed', async () => {
+    const owner = await createUser(api, 'carol');
+    expect((await owner.api.post('/user/repos', { name: `${tag}-epsilon` })).status).toBe(201);
+    expect(names(await search(api.anonymous, `q=${owner.username.slice(0, -2)}/${tag}-eps`))).toEqual([`${tag}-epsilon`]);
+    expect(names(await search(api.anonymous, `q=${alice.username}/${tag}-eps`))).toEqual([]);
+    const renamed = uniqueName('dave');
+    expect((await api.admin.post(`/admin/users/${owner.username}/rename`, { new_username: renamed })).status).toBe(204);
+    // The repositories learn their owner's new name in the background.
+    await expectEventually(async () => expect(names(await search(api.anonymous, `q=${renamed}/${tag}`))).toEqual([`${tag}-epsilon`]));
+    expect(names(await search(api.anonymous, `q=${owner.username}/${tag}`))).toEqual([]);
   });
 
   it('should refuse an unknown sort, order or mode with 422', async () => {

@@ -331,6 +331,8 @@ export class UsersService {
       await this.users.update(m, account.id, { name: newName, lowerName: newName.toLowerCase(), updatedAt: new Date() });
       // The old login keeps leading to the account's repositories (Gitea's NewUserRedirect).
       await this.users.addRedirect(m, account.id, account.name, newName);
+      // Repositories keep their owner's name (Gitea's repository.owner_name, which search matches and sorts by).
+      await this.outbox.add(m, EventNames.accountRenamed, { ownerId: account.id, oldName: account.name, newName }, { actor: null });
     });
   }
 

@@ -57,7 +57,13 @@ export interface RepoSearchFilter {
   /** Only repositories this user watches (`/users/{username}/subscriptions`). */
   watchedBy?: number;
   priorityOwnerId?: number;
-  orderBy: { column: string; direction: 'ASC' | 'DESC' };
+  /**
+   * A keyword of the form `owner/name` (Gitea's SearchRepositoryCondition): also repositories whose
+   * owner name contains `owner` and name contains `name`, those of an owner named `owner` first.
+   */
+  ownerAndName?: { owner: string; name: string };
+  /** Entity columns, in order; `ownerName` sorts by the owner's login regardless of case. */
+  orderBy: { columns: string[]; direction: 'ASC' | 'DESC' };
 }
 
 /** Advisory-lock class of repositories being created (PostgreSQL's two-key form: class, repository id). */
@@ -163,6 +169,28 @@ export class ReposRepository {
    */
   lockById(manager: EntityManager, id: number): Promise<RepositoryEntity | null> {
     return manager.findOne(RepositoryEntity, { where: { id }, ...this.db.sql.rowLock('pessimistic_write') });
+  }
+
+  /** Owners (after `afterId`) of repositories whose owner name is not known yet (rows from before the column), a page at a time. */
+  async ownerIdsWithoutName(afterId: number, limit: number): Promise<number[]> {
+    const rows = await this.db.manager
+      .createQueryBuilder(RepositoryEntity, 'r')
+      .select('DISTINCT r.owner_id', 'owner_id')
+      .where('r.owner_name = :none AND r.owner_id > :afterId', { none: '', afterId })
+      .orderBy('r.owner_id', 'ASC')
+      .limit(limit)
+      .getRawMany<{ owner_id: number | string }>();
+    return rows.map((r) => Number(r.owner_id));
+  }
+
+  /** Records `name` as the owner name of every repository of `ownerId` that shows another. */
+  async setOwnerName(ownerId: number, name: string): Promise<void> {
+    await this.db.manager
+      .createQueryBuilder()
+      .update(RepositoryEntity)
+      .set({ ownerName: name })
+      .where('owner_id = :ownerId AND owner_name <> :name', { ownerId, name })
+      .execute();
   }
 
   insert(manager: EntityManager, repo: Partial<RepositoryEntity>): Promise<RepositoryEntity> {
@@ -281,7 +309,16 @@ export class ReposRepository {
               w.orWhere(`LOWER(r.topics) LIKE :topic${i} ESCAPE '\\'`, exact);
               return;
             }
-            w.orWhere(`r.lower_name LIKE :kw${i} ESCAPE '\\'`, like).orWhere(`LOWER(r.topics) LIKE :topic${i} ESCAPE '\\'`, exact);
+            // Outside topic-only searches a topic matches in part, as a name does (Gitea's LIKE on topic.name);
+            // a keyword no topic can hold (topics are [a-z0-9.-]) is not looked for in their JSON text.
+            const topicPart = /^[a-z0-9.-]+$/.test(kw) ? { [`topic${i}`]: containsPattern(kw) } : exact;
+            w.orWhere(`r.lower_name LIKE :kw${i} ESCAPE '\\'`, like).orWhere(`LOWER(r.topics) LIKE :topic${i} ESCAPE '\\'`, topicPart);
+            if (f.ownerAndName) {
+              w.orWhere(`(LOWER(r.owner_name) LIKE :ownerPart ESCAPE '\\' AND r.lower_name LIKE :namePart ESCAPE '\\')`, {
+                ownerPart: containsPattern(f.ownerAndName.owner),
+                namePart: containsPattern(f.ownerAndName.name),
+              });
+            }
             if (f.includeDescription) w.orWhere(`LOWER(r.description) LIKE :kw${i} ESCAPE '\\'`, like);
           });
         }),
@@ -332,11 +369,21 @@ export class ReposRepository {
     ] as const) {
       if (f[key] !== undefined) qb.andWhere(`r.${column} = :${key}`, { [key]: f[key] });
     }
+    // Gitea's searchRepositoryByCondition: the priority owner first and the others by owner id,
+    // else with an `owner/name` keyword the repositories of that owner first; then the order asked for.
     if (f.priorityOwnerId) {
-      qb.addSelect('CASE WHEN r.owner_id = :priority THEN 0 ELSE 1 END', 'priority_rank').setParameter('priority', f.priorityOwnerId);
-      qb.orderBy('priority_rank', 'ASC').addOrderBy(`r.${f.orderBy.column}`, f.orderBy.direction);
-    } else {
-      qb.orderBy(`r.${f.orderBy.column}`, f.orderBy.direction);
+      qb.addSelect('CASE WHEN r.owner_id = :priority THEN 0 ELSE r.owner_id END', 'priority_rank').setParameter('priority', f.priorityOwnerId);
+      qb.orderBy('priority_rank', 'ASC');
+    } else if (f.ownerAndName) {
+      qb.addSelect('CASE WHEN LOWER(r.owner_name) = :priorityOwner THEN 0 ELSE 1 END', 'priority_rank').setParameter('priorityOwner', f.ownerAndName.owner);
+      qb.orderBy('priority_rank', 'ASC');
+    }
+    for (const column of f.orderBy.columns) {
+      if (column === 'ownerName') {
+        qb.addSelect('LOWER(r.owner_name)', 'owner_sort').addOrderBy('owner_sort', f.orderBy.direction);
+      } else {
+        qb.addOrderBy(`r.${column}`, f.orderBy.direction);
+      }
     }
     return qb;
   }

@@ -82,6 +82,14 @@ export class RepositoryEntity {
   @Column({ type: 'integer' })
   ownerId!: number;
 
+  /**
+   * The owner's login as last known (Gitea's repository.owner_name): repository search matches
+   * `owner/name` keywords and sorts alphabetically by it. Set at creation and transfer, and
+   * followed on renames ({@link OwnerNamesKeeper}).
+   */
+  @Column({ type: 'varchar', length: 255, default: '' })
+  ownerName!: string;
+
   @Column({ type: 'varchar', length: 255 })
   lowerName!: string;
 

@@ -44,18 +44,27 @@ export type RepoSearchQuery = Partial<
   >
 >;
 
-/** Gitea's repo_model.OrderByMap: sort names to columns. */
-const SORT_COLUMNS: Record<string, string> = {
-  alpha: 'lowerName',
-  created: 'createdAt',
-  updated: 'updatedAt',
-  size: 'sizeKib',
-  git_size: 'sizeKib',
-  lfs_size: 'sizeKib',
-  id: 'id',
-  stars: 'numStars',
-  forks: 'numForks',
+/** Gitea's repo_model.OrderByMap: sort names to columns (`alpha` is the owner's name, then the repository's). */
+const SORT_COLUMNS: Record<string, string[]> = {
+  alpha: ['ownerName', 'lowerName'],
+  created: ['createdAt'],
+  updated: ['updatedAt'],
+  size: ['sizeKib'],
+  git_size: ['sizeKib'],
+  lfs_size: ['sizeKib'],
+  id: ['id'],
+  stars: ['numStars'],
+  forks: ['numForks'],
 };
+/** Gitea's order without `sort`: by name (SearchOrderByAlphabetically). */
+const BY_NAME = ['lowerName'];
+
+/** Gitea's `owner/name` keyword: the whole keyword with exactly one slash, split there. */
+function ownerAndName(q: string | undefined): { owner: string; name: string } | undefined {
+  const keyword = searchKeyword(q).trim().toLowerCase();
+  const parts = keyword.split('/');
+  return parts.length === 2 ? { owner: parts[0]!, name: parts[1]! } : undefined;
+}
 
 /** Gitea's comma-separated keywords of a repository search, lower-cased; 422 past the length and count limits. */
 function searchKeywords(q: string | undefined): string[] {
@@ -106,7 +115,7 @@ export class RepoSearchService {
       template: optionalBool(q.template),
       archived: optionalBool(q.archived),
       priorityOwnerId: idFrom(q.priority_owner_id) || undefined,
-      orderBy: { column: SORT_COLUMNS[sort || 'alpha']!, direction: sort && order === 'desc' ? 'DESC' : 'ASC' },
+      orderBy: { columns: sort ? SORT_COLUMNS[sort]! : BY_NAME, direction: sort && order === 'desc' ? 'DESC' : 'ASC' },
     };
     const uid = formInt64(q.uid);
     const teamId = formInt64(q.team_id);
@@ -114,6 +123,7 @@ export class RepoSearchService {
     // An owner, a team or a stargazer no row can be (beyond the id columns) has no repositories.
     if (!isRowIdRange(uid) || !isRowIdRange(teamId) || !isRowIdRange(starredBy)) return pageOf([], 0, options);
     if (starredBy > 0) filter.starredBy = starredBy;
+    if (teamId === 0 && !filter.topicOnly) filter.ownerAndName = ownerAndName(q.q);
     if (mode === 'source') Object.assign(filter, { fork: false, mirror: false });
     if (mode === 'fork') filter.fork = true;
     if (mode === 'mirror') filter.mirror = true;
@@ -149,7 +159,7 @@ export class RepoSearchService {
       topicOnly: false,
       includeDescription: false,
       forkOf: ctx.repo.id,
-      orderBy: { column: 'id', direction: 'ASC' },
+      orderBy: { columns: ['id'], direction: 'ASC' },
     };
     const [rows, total] = await this.repos.search(filter, options);
     return pageOf(await this.reposService.toApiMany(actor, rows), total, options);
@@ -167,7 +177,7 @@ export class RepoSearchService {
       topicOnly: false,
       includeDescription: false,
       [relation]: userId,
-      orderBy: { column: 'lowerName', direction: 'ASC' },
+      orderBy: { columns: BY_NAME, direction: 'ASC' },
     };
     const [rows, total] = await this.repos.search(filter, options);
     return pageOf(await this.reposService.toApiMany(actor, rows), total, options);
@@ -185,7 +195,7 @@ export class RepoSearchService {
       keywords: [],
       topicOnly: false,
       includeDescription: false,
-      orderBy: { column: 'id', direction: 'ASC' },
+      orderBy: { columns: ['id'], direction: 'ASC' },
     };
     if (scope.team && !scope.owner) throw invalid('Owner organisation is required for filtering on team');
     if (scope.owner) {

@@ -8,6 +8,7 @@ import { StarsRepository } from '../stars/stars.repository.js';
 import { WatchesRepository } from '../watches/watches.repository.js';
 import { ReposController } from './repos.controller.js';
 import { RepoSearchService } from './repo-search.service.js';
+import { OwnerNamesKeeper } from './owner-names.keeper.js';
 import { ReposService } from './repos.service.js';
 import { RepoStaging } from './repo-staging.js';
 
@@ -19,7 +20,7 @@ import { RepoStaging } from './repo-staging.js';
 @Module({
   imports: [RepoRecordsModule, GitModule, AccessModule, LicensesModule],
   controllers: [ReposController],
-  providers: [ReposService, RepoStaging, RepoSearchService, StarsRepository, StarCounts, WatchesRepository],
+  providers: [ReposService, RepoStaging, RepoSearchService, StarsRepository, StarCounts, WatchesRepository, OwnerNamesKeeper],
   exports: [ReposService, RepoSearchService, StarsRepository, StarCounts, WatchesRepository],
 })
 export class ReposModule {}

@@ -345,6 +345,7 @@ export class ReposService {
     const now = new Date();
     const repo = await this.repos.insert(m, {
       ownerId: owner.owner.id,
+      ownerName: owner.owner.login,
       lowerName: fields.name.toLowerCase(),
       settings: { ...DEFAULT_REPO_SETTINGS },
       topics: [],

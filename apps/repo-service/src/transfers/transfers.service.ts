@@ -221,14 +221,14 @@ export class TransfersService {
         teamIds = pending.teamIds;
         doerId = pending.doerId;
       }
-      await this.repos.update(m, repo.id, { ownerId: newOwner.owner.id });
+      await this.repos.update(m, repo.id, { ownerId: newOwner.owner.id, ownerName: newOwner.owner.login });
       for (const userId of [newOwner.owner.id, ...memberIds]) await m.delete(CollaborationEntity, { repoId: repo.id, userId });
       await this.transfers.deletePending(m, repo.id);
       await this.transfers.addRedirect(m, repo.id, { ownerId: oldOwner.owner.id, name: repo.name }, { ownerId: newOwner.owner.id, name: repo.name });
       // Gitea's transferOwnership: the doer watches the repository, an organization it leaves no longer does.
       await this.watches.add(m, doerId, repo.id);
       if (oldOwner.owner.kind === 'organization') await this.watches.remove(m, oldOwner.owner.id, repo.id);
-      const moved = { ...(await this.repos.lockById(m, repo.id))!, ownerId: newOwner.owner.id } as RepositoryEntity;
+      const moved = { ...(await this.repos.lockById(m, repo.id))!, ownerId: newOwner.owner.id, ownerName: newOwner.owner.login } as RepositoryEntity;
       await this.outbox.add(
         m,
         EventNames.repoTransferred,
