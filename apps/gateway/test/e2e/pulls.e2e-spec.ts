@@ -147,6 +147,18 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect((await post(writer.api, { head: 'topic', base: 'main', title: 'archived' })).status).toBe(423);
   });
 
+  it('should let only its owner, collaborators, team members and site admins open pulls from the repository’s own branches (Gitea’s NewPullRequest)', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'open-to-all', 'c.txt', 'c\n', 'main');
+    const post = (as: Api) => as.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head: 'open-to-all', base: 'main', title: uniqueName('t') });
+    // A public repository: anyone reads it, but a stranger's pull must come from a head they may push to.
+    const refused = await post(outsider.api);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(giteaError('user must be a collaborator'));
+    expect((await post(reader.api)).status).toBe(201);
+    expect((await post(api.admin)).status).toBe(409);
+  });
+
   it('should answer the diff, the patch, the changed files and the commits of a pull', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'docs', 'guide.md', 'hello\n', 'main');

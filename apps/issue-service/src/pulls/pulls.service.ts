@@ -142,6 +142,9 @@ export class PullsService {
       });
     }
     const reviewers = await this.reviewsService.namedReviewers(a, repo, { reviewers: body.reviewers, team_reviewers: body.team_reviewers });
+    // Gitea's NewPullRequest: its owner, collaborators, members of its teams and site admins open
+    // pulls on a repository; anyone else only from a head they may push to (their fork).
+    if (repo.isMember === false && !canWrite(headRepo, 'repo.code')) throw forbidden('user must be a collaborator');
     const created = await this.issuesService.open(
       a,
       repo,

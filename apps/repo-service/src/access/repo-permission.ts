@@ -21,6 +21,11 @@ export class RepoPermission {
     readonly mode: number,
     /** Per-unit modes when teams restrict units; otherwise every unit has `mode`. */
     private readonly units: Record<string, number> | null = null,
+    /**
+     * The actor owns the repository, collaborates on it or is in a team of its organization that
+     * reaches its code (Gitea's IsOwnerMemberCollaborator, which decides who may open pulls on it).
+     */
+    readonly member = false,
   ) {}
 
   unitMode(unit: RepoUnit): number {
@@ -81,18 +86,20 @@ export function resolveRepoPermission(
     if (actor.actionsTask.repoId !== repo.id) return RepoPermission.none;
     return new RepoPermission(actor.actionsTask.readOnly ? AccessMode.read : AccessMode.write);
   }
-  if (actor?.isAdmin) return new RepoPermission(AccessMode.owner);
-  if (actor && actor.id === repo.ownerId) return new RepoPermission(AccessMode.owner);
+  if (actor?.isAdmin) return new RepoPermission(AccessMode.owner, null, true);
+  if (actor && actor.id === repo.ownerId) return new RepoPermission(AccessMode.owner, null, true);
   if (!owner.visible && collaboratorMode === AccessMode.none) return RepoPermission.none;
-  if (owner.owner.kind === 'organization' && owner.isOrgOwner) return new RepoPermission(AccessMode.owner);
+  // Organization owners are in its Owners team, which reaches every repository's code.
+  if (owner.owner.kind === 'organization' && owner.isOrgOwner) return new RepoPermission(AccessMode.owner, null, true);
   const base = repo.isPrivate ? AccessMode.none : AccessMode.read;
+  const collaborates = collaboratorMode !== AccessMode.none;
   const team = combine(owner.teamAccess.all, owner.teamAccess.repos[String(repo.id)] ?? null);
-  if (!team) return new RepoPermission(Math.max(base, collaboratorMode));
+  if (!team) return new RepoPermission(Math.max(base, collaboratorMode), null, collaborates);
   const floor = Math.max(base, collaboratorMode);
   const units: Record<string, number> = {};
   for (const [unit, mode] of Object.entries(team.units)) units[unit] = Math.max(mode, floor);
   units['*'] = Math.max(units['*'] ?? 0, floor);
-  return new RepoPermission(Math.max(team.mode, floor), units);
+  return new RepoPermission(Math.max(team.mode, floor), units, collaborates || team.units['repo.code'] !== undefined || team.units['*'] !== undefined);
 }
 
 /**

@@ -63,6 +63,7 @@ export class RepoFactsService {
       units: unitModes(permission),
       isAdmin: permission.isAdmin,
       isOwner: permission.isOwner,
+      isMember: permission.member,
       settings: {
         has_issues: repo.settings.has_issues,
         has_pull_requests: repo.settings.has_pull_requests,

@@ -26,6 +26,12 @@ export interface RepoAccess {
   isAdmin: boolean;
   /** The caller owns the repository (Gitea's IsOwner: its user, an owner of its organization, a site admin). */
   isOwner: boolean;
+  /**
+   * The caller owns it, collaborates on it, is in a team of its organization that reaches its code,
+   * or is a site admin (Gitea's IsOwnerMemberCollaborator, and IsAdmin): who may open pulls on it
+   * from any head. Absent from an older repo-service during an upgrade: not checked.
+   */
+  isMember?: boolean;
   /** Units switched on, and the issue tracker's settings (Gitea's InternalTracker). */
   settings: RepoUnitSettings;
 }
