@@ -34,6 +34,9 @@ export const sha256 = (value: string): string => createHash('sha256').update(val
 export const labelNames = (labels: string[]): string[] => labels.map((l) => l.split(':')[0]!).filter((l) => l !== '');
 
 /** Runners, their registration tokens and authentication (the API and the runner protocol's first half). */
+/** The expiry of a token that never expires (the latest time a Date holds). */
+const NEVER = new Date(8_640_000_000_000_000);
+
 @Injectable()
 export class RunnersService {
   constructor(
@@ -111,8 +114,9 @@ export class RunnersService {
   }
 
   /**
-   * The scope's registration token: the current one while it is unused and unexpired, else a new
-   * one. Each token registers one runner; then the next request answers a fresh token.
+   * The scope's registration token: the current one while it is unexpired, else a new one (Gitea's
+   * GetRegistrationToken). A token registers any number of runners, as Gitea's does (one token
+   * for a fleet of act_runner replicas), and by default never expires.
    */
   async registrationToken(actor: Actor | null, scope: ActionsScope): Promise<RegistrationToken> {
     const resolved = await this.scopes.resolve(actor, scope, 'admin');
@@ -132,7 +136,7 @@ export class RunnersService {
         repoId: resolved.repoId,
         isActive: true,
         createdAt: now,
-        expiresAt: new Date(now.getTime() + this.config.GITFORGE_ACTIONS_REGISTRATION_TOKEN_TTL_MINUTES * 60_000),
+        expiresAt: this.config.GITFORGE_ACTIONS_REGISTRATION_TOKEN_TTL_MINUTES > 0 ? new Date(now.getTime() + this.config.GITFORGE_ACTIONS_REGISTRATION_TOKEN_TTL_MINUTES * 60_000) : NEVER,
       });
       return { token };
     });
@@ -150,7 +154,7 @@ export class RunnersService {
     };
   }
 
-  /** runner.v1 Register: a registration token of a scope makes a runner of that scope, once. */
+  /** runner.v1 Register: an active, unexpired registration token of a scope makes a runner of that scope. */
   async register(body: { name: string; token: string; version: string; labels: string[]; ephemeral: boolean }): Promise<RunnerMessage> {
     const name = body.name.trim().slice(0, 255);
     if (name === '') throw invalid('runner name is required');
@@ -158,13 +162,11 @@ export class RunnersService {
     const token = randomBytes(20).toString('hex');
     const runner = await this.db.transaction(async (m: EntityManager) => {
       const now = new Date();
-      // Take the token: only one registration can flip it, however many race for it.
       const registration = await m.findOne(ActionRunnerTokenEntity, { where: { tokenHash: sha256(body.token) } });
       if (!registration) throw invalid('runner registration token not found');
-      if (!registration.isActive) throw invalid('runner registration token has been used or replaced, please use the latest one');
+      // Gitea's words for a token that was replaced.
+      if (!registration.isActive) throw invalid('runner registration token has been invalidated, please use the latest one');
       if (registration.expiresAt.getTime() <= now.getTime()) throw invalid('runner registration token has expired, please use the latest one');
-      const taken = await m.update(ActionRunnerTokenEntity, { id: registration.id, isActive: true }, { isActive: false });
-      if (taken.affected !== 1) throw invalid('runner registration token has been used or replaced, please use the latest one');
       const row = m.create(ActionRunnerEntity, {
         uuid: randomUUID(),
         tokenHash: sha256(token),
