@@ -348,6 +348,10 @@ describe.each(layoutsUnderTest())('branches, commits, statuses and compare (%s l
         ['ci/lint', 'skipped'],
       ]);
       expect(ok.repository.full_name).toBe(repo.full_name);
+      // The latest status per context, paged, with X-Total-Count and Link (GetCombinedCommitStatusByRef).
+      const paged = await alice.api.get<CombinedStatus>(`/repos/${repo.full_name}/commits/main/status?limit=1`);
+      expect(paged.headers.get('x-total-count')).toBe('2');
+      expect(paged.headers.get('link')).toContain('rel="next"');
       await report(alice, 'main', { state: 'warning', context: 'ci/lint' });
       expect((await combined(sha.slice(0, 7))).state).toBe('failure');
       const none = await write(repo, 'y.txt', 'y');

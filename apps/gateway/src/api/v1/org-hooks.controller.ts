@@ -19,7 +19,8 @@ export class OrgHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
   @Get()
-  @Paginated({ link: false })
+  // Gitea's ListOwnerHooks links the pages; a repository's list (ListHooks) does not.
+  @Paginated()
   list(
     @CurrentActor() actor: Actor,
     @Param('org') org: string,

@@ -81,8 +81,8 @@ export class RepoCommitsController {
         params,
         query,
       });
-      // Gitea counts the statuses in X-Total-Count but sends no Link for the combined status.
-      return this.paged.send(req, reply, page, { link: false })[0]!;
+      // Gitea counts the statuses in X-Total-Count and links their pages (GetCombinedCommitStatusByRef).
+      return this.paged.send(req, reply, page)[0]!;
     }
     if (rest.includes('/')) throw new NotFoundException();
     return this.commit(actor, owner, repo, rest, query, reply);

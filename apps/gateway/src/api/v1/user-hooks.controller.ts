@@ -19,7 +19,8 @@ export class UserHooksController {
   constructor(private readonly hooks: HookRoutes) {}
 
   @Get()
-  @Paginated({ link: false })
+  // Gitea's ListOwnerHooks links the pages; a repository's list (ListHooks) does not.
+  @Paginated()
   list(@CurrentActor() actor: Actor, @Query() query: Record<string, string>): Promise<Page<Hook>> {
     return this.hooks.list(actor, { kind: 'user' }, query);
   }
