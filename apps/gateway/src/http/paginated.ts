@@ -22,6 +22,8 @@ export interface PaginatedOptions {
   search?: boolean;
   /** The actions listings answer `{<envelope>: [...], total_count}` (`workflow_runs`, `jobs`). */
   envelope?: string;
+  /** An empty page is JSON `null`, as Gitea answers a list it never allocated (the issue timeline). */
+  emptyAsNull?: boolean;
 }
 
 const PAGINATED = 'gitforge:paginated';
@@ -43,7 +45,7 @@ export class PageInterceptor implements NestInterceptor {
   intercept(
     context: ExecutionContext,
     next: CallHandler<Page<unknown>>,
-  ): Observable<unknown[] | SearchResults<unknown> | Record<string, unknown>> {
+  ): Observable<unknown[] | SearchResults<unknown> | Record<string, unknown> | null> {
     const options = this.reflector.get<PaginatedOptions>(PAGINATED, context.getHandler()) ?? {};
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
@@ -52,6 +54,7 @@ export class PageInterceptor implements NestInterceptor {
       map((page) => {
         const items = sendPage(request, reply, this.config.rootUrl, page, { link: options.link, pageCounts: options.pageCounts });
         if (options.envelope) return { [options.envelope]: items, total_count: page.total };
+        if (options.emptyAsNull && items.length === 0) return null;
         return options.search ? { ok: true, data: items } : items;
       }),
     );

@@ -175,8 +175,9 @@ export class RepoIssueCommentsController {
     });
   }
 
+  /** Gitea's ListIssueCommentsAndTimeline: X-Total-Count only, and `null` for an issue with no history yet. */
   @Get(':index/timeline')
-  @Paginated({ link: false })
+  @Paginated({ link: false, emptyAsNull: true })
   timeline(
     @CurrentActor() actor: Actor | null,
     @Param() params: IssueParams,
