@@ -464,9 +464,10 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       expect(all.body.map((p) => p.version)).toEqual(['0.2.0', '0.1.0']);
       expect(all.body[0]).toEqual({
         id: expect.any(Number),
-        owner: expect.objectContaining({ login: alice.username }),
+        owner: expect.objectContaining({ login: alice.username, email: alice.email, active: true }),
         repository: null,
-        creator: expect.objectContaining({ login: alice.username }),
+        // Shown as the caller (alice herself) sees them: Gitea's ToPackage passes the doer.
+        creator: expect.objectContaining({ login: alice.username, email: alice.email, active: true }),
         type: 'generic',
         name: 'apitool',
         version: '0.2.0',

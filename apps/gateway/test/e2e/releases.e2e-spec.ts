@@ -147,7 +147,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await gitOnDisk(layout, repo.id, ['cat-file', '-t', 'refs/tags/lightweight'])).trim()).toBe('commit');
       const again = await alice.api.post(releases(), { tag_name: 'v1.0' } satisfies CreateReleaseOption);
       expect(again.status).toBe(409);
-      expect(again.body).toEqual(giteaError('release tag already exist [tag_name: v1.0]'));
+      expect(again.body).toEqual(giteaError('Release is has no Tag'));
     });
 
     it('should keep drafts untagged and hidden from readers until published', async () => {

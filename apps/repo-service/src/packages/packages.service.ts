@@ -387,15 +387,20 @@ export class PackagesService {
     return { removed: await this.blobs.sweep(olderThanMs) };
   }
 
-  /** Versions as the package API shows them to `viewer`: creators in one call, repositories where the viewer may see them. */
+  /**
+   * Versions as the package API shows them to `viewer`: creators and the owner as the viewer sees
+   * them (Gitea's ToPackage passes the doer), in one call; repositories where the viewer may see them.
+   */
   async toApi(viewer: Actor | null, owner: PackageOwner, rows: VersionRow[]): Promise<Package[]> {
     if (rows.length === 0) return [];
-    const users = await this.people(rows.map((r) => r.version.creatorId));
+    const ownerId = owner.owner.owner.id;
+    const users = await this.people([ownerId, ...rows.map((r) => r.version.creatorId)], viewer);
+    const ownerUser = users.get(ownerId) ?? owner.owner.ownerUser;
     const repoIds = [...new Set(rows.map((r) => r.pkg.repoId).filter((id) => id > 0))];
     const repositories = new Map<number, Repository | null>();
     for (const repoId of repoIds) repositories.set(repoId, await this.repositoryById(viewer, owner, repoId));
     return rows.map((r) =>
-      toPackage(r.pkg, r.version, owner.owner.ownerUser, users.get(r.version.creatorId) ?? users.get(GHOST_ID)!, repositories.get(r.pkg.repoId) ?? null, this.config.rootUrl),
+      toPackage(r.pkg, r.version, ownerUser, users.get(r.version.creatorId) ?? users.get(GHOST_ID)!, repositories.get(r.pkg.repoId) ?? null, this.config.rootUrl),
     );
   }
 
@@ -435,10 +440,10 @@ export class PackagesService {
     );
   }
 
-  /** Users as anyone sees them, with the ghost user for deleted ones, in one call (read before a transaction opens). */
-  private async people(ids: number[]): Promise<Map<number, User>> {
+  /** Users as `viewer` sees them (none: as anyone does), with the ghost user for deleted ones, in one call (read before a transaction opens). */
+  private async people(ids: number[], viewer: Actor | null = null): Promise<Map<number, User>> {
     const users = new Map<number, User>();
-    for (const u of await this.directory.usersByIds(null, [...new Set(ids)])) users.set(u.id, u);
+    for (const u of await this.directory.usersByIds(viewer, [...new Set(ids)])) users.set(u.id, u);
     if (ids.some((id) => !users.has(id))) for (const u of await this.directory.usersByIds(null, [GHOST_ID])) users.set(GHOST_ID, u);
     return users;
   }

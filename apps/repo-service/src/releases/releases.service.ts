@@ -138,7 +138,8 @@ export class ReleasesService {
     const { view } = scope;
     if (view.ctx.repo.isEmpty) throw unprocessable('repo is empty');
     const tagName = body.tag_name;
-    if (await this.findByTag(view.repoId, tagName)) throw new ContractError('conflict', `release tag already exist [tag_name: ${tagName}]`);
+    // Gitea's CreateRelease finds the tag's release row and, as it is no bare tag, answers these words.
+    if (await this.findByTag(view.repoId, tagName)) throw new ContractError('conflict', 'Release is has no Tag');
     // A tag that exists already is released as it is, with the target given (Gitea's tag-only
     // release, whose target is the form's, empty when none); a new tag goes at the default branch.
     const tagged = (await this.refs.tagCommit(view.repoId, tagName)) !== null;
