@@ -2,6 +2,7 @@ import type { Activity, Comment, CreatePullReviewOptions, Issue, PullRequest, Pu
 import { expectEventually } from '@gitforge/platform/testing';
 import { Api, createUser, giteaError, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
+import { addToTeam, createOrg, createTeam } from './support/accounts.js';
 import { addCollaborator, createIssue, createRepo } from './support/repos.js';
 
 describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => {
@@ -169,5 +170,24 @@ describe.each(layoutsUnderTest())('pull request reviews (%s layout)', (kind) => 
       const undismissed = await alice.api.post<PullReview>(`${at}/reviews/${approval.id}/undismissals`, {});
       expect(undismissed.body).toMatchObject({ id: approval.id, dismissed: false });
     });
+  });
+
+  it('should ask teams of the organization for reviews at creation, shown with their organization', async () => {
+    const org = await createOrg(alice.api);
+    const team = await createTeam(alice.api, org.username, { permission: 'read', units: ['repo.code', 'repo.pulls'] });
+    await addToTeam(alice.api, team.id, bob);
+    const repo = await createRepo(alice.api, { auto_init: true }, org.username);
+    const content = Buffer.from('x\n').toString('base64');
+    expect((await alice.api.post(`/repos/${repo.full_name}/contents/x.txt`, { content, branch: 'main', new_branch: 'ask-team', message: 'x' })).status).toBe(201);
+    const opened = await alice.api.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head: 'ask-team', base: 'main', title: 'for the team', team_reviewers: [team.name] });
+    expect(opened.status).toBe(201);
+    // Gitea's ToAPIPullRequest shows requested teams with their organization (ToTeam with loadOrg).
+    expect(opened.body.requested_reviewers_teams).toEqual([expect.objectContaining({ id: team.id, name: team.name, organization: expect.objectContaining({ id: org.id, username: org.username }) })]);
+    const got = await bob.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${opened.body.number}`);
+    expect(got.body.requested_reviewers_teams?.[0]?.organization?.username).toBe(org.username);
+    const unknown = await alice.api.post(`/repos/${repo.full_name}/pulls/${opened.body.number}/requested_reviewers`, { team_reviewers: ['no-such-team'] });
+    expect(unknown).toMatchObject({ status: 404, body: giteaError("team doesn't exist: no-such-team") });
+    const nobody = await alice.api.post(`/repos/${repo.full_name}/pulls/${opened.body.number}/requested_reviewers`, { reviewers: ['no-such-user'] });
+    expect(nobody).toMatchObject({ status: 404, body: giteaError("user doesn't exist: no-such-user") });
   });
 });

@@ -62,7 +62,10 @@ export class PullLoader {
     const users = await this.issues.users(userIds, options.known);
     const teamIds = [...new Set([...requests.values()].flatMap((r) => r.teamIds))];
     const teams = new Map<number, Team>();
-    if (teamIds.length > 0 && repo.ownerKind === 'organization') for (const t of await this.directory.teams(repo.ownerId, { ids: teamIds })) teams.set(t.id, t.team);
+    // Gitea's ToAPIPullRequest shows requested teams with their organization (ToTeam with loadOrg).
+    if (teamIds.length > 0 && repo.ownerKind === 'organization') {
+      for (const t of await this.directory.teams(repo.ownerId, { ids: teamIds, withOrganization: true })) teams.set(t.id, t.team);
+    }
     return issues.flatMap((issue) => {
       const pull = rows.get(issue.id);
       if (!pull) return [];

@@ -534,7 +534,8 @@ export class ReviewsService {
       const found = name.includes('@')
         ? byEmail.find((x) => x.email.toLowerCase() === name.toLowerCase())
         : byName.find((x) => x.login.toLowerCase() === name.toLowerCase());
-      if (!found) throw notFound(`User '${name}' not exist`);
+      // Gitea's parseReviewersByNames words.
+      if (!found) throw notFound(`user doesn't exist: ${name}`);
       if (!out.some((x) => x.id === found.id)) out.push(found);
     }
     return out;
@@ -546,7 +547,7 @@ export class ReviewsService {
     const out: TeamRef[] = [];
     for (const name of names) {
       const team = found.find((t) => t.name.toLowerCase() === name.toLowerCase());
-      if (!team) throw notFound(`Team '${name}' not exist`);
+      if (!team) throw notFound(`team doesn't exist: ${name}`);
       if (!out.some((t) => t.id === team.id)) out.push(team);
     }
     return out;

@@ -30,7 +30,7 @@ export class DirectoryController {
   }
 
   @MessagePattern(DirectoryPatterns.teams)
-  teams(@Payload() req: Body<{ orgId: number; names?: string[]; ids?: number[] }>): Promise<TeamRef[]> {
+  teams(@Payload() req: Body<{ orgId: number; names?: string[]; ids?: number[]; withOrganization?: boolean }>): Promise<TeamRef[]> {
     return this.directory.teams(req.body.orgId, req.body);
   }
 

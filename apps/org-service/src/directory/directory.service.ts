@@ -3,7 +3,7 @@ import type { AccountRef, Actor, TeamRef } from '@gitforge/contracts';
 import { PlatformConfig } from '@gitforge/platform';
 import type { UserEntity } from '../users/user.entity.js';
 import { toTeam } from '../teams/team.mapper.js';
-import { toUser } from '../users/user.mapper.js';
+import { toOrganization, toUser } from '../users/user.mapper.js';
 import { hasOrgOrUserVisible } from '../users/visibility.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { DirectoryRepository } from './directory.repository.js';
@@ -59,12 +59,17 @@ export class DirectoryService {
     return rows.map((u) => this.ref(actor, u));
   }
 
-  async teams(orgId: number, filter: { names?: string[]; ids?: number[] }): Promise<TeamRef[]> {
-    const rows = await this.directory.teams(orgId, {
-      lowerNames: filter.names ? [...new Set(filter.names.map((n) => n.toLowerCase()))] : undefined,
-      ids: filter.ids ? [...new Set(filter.ids)] : undefined,
-    });
-    return rows.map((t) => ({ id: t.id, orgId: t.orgId, name: t.name, team: toTeam(t, null) }));
+  /** `withOrganization`: each team shows its organization (Gitea's ToTeam with loadOrg, as a pull's requested teams). */
+  async teams(orgId: number, filter: { names?: string[]; ids?: number[]; withOrganization?: boolean }): Promise<TeamRef[]> {
+    const [rows, org] = await Promise.all([
+      this.directory.teams(orgId, {
+        lowerNames: filter.names ? [...new Set(filter.names.map((n) => n.toLowerCase()))] : undefined,
+        ids: filter.ids ? [...new Set(filter.ids)] : undefined,
+      }),
+      filter.withOrganization ? this.users.findById(orgId) : null,
+    ]);
+    const organization = org ? toOrganization(org, this.config.rootUrl) : null;
+    return rows.map((t) => ({ id: t.id, orgId: t.orgId, name: t.name, team: toTeam(t, organization) }));
   }
 
   teamIdsOfUser(orgId: number, userId: number): Promise<number[]> {

@@ -137,7 +137,8 @@ export class DirectoryClient {
     return this.ask(DirectoryPatterns.usersByEmails, { actor, body: { emails } });
   }
 
-  teams(orgId: number, filter: { names?: string[]; ids?: number[] }): Promise<TeamRef[]> {
+  /** An organization's teams by name or id; `withOrganization` fills each one's organization. */
+  teams(orgId: number, filter: { names?: string[]; ids?: number[]; withOrganization?: boolean }): Promise<TeamRef[]> {
     if ((filter.names && filter.names.length === 0) || (filter.ids && filter.ids.length === 0)) return Promise.resolve([]);
     return this.ask(DirectoryPatterns.teams, { actor: null, body: { orgId, ...filter } });
   }
