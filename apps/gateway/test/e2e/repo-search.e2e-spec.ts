@@ -83,7 +83,9 @@ describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
   });
 
   it('should filter by owner, privacy, template and archived state', async () => {
-    expect(names(await search(alice.api, `q=${tag}&uid=${alice.id}`))).toEqual([`${tag}-alpha`, `${tag}-beta`]);
+    // Her own, and delta: her organization's, reached through its Owners team (a collaboration in Gitea's sense).
+    expect(names(await search(alice.api, `q=${tag}&uid=${alice.id}`))).toEqual([`${tag}-alpha`, `${tag}-beta`, `${tag}-delta`]);
+    expect(names(await search(alice.api, `q=${tag}&uid=${alice.id}&exclusive=true`))).toEqual([`${tag}-alpha`, `${tag}-beta`]);
     expect(names(await search(alice.api, `q=${tag}&is_private=true`))).toEqual([`${tag}-beta`]);
     expect(names(await search(api.anonymous, `q=${tag}&template=true`))).toEqual([`${tag}-gamma`]);
     expect(names(await search(api.anonymous, `q=${tag}&template=false`))).toEqual([`${tag}-alpha`]);
@@ -114,7 +116,32 @@ describe.each(layoutsUnderTest())('GET /repos/search (%s layout)', (kind) => {
   it('should refuse an unknown sort, order or mode with 422', async () => {
     expect((await search(api.anonymous, 'sort=weird')).body).toEqual(giteaError('Invalid sort mode: "weird"'));
     expect((await search(api.anonymous, 'sort=alpha&order=up')).status).toBe(422);
-    expect((await search(api.anonymous, 'mode=everything')).status).toBe(422);
+    expect((await search(api.anonymous, 'mode=everything')).body).toEqual(giteaError('invalid search mode'));
+  });
+
+  it('should count as uid’s collaborations its teams’ repositories and the public ones of private organizations it belongs to', async () => {
+    const dana = await createUser(api, 'dana');
+    const org = uniqueName('uidorg');
+    expect((await alice.api.post('/orgs', { username: org })).status).toBe(201);
+    const secretOrg = uniqueName('uidsecret');
+    expect((await alice.api.post('/orgs', { username: secretOrg, visibility: 'private' })).status).toBe(201);
+    for (const [o, name, priv] of [[org, 'linked', true], [org, 'unlinked', false], [secretOrg, 'open', false], [secretOrg, 'closed', true]] as const) {
+      expect((await alice.api.post(`/orgs/${o}/repos`, { name: `${tag}-${name}`, private: priv })).status).toBe(201);
+    }
+    const team = (await alice.api.post<{ id: number }>(`/orgs/${org}/teams`, { name: 'readers', permission: 'read', units: ['repo.code'] })).body;
+    expect((await alice.api.put(`/teams/${team.id}/members/${dana.username}`)).status).toBe(204);
+    expect((await alice.api.put(`/teams/${team.id}/repos/${org}/${tag}-linked`)).status).toBe(204);
+    const secretTeam = (await alice.api.post<{ id: number }>(`/orgs/${secretOrg}/teams`, { name: 'members', permission: 'read', units: ['repo.issues'] })).body;
+    expect((await alice.api.put(`/teams/${secretTeam.id}/members/${dana.username}`)).status).toBe(204);
+    expect((await dana.api.post('/user/repos', { name: `${tag}-own` })).status).toBe(201);
+    // Gitea's SearchRepositoryCondition: her own, her team's linked repository, the public one of the private organization.
+    expect(names(await search(alice.api, `q=${tag}&uid=${dana.id}`))).toEqual([`${tag}-linked`, `${tag}-open`, `${tag}-own`]);
+    expect(names(await search(alice.api, `q=${tag}&uid=${dana.id}&exclusive=true`))).toEqual([`${tag}-own`]);
+    expect(names(await search(alice.api, `q=${tag}&uid=${dana.id}&mode=collaborative`))).toEqual([`${tag}-linked`, `${tag}-open`]);
+    // What the searcher may not see stays out: bob sees none of the organizations' private or hidden repositories.
+    expect(names(await search(bob.api, `q=${tag}&uid=${dana.id}`))).toEqual([`${tag}-own`]);
+    // Without uid, the collaborative mode narrows nothing (Gitea applies Collaborate to an owner only).
+    expect(names(await search(api.anonymous, `q=${tag}-un&mode=collaborative`))).toEqual([`${tag}-unlinked`]);
   });
 
   it("should narrow to a team's repositories as Gitea does, whoever asks (visibility applies to the repositories, not the team)", async () => {

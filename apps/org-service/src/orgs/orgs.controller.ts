@@ -86,7 +86,7 @@ export class OrgsController {
   }
 
   @MessagePattern(OrgPatterns.reachableRepos)
-  reachableRepos(@Payload() req: RpcRequest): Promise<ReachableRepos> {
-    return this.orgs.reachableRepos(req.actor);
+  reachableRepos(@Payload() req: RpcRequest<Record<string, string>, { userId?: number } | undefined>): Promise<ReachableRepos> {
+    return this.orgs.reachableRepos(req.actor, req.body?.userId);
   }
 }

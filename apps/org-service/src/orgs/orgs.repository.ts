@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type EntityManager } from 'typeorm';
 import { chunksOf, Database } from '@gitforge/platform';
-import { AccessMode, type ListOptions } from '@gitforge/contracts';
+import { AccessMode, type ListOptions, type ReachableRepos } from '@gitforge/contracts';
 import { UserEntity } from '../users/user.entity.js';
 import { OrgUserEntity, OWNER_TEAM_NAME, TeamEntity, TeamRepoEntity, TeamUserEntity } from './org.entities.js';
 import { ALL_UNITS } from '../teams/team-units.js';
@@ -111,15 +111,24 @@ export class OrgsRepository {
   }
 
   /** Organizations where a team of the user includes every repository, and repositories linked to its other teams. */
-  async reachableRepos(userId: number): Promise<{ orgIds: number[]; repoIds: number[] }> {
-    const teams = await this.db.manager
-      .createQueryBuilder(TeamEntity, 't')
-      .innerJoin(TeamUserEntity, 'tu', 'tu.team_id = t.id')
-      .where('tu.user_id = :userId', { userId })
-      .getMany();
+  async reachableRepos(userId: number): Promise<ReachableRepos> {
+    const [teams, memberships] = await Promise.all([
+      this.db.manager.createQueryBuilder(TeamEntity, 't').innerJoin(TeamUserEntity, 'tu', 'tu.team_id = t.id').where('tu.user_id = :userId', { userId }).getMany(),
+      this.db.manager
+        .createQueryBuilder(OrgUserEntity, 'ou')
+        .innerJoin(UserEntity, 'o', 'o.id = ou.org_id')
+        .select(['ou.org_id AS org_id', 'ou.is_public AS is_public', 'o.visibility AS visibility'])
+        .where('ou.user_id = :userId', { userId })
+        .getRawMany<{ org_id: number | string; is_public: boolean | number; visibility: string }>(),
+    ]);
     const orgIds = [...new Set(teams.filter((t) => t.includesAllRepositories).map((t) => t.orgId))];
     const links = await this.repoLinksOfTeams(teams.filter((t) => !t.includesAllRepositories).map((t) => t.id));
-    return { orgIds, repoIds: [...new Set(links.map((l) => l.repoId))] };
+    return {
+      orgIds,
+      repoIds: [...new Set(links.map((l) => l.repoId))],
+      privateOrgIds: memberships.filter((o) => o.visibility === 'private').map((o) => Number(o.org_id)),
+      concealedOrgIds: memberships.filter((o) => !o.is_public).map((o) => Number(o.org_id)),
+    };
   }
 
   /** The Owners team (every unit at owner level, all repositories) with the creator as its member. */

@@ -318,9 +318,11 @@ export class OrgsService {
     );
   }
 
-  async reachableRepos(actor: Actor | null): Promise<ReachableRepos> {
-    if (!actor) return { orgIds: [], repoIds: [] };
-    return this.orgs.reachableRepos(actor.id);
+  /** Where a user reaches repositories through organizations: the actor, or `userId` (repository search's `uid`, whose results the searcher's own access still bounds). */
+  async reachableRepos(actor: Actor | null, userId?: number): Promise<ReachableRepos> {
+    const id = userId ?? actor?.id;
+    if (!id) return { orgIds: [], repoIds: [], privateOrgIds: [], concealedOrgIds: [] };
+    return this.orgs.reachableRepos(id);
   }
 }
 

@@ -38,11 +38,14 @@ export interface RepoSearchFilter {
   fullOwnerIds: number[];
   /** Repositories the actor reaches one by one (collaborations, team links). */
   reachableIds: number[];
-  /** `uid`: owned by it, and (unless exclusive) those it collaborates on. */
+  /** Owned by this account (`uid`; with {@link collaboration}, or else those). */
   ownerId?: number;
-  collaborationIds?: number[];
-  /** `collaborative` mode: only these. */
-  onlyIds?: number[];
+  /**
+   * `uid`'s collaborations (Gitea's SearchRepositoryCondition): repositories of others it reaches
+   * directly, through its teams, or as public ones of private organizations it belongs to, less
+   * those of organizations whose membership it keeps private; `owned` says whether its own count too.
+   */
+  collaboration?: { owned: boolean; repoIds: number[]; orgIds: number[]; publicOfOrgIds: number[]; exceptOrgIds: number[] };
   /** `team_id`: an organization's repositories, all or these. */
   team?: { orgId: number; ids: number[] | null };
   isPrivate?: boolean;
@@ -348,14 +351,34 @@ export class ReposRepository {
     } else if (!f.includePrivate) {
       qb.andWhere('r.is_private = :no', { no: false });
     }
-    if (f.ownerId !== undefined) {
-      const also = f.collaborationIds ?? [];
-      qb.andWhere(also.length > 0 ? '(r.owner_id = :uid OR r.id IN (:...collab))' : 'r.owner_id = :uid', { uid: f.ownerId, collab: also });
+    if (f.ownerId !== undefined && f.collaboration) {
+      const c = f.collaboration;
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where('1 = 0');
+          if (c.owned) w.orWhere('r.owner_id = :uid', { uid: f.ownerId });
+          w.orWhere(
+            new Brackets((other) => {
+              other.where('r.owner_id <> :uid', { uid: f.ownerId });
+              other.andWhere(
+                new Brackets((reach) => {
+                  reach.where('1 = 0');
+                  if (c.repoIds.length > 0) reach.orWhere('r.id IN (:...collabRepos)', { collabRepos: c.repoIds });
+                  if (c.orgIds.length > 0) reach.orWhere('r.owner_id IN (:...collabOrgs)', { collabOrgs: c.orgIds });
+                  if (c.publicOfOrgIds.length > 0) reach.orWhere('(r.is_private = :pub AND r.owner_id IN (:...memberOrgs))', { pub: false, memberOrgs: c.publicOfOrgIds });
+                }),
+              );
+              if (c.exceptOrgIds.length > 0) other.andWhere('r.owner_id NOT IN (:...concealedOrgs)', { concealedOrgs: c.exceptOrgIds });
+            }),
+          );
+        }),
+      );
+    } else if (f.ownerId !== undefined) {
+      qb.andWhere('r.owner_id = :uid', { uid: f.ownerId });
     }
     if (f.forkOf !== undefined) qb.andWhere('r.fork_id = :forkOf', { forkOf: f.forkOf });
     if (f.starredBy !== undefined) qb.andWhere('r.id IN (SELECT s.repo_id FROM star s WHERE s.user_id = :starredBy)', { starredBy: f.starredBy });
     if (f.watchedBy !== undefined) qb.andWhere('r.id IN (SELECT w.repo_id FROM watch w WHERE w.user_id = :watchedBy)', { watchedBy: f.watchedBy });
-    if (f.onlyIds) qb.andWhere(f.onlyIds.length > 0 ? 'r.id IN (:...onlyIds)' : '1 = 0', { onlyIds: f.onlyIds });
     if (f.team) {
       qb.andWhere('r.owner_id = :teamOrg', { teamOrg: f.team.orgId });
       if (f.team.ids) qb.andWhere(f.team.ids.length > 0 ? 'r.id IN (:...teamIds)' : '1 = 0', { teamIds: f.team.ids });

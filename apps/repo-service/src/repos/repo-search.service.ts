@@ -101,7 +101,7 @@ export class RepoSearchService {
     if (sort && order !== 'asc' && order !== 'desc') throw unprocessable(`Invalid sort order: "${order}"`);
     if (sort && !SORT_COLUMNS[sort]) throw unprocessable(`Invalid sort mode: "${sort}"`);
     const mode = q.mode ?? '';
-    if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw unprocessable(`Invalid search mode: "${mode}"`);
+    if (!['', 'source', 'fork', 'mirror', 'collaborative'].includes(mode)) throw unprocessable('invalid search mode');
 
     // Public-only tokens search public repositories only (Gitea's SearchRepoOptions.ApplyPublicOnly).
     const includePrivate =
@@ -127,13 +127,13 @@ export class RepoSearchService {
     if (mode === 'source') Object.assign(filter, { fork: false, mirror: false });
     if (mode === 'fork') filter.fork = true;
     if (mode === 'mirror') filter.mirror = true;
-    if (mode === 'collaborative') {
-      filter.mirror = false;
-      const who = uid || actor?.id;
-      filter.onlyIds = who ? (await this.access.collaborationsOf(who)).map((c) => c.repoId) : [];
-    } else if (uid) {
+    if (mode === 'collaborative') filter.mirror = false;
+    // Gitea's Collaborate: with `uid`, its own repositories and its collaborations; `exclusive` its
+    // own only; the `collaborative` mode its collaborations only (without `uid` it narrows nothing).
+    if (uid > 0) {
       filter.ownerId = uid;
-      if (!formBool(q.exclusive)) filter.collaborationIds = (await this.access.collaborationsOf(uid)).map((c) => c.repoId);
+      const collaborate = mode === 'collaborative' ? true : formBool(q.exclusive) ? false : undefined;
+      if (collaborate !== false) filter.collaboration = await this.collaborationsOf(uid, collaborate === undefined, includePrivate);
     }
     if (teamId > 0) {
       // Gitea narrows by the team's repository links without asking about the team (visibility
@@ -144,6 +144,22 @@ export class RepoSearchService {
     }
     const [rows, total] = await this.repos.search(filter, options);
     return pageOf(await this.reposService.toApiMany(actor, rows), total, options);
+  }
+
+  /**
+   * Where `uid` collaborates, as Gitea's SearchRepositoryCondition counts it: direct collaborations,
+   * its teams' repositories, public repositories of private organizations it belongs to; without
+   * private results, none of organizations whose membership it keeps private.
+   */
+  private async collaborationsOf(uid: number, owned: boolean, includePrivate: boolean): Promise<NonNullable<RepoSearchFilter['collaboration']>> {
+    const [direct, teams] = await Promise.all([this.access.collaborationsOf(uid), this.directory.reachableReposOf(uid)]);
+    return {
+      owned,
+      repoIds: [...new Set([...direct.map((c) => c.repoId), ...teams.repoIds])],
+      orgIds: teams.orgIds,
+      publicOfOrgIds: teams.privateOrgIds ?? [],
+      exceptOrgIds: includePrivate ? [] : (teams.concealedOrgIds ?? []),
+    };
   }
 
   /**

@@ -89,6 +89,10 @@ export interface ReachableRepos {
   orgIds: number[];
   /** Repositories linked to one of the actor's teams. */
   repoIds: number[];
+  /** Private organizations the user belongs to (their public repositories count as the user's collaborations in search). */
+  privateOrgIds?: number[];
+  /** Organizations whose membership the user keeps private (search leaves them out unless private results are asked for). */
+  concealedOrgIds?: number[];
 }
 
 export interface TeamRepoAccess {

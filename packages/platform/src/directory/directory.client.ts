@@ -127,6 +127,11 @@ export class DirectoryClient {
     return this.rpc.call<ReachableRepos>(OrgPatterns.reachableRepos, { actor });
   }
 
+  /** {@link reachableRepos} of another user (repository search's `uid`): ids only, which the caller's own access bounds. */
+  reachableReposOf(userId: number): Promise<ReachableRepos> {
+    return this.rpc.call<ReachableRepos, Record<string, string>, { userId: number }>(OrgPatterns.reachableRepos, { actor: null, body: { userId } });
+  }
+
   /** Which owners' repositories the actor may list at all (visibility of users and organizations). */
   ownerFilter(actor: Actor | null): Promise<OwnerFilter> {
     return this.rpc.call<OwnerFilter>(OrgPatterns.ownerFilter, { actor });
