@@ -387,6 +387,8 @@ export const ReleasePatterns = definePatterns('repo', {
   getAsset: 'repos.releases.assets.get',
   editAsset: 'repos.releases.assets.edit',
   deleteAsset: 'repos.releases.assets.delete',
+  /** body `{ uuid }`: whether a release asset has this uuid (`/attachments/{uuid}` serves release assets and issue attachments alike). */
+  isAsset: 'repos.releases.assets.is_asset',
 });
 
 export const GitRefPatterns = definePatterns('repo', {

@@ -374,11 +374,14 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
         download_count: 0,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
         uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
-        browser_download_url: `${layout.rootUrl}${repo.full_name}/releases/download/assets-1/tool.bin`,
+        // One file on its own downloads by its uuid (Gitea's Attachment.DownloadURL) ...
+        browser_download_url: `${layout.rootUrl}attachments/${created.body.uuid}`,
       });
-      expect((await bob.api.get<Attachment[]>(`${releases()}/${release.id}/assets`)).body).toEqual([asset]);
+      // ... and through the release's tag where the release lists its files (their names are unique).
+      const listed = { ...asset, browser_download_url: `${layout.rootUrl}${repo.full_name}/releases/download/assets-1/tool.bin` };
+      expect((await bob.api.get<Attachment[]>(`${releases()}/${release.id}/assets`)).body).toEqual([listed]);
       expect((await api.anonymous.get<Attachment>(`${releases()}/${release.id}/assets/${asset.id}`)).body).toEqual(asset);
-      expect((await bob.api.get<Release>(`${releases()}/${release.id}`)).body.assets).toEqual([asset]);
+      expect((await bob.api.get<Release>(`${releases()}/${release.id}`)).body.assets).toEqual([listed]);
       const named = await upload(alice, release.id, 'ignored.txt', 'notes', '?name=NOTES.md');
       expect(named.body.name).toBe('NOTES.md');
       // The file as the body itself, named by ?name= (Gitea's non-multipart upload).
@@ -428,13 +431,27 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(got.headers.get('content-disposition')).toContain('tool.bin');
       expect((await download(asset.browser_download_url)).status).toBe(200);
       expect((await bob.api.get<Attachment>(`${releases()}/${release.id}/assets/${asset.id}`)).body.download_count).toBe(2);
+      expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/assets-1/tool.bin`)).body).toEqual(Buffer.from([0, 1, 2, 3, 4]));
+      expect((await bob.api.get<Attachment>(`${releases()}/${release.id}/assets/${asset.id}`)).body.download_count).toBe(3);
       expect((await download(`${layout.rootUrl}${repo.full_name}/releases/download/assets-1/missing.bin`)).status).toBe(404);
+      expect((await download(`${layout.rootUrl}attachments/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+    });
+
+    it('should list files of one name by their uuids, each downloading its own bytes', async () => {
+      const twin = (await alice.api.post<Release>(releases(), { tag_name: 'twins', name: 'Twins' } satisfies CreateReleaseOption)).body;
+      const first = (await upload(alice, twin.id, 'same.txt', 'first')).body;
+      const second = (await upload(alice, twin.id, 'same.txt', 'second')).body;
+      const listed = (await bob.api.get<Attachment[]>(`${releases()}/${twin.id}/assets`)).body;
+      expect(listed.map((a) => a.browser_download_url)).toEqual([`${layout.rootUrl}attachments/${first.uuid}`, `${layout.rootUrl}attachments/${second.uuid}`]);
+      expect((await download(listed[1]!.browser_download_url, bob)).body.toString()).toBe('second');
+      expect((await alice.api.delete(`${releases()}/${twin.id}`)).status).toBe(204);
     });
 
     it('should rename (201) and delete (204) an asset, writers only', async () => {
       const renamed = await carol.api.patch<Attachment>(`${releases()}/${release.id}/assets/${asset.id}`, { name: 'tool-linux.bin' });
       expect(renamed.status).toBe(201);
-      expect(renamed.body).toMatchObject({ id: asset.id, name: 'tool-linux.bin', browser_download_url: expect.stringMatching(/\/releases\/download\/assets-1\/tool-linux\.bin$/) });
+      expect(renamed.body).toMatchObject({ id: asset.id, name: 'tool-linux.bin', browser_download_url: `${layout.rootUrl}attachments/${asset.uuid}` });
+      expect((await bob.api.get<Attachment[]>(`${releases()}/${release.id}/assets`)).body.find((a) => a.id === asset.id)?.browser_download_url).toMatch(/\/releases\/download\/assets-1\/tool-linux\.bin$/);
       expect((await download(renamed.body.browser_download_url)).body).toEqual(Buffer.from([0, 1, 2, 3, 4]));
       expect((await bob.api.patch(`${releases()}/${release.id}/assets/${asset.id}`, { name: 'x' })).status).toBe(403);
       expect((await bob.api.delete(`${releases()}/${release.id}/assets/${asset.id}`)).status).toBe(403);
@@ -466,8 +483,12 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect(nested).toMatchObject({ html_url: `${layout.rootUrl}${repo.full_name}/releases/tag/nested/v1.0`, tarball_url: `${layout.rootUrl}${repo.full_name}/archive/nested/v1.0.tar.gz` });
       expect((await bob.api.get<Release>(`${releases()}/tags/nested/v1.0`)).body.id).toBe(nested.id);
       const file = await upload(alice, nested.id, 'notes v1.txt', 'spaced');
-      expect(file.body.browser_download_url).toBe(`${layout.rootUrl}${repo.full_name}/releases/download/nested/v1.0/notes%20v1.txt`);
-      expect((await download(file.body.browser_download_url)).body.toString()).toBe('spaced');
+      // Gitea escapes the tag as one segment (url.PathEscape); the tag's slashes serve as well.
+      const [listed] = (await bob.api.get<Attachment[]>(`${releases()}/${nested.id}/assets`)).body;
+      expect(listed!.browser_download_url).toBe(`${layout.rootUrl}${repo.full_name}/releases/download/nested%2Fv1.0/notes%20v1.txt`);
+      for (const url of [listed!.browser_download_url, `${layout.rootUrl}${repo.full_name}/releases/download/nested/v1.0/notes%20v1.txt`, file.body.browser_download_url]) {
+        expect((await download(url)).body.toString()).toBe('spaced');
+      }
       const tarball = await download(nested.tarball_url);
       expect(tarball.status).toBe(200);
       expect(tarball.headers.get('content-disposition')).toContain(`${repo.name}-nested-v1.0.tar.gz`);
@@ -494,7 +515,7 @@ describe.each(layoutsUnderTest())('releases, release assets and archives (%s lay
       expect((await tagsOnServer()).has('refs/tags/lightweight')).toBe(true);
       expect((await alice.api.get(`/repos/${repo.full_name}/tags/lightweight`)).status).toBe(200);
       const deleted = (await repoEvents(layout, repo.id)).filter((e) => e.name === 'release.deleted').map((e) => (e.payload as { release: Release }).release.tag_name);
-      expect(deleted.sort()).toEqual(['assets-1', 'bare-tag', 'hooked-1', 'lightweight', 'nested/v1.0', 'owned-1']);
+      expect(deleted.sort()).toEqual(['assets-1', 'bare-tag', 'hooked-1', 'lightweight', 'nested/v1.0', 'owned-1', 'twins']);
     });
   });
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { ContractError, notFound, type Actor } from '@gitforge/contracts';
 import {
@@ -21,6 +22,7 @@ import { RepoAccessService } from '../access/repo-access.service.js';
 import { codeReader } from '../contents/repo-view.js';
 import { RepoServiceConfig } from '../repo.config.js';
 import { Archives } from './archives.js';
+import type { ReleaseAssetEntity } from './release.entity.js';
 import { ReleasesService } from './releases.service.js';
 
 const log = createLogger('release-http');
@@ -28,6 +30,8 @@ const log = createLogger('release-http');
 const UPLOAD = /^\/repos\/([^/]+)\/([^/]+)\/releases\/([^/]+)\/assets$/;
 const DOWNLOAD = /^\/repos\/([^/]+)\/([^/]+)\/releases\/download\/(.+)\/([^/]+)$/;
 const ARCHIVE = /^\/repos\/([^/]+)\/([^/]+)\/archive\/(.+)$/;
+/** `/attachments/{uuid}` of a release's file, which the gateway sends here (issue attachments go to issue-service). */
+const BY_UUID = /^\/release-assets\/([^/]+)$/;
 /** How many leading bytes decide a download's type (Gitea reads 1 KiB). */
 const SNIFF_BYTES = 1024;
 
@@ -52,7 +56,7 @@ export class ReleaseHttpHandler {
   /** Whether a request is one of these routes (the rest of the listener is smart HTTP). */
   matches(req: IncomingMessage): boolean {
     const path = (req.url ?? '/').split('?')[0]!;
-    return UPLOAD.test(path) || DOWNLOAD.test(path) || ARCHIVE.test(path);
+    return UPLOAD.test(path) || DOWNLOAD.test(path) || ARCHIVE.test(path) || BY_UUID.test(path);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -92,6 +96,8 @@ export class ReleaseHttpHandler {
       if (!owner || !repo || !tag || !name) throw notFound();
       return this.download(req, res, actor, owner, repo, tag, name);
     }
+    const byUuid = read ? BY_UUID.exec(url.pathname) : null;
+    if (byUuid) return this.send(req, res, await this.releases.downloadByUuid(actor, decodePathSegment(byUuid[1]!) ?? ''));
     const archive = read ? ARCHIVE.exec(url.pathname) : null;
     if (archive) {
       const [owner, repo, name] = archive.slice(1).map(decodePathSegment);
@@ -102,9 +108,12 @@ export class ReleaseHttpHandler {
     throw notFound();
   }
 
-  /** An asset's bytes, as Gitea serves attachments: the sniffed type, inline only for what browsers show safely. */
   private async download(req: IncomingMessage, res: ServerResponse, actor: Actor | null, owner: string, repo: string, tag: string, name: string): Promise<void> {
-    const { asset, content } = await this.releases.download(actor, owner, repo, tag, name);
+    return this.send(req, res, await this.releases.download(actor, owner, repo, tag, name));
+  }
+
+  /** An asset's bytes, as Gitea serves attachments: the sniffed type, inline only for what browsers show safely. */
+  private async send(req: IncomingMessage, res: ServerResponse, { asset, content }: { asset: ReleaseAssetEntity; content: Readable }): Promise<void> {
     const { head, all } = await peek(content, SNIFF_BYTES);
     const type = sniffContentType(head);
     res.writeHead(200, {

@@ -67,6 +67,11 @@ export class ReleasesController {
     return this.releases.listAssets(req.actor, req.params.owner, req.params.repo, req.params.id);
   }
 
+  @MessagePattern(ReleasePatterns.isAsset)
+  isAsset(@Payload() req: RpcRequest<Record<string, string>, { uuid: string }>): Promise<boolean> {
+    return this.releases.isAsset(req.body.uuid);
+  }
+
   @MessagePattern(ReleasePatterns.getAsset)
   getAsset(@Payload() req: RpcRequest<AssetParams>): Promise<Attachment> {
     return this.releases.getAsset(req.actor, req.params.owner, req.params.repo, req.params.id, req.params.attachment_id);

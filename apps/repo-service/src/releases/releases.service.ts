@@ -32,7 +32,7 @@ import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import { TagsService } from '../tags/tags.service.js';
 import { releaseAssetBlobKey, ReleaseAssetEntity, ReleaseEntity } from './release.entity.js';
-import { toRelease, toReleaseAsset } from './release.mapper.js';
+import { assetDownloadUrl, toRelease, toReleaseAsset, toReleaseAssets } from './release.mapper.js';
 
 const log = createLogger('releases');
 
@@ -70,6 +70,9 @@ export function assetNameProblem(name: string): string | null {
  * applies, and the tag is recorded as a push), or taken over when it does. Drafts have none until
  * published. Deleting a release leaves its tag. Assets are files in the BlobStore.
  */
+/** A release asset's uuid, as made at upload. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 @Injectable()
 export class ReleasesService {
   constructor(
@@ -230,13 +233,14 @@ export class ReleasesService {
     const scope = await this.reader(actor, owner, repo);
     const release = await this.byId(scope, rawId);
     const rows = await this.assetsOf([release.id]);
-    return rows.map((a) => toReleaseAsset(a, release.tagName, scope.view.urls));
+    return toReleaseAssets(rows, release.tagName, scope.view.urls, this.config.rootUrl);
   }
 
   async getAsset(actor: Actor | null, owner: string, repo: string, rawId: string, rawAssetId: string): Promise<Attachment> {
     const scope = await this.reader(actor, owner, repo);
     const release = await this.byId(scope, rawId);
-    return toReleaseAsset(await this.assetOf(release, rawAssetId), release.tagName, scope.view.urls);
+    const asset = await this.assetOf(release, rawAssetId);
+    return toReleaseAsset(asset, assetDownloadUrl(this.config.rootUrl, asset.uuid));
   }
 
   /** `PATCH …/assets/{attachment_id}` (201): only the name changes; an empty one changes nothing. */
@@ -248,7 +252,7 @@ export class ReleasesService {
     const problem = assetNameProblem(name);
     if (problem) throw unprocessable(problem);
     if (name !== asset.name) await this.db.transaction((m) => m.update(ReleaseAssetEntity, { id: asset.id }, { name }).then(() => null));
-    return toReleaseAsset({ ...asset, name }, release.tagName, scope.view.urls);
+    return toReleaseAsset({ ...asset, name }, assetDownloadUrl(this.config.rootUrl, asset.uuid));
   }
 
   async deleteAsset(actor: Actor | null, owner: string, repo: string, rawId: string, rawAssetId: string): Promise<void> {
@@ -302,7 +306,7 @@ export class ReleasesService {
         return row.id;
       });
       const row = (await this.db.manager.findOneBy(ReleaseAssetEntity, { id }))!;
-      return toReleaseAsset(row, target.release.tagName, target.scope.view.urls);
+      return toReleaseAsset(row, assetDownloadUrl(this.config.rootUrl, row.uuid));
     } catch (err) {
       await this.dropBlobs([uuid]);
       throw err;
@@ -318,6 +322,34 @@ export class ReleasesService {
     const release = await this.byTag(scope, tag);
     const asset = name.includes('\u0000') ? null : await this.db.manager.findOne(ReleaseAssetEntity, { where: { releaseId: release.id, name }, order: { id: 'ASC' } });
     if (!asset) throw notFound();
+    return this.served(asset);
+  }
+
+  /** Whether a release asset has this uuid. */
+  async isAsset(uuid: string): Promise<boolean> {
+    return UUID.test(uuid) && (await this.db.manager.count(ReleaseAssetEntity, { where: { uuid } })) > 0;
+  }
+
+  /**
+   * `GET /attachments/{uuid}` of a release's file (Gitea's Attachment.DownloadURL): as a download
+   * by tag and name, to those who may read the release (a draft's to its writers).
+   */
+  async downloadByUuid(actor: Actor | null, uuid: string): Promise<{ asset: ReleaseAssetEntity; content: Readable }> {
+    const asset = UUID.test(uuid) ? await this.db.manager.findOneBy(ReleaseAssetEntity, { uuid }) : null;
+    const release = asset ? await this.db.manager.findOneBy(ReleaseEntity, { id: asset.releaseId }) : null;
+    if (!asset || !release) throw notFound();
+    const ctx = await this.access.contextById(actor, release.repoId);
+    if (!ctx.permission.canSee) throw notFound();
+    // Gitea's ServeAttachment answers 404 to whoever may not read the release, not 403.
+    const scope = await this.reader(actor, ctx.owner.owner.login, ctx.repo.name).catch((err: unknown) => {
+      throw err instanceof ContractError && err.code === 'permission_denied' ? notFound() : err;
+    });
+    if (release.isDraft && !scope.writer) throw notFound();
+    return this.served(asset);
+  }
+
+  /** An asset's bytes, counted as a download. */
+  private async served(asset: ReleaseAssetEntity): Promise<{ asset: ReleaseAssetEntity; content: Readable }> {
     const content = await this.blobs.open(releaseAssetBlobKey(asset.uuid));
     if (!content) {
       log.error({ uuid: asset.uuid }, 'the file of a release asset is missing');
@@ -476,6 +508,7 @@ export class ReleasesService {
         author,
         assets.filter((a) => a.releaseId === r.id),
         scope.view.urls,
+        this.config.rootUrl,
       );
     });
   }

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AttachmentPatterns, EditAttachmentOptions, type Actor, type Attachment } from '@gitforge/contracts';
+import { AttachmentPatterns, EditAttachmentOptions, ReleasePatterns, type Actor, type Attachment } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { AttachmentProxy } from '../../http/attachment-proxy.js';
@@ -95,15 +95,23 @@ export class RepoCommentAttachmentsController {
 }
 
 /**
- * `GET /attachments/{uuid}` at the root, as Gitea serves `browser_download_url`: issue-service
- * checks that the caller may read what the file is attached to and streams it.
+ * `GET /attachments/{uuid}` at the root, as Gitea serves `browser_download_url`: a release's file
+ * from repo-service, else issue-service's; each checks that the caller may read what the file is
+ * attached to and streams it.
  */
 @Controller('attachments')
 export class AttachmentDownloadsController {
-  constructor(private readonly proxy: AttachmentProxy) {}
+  constructor(
+    private readonly proxy: AttachmentProxy,
+    private readonly rpc: RpcClient,
+  ) {}
 
   @Get(':uuid')
-  download(@CurrentActor() actor: Actor | null, @Param('uuid') uuid: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+  async download(@CurrentActor() actor: Actor | null, @Param('uuid') uuid: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (await this.rpc.call<boolean, Record<string, string>, { uuid: string }>(ReleasePatterns.isAsset, { actor: null, body: { uuid } })) {
+      this.proxy.forward(request, reply, actor, `/release-assets/${seg(uuid)}`, 'repo');
+      return;
+    }
     this.proxy.forward(request, reply, actor, `/attachments/${seg(uuid)}`);
   }
 }
