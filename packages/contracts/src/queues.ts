@@ -16,6 +16,8 @@ export const QueueNames = {
    * old organization's labels and projects; a deleted one's tracker goes, and pulls from it keep their own ref).
    */
   issueRepoLifecycle: 'gitforge-issue-repo-lifecycle',
+  /** issue-service: commits that name issues (`#12`, `fixes #12`) leave a reference on them and close or reopen them. */
+  issueReferences: 'gitforge-issue-references',
   /** webhook-worker: the notification projector. */
   notifications: 'gitforge-notifications',
   /** admin-service: the ticks of the scheduled tasks (job schedulers, not an event consumer). */
@@ -65,6 +67,7 @@ export const EventConsumers: readonly EventConsumer[] = [
   { queue: QueueNames.feeds, events: [...FeedEvents, ...FeedUpkeepEvents] },
   { queue: QueueNames.pullSync, events: [EventNames.repoPushed, EventNames.refDeleted, EventNames.statusCreated] },
   { queue: QueueNames.issueRepoLifecycle, events: [EventNames.repoTransferred, EventNames.repoDeleted] },
+  { queue: QueueNames.issueReferences, events: [EventNames.repoPushed] },
   {
     queue: QueueNames.notifications,
     events: [

@@ -1,5 +1,5 @@
 import { giteaApi } from 'gitea-js';
-import type { AccessToken, ChangedFile, Commit, Issue, PullRequest, Repository } from '@gitforge/contracts';
+import type { AccessToken, ChangedFile, Commit, Issue, PullRequest, Repository, TimelineComment } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { GitCli, gitUrl } from './support/git.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
@@ -145,6 +145,48 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
 
     await owner.api.patch(`/repos/${repo.full_name}`, { archived: true });
     expect((await post(writer.api, { head: 'topic', base: 'main', title: 'archived' })).status).toBe(423);
+  });
+
+  it('should close and reopen issues named in commits pushed to the default branch, and those a merged pull names', async () => {
+    const repo = await project();
+    const issue = async (title: string) => (await owner.api.post<Issue>(`/repos/${repo.full_name}/issues`, { title })).body;
+    const [fixed, mentioned, elsewhere, byPull, reopened] = await Promise.all(['fixed', 'mentioned', 'elsewhere', 'by pull', 'reopened'].map(issue));
+    const commit = async (branch: string, message: string, from?: string) => {
+      const body = { content: b64(`${message}\n`), message, ...(from ? { branch: from, new_branch: branch } : { branch }) };
+      const res = await writer.api.post<{ commit: { sha: string } }>(`/repos/${repo.full_name}/contents/${uniqueName('f')}.txt`, body);
+      expect(res.status).toBe(201);
+      return res.body.commit.sha;
+    };
+    const state = async (n: number) => (await owner.api.get<Issue>(`/repos/${repo.full_name}/issues/${n}`)).body.state;
+    const timeline = async (n: number) => (await owner.api.get<TimelineComment[] | null>(`/repos/${repo.full_name}/issues/${n}/timeline`)).body ?? [];
+
+    // A commit on another branch leaves a reference only; on the default branch its keyword closes.
+    const side = await commit('side', `Fixes #${elsewhere.number}`, 'main');
+    const sha = await commit('main', `Fixes #${fixed.number}, see #${mentioned.number}\n\nmore words`);
+    await eventually(async () => expect(await state(fixed.number)).toBe('closed'));
+    const rows = await timeline(fixed.number);
+    expect(rows.map((r) => [r.type, r.ref_commit_sha, r.user?.login])).toEqual([
+      ['commit_ref', sha, writer.username],
+      ['close', sha, writer.username],
+    ]);
+    expect(rows[0]!.body).toBe(`<a href="/${repo.full_name}/commit/${sha}">Fixes #${fixed.number}, see #${mentioned.number}</a>`);
+    await eventually(async () => expect((await timeline(mentioned.number)).map((r) => r.type)).toEqual(['commit_ref']));
+    expect(await state(mentioned.number)).toBe('open');
+    await eventually(async () => expect((await timeline(elsewhere.number)).map((r) => [r.type, r.ref_commit_sha])).toEqual([['commit_ref', side]]));
+    expect(await state(elsewhere.number)).toBe('open');
+
+    // `reopens` reopens; a merged pull closes what its body names, as the merger, naming the merge commit.
+    expect((await owner.api.patch(`/repos/${repo.full_name}/issues/${reopened.number}`, { state: 'closed' })).status).toBe(201);
+    await commit('main', `Reopens #${reopened.number}`);
+    await eventually(async () => expect(await state(reopened.number)).toBe('open'));
+    await commit('topic-refs', 'a change', 'main');
+    const pull = await openPull(writer.api, repo, 'topic-refs', 'main', { body: `This resolves #${byPull.number}.` });
+    const merged = await owner.api.post(`/repos/${repo.full_name}/pulls/${pull.number}/merge`, { Do: 'merge' });
+    expect(merged.status).toBe(200);
+    const mergeSha = (await owner.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${pull.number}`)).body.merge_commit_sha;
+    expect(await state(byPull.number)).toBe('closed');
+    const closeRow = (await timeline(byPull.number)).find((r) => r.type === 'close');
+    expect(closeRow).toMatchObject({ ref_commit_sha: mergeSha, user: { login: owner.username } });
   });
 
   it('should let only its owner, collaborators, team members and site admins open pulls from the repository’s own branches (Gitea’s NewPullRequest)', async () => {

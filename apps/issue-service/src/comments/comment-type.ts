@@ -6,6 +6,8 @@ export const CommentType = {
   comment: 0,
   reopen: 1,
   close: 2,
+  /** A commit's message referred to the issue; `commit_sha` names the commit, the content links it. */
+  commit_ref: 4,
   label: 7,
   milestone: 8,
   assignees: 9,

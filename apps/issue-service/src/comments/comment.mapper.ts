@@ -13,7 +13,7 @@ import {
 } from '@gitforge/contracts';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { issueHtmlUrl } from '../issues/issue.mapper.js';
-import { commentTypeName } from './comment-type.js';
+import { CommentType, commentTypeName } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
 
 /** Everything of a comment that lives in other rows or services, gathered once per page. */
@@ -104,7 +104,8 @@ export function toTimelineComment(
     ref_issue: null,
     ref_comment: null,
     ref_action: 'none',
-    ref_commit_sha: '',
+    // Gitea's RefCommitSHA is the row's commit: the one a commit_ref names, or that closed the issue.
+    ref_commit_sha: c.type === CommentType.commit_ref || c.type === CommentType.close || c.type === CommentType.reopen ? c.commitSha : '',
     review_id: c.reviewId,
     label: parts.label ?? null,
     assignee: parts.assignee ?? null,

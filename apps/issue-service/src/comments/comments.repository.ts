@@ -35,6 +35,7 @@ export type TimelineRefs = Partial<
     | 'oldRef'
     | 'newRef'
     | 'dependentIssueId'
+    | 'commitSha'
   >
 >;
 
@@ -88,6 +89,11 @@ export class CommentsRepository {
   async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
     await m.delete(CommentEntity, { issueId: In(issueIds) });
     await m.delete(CommentEntity, { dependentIssueId: In(issueIds) });
+  }
+
+  /** Whether the issue has a `commit_ref` row of this commit already (Gitea's CreateRefComment adds one once). */
+  async hasCommitRef(m: EntityManager, issueId: number, commitSha: string): Promise<boolean> {
+    return (await m.count(CommentEntity, { where: { issueId, type: CommentType.commit_ref, commitSha } })) > 0;
   }
 
   findById(id: number, m?: EntityManager): Promise<CommentEntity | null> {

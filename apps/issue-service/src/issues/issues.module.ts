@@ -24,6 +24,8 @@ import { IssueRemoval } from './issue-removal.js';
 import { IssuesController } from './issues.controller.js';
 import { IssuesRepository } from './issues.repository.js';
 import { IssuesService } from './issues.service.js';
+import { CommitReferencesConsumer } from '../references/commit-references.consumer.js';
+import { IssueReferences } from '../references/issue-references.js';
 import { RepoLifecycleConsumer } from './repo-lifecycle.consumer.js';
 
 /**
@@ -55,12 +57,13 @@ const SHARED = [
   IssuesService,
   IssueRemoval,
   PullContexts,
+  IssueReferences,
 ];
 
 /** Issues themselves, and what every other feature of the tracker builds on. */
 @Module({
   controllers: [IssuesController],
-  providers: [...SHARED, RepoLifecycleConsumer],
+  providers: [...SHARED, RepoLifecycleConsumer, CommitReferencesConsumer],
   exports: SHARED,
 })
 export class IssuesModule {}

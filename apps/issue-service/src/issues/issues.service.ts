@@ -635,24 +635,35 @@ export class IssuesService {
    * and webhook (`closed`): the pulls whose head repository was deleted (Gitea's
    * CloseRepoBranchesPulls closes them as the deleter). Closed ones are left alone.
    */
-  async closeAs(actorId: number, repo: RepoAccess, issueIds: number[]): Promise<void> {
+  closeAs(actorId: number, repo: RepoAccess, issueIds: number[]): Promise<void> {
+    return this.setStateAs(actorId, repo, issueIds, true);
+  }
+
+  /**
+   * Closes (or reopens) issues of `repo` as `actorId`, whose rights the caller has judged, each
+   * with its history row (naming `commitSha`, the commit that closed it, when one did) and its
+   * event. Issues already in that state are left alone; with dependencies on, an issue whose
+   * blockers are open stays open (Gitea's ChangeIssueStatus refuses it).
+   */
+  async setStateAs(actorId: number, repo: RepoAccess, issueIds: number[], close: boolean, commitSha = ''): Promise<void> {
     const known = await this.loader.users([actorId]);
     const sender = known.get(actorId);
     if (!sender) return;
     const actor: Actor = { id: actorId, login: sender.login, isAdmin: false, scopes: null };
     const counters = await this.db.transaction(async (m) => {
       const now = new Date();
-      let closed = 0;
+      let changed = 0;
       for (const id of issueIds) {
         const locked = await this.issues.lock(m, id);
-        if (!locked || locked.isClosed) continue;
-        await this.issues.update(m, id, { isClosed: true, closedAt: now, updatedAt: now });
-        await this.comments.addEvent(m, { issueId: id, posterId: actorId, type: CommentType.close, at: now });
+        if (!locked || locked.isClosed === close) continue;
+        if (close && repo.settings.enable_issue_dependencies && (await this.dependencies.hasOpenBlockers(id, m))) continue;
+        await this.issues.update(m, id, { isClosed: close, closedAt: close ? now : null, updatedAt: now });
+        await this.comments.addEvent(m, { issueId: id, posterId: actorId, type: close ? CommentType.close : CommentType.reopen, at: now, refs: { commitSha } });
         const api = await this.loader.one((await this.issues.findById(id, m))!, repo, { m, known: [sender] });
-        await this.events.issue(m, 'issue.closed', { actor, issue: api, repo, sender, action: 'closed' });
-        closed++;
+        await this.events.issue(m, close ? 'issue.closed' : 'issue.reopened', { actor, issue: api, repo, sender, action: close ? 'closed' : 'reopened' });
+        changed++;
       }
-      return closed > 0 ? this.issues.recount(m, repo.id) : null;
+      return changed > 0 ? this.issues.recount(m, repo.id) : null;
     });
     await this.counters.publish(counters);
   }

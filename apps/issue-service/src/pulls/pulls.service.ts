@@ -34,6 +34,7 @@ import { IssueEvents } from '../issues/issue-events.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository, type IssueFilter } from '../issues/issues.repository.js';
+import { IssueReferences } from '../references/issue-references.js';
 import { IssuesService } from '../issues/issues.service.js';
 import { IssueLabelsService } from '../labels/issue-labels.service.js';
 import { ReviewType } from '../reviews/review.entity.js';
@@ -111,6 +112,7 @@ export class PullsService {
     private readonly reviews: ReviewsRepository,
     private readonly contexts: PullContexts,
     private readonly reviewsService: ReviewsService,
+    private readonly references: IssueReferences,
   ) {}
 
   /** The repository if the actor may read its pulls (and its code, which a pull shows). */
@@ -477,6 +479,21 @@ export class PullsService {
       return recount;
     });
     await this.counters.publish(counters);
+    if (counters) await this.closeReferenced(a, ctx, mergeCommitSha);
+  }
+
+  /**
+   * Gitea's handleCloseCrossReferences: a merged pull closes the issues its title and body name
+   * with a closing keyword (`fixes #12`) and reopens those named with `reopens`, as the merger,
+   * naming the merge commit. The merge stands whatever happens here.
+   */
+  private async closeReferenced(a: Actor, ctx: PullContext, mergeCommitSha: string): Promise<void> {
+    try {
+      const text = `${ctx.issue.title}\n${ctx.issue.body}`;
+      for (const target of await this.references.resolve(a, ctx.repo, text)) await this.references.act(a, target, mergeCommitSha);
+    } catch (err) {
+      log.warn({ repoId: ctx.repo.id, index: ctx.pull.idx, err: err instanceof Error ? err.message : String(err) }, 'could not close the issues a merged pull names');
+    }
   }
 
   /** `manually-merged`: the head is already in the base; the given commit is recorded as its merge. */

@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor, RepoAccess } from '@gitforge/contracts';
+import { createLogger } from '@gitforge/platform';
+import { canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
+import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import { IssuesService } from '../issues/issues.service.js';
+import { findIssueReferences, type IssueReference } from './references.js';
+
+const log = createLogger('issue-references');
+
+/** An issue or pull a reference names, with its repository as the doer sees it. */
+export interface ReferencedIssue {
+  ref: IssueReference;
+  repo: RepoAccess;
+  issue: IssueEntity;
+}
+
+/**
+ * What references in text (`#12`, `owner/name#12`, `fixes #12`) reach and do, as Gitea's
+ * UpdateIssuesCommit and its merge's handleCloseCrossReferences judge it for a doer: the issues it
+ * may see, and whether it may close or reopen them (a writer of their unit, a repository admin,
+ * or their poster).
+ */
+@Injectable()
+export class IssueReferences {
+  constructor(
+    private readonly gate: RepoGate,
+    private readonly issues: IssuesRepository,
+    private readonly issuesService: IssuesService,
+  ) {}
+
+  /** The issues `text` names that `doer` may read (its own repository is `home`), each once per action, in order. */
+  async resolve(doer: Actor, home: RepoAccess, text: string): Promise<ReferencedIssue[]> {
+    const out: ReferencedIssue[] = [];
+    const seen = new Set<string>();
+    for (const ref of findIssueReferences(text)) {
+      let repo: RepoAccess | null = home;
+      if (ref.owner && ref.name) repo = await this.gate.assign(doer, ref.owner, ref.name).catch(() => null);
+      const issue = repo ? await this.issues.findByIndex(repo.id, ref.index) : null;
+      if (!repo || !issue || !canReadIssuesOrPulls(repo, issue.isPull)) continue;
+      const key = `${issue.id}#${ref.action}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ ref, repo, issue });
+    }
+    return out;
+  }
+
+  /** Whether `doer` may close or reopen the issue (Gitea's canclose). */
+  mayChange(doer: Actor, { repo, issue }: ReferencedIssue): boolean {
+    return repo.isAdmin || canWriteIssuesOrPulls(repo, issue.isPull) || issue.posterId === doer.id;
+  }
+
+  /** Closes or reopens, as `doer` and naming `commitSha`, the issue a closing or reopening reference names (never a pull). */
+  async act(doer: Actor, target: ReferencedIssue, commitSha: string): Promise<void> {
+    if (target.ref.action === 'none' || target.issue.isPull || !this.mayChange(doer, target)) return;
+    await this.issuesService.setStateAs(doer.id, target.repo, [target.issue.id], target.ref.action === 'closes', commitSha);
+    log.info({ repoId: target.repo.id, index: target.issue.idx, action: target.ref.action, commit: commitSha }, 'issue changed by a reference');
+  }
+}
