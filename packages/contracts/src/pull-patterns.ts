@@ -229,4 +229,14 @@ export const PullGitPatterns = definePatterns('repo', {
   headRepo: 'pulls.git.headRepo',
   /** body PullBranchRequest → { sha } of the branch's tip, null when the branch (or its repository) is gone. */
   branchHead: 'pulls.git.branchHead',
+  /** body PullHeadDeleteRequest → boolean: a merged pull's head branch deleted, as its merge's delete_branch_after_merge asks. */
+  deleteHead: 'pulls.git.deleteHead',
 });
+
+/** body of `pulls.git.deleteHead`: the head branch goes only if it still holds `headSha`, the doer may write there and no rule protects it. */
+export interface PullHeadDeleteRequest {
+  headRepoId: number;
+  headBranch: string;
+  headSha: string;
+  doerId: number;
+}

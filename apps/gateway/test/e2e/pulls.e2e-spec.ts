@@ -189,6 +189,20 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(closeRow).toMatchObject({ ref_commit_sha: mergeSha, user: { login: owner.username } });
   });
 
+  it('should close an open pull whose head branch is deleted, as its deleter, and leave merged ones be', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'doomed', 'd.txt', 'd\n', 'main');
+    const pull = await openPull(writer.api, repo, 'doomed');
+    expect((await owner.api.delete(`/repos/${repo.full_name}/branches/doomed`)).status).toBe(204);
+    const path = `/repos/${repo.full_name}/pulls/${pull.number}`;
+    await eventually(async () => expect((await owner.api.get<PullRequest>(path)).body).toMatchObject({ state: 'closed', merged: false }));
+    const rows = (await owner.api.get<TimelineComment[]>(`/repos/${repo.full_name}/issues/${pull.number}/timeline`)).body;
+    expect(rows.slice(-2).map((t) => [t.type, t.old_ref, t.user?.login])).toEqual([
+      ['close', '', owner.username],
+      ['delete_branch', 'doomed', owner.username],
+    ]);
+  });
+
   it('should let only its owner, collaborators, team members and site admins open pulls from the repository’s own branches (Gitea’s NewPullRequest)', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'open-to-all', 'c.txt', 'c\n', 'main');
@@ -644,6 +658,9 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     const got = await client.repos.repoGetPullRequest(o, r, created.data.number!);
     expect(got.data.merged).toBe(true);
     expect((await owner.api.get(`/repos/${repo.full_name}/branches/js`)).status).toBe(404);
+    // The deletion is in the pull's timeline after its merge, and the merged pull stays merged.
+    const rows = (await owner.api.get<TimelineComment[]>(`/repos/${repo.full_name}/issues/${created.data.number}/timeline`)).body;
+    expect(rows.slice(-2).map((t) => [t.type, t.old_ref])).toEqual([['merge_pull', ''], ['delete_branch', 'js']]);
     // With its branch deleted, the head is the pull's own ref (same commit), as Gitea shows it; a
     // branch of that name made again is the head again.
     const path = `/repos/${repo.full_name}/pulls/${created.data.number}`;

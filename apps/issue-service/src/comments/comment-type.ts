@@ -12,6 +12,8 @@ export const CommentType = {
   milestone: 8,
   assignees: 9,
   change_title: 10,
+  /** A pull's head branch was deleted (`old_ref` names it): after its merge, or closing it. */
+  delete_branch: 11,
   added_deadline: 16,
   modified_deadline: 17,
   removed_deadline: 18,

@@ -8,6 +8,7 @@ import {
   type PullBranchRequest,
   type PullGitState,
   type PullHeadRepoRequest,
+  type PullHeadDeleteRequest,
   type PullMergeRequest,
   type PullMergeResult,
   type PullPolicy,
@@ -61,6 +62,11 @@ export class PullGitClient {
   /** `actor`: who asks, when that is the doer (repo-service then reads the repository for them at once). */
   merge(request: PullMergeRequest, actor: Actor | null = null): Promise<PullMergeResult> {
     return this.ask(PullGitPatterns.merge, request, actor);
+  }
+
+  /** A merged pull's head branch deleted (delete_branch_after_merge); false when it stays. */
+  deleteHead(request: PullHeadDeleteRequest): Promise<boolean> {
+    return this.ask(PullGitPatterns.deleteHead, request);
   }
 
   update(request: PullUpdateRequest): Promise<{ headSha: string }> {

@@ -449,12 +449,29 @@ export class PullsService {
         message,
         doerId: a.id,
         posterId: ctx.issue.posterId,
-        deleteHeadBranch: deleteHeadBranch && pull.headRepoId > 0,
+        // Deleted below, once the merge is recorded: the deletion's events then find the pull merged.
+        deleteHeadBranch: false,
       }, a),
       this.issueLoader.eventUsers(ctx.issue, []),
     ]);
     await this.recordMerged(a, ctx, result.mergeCommitSha, [result.merger, ...known], result.headSha);
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
+    if (deleteHeadBranch && pull.headRepoId > 0) await this.deleteMergedHead(a, ctx, result.headSha);
+  }
+
+  /**
+   * delete_branch_after_merge, as Gitea's DeleteBranch after a merge: the head branch goes if it
+   * still holds what was merged, the doer may write there and no rule protects it; the pull then
+   * shows a delete_branch row. The merge stands either way.
+   */
+  private async deleteMergedHead(a: Actor, ctx: PullContext, headSha: string): Promise<void> {
+    const { pull } = ctx;
+    try {
+      if (!(await this.git.deleteHead({ headRepoId: pull.headRepoId, headBranch: pull.headBranch, headSha, doerId: a.id }))) return;
+      await this.db.transaction((m) => this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.delete_branch, at: new Date(), refs: { oldRef: pull.headBranch } }));
+    } catch (err) {
+      log.warn({ repoId: ctx.repo.id, index: pull.idx, err: err instanceof Error ? err.message : String(err) }, 'could not delete the head branch of a merged pull');
+    }
   }
 
   /**

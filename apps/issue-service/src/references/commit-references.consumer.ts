@@ -11,6 +11,9 @@ import { findIssueReferences } from './references.js';
 
 const BRANCH_PREFIX = 'refs/heads/';
 
+/** The job waits for a merge its push may belong to (see handle). */
+class MergeMayBePending extends Error {}
+
 /** HTML's own escapes, as Go's html.EscapeString writes them into the reference row. */
 const escapeHtml = (s: string): string =>
   s.replace(/[&'<>"]/g, (c) => ({ '&': '&amp;', "'": '&#39;', '<': '&lt;', '>': '&gt;', '"': '&#34;' })[c]!);
@@ -55,8 +58,16 @@ export class CommitReferencesConsumer implements OnApplicationBootstrap {
     for (const commit of [...p.commits].reverse()) {
       for (const target of await this.references.resolve(pusher, pushed, commit.message)) {
         const { issue } = target;
-        // A pull's own merge commit names it: that is no reference (Gitea's isSelfReference).
-        if (issue.isPull && (await this.pulls.findByIssueId(issue.id))?.mergedCommitId === commit.id) continue;
+        if (issue.isPull) {
+          const pull = await this.pulls.findByIssueId(issue.id);
+          // A pull's own merge commit names it: that is no reference (Gitea's isSelfReference).
+          if (pull?.mergedCommitId === commit.id) continue;
+          // A push to an open pull's base naming it may be that merge, recorded a moment after its
+          // push: the job runs again after its backoff, when the merge is known (rows made so far stay, once each).
+          if (pull && !pull.hasMerged && !issue.isClosed && pull.baseRepoId === pushed.id && pull.baseBranch === branch && job.attemptsMade === 0) {
+            throw new MergeMayBePending(`pull #${issue.idx} may be being merged`);
+          }
+        }
         await this.referenceRow(pusher, pushed, issue, commit);
         // Only pushes to the default branch close or reopen, or to the branch the issue names as its ref.
         const wanted = issue.ref ? issue.ref.replace(/^refs\/heads\//, '') : pushed.defaultBranch;

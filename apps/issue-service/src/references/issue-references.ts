@@ -55,7 +55,7 @@ export class IssueReferences {
   /** Closes or reopens, as `doer` and naming `commitSha`, the issue a closing or reopening reference names (never a pull). */
   async act(doer: Actor, target: ReferencedIssue, commitSha: string): Promise<void> {
     if (target.ref.action === 'none' || target.issue.isPull || !this.mayChange(doer, target)) return;
-    await this.issuesService.setStateAs(doer.id, target.repo, [target.issue.id], target.ref.action === 'closes', commitSha);
+    await this.issuesService.setStateAs(doer.id, target.repo, [target.issue.id], target.ref.action === 'closes', { commitSha });
     log.info({ repoId: target.repo.id, index: target.issue.idx, action: target.ref.action, commit: commitSha }, 'issue changed by a reference');
   }
 }

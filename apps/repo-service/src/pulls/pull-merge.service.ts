@@ -5,6 +5,7 @@ import {
   notFound,
   type AccountRef,
   type Actor,
+  type PullHeadDeleteRequest,
   type PullMergeRequest,
   type PullMergeResult,
   type PullUpdateRequest,
@@ -261,7 +262,12 @@ export class PullMergeService {
    * points at the merged head, is not its repository's default branch, is not protected, and
    * the doer may write there. Otherwise it stays (the merge has happened either way).
    */
-  private async deleteHeadBranch(req: PullMergeRequest, doer: Doer): Promise<boolean> {
+  /** `pulls.git.deleteHead`: issue-service asks once it has recorded the merge, so the deletion's events find the pull merged. */
+  async deleteMergedHead(req: PullHeadDeleteRequest): Promise<boolean> {
+    return this.deleteHeadBranch(req, await this.doer(req.doerId));
+  }
+
+  private async deleteHeadBranch(req: Pick<PullMergeRequest, 'headRepoId' | 'headBranch' | 'headSha'>, doer: Doer): Promise<boolean> {
     if (!isValidRefName(req.headBranch)) return false;
     const ctx = await this.repos.pushContext(req.headRepoId, doer.actor).catch((err: unknown) => {
       if (err instanceof ContractError) return null;

@@ -7,6 +7,7 @@ import {
   type Page,
   type PullBranchRequest,
   type PullGitState,
+  type PullHeadDeleteRequest,
   type PullMergeRequest,
   type PullMergeResult,
   type PullPolicy,
@@ -63,6 +64,11 @@ export class PullsGitController {
   @MessagePattern(PullGitPatterns.merge)
   merge(@Payload() req: Req<PullMergeRequest>): Promise<PullMergeResult> {
     return this.merges.merge(req.body, req.actor);
+  }
+
+  @MessagePattern(PullGitPatterns.deleteHead)
+  deleteHead(@Payload() req: Req<PullHeadDeleteRequest>): Promise<boolean> {
+    return this.merges.deleteMergedHead(req.body);
   }
 
   @MessagePattern(PullGitPatterns.update)
