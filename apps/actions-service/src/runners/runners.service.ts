@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager, FindOptionsWhere } from 'typeorm';
 import {
   ContractError,
-  idFrom,
+  formBool,
   invalid,
   notFound,
   type Actor,
@@ -64,26 +64,21 @@ export class RunnersService {
       busy: active,
       disabled: runner.disabled,
       ephemeral: runner.ephemeral,
-      labels: labels.map((name) => ({ id: 0, name, type: 'custom' })),
+      // Gitea's ToActionRunner numbers the labels by position.
+      labels: labels.map((name, i) => ({ id: i, name, type: 'custom' })),
     };
   }
 
-  private runnerId(raw: string | undefined): number {
-    const id = idFrom(raw);
-    if (!id) throw invalid(`invalid runner id: ${raw ?? ''}`);
-    return id;
-  }
 
   async list(actor: Actor | null, scope: ActionsScope, query: { disabled?: unknown }, options: ListOptions): Promise<ActionRunnersResponse> {
     const resolved = await this.scopes.resolve(actor, scope, 'admin');
     const where: FindOptionsWhere<ActionRunnerEntity> = this.where(resolved);
-    if (query.disabled !== undefined && query.disabled !== '') {
-      if (query.disabled !== 'true' && query.disabled !== 'false' && typeof query.disabled !== 'boolean') throw invalid('invalid disabled value');
-      where.disabled = query.disabled === true || query.disabled === 'true';
-    }
+    // Gitea's FormOptionalBool: any value filters, true when it reads as one (`on`, `1`, `true`, …).
+    if (query.disabled !== undefined && query.disabled !== '') where.disabled = query.disabled === true || formBool(String(query.disabled));
     const [rows, total] = await this.db.manager.findAndCount(ActionRunnerEntity, {
       where,
-      order: { id: 'ASC' },
+      // Gitea's FindRunnerOptions default: the most recently seen first (never seen last), then by id.
+      order: { lastOnline: { direction: 'DESC', nulls: 'LAST' }, id: 'ASC' },
       skip: (options.page - 1) * options.limit,
       take: options.limit,
     });
@@ -91,10 +86,13 @@ export class RunnersService {
     return { runners: rows.map((r) => RunnersService.toApi(r, now)), total_count: total };
   }
 
+  /** Gitea's getRunnerByID: an id that is no number is 0; unknown is `runner with id N: not exist`, another scope's `No permission to access this runner`. */
   private async find(scope: ResolvedScope, rawId: string | undefined): Promise<ActionRunnerEntity> {
-    const id = this.runnerId(rawId);
-    const runner = await this.db.manager.findOne(ActionRunnerEntity, { where: { id, ...this.where(scope) } });
-    if (!runner) throw notFound();
+    const id = /^-?\d+$/.test(rawId ?? '') ? Number(rawId) : 0;
+    const runner = Number.isSafeInteger(id) && id > 0 ? await this.db.manager.findOne(ActionRunnerEntity, { where: { id } }) : null;
+    if (!runner) throw notFound(`runner with id ${id}: not exist`);
+    const own = this.where(scope);
+    if (Object.entries(own).some(([k, v]) => runner[k as keyof ActionRunnerEntity] !== v)) throw notFound('No permission to access this runner');
     return runner;
   }
 
@@ -177,7 +175,8 @@ export class RunnersService {
         labels: JSON.stringify(body.labels),
         ephemeral: body.ephemeral,
         disabled: false,
-        lastOnline: now,
+        // Gitea's Register leaves it unset: the runner shows offline until its first call.
+        lastOnline: null,
         lastActive: null,
         createdAt: now,
         updatedAt: now,

@@ -90,10 +90,16 @@ export class RunsApiService {
   }
 
 
+  /**
+   * Gitea's ToActionWorkflowRun: users as anyone sees them (ToUser without a doer), the repository
+   * as to someone with no access (ToRepo with AccessModeNone), `omitempty` fields left out when empty.
+   */
   private toRun(run: ActionRunEntity, repo: RepoAccess, users: Map<number, User>): ActionWorkflowRun {
     const { status, conclusion } = apiStatus(run.status);
     const api = repo.repository.url;
-    const user = users.get(run.triggerUserId) ?? null;
+    const user = users.get(run.triggerUserId);
+    const owner = users.get(repo.ownerId) ?? repo.repository.owner;
+    const branch = branchOf(run.ref);
     return {
       id: run.id,
       url: `${api}/actions/runs/${run.id}`,
@@ -104,14 +110,11 @@ export class RunsApiService {
       run_attempt: run.attempt,
       run_number: run.idx,
       head_sha: run.commitSha,
-      head_branch: branchOf(run.ref),
+      ...(branch ? { head_branch: branch } : {}),
       status,
-      conclusion,
-      actor: user,
-      trigger_actor: user,
-      repository: repo.repository,
-      head_repository: repo.repository,
-      repository_id: repo.id,
+      ...(conclusion ? { conclusion } : {}),
+      ...(user ? { actor: user, trigger_actor: user } : {}),
+      repository: { ...repo.repository, owner, permissions: { admin: false, push: false, pull: false } },
       started_at: formatTimestamp(run.started),
       completed_at: formatTimestamp(run.stopped),
       previous_attempt_url: run.attempt > 1 ? `${api}/actions/runs/${run.id}/attempts/${run.attempt - 1}` : null,
@@ -136,9 +139,10 @@ export class RunsApiService {
           const s = apiStatus(st?.status ?? Status.waiting);
           return {
             name,
-            number: i + 1,
+            // Gitea's ToActionWorkflowJob numbers the steps from 0.
+            number: i,
             status: s.status,
-            conclusion: s.conclusion,
+            ...(s.conclusion ? { conclusion: s.conclusion } : {}),
             started_at: formatTimestamp(st?.started ? new Date(st.started) : null),
             completed_at: formatTimestamp(st?.stopped ? new Date(st.stopped) : null),
           };
@@ -150,15 +154,14 @@ export class RunsApiService {
       run_url: `${api}/actions/runs/${run.id}`,
       run_attempt: job.attempt,
       name: job.name,
-      head_branch: branchOf(run.ref),
+      ...(branchOf(run.ref) ? { head_branch: branchOf(run.ref) } : {}),
       head_sha: job.commitSha,
       html_url: `${repo.repository.html_url}/actions/runs/${run.id}/jobs/${job.id}`,
       url: `${api}/actions/jobs/${job.id}`,
       labels: JSON.parse(job.runsOn) as string[],
-      runner_id: runner?.id ?? 0,
-      runner_name: runner?.name ?? '',
+      ...(runner ? { runner_id: runner.id, runner_name: runner.name } : {}),
       status,
-      conclusion,
+      ...(conclusion ? { conclusion } : {}),
       steps,
       created_at: formatTime(job.createdAt),
       started_at: formatTimestamp(job.started),
@@ -167,10 +170,9 @@ export class RunsApiService {
   }
 
   private async runsPage(actor: Actor | null, s: ResolvedScope, rows: ActionRunEntity[], total: number, options: ListOptions): Promise<Page<ActionWorkflowRun>> {
-    const [repos, users] = await Promise.all([
-      this.repos(actor, s, rows.map((r) => r.repoId)),
-      this.directory.usersByIds(actor, [...new Set(rows.map((r) => r.triggerUserId))]),
-    ]);
+    const repos = await this.repos(actor, s, rows.map((r) => r.repoId));
+    // Trigger users and repository owners as anyone sees them (ToUser without a doer), one call.
+    const users = await this.directory.usersByIds(null, [...new Set([...rows.map((r) => r.triggerUserId), ...[...repos.values()].map((r) => r.ownerId)])]);
     const byId = new Map(users.map((u) => [u.id, u]));
     const items = rows.filter((r) => repos.has(r.repoId)).map((r) => this.toRun(r, repos.get(r.repoId)!, byId));
     return pageOf(items, total, options);
@@ -228,11 +230,14 @@ export class RunsApiService {
     if (runId !== undefined) where.runId = (await this.findRun(s, runId)).id;
     const wanted = statuses(query.status);
     if (wanted) where.status = In(wanted);
-    if (query.sort !== undefined && query.sort !== '' && query.sort !== 'id') throw unprocessable(`invalid sort: ${String(query.sort)}`);
-    if (query.order !== undefined && query.order !== '' && query.order !== 'asc' && query.order !== 'desc') throw unprocessable(`invalid order: ${String(query.order)}`);
+    // Gitea's ResolveSortOrder: without a sort, by id ascending whatever the order; with one, the order is checked first.
+    const sort = query.sort === undefined ? '' : String(query.sort);
+    const order = query.order === undefined || query.order === '' ? 'asc' : String(query.order);
+    if (sort && order !== 'asc' && order !== 'desc') throw unprocessable(`Invalid sort order: ${JSON.stringify(order)}`);
+    if (sort && sort !== 'id') throw unprocessable(`Invalid sort mode: ${JSON.stringify(sort)}`);
     const [rows, total] = await this.db.manager.findAndCount(ActionRunJobEntity, {
       where,
-      order: { id: query.order === 'desc' ? 'DESC' : 'ASC' },
+      order: { id: sort && order === 'desc' ? 'DESC' : 'ASC' },
       skip: (options.page - 1) * options.limit,
       take: options.limit,
     });

@@ -61,11 +61,12 @@ export interface RegistrationToken {
   token: string;
 }
 
+/** Gitea's shapes: `omitempty` fields are left out when empty (a conclusion before the end, a job no runner took). */
 export interface ActionWorkflowStep {
   name: string;
   number: number;
   status: string;
-  conclusion: string | null;
+  conclusion?: string;
   started_at: string;
   completed_at: string;
 }
@@ -76,15 +77,15 @@ export interface ActionWorkflowJob {
   run_url: string;
   run_attempt: number;
   name: string;
-  head_branch: string;
+  head_branch?: string;
   head_sha: string;
   html_url: string;
   url: string;
   labels: string[];
-  runner_id: number;
-  runner_name: string;
+  runner_id?: number;
+  runner_name?: string;
   status: string;
-  conclusion: string | null;
+  conclusion?: string;
   steps: ActionWorkflowStep[];
   created_at: string;
   started_at: string;
@@ -106,14 +107,12 @@ export interface ActionWorkflowRun {
   run_attempt: number;
   run_number: number;
   head_sha: string;
-  head_branch: string;
+  head_branch?: string;
   status: string;
-  conclusion: string | null;
-  actor: User | null;
-  trigger_actor: User | null;
-  repository: Repository | null;
-  head_repository: Repository | null;
-  repository_id: number;
+  conclusion?: string;
+  actor?: User;
+  trigger_actor?: User;
+  repository?: Repository;
   started_at: string;
   completed_at: string;
   previous_attempt_url: string | null;
