@@ -50,12 +50,12 @@ function subjectOf(n: NotificationEntity, repository: Repository, rootUrl: strin
   };
 }
 
-/** Gitea's convert.ToNotificationThread. */
-export function toNotificationThread(n: NotificationEntity, repository: Repository, rootUrl: string): NotificationThread {
+/** Gitea's convert.ToNotificationThread; `repository` null when the thread's user may no longer see it (then no subject either). */
+export function toNotificationThread(n: NotificationEntity, repository: Repository | null, rootUrl: string): NotificationThread {
   return {
     id: n.id,
-    repository: withoutPermissions(repository),
-    subject: subjectOf(n, repository, rootUrl),
+    repository: repository ? withoutPermissions(repository) : null,
+    subject: repository ? subjectOf(n, repository, rootUrl) : null,
     unread: n.status === NotificationStatus.unread,
     pinned: n.status === NotificationStatus.pinned,
     updated_at: formatTime(n.updatedAt),

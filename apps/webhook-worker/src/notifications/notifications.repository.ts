@@ -37,9 +37,6 @@ export interface ThreadFilter {
   before?: number;
 }
 
-/** Repositories whose threads the viewer may see, by source (issues, pulls, commits, the repository itself). */
-export type VisibleRepos = Map<NotificationSourceValue, number[]>;
-
 const THREAD_COLUMNS = [
   'user_id',
   'repo_id',
@@ -205,21 +202,9 @@ export class NotificationsRepository {
     return rows.map((r) => Number(r.id));
   }
 
-  private visible(qb: SelectQueryBuilder<NotificationEntity>, visible: VisibleRepos): SelectQueryBuilder<NotificationEntity> {
-    const parts: string[] = [];
-    const params: Record<string, unknown> = {};
-    for (const [source, ids] of visible) {
-      if (ids.length === 0) continue;
-      parts.push(`(n.source = :src${source} AND n.repo_id IN (:...repos${source}))`);
-      params[`src${source}`] = source;
-      params[`repos${source}`] = ids;
-    }
-    return qb.andWhere(parts.length > 0 ? `(${parts.join(' OR ')})` : '1 = 0', params);
-  }
-
-  /** Newest first (Gitea's updated_unix DESC), only the threads the viewer may see. */
-  page(f: ThreadFilter, visible: VisibleRepos, options: ListOptions): Promise<[NotificationEntity[], number]> {
-    return this.visible(this.query(f), visible)
+  /** Newest first (Gitea's updated_unix DESC). */
+  page(f: ThreadFilter, options: ListOptions): Promise<[NotificationEntity[], number]> {
+    return this.query(f)
       .orderBy('n.updated_at', 'DESC')
       .addOrderBy('n.id', 'DESC')
       .skip((options.page - 1) * options.limit)
@@ -227,12 +212,12 @@ export class NotificationsRepository {
       .getManyAndCount();
   }
 
-  all(f: ThreadFilter, visible: VisibleRepos): Promise<NotificationEntity[]> {
-    return this.visible(this.query(f), visible).orderBy('n.updated_at', 'DESC').addOrderBy('n.id', 'DESC').getMany();
+  all(f: ThreadFilter): Promise<NotificationEntity[]> {
+    return this.query(f).orderBy('n.updated_at', 'DESC').addOrderBy('n.id', 'DESC').getMany();
   }
 
-  count(f: ThreadFilter, visible: VisibleRepos): Promise<number> {
-    return this.visible(this.query(f), visible).getCount();
+  count(f: ThreadFilter): Promise<number> {
+    return this.query(f).getCount();
   }
 
   /** Sets the status of some threads (and moves them to the top, as Gitea's update does). */

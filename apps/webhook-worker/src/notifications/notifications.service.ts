@@ -20,7 +20,7 @@ import {
 import { Database, PlatformConfig, RpcClient } from '@gitforge/platform';
 import { NotificationSource, NotificationStatus, type NotificationEntity, type NotificationSourceValue, type NotificationStatusValue } from './notification.entity.js';
 import { toNotificationThread } from './notification.mapper.js';
-import { NotificationsRepository, type ThreadFilter, type VisibleRepos } from './notifications.repository.js';
+import { NotificationsRepository, type ThreadFilter } from './notifications.repository.js';
 
 /** The query of Gitea's notification routes; `status-types` and `subject-type` may repeat. */
 export type NotificationQuery = Partial<Record<'all' | 'since' | 'before' | 'last_read_at' | 'to-status', string>> &
@@ -47,24 +47,11 @@ function statusesOf(query: NotificationQuery, defaults: string[]): NotificationS
   return statuses.length > 0 ? statuses : undefined;
 }
 
-/** The unit whose readers see a thread of this source. */
-function readable(access: RepoAccess, source: NotificationSourceValue): boolean {
-  switch (source) {
-    case NotificationSource.issue:
-      return access.settings.has_issues && access.units['repo.issues'] >= 1;
-    case NotificationSource.pull:
-      return access.settings.has_pull_requests && access.units['repo.pulls'] >= 1;
-    case NotificationSource.commit:
-      return access.units['repo.code'] >= 1;
-    default:
-      return true;
-  }
-}
-
 /**
- * Gitea's notification API (routers/api/v1/notify) on the projector's threads. What a user sees
- * is filtered by what they may read now, asked once per request for all the repositories
- * involved: a user who lost access to a repository no longer sees its threads.
+ * Gitea's notification API (routers/api/v1/notify) on the projector's threads. Every thread of
+ * the user is listed; what it shows of its repository follows what the user may see now, asked
+ * once per request for all the repositories involved: a user who lost access to a repository
+ * keeps its threads, without their repository and subject (Gitea's ToNotificationThread).
  */
 @Injectable()
 export class NotificationsService {
@@ -86,19 +73,22 @@ export class NotificationsService {
     return access.id;
   }
 
-  /** What the actor may read of the repositories its threads (under `filter`) are in: one call for all of them. */
-  private async visibility(actor: Actor, filter: ThreadFilter): Promise<{ visible: VisibleRepos; repos: Map<number, Repository> }> {
-    const ids = await this.threads.repoIds(filter);
+  /**
+   * The repositories of `rows` the user may still see, one call for all of them: Gitea's
+   * ToNotificationThread shows a thread's repository and subject only while its user has any
+   * access there; after that the thread stays, with neither.
+   */
+  private async seen(actor: Actor, rows: NotificationEntity[]): Promise<Map<number, Repository>> {
+    const ids = [...new Set(rows.map((r) => r.repoId))];
     const access = ids.length
       ? await this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, { actor, body: { ids } })
       : [];
-    const visible: VisibleRepos = new Map();
-    for (const source of Object.values(NotificationSource)) visible.set(source, access.filter((a) => readable(a, source)).map((a) => a.id));
-    return { visible, repos: new Map(access.map((a) => [a.id, a.repository])) };
+    return new Map(access.map((a) => [a.id, a.repository]));
   }
 
-  private toApi(rows: NotificationEntity[], repos: Map<number, Repository>): NotificationThread[] {
-    return rows.map((n) => toNotificationThread(n, repos.get(n.repoId)!, this.config.rootUrl));
+  private async toApi(actor: Actor, rows: NotificationEntity[]): Promise<NotificationThread[]> {
+    const repos = await this.seen(actor, rows);
+    return rows.map((n) => toNotificationThread(n, repos.get(n.repoId) ?? null, this.config.rootUrl));
   }
 
   /** `GET /notifications` and `GET /repos/{owner}/{repo}/notifications`: unread and pinned unless told otherwise, newest first. */
@@ -116,9 +106,8 @@ export class NotificationsService {
       since: sinceSecond(parseQueryTime('since', query.since)?.getTime()),
       before: beforeSecondEnd(parseQueryTime('before', query.before)?.getTime()),
     };
-    const { visible, repos } = await this.visibility(a, filter);
-    const [rows, total] = await this.threads.page(filter, visible, options);
-    return pageOf(this.toApi(rows, repos), total, options);
+    const [rows, total] = await this.threads.page(filter, options);
+    return pageOf(await this.toApi(a, rows), total, options);
   }
 
   /**
@@ -131,40 +120,33 @@ export class NotificationsService {
     const lastRead = query.last_read_at?.trim() ? parseLastRead(query.last_read_at.trim()) : undefined;
     const filter: ThreadFilter = { userId: a.id, repoId: await this.repoId(a, repo), statuses: statusesOf(query, ['unread']), before: beforeSecondEnd(lastRead) };
     const target = statusOf(query['to-status']) ?? NotificationStatus.read;
-    const { visible, repos } = await this.visibility(a, filter);
-    const rows = await this.threads.all(filter, visible);
+    const rows = await this.threads.all(filter);
     const now = new Date();
     await this.db.transaction((m) => this.threads.setStatus(m, rows.map((r) => r.id), target, now));
     return this.toApi(
+      a,
       rows.map((r) => Object.assign(r, { status: target, updatedAt: now })),
-      repos,
     );
   }
 
-  /** `GET /notifications/new`: the unread threads the user may still see. */
+  /** `GET /notifications/new`: the user's unread threads (Gitea's GetNotificationCount). */
   async countNew(actor: Actor | null): Promise<NotificationCount> {
     const a = requireActor(actor);
-    const filter: ThreadFilter = { userId: a.id, statuses: [NotificationStatus.unread] };
-    const { visible } = await this.visibility(a, filter);
-    return { new: await this.threads.count(filter, visible) };
+    return { new: await this.threads.count({ userId: a.id, statuses: [NotificationStatus.unread] }) };
   }
 
   /**
    * One thread (Gitea's getThread): 404 for an unknown id, 403 for another user's thread unless the
-   * caller is a site administrator, and 404 for a thread whose subject its user may no longer read.
+   * caller is a site administrator; without access to its repository any more, its repository and
+   * subject are null.
    */
-  private async thread(actor: Actor | null, id: string): Promise<{ row: NotificationEntity; repository: Repository }> {
+  private async thread(actor: Actor | null, id: string): Promise<{ row: NotificationEntity; repository: Repository | null }> {
     const a = requireActor(actor);
     const row = idFrom(id) ? await this.threads.findById(idFrom(id)) : null;
     // Gitea's db.ErrNotExist of the notification, its id named when there is one.
     if (!row) throw notFound(idFrom(id) ? `notification does not exist [id: ${idFrom(id)}]` : 'notification does not exist');
     if (row.userId !== a.id && !a.isAdmin) throw forbidden(`only user itself and admin are allowed to read/change this thread ${row.id}`);
-    const [access] = await this.rpc.call<RepoAccess[], Record<string, string>, { ids: number[] }>(RepoFactPatterns.accessMany, {
-      actor: a,
-      body: { ids: [row.repoId] },
-    });
-    if (!access || !readable(access, row.source)) throw notFound();
-    return { row, repository: access.repository };
+    return { row, repository: (await this.seen(a, [row])).get(row.repoId) ?? null };
   }
 
   async getThread(actor: Actor | null, id: string): Promise<NotificationThread> {

@@ -20,8 +20,9 @@ export interface NotificationSubject {
 /** Gitea's NotificationThread: the repository as a reader sees it, without permissions (Gitea drops them). */
 export interface NotificationThread {
   id: number;
-  repository: Repository;
-  subject: NotificationSubject;
+  /** Null (and the subject too) once the thread's user has no access to the repository any more. */
+  repository: Repository | null;
+  subject: NotificationSubject | null;
   unread: boolean;
   pinned: boolean;
   updated_at: string;
