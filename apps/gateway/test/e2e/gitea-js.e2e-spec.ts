@@ -87,14 +87,17 @@ describe.each(layoutsUnderTest())('gitea-js against the issue tracker (%s layout
     expect(asset.status).toBe(201);
     expect(asset.data).toMatchObject({ name: 'app-linux.tar', size: 12, download_count: 0 });
 
+    // Gitea's forms: the file on its own downloads by uuid, in its release's list through the tag.
     const assets = await client.repos.repoListReleaseAttachments(o, r, id);
-    expect(assets.data).toEqual([asset.data]);
+    expect(assets.data).toEqual([{ ...asset.data, browser_download_url: `${layout.rootUrl}${o}/${r}/releases/download/v1.0.0/app-linux.tar` }]);
+    expect(asset.data.browser_download_url).toBe(`${layout.rootUrl}attachments/${asset.data.uuid}`);
     const listed = await client.repos.repoListReleases(o, r);
     expect(listed.data.map((rel) => [rel.tag_name, rel.assets?.map((a) => a.name)])).toEqual([['v1.0.0', ['app-linux.tar']]]);
-    const download = await fetch(asset.data.browser_download_url!);
-    expect(await download.text()).toBe('binary bits\n');
+    for (const url of [asset.data.browser_download_url!, assets.data[0]!.browser_download_url!]) {
+      expect(await (await fetch(url)).text()).toBe('binary bits\n');
+    }
     const latest = await client.repos.repoGetLatestRelease(o, r);
-    expect(latest.data.assets?.[0]).toMatchObject({ name: 'app-linux.tar', download_count: 1 });
+    expect(latest.data.assets?.[0]).toMatchObject({ name: 'app-linux.tar', download_count: 2 });
   });
 
   it('should surface Gitea’s errors as gitea-js reports them', async () => {
