@@ -641,12 +641,11 @@ export class IssuesService {
 
   /**
    * Closes (or reopens) issues of `repo` as `actorId`, whose rights the caller has judged, each
-   * with its history row (naming `commitSha`, the commit that closed it, when one did; followed
-   * by a delete_branch row naming `deletedBranch`, the pull's head whose deletion closed it) and
-   * its event. Issues already in that state are left alone; with dependencies on, an issue whose
+   * with its history row (naming `commitSha`, the commit that closed it, when one did) and its
+   * event. Issues already in that state are left alone; with dependencies on, an issue whose
    * blockers are open stays open (Gitea's ChangeIssueStatus refuses it).
    */
-  async setStateAs(actorId: number, repo: RepoAccess, issueIds: number[], close: boolean, why: { commitSha?: string; deletedBranch?: string } = {}): Promise<void> {
+  async setStateAs(actorId: number, repo: RepoAccess, issueIds: number[], close: boolean, commitSha = ''): Promise<void> {
     const known = await this.loader.users([actorId]);
     const sender = known.get(actorId);
     if (!sender) return;
@@ -659,9 +658,7 @@ export class IssuesService {
         if (!locked || locked.isClosed === close) continue;
         if (close && repo.settings.enable_issue_dependencies && (await this.dependencies.hasOpenBlockers(id, m))) continue;
         await this.issues.update(m, id, { isClosed: close, closedAt: close ? now : null, updatedAt: now });
-        await this.comments.addEvent(m, { issueId: id, posterId: actorId, type: close ? CommentType.close : CommentType.reopen, at: now, refs: { commitSha: why.commitSha ?? '' } });
-        // Gitea's AdjustPullsCausedByBranchDeleted: the close, then the branch's deletion.
-        if (why.deletedBranch) await this.comments.addEvent(m, { issueId: id, posterId: actorId, type: CommentType.delete_branch, at: now, refs: { oldRef: why.deletedBranch } });
+        await this.comments.addEvent(m, { issueId: id, posterId: actorId, type: close ? CommentType.close : CommentType.reopen, at: now, refs: { commitSha } });
         const api = await this.loader.one((await this.issues.findById(id, m))!, repo, { m, known: [sender] });
         await this.events.issue(m, close ? 'issue.closed' : 'issue.reopened', { actor, issue: api, repo, sender, action: close ? 'closed' : 'reopened' });
         changed++;

@@ -3,7 +3,6 @@ import { EventNames, QueueNames, type Actor, type EventEnvelope, type PullGitSta
 import { createLogger, Database, DirectoryClient, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { IssueEvents } from '../issues/issue-events.js';
-import { IssuesService } from '../issues/issues.service.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
 import { ReviewsService } from '../reviews/reviews.service.js';
@@ -36,7 +35,6 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     private readonly directory: DirectoryClient,
     private readonly service: PullsService,
     private readonly reviews: ReviewsService,
-    private readonly issuesService: IssuesService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -54,10 +52,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       await this.pushed(e.repoId, branch, e.actor);
     } else if (e.name === EventNames.refDeleted) {
       const p = e.payload as EventEnvelope<'repo.ref_deleted'>['payload'];
-      if (p.ref_type === 'branch') {
-        await this.headBranchChanged(e.repoId, p.ref, true);
-        if (e.actor) await this.closeHeadless(e.repoId, p.ref, e.actor.id);
-      }
+      if (p.ref_type === 'branch') await this.headBranchChanged(e.repoId, p.ref, true);
     } else if (e.name === EventNames.statusCreated) {
       const p = e.payload as EventEnvelope<'commit_status.created'>['payload'];
       await this.statusCame(e.repoId, p.sha);
@@ -77,28 +72,6 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       const exists = await this.git.branchExists({ repoId, branch });
       await this.pulls.markHeadBranch(m, repoId, branch, !exists);
     });
-  }
-
-  /**
-   * Gitea's AdjustPullsCausedByBranchDeleted: the open pulls whose head branch was deleted are
-   * closed by whoever deleted it, each with a delete_branch row. Replays find them closed.
-   */
-  async closeHeadless(repoId: number, branch: string, deleterId: number): Promise<void> {
-    const { byHead } = await this.pulls.openTouching(repoId, branch);
-    if (byHead.length === 0) return;
-    // Only when git agrees the branch is gone: a branch made again since keeps its pulls open.
-    if (await this.git.branchExists({ repoId, branch })) return;
-    // A pull whose head is in its base already was merged (a merge that deletes its head branch
-    // may be recorded after this event comes): its merge records the deletion, not a close.
-    const states = await this.git.sync(
-      byHead.map((p) => ({ index: p.pull.idx, baseRepoId: p.pull.baseRepoId, baseBranch: p.pull.baseBranch, headRepoId: p.pull.headRepoId, headBranch: p.pull.headBranch, headSha: p.pull.headSha || null })),
-    );
-    const open = byHead.filter((_, i) => states[i] && states[i].commitsAhead > 0);
-    const bases = new Map((await this.gate.asOwner([...new Set(open.map((p) => p.pull.baseRepoId))])).map((r) => [r.id, r]));
-    for (const p of open) {
-      const base = bases.get(p.pull.baseRepoId);
-      if (base) await this.issuesService.setStateAs(deleterId, base, [p.issue.id], true, { deletedBranch: branch });
-    }
   }
 
   /** Everything open that `branch` of `repoId` is the head or the base of, recomputed. */

@@ -502,12 +502,14 @@ export class PullsService {
   /**
    * Gitea's handleCloseCrossReferences: a merged pull closes the issues its title and body name
    * with a closing keyword (`fixes #12`) and reopens those named with `reopens`, as the merger,
-   * naming the merge commit. The merge stands whatever happens here.
+   * naming the merge commit ({@link IssueReferences.actOnMerge}). The merge stands whatever happens here.
    */
   private async closeReferenced(a: Actor, ctx: PullContext, mergeCommitSha: string): Promise<void> {
     try {
-      const text = `${ctx.issue.title}\n${ctx.issue.body}`;
-      for (const target of await this.references.resolve(a, ctx.repo, text)) await this.references.act(a, target, mergeCommitSha);
+      const [poster] = await this.directory.accountsByIds(null, [ctx.issue.posterId]);
+      if (!poster) return;
+      const posterActor: Actor = { id: poster.id, login: poster.login, isAdmin: poster.isAdmin, scopes: null };
+      await this.references.actOnMerge(a, posterActor, ctx.repo, `${ctx.issue.title}\n${ctx.issue.body}`, mergeCommitSha);
     } catch (err) {
       log.warn({ repoId: ctx.repo.id, index: ctx.pull.idx, err: err instanceof Error ? err.message : String(err) }, 'could not close the issues a merged pull names');
     }

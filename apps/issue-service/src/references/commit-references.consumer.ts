@@ -5,14 +5,18 @@ import { RepoGate } from '../access/repo-gate.js';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
+import { IssuesRepository } from '../issues/issues.repository.js';
+import type { PullRequestEntity } from '../pulls/pull-request.entity.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
-import { IssueReferences } from './issue-references.js';
+import { IssueReferences, type ReferencedIssue } from './issue-references.js';
 import { findIssueReferences } from './references.js';
 
 const BRANCH_PREFIX = 'refs/heads/';
 
 /** The job waits for a merge its push may belong to (see handle). */
 class MergeMayBePending extends Error {}
+/** Runs that wait for such a merge (backoffs of 1, 2 and 4 s): then the push is taken as it is. */
+const MERGE_WAITS = 3;
 
 /** HTML's own escapes, as Go's html.EscapeString writes them into the reference row. */
 const escapeHtml = (s: string): string =>
@@ -35,6 +39,7 @@ export class CommitReferencesConsumer implements OnApplicationBootstrap {
     private readonly directory: DirectoryClient,
     private readonly references: IssueReferences,
     private readonly comments: CommentsRepository,
+    private readonly issues: IssuesRepository,
     private readonly pulls: PullsRepository,
     private readonly config: PlatformConfig,
   ) {}
@@ -55,19 +60,26 @@ export class CommitReferencesConsumer implements OnApplicationBootstrap {
     if (!pushed) return;
     const branch = p.ref.slice(BRANCH_PREFIX.length);
     // Oldest first, as Gitea walks them: the push payload lists the newest first.
-    for (const commit of [...p.commits].reverse()) {
-      for (const target of await this.references.resolve(pusher, pushed, commit.message)) {
+    const named: Array<{ commit: (typeof p.commits)[number]; targets: ReferencedIssue[] }> = [];
+    for (const commit of [...p.commits].reverse()) named.push({ commit, targets: await this.references.resolve(pusher, pushed, commit.message) });
+    // A push to an open pull's base naming it may be that pull's merge, recorded a moment after its
+    // push: before writing anything, the job waits (runs again after its backoff, a few times) until
+    // the merge is known, so that its own commit is not taken for a reference.
+    const merges = new Map<number, PullRequestEntity | null>();
+    for (const { commit, targets } of named) {
+      for (const { issue } of targets) {
+        if (!issue.isPull) continue;
+        if (!merges.has(issue.id)) merges.set(issue.id, await this.pulls.findByIssueId(issue.id));
+        const pull = merges.get(issue.id);
+        const pending = pull && !pull.hasMerged && !issue.isClosed && pull.baseRepoId === pushed.id && pull.baseBranch === branch;
+        if (pending && pull.mergedCommitId !== commit.id && job.attemptsMade < MERGE_WAITS) throw new MergeMayBePending(`pull #${issue.idx} may be being merged`);
+      }
+    }
+    for (const { commit, targets } of named) {
+      for (const target of targets) {
         const { issue } = target;
-        if (issue.isPull) {
-          const pull = await this.pulls.findByIssueId(issue.id);
-          // A pull's own merge commit names it: that is no reference (Gitea's isSelfReference).
-          if (pull?.mergedCommitId === commit.id) continue;
-          // A push to an open pull's base naming it may be that merge, recorded a moment after its
-          // push: the job runs again after its backoff, when the merge is known (rows made so far stay, once each).
-          if (pull && !pull.hasMerged && !issue.isClosed && pull.baseRepoId === pushed.id && pull.baseBranch === branch && job.attemptsMade === 0) {
-            throw new MergeMayBePending(`pull #${issue.idx} may be being merged`);
-          }
-        }
+        // A pull's own merge commit names it: that is no reference (Gitea's isSelfReference).
+        if (issue.isPull && merges.get(issue.id)?.mergedCommitId === commit.id) continue;
         await this.referenceRow(pusher, pushed, issue, commit);
         // Only pushes to the default branch close or reopen, or to the branch the issue names as its ref.
         const wanted = issue.ref ? issue.ref.replace(/^refs\/heads\//, '') : pushed.defaultBranch;
@@ -82,6 +94,8 @@ export class CommitReferencesConsumer implements OnApplicationBootstrap {
     const subject = commit.message.split('\n', 1)[0] ?? '';
     const content = `<a href="${escapeHtml(link)}/commit/${escapeHtml(pathEscape(commit.id))}">${escapeHtml(subject)}</a>`;
     await this.db.transaction(async (m) => {
+      // The issue's row lock keeps two jobs carrying the same commit from both writing the row.
+      await this.issues.lock(m, issue.id);
       if (await this.comments.hasCommitRef(m, issue.id, commit.id)) return;
       await this.comments.addEvent(m, { issueId: issue.id, posterId: pusher.id, type: CommentType.commit_ref, at: new Date(), content, refs: { commitSha: commit.id } });
     });

@@ -55,7 +55,25 @@ export class IssueReferences {
   /** Closes or reopens, as `doer` and naming `commitSha`, the issue a closing or reopening reference names (never a pull). */
   async act(doer: Actor, target: ReferencedIssue, commitSha: string): Promise<void> {
     if (target.ref.action === 'none' || target.issue.isPull || !this.mayChange(doer, target)) return;
-    await this.issuesService.setStateAs(doer.id, target.repo, [target.issue.id], target.ref.action === 'closes', { commitSha });
+    await this.issuesService.setStateAs(doer.id, target.repo, [target.issue.id], target.ref.action === 'closes', commitSha);
     log.info({ repoId: target.repo.id, index: target.issue.idx, action: target.ref.action, commit: commitSha }, 'issue changed by a reference');
+  }
+
+  /**
+   * Gitea's handleCloseCrossReferences for a merged pull: the last action its title and body give
+   * each issue, taken by the merger. An action on another repository's issue counts only if the
+   * pull's poster may change that issue (Gitea drops it when the reference is written, so a
+   * contributor cannot have a maintainer's merge close an issue they could not close themselves).
+   */
+  async actOnMerge(merger: Actor, poster: Actor, home: RepoAccess, text: string, mergeCommitSha: string): Promise<void> {
+    const last = new Map<number, ReferencedIssue>();
+    for (const target of await this.resolve(merger, home, text)) last.set(target.issue.id, target);
+    for (const target of last.values()) {
+      if (target.repo.id !== home.id) {
+        const [asPoster] = await this.gate.many(poster, [target.repo.id]);
+        if (!asPoster || !this.mayChange(poster, { ...target, repo: asPoster })) continue;
+      }
+      await this.act(merger, target, mergeCommitSha);
+    }
   }
 }

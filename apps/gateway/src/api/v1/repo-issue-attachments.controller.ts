@@ -108,7 +108,9 @@ export class AttachmentDownloadsController {
 
   @Get(':uuid')
   async download(@CurrentActor() actor: Actor | null, @Param('uuid') uuid: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    if (await this.rpc.call<boolean, Record<string, string>, { uuid: string }>(ReleasePatterns.isAsset, { actor: null, body: { uuid } })) {
+    // A repo-service that cannot say (down, or older than the question) leaves the issue attachments to serve.
+    const releaseFile = await this.rpc.call<boolean, Record<string, string>, { uuid: string }>(ReleasePatterns.isAsset, { actor: null, body: { uuid } }).catch(() => false);
+    if (releaseFile) {
       this.proxy.forward(request, reply, actor, `/release-assets/${seg(uuid)}`, 'repo');
       return;
     }
