@@ -120,8 +120,6 @@ export interface PullMergeRequest extends PullSides {
   message: string;
   /** Who merges (committer; the author too, except squash which keeps the head's author). */
   doerId: number;
-  /** Delete the head branch after the merge (only if it still points at the merged head). */
-  deleteHeadBranch: boolean;
   /**
    * The pull's poster: a squash commit's author is the poster, as signed on one of the head's
    * commits or else as their account says (Gitea's getAuthorSignatureSquash). Absent: the
@@ -137,7 +135,6 @@ export interface PullMergeResult {
   headSha: string;
   /** The base branch before the merge. */
   baseBefore: string;
-  headBranchDeleted: boolean;
   /** The doer as anyone sees them (the sender of the merge's events). */
   merger: User;
 }

@@ -19,3 +19,13 @@ export function queryEscape(value: string): string {
     .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
 }
+
+/** Go's html.EscapeString: what Gitea escapes in HTML it writes itself (links in messages and timeline rows). */
+export function escapeHtml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;');
+}
+
+/** Whether `s` has the shape of the uuids gitforge gives files (attachments, release assets): lower-case hex and dashes. */
+export function isUuid(s: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(s);
+}

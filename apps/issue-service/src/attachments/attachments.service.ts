@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   ContractError,
+  isUuid,
   forbidden,
   notFound,
   unprocessable,
@@ -270,7 +271,7 @@ export class AttachmentsService {
    * attached to (Gitea's ServeAttachment); counted as a download. Anything hidden is 404.
    */
   async download(actor: Actor | null, uuid: string): Promise<{ attachment: AttachmentEntity; content: Readable; range: (range: ByteRange) => Promise<Readable> }> {
-    const row = /^[0-9a-f-]{36}$/.test(uuid) ? await this.attachments.findByUuid(uuid) : null;
+    const row = isUuid(uuid) ? await this.attachments.findByUuid(uuid) : null;
     if (!row) throw notFound();
     const [repo] = await this.gate.many(actor, [row.repoId]);
     if (!repo || !(await this.mayRead(actor, repo, row))) throw notFound();

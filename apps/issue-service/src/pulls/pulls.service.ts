@@ -25,7 +25,7 @@ import {
   type RepoAccess,
   type User,
 } from '@gitforge/contracts';
-import { Database, DirectoryClient, createLogger } from '@gitforge/platform';
+import { actorOf, Database, DirectoryClient, createLogger } from '@gitforge/platform';
 import { canRead, canWrite, requireNotArchived, RepoGate } from '../access/repo-gate.js';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
@@ -449,13 +449,12 @@ export class PullsService {
         message,
         doerId: a.id,
         posterId: ctx.issue.posterId,
-        // Deleted below, once the merge is recorded: the deletion's events then find the pull merged.
-        deleteHeadBranch: false,
       }, a),
       this.issueLoader.eventUsers(ctx.issue, []),
     ]);
     await this.recordMerged(a, ctx, result.mergeCommitSha, [result.merger, ...known], result.headSha);
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
+    // After the record, so the deletion's events find the pull merged.
     if (deleteHeadBranch && pull.headRepoId > 0) await this.deleteMergedHead(a, ctx, result.headSha);
   }
 
@@ -508,8 +507,7 @@ export class PullsService {
     try {
       const [poster] = await this.directory.accountsByIds(null, [ctx.issue.posterId]);
       if (!poster) return;
-      const posterActor: Actor = { id: poster.id, login: poster.login, isAdmin: poster.isAdmin, scopes: null };
-      await this.references.actOnMerge(a, posterActor, ctx.repo, `${ctx.issue.title}\n${ctx.issue.body}`, mergeCommitSha);
+      await this.references.actOnMerge(a, actorOf(poster), ctx.repo, `${ctx.issue.title}\n${ctx.issue.body}`, mergeCommitSha);
     } catch (err) {
       log.warn({ repoId: ctx.repo.id, index: ctx.pull.idx, err: err instanceof Error ? err.message : String(err) }, 'could not close the issues a merged pull names');
     }

@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { pathEscape, QueueNames, type Actor, type EventEnvelope, type RepoAccess } from '@gitforge/contracts';
-import { Database, DirectoryClient, PlatformConfig, QueueDriver, type QueueJob } from '@gitforge/platform';
+import { escapeHtml, pathEscape, QueueNames, type Actor, type EventEnvelope, type RepoAccess } from '@gitforge/contracts';
+import { actorOf, Database, DirectoryClient, PlatformConfig, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
@@ -17,10 +17,6 @@ const BRANCH_PREFIX = 'refs/heads/';
 class MergeMayBePending extends Error {}
 /** Runs that wait for such a merge (backoffs of 1, 2 and 4 s): then the push is taken as it is. */
 const MERGE_WAITS = 3;
-
-/** HTML's own escapes, as Go's html.EscapeString writes them into the reference row. */
-const escapeHtml = (s: string): string =>
-  s.replace(/[&'<>"]/g, (c) => ({ '&': '&amp;', "'": '&#39;', '<': '&lt;', '>': '&gt;', '"': '&#34;' })[c]!);
 
 /**
  * Gitea's UpdateIssuesCommit, on every push to a branch: each issue or pull a pushed commit names
@@ -55,7 +51,7 @@ export class CommitReferencesConsumer implements OnApplicationBootstrap {
     if (!p.commits.some((c) => findIssueReferences(c.message).length > 0)) return;
     const [account] = await this.directory.accountsByIds(null, [e.actor.id]);
     if (!account) return;
-    const pusher: Actor = { id: account.id, login: account.login, isAdmin: account.isAdmin, scopes: null };
+    const pusher = actorOf(account);
     const [pushed] = await this.gate.many(pusher, [e.repoId]);
     if (!pushed) return;
     const branch = p.ref.slice(BRANCH_PREFIX.length);

@@ -91,8 +91,7 @@ export class PullMergeService {
     await this.git.run(repoId, ['update-ref', pullHeadRef(req.index), branchHead]);
     await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }], doer.user);
     log.info({ repoId, index: req.index, style: req.style }, 'pull merged');
-    const headBranchDeleted = req.deleteHeadBranch ? await this.deleteHeadBranch(merging, doer) : false;
-    return { ...moved, headSha: branchHead, headBranchDeleted, merger: doer.user };
+    return { ...moved, headSha: branchHead, merger: doer.user };
   }
 
   /**
@@ -258,17 +257,15 @@ export class PullMergeService {
   }
 
   /**
-   * Deletes the head branch after a merge, as the branch-delete API would: only if it still
-   * points at the merged head, is not its repository's default branch, is not protected, and
-   * the doer may write there. Otherwise it stays (the merge has happened either way).
+   * `pulls.git.deleteHead`: the head branch after a merge (delete_branch_after_merge), as the
+   * branch-delete API would delete it: only if it still points at the merged head, is not its
+   * repository's default branch, is not protected, and the doer may write there. Otherwise it
+   * stays (the merge has happened either way). issue-service asks once it has recorded the merge,
+   * so the deletion's events find the pull merged.
    */
-  /** `pulls.git.deleteHead`: issue-service asks once it has recorded the merge, so the deletion's events find the pull merged. */
   async deleteMergedHead(req: PullHeadDeleteRequest): Promise<boolean> {
-    return this.deleteHeadBranch(req, await this.doer(req.doerId));
-  }
-
-  private async deleteHeadBranch(req: Pick<PullMergeRequest, 'headRepoId' | 'headBranch' | 'headSha'>, doer: Doer): Promise<boolean> {
     if (!isValidRefName(req.headBranch)) return false;
+    const doer = await this.doer(req.doerId);
     const ctx = await this.repos.pushContext(req.headRepoId, doer.actor).catch((err: unknown) => {
       if (err instanceof ContractError) return null;
       throw err;

@@ -58,7 +58,7 @@ describe('pull requests in git', () => {
     const headSha = head(`refs/heads/${headBranch}`, extra.headRepoId ?? BASE);
     const [synced] = await state.sync([{ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch, index, headSha: null, ...extra }]);
     expect(synced?.headSha).toBe(headSha);
-    return { baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch, index, style, headSha, message: `Merge ${headBranch}`, doerId: 7, deleteHeadBranch: false, ...extra };
+    return { baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch, index, style, headSha, message: `Merge ${headBranch}`, doerId: 7, ...extra };
   }
 
   beforeAll(async () => {
@@ -216,7 +216,7 @@ describe('pull requests in git', () => {
     const before = head('main');
     const req = await pull(1, 'm1', 'merge');
     const result = await merges.merge(req);
-    expect(result).toEqual({ mergeCommitSha: head('main'), baseBefore: before, headSha: req.headSha, headBranchDeleted: false, merger: { full_name: 'merger Full' } });
+    expect(result).toEqual({ mergeCommitSha: head('main'), baseBefore: before, headSha: req.headSha, merger: { full_name: 'merger Full' } });
     expect(parents(result.mergeCommitSha)).toEqual([before, req.headSha]);
     expect(execFileSync('git', ['--git-dir', repo.git.repoPath(BASE), 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%B', result.mergeCommitSha]).toString().trim()).toBe(
       'merger Full <merger@example.com>|merger Full <merger@example.com>|Merge m1',
@@ -305,9 +305,12 @@ describe('pull requests in git', () => {
 
   it('should delete the merged head branch only while it points at the merged head', async () => {
     branch('del', 'main', [{ 'del.txt': '1\n' }]);
-    const req = await pull(11, 'del', 'merge', { deleteHeadBranch: true });
+    const req = await pull(11, 'del', 'merge');
     const result = await merges.merge(req);
-    expect(result.headBranchDeleted).toBe(true);
+    const moved = { headRepoId: BASE, headBranch: 'del', headSha: 'f'.repeat(40), doerId: 7 };
+    expect(await merges.deleteMergedHead(moved)).toBe(false);
+    expect(head('refs/heads/del')).toBe(result.headSha);
+    expect(await merges.deleteMergedHead({ ...moved, headSha: result.headSha })).toBe(true);
     expect(() => head('refs/heads/del')).toThrow();
     expect(recorded[1]).toEqual({ repoId: BASE, updates: [{ oldSha: req.headSha, newSha: '0'.repeat(40), ref: 'refs/heads/del' }] });
   });

@@ -5,6 +5,7 @@ import { In, type EntityManager } from 'typeorm';
 import {
   AccessMode,
   ContractError,
+  isUuid,
   EventNames,
   forbidden,
   idFrom,
@@ -70,9 +71,6 @@ export function assetNameProblem(name: string): string | null {
  * applies, and the tag is recorded as a push), or taken over when it does. Drafts have none until
  * published. Deleting a release leaves its tag. Assets are files in the BlobStore.
  */
-/** A release asset's uuid, as made at upload. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 @Injectable()
 export class ReleasesService {
   constructor(
@@ -327,7 +325,7 @@ export class ReleasesService {
 
   /** Whether a release asset has this uuid. */
   async isAsset(uuid: string): Promise<boolean> {
-    return UUID.test(uuid) && (await this.db.manager.count(ReleaseAssetEntity, { where: { uuid } })) > 0;
+    return isUuid(uuid) && (await this.db.manager.count(ReleaseAssetEntity, { where: { uuid } })) > 0;
   }
 
   /**
@@ -335,7 +333,7 @@ export class ReleasesService {
    * by tag and name, to those who may read the release (a draft's to its writers).
    */
   async downloadByUuid(actor: Actor | null, uuid: string): Promise<{ asset: ReleaseAssetEntity; content: Readable }> {
-    const asset = UUID.test(uuid) ? await this.db.manager.findOneBy(ReleaseAssetEntity, { uuid }) : null;
+    const asset = isUuid(uuid) ? await this.db.manager.findOneBy(ReleaseAssetEntity, { uuid }) : null;
     const release = asset ? await this.db.manager.findOneBy(ReleaseEntity, { id: asset.releaseId }) : null;
     if (!asset || !release) throw notFound();
     const ctx = await this.access.contextById(actor, release.repoId);

@@ -196,11 +196,6 @@ export class NotificationsRepository {
     return qb;
   }
 
-  /** The repositories the filter's threads are in, to ask once what the viewer may read there. */
-  async repoIds(f: ThreadFilter): Promise<number[]> {
-    const rows = await this.query(f).select('DISTINCT n.repo_id', 'id').getRawMany<{ id: number | string }>();
-    return rows.map((r) => Number(r.id));
-  }
 
   /** Newest first (Gitea's updated_unix DESC). */
   page(f: ThreadFilter, options: ListOptions): Promise<[NotificationEntity[], number]> {

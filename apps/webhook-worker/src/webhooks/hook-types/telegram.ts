@@ -1,4 +1,4 @@
-import { escapePathSegments } from '@gitforge/contracts';
+import { escapeHtml, escapePathSegments } from '@gitforge/contracts';
 import type {
   CreatePayload,
   DeletePayload,
@@ -10,7 +10,7 @@ import type {
   RepositoryPayload,
 } from '@gitforge/contracts';
 import { chatKind, oneLineInfo, issueCommentInfo, issuesInfo, pullRequestInfo, refShortName, reviewAction } from './general.js';
-import { escapeHtml, htmlLinkFormatter as link } from './html.js';
+import { htmlLinkFormatter as link } from './html.js';
 
 /** A Bot API sendMessage body (the hook URL carries the bot token and chat id). */
 export interface TelegramPayload {
