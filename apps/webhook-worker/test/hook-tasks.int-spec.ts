@@ -29,14 +29,18 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
   it("should create an event's tasks once and answer all of them when the event comes again", async () => {
     const eventId = `e-${uniqueSuffix()}`;
     const first = await sut.insertTasks([newTask(1, eventId), newTask(2, eventId)]);
-    expect(first.map((t) => [t.hookId, t.state])).toEqual([
-      [1, 'pending'],
-      [2, 'pending'],
+    expect(first.map((t) => [t.hookId, t.state, t.fresh])).toEqual([
+      [1, 'pending', true],
+      [2, 'pending', true],
     ]);
-    // Replayed with one more hook: the old tasks keep their delivery ids.
+    // Replayed with one more hook: the old tasks keep their delivery ids, and only the new one is fresh.
     const again = await sut.insertTasks([newTask(1, eventId), newTask(2, eventId), newTask(3, eventId)]);
-    expect(again.map((t) => t.hookId)).toEqual([1, 2, 3]);
-    expect(again.slice(0, 2)).toEqual(first);
+    expect(again.map((t) => [t.hookId, t.fresh])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    expect(again.slice(0, 2)).toEqual(first.map((t) => ({ ...t, fresh: false })));
   });
 
   it('should create the tasks of several events in one call, once each, answering the stored task for every ask', async () => {
@@ -50,7 +54,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
       [1, e2],
     ]);
     // The task that existed keeps its delivery id; a pair asked twice is created once, with the first ask's.
-    expect(found[0]).toEqual(old);
+    expect(found[0]).toEqual({ ...old, fresh: false });
     expect(found[2]!.uuid).toBe(asked[2]!.uuid);
   });
 
@@ -61,7 +65,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     const made = await sut.insertTasks([newTask(1, eventId), newTask(2, eventId)]);
     await db.transaction((m) => sut.setTaskState(m, made[1]!.id, 'delivered'));
     const pending = await sut.findPendingTasks(after, 10);
-    expect(pending).toEqual([{ id: made[0]!.id, batch: `b-${eventId}`, eventType: 'push' }]);
+    expect(pending).toEqual([{ id: made[0]!.id, batch: `b-${eventId}`, eventType: 'push', eventId }]);
   });
 
   /** An attempt as recorded before its request goes out. */
@@ -113,7 +117,8 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     expect([...found.keys()].sort()).toEqual([`${a!.id}#task-a#0`, `${a!.id}#task-a#1`, `${b!.id}#task-b#0`].sort());
     expect(found.get(`${a!.id}#task-a#0`)).toEqual({ task: expect.objectContaining({ id: a!.id, hookId: 1, state: 'pending', uuid: a!.uuid, payload: '{}' }), previous: 'sending' });
     expect(found.get(`${a!.id}#task-a#1`)!.previous).toBeNull();
-    expect(found.get(`${b!.id}#task-b#0`)).toEqual({ task: { ...b, payload: '{}' }, previous: null });
+    const { fresh: _fresh, ...stored } = b!;
+    expect(found.get(`${b!.id}#task-b#0`)).toEqual({ task: { ...stored, payload: '{}' }, previous: null });
   });
 
   it("should answer every task its event's payload, also tasks of several events and fan-outs in one batch", async () => {

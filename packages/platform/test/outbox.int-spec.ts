@@ -65,6 +65,9 @@ class RecordingQueue extends QueueDriver {
   async pendingCount(): Promise<number> {
     return 0;
   }
+  async unfinished(): Promise<Set<string>> {
+    return new Set();
+  }
   async close(): Promise<void> {}
 }
 

@@ -144,3 +144,42 @@ describe.each(['bullmq', 'sqlite'] as const)('job schedulers on the %s driver', 
     await b.close();
   });
 });
+
+describe.each(['bullmq', 'sqlite'] as const)('unfinished jobs on the %s driver', (engine) => {
+  const prefix = `gftest-${uniqueSuffix()}`;
+  let dir: string;
+
+  beforeAll(async () => {
+    if (engine === 'bullmq') await requireRedis();
+    dir = mkdtempSync(join(tmpdir(), 'gf-unfinished-'));
+  });
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (engine === 'bullmq') await dropRedisNamespace(prefix);
+  });
+
+  it('should name the jobs waiting, delayed, running or due for a retry, and not those finished or unknown', async () => {
+    const driver =
+      engine === 'bullmq'
+        ? new BullMqDriver(testRedisUrl(), prefix, { lockMs: 2000, shutdownGraceMs: 500 })
+        : SqliteQueueDriver.acquire(join(dir, 'queue.sqlite'), { lockMs: 2000, shutdownGraceMs: 500 });
+    const queue = QueueNames.feeds;
+    const running = blockingHandler();
+    driver.process(queue, async (job) => {
+      if (job.id === 'fails') throw new Error('again later');
+      if (job.id === 'running') await running.handler(job);
+    });
+    await driver.add(queue, 'e', {}, { jobId: 'done' });
+    await driver.add(queue, 'e', {}, { jobId: 'running' });
+    await driver.add(queue, 'e', {}, { jobId: 'fails', attempts: 3, backoffMs: 60_000 });
+    await driver.add(queue, 'e', {}, { jobId: 'gave-up', attempts: 1 });
+    await driver.add(queue, 'e', {}, { jobId: 'later', delayMs: 60_000 });
+    await expectEventually(() => expect(running.starts).toHaveLength(1));
+    await expectEventually(async () =>
+      expect([...(await driver.unfinished(queue, ['done', 'running', 'fails', 'gave-up', 'later', 'never']))].sort()).toEqual(['fails', 'later', 'running']),
+    );
+    running.release();
+    await expectEventually(async () => expect([...(await driver.unfinished(queue, ['running']))]).toEqual([]));
+    await driver.close();
+  });
+});

@@ -34,6 +34,19 @@ describe(DeliveryQueue.name, () => {
     expect(added.map((a) => a.jobs.map((j) => j.options.jobId))).toEqual([['batch-b1'], ['batch-b1']]);
   });
 
+  it('should queue the attempts left of tasks whose first attempt failed, a backoff later and doubling from there', async () => {
+    await sut.retry([task(2, 'b1'), task(1, 'b1')]);
+    expect(added[0]!.jobs).toEqual([
+      { name: 'push', data: { taskIds: [1, 2], maxAttempts: 3, redelivery: false }, options: { jobId: 'batch-b1', attempts: 3, delayMs: 300, backoffMs: 600 } },
+    ]);
+  });
+
+  it('should queue no retry when the first attempt was the only one allowed', async () => {
+    const queue = { addMany: async (name: string, jobs: NewJob[]) => void added.push({ queue: name, jobs }) } as unknown as QueueDriver;
+    await new DeliveryQueue(queue, loadConfig(WebhookWorkerConfig, { GITFORGE_WEBHOOK_MAX_ATTEMPTS: '1' })).retry([task(1, 'b1')]);
+    expect(added).toEqual([]);
+  });
+
   it('should queue nothing for no tasks', async () => {
     await sut.enqueue([]);
     expect(added).toEqual([]);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { QueueNames } from '@gitforge/contracts';
-import { QueueDriver } from '@gitforge/platform';
+import { QueueDriver, type JobOptions } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
 import type { HookTaskEntity } from './hook-task.entity.js';
 
@@ -36,6 +36,21 @@ export class DeliveryQueue {
   ) {}
 
   async enqueue(tasks: QueuedTask[]): Promise<void> {
+    await this.add(tasks, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS, { backoffMs: this.config.GITFORGE_WEBHOOK_BACKOFF_MS });
+  }
+
+  /**
+   * Tasks whose first attempt was made (by their fan-out, see HookFanoutProcessor) and failed:
+   * the attempts left, the first of them a backoff later and each further one after twice the
+   * wait before, as if the first attempt had been the job's.
+   */
+  async retry(tasks: QueuedTask[]): Promise<void> {
+    const backoffMs = this.config.GITFORGE_WEBHOOK_BACKOFF_MS;
+    await this.add(tasks, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS - 1, { delayMs: backoffMs, backoffMs: 2 * backoffMs });
+  }
+
+  /** One job per batch (see above) making at most `attempts`. */
+  private async add(tasks: QueuedTask[], attempts: number, timing: Pick<JobOptions, 'delayMs' | 'backoffMs'>): Promise<void> {
     const groups = new Map<string, { eventType: string; taskIds: number[] }>();
     for (const t of tasks) {
       const key = t.batch === null ? `task-${t.id}` : `batch-${t.batch}`;
@@ -43,14 +58,13 @@ export class DeliveryQueue {
       if (!group.taskIds.includes(t.id)) group.taskIds.push(t.id);
       groups.set(key, group);
     }
-    if (groups.size === 0) return;
-    const attempts = this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS;
+    if (groups.size === 0 || attempts < 1) return;
     await this.queue.addMany(
       QueueNames.webhookDeliveries,
       [...groups].map(([jobId, { eventType, taskIds }]) => ({
         name: eventType,
         data: { taskIds: taskIds.sort((a, b) => a - b), maxAttempts: attempts, redelivery: false } satisfies DeliveryJob,
-        options: { jobId, attempts, backoffMs: this.config.GITFORGE_WEBHOOK_BACKOFF_MS },
+        options: { jobId, attempts, ...timing },
       })),
     );
   }

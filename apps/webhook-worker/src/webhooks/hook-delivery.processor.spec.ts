@@ -79,6 +79,7 @@ describe(HookDeliveryProcessor.name, () => {
   let url: string;
   let statuses: number[];
   let received: number;
+  let bodies: string[];
   let tasks: FakeTasks;
   let hook: HookTarget;
   let rpcCalls: Array<{ pattern: string; body: unknown }>;
@@ -93,11 +94,13 @@ describe(HookDeliveryProcessor.name, () => {
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
-      req.resume();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       req.on('end', () => {
         received += 1;
+        bodies.push(body);
         recordedAtReceipt.push(tasks.attempts.map((a) => [a.attemptKey, a.outcome]));
         res.statusCode = failing.has(String(req.headers['x-gitea-delivery'])) ? 500 : (statuses.shift() ?? 200);
         setTimeout(() => {
@@ -130,6 +133,7 @@ describe(HookDeliveryProcessor.name, () => {
   beforeEach(() => {
     statuses = [];
     received = 0;
+    bodies = [];
     rpcCalls = [];
     recordedAtReceipt = [];
     failing = new Set();
@@ -171,6 +175,21 @@ describe(HookDeliveryProcessor.name, () => {
       [3, 'batch-b1#0', 'success'],
       [2, 'batch-b1#1', 'success'],
     ]);
+  });
+
+  it('should attempt tasks its caller holds without reading them, and name those to attempt again', async () => {
+    const ids = moreTasks(2);
+    failing.add('u-3');
+    const held = { task: { ...tasks.tasks.get(2)!, payload: '{"held":true}' }, previous: null };
+    const failed = await makeSut()
+      .attempt([1, held, 3], 'event-1#0', false, false)
+      .then(() => null, (err: unknown) => err);
+    expect(failed).toBeInstanceOf(DeliveryFailed);
+    expect((failed as DeliveryFailed).taskIds).toEqual([3]);
+    expect(received).toBe(3);
+    // The held task went out with the payload it was given, not the stored one.
+    expect(bodies.sort()).toEqual(['{"held":true}', '{"ref":"refs/heads/main"}', '{"ref":"refs/heads/main"}']);
+    expect(ids.map((id) => tasks.tasks.get(id)!.state)).toEqual(['delivered', 'delivered', 'pending']);
   });
 
   it("should close, on the job's last attempt, the tasks that failed it and keep those delivered", async () => {
@@ -219,13 +238,18 @@ describe(HookDeliveryProcessor.name, () => {
     ]);
   });
 
-  it('should write one record for an attempt that runs again after a crash', async () => {
+  it('should not make again an attempt whose failure was recorded, leaving the next one to the queue', async () => {
     statuses = [500, 200];
     const sut = makeSut();
     await expect(sut.handle(job(0))).rejects.toBeInstanceOf(DeliveryFailed);
     // The queue runs the same attempt again (its worker died before the job was acknowledged).
-    await sut.handle(job(0));
-    expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', outcome: 'success', responseStatus: 200 })]);
+    await expect(sut.handle(job(0))).rejects.toBeInstanceOf(DeliveryFailed);
+    expect(received).toBe(1);
+    await sut.handle(job(1));
+    expect(tasks.attempts.map((a) => [a.attemptKey, a.outcome, a.responseStatus])).toEqual([
+      ['task-1#0', 'failure', 500],
+      ['task-1#1', 'success', 200],
+    ]);
   });
 
   it('should record the attempt as sending before the request goes out', async () => {

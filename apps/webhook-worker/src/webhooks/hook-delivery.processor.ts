@@ -15,8 +15,16 @@ import { HostMatcher } from './host-matcher.js';
 /** Reads or writes that concurrent delivery jobs share in one statement (at most the delivery concurrency in practice). */
 const MAX_BATCH = 128;
 
-/** A failed attempt makes the job fail, so the queue retries it with exponential backoff. */
-export class DeliveryFailed extends Error {}
+/** Failed attempts, to be made again after a backoff: the job fails, so the queue retries it. */
+export class DeliveryFailed extends Error {
+  constructor(
+    message: string,
+    /** The tasks whose attempt failed. */
+    readonly taskIds: number[],
+  ) {
+    super(message);
+  }
+}
 
 function payloadAction(payload: string): string | null {
   try {
@@ -88,12 +96,14 @@ export function attemptEnd(result: SendResult): AttemptEnd {
 }
 
 /**
- * Second stage: delivers the hook tasks of a job (recorded at fan-out, before anything is sent:
- * an event's tasks for every hook it reaches, see DeliveryQueue, or one task redelivered),
- * each on its own and at most GITFORGE_WEBHOOK_CONCURRENCY at once across jobs. Each
+ * Delivers hook tasks (recorded at fan-out, before anything is sent): their first attempt for
+ * the fan-out (see HookFanoutProcessor), later ones as the jobs of the delivery queue (an
+ * event's tasks for every hook it reaches, see DeliveryQueue, or one task redelivered), each on
+ * its own and at most GITFORGE_WEBHOOK_CONCURRENCY at once across jobs. Each
  * attempt is recorded as `sending` before the request goes out and completed with the answer,
  * keyed by job and attempt number, so a job that runs again after its worker died finds the
- * attempt: already answered with success, it is not sent again; still `sending`, the worker died
+ * attempt: already answered, it is not sent again (a failure waits for the queue's next
+ * attempt); still `sending`, the worker died
  * mid-send and it is sent again with the same delivery id (at least once: receivers dedupe by
  * `X-Gitea-Delivery`). Non-2xx answers, timeouts and connection errors are
  * retried by the queue with backoff up to the configured attempts (the job runs again for the
@@ -161,25 +171,31 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   async handle(job: QueueJob<DeliveryJob>): Promise<void> {
     const { maxAttempts, redelivery } = job.data;
     // A job run again after its worker died has the same attempt key as the run that died.
-    const attemptKey = `${job.id}#${job.attemptsMade}`;
-    const lastAttempt = job.attemptsMade + 1 >= maxAttempts;
-    // Every task is seen through before the job ends, so its next run (after the backoff) never
-    // overlaps a send of this one.
-    const outcomes = await Promise.allSettled(
-      deliveryTaskIds(job.data).map((taskId) => this.slots(() => this.deliver(taskId, attemptKey, lastAttempt, redelivery))),
-    );
+    await this.attempt(deliveryTaskIds(job.data), `${job.id}#${job.attemptsMade}`, job.attemptsMade + 1 >= maxAttempts, redelivery);
+  }
+
+  /**
+   * One attempt of each task, under `attemptKey` (the job's id and attempt number: a job run
+   * again after its worker died has the key of the run that died). A task is given by id, or as
+   * its caller holds it with what is recorded of this attempt. Every task is seen through before
+   * this answers, so an attempt after the backoff never overlaps a send of this one; throws
+   * {@link DeliveryFailed} naming the tasks to attempt again (those delivered or closed are
+   * done), or the first other error.
+   */
+  async attempt(tasks: Array<number | TaskAttempt>, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<void> {
+    const outcomes = await Promise.allSettled(tasks.map((t) => this.slots(() => this.deliver(t, attemptKey, lastAttempt, redelivery))));
     const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
     const crashed = errors.find((e) => !(e instanceof DeliveryFailed));
     if (crashed !== undefined) throw crashed;
-    // The tasks delivered or closed are done: the run after the backoff attempts the others.
-    if (errors.length > 0) throw new DeliveryFailed((errors as DeliveryFailed[]).map((e) => e.message).join('; '));
+    const failed = errors as DeliveryFailed[];
+    if (failed.length > 0) throw new DeliveryFailed(failed.map((e) => e.message).join('; '), failed.flatMap((e) => e.taskIds));
   }
 
-  /** One attempt of one task of a job; throws {@link DeliveryFailed} when the task is to be attempted again. */
-  private async deliver(taskId: number, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<void> {
-    const loaded = await this.loads.submit({ taskId, attemptKey });
+  /** One attempt of one task; throws {@link DeliveryFailed} when the task is to be attempted again. */
+  private async deliver(given: number | TaskAttempt, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<void> {
+    const loaded = typeof given === 'number' ? await this.loads.submit({ taskId: given, attemptKey }) : given;
     if (!loaded) {
-      this.log.info({ taskId }, 'hook task is gone; nothing to deliver');
+      this.log.info({ taskId: given }, 'hook task is gone; nothing to deliver');
       return;
     }
     const { task, previous } = loaded;
@@ -199,6 +215,12 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       // The worker died after recording the answer but before the queue heard of it: done already.
       this.log.info({ taskId: task.id, delivery: task.uuid }, 'attempt already delivered; not sending it again');
       return;
+    }
+    if (previous === 'failure') {
+      // The worker died after recording a failed answer but before the queue heard of it: the
+      // attempt was made, and the next one is the queue's, after the backoff (see DeliveryQueue.retry
+      // for a fan-out's first attempt: a job queued for it already is found, not added twice).
+      throw new DeliveryFailed(`${hook.url}: this attempt failed already`, [task.id]);
     }
     if (previous === 'sending') {
       // At least once: the receiver may have had it, or not. It gets the same X-Gitea-Delivery.
@@ -240,7 +262,7 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       taskState: redelivery ? null : state,
     });
     if (end.outcome !== 'success') await this.disableIfFailing(hook);
-    if (end.outcome === 'failure' && !final) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`);
+    if (end.outcome === 'failure' && !final) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`, [task.id]);
   }
 
   /**

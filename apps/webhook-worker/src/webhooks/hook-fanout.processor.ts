@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HookPatterns, QueueNames, type EventEnvelope, type HookMatchQuery, type HookTarget } from '@gitforge/contracts';
 import { createLogger, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
-import { DeliveryQueue, type QueuedTask } from './delivery-queue.js';
+import { WebhookWorkerConfig } from '../worker.config.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import { DeliveryFailed, HookDeliveryProcessor } from './hook-delivery.processor.js';
 import { isRawHookType } from './hook-types/hook-types.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
 import { Batcher, oneByOneOnFailure } from './batcher.js';
-import { HookTasksRepository, type NewTask, type StoredTask } from './hook-tasks.repository.js';
+import { HookTasksRepository, type InsertedTask, type NewTask, type PendingTask } from './hook-tasks.repository.js';
 import { buildHookPayload } from './payloads/webhook-payloads.js';
 
 /**
@@ -21,9 +23,14 @@ const MAX_BATCH = 64;
 const SWEEP_PAGE = 500;
 
 /**
- * First stage: one domain event becomes one hook task per hook it reaches, written before
- * anything is sent (unique on hook and event, so a replayed event creates nothing new), then
- * each task is queued for delivery. A failure anywhere makes the queue run the event again.
+ * One domain event becomes one hook task per hook it reaches, written before anything is sent
+ * (unique on hook and event, so a replayed event creates nothing new), and its tasks' first
+ * attempt is made by the event's own job, as {@link HookDeliveryProcessor} makes any attempt
+ * (recorded before it is sent, keyed by this job's id and attempt number, so a run after the
+ * worker died finds it). Tasks whose first attempt failed go to the delivery queue for the
+ * attempts left, a backoff later; a failure anywhere else makes the queue run the event again,
+ * which attempts its tasks still pending. Going straight from the insert to the first send
+ * spares each event a second job, and each task the reading back of what its fan-out held.
  * Concurrent events share their calls (see {@link Batcher}): a call that fails fails the events
  * that shared it, which run again; an insert the database refuses is retried event by event.
  */
@@ -31,8 +38,7 @@ const SWEEP_PAGE = 500;
 export class HookFanoutProcessor implements OnApplicationBootstrap {
   private readonly log = createLogger('hook-fanout');
   private readonly matching: Batcher<HookMatchQuery, HookTarget[]>;
-  private readonly inserts: Batcher<NewTask[], StoredTask[]>;
-  private readonly enqueues: Batcher<QueuedTask[], undefined>;
+  private readonly inserts: Batcher<NewTask[], InsertedTask[]>;
 
   constructor(
     private readonly queue: QueueDriver,
@@ -40,6 +46,8 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     private readonly tasks: HookTasksRepository,
     private readonly targets: HookTargetsCache,
     private readonly deliveries: DeliveryQueue,
+    private readonly delivery: HookDeliveryProcessor,
+    private readonly config: WebhookWorkerConfig,
   ) {
     this.matching = new Batcher(
       (queries) => this.rpc.call<HookTarget[][], Record<string, string>, { queries: HookMatchQuery[] }>(HookPatterns.matching, { actor: null, body: { queries } }),
@@ -52,10 +60,6 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
       }),
       MAX_BATCH,
     );
-    this.enqueues = new Batcher(async (events) => {
-      await this.deliveries.enqueue(events.flat());
-      return events.map(() => undefined);
-    }, MAX_BATCH);
   }
 
   onApplicationBootstrap(): void {
@@ -83,23 +87,36 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     const tasks = await this.inserts.submit(
       targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId, batch })),
     );
-    // One delivery job for the event's tasks (see DeliveryQueue).
     const pending = tasks.filter((t) => t.state === 'pending');
-    if (pending.length > 0) await this.enqueues.submit(pending);
+    if (pending.length === 0) return;
+    // A task this run made has the payload held here and no attempt yet; one an earlier run made
+    // is read with what that run recorded of this attempt.
+    const given = pending.map((t) => (t.fresh ? { task: { ...t, payload }, previous: null } : t.id));
+    const attempts = this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS;
+    try {
+      await this.delivery.attempt(given, `${job.id}#${job.attemptsMade}`, attempts <= 1, false);
+    } catch (err) {
+      if (!(err instanceof DeliveryFailed)) throw err;
+      const again = new Set(err.taskIds);
+      await this.deliveries.retry(pending.filter((t) => again.has(t.id)));
+    }
   }
 
   /**
    * Gitea re-queues undelivered tasks at start; a task whose job is still known to the queue
-   * finds it (see DeliveryQueue). Read in full before queuing, so a job gets its whole group.
+   * finds it (see DeliveryQueue). Tasks whose event is still to run (or running, here or on
+   * another replica, or to be recovered from a worker that died) are left to that run, which
+   * attempts them. Read in full before queuing, so a job gets its whole group.
    */
   private async requeuePending(): Promise<void> {
-    const pending: QueuedTask[] = [];
+    const pending: PendingTask[] = [];
     for (let after = 0; ; ) {
       const page = await this.tasks.findPendingTasks(after, SWEEP_PAGE);
       pending.push(...page);
       if (page.length < SWEEP_PAGE) break;
       after = page[page.length - 1]!.id;
     }
-    await this.deliveries.enqueue(pending);
+    const running = await this.queue.unfinished(QueueNames.webhooks, [...new Set(pending.map((t) => t.eventId))]);
+    await this.deliveries.enqueue(pending.filter((t) => !running.has(t.eventId)));
   }
 }

@@ -26,6 +26,10 @@ export interface TaskAttempt {
 
 /** A task as its fan-out knows it: everything but the payload, which it holds already. */
 export type StoredTask = Omit<HookTaskEntity, 'payload'>;
+/** A task {@link HookTasksRepository.insertTasks} answers: `fresh` when that call made it (it holds the payload asked, and no attempt yet). */
+export type InsertedTask = StoredTask & { fresh: boolean };
+/** A pending task as the sweep at start reads it: what queuing it needs, and its event. */
+export type PendingTask = QueuedTask & Pick<HookTaskEntity, 'eventId'>;
 
 const STORED_COLUMNS = 'id, hook_id, event_id, uuid, event_type, repo_id, state, batch, created_at';
 type TaskRow = Record<string, string | number | null>;
@@ -82,7 +86,7 @@ export class HookTasksRepository {
    * those it inserted); SQLite needs an insert and a read in one transaction. A payload the tasks
    * of a batch share is sent once, and none is read back.
    */
-  async insertTasks(asked: NewTask[]): Promise<StoredTask[]> {
+  async insertTasks(asked: NewTask[]): Promise<InsertedTask[]> {
     // One statement inserts a (hook, event) once: the first ask of a pair stands for the others.
     const firsts = new Map<string, NewTask>();
     for (const t of asked) if (!firsts.has(`${t.hookId}#${t.eventId}`)) firsts.set(`${t.hookId}#${t.eventId}`, t);
@@ -105,11 +109,11 @@ export class HookTasksRepository {
            SELECT hook_id, event_id, uuid, event_type, ${params.add(JSON.stringify(payloads))}::jsonb->>payload_at, repo_id, 'pending', batch, ${params.add(now, 'bigint')} FROM v
            ON CONFLICT (hook_id, event_id) DO NOTHING
            RETURNING ${STORED_COLUMNS})
-         SELECT * FROM inserted
-         UNION ALL SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (SELECT hook_id, event_id FROM v)`,
+         SELECT *, true AS fresh FROM inserted
+         UNION ALL SELECT ${STORED_COLUMNS}, false FROM hook_task WHERE (hook_id, event_id) IN (SELECT hook_id, event_id FROM v)`,
         params.values,
-      )) as TaskRow[];
-      return found.map(toStored).sort((a, b) => a.id - b.id);
+      )) as Array<TaskRow & { fresh: boolean }>;
+      return found.map((r) => ({ ...toStored(r), fresh: r.fresh })).sort((a, b) => a.id - b.id);
     }
     const params = this.db.sql.params();
     const rows = tasks.map(
@@ -118,14 +122,15 @@ export class HookTasksRepository {
     const insertValues = params.values.length;
     const pairs = tasks.map((t) => `(${params.add(t.hookId)}, ${params.add(t.eventId)})`);
     // SQLite: an insert and a read in one transaction.
-    const found = await this.db.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at) VALUES ${rows.join(', ')} ON CONFLICT (hook_id, event_id) DO NOTHING`,
+    const { found, inserted } = await this.db.transaction(async (m) => {
+      const made = (await m.query(
+        `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at) VALUES ${rows.join(', ')} ON CONFLICT (hook_id, event_id) DO NOTHING RETURNING id`,
         params.values.slice(0, insertValues),
-      );
-      return (await m.query(`SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`, params.values.slice(insertValues))) as TaskRow[];
+      )) as Array<{ id: number }>;
+      const stored = (await m.query(`SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`, params.values.slice(insertValues))) as TaskRow[];
+      return { found: stored, inserted: new Set(made.map((r) => Number(r.id))) };
     });
-    return found.map(toStored).sort((a, b) => a.id - b.id);
+    return found.map((r) => ({ ...toStored(r), fresh: inserted.has(Number(r.id)) })).sort((a, b) => a.id - b.id);
   }
 
   /**
@@ -170,11 +175,11 @@ export class HookTasksRepository {
     return rows[0]?.payload ?? null;
   }
 
-  /** Pending tasks after `afterId`, by id, with what queuing them needs. */
-  findPendingTasks(afterId: number, limit: number): Promise<QueuedTask[]> {
+  /** Pending tasks after `afterId`, by id, with what queuing them needs and their event. */
+  findPendingTasks(afterId: number, limit: number): Promise<PendingTask[]> {
     return this.db.manager
       .createQueryBuilder(HookTaskEntity, 't')
-      .select(['t.id', 't.batch', 't.eventType'])
+      .select(['t.id', 't.batch', 't.eventType', 't.eventId'])
       .where('t.state = :state AND t.id > :afterId', { state: 'pending', afterId })
       .orderBy('t.id', 'ASC')
       .limit(limit)

@@ -150,6 +150,12 @@ export class BullMqDriver extends QueueDriver {
     return Object.values(counts).reduce((a, b) => a + b, 0);
   }
 
+  async unfinished(queue: string, jobIds: string[]): Promise<Set<string>> {
+    const q = this.queue(queue);
+    const states = await Promise.all(jobIds.map((id) => q.getJobState(id)));
+    return new Set(jobIds.filter((_, i) => !['completed', 'failed', 'unknown'].includes(states[i]!)));
+  }
+
   async close(): Promise<void> {
     // Stop taking jobs, give the running ones the grace period, then close. Workers closed with
     // jobs still running are closed by force: those jobs keep their (expiring) locks and are

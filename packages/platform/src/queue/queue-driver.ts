@@ -67,6 +67,8 @@ export abstract class QueueDriver {
   abstract unschedule(queue: string, schedulerId: string): Promise<void>;
   /** Jobs waiting, running or delayed: zero means the queue is idle. */
   abstract pendingCount(queue: string): Promise<number>;
+  /** Those of `jobIds` that name a job of `queue` still to run or running (waiting, delayed or active, also as a retry). */
+  abstract unfinished(queue: string, jobIds: string[]): Promise<Set<string>>;
   /**
    * Stops taking jobs and lets running ones finish within the shutdown grace; jobs still running
    * after it are returned to the queue (run again later), never lost. Then closes connections.

@@ -269,6 +269,11 @@ export class SqliteQueueDriver extends QueueDriver {
     return row.n;
   }
 
+  async unfinished(queue: string, jobIds: string[]): Promise<Set<string>> {
+    const state = this.db.prepare(`SELECT state FROM queue_job WHERE queue = ? AND job_id = ?`);
+    return new Set(jobIds.filter((id) => ['waiting', 'active'].includes((state.get(queue, id) as { state: string } | undefined)?.state ?? '')));
+  }
+
   async close(): Promise<void> {
     const entry = SqliteQueueDriver.open.get(this.file);
     if (entry && --entry.refs > 0) return;
