@@ -24,7 +24,7 @@ import {
   idFrom,
 } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient, isUniqueViolation, RpcClient } from '@gitforge/platform';
-import { hasEvent, parseSettings, settingsFromEvents } from './hook-events.js';
+import { hasEvent, parseSettings, settingsFromEvents, type HookEventSettings } from './hook-events.js';
 import { HookSecrets } from './hook-secrets.js';
 import { parseMeta, toHook, toTarget } from './hook.mapper.js';
 import { HooksRepository, type HookOwnerFilter } from './hooks.repository.js';
@@ -257,19 +257,25 @@ export class HooksService {
    * per query, in order. Events of the same repository and owner share one read.
    */
   async matching(queries: HookMatchQuery[]): Promise<HookTarget[][]> {
-    const reads = new Map<string, Promise<WebhookEntity[]>>();
-    const active = (q: HookMatchQuery): Promise<WebhookEntity[]> => {
+    // The queries of a batch mostly share their repositories: each one's hooks are read, their
+    // settings parsed and their secrets opened once for the batch.
+    type Candidate = { hook: WebhookEntity; settings: HookEventSettings; target?: HookTarget | null };
+    const reads = new Map<string, Promise<Candidate[]>>();
+    const active = (q: HookMatchQuery): Promise<Candidate[]> => {
       const key = `${q.repoId}:${q.ownerId}`;
       let read = reads.get(key);
-      if (!read) reads.set(key, (read = this.hooks.findActiveFor(q.repoId, q.ownerId)));
+      if (!read) {
+        read = this.hooks.findActiveFor(q.repoId, q.ownerId).then((hooks) => hooks.map((hook) => ({ hook, settings: parseSettings(hook.events) })));
+        reads.set(key, read);
+      }
       return read;
     };
     return Promise.all(
       queries.map(async (query) =>
         (await active(query))
-          .filter((w) => hasEvent(parseSettings(w.events), query.event))
-          .filter((w) => query.ref === null || refFilterMatches(w.branchFilter, query.ref))
-          .flatMap((w) => this.targetOf(w) ?? []),
+          .filter((c) => hasEvent(c.settings, query.event))
+          .filter((c) => query.ref === null || refFilterMatches(c.hook.branchFilter, query.ref))
+          .flatMap((c) => (c.target === undefined ? (c.target = this.targetOf(c.hook)) : c.target) ?? []),
       ),
     );
   }
