@@ -22,7 +22,9 @@ export function wholeSeconds(d: Date): Date {
 /** RFC 3339 with second precision, as Gitea's unix-second timestamps serialise. */
 export function formatTime(value: Date | null | undefined): string {
   if (!value || Number.isNaN(value.getTime()) || value.getTime() <= 0) return ZERO_TIME;
-  return value.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = value.toISOString();
+  // YYYY-MM-DDTHH:mm:ss.sssZ for years 0 to 9999; the six-digit years of others keep the general cut.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** A time in a query as Gitea's routes parse it (RFC 3339: `since`, `before`); anything else is Gitea's 422. */
