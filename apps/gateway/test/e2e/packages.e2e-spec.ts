@@ -561,14 +561,25 @@ describe.each(layoutsUnderTest())('package registry: generic, npm and the packag
       expect((await tokenApi.get<Package>(`/packages/${alice.username}/generic/apitool/-/latest`)).body.version).toBe('0.2.0');
     });
 
-    it('should hide a private organization’s packages from outsiders (404) and show them to members', async () => {
+    it('should refuse a private organization’s packages to outsiders as Gitea does (API 403 once the package is found, registry 401) and show them to members', async () => {
       const org: Organization = await createOrg(alice.api, { visibility: 'private' });
       expect((await rawRequest(layout, 'PUT', registry(org.username, 'generic/secret/1.0.0/s.txt'), auth(aliceToken), Buffer.from('secret'))).status).toBe(201);
       expect((await tokenApi.get<Package[]>(`/packages/${org.username}`)).body.map((p) => p.name)).toEqual(['secret']);
-      expect((await api.as({ token: bobToken }).get(`/packages/${org.username}`)).status).toBe(404);
-      expect((await api.as({ token: bobToken }).get(`/packages/${org.username}/generic/secret/-/latest`)).status).toBe(404);
-      expect((await rawRequest(layout, 'GET', registry(org.username, 'generic/secret/1.0.0/s.txt'), auth(bobToken))).status).toBe(404);
-      expect((await rawRequest(layout, 'GET', registry(org.username, 'generic/secret/1.0.0/s.txt'))).status).toBe(404);
+      const bob = api.as({ token: bobToken });
+      const listed = await bob.get(`/packages/${org.username}`);
+      expect(listed.status).toBe(403);
+      expect(listed.body).toEqual(giteaError('user should have specific permission or be a site admin'));
+      expect((await bob.get(`/packages/${org.username}/generic/secret/-/latest`)).status).toBe(403);
+      expect((await bob.get(`/packages/${org.username}/generic/secret/1.0.0/files`)).status).toBe(403);
+      expect((await bob.delete(`/packages/${org.username}/generic/secret/1.0.0`)).status).toBe(403);
+      // Gitea finds the package before it judges access.
+      expect((await bob.get(`/packages/${org.username}/generic/nothing/-/latest`)).status).toBe(404);
+      expect((await bob.get(`/packages/${org.username}/generic/secret/9.9.9`)).status).toBe(404);
+      for (const credentials of [auth(bobToken), {}]) {
+        const refused = await rawRequest(layout, 'GET', registry(org.username, 'generic/secret/1.0.0/s.txt'), credentials);
+        expect(refused.status).toBe(401);
+        expect(refused.headers['www-authenticate']).toBe('Basic realm="Gitea Package API"');
+      }
       const got = await rawRequest(layout, 'GET', registry(org.username, 'generic/secret/1.0.0/s.txt'), auth(aliceToken));
       expect(got.body.toString()).toBe('secret');
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AccessMode, ContractError, forbidden, isPublicOnly, notFound, parseAccessMode, type Actor, type OwnerAccess } from '@gitforge/contracts';
+import { AccessMode, ContractError, forbidden, isPublicOnly, parseAccessMode, type Actor, type OwnerAccess } from '@gitforge/contracts';
 import { DirectoryClient } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 
@@ -25,7 +25,9 @@ export function teamPackageMode(teams: Array<{ permission: string; units_map: Re
 /**
  * Gitea's package access (`services/context/package.go` determineAccessMode): site admins and a
  * user themselves own; in an organization, its owners own and members get their teams' level;
- * anyone who may see the owner reads. An owner the actor may not see is 404, as unknown ones are.
+ * anyone who may see the owner reads. An owner the actor may not see has no access, which its
+ * routes refuse with {@link requireRead} once they have found what they name: Gitea finds the
+ * owner (and the package) before it judges access.
  */
 @Injectable()
 export class PackageAccess {
@@ -37,7 +39,6 @@ export class PackageAccess {
   async owner(actor: Actor | null, name: string): Promise<PackageOwner> {
     const owner = await this.access.ownerInPath(actor, name);
     const mode = await this.modeOf(actor, owner);
-    if (mode === AccessMode.none) throw notFound();
     // Gitea's public-only check for the package scope (api v1 and reqPackageAccess): such a token reaches public owners' packages only.
     if (actor && isPublicOnly(actor.scopes) && owner.owner.visibility !== 'public') throw forbidden('token scope is limited to public packages');
     return { owner, mode };
@@ -59,13 +60,25 @@ export class PackageAccess {
   }
 }
 
+/** What Gitea's reqPackageAccess answers those without the access a route needs. */
+const NO_ACCESS = 'user should have specific permission or be a site admin';
+
+/**
+ * Refuses an owner whose packages the actor may not read (Gitea's reqPackageAccess(read)): 403 on
+ * the package API, 401 on a registry (its client then sends its credentials).
+ */
+export function requireRead(owner: PackageOwner, where: 'api' | 'registry'): void {
+  if (owner.mode >= AccessMode.read) return;
+  throw where === 'api' ? forbidden(NO_ACCESS) : new ContractError('unauthenticated', NO_ACCESS);
+}
+
 /**
  * Refuses a write to those who may only read: 401 to anonymous callers (a registry client then
  * sends its credentials), 403 to signed-in ones (Gitea's reqPackageAccess).
  */
 export function requireWrite(actor: Actor | null, owner: PackageOwner): Actor {
   if (!actor) throw new ContractError('unauthenticated', 'token is required');
-  if (owner.mode < AccessMode.write) throw forbidden('user should have specific permission or be a site admin');
+  if (owner.mode < AccessMode.write) throw forbidden(NO_ACCESS);
   return actor;
 }
 
@@ -75,5 +88,5 @@ export function requireWrite(actor: Actor | null, owner: PackageOwner): Actor {
  * offers to log in; the package API answers 403 instead (requireWrite).
  */
 export function requireRegistryWrite(actor: Actor | null, owner: PackageOwner): void {
-  if (!actor || owner.mode < AccessMode.write) throw new ContractError('unauthenticated', 'user should have specific permission or be a site admin');
+  if (!actor || owner.mode < AccessMode.write) throw new ContractError('unauthenticated', NO_ACCESS);
 }

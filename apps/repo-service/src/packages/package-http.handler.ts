@@ -13,7 +13,7 @@ import {
   verifyActor,
 } from '@gitforge/platform';
 import { RepoServiceConfig } from '../repo.config.js';
-import { requireRegistryWrite } from './package-access.js';
+import { requireRead, requireRegistryWrite } from './package-access.js';
 import { PackagesService } from './packages.service.js';
 import { GenericRegistry } from './registries/generic.registry.js';
 import { NpmRegistry } from './registries/npm.registry.js';
@@ -64,6 +64,7 @@ export class PackageHttpHandler {
       const ownerName = decodePathSegment(match[1]!);
       if (!ownerName) throw notFound();
       const owner = await this.packages.owner(verified.actor, ownerName);
+      requireRead(owner, 'registry');
       // Every registry route that is not a read writes (publish, upload, delete, dist-tags, unpublish).
       if (req.method !== 'GET' && req.method !== 'HEAD') requireRegistryWrite(verified.actor, owner);
       await registry.handle({

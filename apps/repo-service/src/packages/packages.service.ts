@@ -25,7 +25,7 @@ import { RepoServiceConfig } from '../repo.config.js';
 import { toRepository } from '../repos/repo.mapper.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import type { RepositoryEntity } from '../records/repository.entity.js';
-import { PackageAccess, requireWrite, type PackageOwner } from './package-access.js';
+import { PackageAccess, requireRead, requireWrite, type PackageOwner } from './package-access.js';
 import { PackageBlobs, type HeldBlob } from './package-blobs.js';
 import { packageBlobKey, PackageEntity, PackageFileEntity, PackageVersionEntity } from './package.entities.js';
 import { toPackage, toPackageFile } from './package.mapper.js';
@@ -281,6 +281,7 @@ export class PackagesService {
 
   async list(actor: Actor | null, ownerName: string, filter: { type?: string; q?: string }, options: ListOptions): Promise<Page<Package>> {
     const owner = await this.owner(actor, ownerName);
+    requireRead(owner, 'api');
     const { rows, total } = await this.rows.searchVersions(owner.owner.owner.id, filter, { offset: (options.page - 1) * options.limit, limit: options.limit });
     return pageOf(await this.toApi(actor, owner, rows), total, options);
   }
@@ -289,23 +290,29 @@ export class PackagesService {
   async listVersions(actor: Actor | null, ownerName: string, type: string, name: string, options: ListOptions): Promise<Page<Package>> {
     const owner = await this.owner(actor, ownerName);
     const pkg = await this.package(owner, type, name);
+    requireRead(owner, 'api');
     const { rows, total } = await this.rows.searchVersions(owner.owner.owner.id, { packageId: pkg.id }, { offset: (options.page - 1) * options.limit, limit: options.limit });
     return pageOf(await this.toApi(actor, owner, rows), total, options);
   }
 
   async deleteAll(actor: Actor | null, ownerName: string, type: string, name: string): Promise<void> {
     const owner = await this.owner(actor, ownerName);
-    await this.deletePackage(actor, owner, await this.package(owner, type, name));
+    const pkg = await this.package(owner, type, name);
+    requireRead(owner, 'api');
+    await this.deletePackage(actor, owner, pkg);
   }
 
   async get(actor: Actor | null, ownerName: string, type: string, name: string, version: string): Promise<Package> {
     const owner = await this.owner(actor, ownerName);
-    return (await this.toApi(actor, owner, [await this.version(owner, type, name, version)]))[0]!;
+    const row = await this.version(owner, type, name, version);
+    requireRead(owner, 'api');
+    return (await this.toApi(actor, owner, [row]))[0]!;
   }
 
   async latest(actor: Actor | null, ownerName: string, type: string, name: string): Promise<Package> {
     const owner = await this.owner(actor, ownerName);
     const pkg = await this.package(owner, type, name);
+    requireRead(owner, 'api');
     const version = await this.rows.latestVersion(pkg.id);
     if (!version) throw notFound('package does not exist');
     return (await this.toApi(actor, owner, [{ pkg, version }]))[0]!;
@@ -314,12 +321,14 @@ export class PackagesService {
   async listFiles(actor: Actor | null, ownerName: string, type: string, name: string, version: string): Promise<PackageFile[]> {
     const owner = await this.owner(actor, ownerName);
     const row = await this.version(owner, type, name, version);
+    requireRead(owner, 'api');
     return (await this.rows.filesOf([row.version.id])).map(toPackageFile);
   }
 
   async delete(actor: Actor | null, ownerName: string, type: string, name: string, version: string): Promise<void> {
     const owner = await this.owner(actor, ownerName);
     const row = await this.version(owner, type, name, version);
+    requireRead(owner, 'api');
     await this.deleteVersion(actor, owner, row);
   }
 
@@ -356,8 +365,9 @@ export class PackagesService {
    */
   async link(actor: Actor | null, ownerName: string, type: string, name: string, repoName: string): Promise<void> {
     const owner = await this.owner(actor, ownerName);
-    const doer = requireWrite(actor, owner);
     const pkg = await this.package(owner, type, name);
+    requireRead(owner, 'api');
+    const doer = requireWrite(actor, owner);
     const repo = await this.repos.findByOwnerAndName(owner.owner.owner.id, repoName);
     if (!repo) throw notFound('repository does not exist');
     if (pkg.repoId !== 0) throw invalid('invalid argument');
@@ -373,8 +383,9 @@ export class PackagesService {
    */
   async unlink(actor: Actor | null, ownerName: string, type: string, name: string): Promise<void> {
     const owner = await this.owner(actor, ownerName);
-    const doer = requireWrite(actor, owner);
     const pkg = await this.package(owner, type, name);
+    requireRead(owner, 'api');
+    const doer = requireWrite(actor, owner);
     if (pkg.repoId === 0) throw invalid('invalid argument');
     const repo = await this.repos.findById(pkg.repoId);
     if (repo && (await this.repoAccess.permissionFor(doer, owner.owner, repo)).unitMode('repo.packages') < AccessMode.write) throw forbidden('permission denied');
