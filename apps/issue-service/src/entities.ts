@@ -15,6 +15,7 @@ import { CommentTimeline1763800000307 } from './migrations/1763800000307-comment
 import { Pulls1763800000308 } from './migrations/1763800000308-pulls.js';
 import { ReviewTeamRequests1763800000311 } from './migrations/1763800000311-review-team-requests.js';
 import { PullHeadBranchDeleted1763800000312 } from './migrations/1763800000312-pull-head-branch-deleted.js';
+import { CommentCrossReferences1763800000313 } from './migrations/1763800000313-comment-cross-references.js';
 import { PullAutoMergeEntity, PullRequestEntity } from './pulls/pull-request.entity.js';
 import { ReviewEntity } from './reviews/review.entity.js';
 import { ProjectColumnEntity } from './projects/project-column.entity.js';
@@ -61,4 +62,5 @@ export const IssueServiceMigrations = [
   Pulls1763800000308,
   ReviewTeamRequests1763800000311,
   PullHeadBranchDeleted1763800000312,
+  CommentCrossReferences1763800000313,
 ];

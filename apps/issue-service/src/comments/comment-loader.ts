@@ -14,6 +14,7 @@ import { LabelsRepository } from '../labels/labels.repository.js';
 import { toMilestone } from '../milestones/milestone.mapper.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import type { CommentEntity } from './comment.entity.js';
+import { CommentsRepository } from './comments.repository.js';
 import { toComment, toTimelineComment, type CommentIssue } from './comment.mapper.js';
 
 /** How a page is loaded: inside a transaction (`m`), with users already fetched (`known`). */
@@ -37,6 +38,7 @@ export class CommentLoader {
     private readonly issues: IssuesRepository,
     private readonly gate: RepoGate,
     private readonly directory: DirectoryClient,
+    private readonly comments: CommentsRepository,
   ) {}
 
   /** `issues` holds the issue of every row (by issue id). */
@@ -97,8 +99,9 @@ export class CommentLoader {
     const [labels, milestones, dependents, teams] = await Promise.all([
       this.labels.findByIds(ids((r) => r.labelId)),
       this.milestones.findByIds(milestoneIds),
+      // The issues at the other end of dependencies and of cross references, in one read.
       this.dependentIssues(
-        ids((r) => r.dependentIssueId),
+        [...new Set([...ids((r) => r.dependentIssueId), ...ids((r) => r.refIssueId)])],
         repo,
         actor,
       ),
@@ -116,7 +119,13 @@ export class CommentLoader {
     const label = new Map(labels.map((l) => [l.id, toLabel(l, home)]));
     const milestone = new Map(milestones.map((m) => [m.id, toMilestone(m, counts.get(m.id)!)]));
     const dependent = new Map(dependents.rows.map((r, i) => [r.id, issues[i]!]));
-    return rows.map((r) =>
+    const refComments = await this.refComments(ids((r) => r.refCommentId), dependents);
+    // Gitea's isXRefCommentAccessible, then ToTimelineComment's: a cross reference from an issue
+    // (or comment) the actor may not read, or that is gone, is left out.
+    const shown = rows.filter(
+      (r) => r.refIssueId === 0 || (dependent.has(r.refIssueId) && (r.refCommentId === 0 || refComments.has(r.refCommentId))),
+    );
+    return shown.map((r) =>
       toTimelineComment(r, issue, repo, {
         poster: users.get(r.posterId)!,
         label: label.get(r.labelId),
@@ -126,8 +135,24 @@ export class CommentLoader {
         assigneeTeam: team.get(r.assigneeTeamId) ?? null,
         resolveDoer: r.resolveDoerId > 0 ? users.get(r.resolveDoerId) : null,
         dependentIssue: dependent.get(r.dependentIssueId),
+        refIssue: dependent.get(r.refIssueId) ?? null,
+        refComment: refComments.get(r.refCommentId) ?? null,
       }),
     );
+  }
+
+  /** The comments cross references were written from, of the issues the actor may read (`readable`), each shown in its own repository. */
+  private async refComments(ids: number[], readable: { rows: IssueEntity[]; repos: Map<number, RepoAccess> }): Promise<Map<number, Comment>> {
+    const out = new Map<number, Comment>();
+    if (ids.length === 0) return out;
+    const issues = new Map(readable.rows.map((r) => [r.id, r]));
+    const found = (await this.comments.findByIds(ids)).filter((c) => issues.has(c.issueId));
+    for (const repoId of new Set(found.map((c) => issues.get(c.issueId)!.repoId))) {
+      const mine = found.filter((c) => issues.get(c.issueId)!.repoId === repoId);
+      const loaded = await this.load(mine, issues, readable.repos.get(repoId)!);
+      mine.forEach((c, i) => out.set(c.id, loaded[i]!));
+    }
+    return out;
   }
 
   /** The issues at the other end of dependencies that the actor can read, with their repositories (one call for other ones). */

@@ -6,8 +6,14 @@ export const CommentType = {
   comment: 0,
   reopen: 1,
   close: 2,
+  /** An issue's title or body referred to this one (`ref_issue_id`). */
+  issue_ref: 3,
   /** A commit's message referred to the issue; `commit_sha` names the commit, the content links it. */
   commit_ref: 4,
+  /** A comment (`ref_comment_id`) referred to the issue. */
+  comment_ref: 5,
+  /** A pull's title or body referred to the issue. */
+  pull_ref: 6,
   label: 7,
   milestone: 8,
   assignees: 9,
@@ -44,4 +50,13 @@ const names = new Map<number, string>(Object.entries(CommentType).map(([name, va
 /** Gitea's CommentType.String(). */
 export function commentTypeName(type: number): string {
   return names.get(type) ?? 'comment';
+}
+
+/** Gitea's XRefAction: what a cross reference said to do, as its row's `ref_action` keeps it. */
+export const XRefAction = { none: 0, closes: 1, reopens: 2, neutered: 3 } as const;
+const xrefNames = ['none', 'closes', 'reopens', 'neutered'];
+
+/** The timeline's `ref_action` of a row (Gitea's XRefAction.String()). */
+export function xrefActionName(action: number): string {
+  return xrefNames[action] ?? 'none';
 }

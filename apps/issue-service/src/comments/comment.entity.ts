@@ -8,6 +8,7 @@ import { TimestampColumn } from '@gitforge/platform';
 @Entity({ name: 'comment' })
 @Index('idx_comment_issue_created', ['issueId', 'createdAt'])
 @Index('idx_comment_dependent_issue', ['dependentIssueId'])
+@Index('idx_comment_ref_issue', ['refIssueId', 'refCommentId'])
 export class CommentEntity {
   @PrimaryGeneratedColumn()
   id!: number;
@@ -91,6 +92,27 @@ export class CommentEntity {
 
   @Column({ type: 'integer', default: 0 })
   resolveDoerId!: number;
+
+  /**
+   * A cross reference (`issue_ref`, `comment_ref`, `pull_ref`): the repository, issue and comment
+   * (0 for the issue's own title and body) whose text named this row's issue, what it said to
+   * do (XRefAction: none, closes, reopens, or neutered once the text no longer says it), and
+   * whether that issue is a pull.
+   */
+  @Column({ type: 'integer', default: 0 })
+  refRepoId!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  refIssueId!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  refCommentId!: number;
+
+  @Column({ type: 'integer', default: 0 })
+  refAction!: number;
+
+  @Column({ type: 'boolean', default: false })
+  refIsPull!: boolean;
 
   /** The line changed since the comment was made. */
   @Column({ type: 'boolean', default: false })

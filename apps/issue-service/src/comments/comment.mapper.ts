@@ -13,7 +13,7 @@ import {
 } from '@gitforge/contracts';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { issueHtmlUrl } from '../issues/issue.mapper.js';
-import { CommentType, commentTypeName } from './comment-type.js';
+import { CommentType, commentTypeName, xrefActionName } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
 
 /** Everything of a comment that lives in other rows or services, gathered once per page. */
@@ -74,6 +74,9 @@ export interface TimelineParts {
   assigneeTeam?: Team | null;
   resolveDoer?: User | null;
   dependentIssue?: Issue | null;
+  /** A cross reference's issue and comment (see CrossReferences). */
+  refIssue?: Issue | null;
+  refComment?: Comment | null;
 }
 
 /** Gitea's ToTimelineComment for the kinds gitforge records. */
@@ -101,9 +104,9 @@ export function toTimelineComment(
     new_title: c.newTitle,
     old_ref: c.oldRef,
     new_ref: c.newRef,
-    ref_issue: null,
-    ref_comment: null,
-    ref_action: 'none',
+    ref_issue: parts.refIssue ?? null,
+    ref_comment: parts.refComment ?? null,
+    ref_action: xrefActionName(c.refAction),
     // Gitea's RefCommitSHA is the row's commit: the one a commit_ref names, or that closed the issue.
     ref_commit_sha: c.type === CommentType.commit_ref || c.type === CommentType.close || c.type === CommentType.reopen ? c.commitSha : '',
     review_id: c.reviewId,

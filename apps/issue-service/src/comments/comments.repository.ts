@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In, type EntityManager, type SelectQueryBuilder } from 'typeorm';
 import type { ListOptions } from '@gitforge/contracts';
 import { Database } from '@gitforge/platform';
-import { CommentType } from './comment-type.js';
+import { CommentType, XRefAction } from './comment-type.js';
 import { CommentEntity } from './comment.entity.js';
 
 /** The filters of Gitea's FindCommentsOptions that the comment listings use. */
@@ -36,6 +36,11 @@ export type TimelineRefs = Partial<
     | 'newRef'
     | 'dependentIssueId'
     | 'commitSha'
+    | 'refRepoId'
+    | 'refIssueId'
+    | 'refCommentId'
+    | 'refAction'
+    | 'refIsPull'
   >
 >;
 
@@ -85,10 +90,25 @@ export class CommentsRepository {
     await m.delete(CommentEntity, { id });
   }
 
-  /** The issue's rows, and the dependency rows of other issues naming it (as Gitea's deleteIssue). */
+  /** The issue's rows, and the dependency and cross-reference rows of other issues naming it (as Gitea's deleteIssue). */
   async deleteForIssues(m: EntityManager, issueIds: number[]): Promise<void> {
     await m.delete(CommentEntity, { issueId: In(issueIds) });
     await m.delete(CommentEntity, { dependentIssueId: In(issueIds) });
+    await m.delete(CommentEntity, { refIssueId: In(issueIds) });
+  }
+
+  findByIds(ids: number[]): Promise<CommentEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.db.manager.find(CommentEntity, { where: { id: In(ids) } });
+  }
+
+  /** The cross references still in force (not neutered) that the issue's title and body (`commentId` 0) or one of its comments wrote. */
+  activeCrossReferences(m: EntityManager, refIssueId: number, refCommentId: number): Promise<CommentEntity[]> {
+    return m.find(CommentEntity, { where: { refIssueId, refCommentId, refAction: In([XRefAction.none, XRefAction.closes, XRefAction.reopens]) }, order: { id: 'ASC' } });
+  }
+
+  /** Marks cross references as no longer said (XRefActionNeutered). */
+  async neuter(m: EntityManager, ids: number[]): Promise<void> {
+    if (ids.length > 0) await m.update(CommentEntity, { id: In(ids) }, { refAction: XRefAction.neutered });
   }
 
   /** Whether the issue has a `commit_ref` row of this commit already (Gitea's CreateRefComment adds one once). */

@@ -39,6 +39,7 @@ import { requireMayChangeComment, requireMayComment } from './comment-rules.js';
 import { CommentType } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
 import { CommentsRepository } from './comments.repository.js';
+import { CrossReferences } from '../references/cross-references.js';
 
 /** Query parameters of the comment listings and the timeline. */
 export interface CommentListQuery {
@@ -83,6 +84,7 @@ export class CommentsService {
     private readonly issueLoader: IssueLoader,
     private readonly events: IssueEvents,
     private readonly removal: IssueRemoval,
+    private readonly xrefs: CrossReferences,
   ) {}
 
   /** `GET …/issues/{index}/comments`: every comment of the issue (Gitea pages nothing here). */
@@ -148,7 +150,7 @@ export class CommentsService {
     const known = await this.issueLoader.eventUsers(issue, [a.id]);
     const sender = known.find((u) => u.id === a.id)!;
     const now = new Date();
-    return this.db.transaction(async (m) => {
+    const { comment, row } = await this.db.transaction(async (m) => {
       if (!(await this.issues.lock(m, issue.id))) throw notFound();
       const row = await this.comments.insert(m, {
         type: CommentType.comment,
@@ -163,8 +165,10 @@ export class CommentsService {
       const comment = await this.loader.one(row, after, repo, { m, known });
       const api = await this.issueLoader.one(after, repo, { m, known });
       await this.events.comment(m, 'comment.created', { actor: a, issue: api, comment, repo, sender });
-      return comment;
+      return { comment, row };
     });
+    await this.xrefs.add(a, repo, issue, row, false);
+    return comment;
   }
 
   /**
@@ -183,10 +187,12 @@ export class CommentsService {
     if (body.body === comment.content) return this.loader.one(comment, issue, repo);
     const mentions = await this.issuesService.resolveMentions(repo, body.body);
     const known = await this.issueLoader.eventUsers(issue, [a.id, comment.posterId]);
-    return this.db.transaction(async (m) => {
+    const edited = await this.db.transaction(async (m) => {
       await this.issues.addMentions(m, issue.id, mentions);
       return this.saveEdit(m, a, repo, issue, comment, body.body, known);
     });
+    await this.xrefs.add(a, repo, issue, { id: comment.id, content: body.body }, true);
+    return edited;
   }
 
   /**
@@ -241,6 +247,7 @@ export class CommentsService {
     const files = await this.db.transaction(async (m) => {
       await this.issues.lock(m, issue.id);
       await this.comments.delete(m, comment.id);
+      await this.xrefs.neuterComment(m, issue.id, comment.id);
       await this.reactions.deleteForComment(m, comment.id);
       const uuids = await this.attachments.deleteOfComment(m, comment.id);
       const after = await this.recount(m, issue);

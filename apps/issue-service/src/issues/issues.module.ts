@@ -25,6 +25,7 @@ import { IssuesController } from './issues.controller.js';
 import { IssuesRepository } from './issues.repository.js';
 import { IssuesService } from './issues.service.js';
 import { CommitReferencesConsumer } from '../references/commit-references.consumer.js';
+import { CrossReferences } from '../references/cross-references.js';
 import { IssueReferences } from '../references/issue-references.js';
 import { RepoLifecycleConsumer } from './repo-lifecycle.consumer.js';
 
@@ -58,6 +59,7 @@ const SHARED = [
   IssueRemoval,
   PullContexts,
   IssueReferences,
+  CrossReferences,
 ];
 
 /** Issues themselves, and what every other feature of the tracker builds on. */

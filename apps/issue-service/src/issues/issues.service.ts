@@ -59,6 +59,7 @@ import { toIssueDeadline } from './issue.mapper.js';
 import type { IssueEntity } from './issue.entity.js';
 import { IssuesRepository, type IssueFilter } from './issues.repository.js';
 import { mentionedLogins } from './mentions.js';
+import { CrossReferences } from '../references/cross-references.js';
 
 /** Gitea's `[repository.issue] MAX_PINNED`. */
 const MAX_PINNED = 3;
@@ -139,6 +140,7 @@ export class IssuesService {
     private readonly comments: CommentsRepository,
     private readonly removal: IssueRemoval,
     private readonly pulls: PullsRepository,
+    private readonly xrefs: CrossReferences,
   ) {}
 
   /**
@@ -243,6 +245,7 @@ export class IssuesService {
       if (body.closed) await this.events.issue(m, 'issue.closed', { ...base, action: 'closed' });
       return { id: row.id, counters };
     });
+    await this.xrefs.add(a, repo, { id: result.id, repoId: repo.id, isPull: pull !== undefined, title: body.title, body: body.body ?? '' }, null, false);
     return this.afterChange(result, repo, a);
   }
 
@@ -446,8 +449,10 @@ export class IssuesService {
       for (const id of added) await this.events.issue(m, 'issue.assigned', { ...base, action: 'assigned', assignee: known.get(id) });
       if (milestoneAction) await this.events.issue(m, 'issue.milestoned', { ...base, action: milestoneAction });
       if (stateAction) await this.events.issue(m, stateAction === 'closed' ? 'issue.closed' : 'issue.reopened', { ...base, action: stateAction });
-      return { id: issue.id, counters };
+      return { id: issue.id, counters, text: changes.title !== undefined || changes.body !== undefined ? row : null };
     });
+    // Gitea's ChangeTitle and ChangeContent: the references the new text makes replace the old ones.
+    if (result.text) await this.xrefs.add(a, repo, result.text, null, true);
     return this.afterChange(result, repo, a);
   }
 

@@ -1,4 +1,4 @@
-import { findIssueReferences } from './references.js';
+import { findIssueReferences, findIssueReferencesInMarkdown } from './references.js';
 
 describe('findIssueReferences (Gitea modules/references)', () => {
   it('should find references in the same repository and in others, with # or !', () => {
@@ -31,5 +31,20 @@ describe('findIssueReferences (Gitea modules/references)', () => {
 
   it('should not take what only looks like a reference', () => {
     for (const text of ['a#1', '#1a', '#', '#0', 'x/y#', 'issue#12', 'url/#3', `#${'9'.repeat(30)}`]) expect(findIssueReferences(text)).toEqual([]);
+  });
+});
+
+describe('findIssueReferencesInMarkdown (Gitea FindAllIssueReferencesMarkdown)', () => {
+  it('should leave out references in fenced code blocks and code spans', () => {
+    const text = ['see #1', '```', 'fixes #2', '```', 'and `#3` but #4', '~~~~js', '#5', '~~~', '#6 still code', '~~~~', 'closes #7'].join('\n');
+    expect(findIssueReferencesInMarkdown(text)).toEqual([
+      { index: 1, action: 'none' },
+      { index: 4, action: 'none' },
+      { index: 7, action: 'closes' },
+    ]);
+  });
+
+  it('should read an unclosed fence as code to the end', () => {
+    expect(findIssueReferencesInMarkdown('#1\n```\n#2')).toEqual([{ index: 1, action: 'none' }]);
   });
 });

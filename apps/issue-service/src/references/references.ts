@@ -42,3 +42,24 @@ export function findIssueReferences(text: string): IssueReference[] {
   }
   return found;
 }
+
+/** A fence's opening or closing line: up to three spaces, then three or more backticks or tildes. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** An inline code span: a run of backticks, then anything up to the same run. */
+const CODE_SPAN = /(`+)[^]*?\1/g;
+
+/**
+ * The references in markdown (an issue's body, a comment), as Gitea's
+ * FindAllIssueReferencesMarkdown finds them: not inside fenced code blocks or code spans.
+ */
+export function findIssueReferencesInMarkdown(text: string): IssueReference[] {
+  const kept: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split('\n')) {
+    const opened = FENCE.exec(line);
+    if (fence === null && opened) fence = opened[1]!;
+    else if (fence !== null && opened && opened[1]![0] === fence[0] && opened[1]!.length >= fence.length && line.trim() === opened[1]) fence = null;
+    else if (fence === null) kept.push(line.replace(CODE_SPAN, ' '));
+  }
+  return findIssueReferences(kept.join('\n'));
+}
