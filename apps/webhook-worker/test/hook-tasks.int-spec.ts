@@ -68,6 +68,18 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     expect(pending).toEqual([{ id: made[0]!.id, batch: `b-${eventId}`, eventType: 'push', eventId }]);
   });
 
+  it("should find the tasks of events still pending, whatever hook they are for", async () => {
+    const [e1, e2, e3] = [`e-${uniqueSuffix()}`, `e-${uniqueSuffix()}`, `e-${uniqueSuffix()}`];
+    const made = await sut.insertTasks([newTask(1, e1), newTask(2, e1), newTask(1, e2), newTask(1, e3)]);
+    await db.transaction((m) => sut.setTaskState(m, made[1]!.id, 'failed'));
+    const found = await sut.findPendingOfEvents([e1, e2]);
+    expect(found.map((t) => [t.eventId, t.hookId])).toEqual([
+      [e1, 1],
+      [e2, 1],
+    ]);
+    expect(await sut.findPendingOfEvents([])).toEqual([]);
+  });
+
   /** An attempt as recorded before its request goes out. */
   const sending = (task: StoredTask, key: string, url = 'http://example.com/hook'): AttemptRecord => ({
     taskId: task.id,

@@ -20,6 +20,11 @@ export function deliveryTaskIds(data: DeliveryJob | { taskId: number }): number[
 /** What queuing a task needs to know of it. */
 export type QueuedTask = Pick<HookTaskEntity, 'id' | 'batch' | 'eventType'>;
 
+/** The delivery job a task is queued in: its batch's, or its own for a task made before tasks were batched. */
+export function deliveryJobId(task: Pick<HookTaskEntity, 'id' | 'batch'>): string {
+  return task.batch === null ? `task-${task.id}` : `batch-${task.batch}`;
+}
+
 /**
  * Queues hook tasks for delivery, one job per batch: the tasks one fan-out made for one event, so
  * an event sent to ten hooks costs the queue one job, not ten. The job id names the batch, whose
@@ -53,7 +58,7 @@ export class DeliveryQueue {
   private async add(tasks: QueuedTask[], attempts: number, timing: Pick<JobOptions, 'delayMs' | 'backoffMs'>): Promise<void> {
     const groups = new Map<string, { eventType: string; taskIds: number[] }>();
     for (const t of tasks) {
-      const key = t.batch === null ? `task-${t.id}` : `batch-${t.batch}`;
+      const key = deliveryJobId(t);
       const group = groups.get(key) ?? { eventType: t.eventType, taskIds: [] };
       if (!group.taskIds.includes(t.id)) group.taskIds.push(t.id);
       groups.set(key, group);

@@ -181,11 +181,10 @@ describe(HookDeliveryProcessor.name, () => {
     const ids = moreTasks(2);
     failing.add('u-3');
     const held = { task: { ...tasks.tasks.get(2)!, payload: '{"held":true}' }, previous: null };
-    const failed = await makeSut()
-      .attempt([1, held, 3], 'event-1#0', false, false)
-      .then(() => null, (err: unknown) => err);
+    const { failed, crash } = await makeSut().attempt([1, held, 3], 'event-1#0', false, false);
+    expect(crash).toBeUndefined();
     expect(failed).toBeInstanceOf(DeliveryFailed);
-    expect((failed as DeliveryFailed).taskIds).toEqual([3]);
+    expect(failed!.taskIds).toEqual([3]);
     expect(received).toBe(3);
     // The held task went out with the payload it was given, not the stored one.
     expect(bodies.sort()).toEqual(['{"held":true}', '{"ref":"refs/heads/main"}', '{"ref":"refs/heads/main"}']);

@@ -171,24 +171,28 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   async handle(job: QueueJob<DeliveryJob>): Promise<void> {
     const { maxAttempts, redelivery } = job.data;
     // A job run again after its worker died has the same attempt key as the run that died.
-    await this.attempt(deliveryTaskIds(job.data), `${job.id}#${job.attemptsMade}`, job.attemptsMade + 1 >= maxAttempts, redelivery);
+    const { failed, crash } = await this.attempt(deliveryTaskIds(job.data), `${job.id}#${job.attemptsMade}`, job.attemptsMade + 1 >= maxAttempts, redelivery);
+    if (crash !== undefined) throw crash;
+    if (failed) throw failed;
   }
 
   /**
    * One attempt of each task, under `attemptKey` (the job's id and attempt number: a job run
    * again after its worker died has the key of the run that died). A task is given by id, or as
    * its caller holds it with what is recorded of this attempt. Every task is seen through before
-   * this answers, so an attempt after the backoff never overlaps a send of this one; throws
-   * {@link DeliveryFailed} naming the tasks to attempt again (those delivered or closed are
-   * done), or the first other error.
+   * this answers, so an attempt after the backoff never overlaps a send of this one. Answers the
+   * tasks to attempt again (those delivered or closed are done) as one {@link DeliveryFailed},
+   * and the first other error any task met (its task is left as it was, for a later run).
    */
-  async attempt(tasks: Array<number | TaskAttempt>, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<void> {
+  async attempt(tasks: Array<number | TaskAttempt>, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<{ failed?: DeliveryFailed; crash?: unknown }> {
     const outcomes = await Promise.allSettled(tasks.map((t) => this.slots(() => this.deliver(t, attemptKey, lastAttempt, redelivery))));
     const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
-    const crashed = errors.find((e) => !(e instanceof DeliveryFailed));
-    if (crashed !== undefined) throw crashed;
-    const failed = errors as DeliveryFailed[];
-    if (failed.length > 0) throw new DeliveryFailed(failed.map((e) => e.message).join('; '), failed.flatMap((e) => e.taskIds));
+    const failures = errors.filter((e): e is DeliveryFailed => e instanceof DeliveryFailed);
+    const crash = errors.find((e) => !(e instanceof DeliveryFailed));
+    return {
+      ...(failures.length > 0 ? { failed: new DeliveryFailed(failures.map((e) => e.message).join('; '), failures.flatMap((e) => e.taskIds)) } : {}),
+      ...(crash !== undefined ? { crash } : {}),
+    };
   }
 
   /** One attempt of one task; throws {@link DeliveryFailed} when the task is to be attempted again. */

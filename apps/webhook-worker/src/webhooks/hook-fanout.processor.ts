@@ -3,12 +3,12 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HookPatterns, QueueNames, type EventEnvelope, type HookMatchQuery, type HookTarget } from '@gitforge/contracts';
 import { createLogger, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
-import { DeliveryQueue } from './delivery-queue.js';
-import { DeliveryFailed, HookDeliveryProcessor } from './hook-delivery.processor.js';
+import { DeliveryQueue, deliveryJobId } from './delivery-queue.js';
+import { HookDeliveryProcessor } from './hook-delivery.processor.js';
 import { isRawHookType } from './hook-types/hook-types.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
 import { Batcher, oneByOneOnFailure } from './batcher.js';
-import { HookTasksRepository, type InsertedTask, type NewTask, type PendingTask } from './hook-tasks.repository.js';
+import { HookTasksRepository, type InsertedTask, type NewTask, type PendingTask, type StoredTask } from './hook-tasks.repository.js';
 import { buildHookPayload } from './payloads/webhook-payloads.js';
 
 /**
@@ -29,7 +29,8 @@ const SWEEP_PAGE = 500;
  * (recorded before it is sent, keyed by this job's id and attempt number, so a run after the
  * worker died finds it). Tasks whose first attempt failed go to the delivery queue for the
  * attempts left, a backoff later; a failure anywhere else makes the queue run the event again,
- * which attempts its tasks still pending. Going straight from the insert to the first send
+ * which attempts every task of the event still pending (those of hooks it reaches no more too),
+ * but for those whose retry is queued already. Going straight from the insert to the first send
  * spares each event a second job, and each task the reading back of what its fan-out held.
  * Concurrent events share their calls (see {@link Batcher}): a call that fails fails the events
  * that shared it, which run again; an insert the database refuses is retried event by event.
@@ -39,6 +40,7 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
   private readonly log = createLogger('hook-fanout');
   private readonly matching: Batcher<HookMatchQuery, HookTarget[]>;
   private readonly inserts: Batcher<NewTask[], InsertedTask[]>;
+  private readonly pendingOf: Batcher<string, StoredTask[]>;
 
   constructor(
     private readonly queue: QueueDriver,
@@ -60,6 +62,10 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
       }),
       MAX_BATCH,
     );
+    this.pendingOf = new Batcher(async (eventIds) => {
+      const found = await this.tasks.findPendingOfEvents([...new Set(eventIds)]);
+      return eventIds.map((id) => found.filter((t) => t.eventId === id));
+    }, MAX_BATCH);
   }
 
   onApplicationBootstrap(): void {
@@ -80,26 +86,36 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     let targets = await this.matching.submit(query);
     // Gitea sends no "0 new commits" message to chat services; integrations still get the push.
     if (built.chatTypesSkip) targets = targets.filter((t) => isRawHookType(t.type));
-    if (targets.length === 0) return;
-    this.targets.prime(targets);
-    const payload = JSON.stringify(built.payload, null, built.indent ?? 2);
-    const batch = randomUUID();
-    const tasks = await this.inserts.submit(
-      targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId, batch })),
-    );
-    const pending = tasks.filter((t) => t.state === 'pending');
-    if (pending.length === 0) return;
-    // A task this run made has the payload held here and no attempt yet; one an earlier run made
-    // is read with what that run recorded of this attempt.
-    const given = pending.map((t) => (t.fresh ? { task: { ...t, payload }, previous: null } : t.id));
-    const attempts = this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS;
-    try {
-      await this.delivery.attempt(given, `${job.id}#${job.attemptsMade}`, attempts <= 1, false);
-    } catch (err) {
-      if (!(err instanceof DeliveryFailed)) throw err;
-      const again = new Set(err.taskIds);
-      await this.deliveries.retry(pending.filter((t) => again.has(t.id)));
+    let fresh: InsertedTask[] = [];
+    let payload = '';
+    if (targets.length > 0) {
+      this.targets.prime(targets);
+      payload = JSON.stringify(built.payload, null, built.indent ?? 2);
+      const batch = randomUUID();
+      const tasks = await this.inserts.submit(
+        targets.map((t) => ({ hookId: t.id, eventId: envelope.id, uuid: randomUUID(), eventType: built.event, payload, repoId: built.repoId, batch })),
+      );
+      fresh = tasks.filter((t) => t.fresh);
     }
+    // What an earlier run of this event left pending, also for hooks it reaches no more (the
+    // delivery closes those of a hook deactivated or removed since).
+    const made = new Set(fresh.map((t) => t.id));
+    const earlier = (await this.pendingOf.submit(envelope.id)).filter((t) => !made.has(t.id));
+    if (fresh.length === 0 && earlier.length === 0) return;
+    // An earlier run's task whose retry is queued already is that job's to send.
+    const queued = earlier.length > 0 ? await this.queue.unfinished(QueueNames.webhookDeliveries, [...new Set(earlier.map(deliveryJobId))]) : new Set<string>();
+    // A task this run made has the payload held here and no attempt yet; one an earlier run made
+    // is read with what was recorded of this attempt (the same key when the job runs again after
+    // its worker died).
+    const given = [...fresh.map((t) => ({ task: { ...t, payload }, previous: null })), ...earlier.filter((t) => !queued.has(deliveryJobId(t))).map((t) => t.id)];
+    if (given.length === 0) return;
+    const { failed, crash } = await this.delivery.attempt(given, `${job.id}#${job.attemptsMade}`, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS <= 1, false);
+    // The failed ones are queued for their next attempt before anything else can fail the job.
+    if (failed) {
+      const again = new Set(failed.taskIds);
+      await this.deliveries.retry([...fresh, ...earlier].filter((t) => again.has(t.id)));
+    }
+    if (crash !== undefined) throw crash;
   }
 
   /**

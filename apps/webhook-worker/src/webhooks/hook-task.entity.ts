@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { TimestampColumn } from '@gitforge/platform';
 
 export type HookTaskState = 'pending' | 'delivered' | 'failed';
@@ -9,6 +9,7 @@ export type HookTaskState = 'pending' | 'delivered' | 'failed';
  * (`X-Gitea-Delivery`) shared by its attempts.
  */
 @Entity({ name: 'hook_task' })
+@Index('idx_hook_task_event', ['eventId'])
 export class HookTaskEntity {
   @PrimaryGeneratedColumn()
   id!: number;

@@ -169,6 +169,15 @@ export class HookTasksRepository {
     );
   }
 
+  /** The pending tasks of these events, by id: what earlier runs of their jobs left to send. */
+  async findPendingOfEvents(eventIds: string[]): Promise<StoredTask[]> {
+    if (eventIds.length === 0) return [];
+    const params = this.db.sql.params();
+    const ids = eventIds.map((id) => params.add(id)).join(', ');
+    const rows = (await this.db.manager.query(`SELECT ${STORED_COLUMNS} FROM hook_task WHERE event_id IN (${ids}) AND state = 'pending' ORDER BY id`, params.values)) as TaskRow[];
+    return rows.map(toStored);
+  }
+
   /** A task's payload (null when the task is gone). */
   async findPayload(taskId: number): Promise<string | null> {
     const rows = (await this.db.manager.query(`SELECT payload FROM hook_task WHERE id = ${this.p(1)}`, [taskId])) as Array<{ payload: string }>;
