@@ -88,6 +88,13 @@ describe.each(layoutsUnderTest())('cross references (%s layout)', (kind) => {
     const pull = await owner.api.post<PullRequest>(`/repos/${repo.full_name}/pulls`, { head: branch, base: 'main', title: 'The fix', body: `Fixes #${bug.number}` });
     expect(pull.status).toBe(201);
     expect(refs(await timeline(owner.api, repo, bug.number))).toEqual([{ type: 'pull_ref', action: 'closes', issue: pull.body.number, comment: null, by: owner.username }]);
+
+    // A review's body refers from the pull as a comment does.
+    const noted = await createIssue(owner.api, repo, { title: 'noted in a review' });
+    const review = await reader.api.post(`/repos/${repo.full_name}/pulls/${pull.body.number}/reviews`, { event: 'COMMENT', body: `compare #${noted.number}` });
+    expect(review.status).toBe(200);
+    const rows = refs(await timeline(owner.api, repo, noted.number));
+    expect(rows).toEqual([{ type: 'comment_ref', action: 'none', issue: pull.body.number, comment: expect.any(Number), by: reader.username }]);
   });
 
   it('should show a reference from a private repository only to those who may read it, and write none into a repository its author cannot read', async () => {

@@ -15,6 +15,9 @@ const log = createLogger('cross-references');
 /** What a text that names issues refers from: an issue's title and body, or one of its comments. */
 export type ReferenceOrigin = Pick<IssueEntity, 'id' | 'repoId' | 'isPull' | 'title' | 'body'>;
 
+/** The most issues one text refers to: a text naming more leaves out the rest. */
+const MAX_REFERENCES = 500;
+
 const ACTIONS: Record<ReferenceAction, number> = { none: XRefAction.none, closes: XRefAction.closes, reopens: XRefAction.reopens };
 
 /**
@@ -47,6 +50,11 @@ export class CrossReferences {
       const type = comment ? CommentType.comment_ref : origin.isPull ? CommentType.pull_ref : CommentType.issue_ref;
       const refCommentId = comment?.id ?? 0;
       await this.db.transaction(async (m) => {
+        // One origin's rows are written in the order of its text's changes: under its issue's
+        // lock, and only while the text they were read from is still the text.
+        const locked = await this.issues.lock(m, origin.id);
+        const current = comment ? (await this.comments.findById(comment.id, m))?.content : locked && `${locked.title}\n${locked.body}`;
+        if (!locked || current !== (comment ? comment.content : `${origin.title}\n${origin.body}`)) return;
         let todo = found;
         if (removeOld) {
           const stale: number[] = [];
@@ -87,6 +95,7 @@ export class CrossReferences {
   ): Promise<Array<{ issue: IssueEntity; action: number }>> {
     const refs = comment ? findIssueReferencesInMarkdown(comment.content) : [...findIssueReferences(origin.title), ...findIssueReferencesInMarkdown(origin.body)];
     const repos = new Map<string, RepoAccess | null>();
+    const issues = new Map<string, IssueEntity | null>();
     const list: Array<{ issue: IssueEntity; action: number }> = [];
     for (const ref of refs) {
       let repo: RepoAccess | null = home;
@@ -95,8 +104,15 @@ export class CrossReferences {
         if (!repos.has(key)) repos.set(key, await this.gate.assign(doer, ref.owner, ref.name).catch(() => null));
         repo = repos.get(key)!;
       }
-      const issue = repo ? await this.issues.findByIndex(repo.id, ref.index) : null;
-      if (!repo || !issue || issue.id === origin.id) continue;
+      if (!repo) continue;
+      // Each issue is looked up once, and a text names at most MAX_REFERENCES of them.
+      const key = `${repo.id}#${ref.index}`;
+      if (!issues.has(key)) {
+        if (issues.size >= MAX_REFERENCES) continue;
+        issues.set(key, await this.issues.findByIndex(repo.id, ref.index));
+      }
+      const issue = issues.get(key)!;
+      if (!issue || issue.id === origin.id) continue;
       // Only a pull closes or reopens, and only issues.
       let action = issue.isPull || !origin.isPull ? XRefAction.none : ACTIONS[ref.action];
       if (issue.repoId !== origin.repoId || ref.action !== 'none') {

@@ -223,6 +223,11 @@ export class ReviewsRepository {
   }
 
   /** The line comments of reviews, in the order they were made. */
+  /** The timeline rows of a review's submissions (`review`). */
+  reviewRows(reviewId: number): Promise<CommentEntity[]> {
+    return this.db.manager.find(CommentEntity, { where: { reviewId, type: CommentType.review }, order: { id: 'ASC' } });
+  }
+
   codeComments(reviewIds: number[], m?: EntityManager): Promise<CommentEntity[]> {
     if (reviewIds.length === 0) return Promise.resolve([]);
     return (m ?? this.db.manager).find(CommentEntity, {

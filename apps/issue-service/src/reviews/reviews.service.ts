@@ -46,6 +46,7 @@ import { cutDiffAroundLine, fileDiff } from './diff-hunk.js';
 import { isVerdict, reviewHookType, reviewTypeFor, storedLine } from './review-rules.js';
 import { ReviewType, type ReviewEntity } from './review.entity.js';
 import { toPullReview, toPullReviewComment } from './review.mapper.js';
+import { CrossReferences } from '../references/cross-references.js';
 import { ReviewsRepository } from './reviews.repository.js';
 
 /** What Gitea writes when new commits dismiss approvals (DismissApprovalReviews). */
@@ -85,6 +86,7 @@ export class ReviewsService {
     private readonly contexts: PullContexts,
     private readonly pulls: PullsRepository,
     private readonly git: PullGitClient,
+    private readonly xrefs: CrossReferences,
   ) {}
 
   /**
@@ -175,7 +177,17 @@ export class ReviewsService {
       }
       return this.submitIn(m, ctx, a, pending, type, body.body ?? '', commitId, prepared, now);
     });
+    await this.crossReference(a, ctx, reviewId, now);
     return this.one((await this.reviews.findById(reviewId))!, ctx, actor);
+  }
+
+  /**
+   * The cross references of what a review call wrote at `since` (Gitea's CreateComment for
+   * review and line comments): its submitted review's row and its new line comments.
+   */
+  private async crossReference(a: Actor, ctx: PullContext, reviewId: number, since: Date): Promise<void> {
+    const rows = [...(await this.reviews.reviewRows(reviewId)), ...(await this.reviews.codeComments([reviewId]))];
+    for (const row of rows) if (row.createdAt.getTime() >= since.getTime() && row.content) await this.xrefs.add(a, ctx.repo, ctx.issue, row, false);
   }
 
   /** `POST /pulls/{index}/reviews/{id}`: submits the actor's pending review at the pull's head. */
@@ -189,11 +201,13 @@ export class ReviewsService {
     const type = reviewTypeFor(body.event, body.body, count > 0, ctx.issue.posterId === a.id);
     if (type === ReviewType.pending) throw unprocessable('review stay pending');
     const prepared = await this.prepareSubmit(ctx, a, type, body.body ?? '');
+    const now = new Date();
     const reviewId = await this.db.transaction(async (m) => {
       await this.issues.lock(m, ctx.issue.id);
       const pending = await this.reviews.pendingOf(m, ctx.issue.id, a.id);
-      return this.submitIn(m, ctx, a, pending, type, body.body ?? '', ctx.pull.headSha, prepared, new Date());
+      return this.submitIn(m, ctx, a, pending, type, body.body ?? '', ctx.pull.headSha, prepared, now);
     });
+    await this.crossReference(a, ctx, reviewId, now);
     return this.one((await this.reviews.findById(reviewId))!, ctx, actor);
   }
 
@@ -467,6 +481,7 @@ export class ReviewsService {
       }
       return inserted;
     });
+    await this.xrefs.add(a, ctx.repo, ctx.issue, row, false);
     const sender = known.find((u) => u.id === a.id)!;
     return toPullReviewComment(row, review, ctx.repo.repository, ctx.issue, { poster: sender, resolver: null });
   }
