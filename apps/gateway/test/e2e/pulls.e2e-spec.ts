@@ -593,6 +593,44 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(timeline.body.filter((t) => t.type === 'close').map((t) => t.user?.login)).toEqual([forker.username]);
   });
 
+  it('should close the pulls of a deleted head branch, move those of a deleted base to the default branch, and let pulls follow a renamed branch', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'gone', 'gone.txt', '1\n', 'main');
+    const closing = await openPull(writer.api, repo, 'gone');
+    await commitTo(writer.api, repo, 'stack-base', 'base.txt', '1\n', 'main');
+    await commitTo(writer.api, repo, 'stacked', 'stacked.txt', '1\n', 'stack-base');
+    const stacked = await openPull(writer.api, repo, 'stacked', 'stack-base');
+    await commitTo(writer.api, repo, 'old-name', 'renamed.txt', '1\n', 'main');
+    const following = await openPull(writer.api, repo, 'old-name');
+
+    // Renamed: the pull follows, and stays open.
+    expect((await writer.api.patch(`/repos/${repo.full_name}/branches/old-name`, { name: 'new-name' })).status).toBe(204);
+    // Deleted: as Gitea's AdjustPullsCausedByBranchDeleted.
+    expect((await writer.api.delete(`/repos/${repo.full_name}/branches/gone`)).status).toBe(204);
+    expect((await writer.api.delete(`/repos/${repo.full_name}/branches/stack-base`)).status).toBe(204);
+    const closed = await eventually(async () => {
+      const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${closing.number}`);
+      expect(got.body.state).toBe('closed');
+      return got.body;
+    });
+    expect(closed.merged).toBe(false);
+    const rows = (await reader.api.get<TimelineComment[]>(`/repos/${repo.full_name}/issues/${closing.number}/timeline`)).body;
+    expect(rows.map((t) => [t.type, t.old_ref, t.user?.login])).toEqual([
+      ['close', '', writer.username],
+      ['delete_branch', 'gone', writer.username],
+    ]);
+    const moved = await eventually(async () => {
+      const got = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${stacked.number}`);
+      expect(got.body.base.ref).toBe('main');
+      return got.body;
+    });
+    expect(moved.state).toBe('open');
+    const retarget = (await reader.api.get<TimelineComment[]>(`/repos/${repo.full_name}/issues/${stacked.number}/timeline`)).body.filter((t) => t.type === 'change_target_branch');
+    expect(retarget.map((t) => [t.old_ref, t.new_ref])).toEqual([['stack-base', 'main']]);
+    const renamed = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${following.number}`);
+    expect(renamed.body).toMatchObject({ state: 'open', head: { ref: 'new-name' } });
+  });
+
   it('should follow pushes and close pulls of a deleted fork in a private repository too', async () => {
     const repo = await project({ private: true });
     await commitTo(writer.api, repo, 'moving', 'm.txt', '1\n', 'main');

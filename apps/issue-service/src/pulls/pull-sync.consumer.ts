@@ -52,7 +52,10 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       await this.pushed(e.repoId, branch, e.actor);
     } else if (e.name === EventNames.refDeleted) {
       const p = e.payload as EventEnvelope<'repo.ref_deleted'>['payload'];
-      if (p.ref_type === 'branch') await this.headBranchChanged(e.repoId, p.ref, true);
+      if (p.ref_type === 'branch') {
+        await this.headBranchChanged(e.repoId, p.ref, true);
+        await this.service.branchDeleted(e.repoId, p.ref, e.actor);
+      }
     } else if (e.name === EventNames.statusCreated) {
       const p = e.payload as EventEnvelope<'commit_status.created'>['payload'];
       await this.statusCame(e.repoId, p.sha);

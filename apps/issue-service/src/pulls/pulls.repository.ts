@@ -23,6 +23,12 @@ export class PullsRepository {
     if (Object.keys(changes).length > 0) await m.update(PullRequestEntity, { id }, changes);
   }
 
+  /** Unmerged pulls whose base or head is the renamed branch take its new name (Gitea's RenameBranch). */
+  async renameBranch(m: EntityManager, repoId: number, from: string, to: string): Promise<void> {
+    await m.update(PullRequestEntity, { baseRepoId: repoId, baseBranch: from, hasMerged: false }, { baseBranch: to });
+    await m.update(PullRequestEntity, { headRepoId: repoId, headBranch: from, hasMerged: false }, { headBranch: to });
+  }
+
   /**
    * What git says of a pull now, stored only while it is unmerged: a merged pull keeps the merge
    * base, head and counts it was merged with (Gitea's merged pulls show their own changes), even

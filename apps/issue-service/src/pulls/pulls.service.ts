@@ -10,6 +10,7 @@ import {
   PullStatus,
   unprocessable,
   type Actor,
+  type BranchRenamed,
   type ChangedFile,
   type Commit,
   type CreatePullRequestOption,
@@ -284,6 +285,42 @@ export class PullsService {
       await this.db.transaction((m) => this.pulls.update(m, ctx.pull.id, { allowMaintainerEdit: body.allow_maintainer_edit }));
     }
     return this.get(a, owner, repoName, index);
+  }
+
+  /** Unmerged pulls follow a renamed branch to its new name (repo-service asks, before announcing the rename). */
+  async branchRenamed({ repoId, from, to }: BranchRenamed): Promise<void> {
+    await this.db.transaction((m) => this.pulls.renameBranch(m, repoId, from, to));
+  }
+
+  /**
+   * Gitea's AdjustPullsCausedByBranchDeleted, as `doer` deleted `branch` of `repoId`: the open
+   * pulls it was the head of are closed, each with a delete_branch row; those it was the base of
+   * move to the repository's default branch (RetargetChildrenOnMerge, on by default), where they
+   * can. A rename is no deletion here: its pulls took the new name first (see branchRenamed).
+   */
+  async branchDeleted(repoId: number, branch: string, doer: Pick<Actor, 'id' | 'login'> | null): Promise<void> {
+    const { byHead, byBase } = await this.pulls.openTouching(repoId, branch);
+    const repos = new Map<number, RepoAccess | undefined>();
+    const repoOf = async (id: number): Promise<RepoAccess | undefined> => {
+      if (!repos.has(id)) repos.set(id, (await this.gate.asOwner([id]))[0]);
+      return repos.get(id);
+    };
+    for (const p of byHead) {
+      const repo = await repoOf(p.pull.baseRepoId);
+      if (!repo) continue;
+      const doerId = doer?.id ?? p.issue.posterId;
+      await this.issuesService.setStateAs(doerId, repo, [p.issue.id], true);
+      if (!(await this.issues.findById(p.issue.id))?.isClosed) continue;
+      await this.db.transaction((m) => this.comments.addEvent(m, { issueId: p.issue.id, posterId: doerId, type: CommentType.delete_branch, at: new Date(), refs: { oldRef: branch } }));
+    }
+    const repo = byBase.length > 0 ? await repoOf(repoId) : undefined;
+    if (!repo || repo.defaultBranch === branch) return;
+    for (const p of byBase) {
+      const actor: Actor = { id: doer?.id ?? p.issue.posterId, login: doer?.login ?? '', isAdmin: false, scopes: null };
+      await this.changeBase(actor, { repo, issue: p.issue, pull: p.pull }, repo.defaultBranch).catch((err: unknown) =>
+        log.warn({ repoId, index: p.issue.idx, err: err instanceof Error ? err.message : String(err) }, 'could not move a pull off its deleted base branch'),
+      );
+    }
   }
 
   /** Gitea's ChangeTargetBranch: a new base of the same repository, checked again. */
