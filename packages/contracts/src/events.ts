@@ -124,7 +124,8 @@ export interface EventPayloads {
   'repo.pushed': PushPayload;
   /** `ref` is the short name (`main`, `v1.0`), as Gitea's create payload. */
   'repo.ref_created': CreatePayload & { ref_type: 'branch' | 'tag' };
-  'repo.ref_deleted': DeletePayload & { ref_type: 'branch' | 'tag' };
+  /** `renamed_to`: the deletion is a rename's, to that name (not in Gitea's payload: webhooks leave it out). */
+  'repo.ref_deleted': DeletePayload & { ref_type: 'branch' | 'tag'; renamed_to?: string };
   /**
    * Gitea's CommitStatusPayload as is: `id` is the status row's id (not the per-commit index the
    * API shows), `commit` the commit as a push payload shows it, times in UTC.

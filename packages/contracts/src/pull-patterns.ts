@@ -29,16 +29,7 @@ export const PullPatterns = definePatterns('issue', {
   cancelAutoMerge: 'pulls.autoMerge.cancel',
   /** `POST /pulls/{index}/update` (query style=merge|rebase). */
   update: 'pulls.update',
-  /** Internal (repo-service, renaming a branch): unmerged pulls follow it to its new name, as Gitea's RenameBranch moves them. */
-  branchRenamed: 'pulls.branchRenamed',
 });
-
-/** What {@link PullPatterns.branchRenamed} carries. */
-export interface BranchRenamed {
-  repoId: number;
-  from: string;
-  to: string;
-}
 
 export const PullReviewPatterns = definePatterns('issue', {
   list: 'pulls.reviews.list',

@@ -629,6 +629,15 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(retarget.map((t) => [t.old_ref, t.new_ref])).toEqual([['stack-base', 'main']]);
     const renamed = await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${following.number}`);
     expect(renamed.body).toMatchObject({ state: 'open', head: { ref: 'new-name' } });
+
+    // A merge keeps a head branch another open pull still comes from (Gitea's DeleteBranchAfterMerge).
+    await commitTo(writer.api, repo, 'side', 'side.txt', '1\n', 'main');
+    await commitTo(writer.api, repo, 'shared', 'shared.txt', '1\n', 'main');
+    const first = await openPull(writer.api, repo, 'shared');
+    const second = await openPull(writer.api, repo, 'shared', 'side');
+    expect((await owner.api.post(`/repos/${repo.full_name}/pulls/${first.number}/merge`, { Do: 'merge', delete_branch_after_merge: true })).status).toBe(200);
+    expect((await reader.api.get(`/repos/${repo.full_name}/branches/shared`)).status).toBe(200);
+    expect((await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${second.number}`)).body.state).toBe('open');
   });
 
   it('should follow pushes and close pulls of a deleted fork in a private repository too', async () => {

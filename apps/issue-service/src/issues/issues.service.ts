@@ -650,7 +650,15 @@ export class IssuesService {
    * event. Issues already in that state are left alone; with dependencies on, an issue whose
    * blockers are open stays open (Gitea's ChangeIssueStatus refuses it).
    */
-  async setStateAs(actorId: number, repo: RepoAccess, issueIds: number[], close: boolean, commitSha = ''): Promise<void> {
+  async setStateAs(
+    actorId: number,
+    repo: RepoAccess,
+    issueIds: number[],
+    close: boolean,
+    commitSha = '',
+    /** Written with each issue this closes or reopens, in its transaction, after its row. */
+    also?: (m: EntityManager, issueId: number, at: Date) => Promise<void>,
+  ): Promise<void> {
     const known = await this.loader.users([actorId]);
     const sender = known.get(actorId);
     if (!sender) return;
@@ -664,6 +672,7 @@ export class IssuesService {
         if (close && repo.settings.enable_issue_dependencies && (await this.dependencies.hasOpenBlockers(id, m))) continue;
         await this.issues.update(m, id, { isClosed: close, closedAt: close ? now : null, updatedAt: now });
         await this.comments.addEvent(m, { issueId: id, posterId: actorId, type: close ? CommentType.close : CommentType.reopen, at: now, refs: { commitSha } });
+        if (also) await also(m, id, now);
         const api = await this.loader.one((await this.issues.findById(id, m))!, repo, { m, known: [sender] });
         await this.events.issue(m, close ? 'issue.closed' : 'issue.reopened', { actor, issue: api, repo, sender, action: close ? 'closed' : 'reopened' });
         changed++;

@@ -52,9 +52,12 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       await this.pushed(e.repoId, branch, e.actor);
     } else if (e.name === EventNames.refDeleted) {
       const p = e.payload as EventEnvelope<'repo.ref_deleted'>['payload'];
-      if (p.ref_type === 'branch') {
+      if (p.ref_type === 'branch' && p.renamed_to) {
+        await this.service.branchRenamed(e.repoId, p.ref, p.renamed_to);
+        await this.headBranchChanged(e.repoId, p.renamed_to, false);
+      } else if (p.ref_type === 'branch') {
         await this.headBranchChanged(e.repoId, p.ref, true);
-        await this.service.branchDeleted(e.repoId, p.ref, e.actor);
+        await this.service.branchDeleted(e.repoId, p.ref, e.actor, new Date(e.occurredAt));
       }
     } else if (e.name === EventNames.statusCreated) {
       const p = e.payload as EventEnvelope<'commit_status.created'>['payload'];

@@ -4,7 +4,6 @@ import {
   formBool,
   normalizeListOptions,
   PullPatterns,
-  type BranchRenamed,
   type ChangedFile,
   type Commit,
   type CreatePullRequestOption,
@@ -24,11 +23,6 @@ type Paging = { page?: string; limit?: string };
 @Controller()
 export class PullsController {
   constructor(private readonly pulls: PullsService) {}
-
-  @MessagePattern(PullPatterns.branchRenamed)
-  branchRenamed(@Payload() req: RpcRequest<Record<string, string>, BranchRenamed>): Promise<void> {
-    return this.pulls.branchRenamed(req.body);
-  }
 
   @MessagePattern(PullPatterns.create)
   create(@Payload() req: RpcRequest<RepoParams, CreatePullRequestOption>): Promise<PullRequest> {

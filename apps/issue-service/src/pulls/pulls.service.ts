@@ -10,7 +10,6 @@ import {
   PullStatus,
   unprocessable,
   type Actor,
-  type BranchRenamed,
   type ChangedFile,
   type Commit,
   type CreatePullRequestOption,
@@ -287,8 +286,13 @@ export class PullsService {
     return this.get(a, owner, repoName, index);
   }
 
-  /** Unmerged pulls follow a renamed branch to its new name (repo-service asks, before announcing the rename). */
-  async branchRenamed({ repoId, from, to }: BranchRenamed): Promise<void> {
+  /**
+   * Unmerged pulls follow a renamed branch to its new name (Gitea's RenameBranch). Only while git
+   * agrees (the old name gone, the new one there): a rename undone meanwhile moves nothing.
+   */
+  async branchRenamed(repoId: number, from: string, to: string): Promise<void> {
+    const [gone, there] = await Promise.all([this.git.branchExists({ repoId, branch: from }), this.git.branchExists({ repoId, branch: to })]);
+    if (gone || !there) return;
     await this.db.transaction((m) => this.pulls.renameBranch(m, repoId, from, to));
   }
 
@@ -296,10 +300,15 @@ export class PullsService {
    * Gitea's AdjustPullsCausedByBranchDeleted, as `doer` deleted `branch` of `repoId`: the open
    * pulls it was the head of are closed, each with a delete_branch row; those it was the base of
    * move to the repository's default branch (RetargetChildrenOnMerge, on by default), where they
-   * can. A rename is no deletion here: its pulls took the new name first (see branchRenamed).
+   * can. Only while the branch is still gone, and for pulls opened before it went (`deletedAt`):
+   * the deletion may be read late, after the branch was made again.
    */
-  async branchDeleted(repoId: number, branch: string, doer: Pick<Actor, 'id' | 'login'> | null): Promise<void> {
-    const { byHead, byBase } = await this.pulls.openTouching(repoId, branch);
+  async branchDeleted(repoId: number, branch: string, doer: Pick<Actor, 'id' | 'login'> | null, deletedAt: Date): Promise<void> {
+    const touching = await this.pulls.openTouching(repoId, branch);
+    const before = (p: PullWithIssue): boolean => p.issue.createdAt.getTime() <= deletedAt.getTime();
+    const byHead = touching.byHead.filter(before);
+    const byBase = touching.byBase.filter(before);
+    if (byHead.length + byBase.length === 0 || (await this.git.branchExists({ repoId, branch }))) return;
     const repos = new Map<number, RepoAccess | undefined>();
     const repoOf = async (id: number): Promise<RepoAccess | undefined> => {
       if (!repos.has(id)) repos.set(id, (await this.gate.asOwner([id]))[0]);
@@ -309,13 +318,16 @@ export class PullsService {
       const repo = await repoOf(p.pull.baseRepoId);
       if (!repo) continue;
       const doerId = doer?.id ?? p.issue.posterId;
-      await this.issuesService.setStateAs(doerId, repo, [p.issue.id], true);
-      if (!(await this.issues.findById(p.issue.id))?.isClosed) continue;
-      await this.db.transaction((m) => this.comments.addEvent(m, { issueId: p.issue.id, posterId: doerId, type: CommentType.delete_branch, at: new Date(), refs: { oldRef: branch } }));
+      // The delete_branch row with the close, in its transaction: only on a pull this closes.
+      await this.issuesService.setStateAs(doerId, repo, [p.issue.id], true, '', (m, issueId, at) =>
+        this.comments.addEvent(m, { issueId, posterId: doerId, type: CommentType.delete_branch, at, refs: { oldRef: branch } }).then(() => undefined),
+      );
     }
     const repo = byBase.length > 0 ? await repoOf(repoId) : undefined;
     if (!repo || repo.defaultBranch === branch) return;
     for (const p of byBase) {
+      // A pull from the default branch itself cannot move onto it.
+      if (p.pull.headRepoId === repoId && p.pull.headBranch === repo.defaultBranch) continue;
       const actor: Actor = { id: doer?.id ?? p.issue.posterId, login: doer?.login ?? '', isAdmin: false, scopes: null };
       await this.changeBase(actor, { repo, issue: p.issue, pull: p.pull }, repo.defaultBranch).catch((err: unknown) =>
         log.warn({ repoId, index: p.issue.idx, err: err instanceof Error ? err.message : String(err) }, 'could not move a pull off its deleted base branch'),
@@ -503,6 +515,8 @@ export class PullsService {
   private async deleteMergedHead(a: Actor, ctx: PullContext, headSha: string): Promise<void> {
     const { pull } = ctx;
     try {
+      // Gitea's DeleteBranchAfterMerge keeps a branch other unmerged pulls still come from.
+      if ((await this.pulls.openTouching(pull.headRepoId, pull.headBranch)).byHead.some((p) => p.pull.id !== pull.id)) return;
       if (!(await this.git.deleteHead({ headRepoId: pull.headRepoId, headBranch: pull.headBranch, headSha, doerId: a.id }))) return;
       await this.db.transaction((m) => this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.delete_branch, at: new Date(), refs: { oldRef: pull.headBranch } }));
     } catch (err) {

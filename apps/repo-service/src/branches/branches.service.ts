@@ -4,10 +4,8 @@ import {
   forbidden,
   notFound,
   pageOf,
-  PullPatterns,
   unprocessable,
   type Actor,
-  type BranchRenamed,
   type Branch,
   type CreateBranchRepoOption,
   type RenameBranchRepoOption,
@@ -15,7 +13,7 @@ import {
   type ListOptions,
   type Page,
 } from '@gitforge/contracts';
-import { createLogger, Database, PlatformConfig, RpcClient } from '@gitforge/platform';
+import { Database, PlatformConfig } from '@gitforge/platform';
 import { RepoAccessService } from '../access/repo-access.service.js';
 import { CommitUsers } from '../commits/commit-users.js';
 import { codeReader, repoView, type RepoView } from '../contents/repo-view.js';
@@ -27,8 +25,6 @@ import { PushesService } from '../pushes/pushes.service.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import { BranchPolicy } from './branch-policy.js';
 import { toBranch } from './branch.mapper.js';
-
-const log = createLogger('branches');
 
 /** Branches: list, get, create from a branch, tag or commit, delete. */
 @Injectable()
@@ -45,7 +41,6 @@ export class BranchesService {
     private readonly pushes: PushesService,
     private readonly policy: BranchPolicy,
     private readonly config: PlatformConfig,
-    private readonly rpc: RpcClient,
   ) {}
 
   /** Newest head commit first, then by name (Gitea's branch table order); `q` keeps names containing it. */
@@ -125,14 +120,10 @@ export class BranchesService {
       return null;
     });
     if (from === ctx.repo.defaultBranch) await this.git.setHead(view.repoId, to);
-    // Unmerged pulls follow the branch (Gitea's RenameBranch), before its deletion under the old
-    // name is announced: pulls whose head branch is deleted are closed.
-    await this.rpc
-      .call<void, Record<string, string>, BranchRenamed>(PullPatterns.branchRenamed, { actor: null, body: { repoId: view.repoId, from, to } })
-      .catch((err: unknown) => log.error({ err, repoId: view.repoId, from, to }, 'pulls could not follow a renamed branch'));
     const defaultBranch = from === ctx.repo.defaultBranch ? to : ctx.repo.defaultBranch;
     await this.pushes.afterRefUpdates({ ...ctx, repo: { ...ctx.repo, defaultBranch }, actor: a }, [
-      { oldSha: head, newSha: zeroId(head), ref: `refs/heads/${from}` },
+      // Pulls follow a rename (Gitea's RenameBranch) where they would close for a deletion.
+      { oldSha: head, newSha: zeroId(head), ref: `refs/heads/${from}`, renamedTo: to },
       { oldSha: zeroId(head), newSha: head, ref: `refs/heads/${to}` },
     ]);
   }

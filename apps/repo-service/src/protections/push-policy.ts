@@ -14,6 +14,8 @@ export interface RefUpdate {
   oldSha: string;
   newSha: string;
   ref: string;
+  /** A branch's deletion that is its rename (the branch API's): its new name. */
+  renamedTo?: string;
 }
 
 /**

@@ -253,7 +253,12 @@ export class PushesService implements OnModuleDestroy {
     const created: EventWriter = (m, view) =>
       this.outbox.add(m, EventNames.refCreated, { ref: c.name, ref_type: c.kind, sha: after, repository: view(RepoPermission.none), sender }, meta);
     const removed: EventWriter = (m, view) =>
-      this.outbox.add(m, EventNames.refDeleted, { ref: c.name, ref_type: c.kind, pusher_type: 'user', repository: view(AS_OWNER), sender }, meta);
+      this.outbox.add(
+        m,
+        EventNames.refDeleted,
+        { ref: c.name, ref_type: c.kind, pusher_type: 'user', repository: view(AS_OWNER), sender, ...(c.update.renamedTo ? { renamed_to: c.update.renamedTo } : {}) },
+        meta,
+      );
 
     if (deleted) return c.kind === 'tag' ? [pushed, removed] : [removed];
     if (isZeroId(before)) return c.kind === 'tag' ? [pushed, created] : [created, pushed];

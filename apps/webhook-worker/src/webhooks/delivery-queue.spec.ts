@@ -36,8 +36,10 @@ describe(DeliveryQueue.name, () => {
 
   it('should queue the attempts left of tasks whose first attempt failed, a backoff later and doubling from there', async () => {
     await sut.retry([task(2, 'b1'), task(1, 'b1')]);
+    // One job per task: a task is in one retry however many runs of its event fail it.
     expect(added[0]!.jobs).toEqual([
-      { name: 'push', data: { taskIds: [1, 2], maxAttempts: 3, redelivery: false }, options: { jobId: 'batch-b1', attempts: 3, delayMs: 300, backoffMs: 600 } },
+      { name: 'push', data: { taskIds: [2], maxAttempts: 3, redelivery: false }, options: { jobId: 'retry-2', attempts: 3, delayMs: 300, backoffMs: 600 } },
+      { name: 'push', data: { taskIds: [1], maxAttempts: 3, redelivery: false }, options: { jobId: 'retry-1', attempts: 3, delayMs: 300, backoffMs: 600 } },
     ]);
   });
 

@@ -25,6 +25,11 @@ export function deliveryJobId(task: Pick<HookTaskEntity, 'id' | 'batch'>): strin
   return task.batch === null ? `task-${task.id}` : `batch-${task.batch}`;
 }
 
+/** The job that retries a task whose first attempt failed (see DeliveryQueue.retry). */
+export function retryJobId(task: Pick<HookTaskEntity, 'id'>): string {
+  return `retry-${task.id}`;
+}
+
 /**
  * Queues hook tasks for delivery, one job per batch: the tasks one fan-out made for one event, so
  * an event sent to ten hooks costs the queue one job, not ten. The job id names the batch, whose
@@ -47,18 +52,20 @@ export class DeliveryQueue {
   /**
    * Tasks whose first attempt was made (by their fan-out, see HookFanoutProcessor) and failed:
    * the attempts left, the first of them a backoff later and each further one after twice the
-   * wait before, as if the first attempt had been the job's.
+   * wait before, as if the first attempt had been the job's. One job per task ({@link retryJobId}),
+   * so a task is in one retry job however many runs of its event fail it, and a run of the event
+   * can tell exactly which of its tasks a retry holds.
    */
   async retry(tasks: QueuedTask[]): Promise<void> {
     const backoffMs = this.config.GITFORGE_WEBHOOK_BACKOFF_MS;
-    await this.add(tasks, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS - 1, { delayMs: backoffMs, backoffMs: 2 * backoffMs });
+    await this.add(tasks, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS - 1, { delayMs: backoffMs, backoffMs: 2 * backoffMs }, retryJobId);
   }
 
-  /** One job per batch (see above) making at most `attempts`. */
-  private async add(tasks: QueuedTask[], attempts: number, timing: Pick<JobOptions, 'delayMs' | 'backoffMs'>): Promise<void> {
+  /** One job per group (`jobOf` names it) making at most `attempts`. */
+  private async add(tasks: QueuedTask[], attempts: number, timing: Pick<JobOptions, 'delayMs' | 'backoffMs'>, jobOf: (t: QueuedTask) => string = deliveryJobId): Promise<void> {
     const groups = new Map<string, { eventType: string; taskIds: number[] }>();
     for (const t of tasks) {
-      const key = deliveryJobId(t);
+      const key = jobOf(t);
       const group = groups.get(key) ?? { eventType: t.eventType, taskIds: [] };
       if (!group.taskIds.includes(t.id)) group.taskIds.push(t.id);
       groups.set(key, group);

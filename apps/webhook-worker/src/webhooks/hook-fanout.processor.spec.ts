@@ -103,11 +103,15 @@ describe(HookFanoutProcessor.name, () => {
     expect(attempts).toEqual([{ given: [1], key: `${e.id}#1` }]);
   });
 
-  it('should leave to its queued retry a task of an earlier run, and attempt nothing for an event without hooks', async () => {
+  it('should leave to its queued retry (or its batch’s job) a task of an earlier run, attempt the others, and attempt nothing for an event without hooks', async () => {
     const e = envelope('commit_status.created', status(), 3);
-    const queued = setup({ matching: [], stored: [pendingTask(1, 9, e.id, 'b1')], queuedJobs: ['batch-b1'] });
-    await queued.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1 });
-    expect(queued.attempts).toEqual([]);
+    const stored = [pendingTask(1, 9, e.id, 'b1'), pendingTask(2, 8, e.id, 'b1')];
+    const retrying = setup({ matching: [], stored, queuedJobs: ['retry-1'] });
+    await retrying.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1 });
+    expect(retrying.attempts).toEqual([{ given: [2], key: `${e.id}#1` }]);
+    const swept = setup({ matching: [], stored, queuedJobs: ['batch-b1'] });
+    await swept.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1 });
+    expect(swept.attempts).toEqual([]);
     const none = setup({ matching: [] });
     await none.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0 });
     expect(none.attempts).toEqual([]);

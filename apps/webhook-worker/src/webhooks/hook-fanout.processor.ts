@@ -3,7 +3,7 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { HookPatterns, QueueNames, type EventEnvelope, type HookMatchQuery, type HookTarget } from '@gitforge/contracts';
 import { createLogger, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
-import { DeliveryQueue, deliveryJobId } from './delivery-queue.js';
+import { DeliveryQueue, deliveryJobId, retryJobId } from './delivery-queue.js';
 import { HookDeliveryProcessor } from './hook-delivery.processor.js';
 import { isRawHookType } from './hook-types/hook-types.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
@@ -102,12 +102,14 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     const made = new Set(fresh.map((t) => t.id));
     const earlier = (await this.pendingOf.submit(envelope.id)).filter((t) => !made.has(t.id));
     if (fresh.length === 0 && earlier.length === 0) return;
-    // An earlier run's task whose retry is queued already is that job's to send.
-    const queued = earlier.length > 0 ? await this.queue.unfinished(QueueNames.webhookDeliveries, [...new Set(earlier.map(deliveryJobId))]) : new Set<string>();
+    // An earlier run's task whose retry is queued already (or that a delivery job of its batch
+    // holds: queued by the sweep at start) is that job's to send.
+    const jobsOf = (t: StoredTask): string[] => [retryJobId(t), deliveryJobId(t)];
+    const queued = earlier.length > 0 ? await this.queue.unfinished(QueueNames.webhookDeliveries, [...new Set(earlier.flatMap(jobsOf))]) : new Set<string>();
     // A task this run made has the payload held here and no attempt yet; one an earlier run made
     // is read with what was recorded of this attempt (the same key when the job runs again after
     // its worker died).
-    const given = [...fresh.map((t) => ({ task: { ...t, payload }, previous: null })), ...earlier.filter((t) => !queued.has(deliveryJobId(t))).map((t) => t.id)];
+    const given = [...fresh.map((t) => ({ task: { ...t, payload }, previous: null })), ...earlier.filter((t) => !jobsOf(t).some((id) => queued.has(id))).map((t) => t.id)];
     if (given.length === 0) return;
     const { failed, crash } = await this.delivery.attempt(given, `${job.id}#${job.attemptsMade}`, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS <= 1, false);
     // The failed ones are queued for their next attempt before anything else can fail the job.
@@ -122,7 +124,8 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
    * Gitea re-queues undelivered tasks at start; a task whose job is still known to the queue
    * finds it (see DeliveryQueue). Tasks whose event is still to run (or running, here or on
    * another replica, or to be recovered from a worker that died) are left to that run, which
-   * attempts them. Read in full before queuing, so a job gets its whole group.
+   * attempts them, and those with a retry queued to it. Read in full before queuing, so a job
+   * gets its whole group.
    */
   private async requeuePending(): Promise<void> {
     const pending: PendingTask[] = [];
@@ -133,6 +136,7 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
       after = page[page.length - 1]!.id;
     }
     const running = await this.queue.unfinished(QueueNames.webhooks, [...new Set(pending.map((t) => t.eventId))]);
-    await this.deliveries.enqueue(pending.filter((t) => !running.has(t.eventId)));
+    const retrying = await this.queue.unfinished(QueueNames.webhookDeliveries, pending.map(retryJobId));
+    await this.deliveries.enqueue(pending.filter((t) => !running.has(t.eventId) && !retrying.has(retryJobId(t))));
   }
 }
