@@ -83,3 +83,8 @@ export function isUsableOwnerName(name: string): boolean {
 export function isUsableRepoName(name: string): boolean {
   return isAlphaDashDot(name) && name.length <= MAX_REPO_NAME_LENGTH && repoNameProblem(name) === undefined;
 }
+
+/** The branch a full ref names (`refs/heads/main` → `main`); null for a tag or any other ref. */
+export function branchOfRef(ref: string): string | null {
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+}

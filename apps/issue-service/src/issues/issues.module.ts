@@ -27,6 +27,7 @@ import { IssuesService } from './issues.service.js';
 import { CommitReferencesConsumer } from '../references/commit-references.consumer.js';
 import { CrossReferences } from '../references/cross-references.js';
 import { IssueReferences } from '../references/issue-references.js';
+import { NamedIssues } from '../references/named-issues.js';
 import { RepoLifecycleConsumer } from './repo-lifecycle.consumer.js';
 
 /**
@@ -58,6 +59,7 @@ const SHARED = [
   IssuesService,
   IssueRemoval,
   PullContexts,
+  NamedIssues,
   IssueReferences,
   CrossReferences,
 ];

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { EventNames, QueueNames, type Actor, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
+import { branchOfRef, EventNames, QueueNames, type Actor, type EventEnvelope, type PullGitState, type RepoAccess } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { IssueEvents } from '../issues/issue-events.js';
@@ -12,7 +12,6 @@ import { PullsService } from './pulls.service.js';
 
 const log = createLogger('pull-sync');
 const SYNC_CONCURRENCY = 2;
-const BRANCH_PREFIX = 'refs/heads/';
 const isZero = (sha: string): boolean => /^0+$/.test(sha);
 
 /**
@@ -46,8 +45,8 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     if (e.repoId === null) return;
     if (e.name === EventNames.repoPushed) {
       const p = e.payload as EventEnvelope<'repo.pushed'>['payload'];
-      if (!p.ref.startsWith(BRANCH_PREFIX) || isZero(p.after)) return;
-      const branch = p.ref.slice(BRANCH_PREFIX.length);
+      const branch = branchOfRef(p.ref);
+      if (branch === null || isZero(p.after)) return;
       await this.headBranchChanged(e.repoId, branch, false);
       await this.pushed(e.repoId, branch, e.actor);
     } else if (e.name === EventNames.refDeleted) {

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { escapeHtml, pathEscape, QueueNames, type Actor, type EventEnvelope, type RepoAccess } from '@gitforge/contracts';
+import { branchOfRef, escapeHtml, pathEscape, QueueNames, type Actor, type EventEnvelope, type RepoAccess } from '@gitforge/contracts';
 import { actorOf, Database, DirectoryClient, PlatformConfig, QueueDriver, type QueueJob } from '@gitforge/platform';
 import { RepoGate } from '../access/repo-gate.js';
 import { CommentType } from '../comments/comment-type.js';
@@ -11,7 +11,6 @@ import { PullsRepository } from '../pulls/pulls.repository.js';
 import { IssueReferences, type ReferencedIssue } from './issue-references.js';
 import { findIssueReferences } from './references.js';
 
-const BRANCH_PREFIX = 'refs/heads/';
 
 /** The job waits for a merge its push may belong to (see handle). */
 class MergeMayBePending extends Error {}
@@ -47,14 +46,14 @@ export class CommitReferencesConsumer implements OnApplicationBootstrap {
   async handle(job: QueueJob<EventEnvelope<'repo.pushed'>>): Promise<void> {
     const e = job.data;
     const p = e.payload;
-    if (e.repoId === null || !e.actor || !p.ref.startsWith(BRANCH_PREFIX)) return;
+    const branch = branchOfRef(p.ref);
+    if (e.repoId === null || !e.actor || branch === null) return;
     if (!p.commits.some((c) => findIssueReferences(c.message).length > 0)) return;
     const [account] = await this.directory.accountsByIds(null, [e.actor.id]);
     if (!account) return;
     const pusher = actorOf(account);
     const [pushed] = await this.gate.many(pusher, [e.repoId]);
     if (!pushed) return;
-    const branch = p.ref.slice(BRANCH_PREFIX.length);
     // Oldest first, as Gitea walks them: the push payload lists the newest first.
     const named: Array<{ commit: (typeof p.commits)[number]; targets: ReferencedIssue[] }> = [];
     for (const commit of [...p.commits].reverse()) named.push({ commit, targets: await this.references.resolve(pusher, pushed, commit.message) });

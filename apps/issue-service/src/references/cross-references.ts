@@ -2,21 +2,19 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor, RepoAccess } from '@gitforge/contracts';
 import { createLogger, Database } from '@gitforge/platform';
-import { canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
+import { canReadIssuesOrPulls, canWriteIssuesOrPulls } from '../access/repo-gate.js';
 import { CommentType, XRefAction } from '../comments/comment-type.js';
 import type { CommentEntity } from '../comments/comment.entity.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
+import { NamedIssues } from './named-issues.js';
 import { findIssueReferences, findIssueReferencesInMarkdown, type ReferenceAction } from './references.js';
 
 const log = createLogger('cross-references');
 
 /** What a text that names issues refers from: an issue's title and body, or one of its comments. */
 export type ReferenceOrigin = Pick<IssueEntity, 'id' | 'repoId' | 'isPull' | 'title' | 'body'>;
-
-/** The most issues one text refers to: a text naming more leaves out the rest. */
-const MAX_REFERENCES = 500;
 
 const ACTIONS: Record<ReferenceAction, number> = { none: XRefAction.none, closes: XRefAction.closes, reopens: XRefAction.reopens };
 
@@ -33,7 +31,7 @@ const ACTIONS: Record<ReferenceAction, number> = { none: XRefAction.none, closes
 export class CrossReferences {
   constructor(
     private readonly db: Database,
-    private readonly gate: RepoGate,
+    private readonly named: NamedIssues,
     private readonly issues: IssuesRepository,
     private readonly comments: CommentsRepository,
   ) {}
@@ -94,25 +92,9 @@ export class CrossReferences {
     comment: Pick<CommentEntity, 'id' | 'content'> | null,
   ): Promise<Array<{ issue: IssueEntity; action: number }>> {
     const refs = comment ? findIssueReferencesInMarkdown(comment.content) : [...findIssueReferences(origin.title), ...findIssueReferencesInMarkdown(origin.body)];
-    const repos = new Map<string, RepoAccess | null>();
-    const issues = new Map<string, IssueEntity | null>();
     const list: Array<{ issue: IssueEntity; action: number }> = [];
-    for (const ref of refs) {
-      let repo: RepoAccess | null = home;
-      if (ref.owner && ref.name) {
-        const key = `${ref.owner}/${ref.name}`.toLowerCase();
-        if (!repos.has(key)) repos.set(key, await this.gate.assign(doer, ref.owner, ref.name).catch(() => null));
-        repo = repos.get(key)!;
-      }
-      if (!repo) continue;
-      // Each issue is looked up once, and a text names at most MAX_REFERENCES of them.
-      const key = `${repo.id}#${ref.index}`;
-      if (!issues.has(key)) {
-        if (issues.size >= MAX_REFERENCES) continue;
-        issues.set(key, await this.issues.findByIndex(repo.id, ref.index));
-      }
-      const issue = issues.get(key)!;
-      if (!issue || issue.id === origin.id) continue;
+    for (const { ref, repo, issue } of await this.named.find(doer, home, refs)) {
+      if (issue.id === origin.id) continue;
       // Only a pull closes or reopens, and only issues.
       let action = issue.isPull || !origin.isPull ? XRefAction.none : ACTIONS[ref.action];
       if (issue.repoId !== origin.repoId || ref.action !== 'none') {

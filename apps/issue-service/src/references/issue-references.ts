@@ -2,19 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { Actor, RepoAccess } from '@gitforge/contracts';
 import { createLogger } from '@gitforge/platform';
 import { canReadIssuesOrPulls, canWriteIssuesOrPulls, RepoGate } from '../access/repo-gate.js';
-import type { IssueEntity } from '../issues/issue.entity.js';
-import { IssuesRepository } from '../issues/issues.repository.js';
 import { IssuesService } from '../issues/issues.service.js';
-import { findIssueReferences, type IssueReference } from './references.js';
+import { NamedIssues, type NamedIssue } from './named-issues.js';
+import { findIssueReferences } from './references.js';
 
 const log = createLogger('issue-references');
 
 /** An issue or pull a reference names, with its repository as the doer sees it. */
-export interface ReferencedIssue {
-  ref: IssueReference;
-  repo: RepoAccess;
-  issue: IssueEntity;
-}
+export type ReferencedIssue = NamedIssue;
 
 /**
  * What references in text (`#12`, `owner/name#12`, `fixes #12`) reach and do, as Gitea's
@@ -26,25 +21,19 @@ export interface ReferencedIssue {
 export class IssueReferences {
   constructor(
     private readonly gate: RepoGate,
-    private readonly issues: IssuesRepository,
+    private readonly named: NamedIssues,
     private readonly issuesService: IssuesService,
   ) {}
 
   /** The issues `text` names that `doer` may read (its own repository is `home`), each once per action, in order. */
   async resolve(doer: Actor, home: RepoAccess, text: string): Promise<ReferencedIssue[]> {
-    const out: ReferencedIssue[] = [];
     const seen = new Set<string>();
-    for (const ref of findIssueReferences(text)) {
-      let repo: RepoAccess | null = home;
-      if (ref.owner && ref.name) repo = await this.gate.assign(doer, ref.owner, ref.name).catch(() => null);
-      const issue = repo ? await this.issues.findByIndex(repo.id, ref.index) : null;
-      if (!repo || !issue || !canReadIssuesOrPulls(repo, issue.isPull)) continue;
+    return (await this.named.find(doer, home, findIssueReferences(text))).filter(({ ref, repo, issue }) => {
       const key = `${issue.id}#${ref.action}`;
-      if (seen.has(key)) continue;
+      if (!canReadIssuesOrPulls(repo, issue.isPull) || seen.has(key)) return false;
       seen.add(key);
-      out.push({ ref, repo, issue });
-    }
-    return out;
+      return true;
+    });
   }
 
   /** Whether `doer` may close or reopen the issue (Gitea's canclose). */
