@@ -545,8 +545,8 @@ export class PullsService {
       await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue, repo: ctx.repo, sender });
       return recount;
     });
-    await this.counters.publish(counters);
-    if (counters) await this.closeReferenced(a, ctx, mergeCommitSha);
+    // Neither waits for the other.
+    await Promise.all([this.counters.publish(counters), counters ? this.closeReferenced(a, ctx, mergeCommitSha) : undefined]);
   }
 
   /**
@@ -556,9 +556,11 @@ export class PullsService {
    */
   private async closeReferenced(a: Actor, ctx: PullContext, mergeCommitSha: string): Promise<void> {
     try {
-      const [poster] = await this.directory.accountsByIds(null, [ctx.issue.posterId]);
-      if (!poster) return;
-      await this.references.actOnMerge(a, actorOf(poster), ctx.repo, `${ctx.issue.title}\n${ctx.issue.body}`, mergeCommitSha);
+      const posterOf = async (): Promise<Actor | null> => {
+        const [poster] = await this.directory.accountsByIds(null, [ctx.issue.posterId]);
+        return poster ? actorOf(poster) : null;
+      };
+      await this.references.actOnMerge(a, posterOf, ctx.repo, `${ctx.issue.title}\n${ctx.issue.body}`, mergeCommitSha);
     } catch (err) {
       log.warn({ repoId: ctx.repo.id, index: ctx.pull.idx, err: err instanceof Error ? err.message : String(err) }, 'could not close the issues a merged pull names');
     }

@@ -54,13 +54,18 @@ export class IssueReferences {
    * pull's poster may change that issue (Gitea drops it when the reference is written, so a
    * contributor cannot have a maintainer's merge close an issue they could not close themselves).
    */
-  async actOnMerge(merger: Actor, poster: Actor, home: RepoAccess, text: string, mergeCommitSha: string): Promise<void> {
+  async actOnMerge(merger: Actor, posterOf: () => Promise<Actor | null>, home: RepoAccess, text: string, mergeCommitSha: string): Promise<void> {
     const last = new Map<number, ReferencedIssue>();
     for (const target of await this.resolve(merger, home, text)) last.set(target.issue.id, target);
+    // The poster is looked up only for an action on another repository's issue.
+    let poster: Promise<Actor | null> | undefined;
     for (const target of last.values()) {
+      if (target.ref.action === 'none' || target.issue.isPull) continue;
       if (target.repo.id !== home.id) {
-        const [asPoster] = await this.gate.many(poster, [target.repo.id]);
-        if (!asPoster || !this.mayChange(poster, { ...target, repo: asPoster })) continue;
+        const who = await (poster ??= posterOf());
+        if (!who) continue;
+        const [asPoster] = await this.gate.many(who, [target.repo.id]);
+        if (!asPoster || !this.mayChange(who, { ...target, repo: asPoster })) continue;
       }
       await this.act(merger, target, mergeCommitSha);
     }

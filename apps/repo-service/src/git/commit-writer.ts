@@ -82,8 +82,27 @@ export class CommitWriter {
     }
     const tree = await this.writeDir(repoId, root);
     if (tree === null) return this.writeThroughIndex(repoId, commit, objectFormat);
-    const raw = `tree ${tree}\n${commit.parent ? `parent ${commit.parent}\n` : ''}${header}\n${commit.message}`;
+    return this.commitTree(repoId, tree, commit.parent ? [commit.parent] : [], commit.message, commit.author, commit.committer);
+  }
+
+  /**
+   * The commit `commit-tree` writes for an existing tree, these parents and this message (taken
+   * as it is), through the long-lived object writer: no process starts. Identities git would
+   * refuse or rewrite, and messages holding a NUL, go through `commit-tree` itself.
+   */
+  async commitTree(repoId: number, tree: string, parents: string[], message: string, author: CommitSignature, committer: CommitSignature): Promise<string> {
+    const header = commitHeader(author, committer);
+    if (header === null || message.includes('\0')) return this.commitTreeByGit(repoId, tree, parents, message, author, committer);
+    const raw = `tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join('')}${header}\n${message}`;
     return this.writers.commit(repoId, Buffer.from(raw, 'utf8'));
+  }
+
+  private async commitTreeByGit(repoId: number, tree: string, parents: string[], message: string, author: CommitSignature, committer: CommitSignature): Promise<string> {
+    const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
+    const out = await this.git.run(repoId, args, { input: message, env: signatureEnv(author, committer) }).catch((err: unknown) => {
+      throw refusedIdentity(err) ?? err;
+    });
+    return out.stdout.toString().trim();
   }
 
   /**
@@ -191,13 +210,7 @@ export class CommitWriter {
         await this.git.run(repoId, ['update-index', '-z', '--index-info'], { env, input: `${lines.join('\0')}\0` });
       }
       const tree = (await this.git.run(repoId, ['write-tree'], { env })).stdout.toString().trim();
-      const args = ['commit-tree', tree];
-      if (commit.parent) args.push('-p', commit.parent);
-      args.push('-F', '-');
-      const out = await this.git.run(repoId, args, { input: commit.message, env: signatureEnv(commit.author, commit.committer) }).catch((err: unknown) => {
-        throw refusedIdentity(err) ?? err;
-      });
-      return out.stdout.toString().trim();
+      return await this.commitTreeByGit(repoId, tree, commit.parent ? [commit.parent] : [], commit.message, commit.author, commit.committer);
     } finally {
       await rm(index, { force: true });
       await rm(`${index}.lock`, { force: true });
@@ -209,9 +222,10 @@ export class CommitWriter {
    * Moves `ref` to `next` only if it still points at `expected` (null: only if it does not exist).
    * 'stale' when another writer got there first; 'name-conflict' when a ref like `a` blocks `a/b`.
    */
-  async updateRef(repoId: number, ref: string, next: string, expected: string | null, objectFormat: 'sha1' | 'sha256'): Promise<RefUpdate> {
+  async updateRef(repoId: number, ref: string, next: string, expected: string | null, objectFormat: 'sha1' | 'sha256', also: Array<{ ref: string; next: string }> = []): Promise<RefUpdate> {
     const old = expected ?? '0'.repeat(objectFormat === 'sha256' ? 64 : 40);
-    return this.casRef(repoId, [`update ${ref} ${next} ${old}`], [ref]);
+    // `also`: refs moved in the same transaction whatever they held (a pull's own head ref).
+    return this.casRef(repoId, [`update ${ref} ${next} ${old}`, ...also.map((a) => `update ${a.ref} ${a.next}`)], [ref, ...also.map((a) => a.ref)]);
   }
 
   /** Deletes `ref` only if it still points at `expected`. */

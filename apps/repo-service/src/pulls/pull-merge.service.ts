@@ -12,7 +12,7 @@ import {
   type User,
 } from '@gitforge/contracts';
 import { actorOf, createLogger, Database, DirectoryClient } from '@gitforge/platform';
-import { CommitWriter, signatureEnv, type CommitSignature } from '../git/commit-writer.js';
+import { CommitWriter, type CommitSignature } from '../git/commit-writer.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { gitName } from '../git/git-identity.js';
 import { GitService, isObjectId } from '../git/git.service.js';
@@ -83,12 +83,11 @@ export class PullMergeService {
 
     const next = await this.mergeCommit(merging, doer, baseSha);
     const moved = await this.db.transaction(async () => {
-      const result = await this.writer.updateRef(repoId, `refs/heads/${req.baseBranch}`, next, baseSha, format);
+      // The pull's own ref shows the head it was merged at, in the same ref transaction.
+      const result = await this.writer.updateRef(repoId, `refs/heads/${req.baseBranch}`, next, baseSha, format, [{ ref: pullHeadRef(req.index), next: branchHead }]);
       if (result !== 'ok') throw mergeErrors.pushOutOfDate();
       return { mergeCommitSha: next, baseBefore: baseSha };
     });
-    // The pull's own ref shows the head it was merged at, once it is.
-    await this.git.run(repoId, ['update-ref', pullHeadRef(req.index), branchHead]);
     await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }], doer.user);
     log.info({ repoId, index: req.index, style: req.style }, 'pull merged');
     return { ...moved, headSha: branchHead, merger: doer.user };
@@ -226,10 +225,8 @@ export class PullMergeService {
     return (await this.git.run(repoId, ['mktree'], { input: '' })).stdout.toString().trim();
   }
 
-  private async commitTree(repoId: number, tree: string, parents: string[], message: string, author: CommitSignature, committer: CommitSignature): Promise<string> {
-    const args = ['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'];
-    const out = await this.git.run(repoId, args, { input: message, env: signatureEnv(author, committer) });
-    return out.stdout.toString().trim();
+  private commitTree(repoId: number, tree: string, parents: string[], message: string, author: CommitSignature, committer: CommitSignature): Promise<string> {
+    return this.writer.commitTree(repoId, tree, parents, message, author, committer);
   }
 
   /**

@@ -222,6 +222,9 @@ describe('pull requests in git', () => {
       'merger Full <merger@example.com>|merger Full <merger@example.com>|Merge m1',
     );
     expect(recorded).toEqual([{ repoId: BASE, updates: [{ oldSha: before, newSha: result.mergeCommitSha, ref: 'refs/heads/main' }] }]);
+    // The pull's own ref moved in the merge's ref transaction; the commit, written without commit-tree, is one fsck accepts.
+    expect(head('refs/pull/1/head')).toBe(req.headSha);
+    expect(() => execFileSync('git', ['--git-dir', repo.git.repoPath(BASE), 'fsck', '--no-dangling', '--strict'], { stdio: 'pipe' })).not.toThrow();
   });
 
   it('should squash into one commit authored by the poster and committed by the doer', async () => {
