@@ -363,6 +363,11 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     const rebased = await writer.api.patch(`/repos/${repo.full_name}/pulls/${open.number}`, { base: 'v-side' });
     expect(rebased.status).toBe(404);
     expect(rebased.body).toEqual(giteaError("new base 'v-side' not exist"));
+    // Its own head branch as the new base: 422 (Gitea's ErrBranchesEqual), and the pull stays as it was.
+    const intoItself = await writer.api.patch(`/repos/${repo.full_name}/pulls/${open.number}`, { base: 'listed-1' });
+    expect(intoItself.status).toBe(422);
+    expect(intoItself.body).toEqual(giteaError('branches are equal [head: listed-1, base: listed-1]'));
+    expect((await reader.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${open.number}`)).body.base.ref).toBe('main');
 
     // A stale content_version changes nothing (409); the current one goes through.
     const stale = await writer.api.patch(`/repos/${repo.full_name}/pulls/${open.number}`, { title: 'never', content_version: open.content_version + 5 });

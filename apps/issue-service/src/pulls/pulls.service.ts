@@ -339,6 +339,10 @@ export class PullsService {
   private async changeBase(a: Actor, ctx: PullContext, base: string): Promise<void> {
     const fresh = (await this.issues.findById(ctx.issue.id))!;
     if (fresh.isClosed) throw unprocessable(`issue is closed [id: ${fresh.id}]`);
+    // Gitea's ErrBranchesEqual (its API answers it with a 500): a pull of a branch into itself.
+    if (ctx.pull.headRepoId === ctx.repo.id && ctx.pull.headBranch === base) {
+      throw unprocessable(`branches are equal [head: ${ctx.pull.headBranch}, base: ${base}]`);
+    }
     let state: PullGitState;
     try {
       state = await this.git.inspect({ baseRepoId: ctx.repo.id, baseBranch: base, headRepoId: ctx.pull.headRepoId, headBranch: ctx.pull.headBranch });
