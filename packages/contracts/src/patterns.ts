@@ -559,6 +559,8 @@ export const WebhookMaintenancePatterns = definePatterns('webhook', {
    * marks of that age (body RetentionRequest, answers RetentionResult: the deliveries removed).
    */
   cleanupHookTasks: 'webhooks.maintenance.cleanupHookTasks',
+  /** Activity feed entries older than `olderThanMs` (body RetentionRequest, answers RetentionResult). */
+  deleteOldActions: 'webhooks.maintenance.deleteOldActions',
 });
 
 /** Account housekeeping (org-service), called by the admin cron. */

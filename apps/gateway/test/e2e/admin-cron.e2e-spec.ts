@@ -20,6 +20,8 @@ const TASKS = [
   'delete_inactive_accounts',
   'delete_repo_archives',
   'git_gc_repos',
+  'reinit_missing_repos',
+  'delete_old_actions',
   'delete_old_system_notices',
 ];
 
@@ -37,7 +39,7 @@ describe.each(layoutsUnderTest())('admin cron tasks (%s layout)', (kind) => {
         GITFORGE_WEBHOOK_ALLOW_LOOPBACK: '1',
         // Short retentions, so "old" is reached while the test waits; git_gc_repos scheduled as an operator would.
         GITFORGE_CRON_OLDER_THAN:
-          'cleanup_hook_task_table=1s; archive_cleanup=1s; delete_old_system_notices=1s',
+          'cleanup_hook_task_table=1s; archive_cleanup=1s; delete_old_system_notices=1s; delete_old_actions=1s',
         GITFORGE_CRON: 'git_gc_repos=@every 24h; check_repo_stats=-',
       },
     });
@@ -94,7 +96,7 @@ describe.each(layoutsUnderTest())('admin cron tasks (%s layout)', (kind) => {
     expect(byName.get('git_gc_repos')!.schedule).toBe('@every 24h');
     expect(Date.parse(byName.get('git_gc_repos')!.next) % (24 * 3600 * 1000)).toBe(0);
     // Off by default.
-    expect(byName.get('delete_repo_archives')).toMatchObject({ schedule: '-', next: ZERO });
+    for (const off of ['delete_repo_archives', 'reinit_missing_repos', 'delete_old_actions']) expect(byName.get(off)).toMatchObject({ schedule: '-', next: ZERO });
 
     const page = await api.admin.get<Cron[]>('/admin/cron?page=2&limit=2');
     expect(page.status).toBe(200);
@@ -387,5 +389,39 @@ describe.each(layoutsUnderTest())('admin cron tasks (%s layout)', (kind) => {
     expect((await api.admin.get(`/users/${idle.username}`)).status).toBe(404);
     expect((await api.admin.get(`/users/${owner.username}`)).status).toBe(200);
     expect((await api.admin.get(`/users/${alice.username}`)).status).toBe(200);
+  });
+
+  it('should give a repository whose directory is gone an empty one again (reinit_missing_repos)', async () => {
+    const lost = (await alice.api.post<Repository>('/user/repos', { name: 'lost', auto_init: true, default_branch: 'trunk' })).body;
+    const kept = (await alice.api.post<Repository>('/user/repos', { name: 'kept-whole', auto_init: true })).body;
+    const keptHead = (await gitOnDisk(layout, kept.id, ['rev-parse', 'main'])).trim();
+    rmSync(repoDir(layout, lost.id), { recursive: true, force: true });
+
+    await runTask('reinit_missing_repos');
+
+    expect(readFileSync(join(repoDir(layout, lost.id), 'HEAD'), 'utf8').trim()).toBe('ref: refs/heads/trunk');
+    expect((await alice.api.get<Repository>(`/repos/${lost.full_name}`)).body).toMatchObject({ empty: true, default_branch: 'trunk' });
+    // It takes a push again; the repository that had its files is left as it was.
+    const wc = git.dir();
+    await git.run(['init', '--quiet', wc]);
+    await git.commit(wc, { 'again.txt': 'again\n' }, 'again');
+    await git.run(['push', '--quiet', gitUrl(layout, alice.username, 'lost', [alice.username, alice.password]), 'HEAD:trunk'], { cwd: wc });
+    await expectEventually(async () => expect((await alice.api.get<Repository>(`/repos/${lost.full_name}`)).body.empty).toBe(false));
+    expect((await gitOnDisk(layout, kept.id, ['rev-parse', 'main'])).trim()).toBe(keptHead);
+  });
+
+  it('should delete activity feed entries older than its retention (delete_old_actions)', async () => {
+    const bob = await createUser(api, 'bob');
+    expect((await bob.api.post('/user/repos', { name: 'active' })).status).toBe(201);
+    const feed = async () => (await bob.api.get<unknown[]>(`/users/${bob.username}/activities/feeds?only-performed-by=true`)).body;
+    await expectEventually(async () => expect((await feed()).length).toBeGreaterThan(0));
+    // Older than the one second the environment sets.
+    await expectEventually(
+      async () => {
+        await runTask('delete_old_actions');
+        expect(await feed()).toEqual([]);
+      },
+      { timeoutMs: 20_000, intervalMs: 500 },
+    );
   });
 });

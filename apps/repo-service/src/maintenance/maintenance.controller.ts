@@ -5,13 +5,14 @@ import {
   RepoMaintenancePatterns,
   type RepoSweepRequest,
   type RepoSweepResult,
+  type RepoSweepTask,
   type RetentionRequest,
   type RetentionResult,
   type RpcRequest,
 } from '@gitforge/contracts';
 import { MaintenanceService } from './maintenance.service.js';
 
-const TASKS = new Set(['fsck', 'stats', 'gc', 'licenses']);
+const TASKS: ReadonlySet<string> = new Set<RepoSweepTask>(['fsck', 'stats', 'gc', 'licenses', 'reinit']);
 
 /** For the admin cron only (the gateway routes no request here). */
 @Controller()

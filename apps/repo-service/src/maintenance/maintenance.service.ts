@@ -13,7 +13,7 @@ import { Housekeeping } from './housekeeping.js';
 
 const log = createLogger('maintenance');
 
-/** The repository passes of the admin cron: health check, recounts, garbage collection, licenses; and the archive cache. */
+/** The repository passes of the admin cron: health check, recounts, garbage collection, licenses, missing directories; and the archive cache. */
 @Injectable()
 export class MaintenanceService {
   constructor(
@@ -39,6 +39,7 @@ export class MaintenanceService {
         else if (req.task === 'stats') await this.recount(repo);
         // Gitea's SyncRepoLicenses: every repository's license file read again, changed or not.
         else if (req.task === 'licenses') await this.licenses.refresh(repo.id, true);
+        else if (req.task === 'reinit') await this.reinit(repo);
         else if ((await this.housekeeping.optimize(repo.id, 'gc')) === 'busy')
           log.info({ repoId: repo.id }, 'gc skipped: another housekeeper has the repository');
       } catch (err) {
@@ -72,6 +73,19 @@ export class MaintenanceService {
 
   async cleanArchives(olderThanMs: number): Promise<RetentionResult> {
     return { removed: await this.archives.cleanCache(Math.max(0, olderThanMs)) };
+  }
+
+  /**
+   * Gitea's ReinitMissingRepositories: a repository whose directory is gone gets an empty bare one
+   * again (its object format, HEAD on its default branch), built in the staging area and moved
+   * into place as a new repository is. Its row follows what is on disk now: empty, no branches.
+   */
+  private async reinit(repo: RepositoryEntity): Promise<void> {
+    if (await this.git.exists(repo.id)) return;
+    await this.git.initStaged(repo.id, repo.defaultBranch, repo.objectFormat);
+    await this.git.promote(repo.id);
+    await this.db.transaction((tx) => tx.update(RepositoryEntity, { id: repo.id }, { isEmpty: true, numBranches: 0, sizeKib: 0 }));
+    log.warn({ repoId: repo.id }, 'repository directory was missing; initialised an empty one');
   }
 
   /** Gitea's health check: `git fsck` of the repository (a missing directory fails too). */

@@ -12,7 +12,7 @@ import { RetentionRepository } from './retention.repository.js';
 
 const log = createLogger('retention');
 
-/** For the admin cron's cleanup_hook_task_table (the gateway routes no request here). */
+/** For the admin cron's cleanup_hook_task_table and delete_old_actions (the gateway routes no request here). */
 @Controller()
 export class RetentionController {
   constructor(private readonly retention: RetentionRepository) {}
@@ -21,13 +21,24 @@ export class RetentionController {
   async cleanupHookTasks(
     @Payload() req: RpcRequest<Record<string, string>, RetentionRequest>,
   ): Promise<RetentionResult> {
-    const olderThanMs = req.body?.olderThanMs;
-    if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw invalid('bad retention request');
-    const cutoff = new Date(Date.now() - olderThanMs);
+    const cutoff = cutoffOf(req);
     const deliveries = await this.retention.deleteDeliveriesBefore(cutoff);
     const tasks = await this.retention.deleteFinishedTasksBefore(cutoff);
     const marks = await this.retention.deleteNotificationMarksBefore(cutoff);
     log.info({ deliveries, tasks, notificationMarks: marks }, 'old hook deliveries removed');
     return { removed: deliveries };
   }
+
+  @MessagePattern(WebhookMaintenancePatterns.deleteOldActions)
+  async deleteOldActions(@Payload() req: RpcRequest<Record<string, string>, RetentionRequest>): Promise<RetentionResult> {
+    const removed = await this.retention.deleteActionsBefore(cutoffOf(req));
+    log.info({ actions: removed }, 'old activity feed entries removed');
+    return { removed };
+  }
+}
+
+function cutoffOf(req: RpcRequest<Record<string, string>, RetentionRequest>): Date {
+  const olderThanMs = req.body?.olderThanMs;
+  if (!Number.isFinite(olderThanMs) || olderThanMs < 0) throw invalid('bad retention request');
+  return new Date(Date.now() - olderThanMs);
 }

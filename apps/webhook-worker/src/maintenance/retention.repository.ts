@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '@gitforge/platform';
+import { ActionEntity } from '../feeds/action.entity.js';
 import { NotificationEventEntity } from '../notifications/notification.entity.js';
 import { HookDeliveryEntity, HookTaskEntity } from '../webhooks/hook-task.entity.js';
 
 /** Rows per delete statement, so a large backlog never holds one long transaction (or SQLite's lock). */
 const CHUNK = 500;
 
-/** What the worker keeps only for a while: delivery records, finished hook tasks, the projectors' event marks. */
+/** What the worker keeps only for a while: delivery records, finished hook tasks, the projectors' event marks, old activity feed entries. */
 @Injectable()
 export class RetentionRepository {
   constructor(private readonly db: Database) {}
@@ -29,6 +30,11 @@ export class RetentionRepository {
       cutoff,
       'NOT EXISTS (SELECT 1 FROM hook_delivery d WHERE d.task_id = hook_task.id)',
     );
+  }
+
+  /** Activity feed entries created before `cutoff` (Gitea's DeleteOldActions); answers how many went. */
+  async deleteActionsBefore(cutoff: Date): Promise<number> {
+    return this.inChunks(ActionEntity, 'a', 'a.created_at < :cutoff', cutoff);
   }
 
   /**
@@ -56,7 +62,7 @@ export class RetentionRepository {
   }
 
   private async inChunks(
-    entity: typeof HookDeliveryEntity | typeof HookTaskEntity,
+    entity: typeof HookDeliveryEntity | typeof HookTaskEntity | typeof ActionEntity,
     alias: string,
     where: string,
     cutoff: Date,

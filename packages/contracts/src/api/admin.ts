@@ -19,8 +19,11 @@ export interface RepoSweepResult {
   failures: Array<{ repoId: number; fullName: string; message: string }>;
 }
 
-/** The maintenance passes repo-service runs over every repository (`licenses` reads every license file again). */
-export type RepoSweepTask = 'fsck' | 'stats' | 'gc' | 'licenses';
+/**
+ * The maintenance passes repo-service runs over every repository (`licenses` reads every license
+ * file again; `reinit` gives a repository whose directory is gone an empty one).
+ */
+export type RepoSweepTask = 'fsck' | 'stats' | 'gc' | 'licenses' | 'reinit';
 
 /** Body of a repository sweep call. */
 export interface RepoSweepRequest {

@@ -26,8 +26,11 @@ const RETENTION_CALL_TIMEOUT_MS = 10 * 60 * 1000;
  * owns it. Not registered, because gitforge has nothing for them to act on: update_mirrors (no
  * pull mirrors), sync_external_users (no external login sources), deleted_branches_cleanup (no
  * deleted-branch records are kept), update_migration_poster_id (no migrations),
- * resync_all_hooks (no git hooks of its own to rewrite), delete_generated_repository_avatars,
- * rebuild_issue_indexer (no separate indexer). The actions tasks are in actions-tasks.ts.
+ * resync_all_sshkeys and resync_all_sshprincipals (no authorized_keys file: the SSH server is
+ * built in), resync_all_hooks (no git hooks of its own to rewrite),
+ * delete_generated_repository_avatars, rebuild_issue_indexer (no separate indexer),
+ * update_checker (no network to ask), gc_lfs and delete_missing_repos (not built yet). The actions
+ * tasks are in actions-tasks.ts.
  */
 @Injectable()
 export class GiteaCronTasks implements OnModuleInit {
@@ -124,6 +127,22 @@ export class GiteaCronTasks implements OnModuleInit {
         for (const f of await this.sweep('gc', ctx))
           await ctx.notice(`Repository garbage collection failed on ${f.fullName}: ${f.message}`);
       },
+    });
+    this.registry.register({
+      name: 'reinit_missing_repos',
+      enabled: false,
+      schedule: '@every 72h',
+      run: async (ctx) => {
+        for (const f of await this.sweep('reinit', ctx))
+          await ctx.notice(`InitRepository (${f.fullName}) [${f.repoId}]: ${f.message}`);
+      },
+    });
+    this.registry.register({
+      name: 'delete_old_actions',
+      enabled: false,
+      schedule: '@every 168h',
+      olderThanMs: 365 * 24 * HOUR,
+      run: (ctx) => this.retention(WebhookMaintenancePatterns.deleteOldActions, ctx.olderThanMs, ctx, 'old activity feed entries deleted'),
     });
     this.registry.register({
       name: 'delete_old_system_notices',
