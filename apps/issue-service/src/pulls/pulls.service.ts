@@ -339,10 +339,6 @@ export class PullsService {
   private async changeBase(a: Actor, ctx: PullContext, base: string): Promise<void> {
     const fresh = (await this.issues.findById(ctx.issue.id))!;
     if (fresh.isClosed) throw unprocessable(`issue is closed [id: ${fresh.id}]`);
-    // Gitea's ErrBranchesEqual (its API answers it with a 500): a pull of a branch into itself.
-    if (ctx.pull.headRepoId === ctx.repo.id && ctx.pull.headBranch === base) {
-      throw unprocessable(`branches are equal [head: ${ctx.pull.headBranch}, base: ${base}]`);
-    }
     let state: PullGitState;
     try {
       state = await this.git.inspect({ baseRepoId: ctx.repo.id, baseBranch: base, headRepoId: ctx.pull.headRepoId, headBranch: ctx.pull.headBranch });
@@ -350,6 +346,11 @@ export class PullsService {
       // A tag or a commit is no branch either (Gitea checks the new base is a branch).
       if (err instanceof ContractError && (err.code === 'not_found' || err.code === 'unprocessable')) throw notFound(`new base '${base}' not exist`);
       throw err;
+    }
+    // A pull of a branch into itself, refused as creating one is (Gitea would make it; its
+    // ErrBranchesEqual, answered with a 500, is for a head the new base already holds).
+    if (ctx.pull.headRepoId === ctx.repo.id && ctx.pull.headBranch === base) {
+      throw unprocessable(`branches are equal [head: ${ctx.pull.headBranch}, base: ${base}]`);
     }
     const other = await this.pulls.findOpen(ctx.repo.id, base, ctx.pull.headRepoId, ctx.pull.headBranch);
     if (other) {
@@ -560,8 +561,9 @@ export class PullsService {
    */
   private async closeReferenced(a: Actor, ctx: PullContext, mergeCommitSha: string): Promise<void> {
     try {
+      // A failed lookup only keeps the actions on other repositories' issues from happening.
       const posterOf = async (): Promise<Actor | null> => {
-        const [poster] = await this.directory.accountsByIds(null, [ctx.issue.posterId]);
+        const [poster] = await this.directory.accountsByIds(null, [ctx.issue.posterId]).catch(() => []);
         return poster ? actorOf(poster) : null;
       };
       await this.references.actOnMerge(a, posterOf, ctx.repo, `${ctx.issue.title}\n${ctx.issue.body}`, mergeCommitSha);

@@ -91,9 +91,12 @@ export class CommitWriter {
    * refuse or rewrite, and messages holding a NUL, go through `commit-tree` itself.
    */
   async commitTree(repoId: number, tree: string, parents: string[], message: string, author: CommitSignature, committer: CommitSignature): Promise<string> {
+    // commit-tree ignores a parent given twice (a merge of a head the base holds already).
+    const unique = parents.filter((p, i) => parents.indexOf(p) === i);
     const header = commitHeader(author, committer);
-    if (header === null || message.includes('\0')) return this.commitTreeByGit(repoId, tree, parents, message, author, committer);
-    const raw = `tree ${tree}\n${parents.map((p) => `parent ${p}\n`).join('')}${header}\n${message}`;
+    const raw = header === null ? null : `tree ${tree}\n${unique.map((p) => `parent ${p}\n`).join('')}${header}\n${message}`;
+    // A NUL, or a non-character commit-tree's verify_utf8 would re-encode: git's own way.
+    if (raw === null || message.includes('\0') || NON_CHARACTER.test(raw)) return this.commitTreeByGit(repoId, tree, unique, message, author, committer);
     return this.writers.commit(repoId, Buffer.from(raw, 'utf8'));
   }
 
@@ -309,10 +312,16 @@ function withoutCrud(value: string): string {
  * an explicit date), or null where git would refuse them or rewrite the date: an empty name, one of
  * nothing but crud, a NUL (no environment variable can carry it), a time git would not read as seconds since the epoch, or an unusual offset.
  */
+/** What git's verify_utf8 takes for Latin-1 and re-encodes: U+FFFE, U+FFFF and U+FDD0..U+FDEF. */
+const NON_CHARACTER = /[\uFDD0-\uFDEF\uFFFE\uFFFF]/;
+
+/** The last second git 2.39's date parser takes (2099-12-31T23:59:59Z); later ones it refuses. */
+const LAST_GIT_DATE = 4_102_444_799;
+
 export function commitHeader(author: CommitSignature, committer: CommitSignature): string | null {
   const line = (s: CommitSignature): string | null => {
     const name = withoutCrud(s.name);
-    if (s.name === '' || name === '' || `${s.name}${s.email}`.includes('\0') || !Number.isInteger(s.when) || s.when < 100_000_000 || s.when > 9_999_999_999) return null;
+    if (s.name === '' || name === '' || `${s.name}${s.email}`.includes('\0') || !Number.isInteger(s.when) || s.when < 100_000_000 || s.when > LAST_GIT_DATE) return null;
     const tz = /^([+-])([01]\d|2[0-3])([0-5]\d)$/.exec(s.tz);
     if (!tz) return null;
     const offset = tz[2] === '00' && tz[3] === '00' ? '+0000' : s.tz;

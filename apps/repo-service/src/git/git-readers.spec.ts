@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitOperations } from '@gitforge/platform';
@@ -5,7 +6,7 @@ import { TestRepo } from '../../test/support/test-repo.js';
 import { CatFilePool } from './cat-file.pool.js';
 import { commitInfoOf } from './commit-changes.js';
 import { CommitLog } from './commit-log.js';
-import { CommitWriter, type CommitSignature, type NewCommit, type TreeChange } from './commit-writer.js';
+import { CommitWriter, signatureEnv, type CommitSignature, type NewCommit, type TreeChange } from './commit-writer.js';
 import { GitObjects } from './git-objects.js';
 import { ObjectWriterPool } from './object-writer.pool.js';
 import { Refs } from './refs.js';
@@ -126,6 +127,30 @@ describe('git readers and writer', () => {
       await expect(writer.write(1, missing, 'sha1')).rejects.toThrow(/invalid object/);
       // A commit as a file's content would be a broken link to fsck as well.
       await expect(writer.write(1, change(head), 'sha1')).rejects.toThrow(/invalid object/);
+    });
+
+    it('should write the commit commit-tree writes: a parent given twice once, non-characters, the last date git takes and the first it refuses', async () => {
+      const writer = new CommitWriter(repo.git, objects, writers);
+      const head = (await new Refs(repo.git, objects).branchHead(1, 'main'))!;
+      const tree = (await objects.commit(1, head))!.tree;
+      const sig = { name: 'W', email: 'w@example.com', when: 1_700_000_000, tz: '-0330' };
+      const byGit = (parents: string[], message: string, s = sig): string =>
+        execFileSync('git', ['--git-dir', repo.git.repoPath(1), 'commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'], {
+          input: message,
+          env: { ...process.env, ...signatureEnv(s, s) },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        })
+          .toString()
+          .trim();
+      for (const [parents, message, s] of [
+        [[head, head], 'merge of itself\n', sig],
+        [[], 'root\n', sig],
+        [[head], 'odd \uFFFE and \uFDD0 characters\n', sig],
+        [[head], 'last second\n', { ...sig, when: 4_102_444_799 }],
+      ] as const) {
+        expect(await writer.commitTree(1, tree, [...parents], message, s, s)).toBe(byGit([...parents], message, s));
+      }
+      await expect(writer.commitTree(1, tree, [head], 'too late\n', { ...sig, when: 4_102_444_800 }, sig)).rejects.toThrow(/invalid author or committer/);
     });
 
     it('should refuse a NUL in a message or an identity, as commit-tree does, never writing a commit fsck rejects', async () => {

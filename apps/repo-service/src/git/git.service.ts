@@ -388,6 +388,15 @@ export class GitService {
   }
 
   /**
+   * Whether anything of the repository is on disk: staged (a create not yet moved into place) or in
+   * place, even a directory git would not call a repository. Staged is looked at first: a create
+   * moving its repository into place meanwhile is then found in place.
+   */
+  async anythingOnDisk(repoId: number): Promise<boolean> {
+    return (await exists(this.stagedPath(repoId))) || (await exists(this.repoPath(repoId)));
+  }
+
+  /**
    * Writes the first commit of an empty repository (auto_init) with plumbing only, and creates
    * `branch` on it atomically: update-ref with an empty old value refuses if the branch exists.
    * Answers the commit and each file's blob id by name.

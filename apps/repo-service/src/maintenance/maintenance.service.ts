@@ -7,6 +7,7 @@ import { LicensesService } from '../licenses/licenses.service.js';
 import { Archives } from '../releases/archives.js';
 import { ReleaseEntity } from '../releases/release.entity.js';
 import { RepositoryEntity } from '../records/repository.entity.js';
+import { ReposRepository } from '../records/repos.repository.js';
 import { StarEntity } from '../stars/star.entity.js';
 import { WatchEntity } from '../watches/watch.entity.js';
 import { Housekeeping } from './housekeeping.js';
@@ -23,6 +24,7 @@ export class MaintenanceService {
     private readonly archives: Archives,
     private readonly directory: DirectoryClient,
     private readonly licenses: LicensesService,
+    private readonly repos: ReposRepository,
   ) {}
 
   async sweep(req: RepoSweepRequest): Promise<RepoSweepResult> {
@@ -81,10 +83,21 @@ export class MaintenanceService {
    * into place as a new repository is. Its row follows what is on disk now: empty, no branches.
    */
   private async reinit(repo: RepositoryEntity): Promise<void> {
-    if (await this.git.exists(repo.id)) return;
-    await this.git.initStaged(repo.id, repo.defaultBranch, repo.objectFormat);
+    // As Gitea's gatherMissingRepoRecords: only a directory that is not there at all. A create
+    // whose repository is still staged (or moving into place) is not one.
+    if (await this.git.anythingOnDisk(repo.id)) return;
+    const made = await this.db.transaction(async (m) => {
+      // Under the row's lock (a deletion waits, or went first) and outside any create of the id;
+      // looked at again, now that nothing can change it.
+      if (!(await this.repos.tryHoldCreation(m, repo.id)) || !(await this.repos.lockById(m, repo.id))) return false;
+      if (await this.git.anythingOnDisk(repo.id)) return false;
+      await this.git.initStaged(repo.id, repo.defaultBranch, repo.objectFormat);
+      await m.update(RepositoryEntity, { id: repo.id }, { isEmpty: true, numBranches: 0, sizeKib: 0 });
+      return true;
+    });
+    if (!made) return;
+    // Committed: moved into place (after a crash here the staging sweep moves it, as for a create).
     await this.git.promote(repo.id);
-    await this.db.transaction((tx) => tx.update(RepositoryEntity, { id: repo.id }, { isEmpty: true, numBranches: 0, sizeKib: 0 }));
     log.warn({ repoId: repo.id }, 'repository directory was missing; initialised an empty one');
   }
 
