@@ -16,6 +16,7 @@ import { Pulls1763800000308 } from './migrations/1763800000308-pulls.js';
 import { ReviewTeamRequests1763800000311 } from './migrations/1763800000311-review-team-requests.js';
 import { PullHeadBranchDeleted1763800000312 } from './migrations/1763800000312-pull-head-branch-deleted.js';
 import { CommentCrossReferences1763800000313 } from './migrations/1763800000313-comment-cross-references.js';
+import { CommentTrackedTime1763800000314 } from './migrations/1763800000314-comment-tracked-time.js';
 import { PullAutoMergeEntity, PullRequestEntity } from './pulls/pull-request.entity.js';
 import { ReviewEntity } from './reviews/review.entity.js';
 import { ProjectColumnEntity } from './projects/project-column.entity.js';
@@ -63,4 +64,5 @@ export const IssueServiceMigrations = [
   ReviewTeamRequests1763800000311,
   PullHeadBranchDeleted1763800000312,
   CommentCrossReferences1763800000313,
+  CommentTrackedTime1763800000314,
 ];

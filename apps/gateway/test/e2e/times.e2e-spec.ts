@@ -1,4 +1,4 @@
-import type { AddTimeOption, CreateIssueOption, EditRepoOption, Issue, Repository, StopWatch, TrackedTime } from '@gitforge/contracts';
+import type { AddTimeOption, CreateIssueOption, EditRepoOption, Issue, Repository, StopWatch, TimelineComment, TrackedTime } from '@gitforge/contracts';
 import { Api, createUser, giteaError, uniqueName, type TestUser } from './support/api.js';
 import { Layout, layoutsUnderTest } from './support/layout.js';
 
@@ -264,6 +264,38 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
       expect((await bob.api.get<StopWatch[]>('/user/stopwatches')).body.map((s) => s.issue_index)).toEqual([other.number]);
       expect((await bob.api.get<TrackedTime[]>(times(repo, issue))).body).toHaveLength(count + 1);
       expect((await bob.api.delete(`${stopwatch(repo, other)}/delete`)).status).toBe(204);
+    });
+
+    it("should record each change in the issue's timeline as Gitea's time-tracking rows, and not among its comments", async () => {
+      const logged = await createIssue(alice, repo, 'Logged');
+      const added = (await add(alice.api, repo, logged, { time: 3660 })).body;
+      const forBob = (await add(alice.api, repo, logged, { time: 45, user_name: bob.username })).body;
+      expect((await bob.api.post(`${stopwatch(repo, logged)}/start`)).status).toBe(201);
+      expect((await bob.api.post(`${stopwatch(repo, logged)}/stop`)).status).toBe(201);
+      expect((await alice.api.post(`${stopwatch(repo, logged)}/start`)).status).toBe(201);
+      expect((await alice.api.delete(`${stopwatch(repo, logged)}/delete`)).status).toBe(204);
+      // Deleted by a site administrator: the row is still the time's owner's (Gitea's DeleteTime).
+      expect((await api.admin.delete(`${times(repo, logged)}/${forBob.id}`)).status).toBe(204);
+      expect((await alice.api.delete(times(repo, logged))).status).toBe(204);
+
+      const timeline = (await alice.api.get<TimelineComment[]>(`/repos/${repo.full_name}/issues/${logged.number}/timeline`)).body;
+      const rows = timeline.map((c) => [c.type, c.user.login, c.body, c.tracked_time?.id ?? null]);
+      const stopped = timeline.find((c) => c.type === 'stop_tracking')!;
+      expect(rows).toEqual([
+        ['add_time_manual', alice.username, '1 hour 1 minute', added.id],
+        ['add_time_manual', bob.username, '45 seconds', forBob.id],
+        ['start_tracking', bob.username, '', null],
+        ['stop_tracking', bob.username, stopped.body, stopped.tracked_time!.id],
+        ['start_tracking', alice.username, '', null],
+        ['cancel_tracking', alice.username, '', null],
+        ['delete_time_manual', bob.username, '45 seconds', null],
+        ['delete_time_manual', alice.username, '1 hour 1 minute', null],
+      ]);
+      expect(timeline[0]!.tracked_time).toEqual({ ...added, issue: expect.objectContaining({ id: logged.id, number: logged.number }) });
+      expect(stopped.tracked_time).toMatchObject({ user_name: bob.username, issue_id: logged.id });
+      expect(stopped.body).toBe(stopped.tracked_time!.time > 0 ? expect.stringMatching(/second|minute|hour/) : '');
+      // None of them is a comment.
+      expect((await alice.api.get<unknown[]>(`/repos/${repo.full_name}/issues/${logged.number}/comments`)).body).toEqual([]);
     });
 
     it('should refuse stopwatches to readers (403) and to anonymous callers (401)', async () => {

@@ -10,9 +10,12 @@ import type { LabelEntity } from '../labels/label.entity.js';
 import type { LabelsRepository } from '../labels/labels.repository.js';
 import type { MilestoneEntity } from '../milestones/milestone.entity.js';
 import type { MilestonesRepository } from '../milestones/milestones.repository.js';
+import type { TimesRepository } from '../times/times.repository.js';
+import type { TrackedTimeEntity } from '../times/tracked-time.entity.js';
 import { CommentLoader } from './comment-loader.js';
 import { CommentType } from './comment-type.js';
 import type { CommentEntity } from './comment.entity.js';
+import type { CommentsRepository } from './comments.repository.js';
 
 const access = (id: number, units: number): RepoAccess =>
   ({
@@ -53,6 +56,7 @@ const event = (type: number, refs: Partial<CommentEntity>): CommentEntity =>
     refCommentId: 0,
     refAction: 0,
     refIsPull: false,
+    timeId: 0,
     createdAt: new Date(0),
     updatedAt: new Date(0),
     ...refs,
@@ -106,6 +110,10 @@ function setup() {
         calls.push(`issues ${ids.join(',')}`);
         return [issueRow(20, 1), issueRow(21, 2), issueRow(22, 3)].filter((r) => ids.includes(r.id));
       },
+      findById: async (id: number) => {
+        calls.push(`issue ${id}`);
+        return issueRow(id, 1);
+      },
     } as unknown as IssuesRepository,
     {
       many: async (a: Actor | null, ids: number[]) => {
@@ -120,6 +128,13 @@ function setup() {
         return filter.ids.map((id) => ({ id, orgId, name: `t${id}`, team: { id, name: `t${id}` } as Team }));
       },
     } as unknown as DirectoryClient,
+    {} as CommentsRepository,
+    {
+      findTimesOfIssue: async (issueId: number, ids: number[]) => {
+        if (ids.length > 0) calls.push(`times ${issueId} ${ids.join(',')}`);
+        return ids.map((id) => ({ id, issueId, userId: 6, time: 5400, createdAt: new Date(1000), deleted: id === 31 }) as TrackedTimeEntity);
+      },
+    } as unknown as TimesRepository,
   );
   return { sut, calls };
 }
@@ -197,5 +212,27 @@ describe(CommentLoader.name, () => {
     expect(out[1]).toMatchObject({ assignee: null, assignee_team: { id: 3, name: 't3' }, removed_assignee: true });
     expect(out[2]).toMatchObject({ review_id: 12, body: 'looks good' });
     expect(calls.filter((c) => c.startsWith('teams'))).toEqual(['teams 9 3']);
+  });
+
+  it('should show time-tracking rows with the time they tracked (deleted ones too) and their seconds as hours and minutes', async () => {
+    const { sut, calls } = setup();
+    const rows = [
+      event(CommentType.add_time_manual, { timeId: 30, content: '|5400' }),
+      event(CommentType.stop_tracking, { timeId: 31, content: '1 minute', posterId: 6 }),
+      event(CommentType.start_tracking, {}),
+      event(CommentType.delete_time_manual, { content: '|90' }),
+      // Written before the seconds were kept (Gitea before 1.21): shown as it is.
+      event(CommentType.add_time_manual, { content: '2 hours' }),
+    ];
+    const out = await sut.timeline(rows, { idx: 10, isPull: false }, home, actor);
+    expect(calls.filter((c) => c.startsWith('times') || c.startsWith('issue ') || c.startsWith('users'))).toEqual(['times 10 30,31', 'issue 10', 'users+issues 10 / 5,6']);
+    expect(out.map((t) => [t.type, t.body, t.tracked_time?.id ?? null])).toEqual([
+      ['add_time_manual', '1 hour 30 minutes', 30],
+      ['stop_tracking', '1 minute', 31],
+      ['start_tracking', '', null],
+      ['delete_time_manual', '1 minute', null],
+      ['add_time_manual', '2 hours', null],
+    ]);
+    expect(out[0]!.tracked_time).toEqual({ id: 30, created: '1970-01-01T00:00:01Z', time: 5400, user_id: 6, user_name: 'u6', issue_id: 10, issue: { id: 10, number: 10 } });
   });
 });

@@ -13,6 +13,8 @@ import { repoLabelHome, toLabel } from '../labels/label.mapper.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
 import { toMilestone } from '../milestones/milestone.mapper.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
+import { toTrackedTime } from '../times/time.mapper.js';
+import { TimesRepository } from '../times/times.repository.js';
 import type { CommentEntity } from './comment.entity.js';
 import { CommentsRepository } from './comments.repository.js';
 import { toComment, toTimelineComment, type CommentIssue } from './comment.mapper.js';
@@ -39,6 +41,7 @@ export class CommentLoader {
     private readonly gate: RepoGate,
     private readonly directory: DirectoryClient,
     private readonly comments: CommentsRepository,
+    private readonly times: TimesRepository,
   ) {}
 
   /** `issues` holds the issue of every row (by issue id). */
@@ -80,8 +83,8 @@ export class CommentLoader {
 
   /**
    * The history rows of one issue. What the rows refer to is loaded once for the page: one query
-   * per kind (labels, milestones and their counts, dependent issues), and one directory call for
-   * posters, assignees and the dependent issues' users. A dependent issue the actor cannot read
+   * per kind (labels, milestones and their counts, dependent issues, tracked times), and one
+   * directory call for posters, assignees, tracked times' users and the dependent issues' users. A dependent issue the actor cannot read
    * shows as null.
    */
   async timeline(
@@ -96,7 +99,8 @@ export class CommentLoader {
     ];
     const milestoneIds = [...new Set([...ids((r) => r.milestoneId), ...ids((r) => r.oldMilestoneId)])];
     const teamIds = ids((r) => r.assigneeTeamId);
-    const [labels, milestones, dependents, teams] = await Promise.all([
+    const issueId = rows[0]!.issueId;
+    const [labels, milestones, dependents, teams, times] = await Promise.all([
       this.labels.findByIds(ids((r) => r.labelId)),
       this.milestones.findByIds(milestoneIds),
       // The issues at the other end of dependencies and of cross references, in one read.
@@ -107,13 +111,19 @@ export class CommentLoader {
       ),
       // Teams are asked for reviews only in organization repositories.
       teamIds.length > 0 && repo.ownerKind === 'organization' ? this.directory.teams(repo.ownerId, { ids: teamIds }) : Promise.resolve([]),
+      this.times.findTimesOfIssue(issueId, ids((r) => r.timeId)),
     ]);
+    // A tracked time shows its issue, this one (Gitea's ToTrackedTime), loaded with the others.
+    const own = times.length > 0 ? await this.issues.findById(issueId) : null;
     const counts = await this.milestones.counts(milestones.map((m) => m.id));
-    const { issues, users } = await this.issueLoader.loadWithUsers(dependents.rows, dependents.repos, [
+    const { issues, users } = await this.issueLoader.loadWithUsers([...dependents.rows, ...(own ? [own] : [])], dependents.repos, [
       ...rows.map((r) => r.posterId),
       ...ids((r) => r.assigneeId),
       ...ids((r) => r.resolveDoerId),
+      ...times.map((t) => t.userId),
     ]);
+    const ownIssue = own ? issues[dependents.rows.length]! : null;
+    const tracked = new Map(times.map((t) => [t.id, toTrackedTime(t, { userName: users.get(t.userId)?.login ?? '', issue: ownIssue })]));
     const team = new Map<number, Team>(teams.map((t) => [t.id, t.team]));
     const home = repoLabelHome(this.config.rootUrl, repo);
     const label = new Map(labels.map((l) => [l.id, toLabel(l, home)]));
@@ -137,6 +147,7 @@ export class CommentLoader {
         dependentIssue: dependent.get(r.dependentIssueId),
         refIssue: dependent.get(r.refIssueId) ?? null,
         refComment: refComments.get(r.refCommentId) ?? null,
+        trackedTime: tracked.get(r.timeId) ?? null,
       }),
     );
   }

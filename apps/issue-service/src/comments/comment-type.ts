@@ -20,6 +20,14 @@ export const CommentType = {
   change_title: 10,
   /** A pull's head branch was deleted (`old_ref` names it): after its merge, or closing it. */
   delete_branch: 11,
+  /** A stopwatch started. */
+  start_tracking: 12,
+  /** A stopwatch stopped; the content is the time it tracked (`time_id`), as Gitea's SecToHours writes it. */
+  stop_tracking: 13,
+  /** Time added by hand (`time_id`); the content is `|seconds`. */
+  add_time_manual: 14,
+  /** A stopwatch dropped without tracking anything. */
+  cancel_tracking: 15,
   added_deadline: 16,
   modified_deadline: 17,
   removed_deadline: 18,
@@ -33,6 +41,8 @@ export const CommentType = {
   unlock: 24,
   /** A pull request's base branch changed (old_ref → new_ref). */
   change_target_branch: 25,
+  /** Tracked time deleted (one, or all of a user's on the issue); the content is `|seconds`. */
+  delete_time_manual: 26,
   /** A review requested of a user (`assignee_id`) or a team (`assignee_team_id`), or the request removed (`removed_assignee`). */
   review_request: 27,
   /** A pull request was merged. */

@@ -114,6 +114,10 @@ export class CommentEntity {
   @Column({ type: 'boolean', default: false })
   refIsPull!: boolean;
 
+  /** The tracked time an add_time_manual or stop_tracking row made (Gitea's TimeID). */
+  @Column({ type: 'integer', default: 0 })
+  timeId!: number;
+
   /** The line changed since the comment was made. */
   @Column({ type: 'boolean', default: false })
   invalidated!: boolean;

@@ -9,11 +9,13 @@ import {
   type Repository,
   type Team,
   type TimelineComment,
+  type TrackedTime,
   type User,
 } from '@gitforge/contracts';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { issueHtmlUrl } from '../issues/issue.mapper.js';
 import { CommentType, commentTypeName, xrefActionName } from './comment-type.js';
+import { secToHours } from '../times/time-tracking.js';
 import type { CommentEntity } from './comment.entity.js';
 
 /** Everything of a comment that lives in other rows or services, gathered once per page. */
@@ -77,6 +79,18 @@ export interface TimelineParts {
   /** A cross reference's issue and comment (see CrossReferences). */
   refIssue?: Issue | null;
   refComment?: Comment | null;
+  /** The tracked time a time-tracking row made (add_time_manual, stop_tracking). */
+  trackedTime?: TrackedTime | null;
+}
+
+/** Time-tracking rows whose content is `|seconds`, shown as Gitea's SecToHours writes them. */
+const SECONDS_CONTENT: ReadonlySet<number> = new Set([CommentType.add_time_manual, CommentType.stop_tracking, CommentType.delete_time_manual]);
+
+/** A row's body as Gitea's ToTimelineComment shows it (time-tracking seconds as hours and minutes). */
+function timelineBody(c: CommentEntity): string {
+  if (!SECONDS_CONTENT.has(c.type) || !c.content.startsWith('|')) return c.content;
+  const digits = c.content.slice(1);
+  return secToHours(/^-?\d{1,15}$/.test(digits) ? Number(digits) : 0);
 }
 
 /** Gitea's ToTimelineComment for the kinds gitforge records. */
@@ -92,14 +106,14 @@ export function toTimelineComment(
     html_url: commentHtmlUrl(repo.repository, issue, c.id),
     ...issueLinks(repo.repository, issue),
     user: parts.poster,
-    body: c.content,
+    body: timelineBody(c),
     created_at: formatTime(c.createdAt),
     updated_at: formatTime(c.updatedAt),
     old_project_id: 0,
     project_id: 0,
     old_milestone: parts.oldMilestone ?? null,
     milestone: parts.milestone ?? null,
-    tracked_time: null,
+    tracked_time: parts.trackedTime ?? null,
     old_title: c.oldTitle,
     new_title: c.newTitle,
     old_ref: c.oldRef,

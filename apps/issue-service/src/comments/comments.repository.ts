@@ -41,6 +41,7 @@ export type TimelineRefs = Partial<
     | 'refCommentId'
     | 'refAction'
     | 'refIsPull'
+    | 'timeId'
   >
 >;
 

@@ -47,6 +47,11 @@ export class TimesRepository {
     return this.db.findOneBy(TrackedTimeEntity, { id }, m);
   }
 
+  /** Times of one issue by id, deleted ones too (the timeline rows that made them still show them). */
+  findTimesOfIssue(issueId: number, ids: number[]): Promise<TrackedTimeEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.db.manager.findBy(TrackedTimeEntity, { issueId, id: In(ids) });
+  }
+
   insertTime(m: EntityManager, row: Pick<TrackedTimeEntity, 'issueId' | 'userId' | 'time' | 'createdAt'>): Promise<TrackedTimeEntity> {
     return m.save(TrackedTimeEntity, m.create(TrackedTimeEntity, { ...row, deleted: false }));
   }

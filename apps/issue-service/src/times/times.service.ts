@@ -20,12 +20,14 @@ import {
 } from '@gitforge/contracts';
 import { Database, DirectoryClient, isUniqueViolation } from '@gitforge/platform';
 import { canRead, requireActor, RepoGate } from '../access/repo-gate.js';
+import { CommentType } from '../comments/comment-type.js';
+import { CommentsRepository } from '../comments/comments.repository.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import { IssuesRepository } from '../issues/issues.repository.js';
 import { IssuesService, type IssueContext } from '../issues/issues.service.js';
 import { toStopWatch, toTrackedTime } from './time.mapper.js';
-import { requireStopwatchAccess, requireTimetracker, timesOwnerFilter, timetrackerEnabled, trackingDisabled, type TrackedIssue } from './time-tracking.js';
+import { requireStopwatchAccess, requireTimetracker, secToHours, timesOwnerFilter, timetrackerEnabled, trackingDisabled, type TrackedIssue } from './time-tracking.js';
 import { TimesRepository, type ReadableRepos, type TimeFilter } from './times.repository.js';
 import type { TrackedTimeEntity } from './tracked-time.entity.js';
 
@@ -47,6 +49,7 @@ export class TimesService {
     private readonly times: TimesRepository,
     private readonly loader: IssueLoader,
     private readonly directory: DirectoryClient,
+    private readonly comments: CommentsRepository,
   ) {}
 
   /** `GET …/issues/{index}/times`: tracking off is Gitea's 404 here. */
@@ -108,7 +111,8 @@ export class TimesService {
     // Transactions answer plain values (a retried request gets its first answer back as JSON).
     const id = await this.db.transaction(async (m) => {
       const inserted = await this.times.insertTime(m, { issueId: issue.id, userId, time: body.time, createdAt });
-      await this.touch(m, issue);
+      // Gitea's AddTime: the row is the time's user's, the seconds kept as `|seconds`.
+      await this.record(m, issue, userId, CommentType.add_time_manual, `|${body.time}`, inserted.id);
       return inserted.id;
     });
     const [time] = await this.map(a, [(await this.times.findTime(id))!], new Map([[repo.id, repo]]));
@@ -122,7 +126,7 @@ export class TimesService {
     await this.db.transaction(async (m) => {
       const removed = await this.times.markDeletedOfUser(m, issue.id, a.id);
       if (removed === 0) throw notFound('tracked_time does not exist');
-      await this.touch(m, issue);
+      await this.record(m, issue, a.id, CommentType.delete_time_manual, `|${removed}`);
     });
   }
 
@@ -138,7 +142,8 @@ export class TimesService {
     if (!a.isAdmin && time.userId !== a.id) throw forbidden('only the owner of a tracked time or a site administrator may delete it');
     await this.db.transaction(async (m) => {
       await this.times.markDeleted(m, time.id);
-      await this.touch(m, issue);
+      // Gitea's DeleteTime: the row is the time's owner's, whoever deleted it.
+      await this.record(m, issue, time.userId, CommentType.delete_time_manual, `|${time.time}`);
     });
   }
 
@@ -153,7 +158,7 @@ export class TimesService {
           else await this.times.deleteStopwatch(m, other.id);
         }
         await this.times.insertStopwatch(m, { issueId: issue.id, userId: a.id, createdAt: new Date() });
-        await this.touch(m, issue);
+        await this.record(m, issue, a.id, CommentType.start_tracking);
       });
     } catch (err) {
       // Two starts at once: the one that lost the unique (user, issue) row finds it running.
@@ -179,7 +184,7 @@ export class TimesService {
       const sw = await this.times.findStopwatch(a.id, issue.id, m);
       if (!sw) throw stopwatchMissing();
       await this.times.deleteStopwatch(m, sw.id);
-      await this.touch(m, issue);
+      await this.record(m, issue, a.id, CommentType.cancel_tracking);
     });
   }
 
@@ -243,14 +248,21 @@ export class TimesService {
   private async finish(m: EntityManager, sw: { id: number; userId: number; createdAt: Date }, issue: IssueEntity): Promise<void> {
     const now = wholeSeconds(new Date());
     const seconds = Math.max(0, Math.floor((now.getTime() - sw.createdAt.getTime()) / 1000));
-    await this.times.insertTime(m, { issueId: issue.id, userId: sw.userId, time: seconds, createdAt: now });
+    const time = await this.times.insertTime(m, { issueId: issue.id, userId: sw.userId, time: seconds, createdAt: now });
     await this.times.deleteStopwatch(m, sw.id);
-    await this.touch(m, issue);
+    // Gitea's finishIssueStopwatch keeps the time as SecToHours writes it, not as `|seconds`.
+    await this.record(m, issue, sw.userId, CommentType.stop_tracking, secToHours(seconds), time.id);
   }
 
-  /** Gitea records every time-tracking change as a comment, which moves the issue's `updated_at`. */
-  private async touch(m: EntityManager, issue: IssueEntity): Promise<void> {
-    await this.issues.update(m, issue.id, { updatedAt: new Date() });
+  /**
+   * Gitea records every time-tracking change as a row of the issue's timeline (start_tracking,
+   * stop_tracking, add_time_manual, cancel_tracking, delete_time_manual), which moves the issue's
+   * `updated_at`. No event: Gitea notifies nobody of these.
+   */
+  private async record(m: EntityManager, issue: IssueEntity, posterId: number, type: TimeTrackingRow, content = '', timeId = 0): Promise<void> {
+    const at = new Date();
+    await this.comments.addEvent(m, { issueId: issue.id, posterId, type, at, content, refs: { timeId } });
+    await this.issues.update(m, issue.id, { updatedAt: at });
   }
 
   private async tracked(issue: IssueEntity): Promise<TrackedIssue> {
@@ -258,6 +270,13 @@ export class TimesService {
     return { isPull: issue.isPull, posterId: issue.posterId, assigneeIds: assignees.get(issue.id) ?? [] };
   }
 }
+
+type TimeTrackingRow =
+  | typeof CommentType.start_tracking
+  | typeof CommentType.stop_tracking
+  | typeof CommentType.add_time_manual
+  | typeof CommentType.cancel_tracking
+  | typeof CommentType.delete_time_manual;
 
 /** Go's zero time.Time, `0001-01-01T00:00:00Z`. */
 const GO_ZERO_TIME = Date.parse('0001-01-01T00:00:00Z');
