@@ -206,11 +206,8 @@ export class HooksService {
   async edit(actor: Actor | null, params: HookParams, body: EditHookOption): Promise<Hook> {
     const place = await this.place(actor, params);
     const hook = await this.hooks.findOne(place.filter, this.hookId(params));
-    if (!hook) {
-      // Gitea answers an unknown system hook with a 500 (GetSystemOrDefaultWebhook fails), others with 404.
-      if (params.kind === 'admin') throw new ContractError('internal', `webhook does not exist [id: ${params.id}]`);
-      throw notFound();
-    }
+    // Gitea answers an unknown system hook with a 500 (GetSystemOrDefaultWebhook fails); a 404 here, as for any other hook.
+    if (!hook) throw notFound();
     const changes: Partial<WebhookEntity> = {};
     const config = body.config;
     if (config) {

@@ -253,7 +253,8 @@ describe.each(layoutsUnderTest())('webhooks through the gateway (%s layout)', (k
       expect(bad.status).toBe(422);
       expect(bad.body).toEqual(giteaError('Invalid is_system_webhook value'));
       expect((await api.admin.get('/admin/hooks/999999')).status).toBe(404);
-      expect((await api.admin.patch('/admin/hooks/999999', {})).status).toBe(500);
+      // Gitea answers this one with a 500; never a 5xx here.
+      expect(await api.admin.patch('/admin/hooks/999999', {})).toMatchObject({ status: 404, body: giteaError() });
       expect((await api.admin.delete('/admin/hooks/999999')).status).toBe(404);
       const denied = await alice.api.get('/admin/hooks');
       expect(denied.status).toBe(403);
