@@ -29,7 +29,7 @@ import { NotificationsController, RepoNotificationsController } from './api/v1/n
 import { RepoCollaboratorsController } from './api/v1/repo-collaborators.controller.js';
 import { RepoAssigneesController } from './api/v1/repo-assignees.controller.js';
 import { RepoBranchProtectionsController, RepoTagProtectionsController } from './api/v1/repo-protections.controller.js';
-import { RepoBranchesController } from './api/v1/repo-branches.controller.js';
+import { RepoBranchesController, RepoMergeUpstreamController } from './api/v1/repo-branches.controller.js';
 import { RepoTagsController } from './api/v1/repo-tags.controller.js';
 import { RepoArchiveController, RepoFilesWebController, RepoReleasesController } from './api/v1/repo-releases.controller.js';
 import { RepoTopicsController } from './api/v1/repo-topics.controller.js';
@@ -97,6 +97,7 @@ import { Paged } from './http/paged.js';
     RepoTagProtectionsController,
     RepoContentsController,
     RepoBranchesController,
+    RepoMergeUpstreamController,
     RepoTagsController,
     RepoTopicsController,
     RepoKeysController,

@@ -354,6 +354,8 @@ export const BranchPatterns = definePatterns('repo', {
   rename: 'repos.branches.rename',
   update: 'repos.branches.update',
   delete: 'repos.branches.delete',
+  /** `POST /repos/{owner}/{repo}/merge-upstream` (body MergeUpstreamRequest → MergeUpstreamResponse). */
+  mergeUpstream: 'repos.branches.mergeUpstream',
 });
 
 /** `/repos/{owner}/{repo}/topics`. */

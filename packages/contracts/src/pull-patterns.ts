@@ -144,6 +144,8 @@ export interface PullUpdateRequest extends PullSides {
   index: number;
   style: 'merge' | 'rebase';
   doerId: number;
+  /** The merge commit's message (a pull's update: `Merge branch '<base>' into <head>`). */
+  message?: string;
 }
 
 /** body of `pulls.git.policy`: the base branch's protection as it bears on merging. */

@@ -235,6 +235,55 @@ describe.each(layoutsUnderTest())('forks (%s layout)', (kind) => {
     });
   });
 
+  describe('merging upstream', () => {
+    const contents = (as: Api, fullName: string, path: string, content: string, branch = 'main') =>
+      as.post(`/repos/${fullName}/contents/${path}`, { content: Buffer.from(content).toString('base64'), message: `add ${path}`, branch });
+
+    it("should fast-forward a fork's branch to its parent's, merge when it has diverged, and say when there is nothing to take (Gitea's merge-upstream)", async () => {
+      const parent = await createRepo(alice.api, { name: uniqueName('upstream'), auto_init: true });
+      const forked = (await fork(bob.api, parent)).body;
+      const merge = (body: Record<string, unknown>, as = bob.api, target = forked.full_name) => as.post<{ merge_type: string }>(`/repos/${target}/merge-upstream`, body);
+      expect(await merge({ branch: 'main' })).toMatchObject({ status: 200, body: { merge_type: 'up-to-date' } });
+
+      expect((await contents(alice.api, parent.full_name, 'up-1.txt', 'one\n')).status).toBe(201);
+      expect(await merge({ branch: 'main' })).toMatchObject({ status: 200, body: { merge_type: 'fast-forward' } });
+      expect(await tip(bob.api, forked.full_name)).toBe(await tip(alice.api, parent.full_name));
+
+      // Both sides move: ff_only refuses (400), a merge commit otherwise, with both as its parents.
+      expect((await contents(alice.api, parent.full_name, 'up-2.txt', 'two\n')).status).toBe(201);
+      expect((await contents(bob.api, forked.full_name, 'mine.txt', 'mine\n')).status).toBe(201);
+      const before = await tip(bob.api, forked.full_name);
+      expect(await merge({ branch: 'main', ff_only: true })).toMatchObject({ status: 400, body: giteaError('fast-forward merge not possible: branch has diverged') });
+      expect(await merge({ branch: 'main' })).toMatchObject({ status: 200, body: { merge_type: 'merge' } });
+      const work = git.dir();
+      await git.run(['clone', '--quiet', url(bob, forked.full_name), work]);
+      const [merged, ...parents] = (await git.run(['log', '-1', '--format=%H %P', 'main'], { cwd: work })).stdout.trim().split(' ');
+      expect(merged).toBe(await tip(bob.api, forked.full_name));
+      expect(parents).toEqual([before, await tip(alice.api, parent.full_name)]);
+      expect((await git.run(['log', '-1', '--format=%s', 'main'], { cwd: work })).stdout.trim()).toBe('merge upstream');
+      expect((await git.run(['ls-tree', '--name-only', 'main'], { cwd: work })).stdout.split('\n')).toEqual(expect.arrayContaining(['up-1.txt', 'up-2.txt', 'mine.txt']));
+      expect(await merge({ branch: 'main' })).toMatchObject({ status: 200, body: { merge_type: 'up-to-date' } });
+
+      // A branch the parent lacks takes the parent's default branch.
+      expect((await bob.api.post(`/repos/${forked.full_name}/branches`, { new_branch_name: 'topic', old_ref_name: before })).status).toBe(201);
+      expect(await merge({ branch: 'topic' })).toMatchObject({ status: 200, body: { merge_type: 'merge' } });
+    });
+
+    it('should refuse what is not a fork (400), unknown branches (404), non-writers (403), anonymous callers (401) and a parent the doer can no longer read (403)', async () => {
+      const parent = await createRepo(alice.api, { name: uniqueName('upstream'), auto_init: true });
+      const forked = (await fork(bob.api, parent)).body;
+      const merge = (as: Api, target: string, body: Record<string, unknown> = { branch: 'main' }) => as.post(`/repos/${target}/merge-upstream`, body);
+      expect(await merge(alice.api, parent.full_name)).toMatchObject({ status: 400, body: giteaError('repo is not a fork') });
+      expect((await merge(bob.api, forked.full_name, { branch: 'nope' })).status).toBe(404);
+      expect((await merge(bob.api, forked.full_name, {})).status).toBe(404);
+      expect((await merge(bob.api, forked.full_name, { branch: 'main', ff_only: 'yes' })).status).toBe(422);
+      expect((await merge(carol.api, forked.full_name)).status).toBe(403);
+      expect((await merge(api.anonymous, forked.full_name)).status).toBe(401);
+      expect((await alice.api.patch(`/repos/${parent.full_name}`, { private: true })).status).toBe(200);
+      expect(await merge(bob.api, forked.full_name)).toMatchObject({ status: 403, body: giteaError(`permission denied to read base repo ${parent.id}`) });
+    });
+  });
+
   describe('deleting', () => {
     it('should leave forks standalone and clonable when their parent is deleted', async () => {
       const parent = await createRepo(alice.api, { name: uniqueName('parent'), auto_init: true });

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { BranchPatterns, normalizeListOptions, type Branch, type CreateBranchRepoOption, type Page, type RenameBranchRepoOption, type RpcRequest, type UpdateBranchRepoOption } from '@gitforge/contracts';
+import { BranchPatterns, normalizeListOptions, type Branch, type CreateBranchRepoOption, type MergeUpstreamRequest, type MergeUpstreamResponse, type Page, type RenameBranchRepoOption, type RpcRequest, type UpdateBranchRepoOption } from '@gitforge/contracts';
 import { BranchesService } from './branches.service.js';
 
 type RepoParams = { owner: string; repo: string };
@@ -37,5 +37,10 @@ export class BranchesController {
   @MessagePattern(BranchPatterns.delete)
   delete(@Payload() req: RpcRequest<RepoParams & { branch: string }>): Promise<void> {
     return this.branches.delete(req.actor, req.params.owner, req.params.repo, req.params.branch);
+  }
+
+  @MessagePattern(BranchPatterns.mergeUpstream)
+  mergeUpstream(@Payload() req: RpcRequest<RepoParams, MergeUpstreamRequest>): Promise<MergeUpstreamResponse> {
+    return this.branches.mergeUpstream(req.actor, req.params.owner, req.params.repo, req.body ?? {});
   }
 }

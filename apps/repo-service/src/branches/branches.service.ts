@@ -2,12 +2,15 @@ import { Injectable } from '@nestjs/common';
 import {
   ContractError,
   forbidden,
+  invalid,
   notFound,
   pageOf,
   unprocessable,
   type Actor,
   type Branch,
   type CreateBranchRepoOption,
+  type MergeUpstreamRequest,
+  type MergeUpstreamResponse,
   type RenameBranchRepoOption,
   type UpdateBranchRepoOption,
   type ListOptions,
@@ -21,6 +24,8 @@ import { CommitWriter } from '../git/commit-writer.js';
 import { GitService } from '../git/git.service.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { Refs } from '../git/refs.js';
+import { PullGit } from '../pulls/pull-git.js';
+import { PullMergeService } from '../pulls/pull-merge.service.js';
 import { PushesService } from '../pushes/pushes.service.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import { BranchPolicy } from './branch-policy.js';
@@ -41,6 +46,8 @@ export class BranchesService {
     private readonly pushes: PushesService,
     private readonly policy: BranchPolicy,
     private readonly config: PlatformConfig,
+    private readonly pullGit: PullGit,
+    private readonly merges: PullMergeService,
   ) {}
 
   /** Newest head commit first, then by name (Gitea's branch table order); `q` keeps names containing it. */
@@ -156,6 +163,50 @@ export class BranchesService {
       return null;
     });
     await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: target.sha, ref: `refs/heads/${name}` }]);
+  }
+
+  /**
+   * `POST …/merge-upstream` (Gitea's MergeUpstream): the fork's branch takes what its parent's
+   * branch of the same name (else the parent's default branch) has that it lacks, fast-forward
+   * when it has nothing of its own, else by a merge commit as a pull's update makes one (400 with
+   * `ff_only`). The doer must still read the parent's code, and may move the branch only as a
+   * push of theirs could.
+   */
+  async mergeUpstream(actor: Actor | null, owner: string, repo: string, body: MergeUpstreamRequest): Promise<MergeUpstreamResponse> {
+    const { view, actor: a } = await this.writable(actor, owner, repo);
+    const ctx = view.ctx;
+    if (!ctx.repo.isFork || !ctx.repo.forkId) throw invalid('repo is not a fork');
+    const parent = await this.access.contextById(a, ctx.repo.forkId).catch((err: unknown) => {
+      if (err instanceof ContractError && err.code === 'not_found') throw invalid('repo is not a fork');
+      throw err;
+    });
+    // Otherwise a fork made while its parent was public could keep pulling from it once private.
+    if (!parent.permission.canRead('repo.code')) throw forbidden(`permission denied to read base repo ${parent.repo.id}`);
+    const branch = body.branch ?? '';
+    const head = await this.refs.branchHead(view.repoId, branch);
+    if (!head) throw notFound(`branch does not exist [repo_id: ${view.repoId} name: ${branch}]`);
+    let baseBranch = branch;
+    let base = await this.refs.branchHead(parent.repo.id, baseBranch);
+    if (!base) {
+      baseBranch = parent.repo.defaultBranch;
+      base = await this.refs.branchHead(parent.repo.id, baseBranch);
+    }
+    if (!base) throw notFound(`branch does not exist [repo_id: ${parent.repo.id} name: ${baseBranch}]`);
+    if (base === head) return { merge_type: 'up-to-date' };
+    await this.pullGit.bringIn(view.repoId, parent.repo.id, [base]);
+    if (await this.git.isAncestor(view.repoId, base, head)) return { merge_type: 'up-to-date' };
+    if (await this.git.isAncestor(view.repoId, head, base)) {
+      const refused = await this.policy.checkUpdate(ctx, a, branch, head, base);
+      if (refused) throw refused;
+      const moved = await this.db.transaction(async () => this.writer.updateRef(view.repoId, `refs/heads/${branch}`, base, head, view.objectFormat));
+      if (moved !== 'ok') throw new ContractError('conflict', 'the branch moved meanwhile; try again');
+      await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: base, ref: `refs/heads/${branch}` }]);
+      return { merge_type: 'fast-forward' };
+    }
+    if (body.ff_only) throw invalid('fast-forward merge not possible: branch has diverged');
+    if (!(await this.policy.canPushTo(ctx, a, branch))) throw forbidden(`Not allowed to push to protected branch ${branch}`);
+    await this.merges.update({ headRepoId: view.repoId, headBranch: branch, baseRepoId: parent.repo.id, baseBranch, index: 0, style: 'merge', doerId: a.id, message: 'merge upstream' });
+    return { merge_type: 'merge' };
   }
 
   async delete(actor: Actor | null, owner: string, repo: string, name: string): Promise<void> {

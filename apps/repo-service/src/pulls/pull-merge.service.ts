@@ -115,7 +115,7 @@ export class PullMergeService {
       } else {
         const merged = await this.pulls.mergeTrees(repoId, headSha, baseSha);
         if (merged.conflicts.length > 0) throw mergeErrors.updateConflicts();
-        const message = `Merge branch '${req.baseBranch}' into ${req.headBranch}\n`;
+        const message = `${req.message ?? `Merge branch '${req.baseBranch}' into ${req.headBranch}`}\n`;
         next = await this.commitTree(repoId, merged.tree, [headSha, baseSha], message, doer.signature, doer.signature);
       }
     } catch (err) {

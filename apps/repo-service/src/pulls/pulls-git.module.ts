@@ -19,5 +19,7 @@ import { PullsGitController } from './pulls-git.controller.js';
   imports: [RepoRecordsModule, GitModule, AccessModule, PushesModule, ProtectionsModule],
   controllers: [PullsGitController],
   providers: [PullGit, PullRepos, PullStateService, PullRangeService, PullMergeService, PullPolicyService, CommitUsers, StatusesRepository],
+  // merge-upstream (BranchesModule) merges a parent's branch into a fork's as a pull's update does.
+  exports: [PullGit, PullMergeService],
 })
 export class PullsGitModule {}

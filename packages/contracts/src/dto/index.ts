@@ -32,6 +32,7 @@ export * from './repo/create-tag-option.dto.js';
 export * from './repo/update-branch-protection-priories.dto.js';
 export * from './repo/rename-branch-repo-option.dto.js';
 export * from './repo/update-branch-repo-option.dto.js';
+export * from './repo/merge-upstream-request.dto.js';
 export * from './repo/get-files-options.dto.js';
 export * from './repo/repo-topic-options.dto.js';
 export * from './admin/rename-user-option.dto.js';

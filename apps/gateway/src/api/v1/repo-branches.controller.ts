@@ -2,6 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import {
   BranchPatterns,
   CreateBranchRepoOption,
+  MergeUpstreamRequest,
+  type MergeUpstreamResponse,
   RenameBranchRepoOption,
   UpdateBranchRepoOption,
   type Actor,
@@ -88,5 +90,24 @@ export class RepoBranchesController {
     @Param('*') branch: string,
   ): Promise<void> {
     await this.rpc.call(BranchPatterns.delete, { actor, params: { owner, repo, branch } });
+  }
+}
+
+/** `POST /repos/{owner}/{repo}/merge-upstream`: a fork's branch brought up to date with its parent (Gitea's MergeUpstream). */
+@Controller('api/v1/repos/:owner/:repo/merge-upstream')
+@Access({ scope: 'repository' })
+export class RepoMergeUpstreamController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post()
+  @Access({ repoRight: { write: ['repo.code'], unarchived: true } })
+  @HttpCode(200)
+  mergeUpstream(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+    @Body() body: MergeUpstreamRequest,
+  ): Promise<MergeUpstreamResponse> {
+    return this.rpc.call(BranchPatterns.mergeUpstream, { actor, params: { owner, repo }, body });
   }
 }
