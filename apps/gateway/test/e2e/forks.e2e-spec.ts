@@ -269,6 +269,34 @@ describe.each(layoutsUnderTest())('forks (%s layout)', (kind) => {
       expect(await merge({ branch: 'topic' })).toMatchObject({ status: 200, body: { merge_type: 'merge' } });
     });
 
+    it("should refuse conflicts (409) and changes to the fork branch's protected files (403), leaving none of the parent's new commits in the fork", async () => {
+      const parent = await createRepo(alice.api, { name: uniqueName('upstream'), auto_init: true });
+      const forked = (await fork(bob.api, parent)).body;
+      const merge = () => bob.api.post(`/repos/${forked.full_name}/merge-upstream`, { branch: 'main' });
+      const inFork = async (sha: string) => (await bob.api.get(`/repos/${forked.full_name}/git/commits/${sha}`)).status;
+      const readme = async (as: Api, fullName: string, text: string) => {
+        const sha = (await as.get<{ sha: string }>(`/repos/${fullName}/contents/README.md`)).body.sha;
+        expect((await as.put(`/repos/${fullName}/contents/README.md`, { content: Buffer.from(text).toString('base64'), sha, message: 'readme' })).status).toBe(200);
+      };
+      await readme(alice.api, parent.full_name, 'upstream\n');
+      await readme(bob.api, forked.full_name, 'fork\n');
+      const upstream = await tip(alice.api, parent.full_name);
+      expect(await merge()).toMatchObject({ status: 409, body: giteaError('merge failed because of conflict') });
+      expect(await inFork(upstream)).toBe(404);
+
+      // Protected files: refused fast-forward and refused merge alike.
+      const other = await createRepo(alice.api, { name: uniqueName('upstream'), auto_init: true });
+      const guarded = (await fork(bob.api, other)).body;
+      expect((await bob.api.post(`/repos/${guarded.full_name}/branch_protections`, { rule_name: 'main', enable_push: true, protected_file_patterns: 'guarded.*' })).status).toBe(201);
+      expect((await contents(alice.api, other.full_name, 'guarded.txt', 'no\n')).status).toBe(201);
+      const guardedTip = await tip(alice.api, other.full_name);
+      const refused = await bob.api.post(`/repos/${guarded.full_name}/merge-upstream`, { branch: 'main' });
+      expect(refused).toMatchObject({ status: 403, body: giteaError('Branch main is protected from changing file guarded.txt') });
+      expect((await bob.api.get(`/repos/${guarded.full_name}/git/commits/${guardedTip}`)).status).toBe(404);
+      expect((await contents(bob.api, guarded.full_name, 'own.txt', 'own\n')).status).toBe(201);
+      expect((await bob.api.post(`/repos/${guarded.full_name}/merge-upstream`, { branch: 'main' })).status).toBe(403);
+    });
+
     it('should refuse what is not a fork (400), unknown branches (404), non-writers (403), anonymous callers (401) and a parent the doer can no longer read (403)', async () => {
       const parent = await createRepo(alice.api, { name: uniqueName('upstream'), auto_init: true });
       const forked = (await fork(bob.api, parent)).body;

@@ -90,7 +90,8 @@ const SECONDS_CONTENT: ReadonlySet<number> = new Set([CommentType.add_time_manua
 function timelineBody(c: CommentEntity): string {
   if (!SECONDS_CONTENT.has(c.type) || !c.content.startsWith('|')) return c.content;
   const digits = c.content.slice(1);
-  return secToHours(/^-?\d{1,15}$/.test(digits) ? Number(digits) : 0);
+  const seconds = /^-?\d{1,16}$/.test(digits) ? Number(digits) : 0;
+  return secToHours(Number.isSafeInteger(seconds) ? seconds : 0);
 }
 
 /** Gitea's ToTimelineComment for the kinds gitforge records. */

@@ -56,8 +56,9 @@ export class TimesRepository {
     return m.save(TrackedTimeEntity, m.create(TrackedTimeEntity, { ...row, deleted: false }));
   }
 
-  async markDeleted(m: EntityManager, id: number): Promise<void> {
-    await m.update(TrackedTimeEntity, { id }, { deleted: true });
+  /** Flags a time deleted; false when it was already (a concurrent delete went first). */
+  async markDeleted(m: EntityManager, id: number): Promise<boolean> {
+    return ((await m.update(TrackedTimeEntity, { id, deleted: false }, { deleted: true })).affected ?? 0) > 0;
   }
 
   /** Flags a user's times on an issue as deleted and answers the seconds they added up to. */
@@ -92,8 +93,9 @@ export class TimesRepository {
     return m.save(StopwatchEntity, m.create(StopwatchEntity, row));
   }
 
-  async deleteStopwatch(m: EntityManager, id: number): Promise<void> {
-    await m.delete(StopwatchEntity, { id });
+  /** Removes a stopwatch; false when it was gone already (a concurrent stop or delete went first). */
+  async deleteStopwatch(m: EntityManager, id: number): Promise<boolean> {
+    return ((await m.delete(StopwatchEntity, { id })).affected ?? 0) > 0;
   }
 
   /** The repositories a user has stopwatches running in. */

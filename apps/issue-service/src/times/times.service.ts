@@ -141,7 +141,7 @@ export class TimesService {
     if (time.deleted) throw notFound('tracked time was already deleted');
     if (!a.isAdmin && time.userId !== a.id) throw forbidden('only the owner of a tracked time or a site administrator may delete it');
     await this.db.transaction(async (m) => {
-      await this.times.markDeleted(m, time.id);
+      if (!(await this.times.markDeleted(m, time.id))) throw notFound('tracked time was already deleted');
       // Gitea's DeleteTime: the row is the time's owner's, whoever deleted it.
       await this.record(m, issue, time.userId, CommentType.delete_time_manual, `|${time.time}`);
     });
@@ -172,8 +172,7 @@ export class TimesService {
     const { issue, actor: a } = await this.stopwatchContext(actor, owner, repoName, index, true);
     await this.db.transaction(async (m) => {
       const sw = await this.times.findStopwatch(a.id, issue.id, m);
-      if (!sw) throw stopwatchMissing();
-      await this.finish(m, sw, issue);
+      if (!sw || !(await this.finish(m, sw, issue))) throw stopwatchMissing();
     });
   }
 
@@ -183,7 +182,7 @@ export class TimesService {
     await this.db.transaction(async (m) => {
       const sw = await this.times.findStopwatch(a.id, issue.id, m);
       if (!sw) throw stopwatchMissing();
-      await this.times.deleteStopwatch(m, sw.id);
+      if (!(await this.times.deleteStopwatch(m, sw.id))) throw stopwatchMissing();
       await this.record(m, issue, a.id, CommentType.cancel_tracking);
     });
   }
@@ -244,14 +243,16 @@ export class TimesService {
     return ctx;
   }
 
-  /** Stops a stopwatch: the seconds since its start become a tracked time of the issue. */
-  private async finish(m: EntityManager, sw: { id: number; userId: number; createdAt: Date }, issue: IssueEntity): Promise<void> {
+  /** Stops a stopwatch: the seconds since its start become a tracked time of the issue; false when another stop took it first. */
+  private async finish(m: EntityManager, sw: { id: number; userId: number; createdAt: Date }, issue: IssueEntity): Promise<boolean> {
     const now = wholeSeconds(new Date());
     const seconds = Math.max(0, Math.floor((now.getTime() - sw.createdAt.getTime()) / 1000));
+    // Taken first: of two stops at once, one finds it gone and tracks nothing.
+    if (!(await this.times.deleteStopwatch(m, sw.id))) return false;
     const time = await this.times.insertTime(m, { issueId: issue.id, userId: sw.userId, time: seconds, createdAt: now });
-    await this.times.deleteStopwatch(m, sw.id);
     // Gitea's finishIssueStopwatch keeps the time as SecToHours writes it, not as `|seconds`.
     await this.record(m, issue, sw.userId, CommentType.stop_tracking, secToHours(seconds), time.id);
+    return true;
   }
 
   /**

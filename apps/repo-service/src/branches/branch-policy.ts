@@ -4,7 +4,7 @@ import { forbidden, type Actor, type ContractError } from '@gitforge/contracts';
 import type { RepoContext } from '../access/repo-access.service.js';
 import { ProtectionsModule } from '../protections/protections.module.js';
 import { ProtectionsRepository } from '../protections/protections.repository.js';
-import { filePatterns, firstMatchingRule, PushPolicy } from '../protections/push-policy.js';
+import { filePatterns, firstMatchingRule, PushPolicy, type ObjectEnv } from '../protections/push-policy.js';
 
 /** What the protection rule matching a branch says, as the Branch shape shows it to one actor. */
 export interface BranchProtectionView {
@@ -33,9 +33,10 @@ export abstract class BranchPolicy {
 
   /**
    * The error to answer when the actor may not move `branch` from `oldSha` to `newSha` (403 with
-   * the sentence a `git push` would get from the pre-receive check), or null to allow.
+   * the sentence a `git push` would get from the pre-receive check), or null to allow. `objects`
+   * lets the check read objects the repository does not hold yet.
    */
-  abstract checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string): Promise<ContractError | null>;
+  abstract checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string, objects?: ObjectEnv): Promise<ContractError | null>;
 
   /** Whether the actor may push to `branch` as its rule (if any) says (Gitea's CanUserPush). */
   abstract canPushTo(ctx: RepoContext, actor: Actor, branch: string): Promise<boolean>;
@@ -98,8 +99,8 @@ export class ProtectionRules extends BranchPolicy {
     return rule.requireSignedCommits ? cannotCommit : null;
   }
 
-  async checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string): Promise<ContractError | null> {
-    const [decision] = await this.push.checkRefUpdates({ ...ctx, actor }, [{ oldSha, newSha, ref: `refs/heads/${branch}` }]);
+  async checkUpdate(ctx: RepoContext, actor: Actor, branch: string, oldSha: string, newSha: string, objects?: ObjectEnv): Promise<ContractError | null> {
+    const [decision] = await this.push.checkRefUpdates({ ...ctx, actor }, [{ oldSha, newSha, ref: `refs/heads/${branch}` }], objects);
     return decision && !decision.allowed ? forbidden(decision.message) : null;
   }
 

@@ -3,6 +3,7 @@ import {
   ContractError,
   forbidden,
   invalid,
+  isPublicOnly,
   notFound,
   pageOf,
   unprocessable,
@@ -25,7 +26,7 @@ import { GitService } from '../git/git.service.js';
 import { GitObjects, type GitCommit } from '../git/git-objects.js';
 import { Refs } from '../git/refs.js';
 import { PullGit } from '../pulls/pull-git.js';
-import { PullMergeService } from '../pulls/pull-merge.service.js';
+import { mergeErrors, PullMergeService } from '../pulls/pull-merge.service.js';
 import { PushesService } from '../pushes/pushes.service.js';
 import { ReposRepository } from '../records/repos.repository.js';
 import { BranchPolicy } from './branch-policy.js';
@@ -182,6 +183,7 @@ export class BranchesService {
     });
     // Otherwise a fork made while its parent was public could keep pulling from it once private.
     if (!parent.permission.canRead('repo.code')) throw forbidden(`permission denied to read base repo ${parent.repo.id}`);
+    if (parent.repo.isPrivate && isPublicOnly(a.scopes)) throw forbidden('token scope is limited to public repos');
     const branch = body.branch ?? '';
     const head = await this.refs.branchHead(view.repoId, branch);
     if (!head) throw notFound(`branch does not exist [repo_id: ${view.repoId} name: ${branch}]`);
@@ -193,11 +195,14 @@ export class BranchesService {
     }
     if (!base) throw notFound(`branch does not exist [repo_id: ${parent.repo.id} name: ${baseBranch}]`);
     if (base === head) return { merge_type: 'up-to-date' };
-    await this.pullGit.bringIn(view.repoId, parent.repo.id, [base]);
-    if (await this.git.isAncestor(view.repoId, base, head)) return { merge_type: 'up-to-date' };
-    if (await this.git.isAncestor(view.repoId, head, base)) {
-      const refused = await this.policy.checkUpdate(ctx, a, branch, head, base);
+    // Judged reading the parent's objects where they are: the fork gets them only once its branch
+    // is to take them, never for a refusal.
+    const parentObjects = this.git.readingObjectsOf([parent.repo.id]);
+    if (await this.git.isAncestor(view.repoId, base, head, parentObjects)) return { merge_type: 'up-to-date' };
+    if (await this.git.isAncestor(view.repoId, head, base, parentObjects)) {
+      const refused = await this.policy.checkUpdate(ctx, a, branch, head, base, parentObjects);
       if (refused) throw refused;
+      await this.pullGit.bringIn(view.repoId, parent.repo.id, [base]);
       const moved = await this.db.transaction(async () => this.writer.updateRef(view.repoId, `refs/heads/${branch}`, base, head, view.objectFormat));
       if (moved !== 'ok') throw new ContractError('conflict', 'the branch moved meanwhile; try again');
       await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: base, ref: `refs/heads/${branch}` }]);
@@ -205,6 +210,8 @@ export class BranchesService {
     }
     if (body.ff_only) throw invalid('fast-forward merge not possible: branch has diverged');
     if (!(await this.policy.canPushTo(ctx, a, branch))) throw forbidden(`Not allowed to push to protected branch ${branch}`);
+    if ((await this.pullGit.mergeTrees(view.repoId, head, base, parentObjects)).conflicts.length > 0) throw mergeErrors.updateConflicts();
+    // As a pull's update: the merge commit, checked against the branch's protection before it moves.
     await this.merges.update({ headRepoId: view.repoId, headBranch: branch, baseRepoId: parent.repo.id, baseBranch, index: 0, style: 'merge', doerId: a.id, message: 'merge upstream' });
     return { merge_type: 'merge' };
   }

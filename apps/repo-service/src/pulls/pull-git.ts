@@ -93,10 +93,14 @@ export class PullGit {
     return this.git.isAncestor(repoId, ancestor, descendant);
   }
 
-  /** `merge-tree --write-tree`: the merged tree (written to the object store) and the conflicted paths. */
-  async mergeTrees(repoId: number, ours: string, theirs: string): Promise<TreeMerge> {
+  /**
+   * `merge-tree --write-tree`: the merged tree (written to the object store) and the conflicted
+   * paths. `env` may let it read another repository's objects ({@link GitService.readingObjectsOf}).
+   */
+  async mergeTrees(repoId: number, ours: string, theirs: string, env?: Record<string, string>): Promise<TreeMerge> {
     const r = await this.git.run(repoId, ['merge-tree', '--write-tree', '-z', '--name-only', '--no-messages', '--end-of-options', ours, theirs], {
       okCodes: [1],
+      ...(env ? { env } : {}),
     }).catch((err: unknown) => {
       if (err instanceof GitError && /unrelated histories/.test(err.stderr)) throw new UnrelatedHistories();
       throw err;

@@ -124,6 +124,9 @@ export class PullMergeService {
       }
       throw err;
     }
+    // As Gitea's push of the update: the head branch's protection (allowlist, protected files, signatures) decides.
+    const [decision] = await this.policy.checkRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }]);
+    if (decision && !decision.allowed) throw new ContractError('permission_denied', decision.message);
     await this.db.transaction(async () => {
       const result = await this.writer.updateRef(repoId, `refs/heads/${req.headBranch}`, next, headSha, ctx.repo.objectFormat);
       if (result !== 'ok') throw mergeErrors.headOutOfDate();

@@ -90,7 +90,12 @@ describe('pull requests in git', () => {
       usersByEmails: () => Promise.resolve([account(9, 'tester')].map((a) => ({ ...a, email: 'tester@example.com' }))),
     } as unknown as DirectoryClient;
     const db = { transaction: (fn: () => Promise<unknown>) => fn() } as unknown as Database;
-    const policy = { ruleFor: () => Promise.resolve(null) } as unknown as PushPolicy;
+    const policy = {
+      ruleFor: () => Promise.resolve(null),
+      // A branch named `guarded` refuses every update, as a protection rule's allowlist would.
+      checkRefUpdates: (_ctx: unknown, updates: RefUpdate[]) =>
+        Promise.resolve(updates.map((u) => (u.ref === 'refs/heads/guarded' ? { ref: u.ref, allowed: false, message: 'Not allowed to push to protected branch guarded' } : { ref: u.ref, allowed: true }))),
+    } as unknown as PushPolicy;
     merges = new PullMergeService(db, repo.git, objects, refs, new CommitWriter(repo.git, objects, writers), pulls, repos, pushes, policy, directory);
   });
 
@@ -334,6 +339,14 @@ describe('pull requests in git', () => {
     expect(head('refs/heads/upd2')).not.toBe(old2);
     // Up to date already: nothing moves.
     expect(await merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd2', index: 14, style: 'rebase', doerId: 7 })).toEqual({ headSha: rebased.headSha });
+    // The head branch's protection decides, as for a push: refused, it stays where it was.
+    branch('guarded', 'main~1', [{ 'g.txt': '1\n' }]);
+    const guarded = head('refs/heads/guarded');
+    await expect(merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'guarded', index: 15, style: 'merge', doerId: 7 })).rejects.toMatchObject({
+      code: 'permission_denied',
+      message: 'Not allowed to push to protected branch guarded',
+    });
+    expect(head('refs/heads/guarded')).toBe(guarded);
   });
 
   describe(requiredContextsState.name, () => {
