@@ -84,8 +84,8 @@ export class CommentLoader {
   /**
    * The history rows of one issue. What the rows refer to is loaded once for the page: one query
    * per kind (labels, milestones and their counts, dependent issues, tracked times), and one
-   * directory call for posters, assignees, tracked times' users and the dependent issues' users. A dependent issue the actor cannot read
-   * shows as null.
+   * directory call for posters, assignees, tracked times' users and the dependent issues' users.
+   * A dependent issue the actor cannot read shows as null.
    */
   async timeline(
     rows: CommentEntity[],
