@@ -46,6 +46,19 @@ describe.each(layoutsUnderTest())('settings, assignees and reviewers (%s layout)
     await layout?.stop();
   });
 
+  describe('signing keys', () => {
+    it("should answer Gitea's 404 'no signing key' for the instance and for a visible repository, and a hidden one's plain 404", async () => {
+      for (const path of ['/signing-key.gpg', '/signing-key.pub']) {
+        expect(await api.anonymous.get(path)).toMatchObject({ status: 404, body: giteaError('no signing key') });
+      }
+      const open = await createRepo(alice.api, { name: 'signed-open' });
+      const hidden = await createRepo(alice.api, { name: 'signed-hidden', private: true });
+      expect(await outsider.api.get(`/repos/${open.full_name}/signing-key.gpg`)).toMatchObject({ status: 404, body: giteaError('no signing key') });
+      expect(await alice.api.get(`/repos/${hidden.full_name}/signing-key.pub`)).toMatchObject({ status: 404, body: giteaError('no signing key') });
+      expect(await outsider.api.get(`/repos/${hidden.full_name}/signing-key.gpg`)).toMatchObject({ status: 404, body: giteaError() });
+    });
+  });
+
   describe('GET /settings/*', () => {
     it("should answer the API's limits to anyone", async () => {
       const res = await api.anonymous.get<GeneralAPISettings>('/settings/api');

@@ -28,6 +28,15 @@ export class MiscController {
     return { version: GITEA_COMPATIBLE_VERSION };
   }
 
+  /**
+   * The instance's commit signing key (Gitea's SigningKeyGPG and SigningKeySSH). gitforge signs no
+   * commits and keeps no signing key, so it answers as a Gitea configured without one.
+   */
+  @Get(['signing-key.gpg', 'signing-key.pub'])
+  signingKey(): never {
+    throw notFound('no signing key');
+  }
+
   /** The label templates a new repository may start with (CreateRepoOption's `issue_labels`). */
   @Get('label/templates')
   labelTemplates(): readonly string[] {

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { CreateForkOption, EditRepoOption, RepoPatterns, type Actor, type Page, type Repository } from '@gitforge/contracts';
+import { CreateForkOption, EditRepoOption, notFound, RepoPatterns, type Actor, type Page, type Repository } from '@gitforge/contracts';
 import { RpcClient } from '@gitforge/platform';
 import { Access, CurrentActor } from '../../auth/access-policy.js';
 import { Paginated } from '../../http/paginated.js';
@@ -17,6 +17,17 @@ export class ReposController {
     @Param('repo') repo: string,
   ): Promise<Repository> {
     return this.rpc.call(RepoPatterns.get, { actor, params: { owner, repo } });
+  }
+
+  /** A repository's signing key: none, as for the instance (see MiscController), once the repository is visible. */
+  @Get(['signing-key.gpg', 'signing-key.pub'])
+  async signingKey(
+    @CurrentActor() actor: Actor | null,
+    @Param('owner') owner: string,
+    @Param('repo') repo: string,
+  ): Promise<never> {
+    await this.rpc.call(RepoPatterns.get, { actor, params: { owner, repo } });
+    throw notFound('no signing key');
   }
 
   @Patch()
