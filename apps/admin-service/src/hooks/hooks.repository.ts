@@ -34,16 +34,16 @@ export class HooksRepository {
     return this.db.manager.findOne(WebhookEntity, { where: { id } });
   }
 
-  /** The active hooks an event in `repoId` (owned by `ownerId`) reaches: the repository's, the owner's, the system's. */
-  findActiveFor(repoId: number, ownerId: number): Promise<WebhookEntity[]> {
+  /** The active hooks events in `repoIds` (owned by `ownerIds`) may reach: those repositories', those owners', the system's; by id. */
+  findActiveFor(repoIds: number[], ownerIds: number[]): Promise<WebhookEntity[]> {
     return this.db.manager
       .createQueryBuilder(WebhookEntity, 'w')
       .where('w.is_active = :active', { active: true })
       .andWhere(
         new Brackets((b) => {
           b.where('w.kind = :system', { system: 'system' });
-          if (repoId > 0) b.orWhere('(w.kind = :repoKind AND w.repo_id = :repoId)', { repoKind: 'repository', repoId });
-          if (ownerId > 0) b.orWhere('(w.kind IN (:...ownerKinds) AND w.owner_id = :ownerId)', { ownerKinds: ['organization', 'user'], ownerId });
+          if (repoIds.length > 0) b.orWhere('(w.kind = :repoKind AND w.repo_id IN (:...repoIds))', { repoKind: 'repository', repoIds });
+          if (ownerIds.length > 0) b.orWhere('(w.kind IN (:...ownerKinds) AND w.owner_id IN (:...ownerIds))', { ownerKinds: ['organization', 'user'], ownerIds });
         }),
       )
       .orderBy('w.id', 'ASC')

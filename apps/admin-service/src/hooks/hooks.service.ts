@@ -251,29 +251,23 @@ export class HooksService {
 
   /**
    * The active hooks each event reaches, filtered by subscribed event and branch filter: one list
-   * per query, in order. Events of the same repository and owner share one read.
+   * per query, in order. The batch is one read of the hooks its events may reach.
    */
   async matching(queries: HookMatchQuery[]): Promise<HookTarget[][]> {
-    // The queries of a batch mostly share their repositories: each one's hooks are read, their
-    // settings parsed and their secrets opened once for the batch.
+    // One read for the batch, each hook's settings parsed and its secret opened once for it.
     type Candidate = { hook: WebhookEntity; settings: HookEventSettings; target?: HookTarget | null };
-    const reads = new Map<string, Promise<Candidate[]>>();
-    const active = (q: HookMatchQuery): Promise<Candidate[]> => {
-      const key = `${q.repoId}:${q.ownerId}`;
-      let read = reads.get(key);
-      if (!read) {
-        read = this.hooks.findActiveFor(q.repoId, q.ownerId).then((hooks) => hooks.map((hook) => ({ hook, settings: parseSettings(hook.events) })));
-        reads.set(key, read);
-      }
-      return read;
-    };
-    return Promise.all(
-      queries.map(async (query) =>
-        (await active(query))
-          .filter((c) => hasEvent(c.settings, query.event))
-          .filter((c) => query.ref === null || refFilterMatches(c.hook.branchFilter, query.ref))
-          .flatMap((c) => (c.target === undefined ? (c.target = this.targetOf(c.hook)) : c.target) ?? []),
-      ),
+    const ids = (pick: (q: HookMatchQuery) => number): number[] => [...new Set(queries.map(pick).filter((id) => id > 0))];
+    const candidates: Candidate[] = (await this.hooks.findActiveFor(ids((q) => q.repoId), ids((q) => q.ownerId))).map((hook) => ({ hook, settings: parseSettings(hook.events) }));
+    // What one event reaches: the system's hooks, its repository's, its owner's (as the read asked).
+    const reaches = ({ hook }: Candidate, q: HookMatchQuery): boolean =>
+      hook.kind === 'system' ||
+      (hook.kind === 'repository' && q.repoId > 0 && hook.repoId === q.repoId) ||
+      ((hook.kind === 'organization' || hook.kind === 'user') && q.ownerId > 0 && hook.ownerId === q.ownerId);
+    return queries.map((query) =>
+      candidates
+        .filter((c) => reaches(c, query) && hasEvent(c.settings, query.event))
+        .filter((c) => query.ref === null || refFilterMatches(c.hook.branchFilter, query.ref))
+        .flatMap((c) => (c.target === undefined ? (c.target = this.targetOf(c.hook)) : c.target) ?? []),
     );
   }
 
