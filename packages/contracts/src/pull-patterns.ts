@@ -146,6 +146,12 @@ export interface PullUpdateRequest extends PullSides {
   doerId: number;
   /** The merge commit's message (a pull's update: `Merge branch '<base>' into <head>`). */
   message?: string;
+  /**
+   * Moved as the doer's own push would move it (merge-upstream): the head branch's protection
+   * decides, and the base's objects are copied into the head repository only for an update that
+   * goes through. A pull's update leaves both to issue-service's checks, as before.
+   */
+  asPush?: boolean;
 }
 
 /** body of `pulls.git.policy`: the base branch's protection as it bears on merging. */

@@ -295,6 +295,14 @@ describe.each(layoutsUnderTest())('forks (%s layout)', (kind) => {
       expect((await bob.api.get(`/repos/${guarded.full_name}/git/commits/${guardedTip}`)).status).toBe(404);
       expect((await contents(bob.api, guarded.full_name, 'own.txt', 'own\n')).status).toBe(201);
       expect((await bob.api.post(`/repos/${guarded.full_name}/merge-upstream`, { branch: 'main' })).status).toBe(403);
+      expect((await bob.api.get(`/repos/${guarded.full_name}/git/commits/${guardedTip}`)).status).toBe(404);
+
+      // Unrelated histories (an orphan branch the parent lacks meets the parent's default branch): 409, not a failure.
+      const orphan = git.dir();
+      await git.run(['init', '--quiet', '--initial-branch=orphan', orphan]);
+      await git.commit(orphan, { 'alone.txt': 'alone\n' }, 'alone');
+      await git.run(['push', '--quiet', url(bob, forked.full_name), 'orphan'], { cwd: orphan });
+      expect(await bob.api.post(`/repos/${forked.full_name}/merge-upstream`, { branch: 'orphan' })).toMatchObject({ status: 409, body: giteaError('merge failed because of conflict') });
     });
 
     it('should refuse what is not a fork (400), unknown branches (404), non-writers (403), anonymous callers (401) and a parent the doer can no longer read (403)', async () => {

@@ -61,16 +61,16 @@ export class TimesRepository {
     return ((await m.update(TrackedTimeEntity, { id, deleted: false }, { deleted: true })).affected ?? 0) > 0;
   }
 
-  /** Flags a user's times on an issue as deleted and answers the seconds they added up to. */
+  /**
+   * Flags a user's times on an issue as deleted and answers the seconds they added up to. The
+   * rows are locked as they are read, so a delete of one of them at the same time is counted by
+   * one request only.
+   */
   async markDeletedOfUser(m: EntityManager, issueId: number, userId: number): Promise<number> {
-    const row = await m
-      .createQueryBuilder(TrackedTimeEntity, 't')
-      .select('COALESCE(SUM(t.time), 0)', 'total')
-      .where('t.issue_id = :issueId AND t.user_id = :userId AND t.deleted = :deleted', { issueId, userId, deleted: false })
-      .getRawOne<{ total: number | string }>();
-    const total = Number(row?.total ?? 0);
+    const rows = await m.find(TrackedTimeEntity, { where: { issueId, userId, deleted: false }, select: { id: true, time: true }, ...this.db.sql.rowLock('pessimistic_write') });
+    const total = rows.reduce((sum, r) => sum + Number(r.time), 0);
     // Gitea leaves times that add up to nothing in place (and answers 404).
-    if (total !== 0) await m.update(TrackedTimeEntity, { issueId, userId, deleted: false }, { deleted: true });
+    if (total !== 0) await m.update(TrackedTimeEntity, { id: In(rows.map((r) => r.id)) }, { deleted: true });
     return total;
   }
 

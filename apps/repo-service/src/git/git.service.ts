@@ -280,8 +280,9 @@ export class GitService {
   }
 
   /**
-   * Environment that lets a git process read the objects of other repositories too, writing none
-   * into its own (git's alternates, C-quoted so that any path is one entry).
+   * Environment that lets a git process read the objects of other repositories too (git's
+   * alternates, C-quoted so that any path is one entry). It copies none of theirs in; what the
+   * process writes (merge-tree's trees, say) still goes to its own repository.
    */
   readingObjectsOf(repoIds: number[]): Record<string, string> {
     const quoted = repoIds.map((id) => `"${join(this.repoPath(id), 'objects').replace(/[\\"]/g, (c) => `\\${c}`)}"`);

@@ -105,15 +105,19 @@ export class PullMergeService {
     const repoId = req.headRepoId;
     const headSha = await this.pulls.requireBranch(repoId, req.headBranch);
     const baseSha = await this.pulls.requireBranch(req.baseRepoId, req.baseBranch);
-    await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
-    if (await this.pulls.isAncestor(repoId, baseSha, headSha)) return { headSha };
+    // A push of the doer's own reads the base's objects where they are (a refused update copies
+    // none of them in); a rebase replays through the object reader, which needs them in place.
+    const lazy = req.asPush === true && req.style === 'merge' && req.baseRepoId !== repoId;
+    const reading = lazy ? this.git.readingObjectsOf([req.baseRepoId]) : undefined;
+    if (!lazy) await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
+    if (await this.git.isAncestor(repoId, baseSha, headSha, reading)) return { headSha };
 
     let next: string;
     try {
       if (req.style === 'rebase') {
         next = await this.replay(repoId, baseSha, headSha, doer.signature);
       } else {
-        const merged = await this.pulls.mergeTrees(repoId, headSha, baseSha);
+        const merged = await this.pulls.mergeTrees(repoId, headSha, baseSha, reading);
         if (merged.conflicts.length > 0) throw mergeErrors.updateConflicts();
         const message = `${req.message ?? `Merge branch '${req.baseBranch}' into ${req.headBranch}`}\n`;
         next = await this.commitTree(repoId, merged.tree, [headSha, baseSha], message, doer.signature, doer.signature);
@@ -124,9 +128,12 @@ export class PullMergeService {
       }
       throw err;
     }
-    // As Gitea's push of the update: the head branch's protection (allowlist, protected files, signatures) decides.
-    const [decision] = await this.policy.checkRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }]);
-    if (decision && !decision.allowed) throw new ContractError('permission_denied', decision.message);
+    if (req.asPush) {
+      // As Gitea's push of the update: the head branch's protection (allowlist, protected files, signatures) decides.
+      const [decision] = await this.policy.checkRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }], reading);
+      if (decision && !decision.allowed) throw new ContractError('permission_denied', decision.message);
+    }
+    if (lazy) await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
     await this.db.transaction(async () => {
       const result = await this.writer.updateRef(repoId, `refs/heads/${req.headBranch}`, next, headSha, ctx.repo.objectFormat);
       if (result !== 'ok') throw mergeErrors.headOutOfDate();

@@ -339,10 +339,10 @@ describe('pull requests in git', () => {
     expect(head('refs/heads/upd2')).not.toBe(old2);
     // Up to date already: nothing moves.
     expect(await merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'upd2', index: 14, style: 'rebase', doerId: 7 })).toEqual({ headSha: rebased.headSha });
-    // The head branch's protection decides, as for a push: refused, it stays where it was.
+    // Moved as the doer's push (merge-upstream), the head branch's protection decides: refused, it stays where it was.
     branch('guarded', 'main~1', [{ 'g.txt': '1\n' }]);
     const guarded = head('refs/heads/guarded');
-    await expect(merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'guarded', index: 15, style: 'merge', doerId: 7 })).rejects.toMatchObject({
+    await expect(merges.update({ baseRepoId: BASE, baseBranch: 'main', headRepoId: BASE, headBranch: 'guarded', index: 15, style: 'merge', doerId: 7, asPush: true })).rejects.toMatchObject({
       code: 'permission_denied',
       message: 'Not allowed to push to protected branch guarded',
     });
