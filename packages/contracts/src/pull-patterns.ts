@@ -148,8 +148,8 @@ export interface PullUpdateRequest extends PullSides {
   message?: string;
   /**
    * Moved as the doer's own push would move it (merge-upstream): the head branch's protection
-   * decides, and the base's objects are copied into the head repository only for an update that
-   * goes through. A pull's update leaves both to issue-service's checks, as before.
+   * decides. A pull's update leaves that to issue-service's checks (a maintainer may update a
+   * fork's head the poster opened to maintainers).
    */
   asPush?: boolean;
 }

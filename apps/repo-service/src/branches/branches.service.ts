@@ -143,7 +143,6 @@ export class BranchesService {
    */
   async update(actor: Actor | null, owner: string, repo: string, name: string, body: UpdateBranchRepoOption): Promise<void> {
     const { view, actor: a } = await this.writable(actor, owner, repo);
-    const ctx = view.ctx;
     const head = await this.refs.branchHead(view.repoId, name);
     if (!head) throw notFound("Branch doesn't exist.");
     if (body.old_commit_id) {
@@ -156,14 +155,26 @@ export class BranchesService {
     if (!body.force && !(await this.git.isAncestor(view.repoId, head, target.sha))) {
       throw new ContractError('conflict', 'The update is not a fast-forward.');
     }
-    const refused = await this.policy.checkUpdate(ctx, a, name, head, target.sha);
+    await this.moveBranch(view, a, name, head, target.sha);
+  }
+
+  /**
+   * Moves a branch as the actor's push would (its protection decides, 403), compare-and-swap from
+   * `head` (409 when it moved meanwhile), and records the push. `objectsOf` names a repository whose
+   * objects `to` may still be in: they are read there for the decision, and copied in only once it allows.
+   */
+  private async moveBranch(view: RepoView, a: Actor, name: string, head: string, to: string, objectsOf?: { repoId: number }): Promise<void> {
+    const ctx = view.ctx;
+    const objects = objectsOf ? this.git.readingObjectsOf([objectsOf.repoId]) : undefined;
+    const refused = await this.policy.checkUpdate(ctx, a, name, head, to, objects);
     if (refused) throw refused;
+    if (objectsOf) await this.pullGit.bringIn(view.repoId, objectsOf.repoId, [to]);
     await this.db.transaction(async () => {
-      const moved = await this.writer.updateRef(view.repoId, `refs/heads/${name}`, target.sha, head, view.objectFormat);
+      const moved = await this.writer.updateRef(view.repoId, `refs/heads/${name}`, to, head, view.objectFormat);
       if (moved !== 'ok') throw new ContractError('conflict', `branch ${name} was updated concurrently; try again`);
       return null;
     });
-    await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: target.sha, ref: `refs/heads/${name}` }]);
+    await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: to, ref: `refs/heads/${name}` }]);
   }
 
   /**
@@ -200,12 +211,7 @@ export class BranchesService {
     const parentObjects = this.git.readingObjectsOf([parent.repo.id]);
     if (await this.git.isAncestor(view.repoId, base, head, parentObjects)) return { merge_type: 'up-to-date' };
     if (await this.git.isAncestor(view.repoId, head, base, parentObjects)) {
-      const refused = await this.policy.checkUpdate(ctx, a, branch, head, base, parentObjects);
-      if (refused) throw refused;
-      await this.pullGit.bringIn(view.repoId, parent.repo.id, [base]);
-      const moved = await this.db.transaction(async () => this.writer.updateRef(view.repoId, `refs/heads/${branch}`, base, head, view.objectFormat));
-      if (moved !== 'ok') throw new ContractError('conflict', 'the branch moved meanwhile; try again');
-      await this.pushes.afterRefUpdates({ ...ctx, actor: a }, [{ oldSha: head, newSha: base, ref: `refs/heads/${branch}` }]);
+      await this.moveBranch(view, a, branch, head, base, { repoId: parent.repo.id });
       return { merge_type: 'fast-forward' };
     }
     if (body.ff_only) throw invalid('fast-forward merge not possible: branch has diverged');

@@ -105,9 +105,9 @@ export class PullMergeService {
     const repoId = req.headRepoId;
     const headSha = await this.pulls.requireBranch(repoId, req.headBranch);
     const baseSha = await this.pulls.requireBranch(req.baseRepoId, req.baseBranch);
-    // A push of the doer's own reads the base's objects where they are (a refused update copies
-    // none of them in); a rebase replays through the object reader, which needs them in place.
-    const lazy = req.asPush === true && req.style === 'merge' && req.baseRepoId !== repoId;
+    // A merge reads the base's objects where they are, so an update refused or in conflict copies
+    // none of them in; a rebase replays through the object reader, which needs them in place.
+    const lazy = req.style === 'merge' && req.baseRepoId !== repoId;
     const reading = lazy ? this.git.readingObjectsOf([req.baseRepoId]) : undefined;
     if (!lazy) await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
     if (await this.git.isAncestor(repoId, baseSha, headSha, reading)) return { headSha };

@@ -102,3 +102,7 @@ export class CombinedStatus {
   url!: string;
 }
 
+/** What `POST /repos/{owner}/{repo}/merge-upstream` did to the fork's branch (Gitea's MergeUpstreamResponse). */
+export interface MergeUpstreamResponse {
+  merge_type: 'up-to-date' | 'fast-forward' | 'merge';
+}

@@ -16,8 +16,3 @@ export class MergeUpstreamRequest {
   @IsBoolean()
   ff_only?: boolean;
 }
-
-/** What `merge-upstream` did: `up-to-date`, `fast-forward` or `merge`. */
-export interface MergeUpstreamResponse {
-  merge_type: 'up-to-date' | 'fast-forward' | 'merge';
-}
