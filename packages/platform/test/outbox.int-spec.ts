@@ -193,6 +193,18 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     await expect(db.findOneBy(OutboxEventEntity, { eventId: 'lookup-1' })).resolves.toEqual(viaOrm);
   });
 
+  it('should keep answering a lookup prepared before its table changed', async () => {
+    await db.transaction((m) => m.insert(WidgetEntity, { name: 'prepared-before' }));
+    const lookup = () => db.findOneBy(WidgetEntity, { name: 'prepared-before' });
+    const expected = await db.manager.findOne(WidgetEntity, { where: { name: 'prepared-before' } });
+    await db.dataSource.query('ALTER TABLE widget ADD COLUMN extra integer');
+    // Prepared on several pooled connections, then the table changes under them (another replica's migration).
+    await expect(Promise.all(Array.from({ length: 4 }, lookup))).resolves.toEqual(Array(4).fill(expected));
+    await db.dataSource.query('ALTER TABLE widget DROP COLUMN extra');
+    await expect(Promise.all(Array.from({ length: 4 }, lookup))).resolves.toEqual(Array(4).fill(expected));
+    await expect(lookup()).resolves.toEqual(expected);
+  });
+
   it('should relay committed events to every consumer queue once, and keep them while the queue is down', async () => {
     const queue = new RecordingQueue();
     const relay = new OutboxRelay(db, queue);

@@ -213,7 +213,7 @@ export class PlatformConfig {
 
   /** The host SSH URLs name: GITFORGE_SSH_DOMAIN, else the root URL's host. */
   get sshHost(): string {
-    return this.GITFORGE_SSH_DOMAIN ?? new URL(this.rootUrl).hostname;
+    return this.GITFORGE_SSH_DOMAIN ?? hostnameOf(this.rootUrl);
   }
 
   /** How a repository is cloned over SSH: `git@host:` on port 22, else `ssh://git@host:port/` (as Gitea's ssh_url). */
@@ -228,6 +228,13 @@ export class PlatformConfig {
     const raw = this.GITFORGE_ROOT_URL ?? `http://localhost:${this.PORT}/`;
     return raw.endsWith('/') ? raw : `${raw}/`;
   }
+}
+
+/** The host name of the last root URL asked about: every repository an API answer shows asks again. */
+let lastHost: { url: string; hostname: string } | undefined;
+function hostnameOf(url: string): string {
+  if (lastHost?.url !== url) lastHost = { url, hostname: new URL(url).hostname };
+  return lastHost.hostname;
 }
 
 export class ConfigError extends Error {}

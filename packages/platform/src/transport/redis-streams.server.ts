@@ -67,6 +67,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private writer?: Redis;
   private running = false;
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** The entries settled in this turn of the event loop, and when their XACK and XDEL are done (see {@link settle}). */
+  private settling?: { ids: string[]; done: Promise<void> };
   private readonly timers: NodeJS.Timeout[] = [];
   private loop?: Promise<void>;
   private wake?: () => void;
@@ -177,20 +179,37 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         data = undefined;
       }
       const reply = await invokeHandler(this, entry.id, entry.pattern, data, directoryEpoch);
-      // Replies that finish in the same turn go out in one write.
+      // The reply now, then the ack and the entry's removal at the end of the turn: Redis runs one
+      // connection's commands in order, so the entry is never acknowledged unanswered. Settled
+      // first, so that the turn's acks are given before its replies' write goes out, and all of
+      // them go in that one write.
+      const settled = this.settle(entryId);
       gatherWrites(this.writer);
-      // The reply, then the ack and the entry's removal, in one write: Redis runs one
-      // connection's commands in order, so the entry is never acknowledged unanswered.
-      await Promise.all([this.writer!.publish(entry.replyTo, JSON.stringify(reply)), this.settle(entryId)]);
+      await Promise.all([this.writer!.publish(entry.replyTo, JSON.stringify(reply)), settled]);
       return;
     }
     if (entry) this.log.warn({ pattern: entry.pattern, entryId }, 'dropped a request whose caller gave up');
     await this.settle(entryId);
   }
 
-  /** Acknowledges an entry and deletes it from the stream (an acknowledged one left behind is trimmed later). */
-  private async settle(entryId: string): Promise<void> {
-    await Promise.all([this.writer!.xack(this.stream, CONSUMER_GROUP, entryId), this.writer!.xdel(this.stream, entryId)]);
+  /**
+   * Acknowledges an entry and deletes it from the stream (an acknowledged one left behind is trimmed
+   * later). The entries settled in one turn of the event loop go in one XACK and one XDEL, sent
+   * after the replies of that turn were (the writer runs commands in the order they are given).
+   */
+  private settle(entryId: string): Promise<void> {
+    if (!this.settling) {
+      const batch = { ids: [] as string[], done: undefined as unknown as Promise<void> };
+      batch.done = new Promise<void>((resolve, reject) => {
+        setImmediate(() => {
+          this.settling = undefined;
+          Promise.all([this.writer!.xack(this.stream, CONSUMER_GROUP, ...batch.ids), this.writer!.xdel(this.stream, ...batch.ids)]).then(() => resolve(), reject);
+        });
+      });
+      this.settling = batch;
+    }
+    this.settling.ids.push(entryId);
+    return this.settling.done;
   }
 
   /** Resets the idle time of our in-flight entries so other replicas know we are alive. */
