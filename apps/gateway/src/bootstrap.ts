@@ -27,6 +27,8 @@ import {
   MAX_HEADER_BYTES,
 } from '@gitforge/platform';
 import { registerRunnerProtocol } from './actions/runner-protocol.js';
+import { InvalidInputFilter } from './auth/invalid-input.filter.js';
+import { RepositoryFirst } from './auth/repository-first.js';
 import { GatewayConfig } from './gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import { registerOpenApiRoutes } from './openapi/openapi.js';
@@ -179,7 +181,9 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
   registerOpenApiRoutes(fastify, app, config.rootUrl);
   // Every await of the request runs with its id, so transport calls carry it to the services.
   app.use((req: { id: string }, _res: unknown, next: () => void) => RequestContexts.run({ requestId: req.id }, next));
-  app.useGlobalFilters(new GiteaExceptionFilter(config.rootUrl));
+  // Nest asks the filter registered last first: a refused body's answer, rendered by the other.
+  const render = new GiteaExceptionFilter(config.rootUrl);
+  app.useGlobalFilters(render, new InvalidInputFilter(app.get(RepositoryFirst), render));
   app.useGlobalPipes(createValidationPipe());
   app.enableCors({ origin: false });
   return { app, config };

@@ -1,6 +1,6 @@
 import { AdminActionsController, OrgActionsController, RepoActionsController, UserActionsController } from './api/v1/actions.controller.js';
 import { Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { DirectoryClient, PlatformModule } from '@gitforge/platform';
 import { AdminBadgesController } from './api/v1/admin-badges.controller.js';
 import { AdminCronController } from './api/v1/admin-cron.controller.js';
@@ -53,7 +53,6 @@ import { UserHooksController } from './api/v1/user-hooks.controller.js';
 import { UserController } from './api/v1/user.controller.js';
 import { UsersController } from './api/v1/users.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
-import { InvalidInputInterceptor } from './auth/invalid-input.interceptor.js';
 import { RepositoryFirst } from './auth/repository-first.js';
 import { Authenticator } from './auth/authenticator.js';
 import { GatewayConfig } from './gateway.config.js';
@@ -151,7 +150,6 @@ import { Paged } from './http/paged.js';
     AttachmentProxy,
     HookRoutes,
     { provide: APP_GUARD, useClass: AuthGuard },
-    { provide: APP_INTERCEPTOR, useClass: InvalidInputInterceptor },
   ],
 })
 export class GatewayModule {}

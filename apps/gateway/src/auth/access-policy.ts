@@ -48,6 +48,8 @@ export function routePolicy(reflector: Reflector, context: ExecutionContext): { 
 export interface AuthState {
   actor: Actor | null;
   basic: boolean;
+  /** The route's policy, for the refusals that come before a bad body's (InvalidInputFilter). */
+  policy: AccessPolicy;
 }
 
 declare module 'fastify' {

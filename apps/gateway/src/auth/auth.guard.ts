@@ -24,7 +24,7 @@ export class AuthGuard implements CanActivate {
     const reply = http.getResponse<FastifyReply>();
     const { policy, scopes } = routePolicy(this.reflector, context);
     const auth = await this.authenticator.authenticate(request, reply);
-    request.gitforge = { actor: auth?.actor ?? null, basic: auth?.basic ?? false };
+    request.gitforge = { actor: auth?.actor ?? null, basic: auth?.basic ?? false, policy };
     const actor = request.gitforge.actor;
 
     if ((policy.signIn || policy.admin) && !actor) {

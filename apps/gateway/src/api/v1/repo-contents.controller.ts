@@ -106,7 +106,7 @@ export class RepoContentsController {
       // The same decoding as every JSON body (bootstrap's parser): nulls unset, nesting limited.
       parsed = normalizeJsonBody(JSON.parse(query.body ?? ''));
     } catch {
-      // Gitea's answer, after the repository's 404 for those who cannot see it (the invalid-input interceptor).
+      // Gitea's answer, after the repository's 404 for those who cannot see it (InvalidInputFilter).
       throw new InvalidInput('invalid body parameter', 'invalid_argument');
     }
     const body = (await this.validation.transform(parsed, { type: 'body', metatype: GetFilesOptions })) as GetFilesOptions;
