@@ -148,10 +148,16 @@ export interface PullUpdateRequest extends PullSides {
   message?: string;
   /**
    * Moved as the doer's own push would move it (merge-upstream): the head branch's protection
-   * decides. A pull's update leaves that to issue-service's checks (a maintainer may update a
-   * fork's head the poster opened to maintainers).
+   * decides, files and signatures included.
    */
   asPush?: boolean;
+  /**
+   * A pull's update, allowed as Gitea's CheckUserAllowedToUpdate allows it (403 otherwise, before
+   * anything is read): the doer may push to the head branch (force-push, for a rebase) by its
+   * protection; or else, when the poster allowed maintainers' edits and the doer may merge into
+   * the base branch, the poster may.
+   */
+  asPullUpdate?: { posterId: number; allowMaintainerEdit: boolean };
 }
 
 /** body of `pulls.git.policy`: the base branch's protection as it bears on merging. */

@@ -685,6 +685,43 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect(await writer.api.post(updatePath)).toMatchObject({ status: 422, body: giteaError('pull request is already merged') });
   });
 
+  it('should update a pull only as the head branch’s protection lets the doer push, or the poster where maintainers may edit', async () => {
+    const repo = await project();
+    await commitTo(writer.api, repo, 'guarded', 'g.txt', 'g\n', 'main');
+    const pull = await openPull(writer.api, repo, 'guarded');
+    await commitTo(owner.api, repo, 'main', 'moved.txt', 'moved\n');
+    const updatePath = `/repos/${repo.full_name}/pulls/${pull.number}/update`;
+    // Only the owner may push to the head branch, and nobody may force-push (a rebase).
+    const rule = await owner.api.post(`/repos/${repo.full_name}/branch_protections`, {
+      rule_name: 'guarded',
+      enable_push: true,
+      enable_push_whitelist: true,
+      push_whitelist_usernames: [owner.username],
+    });
+    expect(rule.status).toBe(201);
+    expect(await writer.api.post(updatePath)).toMatchObject({ status: 403 });
+    expect(await owner.api.post(`${updatePath}?style=rebase`)).toMatchObject({ status: 403 });
+    expect((await owner.api.post(updatePath)).status).toBe(200);
+
+    // A fork's pull its poster opened to maintainers: the base's owner, who cannot push to the
+    // fork, updates it with the poster's rights; closed to maintainers, it is refused.
+    const fork = await forker.api.post<Repository>(`/repos/${repo.full_name}/forks`, { name: uniqueName('upd-fork') });
+    expect(fork.status).toBe(202);
+    await commitTo(forker.api, fork.body, 'offered', 'o.txt', 'o\n', 'main');
+    const offered = await openPull(forker.api, repo, `${forker.username}:offered`, 'main', { allow_maintainer_edit: true });
+    await commitTo(owner.api, repo, 'main', 'moved-again.txt', 'again\n');
+    const offeredPath = `/repos/${repo.full_name}/pulls/${offered.number}/update`;
+    expect(await writer.api.post(offeredPath)).toMatchObject({ status: 200 });
+    // The fork holds every object of its new head, the merged tree included (the base's mergeability checks wrote the same tree there).
+    const dir = git.dir('fork-clone');
+    await git.run(['clone', '--quiet', gitUrl(layout, forker.username, fork.body.name, [forker.username, forker.password]), dir]);
+    expect(await gitOut(dir, 'ls-tree', '--name-only', 'origin/offered')).toBe(['README.md', 'moved-again.txt', 'moved.txt', 'o.txt'].join('\n'));
+    await commitTo(owner.api, repo, 'main', 'moved-thrice.txt', 'thrice\n');
+    expect((await forker.api.patch(`/repos/${repo.full_name}/pulls/${offered.number}`, { allow_maintainer_edit: false })).status).toBe(201);
+    expect(await writer.api.post(offeredPath)).toMatchObject({ status: 403 });
+    expect((await forker.api.post(offeredPath)).status).toBe(200);
+  });
+
   it('should create, list and merge a pull with gitea-js unchanged', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'js', 'js.txt', 'js\n', 'main');

@@ -614,14 +614,15 @@ export class PullsService {
     if (ctx.issue.isClosed) throw unprocessable('pull request is already closed');
     if (ctx.pull.headRepoId <= 0) throw notFound();
     const rebase = style === 'rebase';
+    // A head repository the doer cannot read (a public-only token and a private fork) takes no update from them.
     const [head] = ctx.pull.headRepoId === ctx.repo.id ? [ctx.repo] : await this.gate.many(a, [ctx.pull.headRepoId]);
-    // Gitea's IsUserAllowedToUpdate: push access to the head branch (or a maintainer edit the poster allowed).
-    const maintainer = ctx.pull.allowMaintainerEdit && canWrite(ctx.repo, 'repo.code');
-    if (!head || (!canWrite(head, 'repo.code') && !maintainer)) throw ContractError.empty('permission_denied', 'user is not allowed to update the pull request');
-    // Gitea's CheckUserAllowedToUpdate: each style only where the repository allows it.
+    if (!head) throw ContractError.empty('permission_denied', 'user is not allowed to update the pull request');
+    // Gitea's CheckUserAllowedToUpdate: each style only where the repository allows it, and the
+    // head branch's protection as repo-service judges it (asPullUpdate).
     if (rebase && !ctx.repo.repository.allow_rebase_update) throw ContractError.empty('permission_denied', 'rebase update is not allowed');
     if (!rebase && !ctx.repo.repository.allow_merge_update) throw ContractError.empty('permission_denied', 'merge update is not allowed');
     await this.git.update({
+      asPullUpdate: { posterId: ctx.issue.posterId, allowMaintainerEdit: ctx.pull.allowMaintainerEdit },
       baseRepoId: ctx.repo.id,
       baseBranch: ctx.pull.baseBranch,
       headRepoId: ctx.pull.headRepoId,

@@ -137,6 +137,14 @@ export class PushPolicy {
     return rule ? this.canUserPush(facts, rule) : true;
   }
 
+  /** Whether the actor may force-push to `branch` (Gitea's CanUserForcePush where a rule governs it, write access where none does). */
+  async canForcePushTo(ctx: PushContext, branch: string): Promise<boolean> {
+    if (!ctx.permission.canWrite('repo.code')) return false;
+    const facts = new PushFacts(ctx, this.protections, this.directory);
+    const rule = firstMatchingRule(await facts.branches(), branch);
+    return rule ? this.canUserForcePush(facts, rule) : true;
+  }
+
   /** Gitea's IsUserMergeWhitelisted: whether the actor may merge pull requests into `branch` (Branch.user_can_merge). */
   async canMergeTo(ctx: PushContext, branch: string): Promise<boolean> {
     const facts = new PushFacts(ctx, this.protections, this.directory);

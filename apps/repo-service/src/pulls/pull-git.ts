@@ -83,6 +83,23 @@ export class PullGit {
     ]);
   }
 
+  /**
+   * Completes a commit made in `repoId` while it read `otherRepoId`'s objects in place
+   * ({@link GitService.readingObjectsOf}): copies in whatever `tip` reaches that is not reachable
+   * from `known` and was found only in the other repository. Git writes no object it finds in
+   * either store, so a merge's tree or merged file that the other repository already held (its
+   * mergeability checks write the same trees) would otherwise be missing here. Call it after
+   * {@link bringIn} of the other side's commits, so that only what the commit itself made is packed.
+   */
+  async bringInReachable(repoId: number, otherRepoId: number, tip: string, known: string[]): Promise<void> {
+    if (repoId === otherRepoId) return;
+    for (const sha of [tip, ...known]) if (!isObjectId(sha)) throw new ContractError('internal', 'not an object id');
+    const env = this.git.readingObjectsOf([otherRepoId]);
+    const pack = await this.git.run(repoId, ['pack-objects', '--revs', '--stdout', '-q'], { env, input: `${tip}\n--not\n${known.join('\n')}\n` });
+    // Objects the repository holds already are not written again.
+    await this.git.run(repoId, ['unpack-objects', '-q'], { input: pack.stdout });
+  }
+
   /** The merge base of two commits, or null for unrelated histories. */
   async mergeBase(repoId: number, a: string, b: string): Promise<string | null> {
     const r = await this.git.run(repoId, ['merge-base', '--end-of-options', a, b], { okCodes: [1] });

@@ -102,6 +102,9 @@ export class PullMergeService {
   async update(req: PullUpdateRequest): Promise<{ headSha: string }> {
     const doer = await this.doer(req.doerId);
     const ctx = await this.repos.pushContext(req.headRepoId, doer.actor);
+    if (req.asPullUpdate && !(await this.mayUpdate(req, req.asPullUpdate, doer, ctx))) {
+      throw ContractError.empty('permission_denied', 'user is not allowed to update the pull request');
+    }
     const repoId = req.headRepoId;
     const headSha = await this.pulls.requireBranch(repoId, req.headBranch);
     const baseSha = await this.pulls.requireBranch(req.baseRepoId, req.baseBranch);
@@ -133,7 +136,10 @@ export class PullMergeService {
       const [decision] = await this.policy.checkRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }], reading);
       if (decision && !decision.allowed) throw new ContractError('permission_denied', decision.message);
     }
-    if (lazy) await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
+    if (lazy) {
+      await this.pulls.bringIn(repoId, req.baseRepoId, [baseSha]);
+      await this.pulls.bringInReachable(repoId, req.baseRepoId, next, [headSha, baseSha]);
+    }
     await this.db.transaction(async () => {
       const result = await this.writer.updateRef(repoId, `refs/heads/${req.headBranch}`, next, headSha, ctx.repo.objectFormat);
       if (result !== 'ok') throw mergeErrors.headOutOfDate();
@@ -141,6 +147,28 @@ export class PullMergeService {
     });
     await this.pushes.afterRefUpdates(ctx, [{ oldSha: headSha, newSha: next, ref: `refs/heads/${req.headBranch}` }], doer.user);
     return { headSha: next };
+  }
+
+  /**
+   * Gitea's CheckUserAllowedToUpdate for the update's style: the doer's push (a merge) or force
+   * push (a rebase) to the head branch, as its protection allows; failing that, where the poster
+   * allowed maintainers' edits and the doer may merge into the base branch, the poster's.
+   */
+  private async mayUpdate(req: PullUpdateRequest, pull: { posterId: number; allowMaintainerEdit: boolean }, doer: Doer, headCtx: PushContext): Promise<boolean> {
+    const allowed = (ctx: PushContext): Promise<boolean> =>
+      req.style === 'rebase' ? this.policy.canForcePushTo(ctx, req.headBranch) : this.policy.canPushTo(ctx, req.headBranch);
+    if (await allowed(headCtx)) return true;
+    if (!pull.allowMaintainerEdit) return false;
+    const baseCtx = req.baseRepoId === req.headRepoId ? headCtx : await this.repos.pushContext(req.baseRepoId, doer.actor);
+    if (!(await this.policy.canMergeTo(baseCtx, req.baseBranch))) return false;
+    // A poster who is gone, or who can no longer reach the head repository, lends no rights.
+    const posterCtx = await this.doer(pull.posterId)
+      .then((poster) => this.repos.pushContext(req.headRepoId, poster.actor))
+      .catch((err: unknown) => {
+        if (err instanceof ContractError && err.code === 'not_found') return null;
+        throw err;
+      });
+    return posterCtx !== null && (await allowed(posterCtx));
   }
 
   /** The commit the base branch moves to, per style. */
