@@ -1,7 +1,7 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ContractError, forbidden, notFound, requireRepoRight } from '@gitforge/contracts';
-import { InvalidInput } from '@gitforge/platform';
+import { createLogger, InvalidInput } from '@gitforge/platform';
 import { RepositoryFirst } from './repository-first.js';
 
 /**
@@ -17,6 +17,8 @@ import { RepositoryFirst } from './repository-first.js';
  * layout's CPU per `GET /repos/{o}/{r}`). Registered after the filter that renders errors, so
  * Nest asks it first; it renders through that filter whatever it decides.
  */
+const log = createLogger('invalid-input');
+
 @Catch(InvalidInput)
 export class InvalidInputFilter implements ExceptionFilter {
   constructor(
@@ -26,10 +28,16 @@ export class InvalidInputFilter implements ExceptionFilter {
 
   catch(err: InvalidInput, host: ArgumentsHost): void {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
-    void this.answer(request, err).then(
-      (answer) => this.render.catch(answer, host),
-      (answer: unknown) => this.render.catch(answer, host),
-    );
+    void this.answer(request, err)
+      .then(
+        (answer) => this.render.catch(answer, host),
+        (answer: unknown) => this.render.catch(answer, host),
+      )
+      .catch((failure: unknown) => {
+        log.error({ err: failure, method: request.method, url: request.url }, 'could not answer a refused body');
+        const reply = host.switchToHttp().getResponse<FastifyReply>();
+        if (!reply.sent) void reply.status(500).send();
+      });
   }
 
   /** The error the request is answered with: the refusal Gitea gives first, else `err` itself. */

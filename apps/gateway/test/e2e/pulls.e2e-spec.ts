@@ -722,6 +722,25 @@ describe.each(layoutsUnderTest())('pull requests (%s layout)', (kind) => {
     expect((await forker.api.post(offeredPath)).status).toBe(200);
   });
 
+  it('should let a maintainer who cannot read a private fork update its pull with the poster’s rights', async () => {
+    const repo = await project({ private: true });
+    await addCollaborator(owner.api, repo, forker, 'read');
+    const fork = await forker.api.post<Repository>(`/repos/${repo.full_name}/forks`, { name: uniqueName('private-upd') });
+    expect(fork.status).toBe(202);
+    expect(fork.body.private).toBe(true);
+    expect((await writer.api.get(`/repos/${fork.body.full_name}`)).status).toBe(404);
+    await commitTo(forker.api, fork.body, 'hidden', 'h.txt', 'h\n', 'main');
+    const pull = await openPull(forker.api, repo, `${forker.username}:hidden`, 'main', { allow_maintainer_edit: true });
+    await commitTo(owner.api, repo, 'main', 'later.txt', 'later\n');
+    const path = `/repos/${repo.full_name}/pulls/${pull.number}/update`;
+    // A reader may merge nothing into the base: no rights to lend them.
+    expect(await reader.api.post(path)).toMatchObject({ status: 403 });
+    expect((await writer.api.post(path)).status).toBe(200);
+    const head = (await forker.api.get<{ commit: { id: string } }>(`/repos/${fork.body.full_name}/branches/hidden`)).body.commit.id;
+    const commit = await forker.api.get<Commit>(`/repos/${fork.body.full_name}/git/commits/${head}`);
+    expect(commit.body.parents).toHaveLength(2);
+  });
+
   it('should create, list and merge a pull with gitea-js unchanged', async () => {
     const repo = await project();
     await commitTo(writer.api, repo, 'js', 'js.txt', 'js\n', 'main');

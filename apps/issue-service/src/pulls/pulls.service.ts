@@ -5,6 +5,7 @@ import {
   failedPrecondition,
   forbidden,
   idFrom,
+  isPublicOnly,
   notFound,
   pageOf,
   PullStatus,
@@ -614,9 +615,9 @@ export class PullsService {
     if (ctx.issue.isClosed) throw unprocessable('pull request is already closed');
     if (ctx.pull.headRepoId <= 0) throw notFound();
     const rebase = style === 'rebase';
-    // A head repository the doer cannot read (a public-only token and a private fork) takes no update from them.
-    const [head] = ctx.pull.headRepoId === ctx.repo.id ? [ctx.repo] : await this.gate.many(a, [ctx.pull.headRepoId]);
-    if (!head) throw ContractError.empty('permission_denied', 'user is not allowed to update the pull request');
+    // A public-only token pushes into no private head repository (Gitea's TokenCanAccessRepo: 404).
+    // Other doers need not read the head: a maintainer may update a private fork with its poster's rights.
+    if (ctx.pull.headRepoId !== ctx.repo.id && isPublicOnly(a.scopes) && (await this.gate.many(a, [ctx.pull.headRepoId])).length === 0) throw notFound();
     // Gitea's CheckUserAllowedToUpdate: each style only where the repository allows it, and the
     // head branch's protection as repo-service judges it (asPullUpdate).
     if (rebase && !ctx.repo.repository.allow_rebase_update) throw ContractError.empty('permission_denied', 'rebase update is not allowed');

@@ -95,7 +95,7 @@ export class PullGit {
     if (repoId === otherRepoId) return;
     for (const sha of [tip, ...known]) if (!isObjectId(sha)) throw new ContractError('internal', 'not an object id');
     const env = this.git.readingObjectsOf([otherRepoId]);
-    const pack = await this.git.run(repoId, ['pack-objects', '--revs', '--stdout', '-q'], { env, input: `${tip}\n--not\n${known.join('\n')}\n` });
+    const pack = await this.git.run(repoId, ['pack-objects', '--revs', '--stdout', '-q', '--no-use-bitmap-index'], { env, input: `${tip}\n--not\n${known.join('\n')}\n` });
     // Objects the repository holds already are not written again.
     await this.git.run(repoId, ['unpack-objects', '-q'], { input: pack.stdout });
   }

@@ -159,7 +159,7 @@ export class PullMergeService {
       req.style === 'rebase' ? this.policy.canForcePushTo(ctx, req.headBranch) : this.policy.canPushTo(ctx, req.headBranch);
     if (await allowed(headCtx)) return true;
     if (!pull.allowMaintainerEdit) return false;
-    const baseCtx = req.baseRepoId === req.headRepoId ? headCtx : await this.repos.pushContext(req.baseRepoId, doer.actor);
+    const baseCtx = req.baseRepoId === req.headRepoId ? headCtx : await this.repos.context(req.baseRepoId, doer.actor);
     if (!(await this.policy.canMergeTo(baseCtx, req.baseBranch))) return false;
     // A poster who is gone, or who can no longer reach the head repository, lends no rights.
     const posterCtx = await this.doer(pull.posterId)

@@ -23,8 +23,13 @@ export class PullRepos {
 
   /** The repository as `actor` acts on it: what PushesService needs to record a ref update. */
   async pushContext(repoId: number, actor: Actor): Promise<PushContext> {
-    const ctx = await this.access.contextById(actor, repoId);
+    const ctx = await this.context(repoId, actor);
     if (ctx.repo.isArchived) throw new ContractError('locked', 'repo is archived');
-    return { ...ctx, actor };
+    return ctx;
+  }
+
+  /** The repository as `actor` acts on it, archived or not (what they may do there is for its permission to say). */
+  async context(repoId: number, actor: Actor): Promise<PushContext> {
+    return { ...(await this.access.contextById(actor, repoId)), actor };
   }
 }

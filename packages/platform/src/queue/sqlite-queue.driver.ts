@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3, { type Statement } from 'better-sqlite3';
 import { createLogger } from '../logging/logger.js';
 import { untrackQueueDepth } from '../metrics/metrics.js';
 import {
@@ -59,6 +59,9 @@ export class SqliteQueueDriver extends QueueDriver {
   private readonly loops: Array<{ stop: () => Promise<void> }> = [];
   private readonly schedulers = new Map<string, NodeJS.Timeout>();
   private closed = false;
+  private readonly statements = new Map<string, Statement>();
+  /** Jobs finished in this turn of the event loop, marked completed at its end (see {@link completed}). */
+  private completions: Array<{ queue: string; jobId: string; at: number }> = [];
 
   private constructor(
     private readonly file: string,
@@ -89,24 +92,52 @@ export class SqliteQueueDriver extends QueueDriver {
       CREATE INDEX IF NOT EXISTS idx_queue_job_due ON queue_job (queue, state, run_at);
     `);
     // Jobs that were running when the process stopped run again (stalled-job recovery).
-    this.db.prepare(`UPDATE queue_job SET state = 'waiting' WHERE state = 'active'`).run();
+    this.statement(`UPDATE queue_job SET state = 'waiting' WHERE state = 'active'`).run();
+  }
+
+  /** A statement prepared once for the life of the queue file (better-sqlite3 compiles on every `prepare`). */
+  private statement(sql: string): Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  /**
+   * Marks a job done. The jobs that finish in one turn of the event loop are marked in one
+   * transaction at its end, not one commit each: a process that dies before then runs them again
+   * at its next start, as it would had it died while they ran (jobs run at least once).
+   */
+  private completed(queue: string, jobId: string): void {
+    if (this.completions.length === 0) setImmediate(() => this.markCompleted());
+    this.completions.push({ queue, jobId, at: Date.now() });
+  }
+
+  private markCompleted(): void {
+    const batch = this.completions;
+    this.completions = [];
+    if (batch.length === 0 || !this.db.open) return;
+    const mark = this.statement(`UPDATE queue_job SET state = 'completed', finished_at = ?, attempts_made = attempts_made + 1 WHERE queue = ? AND job_id = ?`);
+    this.db.transaction(() => {
+      for (const c of batch) mark.run(c.at, c.queue, c.jobId);
+    })();
   }
 
   private insert(queue: string, name: string, data: unknown, options: JobOptions): void {
-    this.db
-      .prepare(
-        `INSERT OR IGNORE INTO queue_job (queue, job_id, name, data, state, max_attempts, backoff_ms, run_at)
-         VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`,
-      )
-      .run(
-        queue,
-        options.jobId,
-        name,
-        JSON.stringify(data ?? null),
-        options.attempts ?? DEFAULT_JOB_ATTEMPTS,
-        options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS,
-        Date.now() + (options.delayMs ?? 0),
-      );
+    this.statement(
+      `INSERT OR IGNORE INTO queue_job (queue, job_id, name, data, state, max_attempts, backoff_ms, run_at)
+       VALUES (?, ?, ?, ?, 'waiting', ?, ?, ?)`,
+    ).run(
+      queue,
+      options.jobId,
+      name,
+      JSON.stringify(data ?? null),
+      options.attempts ?? DEFAULT_JOB_ATTEMPTS,
+      options.backoffMs ?? DEFAULT_JOB_BACKOFF_MS,
+      Date.now() + (options.delayMs ?? 0),
+    );
   }
 
   async add(queue: string, name: string, data: unknown, options: JobOptions): Promise<void> {
@@ -134,34 +165,30 @@ export class SqliteQueueDriver extends QueueDriver {
     };
     this.events.on(queue, onAdd);
 
-    const take = this.db.prepare(
+    const take = this.statement(
       `UPDATE queue_job SET state = 'active'
        WHERE rowid IN (SELECT rowid FROM queue_job WHERE queue = ? AND state = 'waiting' AND run_at <= ? ORDER BY run_at LIMIT ?)
        RETURNING queue, job_id, name, data, attempts_made`,
     );
-    const nextDue = this.db.prepare(`SELECT MIN(run_at) AS at FROM queue_job WHERE queue = ? AND state = 'waiting'`);
+    const nextDue = this.statement(`SELECT MIN(run_at) AS at FROM queue_job WHERE queue = ? AND state = 'waiting'`);
 
     const runJob = async (row: JobRow): Promise<void> => {
       try {
         await handler({ id: row.job_id, name: row.name, data: JSON.parse(row.data) as T, attemptsMade: row.attempts_made });
         // Closed past the grace period: the row stays active and runs again at the next start.
         if (this.closed) return;
-        this.db
-          .prepare(`UPDATE queue_job SET state = 'completed', finished_at = ?, attempts_made = attempts_made + 1 WHERE queue = ? AND job_id = ?`)
-          .run(Date.now(), row.queue, row.job_id);
+        this.completed(row.queue, row.job_id);
       } catch (err) {
         if (this.closed) return;
         const message = err instanceof Error ? err.message : String(err);
         this.log.warn({ queue, jobId: row.job_id, attempts: row.attempts_made + 1, err: message }, 'job attempt failed');
-        this.db
-          .prepare(
-            `UPDATE queue_job SET attempts_made = attempts_made + 1, last_error = ?,
-               state = CASE WHEN attempts_made + 1 >= max_attempts THEN 'failed' ELSE 'waiting' END,
-               finished_at = CASE WHEN attempts_made + 1 >= max_attempts THEN ? ELSE NULL END,
-               run_at = ? + backoff_ms * (1 << MIN(attempts_made, 20))
-             WHERE queue = ? AND job_id = ?`,
-          )
-          .run(message, Date.now(), Date.now(), row.queue, row.job_id);
+        this.statement(
+          `UPDATE queue_job SET attempts_made = attempts_made + 1, last_error = ?,
+             state = CASE WHEN attempts_made + 1 >= max_attempts THEN 'failed' ELSE 'waiting' END,
+             finished_at = CASE WHEN attempts_made + 1 >= max_attempts THEN ? ELSE NULL END,
+             run_at = ? + backoff_ms * (1 << MIN(attempts_made, 20))
+           WHERE queue = ? AND job_id = ?`,
+        ).run(message, Date.now(), Date.now(), row.queue, row.job_id);
       }
     };
 
@@ -223,9 +250,7 @@ export class SqliteQueueDriver extends QueueDriver {
     const prefix = `repeat:${schedulerId}:`;
     const due = nextRunAt(repeat, Date.now());
     // A tick still waiting from before (missed while down) stays; a future tick of an older schedule goes.
-    this.db
-      .prepare(`DELETE FROM queue_job WHERE queue = ? AND state = 'waiting' AND substr(job_id, 1, ?) = ? AND run_at > ? AND job_id <> ?`)
-      .run(queue, prefix.length, prefix, Date.now(), `${prefix}${due}`);
+    this.statement(`DELETE FROM queue_job WHERE queue = ? AND state = 'waiting' AND substr(job_id, 1, ?) = ? AND run_at > ? AND job_id <> ?`).run(queue, prefix.length, prefix, Date.now(), `${prefix}${due}`);
     const arm = (tick: number): void => {
       this.insert(queue, name, data, { jobId: `${prefix}${tick}`, attempts: 1, delayMs: tick - Date.now() });
       this.events.emit(queue);
@@ -245,7 +270,7 @@ export class SqliteQueueDriver extends QueueDriver {
     clearTimeout(this.schedulers.get(key));
     this.schedulers.delete(key);
     const prefix = `repeat:${schedulerId}:`;
-    this.db.prepare(`DELETE FROM queue_job WHERE queue = ? AND state = 'waiting' AND substr(job_id, 1, ?) = ?`).run(queue, prefix.length, prefix);
+    this.statement(`DELETE FROM queue_job WHERE queue = ? AND state = 'waiting' AND substr(job_id, 1, ?) = ?`).run(queue, prefix.length, prefix);
   }
 
   private prune(queue: string): void {
@@ -253,24 +278,20 @@ export class SqliteQueueDriver extends QueueDriver {
       ['completed', KEEP_COMPLETED],
       ['failed', KEEP_FAILED],
     ] as const) {
-      this.db
-        .prepare(
-          `DELETE FROM queue_job WHERE queue = ? AND state = ? AND rowid NOT IN
-             (SELECT rowid FROM queue_job WHERE queue = ? AND state = ? ORDER BY finished_at DESC LIMIT ?)`,
-        )
-        .run(queue, state, queue, state, keep);
+      this.statement(
+        `DELETE FROM queue_job WHERE queue = ? AND state = ? AND rowid NOT IN
+           (SELECT rowid FROM queue_job WHERE queue = ? AND state = ? ORDER BY finished_at DESC LIMIT ?)`,
+      ).run(queue, state, queue, state, keep);
     }
   }
 
   async pendingCount(queue: string): Promise<number> {
-    const row = this.db
-      .prepare(`SELECT COUNT(*) AS n FROM queue_job WHERE queue = ? AND state IN ('waiting', 'active')`)
-      .get(queue) as { n: number };
+    const row = this.statement(`SELECT COUNT(*) AS n FROM queue_job WHERE queue = ? AND state IN ('waiting', 'active')`).get(queue) as { n: number };
     return row.n;
   }
 
   async unfinished(queue: string, jobIds: string[]): Promise<Set<string>> {
-    const state = this.db.prepare(`SELECT state FROM queue_job WHERE queue = ? AND job_id = ?`);
+    const state = this.statement(`SELECT state FROM queue_job WHERE queue = ? AND job_id = ?`);
     return new Set(jobIds.filter((id) => ['waiting', 'active'].includes((state.get(queue, id) as { state: string } | undefined)?.state ?? '')));
   }
 
@@ -282,6 +303,7 @@ export class SqliteQueueDriver extends QueueDriver {
     for (const timer of this.schedulers.values()) clearTimeout(timer);
     this.schedulers.clear();
     await Promise.all(this.loops.map((l) => l.stop()));
+    this.markCompleted();
     this.closed = true;
     untrackQueueDepth(this);
     this.db.close();

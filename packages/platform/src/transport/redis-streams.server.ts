@@ -178,14 +178,13 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       } catch {
         data = undefined;
       }
-      const reply = await invokeHandler(this, entry.id, entry.pattern, data, directoryEpoch);
-      // The reply now, then the ack and the entry's removal at the end of the turn: Redis runs one
-      // connection's commands in order, so the entry is never acknowledged unanswered. Settled
-      // first, so that the turn's acks are given before its replies' write goes out, and all of
-      // them go in that one write.
-      const settled = this.settle(entryId);
+      const reply = JSON.stringify(await invokeHandler(this, entry.id, entry.pattern, data, directoryEpoch));
+      // Replies that finish in the same turn go out in one write.
       gatherWrites(this.writer);
-      await Promise.all([this.writer!.publish(entry.replyTo, JSON.stringify(reply)), settled]);
+      await this.writer!.publish(entry.replyTo, reply);
+      // Acknowledged and removed once Redis has the reply, never unanswered (a reply lost with
+      // the connection leaves the entry pending, for a replica to answer again).
+      await this.settle(entryId);
       return;
     }
     if (entry) this.log.warn({ pattern: entry.pattern, entryId }, 'dropped a request whose caller gave up');
@@ -194,16 +193,17 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   /**
    * Acknowledges an entry and deletes it from the stream (an acknowledged one left behind is trimmed
-   * later). The entries settled in one turn of the event loop go in one XACK and one XDEL, sent
-   * after the replies of that turn were (the writer runs commands in the order they are given).
+   * later). The entries settled in one turn of the event loop go in one XACK and one XDEL.
    */
   private settle(entryId: string): Promise<void> {
+    const writer = this.writer;
+    if (!writer) return Promise.reject(new Error('the transport server is closed'));
     if (!this.settling) {
       const batch = { ids: [] as string[], done: undefined as unknown as Promise<void> };
       batch.done = new Promise<void>((resolve, reject) => {
         setImmediate(() => {
           this.settling = undefined;
-          Promise.all([this.writer!.xack(this.stream, CONSUMER_GROUP, ...batch.ids), this.writer!.xdel(this.stream, ...batch.ids)]).then(() => resolve(), reject);
+          Promise.all([writer.xack(this.stream, CONSUMER_GROUP, ...batch.ids), writer.xdel(this.stream, ...batch.ids)]).then(() => resolve(), reject);
         });
       });
       this.settling = batch;
