@@ -217,7 +217,8 @@ export class Database {
    * Runs a lookup as a prepared statement of the pooled connection. A `SELECT *` prepared before a
    * migration changed its table's columns (another replica upgraded while this one runs) fails
    * with PostgreSQL's "cached plan must not change result type" on that connection (and a
-   * connection whose statements were deallocated answers "prepared statement does not exist"):
+   * connection whose statements were deallocated answers "prepared statement does not exist", one
+   * that a pooler in transaction mode shares "already exists"):
    * the lookup then runs unprepared, and every lookup is prepared again under a new name.
    */
   private async queryPrepared(pool: Pool, lookup: Lookup, params: unknown[]): Promise<Array<Record<string, unknown>>> {
@@ -227,7 +228,7 @@ export class Database {
       return (await pool.query({ name, text: lookup.sql, values: params })).rows as Array<Record<string, unknown>>;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      if (code !== '0A000' && code !== '26000') throw err;
+      if (code !== '0A000' && code !== '26000' && code !== '42P05') throw err;
       if (this.statementGeneration === generation) this.statementGeneration += 1;
       return (await pool.query(lookup.sql, params)).rows as Array<Record<string, unknown>>;
     }
