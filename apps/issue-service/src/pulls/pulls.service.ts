@@ -615,9 +615,13 @@ export class PullsService {
     if (ctx.issue.isClosed) throw unprocessable('pull request is already closed');
     if (ctx.pull.headRepoId <= 0) throw notFound();
     const rebase = style === 'rebase';
-    // A public-only token pushes into no private head repository (Gitea's TokenCanAccessRepo: 404).
-    // Other doers need not read the head: a maintainer may update a private fork with its poster's rights.
-    if (ctx.pull.headRepoId !== ctx.repo.id && isPublicOnly(a.scopes) && (await this.gate.many(a, [ctx.pull.headRepoId])).length === 0) throw notFound();
+    // A public-only token pushes into no private head repository, nor one of a hidden owner
+    // (Gitea's TokenCanAccessRepo: 404). Other doers need not read the head: a maintainer may
+    // update a private fork with its poster's rights.
+    if (ctx.pull.headRepoId !== ctx.repo.id && isPublicOnly(a.scopes)) {
+      const [head] = await this.gate.many(a, [ctx.pull.headRepoId]);
+      if (!head || head.isPrivate || head.repository.owner.visibility !== 'public') throw notFound();
+    }
     // Gitea's CheckUserAllowedToUpdate: each style only where the repository allows it, and the
     // head branch's protection as repo-service judges it (asPullUpdate).
     if (rebase && !ctx.repo.repository.allow_rebase_update) throw ContractError.empty('permission_denied', 'rebase update is not allowed');

@@ -101,10 +101,12 @@ export class PullMergeService {
    */
   async update(req: PullUpdateRequest): Promise<{ headSha: string }> {
     const doer = await this.doer(req.doerId);
-    const ctx = await this.repos.pushContext(req.headRepoId, doer.actor);
+    const ctx = await this.repos.context(req.headRepoId, doer.actor);
     if (req.asPullUpdate && !(await this.mayUpdate(req, req.asPullUpdate, doer, ctx))) {
       throw ContractError.empty('permission_denied', 'user is not allowed to update the pull request');
     }
+    // Only to those who may update it: whether a repository they cannot see is archived is not theirs to learn.
+    if (ctx.repo.isArchived) throw new ContractError('locked', 'repo is archived');
     const repoId = req.headRepoId;
     const headSha = await this.pulls.requireBranch(repoId, req.headBranch);
     const baseSha = await this.pulls.requireBranch(req.baseRepoId, req.baseBranch);

@@ -77,11 +77,9 @@ describe('pull requests in git', () => {
     state = new PullStateService(repo.git, refs, pulls);
     const users = { byEmail: () => Promise.resolve(new Map()) } as unknown as CommitUsers;
     const urls = (id: number) => Promise.resolve(repoUrls({ rootUrl: 'http://forge.test/', sshUrlBase: 'git@forge.test:' }, id === FORK ? 'forker' : 'owner', id === FORK ? 'fork' : 'repo'));
-    const repos = {
-      urls,
-      pushContext: (repoId: number) =>
-        Promise.resolve({ repo: { id: repoId, objectFormat: 'sha1', defaultBranch: 'main' }, permission: { canWrite: () => true }, actor: { id: 7 } }),
-    } as unknown as PullRepos;
+    const context = (repoId: number) =>
+      Promise.resolve({ repo: { id: repoId, objectFormat: 'sha1', defaultBranch: 'main', isArchived: false }, permission: { canWrite: () => true }, actor: { id: 7 } });
+    const repos = { urls, pushContext: context, context } as unknown as PullRepos;
     range = new PullRangeService(repo.git, new CommitLog(repo.git), users, repos);
     recorded = [];
     const pushes = { afterRefUpdates: (ctx: { repo: { id: number } }, updates: RefUpdate[]) => (recorded.push({ repoId: ctx.repo.id, updates }), Promise.resolve()) } as unknown as PushesService;

@@ -33,6 +33,9 @@ export interface TransactionOptions {
  * prepares it under, and on SQLite its statement as prepared on `connection` (prepared again on
  * another: a data source initialised afresh) with each result column's metadata.
  */
+/** How many times every lookup is prepared afresh before lookups stop being prepared (see `queryPrepared`). */
+const MAX_STATEMENT_GENERATIONS = 8;
+
 interface Lookup {
   columns: ColumnMetadata[];
   sql: string;
@@ -223,6 +226,8 @@ export class Database {
    */
   private async queryPrepared(pool: Pool, lookup: Lookup, params: unknown[]): Promise<Array<Record<string, unknown>>> {
     const generation = this.statementGeneration;
+    // Statements that keep going stale (a pooler in transaction mode): lookups run unprepared from then on.
+    if (generation >= MAX_STATEMENT_GENERATIONS) return (await pool.query(lookup.sql, params)).rows as Array<Record<string, unknown>>;
     try {
       const name = generation === 0 ? lookup.statementName : `${lookup.statementName}_${generation}`;
       return (await pool.query({ name, text: lookup.sql, values: params })).rows as Array<Record<string, unknown>>;

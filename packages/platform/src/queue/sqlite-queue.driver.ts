@@ -119,10 +119,15 @@ export class SqliteQueueDriver extends QueueDriver {
     const batch = this.completions;
     this.completions = [];
     if (batch.length === 0 || !this.db.open) return;
-    const mark = this.statement(`UPDATE queue_job SET state = 'completed', finished_at = ?, attempts_made = attempts_made + 1 WHERE queue = ? AND job_id = ?`);
-    this.db.transaction(() => {
-      for (const c of batch) mark.run(c.at, c.queue, c.jobId);
-    })();
+    try {
+      const mark = this.statement(`UPDATE queue_job SET state = 'completed', finished_at = ?, attempts_made = attempts_made + 1 WHERE queue = ? AND job_id = ?`);
+      this.db.transaction(() => {
+        for (const c of batch) mark.run(c.at, c.queue, c.jobId);
+      })();
+    } catch (err) {
+      // They stay active, and run again at the next start.
+      this.log.error({ err, jobs: batch.length }, 'could not mark finished jobs completed');
+    }
   }
 
   private insert(queue: string, name: string, data: unknown, options: JobOptions): void {
