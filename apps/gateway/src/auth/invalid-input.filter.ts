@@ -4,6 +4,8 @@ import { ContractError, forbidden, notFound, requireRepoRight } from '@gitforge/
 import { createLogger, InvalidInput } from '@gitforge/platform';
 import { RepositoryFirst } from './repository-first.js';
 
+const log = createLogger('invalid-input');
+
 /**
  * Gitea binds a request's body (and query) after it has assigned the repository, after reqToken
  * and after the route's right in the repository: a request the validation refuses gets the 404
@@ -17,8 +19,6 @@ import { RepositoryFirst } from './repository-first.js';
  * layout's CPU per `GET /repos/{o}/{r}`). Registered after the filter that renders errors, so
  * Nest asks it first; it renders through that filter whatever it decides.
  */
-const log = createLogger('invalid-input');
-
 @Catch(InvalidInput)
 export class InvalidInputFilter implements ExceptionFilter {
   constructor(

@@ -165,7 +165,7 @@ export class PullMergeService {
     if (!(await this.policy.canMergeTo(baseCtx, req.baseBranch))) return false;
     // A poster who is gone, or who can no longer reach the head repository, lends no rights.
     const posterCtx = await this.doer(pull.posterId)
-      .then((poster) => this.repos.pushContext(req.headRepoId, poster.actor))
+      .then((poster) => this.repos.context(req.headRepoId, poster.actor))
       .catch((err: unknown) => {
         if (err instanceof ContractError && err.code === 'not_found') return null;
         throw err;

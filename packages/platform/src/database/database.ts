@@ -36,6 +36,9 @@ export interface TransactionOptions {
 /** How many times every lookup is prepared afresh before lookups stop being prepared (see `queryPrepared`). */
 const MAX_STATEMENT_GENERATIONS = 8;
 
+/** PostgreSQL's answers to a prepared statement gone stale: result type changed (0A000), statement gone (26000), name taken (42P05). */
+const STALE_STATEMENT_CODES = new Set(['0A000', '26000', '42P05']);
+
 interface Lookup {
   columns: ColumnMetadata[];
   sql: string;
@@ -225,17 +228,17 @@ export class Database {
    * the lookup then runs unprepared, and every lookup is prepared again under a new name.
    */
   private async queryPrepared(pool: Pool, lookup: Lookup, params: unknown[]): Promise<Array<Record<string, unknown>>> {
+    const run = async (name?: string): Promise<Array<Record<string, unknown>>> =>
+      (await pool.query({ name, text: lookup.sql, values: params })).rows as Array<Record<string, unknown>>;
     const generation = this.statementGeneration;
     // Statements that keep going stale (a pooler in transaction mode): lookups run unprepared from then on.
-    if (generation >= MAX_STATEMENT_GENERATIONS) return (await pool.query(lookup.sql, params)).rows as Array<Record<string, unknown>>;
+    if (generation >= MAX_STATEMENT_GENERATIONS) return run();
     try {
-      const name = generation === 0 ? lookup.statementName : `${lookup.statementName}_${generation}`;
-      return (await pool.query({ name, text: lookup.sql, values: params })).rows as Array<Record<string, unknown>>;
+      return await run(generation === 0 ? lookup.statementName : `${lookup.statementName}_${generation}`);
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code !== '0A000' && code !== '26000' && code !== '42P05') throw err;
+      if (!STALE_STATEMENT_CODES.has((err as { code?: string }).code ?? '')) throw err;
       if (this.statementGeneration === generation) this.statementGeneration += 1;
-      return (await pool.query(lookup.sql, params)).rows as Array<Record<string, unknown>>;
+      return run();
     }
   }
 
