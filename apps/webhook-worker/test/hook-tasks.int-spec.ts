@@ -2,7 +2,7 @@ import type { Database } from '@gitforge/platform';
 import { uniqueSuffix } from '@gitforge/platform/testing';
 import { HookDeliveryEntity } from '../src/webhooks/hook-task.entity.js';
 import { attemptEnd } from '../src/webhooks/hook-delivery.processor.js';
-import { HookTasksRepository, type AttemptAnswer, type AttemptRecord, type StoredTask } from '../src/webhooks/hook-tasks.repository.js';
+import { HookTasksRepository, type AttemptRecord, type StoredTask } from '../src/webhooks/hook-tasks.repository.js';
 import { openWebhookTestDatabase, type WebhookTestDatabase } from './support/database.js';
 
 describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (engine) => {
@@ -81,7 +81,8 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
   });
 
   /** An attempt as recorded before its request goes out. */
-  const sending = (task: StoredTask, key: string, url = 'http://example.com/hook'): AttemptRecord => ({
+  /** An attempt as recorded once answered (status 0: a record an earlier worker wrote as the attempt started). */
+  const attempt = (task: StoredTask, key: string, status: number, url = 'http://example.com/hook'): AttemptRecord => ({
     taskId: task.id,
     hookId: task.hookId,
     attemptKey: key,
@@ -93,23 +94,13 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     url,
     requestHeaders: '{"X-Gitea-Event":"push"}',
     requestBody: '{"ref":"refs/heads/main"}',
-    responseStatus: 0,
-    responseHeaders: '{}',
-    responseBody: null,
-    durationMs: 0,
-    outcome: 'sending',
-    statusText: 'Sending',
-    deliveredAt: new Date(),
-  });
-  const answer = (task: StoredTask, key: string, status: number): AttemptAnswer => ({
-    taskId: task.id,
-    attemptKey: key,
     responseStatus: status,
-    responseHeaders: '{"Content-Type":"text/plain"}',
-    responseBody: `answer ${status}`,
-    durationMs: 3,
-    outcome: status === 200 ? 'success' : 'failure',
-    statusText: status === 200 ? 'OK' : `Invalid HTTP Response: ${status}`,
+    responseHeaders: status === 0 ? '{}' : '{"Content-Type":"text/plain"}',
+    responseBody: status === 0 ? null : `answer ${status}`,
+    durationMs: status === 0 ? 0 : 3,
+    outcome: status === 0 ? 'sending' : status === 200 ? 'success' : 'failure',
+    statusText: status === 0 ? 'Sending' : status === 200 ? 'OK' : `Invalid HTTP Response: ${status}`,
+    deliveredAt: new Date(),
   });
   const records = (taskIds: number[]) => db.manager.find(HookDeliveryEntity, { where: taskIds.map((taskId) => ({ taskId })), order: { taskId: 'ASC', attemptKey: 'ASC' } });
   const states = async (tasks: StoredTask[]) => {
@@ -119,7 +110,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
 
   it('should answer the tasks asked for with the outcome recorded for each attempt key, in one query, leaving out unknown ids', async () => {
     const [a, b] = await newTasks([1, 2]);
-    await sut.recordSending([sending(a!, 'task-a#0')]);
+    await sut.recordAttempts([{ attempt: attempt(a!, 'task-a#0', 500), taskState: null }]);
     const found = await sut.findTaskAttempts([
       { taskId: b!.id, attemptKey: 'task-b#0' },
       { taskId: a!.id, attemptKey: 'task-a#0' },
@@ -127,7 +118,7 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
       { taskId: 999_999, attemptKey: 'task-x#0' },
     ]);
     expect([...found.keys()].sort()).toEqual([`${a!.id}#task-a#0`, `${a!.id}#task-a#1`, `${b!.id}#task-b#0`].sort());
-    expect(found.get(`${a!.id}#task-a#0`)).toEqual({ task: expect.objectContaining({ id: a!.id, hookId: 1, state: 'pending', uuid: a!.uuid, payload: '{}' }), previous: 'sending' });
+    expect(found.get(`${a!.id}#task-a#0`)).toEqual({ task: expect.objectContaining({ id: a!.id, hookId: 1, state: 'pending', uuid: a!.uuid, payload: '{}' }), previous: 'failure' });
     expect(found.get(`${a!.id}#task-a#1`)!.previous).toBeNull();
     const { fresh: _fresh, ...stored } = b!;
     expect(found.get(`${b!.id}#task-b#0`)).toEqual({ task: { ...stored, payload: '{}' }, previous: null });
@@ -153,13 +144,12 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     ]);
   });
 
-  it('should complete a batch of attempts with their answers, keep the requests as sent, and settle only the tasks given a state', async () => {
+  it('should record a batch of answered attempts with their requests, and settle only the tasks given a state', async () => {
     const [a, b, c] = await newTasks([1, 2, 3]);
-    await sut.recordSending([sending(a!, 'task-a#0'), sending(b!, 'task-b#0'), sending(c!, 'task-c#0')]);
-    await sut.recordAnswers([
-      { answer: answer(a!, 'task-a#0', 200), taskState: 'delivered' },
-      { answer: answer(b!, 'task-b#0', 500), taskState: null },
-      { answer: answer(c!, 'task-c#0', 500), taskState: 'failed' },
+    await sut.recordAttempts([
+      { attempt: attempt(a!, 'task-a#0', 200), taskState: 'delivered' },
+      { attempt: attempt(b!, 'task-b#0', 500), taskState: null },
+      { attempt: attempt(c!, 'task-c#0', 500), taskState: 'failed' },
     ]);
     expect(await states([a!, b!, c!])).toEqual(['delivered', 'pending', 'failed']);
     const rows = await records([a!.id, b!.id, c!.id]);
@@ -171,44 +161,25 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     expect(rows[0]).toMatchObject({ url: 'http://example.com/hook', requestHeaders: '{"X-Gitea-Event":"push"}', requestBody: '{"ref":"refs/heads/main"}', responseHeaders: '{"Content-Type":"text/plain"}', statusText: 'OK' });
   });
 
-  it('should replace the record of an attempt started again, within one batch and across batches', async () => {
+  it('should replace the record of an attempt made again, within one batch and across batches, also one an earlier worker left as sending', async () => {
     const [a] = await newTasks([1]);
-    await sut.recordSending([sending(a!, 'task-a#0', 'http://example.com/old')]);
-    await sut.recordAnswers([{ answer: answer(a!, 'task-a#0', 500), taskState: null }]);
-    // The same attempt run again (its worker died before the queue heard), then the next one.
-    await sut.recordSending([sending(a!, 'task-a#0', 'http://example.com/older'), sending(a!, 'task-a#0'), sending(a!, 'task-a#1')]);
-    expect((await records([a!.id])).map((r) => [r.attemptKey, r.outcome, r.url])).toEqual([
-      ['task-a#0', 'sending', 'http://example.com/hook'],
-      ['task-a#1', 'sending', 'http://example.com/hook'],
+    await sut.recordAttempts([{ attempt: attempt(a!, 'task-a#0', 0, 'http://example.com/old'), taskState: null }]);
+    // The same attempt made again (its worker died before its answer was recorded), twice in one batch, and the next one.
+    await sut.recordAttempts([
+      { attempt: attempt(a!, 'task-a#0', 502, 'http://example.com/older'), taskState: null },
+      { attempt: attempt(a!, 'task-a#0', 200), taskState: 'delivered' },
+      { attempt: attempt(a!, 'task-a#1', 500), taskState: null },
     ]);
-    await sut.recordAnswers([
-      { answer: answer(a!, 'task-a#0', 502), taskState: null },
-      { answer: answer(a!, 'task-a#0', 200), taskState: 'delivered' },
-    ]);
-    expect((await records([a!.id])).map((r) => [r.attemptKey, r.responseStatus])).toEqual([
-      ['task-a#0', 200],
-      ['task-a#1', 0],
+    expect((await records([a!.id])).map((r) => [r.attemptKey, r.responseStatus, r.outcome, r.url])).toEqual([
+      ['task-a#0', 200, 'success', 'http://example.com/hook'],
+      ['task-a#1', 500, 'failure', 'http://example.com/hook'],
     ]);
     expect(await states([a!])).toEqual(['delivered']);
   });
 
-  it('should refuse an answer to an attempt never recorded, writing its neighbours but neither it nor its task state', async () => {
-    const [a, b] = await newTasks([1, 2]);
-    await sut.recordSending([sending(a!, 'task-a#0')]);
-    await expect(
-      sut.recordAnswers([
-        { answer: answer(a!, 'task-a#0', 200), taskState: 'delivered' },
-        { answer: answer(b!, 'task-b#0', 200), taskState: 'delivered' },
-      ]),
-    ).rejects.toThrow(`no attempt record to complete for ${b!.id}#task-b#0`);
-    expect(await records([b!.id])).toEqual([]);
-    expect(await states([b!])).toEqual(['pending']);
-    if (engine === 'postgres') expect(await states([a!])).toEqual(['delivered']);
-  });
-
   it("should record an attempt that sent the task's payload without a body of its own, the payload read from the task", async () => {
     const [a] = await newTasks([1]);
-    await sut.recordSending([{ ...sending(a!, 'task-a#0'), requestBody: null }]);
+    await sut.recordAttempts([{ attempt: { ...attempt(a!, 'task-a#0', 200), requestBody: null }, taskState: null }]);
     const [row] = await records([a!.id]);
     expect(row!.requestBody).toBeNull();
     expect(await sut.findPayload(a!.id)).toBe('{}');
@@ -218,9 +189,8 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
   it('should record the answer of a receiver whose body holds a NUL byte, which PostgreSQL text refuses', async () => {
     // Refused, the answer would fail the job after the receiver had it: sent again on every retry.
     const [a] = await newTasks([1]);
-    await sut.recordSending([sending(a!, 'task-a#0')]);
     const end = attemptEnd({ kind: 'response', status: 200, headers: {}, body: 'ok\u0000done', durationMs: 1 });
-    await sut.recordAnswers([{ answer: { taskId: a!.id, attemptKey: 'task-a#0', ...end }, taskState: 'delivered' }]);
+    await sut.recordAttempts([{ attempt: { ...attempt(a!, 'task-a#0', 200), ...end }, taskState: 'delivered' }]);
     const [row] = await records([a!.id]);
     expect(row).toMatchObject({ outcome: 'success', responseBody: 'ok\ufffddone' });
     expect(await states([a!])).toEqual(['delivered']);
@@ -230,8 +200,10 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     // A hook of its own: the other tests record attempts of hooks 1 to 3.
     const [a] = await newTasks([4]);
     const [b] = await newTasks([4]);
-    await sut.recordSending([sending(a!, 'task-a#0'), sending(b!, 'task-b#0')]);
-    await sut.recordAnswers([{ answer: answer(b!, 'task-b#0', 500), taskState: null }]);
+    await sut.recordAttempts([
+      { attempt: attempt(a!, 'task-a#0', 0), taskState: null },
+      { attempt: attempt(b!, 'task-b#0', 500), taskState: null },
+    ]);
     expect(await sut.recentOutcomes(4, 0, 10)).toEqual(['failure']);
   });
 });

@@ -42,26 +42,29 @@ describe.each(['sqlite', 'postgres'] as const)('RetentionRepository on %s', (eng
     await db.transaction((m) => tasks.setTaskState(m, task!.id, 'delivered'));
     // The attempt's record holds no body of its own (it sent the task's payload): the task must stay.
     racing.before = () =>
-      tasks.recordSending([
+      tasks.recordAttempts([
         {
-          taskId: task!.id,
-          hookId: 1,
-          attemptKey: 'redelivery#0',
-          guid: task!.uuid,
-          eventType: 'push',
-          action: null,
-          repoId: 1,
-          redelivery: true,
-          url: 'http://example.com/hook',
-          requestHeaders: '{}',
-          requestBody: null,
-          responseStatus: 0,
-          responseHeaders: '{}',
-          responseBody: null,
-          durationMs: 0,
-          outcome: 'sending',
-          statusText: 'Sending',
-          deliveredAt: new Date(),
+          attempt: {
+            taskId: task!.id,
+            hookId: 1,
+            attemptKey: 'redelivery#0',
+            guid: task!.uuid,
+            eventType: 'push',
+            action: null,
+            repoId: 1,
+            redelivery: true,
+            url: 'http://example.com/hook',
+            requestHeaders: '{}',
+            requestBody: null,
+            responseStatus: 200,
+            responseHeaders: '{}',
+            responseBody: 'ok',
+            durationMs: 1,
+            outcome: 'success',
+            statusText: 'OK',
+            deliveredAt: new Date(),
+          },
+          taskState: null,
         },
       ]);
     expect(await sut.deleteFinishedTasksBefore(new Date(Date.now() + 60_000))).toBe(0);

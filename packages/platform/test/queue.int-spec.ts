@@ -7,10 +7,14 @@ import { dropRedisNamespace, expectEventually, requireRedis, testRedisUrl, uniqu
 
 /** A job handler that runs until released, recording each start. */
 function blockingHandler() {
-  const starts: Array<{ id: string; attempt: number }> = [];
+  const starts: Array<{ id: string; attempt: number; recovered: boolean }> = [];
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => (release = resolve));
-  return { starts, release, handler: async (job: { id: string; attemptsMade: number }) => void (starts.push({ id: job.id, attempt: job.attemptsMade }), await released) };
+  return {
+    starts,
+    release,
+    handler: async (job: { id: string; attemptsMade: number; recovered: boolean }) => void (starts.push({ id: job.id, attempt: job.attemptsMade, recovered: job.recovered }), await released),
+  };
 }
 
 describe('BullMQ driver shutdown and stalled jobs', () => {
@@ -48,14 +52,14 @@ describe('BullMQ driver shutdown and stalled jobs', () => {
     const stuck = blockingHandler();
     first.process(queue, stuck.handler);
     await first.add(queue, 'e', {}, { jobId: 'stuck' });
-    await expectEventually(() => expect(stuck.starts).toHaveLength(1));
+    await expectEventually(() => expect(stuck.starts).toEqual([{ id: 'stuck', attempt: 0, recovered: false }]));
     await first.close();
 
     const second = new BullMqDriver(testRedisUrl(), prefix, options);
-    const seen: Array<{ id: string; attempt: number }> = [];
-    second.process(queue, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade }));
-    // A stalled job runs again as the same attempt: it never failed.
-    await expectEventually(() => expect(seen).toEqual([{ id: 'stuck', attempt: 0 }]), { timeoutMs: 15_000 });
+    const seen: Array<{ id: string; attempt: number; recovered: boolean }> = [];
+    second.process(queue, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade, recovered: job.recovered }));
+    // A stalled job runs again as the same attempt (it never failed), and says it was taken over.
+    await expectEventually(() => expect(seen).toEqual([{ id: 'stuck', attempt: 0, recovered: true }]), { timeoutMs: 15_000 });
     stuck.release();
     await second.close();
   });
@@ -75,13 +79,13 @@ describe('SQLite queue driver shutdown', () => {
     const stuck = blockingHandler();
     first.process(QueueNames.webhooks, stuck.handler);
     await first.add(QueueNames.webhooks, 'e', {}, { jobId: 'cut-off' });
-    await expectEventually(() => expect(stuck.starts).toHaveLength(1));
+    await expectEventually(() => expect(stuck.starts).toEqual([{ id: 'cut-off', attempt: 0, recovered: false }]));
     await first.close();
 
     const second = SqliteQueueDriver.acquire(file);
-    const seen: Array<{ id: string; attempt: number }> = [];
-    second.process(QueueNames.webhooks, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade }));
-    await expectEventually(() => expect(seen).toEqual([{ id: 'cut-off', attempt: 0 }]));
+    const seen: Array<{ id: string; attempt: number; recovered: boolean }> = [];
+    second.process(QueueNames.webhooks, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade, recovered: job.recovered }));
+    await expectEventually(() => expect(seen).toEqual([{ id: 'cut-off', attempt: 0, recovered: true }]));
     stuck.release();
     await second.close();
   });
@@ -180,6 +184,25 @@ describe.each(['bullmq', 'sqlite'] as const)('unfinished jobs on the %s driver',
     );
     running.release();
     await expectEventually(async () => expect([...(await driver.unfinished(queue, ['running']))]).toEqual([]));
+    await driver.close();
+  });
+  it('should run a failed job again as its next attempt, not as one taken over', async () => {
+    const driver =
+      engine === 'bullmq'
+        ? new BullMqDriver(testRedisUrl(), prefix, { lockMs: 2000, shutdownGraceMs: 500 })
+        : SqliteQueueDriver.acquire(join(dir, 'retried.sqlite'), { lockMs: 2000, shutdownGraceMs: 500 });
+    const runs: Array<{ attempt: number; recovered: boolean }> = [];
+    driver.process(QueueNames.feeds, async (job) => {
+      runs.push({ attempt: job.attemptsMade, recovered: job.recovered });
+      if (job.attemptsMade === 0) throw new Error('again');
+    });
+    await driver.add(QueueNames.feeds, 'e', {}, { jobId: 'retried', attempts: 2, backoffMs: 10 });
+    await expectEventually(() =>
+      expect(runs).toEqual([
+        { attempt: 0, recovered: false },
+        { attempt: 1, recovered: false },
+      ]),
+    );
     await driver.close();
   });
 });

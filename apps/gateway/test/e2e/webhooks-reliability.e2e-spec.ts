@@ -166,12 +166,12 @@ describe('webhook delivery reliability (distributed layout)', () => {
     for (const id of ids()) seen.set(id, (seen.get(id) ?? 0) + 1);
     const twice = [...seen.values()].filter((n) => n > 1).length;
     const log = readFileSync(webhookLog, 'utf8').slice(logOffset);
-    const resent = log.split('\n').filter((l) => l.includes('sending again an attempt whose worker died mid-send')).length;
+    const resent = log.split('\n').filter((l) => l.includes('sending an attempt that its worker may have been sending when it died')).length;
     const afterKill = received().filter((d) => d.at >= killedAt).sort((a, b) => a.at - b.at);
     console.log(
       `webhook worker killed mid-drain (${events} events × ${paths.length} hooks; ${beforeKill} of ${total} deliveries in flight at the receiver, the rest answered or queued): ${total} deliveries, 0 lost, ${twice} sent twice ` +
         `(reason: the worker was killed while sending them, after the receiver had them and before their answer was recorded; ` +
-        `the restarted worker logged ${resent} attempts found still "sending" and sent them again under the same X-Gitea-Delivery); ` +
+        `the restarted worker logged ${resent} unrecorded attempts of the jobs it took over, which it sent (again) under the same X-Gitea-Delivery); ` +
         `delivery resumed ${afterKill.length ? afterKill[0]!.at - killedAt : -1} ms after the kill, ` +
         `the interrupted ones ${Math.max(0, ...afterKill.filter((d) => seen.get(d.headers['x-gitea-delivery']!)! > 1).map((d) => d.at - killedAt))} ms after it, ` +
         `all delivered ${allAt - killedAt} ms after it (GITFORGE_QUEUE_LOCK_MS=${layout.env.GITFORGE_QUEUE_LOCK_MS})`,
@@ -181,7 +181,7 @@ describe('webhook delivery reliability (distributed layout)', () => {
     // Sent twice: exactly the deliveries the receiver held unanswered when the worker died (their
     // answers were never recorded, so each is sent again); nothing it had not started.
     expect(twice).toBe(beforeKill);
-    // Every extra receipt is an attempt the restarted worker found still "sending" and said so.
+    // Every extra receipt is an attempt of a job the restarted worker took over, found unrecorded, and said so.
     const extra = [...seen.values()].reduce((sum, n) => sum + n - 1, 0);
     expect(extra).toBeLessThanOrEqual(resent);
     // Every attempt ends recorded once, with its answer; none is left as sending.

@@ -113,7 +113,7 @@ describe(LicensesService.name, () => {
     ]);
     expect(queued[0]!.jobId).not.toBe(queued[1]!.jobId);
     const [job] = queued;
-    await sut.handle({ id: job!.jobId, name: job!.name, data: job!.data as { repoId: number }, attemptsMade: 0 });
+    await sut.handle({ id: job!.jobId, name: job!.name, data: job!.data as { repoId: number }, attemptsMade: 0, recovered: false });
     expect(writes).toEqual([{ licenses: ['MIT'], licenseBlob: BLOB }]);
   });
 });

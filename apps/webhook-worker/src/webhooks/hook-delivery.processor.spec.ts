@@ -7,7 +7,7 @@ import { WebhookWorkerConfig } from '../worker.config.js';
 import { DeliveryFailed, HookDeliveryProcessor } from './hook-delivery.processor.js';
 import type { HookDeliveryEntity, HookTaskEntity } from './hook-task.entity.js';
 import type { HookTargetsCache } from './hook-targets.cache.js';
-import type { AttemptAnswer, AttemptRecord, HookTasksRepository } from './hook-tasks.repository.js';
+import type { AttemptRecord, HookTasksRepository } from './hook-tasks.repository.js';
 
 /** The task store in memory, with the repository's semantics (one record per attempt key). */
 class FakeTasks {
@@ -27,19 +27,12 @@ class FakeTasks {
   async setTaskState(_m: unknown, id: number, state: HookTaskEntity['state']) {
     this.tasks.get(id)!.state = state;
   }
-  async recordSending(attempts: AttemptRecord[]) {
-    for (const a of attempts) {
+  async recordAttempts(entries: Array<{ attempt: AttemptRecord; taskState: HookTaskEntity['state'] | null }>) {
+    for (const { attempt: a, taskState } of entries) {
       const existing = this.attempts.findIndex((x) => x.taskId === a.taskId && x.attemptKey === a.attemptKey);
       if (existing >= 0) this.attempts[existing] = { ...a, id: this.attempts[existing]!.id };
       else this.attempts.push({ ...a, id: this.attempts.length + 1 });
-    }
-  }
-  async recordAnswers(entries: Array<{ answer: AttemptAnswer; taskState: HookTaskEntity['state'] | null }>) {
-    for (const { answer, taskState } of entries) {
-      const existing = this.attempts.find((x) => x.taskId === answer.taskId && x.attemptKey === answer.attemptKey);
-      if (!existing) throw new Error(`no attempt record to complete for ${answer.taskId}#${answer.attemptKey}`);
-      Object.assign(existing, answer);
-      if (taskState) this.tasks.get(answer.taskId)!.state = taskState;
+      if (taskState) this.tasks.get(a.taskId)!.state = taskState;
     }
   }
   async recentOutcomes(hookId: number, sinceMs: number, limit: number) {
@@ -145,7 +138,7 @@ describe(HookDeliveryProcessor.name, () => {
     tasks.tasks.set(1, { id: 1, hookId: hook.id, eventId: 'e1', uuid: 'u-1', eventType: 'push', payload: '{"ref":"refs/heads/main"}', repoId: 1, state: 'pending', batch: 'b1', createdAt: new Date() });
   });
 
-  const job = (attemptsMade: number, maxAttempts = 3, redelivery = false) => ({ id: 'task-1', name: 'push', attemptsMade, data: { taskIds: [1], maxAttempts, redelivery } });
+  const job = (attemptsMade: number, maxAttempts = 3, redelivery = false, recovered = false) => ({ id: 'task-1', name: 'push', attemptsMade, recovered, data: { taskIds: [1], maxAttempts, redelivery } });
 
   /** Tasks 2… of the same event as task 1, each its own delivery id. */
   function moreTasks(count: number): number[] {
@@ -156,7 +149,7 @@ describe(HookDeliveryProcessor.name, () => {
     }
     return ids;
   }
-  const eventJob = (taskIds: number[], attemptsMade: number, maxAttempts = 3) => ({ id: 'batch-b1', name: 'push', attemptsMade, data: { taskIds, maxAttempts, redelivery: false } });
+  const eventJob = (taskIds: number[], attemptsMade: number, maxAttempts = 3) => ({ id: 'batch-b1', name: 'push', attemptsMade, recovered: false, data: { taskIds, maxAttempts, redelivery: false } });
 
   it("should deliver every task of an event's job, and run again only for those not delivered", async () => {
     const ids = moreTasks(2);
@@ -181,7 +174,7 @@ describe(HookDeliveryProcessor.name, () => {
     const ids = moreTasks(2);
     failing.add('u-3');
     const held = { task: { ...tasks.tasks.get(2)!, payload: '{"held":true}' }, previous: null };
-    const { failed, crash } = await makeSut().attempt([1, held, 3], 'event-1#0', false, false);
+    const { failed, crash } = await makeSut().attempt([1, held, 3], { key: 'event-1#0', lastAttempt: false, redelivery: false, recovered: false });
     expect(crash).toBeUndefined();
     expect(failed).toBeInstanceOf(DeliveryFailed);
     expect(failed!.taskIds).toEqual([3]);
@@ -209,7 +202,7 @@ describe(HookDeliveryProcessor.name, () => {
   });
 
   it('should deliver a job queued before tasks were grouped, which names one task', async () => {
-    await makeSut().handle({ id: 'task-1', name: 'push', attemptsMade: 0, data: { taskId: 1, maxAttempts: 3, redelivery: false } as never });
+    await makeSut().handle({ id: 'task-1', name: 'push', attemptsMade: 0, recovered: false, data: { taskId: 1, maxAttempts: 3, redelivery: false } as never });
     expect(received).toBe(1);
     expect(tasks.tasks.get(1)!.state).toBe('delivered');
   });
@@ -251,18 +244,27 @@ describe(HookDeliveryProcessor.name, () => {
     ]);
   });
 
-  it('should record the attempt as sending before the request goes out', async () => {
+  it('should record the attempt once, when its answer is in', async () => {
     const sut = makeSut();
     await sut.handle(job(0));
-    expect(recordedAtReceipt).toEqual([[['task-1#0', 'sending']]]);
-    expect(tasks.attempts.map((a) => a.outcome)).toEqual(['success']);
+    expect(recordedAtReceipt).toEqual([[]]);
+    expect(tasks.attempts.map((a) => [a.outcome, a.responseStatus])).toEqual([['success', 200]]);
   });
 
   it('should send again, under the same delivery id, an attempt whose worker died mid-send', async () => {
     const sut = makeSut();
-    // What a worker killed mid-send leaves: the attempt recorded as sending, the task pending.
+    // What a worker killed mid-send leaves: no record of the attempt, the task pending.
+    await sut.handle(job(0, 3, false, true));
+    expect(received).toBe(1);
+    expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', guid: 'u-1', outcome: 'success' })]);
+    expect(tasks.tasks.get(1)!.state).toBe('delivered');
+  });
+
+  it('should send again an attempt an earlier worker recorded as sending, completing its record', async () => {
+    const sut = makeSut();
+    // What a worker from before attempts were recorded only once answered left when killed mid-send.
     tasks.attempts.push({ ...sendingRecord(), id: 1 });
-    await sut.handle(job(0));
+    await sut.handle(job(0, 3, false, true));
     expect(received).toBe(1);
     expect(tasks.attempts).toEqual([expect.objectContaining({ id: 1, attemptKey: 'task-1#0', guid: 'u-1', outcome: 'success' })]);
     expect(tasks.tasks.get(1)!.state).toBe('delivered');

@@ -9,11 +9,26 @@ import { HookSender, type SendResult } from './hook-sender.js';
 import { Batcher, oneByOneOnFailure } from './batcher.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
 import type { HookTaskState } from './hook-task.entity.js';
-import { HookTasksRepository, type AttemptAnswer, type AttemptRecord, type TaskAttempt } from './hook-tasks.repository.js';
+import { HookTasksRepository, type AttemptRecord, type TaskAttempt } from './hook-tasks.repository.js';
 import { HostMatcher } from './host-matcher.js';
 
 /** Reads or writes that concurrent delivery jobs share in one statement (at most the delivery concurrency in practice). */
 const MAX_BATCH = 128;
+
+/** One attempt of a job's tasks. */
+export interface AttemptRun {
+  /** The job's id and attempt number: a job run again after its worker died has the key of the run that died. */
+  key: string;
+  lastAttempt: boolean;
+  redelivery: boolean;
+  /** This attempt of the job ran before, in a worker that died (see {@link QueueJob.recovered}). */
+  recovered: boolean;
+}
+
+/** The run of `job`'s current attempt. */
+export function attemptRun(job: QueueJob<unknown>, lastAttempt: boolean, redelivery: boolean): AttemptRun {
+  return { key: `${job.id}#${job.attemptsMade}`, lastAttempt, redelivery, recovered: job.recovered };
+}
 
 /** Failed attempts, to be made again after a backoff: the job fails, so the queue retries it. */
 export class DeliveryFailed extends Error {
@@ -100,12 +115,13 @@ export function attemptEnd(result: SendResult): AttemptEnd {
  * the fan-out (see HookFanoutProcessor), later ones as the jobs of the delivery queue (an
  * event's tasks for every hook it reaches, see DeliveryQueue, or one task redelivered), each on
  * its own and at most GITFORGE_WEBHOOK_CONCURRENCY at once across jobs. Each
- * attempt is recorded as `sending` before the request goes out and completed with the answer,
- * keyed by job and attempt number, so a job that runs again after its worker died finds the
- * attempt: already answered, it is not sent again (a failure waits for the queue's next
- * attempt); still `sending`, the worker died
- * mid-send and it is sent again with the same delivery id (at least once: receivers dedupe by
- * `X-Gitea-Delivery`). Non-2xx answers, timeouts and connection errors are
+ * attempt is recorded once its answer is in (one row, written once), keyed by job and attempt
+ * number, so a job that runs again after its worker died finds the attempt: answered, it is not
+ * sent again (a failure waits for the queue's next attempt); not recorded, the worker may have
+ * died mid-send, and it is sent (again) with the same delivery id (at least once: receivers
+ * dedupe by `X-Gitea-Delivery`). Recording an attempt as under way before sending it too cost
+ * a second write per delivery (two fifths of a backlog's drain time) and would change nothing of
+ * this: an attempt found under way is sent again all the same. Non-2xx answers, timeouts and connection errors are
  * retried by the queue with backoff up to the configured attempts (the job runs again for the
  * tasks it has not settled); addresses refused by the
  * SSRF guard are recorded as refused and not retried. A hook failing continuously is deactivated.
@@ -117,15 +133,9 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   private readonly actions = new EventActions();
   /** The tasks concurrent jobs deliver, with what is recorded of the attempts they are about to make: one query per batch. */
   private readonly loads: Batcher<{ taskId: number; attemptKey: string }, TaskAttempt | null>;
-  /** Attempts concurrent jobs are about to send, recorded as under way: one commit per batch. */
-  private readonly sending: Batcher<AttemptRecord, undefined>;
-  /** Their answers, and the tasks they settle: one commit per batch. */
-  private readonly answers: Batcher<{ answer: AttemptAnswer; taskState: HookTaskState | null }, undefined>;
-  /**
-   * Deliveries under way at once, across jobs: GITFORGE_WEBHOOK_CONCURRENCY, as when a job was one
-   * delivery. A delivery takes its slot before its attempt is recorded, so a recorded attempt is
-   * one being sent and its deadline starts when it is.
-   */
+  /** The attempts concurrent jobs made, with their answers and the tasks they settle: one commit per batch. */
+  private readonly records: Batcher<{ attempt: AttemptRecord; taskState: HookTaskState | null }, undefined>;
+  /** Deliveries under way at once, across jobs: GITFORGE_WEBHOOK_CONCURRENCY, as when a job was one delivery. */
   private readonly slots: LimitFunction;
 
   constructor(
@@ -153,9 +163,13 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       const found = await this.tasks.findTaskAttempts(keys);
       return keys.map((k) => found.get(`${k.taskId}#${k.attemptKey}`) ?? null);
     }, MAX_BATCH);
-    const each = <T>(write: (batch: T[]) => Promise<void>) => oneByOneOnFailure(async (batch: T[]) => (await write(batch), batch.map(() => undefined)));
-    this.sending = new Batcher(each<AttemptRecord>((batch) => this.tasks.recordSending(batch)), MAX_BATCH);
-    this.answers = new Batcher(each<{ answer: AttemptAnswer; taskState: HookTaskState | null }>((batch) => this.tasks.recordAnswers(batch)), MAX_BATCH);
+    this.records = new Batcher(
+      oneByOneOnFailure(async (batch: Array<{ attempt: AttemptRecord; taskState: HookTaskState | null }>) => {
+        await this.tasks.recordAttempts(batch);
+        return batch.map(() => undefined);
+      }),
+      MAX_BATCH,
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -170,22 +184,20 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
 
   async handle(job: QueueJob<DeliveryJob>): Promise<void> {
     const { maxAttempts, redelivery } = job.data;
-    // A job run again after its worker died has the same attempt key as the run that died.
-    const { failed, crash } = await this.attempt(deliveryTaskIds(job.data), `${job.id}#${job.attemptsMade}`, job.attemptsMade + 1 >= maxAttempts, redelivery);
+    const { failed, crash } = await this.attempt(deliveryTaskIds(job.data), attemptRun(job, job.attemptsMade + 1 >= maxAttempts, redelivery));
     if (crash !== undefined) throw crash;
     if (failed) throw failed;
   }
 
   /**
-   * One attempt of each task, under `attemptKey` (the job's id and attempt number: a job run
-   * again after its worker died has the key of the run that died). A task is given by id, or as
-   * its caller holds it with what is recorded of this attempt. Every task is seen through before
+   * One attempt of each task in `run`. A task is given by id, or as its caller holds it with what
+   * is recorded of this attempt (none: its caller has just made it). Every task is seen through before
    * this answers, so an attempt after the backoff never overlaps a send of this one. Answers the
    * tasks to attempt again (those delivered or closed are done) as one {@link DeliveryFailed},
    * and the first other error any task met (its task is left as it was, for a later run).
    */
-  async attempt(tasks: Array<number | TaskAttempt>, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<{ failed?: DeliveryFailed; crash?: unknown }> {
-    const outcomes = await Promise.allSettled(tasks.map((t) => this.slots(() => this.deliver(t, attemptKey, lastAttempt, redelivery))));
+  async attempt(tasks: Array<number | TaskAttempt>, run: AttemptRun): Promise<{ failed?: DeliveryFailed; crash?: unknown }> {
+    const outcomes = await Promise.allSettled(tasks.map((t) => this.slots(() => this.deliver(t, run))));
     const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
     const failures = errors.filter((e): e is DeliveryFailed => e instanceof DeliveryFailed);
     const crash = errors.find((e) => !(e instanceof DeliveryFailed));
@@ -196,7 +208,8 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   }
 
   /** One attempt of one task; throws {@link DeliveryFailed} when the task is to be attempted again. */
-  private async deliver(given: number | TaskAttempt, attemptKey: string, lastAttempt: boolean, redelivery: boolean): Promise<void> {
+  private async deliver(given: number | TaskAttempt, run: AttemptRun): Promise<void> {
+    const { key: attemptKey, lastAttempt, redelivery } = run;
     const loaded = typeof given === 'number' ? await this.loads.submit({ taskId: given, attemptKey }) : given;
     if (!loaded) {
       this.log.info({ taskId: given }, 'hook task is gone; nothing to deliver');
@@ -226,12 +239,15 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       // for a fan-out's first attempt: a job queued for it already is found, not added twice).
       throw new DeliveryFailed(`${hook.url}: this attempt failed already`, [task.id]);
     }
-    if (previous === 'sending') {
-      // At least once: the receiver may have had it, or not. It gets the same X-Gitea-Delivery.
-      this.log.warn({ taskId: task.id, delivery: task.uuid }, 'sending again an attempt whose worker died mid-send; the receiver may get it twice');
+    // An attempt recorded as under way (by a worker from before attempts were recorded only once
+    // answered), or not recorded in a run its worker died in: at least once, the receiver may have
+    // had it, or not. It gets the same X-Gitea-Delivery.
+    if (previous === 'sending' || (previous === null && run.recovered && typeof given === 'number')) {
+      this.log.warn({ taskId: task.id, delivery: task.uuid }, 'sending an attempt that its worker may have been sending when it died; the receiver may get it twice');
     }
     const startedAt = new Date();
-    const base = {
+    const end = attemptEnd(await this.sender.send(request));
+    const attempt: AttemptRecord = {
       taskId: task.id,
       hookId: hook.id,
       attemptKey,
@@ -245,26 +261,18 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       // Gitea and gogs hooks are sent the stored payload itself: the record points at it.
       requestBody: request.recordedBody === task.payload ? null : request.recordedBody,
       deliveredAt: startedAt,
+      responseStatus: end.responseStatus,
+      responseHeaders: end.responseHeaders,
+      responseBody: end.responseBody,
+      durationMs: end.durationMs,
+      outcome: end.outcome,
+      statusText: end.statusText,
     };
-    // Recorded before sending, so a run that follows a crash knows this attempt was under way.
-    await this.sending.submit({
-      ...base,
-      responseStatus: 0,
-      responseHeaders: '{}',
-      responseBody: null,
-      durationMs: 0,
-      outcome: 'sending',
-      statusText: 'Sending',
-    });
-    const end = attemptEnd(await this.sender.send(request));
     webhookDeliveries.inc({ outcome: end.outcome });
     webhookDeliveryDuration.observe({ outcome: end.outcome }, end.durationMs / 1000);
     const final = lastAttempt || end.outcome === 'refused';
     const state = end.outcome === 'success' ? 'delivered' : final ? 'failed' : null;
-    await this.answers.submit({
-      answer: { taskId: task.id, attemptKey, ...end },
-      taskState: redelivery ? null : state,
-    });
+    await this.records.submit({ attempt, taskState: redelivery ? null : state });
     if (end.outcome !== 'success') await this.disableIfFailing(hook);
     if (end.outcome === 'failure' && !final) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`, [task.id]);
   }

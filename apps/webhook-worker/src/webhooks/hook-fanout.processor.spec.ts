@@ -3,7 +3,7 @@ import { loadConfig, type QueueDriver, type RpcClient } from '@gitforge/platform
 import { envelope, repo, target, user } from '../../test/fixtures.js';
 import { WebhookWorkerConfig } from '../worker.config.js';
 import type { DeliveryQueue, QueuedTask } from './delivery-queue.js';
-import { DeliveryFailed, type HookDeliveryProcessor } from './hook-delivery.processor.js';
+import { DeliveryFailed, type AttemptRun, type HookDeliveryProcessor } from './hook-delivery.processor.js';
 import { HookFanoutProcessor } from './hook-fanout.processor.js';
 import type { HookTargetsCache } from './hook-targets.cache.js';
 import type { HookTasksRepository, InsertedTask, NewTask, StoredTask, TaskAttempt } from './hook-tasks.repository.js';
@@ -44,8 +44,8 @@ function setup(options: { matching: HookTarget[]; stored?: StoredTask[]; queuedJ
   const queue = { unfinished: async (_q: string, ids: string[]) => new Set(ids.filter((id) => options.queuedJobs?.includes(id))) } as unknown as QueueDriver;
   const rpc = { call: async (_p: string, call: { body: { queries: unknown[] } }) => call.body.queries.map(() => options.matching) } as unknown as RpcClient;
   const delivery = {
-    attempt: async (given: Array<number | TaskAttempt>, key: string) => {
-      attempts.push({ given, key });
+    attempt: async (given: Array<number | TaskAttempt>, run: AttemptRun) => {
+      attempts.push({ given, key: run.key });
       const ids = given.map((g) => (typeof g === 'number' ? g : g.task.id)).filter((id) => options.failing?.includes(id));
       return { ...(ids.length > 0 ? { failed: new DeliveryFailed('500', ids) } : {}), ...(options.crash ? { crash: new Error('the answer could not be written') } : {}) };
     },
@@ -79,7 +79,7 @@ describe(HookFanoutProcessor.name, () => {
   it("should attempt an event's new tasks at once with the payload it holds, keyed by its job", async () => {
     const { sut, attempts, retried } = setup({ matching: [target({ id: 7 }), target({ id: 8 })] });
     const e = envelope('commit_status.created', status(), 3);
-    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0 });
+    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0, recovered: false });
     expect(attempts).toHaveLength(1);
     expect(attempts[0]!.key).toBe(`${e.id}#0`);
     expect(attempts[0]!.given.map((g) => (typeof g === 'number' ? g : { hook: g.task.hookId, previous: g.previous, payload: JSON.parse(g.task.payload).context }))).toEqual([
@@ -92,14 +92,14 @@ describe(HookFanoutProcessor.name, () => {
   it('should attempt again, by id, what an earlier run of the event left pending, also for a hook it no longer reaches', async () => {
     const e = envelope('commit_status.created', status(), 3);
     const { sut, attempts } = setup({ matching: [target({ id: 7 })], stored: [pendingTask(1, 7, e.id, 'b1'), pendingTask(2, 9, e.id, 'b1')] });
-    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0 });
+    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0, recovered: false });
     expect(attempts[0]!.given).toEqual([1, 2]);
   });
 
   it('should attempt what is left pending even when no hook matches any more', async () => {
     const e = envelope('commit_status.created', status(), 3);
     const { sut, attempts } = setup({ matching: [], stored: [pendingTask(1, 9, e.id, 'b1')] });
-    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1 });
+    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1, recovered: false });
     expect(attempts).toEqual([{ given: [1], key: `${e.id}#1` }]);
   });
 
@@ -107,20 +107,20 @@ describe(HookFanoutProcessor.name, () => {
     const e = envelope('commit_status.created', status(), 3);
     const stored = [pendingTask(1, 9, e.id, 'b1'), pendingTask(2, 8, e.id, 'b1')];
     const retrying = setup({ matching: [], stored, queuedJobs: ['retry-1'] });
-    await retrying.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1 });
+    await retrying.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1, recovered: false });
     expect(retrying.attempts).toEqual([{ given: [2], key: `${e.id}#1` }]);
     const swept = setup({ matching: [], stored, queuedJobs: ['batch-b1'] });
-    await swept.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1 });
+    await swept.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 1, recovered: false });
     expect(swept.attempts).toEqual([]);
     const none = setup({ matching: [] });
-    await none.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0 });
+    await none.sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0, recovered: false });
     expect(none.attempts).toEqual([]);
   });
 
   it('should queue the failed tasks for their retry before an error elsewhere fails the job', async () => {
     const e = envelope('commit_status.created', status(), 3);
     const { sut, retried } = setup({ matching: [target({ id: 7 }), target({ id: 8 })], failing: [101], crash: true });
-    await expect(sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0 })).rejects.toThrow('the answer could not be written');
+    await expect(sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0, recovered: false })).rejects.toThrow('the answer could not be written');
     expect(retried.map((batch) => batch.map((t) => t.id))).toEqual([[101]]);
   });
 });

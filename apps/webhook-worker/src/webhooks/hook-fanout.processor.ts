@@ -4,7 +4,7 @@ import { HookPatterns, QueueNames, type EventEnvelope, type HookMatchQuery, type
 import { createLogger, QueueDriver, RpcClient, type QueueJob } from '@gitforge/platform';
 import { WebhookWorkerConfig } from '../worker.config.js';
 import { DeliveryQueue, deliveryJobId, retryJobId } from './delivery-queue.js';
-import { HookDeliveryProcessor } from './hook-delivery.processor.js';
+import { attemptRun, HookDeliveryProcessor } from './hook-delivery.processor.js';
 import { isRawHookType } from './hook-types/hook-types.js';
 import { HookTargetsCache } from './hook-targets.cache.js';
 import { Batcher, oneByOneOnFailure } from './batcher.js';
@@ -111,7 +111,7 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     // its worker died).
     const given = [...fresh.map((t) => ({ task: { ...t, payload }, previous: null })), ...earlier.filter((t) => !jobsOf(t).some((id) => queued.has(id))).map((t) => t.id)];
     if (given.length === 0) return;
-    const { failed, crash } = await this.delivery.attempt(given, `${job.id}#${job.attemptsMade}`, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS <= 1, false);
+    const { failed, crash } = await this.delivery.attempt(given, attemptRun(job, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS <= 1, false));
     // The failed ones are queued for their next attempt before anything else can fail the job.
     if (failed) {
       const again = new Set(failed.taskIds);

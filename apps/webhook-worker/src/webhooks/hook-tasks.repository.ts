@@ -8,15 +8,6 @@ import { HookDeliveryEntity, HookTaskEntity, type HookTaskState } from './hook-t
 export type NewTask = Pick<HookTaskEntity, 'hookId' | 'eventId' | 'uuid' | 'eventType' | 'payload' | 'repoId'> & { batch: string };
 export type AttemptRecord = Omit<HookDeliveryEntity, 'id'>;
 
-/** What an answer (or its absence) adds to an attempt's record. */
-export type AttemptAnswer = Pick<
-  AttemptRecord,
-  'taskId' | 'attemptKey' | 'responseStatus' | 'responseHeaders' | 'responseBody' | 'durationMs' | 'outcome' | 'statusText'
->;
-
-/** Columns an answer writes, in the order {@link HookTasksRepository.recordAnswers} binds them. */
-const ANSWER_COLUMNS = ['response_status', 'response_headers', 'response_body', 'duration_ms', 'outcome', 'status_text'];
-
 /** A task a delivery job is about to attempt, and what is recorded of that attempt already. */
 export interface TaskAttempt {
   task: HookTaskEntity;
@@ -200,92 +191,47 @@ export class HookTasksRepository {
   }
 
   /**
-   * Records attempts as under way (outcome `sending`, the request as sent) before their requests
-   * go out, in one statement. Keyed by task and attempt key, so an attempt that runs again after
-   * its worker died replaces its own record instead of adding a second one.
-   *
-   * On PostgreSQL the commit does not wait for the WAL flush: the record only tells a later run of
-   * the same attempt that it was under way, and every session sees it as soon as the statement
-   * returns, so a worker killed afterwards leaves it behind. Only a crash of PostgreSQL itself
-   * could drop it, and then the attempt runs again as one never started (it is sent again either
-   * way; only the warning saying so is missed). The answer ({@link recordAnswers}) is flushed.
+   * Records finished attempts, each with the request sent and the answer, and for those that
+   * settle their task the task's new state, once the answers are in: one row per attempt, written
+   * once. Keyed by task and attempt key, so an attempt made again after its worker died (its
+   * answer never recorded) writes its record, not a second one. On PostgreSQL one statement
+   * (atomic on its own: one round trip, one commit); SQLite needs an insert and the task updates
+   * in one transaction.
    */
-  async recordSending(attempts: AttemptRecord[]): Promise<void> {
+  async recordAttempts(entries: Array<{ attempt: AttemptRecord; taskState: HookTaskState | null }>): Promise<void> {
     // One statement may not write the same row twice: the later attempt of a key wins, as it would one after the other.
-    const unique = [...new Map(attempts.map((a) => [`${a.taskId}#${a.attemptKey}`, a])).values()];
+    const unique = [...new Map(entries.map((e) => [`${e.attempt.taskId}#${e.attempt.attemptKey}`, e])).values()];
     if (unique.length === 0) return;
     const params = this.db.sql.params();
-    const columns = ATTEMPT_COLUMNS.map(([c, , type]) => [c, type] as const);
-    const rows = unique.map((attempt) =>
+    const rows = unique.map(({ attempt }) =>
       ATTEMPT_COLUMNS.map(([, k]) => {
         const v = attempt[k];
         return v instanceof Date ? v.getTime() : v;
       }),
     );
-    const upsert = `ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${columns
-      .map(([c]) => c)
-      .filter((c) => c !== 'task_id' && c !== 'attempt_key')
-      .map((c) => `${c} = excluded.${c}`)
-      .join(', ')}`;
-    // One statement, committed without waiting for the flush on PostgreSQL (see above).
-    await this.db.write(this.db.sql.insertUnflushed(params, 'hook_delivery', columns, rows, upsert), params.values);
-  }
-
-  /**
-   * Completes the records of attempts written by {@link recordSending} with their answers and, for
-   * those that settle their task, the task's new state (the request columns are left as written).
-   * On PostgreSQL one statement (atomic on its own: one round trip, one commit); SQLite needs one
-   * per row in a transaction. An attempt with no record to complete is written nowhere, its task
-   * not settled, and makes the call throw after the others are written.
-   */
-  async recordAnswers(entries: Array<{ answer: AttemptAnswer; taskState: HookTaskState | null }>): Promise<void> {
-    const unique = [...new Map(entries.map((e) => [`${e.answer.taskId}#${e.answer.attemptKey}`, e])).values()];
-    if (unique.length === 0) return;
-    const missing = (found: Array<{ task_id: number | string; attempt_key: string }>): void => {
-      if (found.length === unique.length) return;
-      const keys = new Set(found.map((r) => `${Number(r.task_id)}#${r.attempt_key}`));
-      const absent = unique.filter((e) => !keys.has(`${e.answer.taskId}#${e.answer.attemptKey}`)).map((e) => `${e.answer.taskId}#${e.answer.attemptKey}`);
-      throw new Error(`no attempt record to complete for ${absent.join(', ')}`);
-    };
-    const settled = unique.filter((e) => e.taskState !== null);
+    const names = ATTEMPT_COLUMNS.map(([c]) => c);
+    const insert = `INSERT INTO hook_delivery (${names.join(', ')}) ${params.relation(
+      ATTEMPT_COLUMNS.map(([, , type]) => type),
+      rows,
+    )}
+      ON CONFLICT (task_id, attempt_key) DO UPDATE SET ${names
+        .filter((c) => c !== 'task_id' && c !== 'attempt_key')
+        .map((c) => `${c} = excluded.${c}`)
+        .join(', ')}`;
+    const settled = unique.filter((e) => e.taskState !== null).map((e) => [e.attempt.taskId, e.taskState] as const);
     if (this.db.sql.writableCte) {
-      const params = this.db.sql.params();
-      const answers = params.relation(
-        ['integer', 'varchar', 'integer', 'text', 'text', 'integer', 'varchar', 'text'],
-        unique.map(({ answer: a }) => [a.taskId, a.attemptKey, a.responseStatus, a.responseHeaders, a.responseBody, a.durationMs, a.outcome, a.statusText]),
+      const states = params.relation(['integer', 'varchar'], settled);
+      await this.db.write(
+        `WITH recorded AS (${insert}),
+         s(id, state) AS (${states})
+         UPDATE hook_task SET state = s.state FROM s WHERE hook_task.id = s.id`,
+        params.values,
       );
-      const states = params.relation(
-        ['integer', 'varchar'],
-        settled.map((e) => [e.answer.taskId, e.taskState]),
-      );
-      const found = (await this.db.manager.query(
-          `WITH v(task_id, attempt_key, ${ANSWER_COLUMNS.join(', ')}) AS (${answers}),
-           s(id, state) AS (${states}),
-           answered AS (
-             UPDATE hook_delivery AS d SET ${ANSWER_COLUMNS.map((c) => `${c} = v.${c}`).join(', ')}
-             FROM v
-             WHERE d.task_id = v.task_id AND d.attempt_key = v.attempt_key
-             RETURNING d.task_id, d.attempt_key),
-           settled AS (
-             UPDATE hook_task SET state = s.state FROM s
-             WHERE hook_task.id = s.id AND s.id IN (SELECT task_id FROM answered))
-           SELECT task_id, attempt_key FROM answered`,
-          params.values,
-        )) as Array<{ task_id: number; attempt_key: string }>;
-      missing(found);
       return;
     }
     await this.db.transaction(async (m) => {
-      const found: Array<{ task_id: number; attempt_key: string }> = [];
-      for (const { answer: a } of unique) {
-        const rows = (await m.query(
-          `UPDATE hook_delivery SET ${ANSWER_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE task_id = ? AND attempt_key = ? RETURNING task_id, attempt_key`,
-          [a.responseStatus, a.responseHeaders, a.responseBody, a.durationMs, a.outcome, a.statusText, a.taskId, a.attemptKey],
-        )) as Array<{ task_id: number; attempt_key: string }>;
-        found.push(...rows);
-      }
-      missing(found);
-      for (const e of settled) await this.setTaskState(m, e.answer.taskId, e.taskState!);
+      await m.query(insert, params.values);
+      for (const [id, state] of settled) await this.setTaskState(m, id, state!);
     });
   }
 

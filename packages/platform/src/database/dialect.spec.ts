@@ -45,25 +45,6 @@ describe(SqlDialect.name, () => {
     expect(lite.rowLock('pessimistic_read')).toEqual({});
   });
 
-  it('should insert rows without waiting for the flush on PostgreSQL, and plainly on SQLite', () => {
-    const columns = [
-      ['a', 'integer'],
-      ['b', 'text'],
-    ] as const;
-    const rows = [
-      [1, 'x'],
-      [2, 'y'],
-    ];
-    const p = pg.params();
-    expect(pg.insertUnflushed(p, 't', columns, rows, 'ON CONFLICT (a) DO NOTHING').replace(/\s+/g, ' ')).toBe(
-      "INSERT INTO t (a, b) SELECT * FROM (SELECT (r->>0)::integer, (r->>1)::text FROM jsonb_array_elements($1::jsonb) AS r) AS v WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL ON CONFLICT (a) DO NOTHING",
-    );
-    expect(p.values).toEqual(['[[1,"x"],[2,"y"]]']);
-    const q = lite.params();
-    expect(lite.insertUnflushed(q, 't', columns, rows, 'ON CONFLICT (a) DO NOTHING')).toBe('INSERT INTO t (a, b) VALUES (?, ?), (?, ?) ON CONFLICT (a) DO NOTHING');
-    expect(q.values).toEqual([1, 'x', 2, 'y']);
-  });
-
   it('should take no lock on SQLite, where writing transactions run one at a time', async () => {
     const m = recorder();
     await lite.lockForTransaction(m as never, 'k');

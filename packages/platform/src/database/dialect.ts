@@ -43,26 +43,6 @@ export class SqlDialect {
     return this.postgres ? { lock: { mode } } : {};
   }
 
-  /**
-   * An INSERT of `rows` into `columns` (each with its type) of `table`, then `suffix` (an ON
-   * CONFLICT clause), with its values bound in `params` (see {@link SqlParams.relation}). On
-   * PostgreSQL its commit does not wait for the WAL flush (`synchronous_commit` off for the
-   * statement's own transaction, when it runs on its own): for records that only a crash of
-   * PostgreSQL itself could lose, and whose loss costs nothing but a repeat. On SQLite a plain INSERT.
-   */
-  insertUnflushed(params: SqlParams, table: string, columns: ReadonlyArray<readonly [name: string, type: SqlCast]>, rows: ReadonlyArray<readonly unknown[]>, suffix = ''): string {
-    const names = columns.map(([c]) => c).join(', ');
-    const source = params.relation(
-      columns.map(([, t]) => t),
-      rows,
-    );
-    if (!this.postgres) return `INSERT INTO ${table} (${names}) ${source} ${suffix}`.trimEnd();
-    return `INSERT INTO ${table} (${names})
-         SELECT * FROM (${source}) AS v
-         WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL
-         ${suffix}`.trimEnd();
-  }
-
   /** Holds `key` until the transaction of `m` ends: concurrent transactions taking it run one after the other. */
   async lockForTransaction(m: EntityManager, key: LockKey): Promise<void> {
     if (!this.postgres) return;

@@ -113,7 +113,9 @@ export class BullMqDriver extends QueueDriver {
     const worker = new Worker(
       queue,
       async (job) => {
-        const run = handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade });
+        // BullMQ counts an attempt as started each time a worker takes the job: one started twice
+        // was taken over from a worker whose lock lapsed (a stalled job).
+        const run = handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade, recovered: job.attemptsStarted > job.attemptsMade + 1 });
         const tracked = run.then(
           () => undefined,
           () => undefined,

@@ -8,6 +8,11 @@ export interface QueueJob<T = unknown> {
   data: T;
   /** Attempts already made before this one. */
   attemptsMade: number;
+  /**
+   * This attempt started before, in a worker that died before finishing it (a stalled job taken
+   * over): what that run did may be half done.
+   */
+  recovered: boolean;
 }
 
 export interface JobOptions {

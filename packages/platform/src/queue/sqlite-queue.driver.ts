@@ -29,6 +29,7 @@ interface JobRow {
   name: string;
   data: string;
   attempts_made: number;
+  attempts_started: number;
 }
 
 /**
@@ -82,6 +83,7 @@ export class SqliteQueueDriver extends QueueDriver {
         data TEXT NOT NULL,
         state TEXT NOT NULL,
         attempts_made INTEGER NOT NULL DEFAULT 0,
+        attempts_started INTEGER NOT NULL DEFAULT 0,
         max_attempts INTEGER NOT NULL,
         backoff_ms INTEGER NOT NULL,
         run_at INTEGER NOT NULL,
@@ -91,6 +93,9 @@ export class SqliteQueueDriver extends QueueDriver {
       );
       CREATE INDEX IF NOT EXISTS idx_queue_job_due ON queue_job (queue, state, run_at);
     `);
+    // A queue file from before attempts were counted as they started.
+    const columns = this.db.prepare(`SELECT name FROM pragma_table_info('queue_job')`).all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'attempts_started')) this.db.exec(`ALTER TABLE queue_job ADD COLUMN attempts_started INTEGER NOT NULL DEFAULT 0`);
     // Jobs that were running when the process stopped run again (stalled-job recovery).
     this.statement(`UPDATE queue_job SET state = 'waiting' WHERE state = 'active'`).run();
   }
@@ -171,15 +176,16 @@ export class SqliteQueueDriver extends QueueDriver {
     this.events.on(queue, onAdd);
 
     const take = this.statement(
-      `UPDATE queue_job SET state = 'active'
+      `UPDATE queue_job SET state = 'active', attempts_started = attempts_started + 1
        WHERE rowid IN (SELECT rowid FROM queue_job WHERE queue = ? AND state = 'waiting' AND run_at <= ? ORDER BY run_at LIMIT ?)
-       RETURNING queue, job_id, name, data, attempts_made`,
+       RETURNING queue, job_id, name, data, attempts_made, attempts_started`,
     );
     const nextDue = this.statement(`SELECT MIN(run_at) AS at FROM queue_job WHERE queue = ? AND state = 'waiting'`);
 
     const runJob = async (row: JobRow): Promise<void> => {
       try {
-        await handler({ id: row.job_id, name: row.name, data: JSON.parse(row.data) as T, attemptsMade: row.attempts_made });
+        // An attempt started twice was taken back from a process that stopped while running it.
+        await handler({ id: row.job_id, name: row.name, data: JSON.parse(row.data) as T, attemptsMade: row.attempts_made, recovered: row.attempts_started > row.attempts_made + 1 });
         // Closed past the grace period: the row stays active and runs again at the next start.
         if (this.closed) return;
         this.completed(row.queue, row.job_id);
