@@ -1,6 +1,6 @@
 import type { Database } from '@gitforge/platform';
 import { uniqueSuffix } from '@gitforge/platform/testing';
-import { HookDeliveryEntity } from '../src/webhooks/hook-task.entity.js';
+import { HookDeliveryEntity, HookPayloadEntity } from '../src/webhooks/hook-task.entity.js';
 import { attemptEnd } from '../src/webhooks/hook-delivery.processor.js';
 import { HookTasksRepository, type AttemptRecord, type StoredTask } from '../src/webhooks/hook-tasks.repository.js';
 import { openWebhookTestDatabase, type WebhookTestDatabase } from './support/database.js';
@@ -56,6 +56,32 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     // The task that existed keeps its delivery id; a pair asked twice is created once, with the first ask's.
     expect(found[0]).toEqual({ ...old, fresh: false });
     expect(found[2]!.uuid).toBe(asked[2]!.uuid);
+  });
+
+  it("should store a batch's payload once, for batches with a new task only, and read it for each task; a task made before keeps its own", async () => {
+    const eventId = `e-${uniqueSuffix()}`;
+    const batch = `b-${uniqueSuffix()}`;
+    const payloadsOf = (b: string) => db.manager.countBy(HookPayloadEntity, { batch: b });
+    const made = await sut.insertTasks([1, 2, 3].map((hookId) => ({ ...newTask(hookId, eventId, batch), payload: '{"once":true}' })));
+    expect(await payloadsOf(batch)).toBe(1);
+    const rows = (await db.manager.query(`SELECT payload FROM hook_task WHERE batch = ${db.sql.param(1)}`, [batch])) as Array<{ payload: string | null }>;
+    expect(rows.map((r) => r.payload)).toEqual([null, null, null]);
+    const found = await sut.findTaskAttempts(made.map((t) => ({ taskId: t.id, attemptKey: 'k#0' })));
+    expect(made.map((t) => found.get(`${t.id}#k#0`)!.task.payload)).toEqual(Array(3).fill('{"once":true}'));
+    expect(await sut.findPayload(made[2]!.id)).toBe('{"once":true}');
+    // The event fanned out again (a batch of its own) makes no task, so stores no payload.
+    const replay = `b-${uniqueSuffix()}`;
+    await sut.insertTasks([1, 2].map((hookId) => ({ ...newTask(hookId, eventId, replay), payload: '{"once":true}' })));
+    expect(await payloadsOf(replay)).toBe(0);
+    // A task from before payloads were stored by batch holds its own, and has no batch.
+    const params = db.sql.params();
+    const [legacy] = (await db.manager.query(
+      `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at) VALUES (${[9, `e-${uniqueSuffix()}`, `u-${uniqueSuffix()}`, 'push', '{"own":true}', 1, 'pending', null, Date.now()].map((v) => params.add(v)).join(', ')}) RETURNING id`,
+      params.values,
+    )) as Array<{ id: number }>;
+    const legacyFound = await sut.findTaskAttempts([{ taskId: Number(legacy!.id), attemptKey: 'k#0' }]);
+    expect(legacyFound.get(`${legacy!.id}#k#0`)!.task.payload).toBe('{"own":true}');
+    expect(await sut.findPayload(Number(legacy!.id))).toBe('{"own":true}');
   });
 
   it('should list pending tasks with the batch their delivery job is named by', async () => {

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { Database } from '@gitforge/platform';
 import { uniqueSuffix } from '@gitforge/platform/testing';
 import { RetentionRepository } from '../src/maintenance/retention.repository.js';
-import { HookDeliveryEntity, HookTaskEntity } from '../src/webhooks/hook-task.entity.js';
+import { HookDeliveryEntity, HookPayloadEntity, HookTaskEntity } from '../src/webhooks/hook-task.entity.js';
 import { HookTasksRepository } from '../src/webhooks/hook-tasks.repository.js';
 import { openWebhookTestDatabase, type WebhookTestDatabase } from './support/database.js';
 
@@ -80,5 +80,23 @@ describe.each(['sqlite', 'postgres'] as const)('RetentionRepository on %s', (eng
     expect(await sut.deleteFinishedTasksBefore(new Date(Date.now() + 60_000))).toBe(1);
     expect(await db.manager.countBy(HookTaskEntity, { id: done!.id })).toBe(0);
     expect(await db.manager.countBy(HookTaskEntity, { id: pending!.id })).toBe(1);
+  });
+
+  it("should delete a batch's stored payload once none of its tasks is left, and not before", async () => {
+    const eventId = `e-${uniqueSuffix()}`;
+    const batch = `b-${uniqueSuffix()}`;
+    const [first, second] = await tasks.insertTasks([1, 2].map((hookId) => ({ hookId, eventId, uuid: `u-${uniqueSuffix()}`, eventType: 'push', payload: '{"shared":true}', repoId: 1, batch })));
+    const later = new Date(Date.now() + 60_000);
+    const payloads = () => db.manager.countBy(HookPayloadEntity, { batch });
+    expect(await payloads()).toBe(1);
+    await db.transaction((m) => tasks.setTaskState(m, first!.id, 'delivered'));
+    await sut.deleteFinishedTasksBefore(later);
+    expect(await sut.deleteUnusedPayloadsBefore(later)).toBe(0);
+    expect(await tasks.findPayload(second!.id)).toBe('{"shared":true}');
+    await db.transaction((m) => tasks.setTaskState(m, second!.id, 'failed'));
+    await sut.deleteFinishedTasksBefore(later);
+    expect(await sut.deleteUnusedPayloadsBefore(new Date(Date.now() - 60_000))).toBe(0);
+    expect(await sut.deleteUnusedPayloadsBefore(later)).toBeGreaterThanOrEqual(1);
+    expect(await payloads()).toBe(0);
   });
 });

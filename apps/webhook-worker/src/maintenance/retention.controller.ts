@@ -24,8 +24,9 @@ export class RetentionController {
     const cutoff = cutoffOf(req);
     const deliveries = await this.retention.deleteDeliveriesBefore(cutoff);
     const tasks = await this.retention.deleteFinishedTasksBefore(cutoff);
+    const payloads = await this.retention.deleteUnusedPayloadsBefore(cutoff);
     const marks = await this.retention.deleteNotificationMarksBefore(cutoff);
-    log.info({ deliveries, tasks, notificationMarks: marks }, 'old hook deliveries removed');
+    log.info({ deliveries, tasks, payloads, notificationMarks: marks }, 'old hook deliveries removed');
     return { removed: deliveries };
   }
 

@@ -32,6 +32,29 @@ export class RetentionRepository {
     );
   }
 
+  /**
+   * Payloads stored before `cutoff` whose batch has no task left (see {@link deleteFinishedTasksBefore});
+   * answers how many went. A batch's tasks are made together with its payload and never later,
+   * so a payload found unused stays unused.
+   */
+  async deleteUnusedPayloadsBefore(cutoff: Date): Promise<number> {
+    const p = (n: number): string => this.db.sql.param(n);
+    let removed = 0;
+    for (;;) {
+      const rows = (await this.db.manager.query(
+        `SELECT p.batch FROM hook_payload p
+         WHERE p.created_at < ${p(1)} AND NOT EXISTS (SELECT 1 FROM hook_task t WHERE t.event_id = p.event_id AND t.batch = p.batch)
+         ORDER BY p.created_at LIMIT ${CHUNK}`,
+        [cutoff.getTime()],
+      )) as Array<{ batch: string }>;
+      if (rows.length === 0) return removed;
+      await this.db.transaction((m) =>
+        m.query(`DELETE FROM hook_payload WHERE batch IN (${rows.map((_, i) => p(i + 1)).join(', ')})`, rows.map((r) => r.batch)),
+      );
+      removed += rows.length;
+    }
+  }
+
   /** Activity feed entries created before `cutoff` (Gitea's DeleteOldActions); answers how many went. */
   async deleteActionsBefore(cutoff: Date): Promise<number> {
     return this.inChunks(ActionEntity, 'a', 'a.created_at < :cutoff', cutoff);

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { TimestampColumn } from '@gitforge/platform';
 
 export type HookTaskState = 'pending' | 'delivered' | 'failed';
@@ -27,9 +27,12 @@ export class HookTaskEntity {
   @Column({ type: 'varchar', length: 64 })
   eventType!: string;
 
-  /** The Gitea payload as sent to gitea/gogs hooks (JSON text); other hook types convert it. */
-  @Column({ type: 'text' })
-  payload!: string;
+  /**
+   * The Gitea payload as sent to gitea/gogs hooks (JSON text); other hook types convert it. Null
+   * on tasks made since payloads are stored once per batch ({@link HookPayloadEntity}).
+   */
+  @Column({ type: 'text', nullable: true })
+  payload!: string | null;
 
   @Column({ type: 'integer', nullable: true })
   repoId!: number | null;
@@ -43,6 +46,24 @@ export class HookTaskEntity {
    */
   @Column({ type: 'varchar', length: 36, nullable: true })
   batch!: string | null;
+
+  @TimestampColumn()
+  createdAt!: Date;
+}
+
+/** The payload the tasks of one batch (one fan-out of one event) share, stored once for them. */
+@Entity({ name: 'hook_payload' })
+@Index('idx_hook_payload_created', ['createdAt'])
+export class HookPayloadEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  batch!: string;
+
+  /** The event of the batch: a finished batch's tasks are found by it (see the retention job). */
+  @Column({ type: 'varchar', length: 64 })
+  eventId!: string;
+
+  @Column({ type: 'text' })
+  payload!: string;
 
   @TimestampColumn()
   createdAt!: Date;

@@ -10,7 +10,8 @@ export type AttemptRecord = Omit<HookDeliveryEntity, 'id'>;
 
 /** A task a delivery job is about to attempt, and what is recorded of that attempt already. */
 export interface TaskAttempt {
-  task: HookTaskEntity;
+  /** The task with its payload (its own, or its batch's). */
+  task: HookTaskEntity & { payload: string };
   /** The recorded outcome of the attempt (by job and attempt number): null if it never started. */
   previous: AttemptRecord['outcome'] | null;
 }
@@ -23,6 +24,11 @@ export type InsertedTask = StoredTask & { fresh: boolean };
 export type PendingTask = QueuedTask & Pick<HookTaskEntity, 'eventId'>;
 
 const STORED_COLUMNS = 'id, hook_id, event_id, uuid, event_type, repo_id, state, batch, created_at';
+/** Columns a new task is written with (its payload is its batch's, in hook_payload). */
+const TASK_COLUMNS = 'hook_id, event_id, uuid, event_type, repo_id, state, batch, created_at';
+const TASK_TYPES: SqlCast[] = ['integer', 'varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar', 'bigint'];
+const PAYLOAD_COLUMNS = 'batch, event_id, payload, created_at';
+const PAYLOAD_TYPES: SqlCast[] = ['varchar', 'varchar', 'text', 'bigint'];
 type TaskRow = Record<string, string | number | null>;
 
 /** A hook_task row read with raw SQL (the hot paths skip TypeORM's query building). */
@@ -72,10 +78,11 @@ export class HookTasksRepository {
 
   /**
    * Creates the tasks (of one event or several) that do not exist yet (unique on hook and event,
-   * so a replayed event adds nothing) and answers every task asked for, new or not, by id. On
-   * PostgreSQL one statement (its outer SELECT sees the rows that existed before it, the CTE
-   * those it inserted); SQLite needs an insert and a read in one transaction. A payload the tasks
-   * of a batch share is sent once, and none is read back.
+   * so a replayed event adds nothing) and answers every task asked for, new or not, by id. The
+   * tasks of a batch share one payload (the first task's of the batch stands for them), stored
+   * once for the batch when any of its tasks is new, and never read back. On PostgreSQL one
+   * statement (its outer SELECT sees the rows that existed before it, the CTE those it inserted);
+   * SQLite needs its inserts and a read in one transaction.
    */
   async insertTasks(asked: NewTask[]): Promise<InsertedTask[]> {
     // One statement inserts a (hook, event) once: the first ask of a pair stands for the others.
@@ -83,42 +90,47 @@ export class HookTasksRepository {
     for (const t of asked) if (!firsts.has(`${t.hookId}#${t.eventId}`)) firsts.set(`${t.hookId}#${t.eventId}`, t);
     const tasks = [...firsts.values()];
     if (tasks.length === 0) return [];
+    const batches = new Map<string, NewTask>();
+    for (const t of tasks) if (!batches.has(t.batch)) batches.set(t.batch, t);
     const now = Date.now();
+    const params = this.db.sql.params();
+    const taskRows = tasks.map((t) => [t.hookId, t.eventId, t.uuid, t.eventType, t.repoId, 'pending', t.batch, now]);
+    const payloadRows = (only: Set<string> | null) => [...batches.values()].filter((t) => !only || only.has(t.batch)).map((t) => [t.batch, t.eventId, t.payload, now]);
     if (this.db.sql.writableCte) {
-      // The payloads the tasks share are bound once each, and each row names its own by position.
-      const payloads = [...new Set(tasks.map((t) => t.payload))];
-      const payloadAt = new Map(payloads.map((p, i) => [p, i]));
-      const params = this.db.sql.params();
-      const asked = params.relation(
-        ['integer', 'varchar', 'varchar', 'varchar', 'integer', 'integer', 'varchar'],
-        tasks.map((t) => [t.hookId, t.eventId, t.uuid, t.eventType, payloadAt.get(t.payload), t.repoId, t.batch]),
-      );
+      const newTasks = params.relation(TASK_TYPES, taskRows);
+      const newPayloads = params.relation(PAYLOAD_TYPES, payloadRows(null));
       const found = (await this.db.manager.query(
-        `WITH v(hook_id, event_id, uuid, event_type, payload_at, repo_id, batch) AS (${asked}),
+        `WITH v(${TASK_COLUMNS}) AS (${newTasks}),
+         b(${PAYLOAD_COLUMNS}) AS (${newPayloads}),
          inserted AS (
-           INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at)
-           SELECT hook_id, event_id, uuid, event_type, ${params.add(JSON.stringify(payloads))}::jsonb->>payload_at, repo_id, 'pending', batch, ${params.add(now, 'bigint')} FROM v
+           INSERT INTO hook_task (${TASK_COLUMNS}) SELECT * FROM v
            ON CONFLICT (hook_id, event_id) DO NOTHING
-           RETURNING ${STORED_COLUMNS})
+           RETURNING ${STORED_COLUMNS}),
+         stored AS (
+           INSERT INTO hook_payload (${PAYLOAD_COLUMNS}) SELECT * FROM b WHERE b.batch IN (SELECT batch FROM inserted)
+           ON CONFLICT (batch) DO NOTHING)
          SELECT *, true AS fresh FROM inserted
          UNION ALL SELECT ${STORED_COLUMNS}, false FROM hook_task WHERE (hook_id, event_id) IN (SELECT hook_id, event_id FROM v)`,
         params.values,
       )) as Array<TaskRow & { fresh: boolean }>;
       return found.map((r) => ({ ...toStored(r), fresh: r.fresh })).sort((a, b) => a.id - b.id);
     }
-    const params = this.db.sql.params();
-    const rows = tasks.map(
-      (t) => `(${[params.add(t.hookId), params.add(t.eventId), params.add(t.uuid), params.add(t.eventType), params.add(t.payload), params.add(t.repoId), params.add('pending'), params.add(t.batch), params.add(now)].join(', ')})`,
-    );
-    const insertValues = params.values.length;
-    const pairs = tasks.map((t) => `(${params.add(t.hookId)}, ${params.add(t.eventId)})`);
-    // SQLite: an insert and a read in one transaction.
+    // SQLite: the inserts and a read in one transaction.
     const { found, inserted } = await this.db.transaction(async (m) => {
       const made = (await m.query(
-        `INSERT INTO hook_task (hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at) VALUES ${rows.join(', ')} ON CONFLICT (hook_id, event_id) DO NOTHING RETURNING id`,
-        params.values.slice(0, insertValues),
-      )) as Array<{ id: number }>;
-      const stored = (await m.query(`SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${pairs.join(', ')})`, params.values.slice(insertValues))) as TaskRow[];
+        `INSERT INTO hook_task (${TASK_COLUMNS}) ${params.relation(TASK_TYPES, taskRows)} ON CONFLICT (hook_id, event_id) DO NOTHING RETURNING id, batch`,
+        params.values,
+      )) as Array<{ id: number; batch: string }>;
+      const freshBatches = payloadRows(new Set(made.map((r) => r.batch)));
+      if (freshBatches.length > 0) {
+        const payloads = this.db.sql.params();
+        await m.query(`INSERT INTO hook_payload (${PAYLOAD_COLUMNS}) ${payloads.relation(PAYLOAD_TYPES, freshBatches)} ON CONFLICT (batch) DO NOTHING`, payloads.values);
+      }
+      const pairs = this.db.sql.params();
+      const stored = (await m.query(
+        `SELECT ${STORED_COLUMNS} FROM hook_task WHERE (hook_id, event_id) IN (${tasks.map((t) => `(${pairs.add(t.hookId)}, ${pairs.add(t.eventId)})`).join(', ')})`,
+        pairs.values,
+      )) as TaskRow[];
       return { found: stored, inserted: new Set(made.map((r) => Number(r.id))) };
     });
     return found.map((r) => ({ ...toStored(r), fresh: inserted.has(Number(r.id)) })).sort((a, b) => a.id - b.id);
@@ -138,12 +150,14 @@ export class HookTasksRepository {
       keys.map((k) => [k.taskId, k.attemptKey]),
     );
     const columns = STORED_COLUMNS.split(', ').map((c) => `t.${c}`).join(', ');
-    // Tasks share a payload by batch; a task without one has its own. The payload comes on the first row of each.
+    // Tasks share a payload by batch (stored once for it, or on each task made before payloads
+    // were); a task without a batch has its own. The payload comes on the first row of each.
     const rows = (await this.db.manager.query(
       `WITH k(task_id, attempt_key) AS (${wanted}),
        r AS (
-         SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous, t.payload AS payload, COALESCE(t.batch, '#' || t.id) AS payload_group
+         SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous, COALESCE(t.payload, p.payload) AS payload, COALESCE(t.batch, '#' || t.id) AS payload_group
          FROM k JOIN hook_task t ON t.id = k.task_id
+         LEFT JOIN hook_payload p ON p.batch = t.batch
          LEFT JOIN hook_delivery d ON d.task_id = k.task_id AND d.attempt_key = k.attempt_key)
        SELECT ${STORED_COLUMNS}, attempt_key, previous, payload_group,
          CASE WHEN row_number() OVER (PARTITION BY payload_group ORDER BY id, attempt_key) = 1 THEN payload END AS payload
@@ -171,7 +185,10 @@ export class HookTasksRepository {
 
   /** A task's payload (null when the task is gone). */
   async findPayload(taskId: number): Promise<string | null> {
-    const rows = (await this.db.manager.query(`SELECT payload FROM hook_task WHERE id = ${this.p(1)}`, [taskId])) as Array<{ payload: string }>;
+    const rows = (await this.db.manager.query(
+      `SELECT COALESCE(t.payload, p.payload) AS payload FROM hook_task t LEFT JOIN hook_payload p ON p.batch = t.batch WHERE t.id = ${this.p(1)}`,
+      [taskId],
+    )) as Array<{ payload: string | null }>;
     return rows[0]?.payload ?? null;
   }
 
