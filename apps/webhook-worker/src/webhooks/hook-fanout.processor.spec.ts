@@ -92,8 +92,16 @@ describe(HookFanoutProcessor.name, () => {
   it('should attempt again, by id, what an earlier run of the event left pending, also for a hook it no longer reaches', async () => {
     const e = envelope('commit_status.created', status(), 3);
     const { sut, attempts } = setup({ matching: [target({ id: 7 })], stored: [pendingTask(1, 7, e.id, 'b1'), pendingTask(2, 9, e.id, 'b1')] });
-    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0, recovered: false });
+    // The first attempt again, its worker having died.
+    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0, recovered: true });
     expect(attempts[0]!.given).toEqual([1, 2]);
+  });
+
+  it('should not look for what an earlier run left in a first run that no worker started before', async () => {
+    const e = envelope('commit_status.created', status(), 3);
+    const { sut, attempts } = setup({ matching: [target({ id: 7 })], stored: [pendingTask(1, 7, e.id, 'b1'), pendingTask(2, 9, e.id, 'b1')] });
+    await sut.handle({ id: e.id, name: e.name, data: e, attemptsMade: 0, recovered: false });
+    expect(attempts).toEqual([]);
   });
 
   it('should attempt what is left pending even when no hook matches any more', async () => {

@@ -98,9 +98,11 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
       fresh = tasks.filter((t) => t.fresh);
     }
     // What an earlier run of this event left pending, also for hooks it reaches no more (the
-    // delivery closes those of a hook deactivated or removed since).
+    // delivery closes those of a hook deactivated or removed since). Only a run after one that
+    // failed or was cut short can find any: a run that finished attempted every task it made, and
+    // queued the retry of each that failed (the event published again runs as a first run).
     const made = new Set(fresh.map((t) => t.id));
-    const earlier = (await this.pendingOf.submit(envelope.id)).filter((t) => !made.has(t.id));
+    const earlier = job.attemptsMade > 0 || job.recovered ? (await this.pendingOf.submit(envelope.id)).filter((t) => !made.has(t.id)) : [];
     if (fresh.length === 0 && earlier.length === 0) return;
     // An earlier run's task whose retry is queued already (or that a delivery job of its batch
     // holds: queued by the sweep at start) is that job's to send.

@@ -96,8 +96,9 @@ export class SqliteQueueDriver extends QueueDriver {
     // A queue file from before attempts were counted as they started.
     const columns = this.db.prepare(`SELECT name FROM pragma_table_info('queue_job')`).all() as Array<{ name: string }>;
     if (!columns.some((c) => c.name === 'attempts_started')) this.db.exec(`ALTER TABLE queue_job ADD COLUMN attempts_started INTEGER NOT NULL DEFAULT 0`);
-    // Jobs that were running when the process stopped run again (stalled-job recovery).
-    this.statement(`UPDATE queue_job SET state = 'waiting' WHERE state = 'active'`).run();
+    // Jobs that were running when the process stopped run again (stalled-job recovery), as
+    // attempts started before (also those of a queue file from before starts were counted).
+    this.statement(`UPDATE queue_job SET state = 'waiting', attempts_started = MAX(attempts_started, attempts_made + 1) WHERE state = 'active'`).run();
   }
 
   /** A statement prepared once for the life of the queue file (better-sqlite3 compiles on every `prepare`). */
