@@ -20,8 +20,13 @@ const REDIS_URL = process.env.GITFORGE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379
 const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 128);
 const HOOKS = Number(process.env.BENCH_WEBHOOK_HOOKS ?? 10);
 const LANES = Number(process.env.BENCH_WEBHOOK_LANES ?? 8);
-const CALLS_PER_LANE = Number(process.env.BENCH_WEBHOOK_CALLS ?? 25);
-const RAW_JOBS = 5000;
+const CALLS_PER_LANE = Number(process.env.BENCH_WEBHOOK_CALLS ?? 63);
+/**
+ * As many no-op jobs as the backlog has deliveries (5,040 by default), so both sides pay their
+ * start once for the same amount of work: a 2,000-delivery backlog spent a quarter of its drain
+ * filling the pipeline (the first fan-outs' hook queries and task inserts before any delivery).
+ */
+const RAW_JOBS = LANES * CALLS_PER_LANE * HOOKS;
 const REPLICAS = Number(process.env.BENCH_WEBHOOK_REPLICAS ?? 1);
 
 /**
