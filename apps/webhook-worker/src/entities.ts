@@ -3,6 +3,7 @@ import { DeliveryBodyFromTask1763800000840 } from './migrations/1763800000840-de
 import { HookTaskBatch1763800000900 } from './migrations/1763800000900-hook-task-batch.js';
 import { HookTaskEvent1763800000920 } from './migrations/1763800000920-hook-task-event.js';
 import { HookPayload1763800000940 } from './migrations/1763800000940-hook-payload.js';
+import { ColdHookIndexes1763800000950 } from './migrations/1763800000950-cold-hook-indexes.js';
 import { ActionEntity } from './feeds/action.entity.js';
 import { HookTasks1763800000500 } from './migrations/1763800000500-hook-tasks.js';
 import { Actions1763800000501 } from './migrations/1763800000501-actions.js';
@@ -12,4 +13,4 @@ import { NotificationEntity, NotificationEventEntity } from './notifications/not
 import { HookDeliveryEntity, HookPayloadEntity, HookTaskEntity } from './webhooks/hook-task.entity.js';
 
 export const WebhookWorkerEntities = [HookTaskEntity, HookPayloadEntity, HookDeliveryEntity, ActionEntity, NotificationEntity, NotificationEventEntity];
-export const WebhookWorkerMigrations = [HookTasks1763800000500, Actions1763800000501, ActionComment1763800000502, Notifications1763800000510, RetentionIndexes1763800000520, DeliveryBodyFromTask1763800000840, HookTaskBatch1763800000900, HookTaskEvent1763800000920, HookPayload1763800000940];
+export const WebhookWorkerMigrations = [HookTasks1763800000500, Actions1763800000501, ActionComment1763800000502, Notifications1763800000510, RetentionIndexes1763800000520, DeliveryBodyFromTask1763800000840, HookTaskBatch1763800000900, HookTaskEvent1763800000920, HookPayload1763800000940, ColdHookIndexes1763800000950];

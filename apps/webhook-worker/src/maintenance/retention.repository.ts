@@ -4,7 +4,11 @@ import { ActionEntity } from '../feeds/action.entity.js';
 import { NotificationEventEntity } from '../notifications/notification.entity.js';
 import { HookDeliveryEntity, HookTaskEntity } from '../webhooks/hook-task.entity.js';
 
-/** Rows per delete statement, so a large backlog never holds one long transaction (or SQLite's lock). */
+/**
+ * Rows per delete statement, so a large backlog never holds one long transaction (or SQLite's lock).
+ * Old rows are found along the ids, the oldest first, with no index on their times: every delivery
+ * would write to one, for a job that runs once a day.
+ */
 const CHUNK = 500;
 
 /** What the worker keeps only for a while: delivery records, finished hook tasks, the projectors' event marks, old activity feed entries. */

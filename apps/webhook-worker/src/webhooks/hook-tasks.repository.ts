@@ -192,7 +192,10 @@ export class HookTasksRepository {
     return rows[0]?.payload ?? null;
   }
 
-  /** Pending tasks after `afterId`, by id, with what queuing them needs and their event. */
+  /**
+   * Pending tasks after `afterId`, by id, with what queuing them needs and their event. Read once at
+   * the worker's start, along the ids: no index on the state, which every delivery would write to.
+   */
   findPendingTasks(afterId: number, limit: number): Promise<PendingTask[]> {
     return this.db.manager
       .createQueryBuilder(HookTaskEntity, 't')
