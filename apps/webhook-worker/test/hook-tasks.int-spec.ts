@@ -64,8 +64,8 @@ describe.each(['sqlite', 'postgres'] as const)('HookTasksRepository on %s', (eng
     const payloadsOf = (b: string) => db.manager.countBy(HookPayloadEntity, { batch: b });
     const made = await sut.insertTasks([1, 2, 3].map((hookId) => ({ ...newTask(hookId, eventId, batch), payload: '{"once":true}' })));
     expect(await payloadsOf(batch)).toBe(1);
-    const rows = (await db.manager.query(`SELECT payload FROM hook_task WHERE batch = ${db.sql.param(1)}`, [batch])) as Array<{ payload: string | null }>;
-    expect(rows.map((r) => r.payload)).toEqual([null, null, null]);
+    const rows = (await db.manager.query(`SELECT payload FROM hook_task WHERE batch = ${db.sql.param(1)}`, [batch])) as Array<{ payload: string }>;
+    expect(rows.map((r) => r.payload)).toEqual(['', '', '']);
     const found = await sut.findTaskAttempts(made.map((t) => ({ taskId: t.id, attemptKey: 'k#0' })));
     expect(made.map((t) => found.get(`${t.id}#k#0`)!.task.payload)).toEqual(Array(3).fill('{"once":true}'));
     expect(await sut.findPayload(made[2]!.id)).toBe('{"once":true}');

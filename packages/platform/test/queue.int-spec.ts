@@ -51,15 +51,26 @@ describe('BullMQ driver shutdown and stalled jobs', () => {
     const first = new BullMqDriver(testRedisUrl(), prefix, options);
     const stuck = blockingHandler();
     first.process(queue, stuck.handler);
-    await first.add(queue, 'e', {}, { jobId: 'stuck' });
+    await first.add(queue, 'e', {}, { jobId: 'stuck', attempts: 2, backoffMs: 10 });
     await expectEventually(() => expect(stuck.starts).toEqual([{ id: 'stuck', attempt: 0, recovered: false }]));
     await first.close();
 
     const second = new BullMqDriver(testRedisUrl(), prefix, options);
     const seen: Array<{ id: string; attempt: number; recovered: boolean }> = [];
-    second.process(queue, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade, recovered: job.recovered }));
-    // A stalled job runs again as the same attempt (it never failed), and says it was taken over.
-    await expectEventually(() => expect(seen).toEqual([{ id: 'stuck', attempt: 0, recovered: true }]), { timeoutMs: 15_000 });
+    second.process(queue, async (job) => {
+      seen.push({ id: job.id, attempt: job.attemptsMade, recovered: job.recovered });
+      if (job.attemptsMade === 0) throw new Error('again');
+    });
+    // A stalled job runs again as the same attempt (it never failed), and says it was taken over;
+    // the attempt after it failed was started once.
+    await expectEventually(
+      () =>
+        expect(seen).toEqual([
+          { id: 'stuck', attempt: 0, recovered: true },
+          { id: 'stuck', attempt: 1, recovered: false },
+        ]),
+      { timeoutMs: 15_000 },
+    );
     stuck.release();
     await second.close();
   });
@@ -78,14 +89,22 @@ describe('SQLite queue driver shutdown', () => {
     const first = SqliteQueueDriver.acquire(file, { lockMs: 1000, shutdownGraceMs: 100 });
     const stuck = blockingHandler();
     first.process(QueueNames.webhooks, stuck.handler);
-    await first.add(QueueNames.webhooks, 'e', {}, { jobId: 'cut-off' });
+    await first.add(QueueNames.webhooks, 'e', {}, { jobId: 'cut-off', attempts: 2, backoffMs: 10 });
     await expectEventually(() => expect(stuck.starts).toEqual([{ id: 'cut-off', attempt: 0, recovered: false }]));
     await first.close();
 
     const second = SqliteQueueDriver.acquire(file);
     const seen: Array<{ id: string; attempt: number; recovered: boolean }> = [];
-    second.process(QueueNames.webhooks, async (job) => void seen.push({ id: job.id, attempt: job.attemptsMade, recovered: job.recovered }));
-    await expectEventually(() => expect(seen).toEqual([{ id: 'cut-off', attempt: 0, recovered: true }]));
+    second.process(QueueNames.webhooks, async (job) => {
+      seen.push({ id: job.id, attempt: job.attemptsMade, recovered: job.recovered });
+      if (job.attemptsMade === 0) throw new Error('again');
+    });
+    await expectEventually(() =>
+      expect(seen).toEqual([
+        { id: 'cut-off', attempt: 0, recovered: true },
+        { id: 'cut-off', attempt: 1, recovered: false },
+      ]),
+    );
     stuck.release();
     await second.close();
   });

@@ -258,8 +258,9 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       redelivery,
       url: request.url,
       requestHeaders: JSON.stringify(request.recordedHeaders),
-      // Gitea and gogs hooks are sent the stored payload itself: the record points at it.
-      requestBody: request.recordedBody === task.payload ? null : request.recordedBody,
+      // Gitea and gogs hooks are sent the stored payload itself: the record points at it, but for a
+      // redelivery's, recorded only once answered, by when the daily cleanup may have taken an old task.
+      requestBody: request.recordedBody === task.payload && !redelivery ? null : request.recordedBody,
       deliveredAt: startedAt,
       responseStatus: end.responseStatus,
       responseHeaders: end.responseHeaders,

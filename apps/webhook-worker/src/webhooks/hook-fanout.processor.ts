@@ -26,8 +26,8 @@ const SWEEP_PAGE = 500;
  * One domain event becomes one hook task per hook it reaches, written before anything is sent
  * (unique on hook and event, so a replayed event creates nothing new), and its tasks' first
  * attempt is made by the event's own job, as {@link HookDeliveryProcessor} makes any attempt
- * (recorded before it is sent, keyed by this job's id and attempt number, so a run after the
- * worker died finds it). Tasks whose first attempt failed go to the delivery queue for the
+ * (recorded once answered, keyed by this job's id and attempt number, so a run after the worker
+ * died finds it and does not send it again). Tasks whose first attempt failed go to the delivery queue for the
  * attempts left, a backoff later; a failure anywhere else makes the queue run the event again,
  * which attempts every task of the event still pending (those of hooks it reaches no more too),
  * but for those whose retry is queued already. Going straight from the insert to the first send

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { HookSender, RESPONSE_BODY_CAP } from './hook-sender.js';
 import { HostMatcher } from './host-matcher.js';
 
@@ -169,6 +169,37 @@ describe(HookSender.name, () => {
     const r = await s.send(post(`http://127.0.0.1:${port}/slow`));
     s.close();
     expect(r.kind).toBe('timeout');
+  });
+
+  it('should give up at the deadline while the connection is still being made (a TLS handshake never answered)', async () => {
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => void held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const s = sender('loopback', 200);
+    const started = Date.now();
+    try {
+      const r = await s.send(post(`https://127.0.0.1:${(silent.address() as AddressInfo).port}/`));
+      expect(r.kind).toBe('timeout');
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      s.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('should give up at the deadline while a body keeps coming slowly', async () => {
+    handler = (_req, res) => {
+      res.write('x');
+      const drip = setInterval(() => res.write('x'), 50);
+      res.on('close', () => clearInterval(drip));
+    };
+    const s = sender('loopback', 300);
+    const started = Date.now();
+    const r = await s.send(post(`http://127.0.0.1:${port}/drip`));
+    s.close();
+    expect(r.kind).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('should keep only the start of a large response body', async () => {

@@ -68,7 +68,9 @@ export class HookSender {
       connections: maxSockets,
       keepAliveTimeout: idleSocketMs,
       keepAliveMaxTimeout: idleSocketMs,
-      connect: { lookup: this.lookup as never },
+      // A connection not made within a delivery's timeout is given up on (the delivery itself
+      // ends at its deadline, see `once`).
+      connect: { lookup: this.lookup as never, timeout: timeoutMs },
     });
   }
 
@@ -148,40 +150,25 @@ export class HookSender {
       target.username = '';
       target.password = '';
     }
-    // The deadline aborts the request wherever it is: connecting, awaiting headers or reading the
-    // body. An event emitter is a signal undici takes, at a third of an AbortController's cost.
+    // At the deadline the delivery ends wherever it is. undici takes an event emitter as its
+    // signal (at a third of an AbortController's cost) and aborts a request awaiting headers or
+    // its body at once, but one still connecting only once connected: the race answers then.
     const deadlineReached = new EventEmitter();
     let timedOut = false;
+    let expire: () => void = () => undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      expire = () => reject(new TimeoutError('context deadline exceeded (Client.Timeout exceeded while awaiting headers)'));
+    });
     const timer = setTimeout(() => {
       timedOut = true;
       deadlineReached.emit('abort');
+      expire();
     }, remaining);
+    const exchange = this.exchange(target, method, sent, body, deadlineReached);
+    // Whatever the exchange ends with after the deadline has no one waiting for it.
+    exchange.catch(() => undefined);
     try {
-      const res = await this.agent.request({
-        origin: target.origin,
-        path: `${target.pathname}${target.search}`,
-        method: method as Dispatcher.HttpMethod,
-        headers: sent,
-        body: method === 'GET' ? null : body,
-        signal: deadlineReached,
-      });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
-        size += chunk.length;
-        // The rest is discarded unread: the connection is closed rather than drained.
-        if (size >= RESPONSE_BODY_CAP) {
-          res.body.destroy();
-          break;
-        }
-      }
-      const out: Record<string, string> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined) out[canonicalHeader(name)] = Array.isArray(value) ? value.join(',') : value;
-      }
-      const location = res.headers.location;
-      return { status: res.statusCode, headers: out, location: Array.isArray(location) ? location[0] : location, body: Buffer.concat(chunks).toString('utf8') };
+      return await Promise.race([exchange, expired]);
     } catch (err) {
       if (timedOut) throw new TimeoutError('context deadline exceeded (Client.Timeout exceeded while awaiting headers)');
       // The guard's refusal, raised while connecting, comes back as the cause of undici's error.
@@ -190,6 +177,41 @@ export class HookSender {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** One request and its answer, the body read up to the cap. */
+  private async exchange(
+    target: URL,
+    method: string,
+    sent: Record<string, string>,
+    body: string,
+    deadlineReached: EventEmitter,
+  ): Promise<{ status: number; headers: Record<string, string>; location: string | undefined; body: string }> {
+    const res = await this.agent.request({
+      origin: target.origin,
+      path: `${target.pathname}${target.search}`,
+      method: method as Dispatcher.HttpMethod,
+      headers: sent,
+      body: method === 'GET' ? null : body,
+      signal: deadlineReached,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      chunks.push(chunk.subarray(0, RESPONSE_BODY_CAP - size));
+      size += chunk.length;
+      // The rest is discarded unread: the connection is closed rather than drained.
+      if (size >= RESPONSE_BODY_CAP) {
+        res.body.destroy();
+        break;
+      }
+    }
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined) out[canonicalHeader(name)] = Array.isArray(value) ? value.join(',') : value;
+    }
+    const location = res.headers.location;
+    return { status: res.statusCode, headers: out, location: Array.isArray(location) ? location[0] : location, body: Buffer.concat(chunks).toString('utf8') };
   }
 
   close(): void {

@@ -28,11 +28,11 @@ export class HookTaskEntity {
   eventType!: string;
 
   /**
-   * The Gitea payload as sent to gitea/gogs hooks (JSON text); other hook types convert it. Null
+   * The Gitea payload as sent to gitea/gogs hooks (JSON text); other hook types convert it. Empty
    * on tasks made since payloads are stored once per batch ({@link HookPayloadEntity}).
    */
-  @Column({ type: 'text', nullable: true })
-  payload!: string | null;
+  @Column({ type: 'text' })
+  payload!: string;
 
   @Column({ type: 'integer', nullable: true })
   repoId!: number | null;
@@ -70,8 +70,8 @@ export class HookPayloadEntity {
 }
 
 /**
- * One delivery attempt (a GitHub "delivery"): recorded as `sending` before the request goes out,
- * then completed with what came back.
+ * One delivery attempt (a GitHub "delivery"): recorded once its answer is in, with the request
+ * sent and what came back.
  */
 @Entity({ name: 'hook_delivery' })
 export class HookDeliveryEntity {
@@ -127,7 +127,7 @@ export class HookDeliveryEntity {
   @Column({ type: 'integer', default: 0 })
   durationMs!: number;
 
-  /** `sending` is written before the request goes out, and replaced by the result. */
+  /** `sending` only on records of workers from before attempts were recorded once answered. */
   @Column({ type: 'varchar', length: 16 })
   outcome!: 'sending' | 'success' | 'failure' | 'refused';
 

@@ -11,7 +11,7 @@ export type AttemptRecord = Omit<HookDeliveryEntity, 'id'>;
 /** A task a delivery job is about to attempt, and what is recorded of that attempt already. */
 export interface TaskAttempt {
   /** The task with its payload (its own, or its batch's). */
-  task: HookTaskEntity & { payload: string };
+  task: HookTaskEntity;
   /** The recorded outcome of the attempt (by job and attempt number): null if it never started. */
   previous: AttemptRecord['outcome'] | null;
 }
@@ -24,9 +24,9 @@ export type InsertedTask = StoredTask & { fresh: boolean };
 export type PendingTask = QueuedTask & Pick<HookTaskEntity, 'eventId'>;
 
 const STORED_COLUMNS = 'id, hook_id, event_id, uuid, event_type, repo_id, state, batch, created_at';
-/** Columns a new task is written with (its payload is its batch's, in hook_payload). */
-const TASK_COLUMNS = 'hook_id, event_id, uuid, event_type, repo_id, state, batch, created_at';
-const TASK_TYPES: SqlCast[] = ['integer', 'varchar', 'varchar', 'varchar', 'integer', 'varchar', 'varchar', 'bigint'];
+/** Columns a new task is written with (its own payload empty: it is its batch's, in hook_payload). */
+const TASK_COLUMNS = 'hook_id, event_id, uuid, event_type, payload, repo_id, state, batch, created_at';
+const TASK_TYPES: SqlCast[] = ['integer', 'varchar', 'varchar', 'varchar', 'text', 'integer', 'varchar', 'varchar', 'bigint'];
 const PAYLOAD_COLUMNS = 'batch, event_id, payload, created_at';
 const PAYLOAD_TYPES: SqlCast[] = ['varchar', 'varchar', 'text', 'bigint'];
 type TaskRow = Record<string, string | number | null>;
@@ -94,7 +94,7 @@ export class HookTasksRepository {
     for (const t of tasks) if (!batches.has(t.batch)) batches.set(t.batch, t);
     const now = Date.now();
     const params = this.db.sql.params();
-    const taskRows = tasks.map((t) => [t.hookId, t.eventId, t.uuid, t.eventType, t.repoId, 'pending', t.batch, now]);
+    const taskRows = tasks.map((t) => [t.hookId, t.eventId, t.uuid, t.eventType, '', t.repoId, 'pending', t.batch, now]);
     const payloadRows = (only: Set<string> | null) => [...batches.values()].filter((t) => !only || only.has(t.batch)).map((t) => [t.batch, t.eventId, t.payload, now]);
     if (this.db.sql.writableCte) {
       const newTasks = params.relation(TASK_TYPES, taskRows);
@@ -155,7 +155,7 @@ export class HookTasksRepository {
     const rows = (await this.db.manager.query(
       `WITH k(task_id, attempt_key) AS (${wanted}),
        r AS (
-         SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous, COALESCE(t.payload, p.payload) AS payload, COALESCE(t.batch, '#' || t.id) AS payload_group
+         SELECT ${columns}, k.attempt_key AS attempt_key, d.outcome AS previous, COALESCE(NULLIF(t.payload, ''), p.payload) AS payload, COALESCE(t.batch, '#' || t.id) AS payload_group
          FROM k JOIN hook_task t ON t.id = k.task_id
          LEFT JOIN hook_payload p ON p.batch = t.batch
          LEFT JOIN hook_delivery d ON d.task_id = k.task_id AND d.attempt_key = k.attempt_key)
@@ -166,10 +166,13 @@ export class HookTasksRepository {
     )) as Array<TaskRow & { attempt_key: string; previous: AttemptRecord['outcome'] | null; payload: string | null; payload_group: string }>;
     const payloads = new Map<string, string>();
     for (const r of rows) if (r.payload !== null) payloads.set(r.payload_group, r.payload);
+    // A task whose payload is gone (its batch's, removed with its last task) has nothing to send: left out like a task gone.
     return new Map(
-      rows.map((r) => {
-        const task = { ...toStored(r), payload: payloads.get(r.payload_group)! };
-        return [`${task.id}#${r.attempt_key}`, { task, previous: r.previous ?? null }];
+      rows.flatMap((r) => {
+        const payload = payloads.get(r.payload_group);
+        if (payload === undefined) return [];
+        const task = { ...toStored(r), payload };
+        return [[`${task.id}#${r.attempt_key}`, { task, previous: r.previous ?? null }] as const];
       }),
     );
   }
@@ -186,7 +189,7 @@ export class HookTasksRepository {
   /** A task's payload (null when the task is gone). */
   async findPayload(taskId: number): Promise<string | null> {
     const rows = (await this.db.manager.query(
-      `SELECT COALESCE(t.payload, p.payload) AS payload FROM hook_task t LEFT JOIN hook_payload p ON p.batch = t.batch WHERE t.id = ${this.p(1)}`,
+      `SELECT COALESCE(NULLIF(t.payload, ''), p.payload) AS payload FROM hook_task t LEFT JOIN hook_payload p ON p.batch = t.batch WHERE t.id = ${this.p(1)}`,
       [taskId],
     )) as Array<{ payload: string | null }>;
     return rows[0]?.payload ?? null;

@@ -1,4 +1,4 @@
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Queue, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import { createLogger } from '../logging/logger.js';
 import { untrackQueueDepth } from '../metrics/metrics.js';
 import { RedisErrorLog } from '../logging/redis-errors.js';
@@ -22,6 +22,16 @@ import { nextRunAt, type RepeatSpec } from './schedule.js';
 const START_MARGIN_MS = 1000;
 
 /** BullMQ on Redis: the distributed layout's queues. */
+/**
+ * The starts of the job before its current attempt: those the last failure recorded (in the
+ * job's progress, which gitforge uses for nothing else), else one per attempt made.
+ */
+function startsBeforeAttempt(job: Job): number {
+  const progress = job.progress as { startsBefore?: unknown } | number | undefined;
+  const recorded = typeof progress === 'object' && progress !== null && typeof progress.startsBefore === 'number' ? progress.startsBefore : undefined;
+  return recorded ?? job.attemptsMade;
+}
+
 export class BullMqDriver extends QueueDriver {
   private readonly log = createLogger('bullmq');
   private readonly queues = new Map<string, Queue>();
@@ -113,9 +123,11 @@ export class BullMqDriver extends QueueDriver {
     const worker = new Worker(
       queue,
       async (job) => {
-        // BullMQ counts an attempt as started each time a worker takes the job: one started twice
-        // was taken over from a worker whose lock lapsed (a stalled job).
-        const run = handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade, recovered: job.attemptsStarted > job.attemptsMade + 1 });
+        // BullMQ counts the job's starts, never resetting them: an attempt started more than once
+        // since the attempts before it (whose starts a failure records, see below) was taken over
+        // from a worker whose lock lapsed (a stalled job).
+        const startsBefore = startsBeforeAttempt(job);
+        const run = handler({ id: job.id ?? '', name: job.name, data: job.data as T, attemptsMade: job.attemptsMade, recovered: job.attemptsStarted - startsBefore > 1 });
         const tracked = run.then(
           () => undefined,
           () => undefined,
@@ -123,6 +135,10 @@ export class BullMqDriver extends QueueDriver {
         this.running.add(tracked);
         try {
           await run;
+        } catch (err) {
+          // Only when a started attempt was taken over since the last failure do the starts differ from the attempts.
+          if (job.attemptsStarted !== job.attemptsMade + 1) await job.updateProgress({ startsBefore: job.attemptsStarted }).catch(() => undefined);
+          throw err;
         } finally {
           this.running.delete(tracked);
         }

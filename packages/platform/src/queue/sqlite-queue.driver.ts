@@ -195,7 +195,8 @@ export class SqliteQueueDriver extends QueueDriver {
         const message = err instanceof Error ? err.message : String(err);
         this.log.warn({ queue, jobId: row.job_id, attempts: row.attempts_made + 1, err: message }, 'job attempt failed');
         this.statement(
-          `UPDATE queue_job SET attempts_made = attempts_made + 1, last_error = ?,
+          // The next attempt counts its starts afresh: one taken over here does not make the next one so.
+          `UPDATE queue_job SET attempts_made = attempts_made + 1, attempts_started = attempts_made + 1, last_error = ?,
              state = CASE WHEN attempts_made + 1 >= max_attempts THEN 'failed' ELSE 'waiting' END,
              finished_at = CASE WHEN attempts_made + 1 >= max_attempts THEN ? ELSE NULL END,
              run_at = ? + backoff_ms * (1 << MIN(attempts_made, 20))
