@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Database } from '@gitforge/platform';
 import { ActionEntity } from '../feeds/action.entity.js';
 import { NotificationEventEntity } from '../notifications/notification.entity.js';
-import { HookDeliveryEntity, HookTaskEntity } from '../webhooks/hook-task.entity.js';
+import { HookDeliveryEntity, HookPayloadEntity, HookTaskEntity } from '../webhooks/hook-task.entity.js';
 
 /**
  * Rows per delete statement, so a large backlog never holds one long transaction (or SQLite's lock).
@@ -42,21 +42,14 @@ export class RetentionRepository {
    * so a payload found unused stays unused.
    */
   async deleteUnusedPayloadsBefore(cutoff: Date): Promise<number> {
-    const p = (n: number): string => this.db.sql.param(n);
-    let removed = 0;
-    for (;;) {
-      const rows = (await this.db.manager.query(
-        `SELECT p.batch FROM hook_payload p
-         WHERE p.created_at < ${p(1)} AND NOT EXISTS (SELECT 1 FROM hook_task t WHERE t.event_id = p.event_id AND t.batch = p.batch)
-         ORDER BY p.created_at LIMIT ${CHUNK}`,
-        [cutoff.getTime()],
-      )) as Array<{ batch: string }>;
-      if (rows.length === 0) return removed;
-      await this.db.transaction((m) =>
-        m.query(`DELETE FROM hook_payload WHERE batch IN (${rows.map((_, i) => p(i + 1)).join(', ')})`, rows.map((r) => r.batch)),
-      );
-      removed += rows.length;
-    }
+    return this.inChunks(
+      HookPayloadEntity,
+      'p',
+      'p.created_at < :cutoff AND NOT EXISTS (SELECT 1 FROM hook_task t WHERE t.event_id = p.event_id AND t.batch = p.batch)',
+      cutoff,
+      undefined,
+      'batch',
+    );
   }
 
   /** Activity feed entries created before `cutoff` (Gitea's DeleteOldActions); answers how many went. */
@@ -89,32 +82,34 @@ export class RetentionRepository {
   }
 
   private async inChunks(
-    entity: typeof HookDeliveryEntity | typeof HookTaskEntity | typeof ActionEntity,
+    entity: typeof HookDeliveryEntity | typeof HookTaskEntity | typeof HookPayloadEntity | typeof ActionEntity,
     alias: string,
     where: string,
     cutoff: Date,
     /** A condition on the table's own name that the delete checks again, row by row. */
     still?: string,
+    /** The table's key, which the rows are found along (the oldest first where it is an id). */
+    key: 'id' | 'batch' = 'id',
   ): Promise<number> {
     let removed = 0;
     for (;;) {
-      const ids = await this.db.manager
+      const keys = await this.db.manager
         .createQueryBuilder(entity, alias)
-        .select(`${alias}.id`, 'id')
+        .select(`${alias}.${key}`, 'key')
         .where(where, { cutoff: cutoff.getTime() })
-        .orderBy(`${alias}.id`, 'ASC')
+        .orderBy(`${alias}.${key}`, 'ASC')
         .limit(CHUNK)
-        .getRawMany<{ id: number }>();
-      if (ids.length === 0) return removed;
+        .getRawMany<{ key: number | string }>();
+      if (keys.length === 0) return removed;
       const deleted = await this.db.transaction((m) => {
         const del = m
           .createQueryBuilder()
           .delete()
           .from(entity)
-          .where('id IN (:...ids)', { ids: ids.map((r) => Number(r.id)) });
+          .where(`${key} IN (:...keys)`, { keys: keys.map((r) => (key === 'id' ? Number(r.key) : r.key)) });
         return (still ? del.andWhere(still) : del).execute();
       });
-      removed += deleted.affected ?? ids.length;
+      removed += deleted.affected ?? keys.length;
       // A chunk whose rows all stayed would be read again: what stays is left for the next run.
       if (deleted.affected === 0) return removed;
     }

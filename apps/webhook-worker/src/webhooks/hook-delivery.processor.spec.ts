@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HookPatterns, type HookTarget } from '@gitforge/contracts';
@@ -209,7 +210,10 @@ describe(HookDeliveryProcessor.name, () => {
 
   it('should deliver, record the attempt and close the task', async () => {
     const sut = makeSut();
+    const warn = jest.spyOn((sut as unknown as { log: { warn: (...args: unknown[]) => void } }).log, 'warn');
     await sut.handle(job(0));
+    // A first run no worker started before: nothing may have reached the receiver yet.
+    expect(warn).not.toHaveBeenCalled();
     expect(received).toBe(1);
     expect(tasks.tasks.get(1)!.state).toBe('delivered');
     expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', guid: 'u-1', outcome: 'success', responseStatus: 200, statusText: 'OK' })]);
@@ -251,10 +255,12 @@ describe(HookDeliveryProcessor.name, () => {
     expect(tasks.attempts.map((a) => [a.outcome, a.responseStatus])).toEqual([['success', 200]]);
   });
 
-  it('should send again, under the same delivery id, an attempt whose worker died mid-send', async () => {
+  it('should send again, under the same delivery id, an attempt whose worker died mid-send, and warn that it may come twice', async () => {
     const sut = makeSut();
+    const warn = jest.spyOn((sut as unknown as { log: { warn: (...args: unknown[]) => void } }).log, 'warn');
     // What a worker killed mid-send leaves: no record of the attempt, the task pending.
     await sut.handle(job(0, 3, false, true));
+    expect(warn).toHaveBeenCalledWith({ taskId: 1, delivery: 'u-1' }, expect.stringContaining('the receiver may get it twice'));
     expect(received).toBe(1);
     expect(tasks.attempts).toEqual([expect.objectContaining({ attemptKey: 'task-1#0', guid: 'u-1', outcome: 'success' })]);
     expect(tasks.tasks.get(1)!.state).toBe('delivered');

@@ -121,10 +121,10 @@ export function attemptEnd(result: SendResult): AttemptEnd {
  * died mid-send, and it is sent (again) with the same delivery id (at least once: receivers
  * dedupe by `X-Gitea-Delivery`). Recording an attempt as under way before sending it too cost
  * a second write per delivery (two fifths of a backlog's drain time) and would change nothing of
- * this: an attempt found under way is sent again all the same. Non-2xx answers, timeouts and connection errors are
- * retried by the queue with backoff up to the configured attempts (the job runs again for the
- * tasks it has not settled); addresses refused by the
- * SSRF guard are recorded as refused and not retried. A hook failing continuously is deactivated.
+ * this: an attempt found under way is sent again all the same. Non-2xx answers, timeouts and
+ * connection errors are retried by the queue with backoff up to the configured attempts (the job
+ * runs again for the tasks it has not settled); addresses refused by the SSRF guard are recorded
+ * as refused and not retried. A hook failing continuously is deactivated.
  */
 @Injectable()
 export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {

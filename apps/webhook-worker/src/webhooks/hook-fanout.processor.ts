@@ -27,10 +27,10 @@ const SWEEP_PAGE = 500;
  * (unique on hook and event, so a replayed event creates nothing new), and its tasks' first
  * attempt is made by the event's own job, as {@link HookDeliveryProcessor} makes any attempt
  * (recorded once answered, keyed by this job's id and attempt number, so a run after the worker
- * died finds it and does not send it again). Tasks whose first attempt failed go to the delivery queue for the
- * attempts left, a backoff later; a failure anywhere else makes the queue run the event again,
- * which attempts every task of the event still pending (those of hooks it reaches no more too),
- * but for those whose retry is queued already. Going straight from the insert to the first send
+ * died finds it and does not send it again). Tasks whose first attempt failed go to the delivery
+ * queue for the attempts left, a backoff later; a failure anywhere else makes the queue run the
+ * event again, which attempts every task of the event still pending (those of hooks it reaches no
+ * more too), but for those whose retry is queued already. Going straight from the insert to the first send
  * spares each event a second job, and each task the reading back of what its fan-out held.
  * Concurrent events share their calls (see {@link Batcher}): a call that fails fails the events
  * that shared it, which run again; an insert the database refuses is retried event by event.

@@ -32,6 +32,14 @@ export type SendResult =
 class RefusedError extends Error {}
 class TimeoutError extends Error {}
 
+/** What one request of a delivery (one hop of its redirects) got back. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  location: string | undefined;
+  body: string;
+}
+
 /** Go's canonical header form (`x-gitea-event` → `X-Gitea-Event`), as Gitea records headers. */
 export function canonicalHeader(name: string): string {
   return name
@@ -133,7 +141,7 @@ export class HookSender {
     headers: Record<string, string>,
     body: string,
     deadline: number,
-  ): Promise<{ status: number; headers: Record<string, string>; location: string | undefined; body: string }> {
+  ): Promise<Answer> {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !this.allowed.allows(host, host)) throw new RefusedError(this.refusal(host, host));
     const remaining = deadline - Date.now();
@@ -155,21 +163,20 @@ export class HookSender {
     // its body at once, but one still connecting only once connected: the race answers then.
     const deadlineReached = new EventEmitter();
     let timedOut = false;
-    let expire: () => void = () => undefined;
     const expired = new Promise<never>((_resolve, reject) => {
-      expire = () => reject(new TimeoutError('context deadline exceeded (Client.Timeout exceeded while awaiting headers)'));
+      deadlineReached.once('abort', () => {
+        timedOut = true;
+        reject(new TimeoutError('context deadline exceeded (Client.Timeout exceeded while awaiting headers)'));
+      });
     });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      deadlineReached.emit('abort');
-      expire();
-    }, remaining);
+    const timer = setTimeout(() => deadlineReached.emit('abort'), remaining);
     const exchange = this.exchange(target, method, sent, body, deadlineReached);
     // Whatever the exchange ends with after the deadline has no one waiting for it.
     exchange.catch(() => undefined);
     try {
       return await Promise.race([exchange, expired]);
     } catch (err) {
+      // undici's own abort error may win the race: the deadline's answer is a timeout either way.
       if (timedOut) throw new TimeoutError('context deadline exceeded (Client.Timeout exceeded while awaiting headers)');
       // The guard's refusal, raised while connecting, comes back as the cause of undici's error.
       if (err instanceof Error && err.cause instanceof RefusedError) throw err.cause;
@@ -186,7 +193,7 @@ export class HookSender {
     sent: Record<string, string>,
     body: string,
     deadlineReached: EventEmitter,
-  ): Promise<{ status: number; headers: Record<string, string>; location: string | undefined; body: string }> {
+  ): Promise<Answer> {
     const res = await this.agent.request({
       origin: target.origin,
       path: `${target.pathname}${target.search}`,

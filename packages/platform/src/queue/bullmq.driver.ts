@@ -21,7 +21,6 @@ import { nextRunAt, type RepeatSpec } from './schedule.js';
 /** How far ahead of the call an `every` schedule's first slot lies at least (see schedule()). */
 const START_MARGIN_MS = 1000;
 
-/** BullMQ on Redis: the distributed layout's queues. */
 /**
  * The starts of the job before its current attempt: those the last failure recorded (in the
  * job's progress, which gitforge uses for nothing else), else one per attempt made.
@@ -32,6 +31,7 @@ function startsBeforeAttempt(job: Job): number {
   return recorded ?? job.attemptsMade;
 }
 
+/** BullMQ on Redis: the distributed layout's queues. */
 export class BullMqDriver extends QueueDriver {
   private readonly log = createLogger('bullmq');
   private readonly queues = new Map<string, Queue>();
