@@ -174,7 +174,8 @@ describe(HookDeliveryProcessor.name, () => {
   it('should attempt tasks its caller holds without reading them, and name those to attempt again', async () => {
     const ids = moreTasks(2);
     failing.add('u-3');
-    const held = { task: { ...tasks.tasks.get(2)!, payload: '{"held":true}' }, previous: null };
+    // As a fan-out holds its tasks: of its own batch, whose one payload it holds.
+    const held = { task: { ...tasks.tasks.get(2)!, batch: 'b-held', payload: '{"held":true}' }, previous: null };
     const { failed, crash } = await makeSut().attempt([1, held, 3], { key: 'event-1#0', lastAttempt: false, redelivery: false, recovered: false });
     expect(crash).toBeUndefined();
     expect(failed).toBeInstanceOf(DeliveryFailed);

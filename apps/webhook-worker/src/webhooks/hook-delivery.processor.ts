@@ -50,14 +50,21 @@ function payloadAction(payload: string): string | null {
   }
 }
 
-/**
- * The payload's `action` per event: the tasks of one event share its payload, so it is parsed
- * once per event rather than once per delivery. Bounded: cleared when full.
- */
-class EventActions {
-  private readonly actions = new Map<string, string | null>();
+/** Payload bytes {@link EventPayloads} holds at most. */
+const PAYLOAD_BYTES_HELD = 32 * 1024 * 1024;
 
-  of(eventId: string, payload: string): string | null {
+/**
+ * What the deliveries of one event share, worked out once per event rather than once per
+ * delivery: its payload's `action` (by event), and its payload as bytes, sent as is to gitea and
+ * gogs hooks (by batch, whose tasks share one stored payload; undici would encode a text body
+ * again for every request). Bounded: cleared when full.
+ */
+class EventPayloads {
+  private readonly actions = new Map<string, string | null>();
+  private readonly encoded = new Map<string, Buffer>();
+  private bytesHeld = 0;
+
+  action(eventId: string, payload: string): string | null {
     let action = this.actions.get(eventId);
     if (action === undefined) {
       if (this.actions.size >= 10_000) this.actions.clear();
@@ -65,6 +72,20 @@ class EventActions {
       this.actions.set(eventId, action);
     }
     return action;
+  }
+
+  bytes(batch: string, payload: string): Buffer {
+    let bytes = this.encoded.get(batch);
+    if (bytes === undefined) {
+      bytes = Buffer.from(payload);
+      if (this.bytesHeld + bytes.length > PAYLOAD_BYTES_HELD) {
+        this.encoded.clear();
+        this.bytesHeld = 0;
+      }
+      this.encoded.set(batch, bytes);
+      this.bytesHeld += bytes.length;
+    }
+    return bytes;
   }
 }
 
@@ -130,7 +151,7 @@ export function attemptEnd(result: SendResult): AttemptEnd {
 export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = createLogger('hook-delivery');
   private readonly sender: HookSender;
-  private readonly actions = new EventActions();
+  private readonly payloads = new EventPayloads();
   /** The tasks concurrent jobs deliver, with what is recorded of the attempts they are about to make: one query per batch. */
   private readonly loads: Batcher<{ taskId: number; attemptKey: string }, TaskAttempt | null>;
   /** The attempts concurrent jobs made, with their answers and the tasks they settle: one commit per batch. */
@@ -246,14 +267,16 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
       this.log.warn({ taskId: task.id, delivery: task.uuid }, 'sending an attempt that its worker may have been sending when it died; the receiver may get it twice');
     }
     const startedAt = new Date();
-    const end = attemptEnd(await this.sender.send(request));
+    // A task of a batch sends the batch's payload: the same bytes for every hook that gets it as is.
+    const sent = task.batch && request.body === task.payload ? { ...request, body: this.payloads.bytes(task.batch, task.payload) } : request;
+    const end = attemptEnd(await this.sender.send(sent));
     const attempt: AttemptRecord = {
       taskId: task.id,
       hookId: hook.id,
       attemptKey,
       guid: task.uuid,
       eventType: task.eventType,
-      action: this.actions.of(task.eventId, task.payload),
+      action: loaded.action !== undefined ? loaded.action : this.payloads.action(task.eventId, task.payload),
       repoId: task.repoId,
       redelivery,
       url: request.url,

@@ -111,7 +111,8 @@ export class HookFanoutProcessor implements OnApplicationBootstrap {
     // A task this run made has the payload held here and no attempt yet; one an earlier run made
     // is read with what was recorded of this attempt (the same key when the job runs again after
     // its worker died).
-    const given = [...fresh.map((t) => ({ task: { ...t, payload }, previous: null })), ...earlier.filter((t) => !jobsOf(t).some((id) => queued.has(id))).map((t) => t.id)];
+    const action = 'action' in built.payload && typeof built.payload.action === 'string' ? built.payload.action : null;
+    const given = [...fresh.map((t) => ({ task: { ...t, payload }, previous: null, action })), ...earlier.filter((t) => !jobsOf(t).some((id) => queued.has(id))).map((t) => t.id)];
     if (given.length === 0) return;
     const { failed, crash } = await this.delivery.attempt(given, attemptRun(job, this.config.GITFORGE_WEBHOOK_MAX_ATTEMPTS <= 1, false));
     // The failed ones are queued for their next attempt before anything else can fail the job.

@@ -15,6 +15,7 @@ export interface TaskForRequest {
 }
 
 export interface BuiltRequest extends HookHttpRequest {
+  body: string;
   /** The headers as recorded: Authorization masked. */
   recordedHeaders: Record<string, string>;
   /** The JSON that was signed (for form hooks, the value of the `payload` field), as Gitea records it. */

@@ -14,6 +14,8 @@ export interface TaskAttempt {
   task: HookTaskEntity;
   /** The recorded outcome of the attempt (by job and attempt number): null if it never started. */
   previous: AttemptRecord['outcome'] | null;
+  /** The payload's `action`, when its caller has the payload as an object already (its fan-out); read from the payload otherwise. */
+  action?: string | null;
 }
 
 /** A task as its fan-out knows it: everything but the payload, which it holds already. */
