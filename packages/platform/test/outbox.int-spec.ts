@@ -205,6 +205,24 @@ describe.each(['sqlite', 'postgres'] as const)('Database and outbox on %s', (eng
     await expect(lookup()).resolves.toEqual(expected);
   });
 
+  it('should run statements prepared by their text as they run unprepared, also once their table changed', async () => {
+    const insert = (names: string[]): Promise<void> => {
+      const params = db.sql.params();
+      return db.write(`INSERT INTO widget (name) ${params.relation(['varchar'], names.map((n) => [n]))}`, params.values, { prepared: true });
+    };
+    // SELECT *: a statement prepared before the table changed answers a different row type.
+    const read = async (): Promise<string[]> =>
+      (await db.query<{ name: string }>(`SELECT * FROM widget WHERE name LIKE ${db.sql.param(1)} ORDER BY name`, ['batch-%'], { prepared: true })).map((r) => r.name);
+    await insert(['batch-a', 'batch-b']);
+    await insert(['batch-c']);
+    await expect(Promise.all(Array.from({ length: 4 }, read))).resolves.toEqual(Array(4).fill(['batch-a', 'batch-b', 'batch-c']));
+    await db.dataSource.query('ALTER TABLE widget ADD COLUMN extra integer');
+    await Promise.all([insert(['batch-d']), insert(['batch-e'])]);
+    await expect(Promise.all(Array.from({ length: 4 }, read))).resolves.toEqual(Array(4).fill(['batch-a', 'batch-b', 'batch-c', 'batch-d', 'batch-e']));
+    await db.dataSource.query('ALTER TABLE widget DROP COLUMN extra');
+    await expect(read()).resolves.toHaveLength(5);
+  });
+
   it('should relay committed events to every consumer queue once, and keep them while the queue is down', async () => {
     const queue = new RecordingQueue();
     const relay = new OutboxRelay(db, queue);

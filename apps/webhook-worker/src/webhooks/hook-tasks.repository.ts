@@ -101,7 +101,7 @@ export class HookTasksRepository {
     if (this.db.sql.writableCte) {
       const newTasks = params.relation(TASK_TYPES, taskRows);
       const newPayloads = params.relation(PAYLOAD_TYPES, payloadRows(null));
-      const found = (await this.db.manager.query(
+      const found = await this.db.query<TaskRow & { fresh: boolean }>(
         `WITH v(${TASK_COLUMNS}) AS (${newTasks}),
          b(${PAYLOAD_COLUMNS}) AS (${newPayloads}),
          inserted AS (
@@ -114,7 +114,8 @@ export class HookTasksRepository {
          SELECT *, true AS fresh FROM inserted
          UNION ALL SELECT ${STORED_COLUMNS}, false FROM hook_task WHERE (hook_id, event_id) IN (SELECT hook_id, event_id FROM v)`,
         params.values,
-      )) as Array<TaskRow & { fresh: boolean }>;
+        { prepared: true },
+      );
       return found.map((r) => ({ ...toStored(r), fresh: r.fresh })).sort((a, b) => a.id - b.id);
     }
     // SQLite: the inserts and a read in one transaction.
@@ -251,6 +252,7 @@ export class HookTasksRepository {
          s(id, state) AS (${states})
          UPDATE hook_task SET state = s.state FROM s WHERE hook_task.id = s.id`,
         params.values,
+        { prepared: true },
       );
       return;
     }

@@ -39,6 +39,9 @@ const MAX_STATEMENT_GENERATIONS = 8;
 /** PostgreSQL's answers to a prepared statement gone stale: result type changed (0A000), statement gone (26000), name taken (42P05). */
 const STALE_STATEMENT_CODES = new Set(['0A000', '26000', '42P05']);
 
+/** A prepared statement's name, from its text: every Database on the same pool prepares one text under one name. */
+const nameOfStatement = (sql: string): string => `gf_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+
 interface Lookup {
   columns: ColumnMetadata[];
   sql: string;
@@ -56,6 +59,8 @@ interface Lookup {
 export class Database {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly lookups = new Map<string, Lookup>();
+  /** Names of the statements {@link query} prepares, by text. */
+  private readonly statementNames = new Map<string, string>();
   /** Bumped when a prepared lookup went stale (see {@link queryPrepared}): every lookup is then prepared afresh under a new name. */
   private statementGeneration = 0;
   private readonly afterCommit = new WeakMap<EntityManager, Array<() => void>>();
@@ -85,9 +90,28 @@ export class Database {
    * One writing statement as a transaction of its own: on PostgreSQL sent alone (the statement is
    * its transaction), on SQLite queued with the other transactions.
    */
-  async write(sql: string, params: unknown[]): Promise<void> {
+  async write(sql: string, params: unknown[], options: { prepared?: boolean } = {}): Promise<void> {
     if (!this.isPostgres) return void (await this.transaction((m) => m.query(sql, params)));
-    await this.around(() => this.dataSource.manager.query(sql, params));
+    await this.around(() => (options.prepared ? this.query(sql, params, { prepared: true }) : this.dataSource.manager.query(sql, params)));
+  }
+
+  /**
+   * One statement outside any transaction, answering its rows. `prepared`: for a text sent again
+   * and again (a batch statement over {@link SqlParams.relation}, whose text does not depend on its
+   * number of rows, not one that lists its values): on PostgreSQL a named statement each pooled
+   * connection parses once, as {@link findOneBy}'s (parsing took a tenth of PostgreSQL's CPU
+   * during a webhook backlog's drain).
+   */
+  async query<R = Record<string, unknown>>(sql: string, params: unknown[], options: { prepared?: boolean } = {}): Promise<R[]> {
+    if (!this.isPostgres || !options.prepared) return (await this.dataSource.manager.query(sql, params)) as R[];
+    let statementName = this.statementNames.get(sql);
+    if (statementName === undefined) {
+      // A caller that sends ever new texts would fill this: it is bounded, and such texts are not for preparing.
+      if (this.statementNames.size >= 1_000) this.statementNames.clear();
+      statementName = nameOfStatement(sql);
+      this.statementNames.set(sql, statementName);
+    }
+    return (await this.queryPrepared((this.dataSource.driver as unknown as { master: Pool }).master, { sql, statementName }, params)) as R[];
   }
 
   /**
@@ -187,8 +211,7 @@ export class Database {
       });
       const conditions = columns.map((c, i) => `"${c.databaseName}" = ${this.sql.param(i + 1)}`);
       const sql = `SELECT * FROM "${meta.tableName}" WHERE ${conditions.join(' AND ')} LIMIT 1`;
-      // Named by its text, so that every Database on the same pool prepares one text under one name.
-      lookup = { columns, sql, statementName: `gf_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}` };
+      lookup = { columns, sql, statementName: nameOfStatement(sql) };
       this.lookups.set(cacheKey, lookup);
     }
     const driver = this.dataSource.driver;
@@ -227,7 +250,7 @@ export class Database {
    * that a pooler in transaction mode shares "already exists"):
    * the lookup then runs unprepared, and every lookup is prepared again under a new name.
    */
-  private async queryPrepared(pool: Pool, lookup: Lookup, params: unknown[]): Promise<Array<Record<string, unknown>>> {
+  private async queryPrepared(pool: Pool, lookup: Pick<Lookup, 'sql' | 'statementName'>, params: unknown[]): Promise<Array<Record<string, unknown>>> {
     const run = async (name?: string): Promise<Array<Record<string, unknown>>> =>
       (await pool.query({ name, text: lookup.sql, values: params })).rows as Array<Record<string, unknown>>;
     const generation = this.statementGeneration;
