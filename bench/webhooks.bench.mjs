@@ -228,9 +228,8 @@ export default async function () {
   console.log(`  CPU seconds for ${RAW_JOBS} jobs: ${rawCpu.filter(([label]) => !label.startsWith('postgres')).map(([label, s]) => `${label.replace(' (receiver)', '')} ${s.toFixed(2)}`).join(', ')}`);
   console.log(`webhook worker replicas: ${REPLICAS} (concurrency ${CONCURRENCY} each)`);
   console.log(`live: ${events} status reports by ${LANES} concurrent callers (${e2e.apiPerSecond.toFixed(0)} API calls/s) × ${HOOKS} hooks = ${e2e.expected} deliveries`);
-  // Live, the callers set the pace: deliveries keep up when they go out as fast as the calls cause them.
-  const caused = e2e.apiPerSecond * HOOKS;
-  console.log(`  ${e2e.livePerSecond.toFixed(0)} deliveries/s for ${caused.toFixed(0)} caused/s: ${(e2e.livePerSecond / caused).toFixed(2)}× the pace of the writes (target: keeps pace)`);
+  // Live, the callers set the pace (the ratio is at most 1 by construction); the target is the latency below.
+  console.log(`  ${e2e.livePerSecond.toFixed(0)} deliveries/s, first call to last delivery, for ${(e2e.apiPerSecond * HOOKS).toFixed(0)}/s caused by the calls`);
   console.log(`  latency commit → delivery: p50 ${e2e.p50.toFixed(1)} ms, p99 ${e2e.p99.toFixed(1)} ms`);
   console.log(`backlog: ${events} events queued while the worker was stopped (${e2e.backlogApiPerSecond.toFixed(0)} API calls/s), fanned out and delivered in one go`);
   console.log(`  ${e2e.drainPerSecond.toFixed(0)} deliveries/s = ${(e2e.drainPerSecond / raw).toFixed(2)}× raw (target ≥ 0.5×)`);

@@ -50,18 +50,20 @@ function payloadAction(payload: string): string | null {
   }
 }
 
-/** Payload bytes {@link EventPayloads} holds at most. */
+/** Payload bytes {@link EventPayloads} holds at most, a small payload counted as the pool block it may keep alive. */
 const PAYLOAD_BYTES_HELD = 32 * 1024 * 1024;
+const POOL_BLOCK = 8 * 1024;
 
 /**
  * What the deliveries of one event share, worked out once per event rather than once per
  * delivery: its payload's `action` (by event), and its payload as bytes, sent as is to gitea and
  * gogs hooks (by batch, whose tasks share one stored payload; undici would encode a text body
- * again for every request). Bounded: cleared when full.
+ * again for every request). Bytes are reused only for the very text they were made of. Bounded:
+ * cleared when full.
  */
 class EventPayloads {
   private readonly actions = new Map<string, string | null>();
-  private readonly encoded = new Map<string, Buffer>();
+  private readonly encoded = new Map<string, { payload: string; bytes: Buffer }>();
   private bytesHeld = 0;
 
   action(eventId: string, payload: string): string | null {
@@ -75,16 +77,17 @@ class EventPayloads {
   }
 
   bytes(batch: string, payload: string): Buffer {
-    let bytes = this.encoded.get(batch);
-    if (bytes === undefined) {
-      bytes = Buffer.from(payload);
-      if (this.bytesHeld + bytes.length > PAYLOAD_BYTES_HELD) {
-        this.encoded.clear();
-        this.bytesHeld = 0;
-      }
-      this.encoded.set(batch, bytes);
-      this.bytesHeld += bytes.length;
+    const held = this.encoded.get(batch);
+    if (held?.payload === payload) return held.bytes;
+    const bytes = Buffer.from(payload);
+    const cost = Math.max(bytes.length, POOL_BLOCK);
+    if (this.bytesHeld + cost > PAYLOAD_BYTES_HELD || this.encoded.size >= 10_000) {
+      this.encoded.clear();
+      this.bytesHeld = 0;
     }
+    if (held) this.bytesHeld -= Math.max(held.bytes.length, POOL_BLOCK);
+    this.encoded.set(batch, { payload, bytes });
+    this.bytesHeld += cost;
     return bytes;
   }
 }
