@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor, Comment, EventName, Issue, IssueChanges, IssueEventPayload, RepoAccess, User } from '@gitforge/contracts';
+import type { Actor, Comment, EventName, Issue, IssueChanges, IssueEventPayload, PullRequest, RepoAccess, User } from '@gitforge/contracts';
 import { OutboxService } from '@gitforge/platform';
 import { PullLoader } from '../pulls/pull-loader.js';
 import { repositoryForEvents } from './issue.mapper.js';
@@ -33,9 +33,11 @@ export class IssueEvents {
       changes?: IssueChanges;
       assignee?: User;
       extra?: Pick<IssueEventPayload, 'requested_reviewer' | 'requested_team' | 'review' | 'review_comment' | 'review_code_comments' | 'before' | 'after'>;
+      /** The pull request the issue is, shaped already ({@link PullLoader.prepare}); read here when left out. */
+      pull?: PullRequest;
     },
   ): Promise<void> {
-    const [pull] = e.issue.pull_request !== null ? await this.pulls.fromIssues(e.actor, [e.issue], e.repo, { m, single: true, known: [e.sender] }) : [];
+    const [pull] = e.pull ? [e.pull] : e.issue.pull_request !== null ? await this.pulls.fromIssues(e.actor, [e.issue], e.repo, { m, single: true, known: [e.sender] }) : [];
     await this.outbox.add(
       m,
       name,

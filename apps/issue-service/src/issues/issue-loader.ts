@@ -11,6 +11,7 @@ import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { projectHome, toProject } from '../projects/project.mapper.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { toPullRequestMeta } from '../pulls/pull.mapper.js';
+import type { PullRequestEntity } from '../pulls/pull-request.entity.js';
 import { PullsRepository } from '../pulls/pulls.repository.js';
 import type { IssueEntity } from './issue.entity.js';
 import { issueHtmlUrl, toIssue } from './issue.mapper.js';
@@ -64,6 +65,22 @@ export class IssueLoader {
     userIds: number[],
     options: IssueLoadOptions = {},
   ): Promise<{ issues: Issue[]; users: Map<number, User> }> {
+    const { shape, users } = await this.prepare(rows, repos, userIds, options);
+    return { issues: shape(rows), users };
+  }
+
+  /**
+   * Fetches what the rows show beside themselves (their assignees, labels, milestone, projects,
+   * assets, pull row and users) and answers how to shape them: `shape` takes the same issues'
+   * rows as they are later (an event built under a transaction's locks from rows it changed,
+   * with nothing more to read), and `pulls` replaces pull rows fetched here.
+   */
+  async prepare(
+    rows: IssueEntity[],
+    repos: Map<number, RepoAccess>,
+    userIds: number[],
+    options: IssueLoadOptions = {},
+  ): Promise<{ shape: (rows: IssueEntity[], pulls?: Map<number, PullRequestEntity>) => Issue[]; users: Map<number, User> }> {
     const ids = rows.map((r) => r.id);
     const [assignees, labels, milestones, projects, assets, pulls] = await Promise.all([
       this.issues.assigneesOf(ids, options.m),
@@ -86,23 +103,25 @@ export class IssueLoader {
     for (const id of userIds) if (!users.has(id)) users.set(id, anyone(id));
     const poster = (id: number): User => seen.get(id) ?? anyone(id);
     const rootUrl = this.config.rootUrl;
-    const issues = rows.map((r) => {
-      const repo = repos.get(r.repoId)!;
-      const milestone = milestones.find((m) => m.id === r.milestoneId);
-      return toIssue(r, repo, {
-        poster: poster(r.posterId),
-        assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
-        labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
-        milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
-        assets: (assets.get(r.id) ?? []).map((a) => toAttachment(a, rootUrl)),
-        // An issue's projects are its repository's or its owner's (organization projects take only theirs).
-        projects: (projects.get(r.id) ?? []).map((p) =>
-          toProject(p, rootUrl, projectHome(rootUrl, p.repoId > 0 ? { repoHtmlUrl: repo.repository.html_url } : { ownerLogin: repo.ownerLogin })),
-        ),
-        pullRequest: pulls.has(r.id) ? toPullRequestMeta(pulls.get(r.id)!, r.title, issueHtmlUrl(repo.repository, r)) : null,
+    const shape = (later: IssueEntity[], pullsLater = pulls): Issue[] =>
+      later.map((r) => {
+        const repo = repos.get(r.repoId)!;
+        const milestone = milestones.find((m) => m.id === r.milestoneId);
+        const pull = pullsLater.get(r.id) ?? pulls.get(r.id);
+        return toIssue(r, repo, {
+          poster: poster(r.posterId),
+          assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
+          labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
+          milestone: milestone ? toMilestone(milestone, counts.get(milestone.id)!) : null,
+          assets: (assets.get(r.id) ?? []).map((a) => toAttachment(a, rootUrl)),
+          // An issue's projects are its repository's or its owner's (organization projects take only theirs).
+          projects: (projects.get(r.id) ?? []).map((p) =>
+            toProject(p, rootUrl, projectHome(rootUrl, p.repoId > 0 ? { repoHtmlUrl: repo.repository.html_url } : { ownerLogin: repo.ownerLogin })),
+          ),
+          pullRequest: pull ? toPullRequestMeta(pull, r.title, issueHtmlUrl(repo.repository, r)) : null,
+        });
       });
-    });
-    return { issues, users };
+    return { shape, users };
   }
 
   /** One issue of one repository. */

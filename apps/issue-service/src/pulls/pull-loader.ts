@@ -6,6 +6,7 @@ import { RepoGate } from '../access/repo-gate.js';
 import { ReviewsRepository } from '../reviews/reviews.repository.js';
 import { IssueLoader } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
+import type { PullRequestEntity } from './pull-request.entity.js';
 import { toPullRequest } from './pull.mapper.js';
 import { PullsRepository } from './pulls.repository.js';
 
@@ -49,16 +50,30 @@ export class PullLoader {
 
   /** As {@link load}, from issues already shaped. */
   async fromIssues(viewer: Actor | null, issues: Issue[], repo: RepoAccess, options: PullLoadOptions = {}): Promise<PullRequest[]> {
-    const ids = issues.map((i) => i.id);
-    const [rows, requests, reviewComments] = await Promise.all([
+    return (await this.prepare(viewer, issues.map((i) => i.id), repo, options))(issues);
+  }
+
+  /**
+   * Fetches what the pulls of these issues show beside their issues (pull rows, requested
+   * reviewers and teams, review comment counts, head repositories, mergers) and answers how to
+   * shape them: from their issues and, in `rows`, pull rows as they are later (an event built
+   * under a transaction's locks from rows it changed); a merger there must be among `known`.
+   */
+  async prepare(
+    viewer: Actor | null,
+    ids: number[],
+    repo: RepoAccess,
+    options: PullLoadOptions = {},
+  ): Promise<(issues: Issue[], rows?: Map<number, PullRequestEntity>) => PullRequest[]> {
+    const [fetched, requests, reviewComments] = await Promise.all([
       this.pulls.byIssueIds(ids, options.m),
       this.reviews.shownReviewers(ids, { comments: options.single === true, m: options.m }),
       this.reviews.reviewCommentCounts(ids, options.m),
     ]);
-    const headIds = [...new Set([...rows.values()].map((p) => p.headRepoId).filter((id) => id > 0 && id !== repo.id))];
+    const headIds = [...new Set([...fetched.values()].map((p) => p.headRepoId).filter((id) => id > 0 && id !== repo.id))];
     const heads = new Map<number, Repository>([[repo.id, repo.repository]]);
     for (const r of await this.gate.many(viewer, headIds)) heads.set(r.id, r.repository);
-    const userIds = [...rows.values()].flatMap((p) => (p.hasMerged ? [p.mergerId] : [])).concat([...requests.values()].flatMap((r) => r.userIds));
+    const userIds = [...fetched.values()].flatMap((p) => (p.hasMerged ? [p.mergerId] : [])).concat([...requests.values()].flatMap((r) => r.userIds));
     const users = await this.issues.users(userIds, options.known);
     const teamIds = [...new Set([...requests.values()].flatMap((r) => r.teamIds))];
     const teams = new Map<number, Team>();
@@ -66,22 +81,22 @@ export class PullLoader {
     if (teamIds.length > 0 && repo.ownerKind === 'organization') {
       for (const t of await this.directory.teams(repo.ownerId, { ids: teamIds, withOrganization: true })) teams.set(t.id, t.team);
     }
-    return issues.flatMap((issue) => {
-      const pull = rows.get(issue.id);
-      if (!pull) return [];
-      const asked = requests.get(issue.id) ?? { userIds: [], teamIds: [] };
-      return [
-        toPullRequest(issue, pull, repo, {
-          headRepo: heads.get(pull.headRepoId) ?? null,
-          mergedBy: users.get(pull.mergerId) ?? null,
-          requestedReviewers: asked.userIds.map((id) => users.get(id)).filter((u) => u !== undefined),
-          requestedTeams: asked.teamIds.map((id) => teams.get(id)).filter((t) => t !== undefined),
-          reviewComments: reviewComments.get(issue.id) ?? 0,
-          single: options.single === true,
-        }),
-      ];
-    });
+    return (issues, rows = fetched) =>
+      issues.flatMap((issue) => {
+        const pull = rows.get(issue.id) ?? fetched.get(issue.id);
+        if (!pull) return [];
+        const asked = requests.get(issue.id) ?? { userIds: [], teamIds: [] };
+        return [
+          toPullRequest(issue, pull, repo, {
+            headRepo: heads.get(pull.headRepoId) ?? null,
+            mergedBy: users.get(pull.mergerId) ?? null,
+            requestedReviewers: asked.userIds.map((id) => users.get(id)).filter((u) => u !== undefined),
+            requestedTeams: asked.teamIds.map((id) => teams.get(id)).filter((t) => t !== undefined),
+            reviewComments: reviewComments.get(issue.id) ?? 0,
+            single: options.single === true,
+          }),
+        ];
+      });
   }
-
 }
 

@@ -15,6 +15,7 @@ import {
   type Commit,
   type CreatePullRequestOption,
   type EditPullRequestOption,
+  type Issue,
   type ListOptions,
   type MergePullRequestOption,
   type Page,
@@ -61,6 +62,13 @@ export interface PullListQuery {
 }
 
 type GitMergeStyle = PullMergeRequest['style'];
+
+/** A merged pull's event, shaped from the rows its transaction changes ({@link IssueLoader.prepare}, {@link PullLoader.prepare}). */
+interface MergedEventShapes {
+  issue: (rows: IssueEntity[], pulls: Map<number, PullRequestEntity>) => Issue[];
+  pull: (issues: Issue[], rows: Map<number, PullRequestEntity>) => PullRequest[];
+  sender: User;
+}
 
 /** The repository setting that allows each merge style. */
 const STYLE_SETTING: Record<MergePullRequestOption['Do'], keyof RepoAccess['repository']> = {
@@ -491,8 +499,8 @@ export class PullsService {
    */
   async mergeNow(a: Actor, ctx: PullContext, style: GitMergeStyle, message: string, deleteHeadBranch: boolean, expectedHead: string): Promise<void> {
     const { pull, repo } = ctx;
-    // The users its event shows are fetched while git merges.
-    const [result, known] = await Promise.all([
+    // What its event shows besides the rows the merge changes is read while git merges.
+    const [result, shapes] = await Promise.all([
       this.git.merge({
         baseRepoId: repo.id,
         baseBranch: pull.baseBranch,
@@ -505,9 +513,9 @@ export class PullsService {
         doerId: a.id,
         posterId: ctx.issue.posterId,
       }, a),
-      this.issueLoader.eventUsers(ctx.issue, []),
+      this.mergedEventShapes(a, ctx),
     ]);
-    await this.recordMerged(a, ctx, result.mergeCommitSha, [result.merger, ...known], result.headSha);
+    await this.recordMerged(a, ctx, result.mergeCommitSha, shapes, result.headSha);
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
     // After the record, so the deletion's events find the pull merged.
     if (deleteHeadBranch && pull.headRepoId > 0) await this.deleteMergedHead(a, ctx, result.headSha);
@@ -531,24 +539,37 @@ export class PullsService {
   }
 
   /**
-   * `known`: users its event shows, fetched already (the merger among them when the merge answered
-   * it); `headSha`: the head that was merged, when it moved since the pull last recorded it.
+   * What the merged event shows besides the issue and pull rows, read outside the transaction
+   * that records the merge (as Gitea's notifier takes the issue it loaded before): the event is
+   * shaped there from the rows it locks and changes, so it holds its locks for the writes only.
+   * Users as anyone sees them, the merger (the sender) among them.
    */
-  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, known: User[] = [], headSha?: string): Promise<void> {
-    const sender = known.find((u) => u.id === a.id) ?? (await this.directory.publicUser(a.id));
+  private async mergedEventShapes(a: Actor, ctx: PullContext): Promise<MergedEventShapes> {
+    const issue = await this.issueLoader.prepare([ctx.issue], new Map([[ctx.repo.id, ctx.repo]]), [a.id]);
+    const pull = await this.loader.prepare(a, [ctx.issue.id], ctx.repo, { single: true, known: [...issue.users.values()] });
+    return { issue: issue.shape, pull, sender: issue.users.get(a.id)! };
+  }
+
+  /** `headSha`: the head that was merged, when it moved since the pull last recorded it. */
+  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, shapes: MergedEventShapes, headSha?: string): Promise<void> {
+    const { sender } = shapes;
     const now = new Date();
     const counters = await this.db.transaction(async (m) => {
       const locked = await this.pulls.lock(m, ctx.pull.id);
       if (!locked || locked.hasMerged) return null;
-      await this.pulls.update(m, ctx.pull.id, { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable, ...(headSha ? { headSha } : {}) });
+      const changes = { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable, ...(headSha ? { headSha } : {}) };
+      await this.pulls.update(m, ctx.pull.id, changes);
       await this.pulls.unschedule(m, ctx.pull.id);
       const issueRow = await this.issues.lock(m, ctx.issue.id);
       if (!issueRow) return null;
-      await this.issues.update(m, ctx.issue.id, { isClosed: true, closedAt: issueRow.isClosed ? issueRow.closedAt : now, updatedAt: now });
+      const closed = { isClosed: true, closedAt: issueRow.isClosed ? issueRow.closedAt : now, updatedAt: now };
+      await this.issues.update(m, ctx.issue.id, closed);
       await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.merge_pull, at: now });
       const recount = await this.issues.recount(m, ctx.repo.id);
-      const issue = await this.issueLoader.one((await this.issues.findById(ctx.issue.id, m))!, ctx.repo, { m, known: [sender, ...known] });
-      await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue, repo: ctx.repo, sender });
+      const rows = new Map([[ctx.issue.id, { ...locked, ...changes }]]);
+      const [issue] = shapes.issue([{ ...issueRow, ...closed }], rows);
+      const [pull] = shapes.pull([issue!], rows);
+      await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue: issue!, repo: ctx.repo, sender, ...(pull ? { pull } : {}) });
       return recount;
     });
     // Neither waits for the other.
@@ -581,7 +602,7 @@ export class PullsService {
       { index: pull.idx, baseRepoId: ctx.repo.id, baseBranch: pull.baseBranch, headRepoId: pull.headRepoId > 0 ? pull.headRepoId : ctx.repo.id, headBranch: pull.headBranch, headSha: pull.headSha },
     ]);
     if (!/^[0-9a-f]{40,64}$/.test(commitId) || !state || state.commitsAhead > 0) throw conflict('Wrong commit ID');
-    await this.recordMerged(a, ctx, commitId);
+    await this.recordMerged(a, ctx, commitId, await this.mergedEventShapes(a, ctx));
   }
 
   /** Gitea's default merge messages per style. */

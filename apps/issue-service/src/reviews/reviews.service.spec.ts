@@ -25,7 +25,7 @@ function setup(approvals: Array<Partial<ReviewEntity>>) {
     },
   } as unknown as CommentsRepository;
   const none = {} as never;
-  const sut = new ReviewsService(none, none, none, none, none, none, comments, none, none, none, reviews, none, none, none, none);
+  const sut = new ReviewsService(none, none, none, none, none, none, comments, none, none, none, reviews, none, none, none, none, none);
   return { sut, calls };
 }
 
