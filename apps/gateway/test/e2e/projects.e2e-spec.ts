@@ -474,7 +474,7 @@ describe.each(layoutsUnderTest())('projects (%s layout)', (kind) => {
         title: 'Org plan',
         projects: [project.id],
       } satisfies CreateIssueOption);
-      expect(planned.body.projects.map((p) => p.id)).toEqual([project.id]);
+      expect(planned.body.projects!.map((p) => p.id)).toEqual([project.id]);
       const personal = await alice.api.post(`/repos/${repo.full_name}/issues`, {
         title: 'x',
         projects: [project.id],

@@ -279,7 +279,7 @@ describe.each(layoutsUnderTest())('tracked times and stopwatches (%s layout)', (
       expect((await alice.api.delete(times(repo, logged))).status).toBe(204);
 
       const timeline = (await alice.api.get<TimelineComment[]>(`/repos/${repo.full_name}/issues/${logged.number}/timeline`)).body;
-      const rows = timeline.map((c) => [c.type, c.user.login, c.body, c.tracked_time?.id ?? null]);
+      const rows = timeline.map((c) => [c.type, c.user!.login, c.body, c.tracked_time?.id ?? null]);
       const stopped = timeline.find((c) => c.type === 'stop_tracking')!;
       expect(rows).toEqual([
         ['add_time_manual', alice.username, '1 hour 1 minute', added.id],
