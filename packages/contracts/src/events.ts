@@ -121,7 +121,14 @@ export interface EventPayloads {
    * Shaped so the webhook worker can send Gitea's push payload as is: `ref` is the full ref name,
    * `commits` newest first (at most the newest 20, as Gitea's webhook limit), `total_commits` all of them.
    */
-  'repo.pushed': PushPayload;
+  'repo.pushed': PushPayload & {
+    /**
+     * The index of this repository's pull request whose merge the push is (not in Gitea's payload:
+     * webhooks and workflows leave it out). The merge records the pull itself, so consumers that
+     * recompute the base's open pulls leave that one out.
+     */
+    merged_pull?: number;
+  };
   /** `ref` is the short name (`main`, `v1.0`), as Gitea's create payload. */
   'repo.ref_created': CreatePayload & { ref_type: 'branch' | 'tag' };
   /** `renamed_to`: the deletion is a rename's, to that name (not in Gitea's payload: webhooks leave it out). */

@@ -5,7 +5,7 @@ import type { RunEngine } from './run-engine.service.js';
 import type { SchedulesService } from './schedules.service.js';
 
 const repository = { id: 5, owner: { id: 3 }, has_actions: true, archived: false, default_branch: 'main' };
-const push = (actor: { id: number; login: string }, ref = 'refs/heads/feature'): QueueJob<EventEnvelope> =>
+const push = (actor: { id: number; login: string }, ref = 'refs/heads/feature', extra: Record<string, unknown> = {}): QueueJob<EventEnvelope> =>
   ({
     data: {
       id: `event-${actor.id}`,
@@ -14,22 +14,25 @@ const push = (actor: { id: number; login: string }, ref = 'refs/heads/feature'):
       occurredAt: new Date(0).toISOString(),
       actor,
       repoId: 5,
-      payload: { ref, before: '1'.repeat(40), after: '2'.repeat(40), pusher: actor, repository, head_commit: { message: 'x' } },
+      payload: { ref, before: '1'.repeat(40), after: '2'.repeat(40), pusher: actor, repository, head_commit: { message: 'x' }, ...extra },
     },
   }) as unknown as QueueJob<EventEnvelope>;
 
 describe(PushTriggerConsumer.name, () => {
   let triggered: string[];
+  let payloads: Record<string, unknown>[];
   let scheduled: string[];
   let sut: PushTriggerConsumer;
 
   beforeEach(() => {
     triggered = [];
+    payloads = [];
     scheduled = [];
     const engine = {
       workflowFiles: async () => ({ sha: '2'.repeat(40), ref: null, files: [], changedPaths: null }),
-      trigger: async (t: { key: string }) => {
+      trigger: async (t: { key: string; payload: Record<string, unknown> }) => {
         triggered.push(t.key);
+        payloads.push(t.payload);
         return [];
       },
     } as unknown as RunEngine;
@@ -55,5 +58,12 @@ describe(PushTriggerConsumer.name, () => {
     await sut.handle(push({ id: -2, login: 'gitea-actions' }, 'refs/heads/main'));
     expect(triggered).toEqual([]);
     expect(scheduled).toEqual([`refs/heads/main@${'2'.repeat(40)}`]);
+  });
+
+  it("should give a merge's push to the workflow as Gitea's push payload, without the merged pull only the forge reads", async () => {
+    await sut.handle(push({ id: 7, login: 'alice' }, 'refs/heads/main', { merged_pull: 4 }));
+    expect(triggered).toEqual(['event-7']);
+    expect(payloads[0]).toMatchObject({ ref: 'refs/heads/main', pusher: { login: 'alice' } });
+    expect(payloads[0]).not.toHaveProperty('merged_pull');
   });
 });

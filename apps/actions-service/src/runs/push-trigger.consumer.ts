@@ -51,7 +51,8 @@ export class PushTriggerConsumer implements OnApplicationBootstrap {
   }
 
   private async push(e: EventEnvelope<'repo.pushed'>, repoId: number, startRuns: boolean): Promise<void> {
-    const p = e.payload;
+    // The workflow sees Gitea's push payload, without what only the forge's consumers read.
+    const { merged_pull: _merged, ...p } = e.payload;
     if (ZERO_SHA.test(p.after) || !p.repository.has_actions || p.repository.archived) return;
     const onDefault = p.ref === `refs/heads/${p.repository.default_branch}`;
     if (!startRuns && !onDefault) return;

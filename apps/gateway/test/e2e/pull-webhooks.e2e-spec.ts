@@ -62,14 +62,14 @@ describe.each(layoutsUnderTest())('pull request webhooks (%s layout)', (kind) =>
     await layout?.stop();
   });
 
-  /** A private repository whose hook at `path` takes the pull request events. */
-  async function hooked(path: string): Promise<Repository> {
+  /** A private repository whose hook at `path` takes the pull request events (and pushes, where asked). */
+  async function hooked(path: string, pushes = false): Promise<Repository> {
     const repo = await createRepo(owner.api, { auto_init: true, private: true });
     await addCollaborator(owner.api, repo, writer, 'write');
     const hook = await owner.api.post(`/repos/${repo.full_name}/hooks`, {
       type: 'gitea',
       config: { url: receiver.url(path), content_type: 'json' },
-      events: ['pull_request'],
+      events: pushes ? ['pull_request', 'push'] : ['pull_request'],
       active: true,
     } satisfies CreateHookOption);
     expect(hook.status).toBe(201);
@@ -99,7 +99,7 @@ describe.each(layoutsUnderTest())('pull request webhooks (%s layout)', (kind) =>
 
   it("should send a pull's opening, synchronisation, approval and merge with Gitea's headers and the pull as the API shows it", async () => {
     const path = '/flow';
-    const repo = await hooked(path);
+    const repo = await hooked(path, true);
     await commitTo(repo, 'feature', 'one.txt', 'main');
     const label = await owner.api.post<{ id: number }>(`/repos/${repo.full_name}/labels`, { name: 'ready', color: '#00aa00' });
     expect(label.status).toBe(201);
@@ -140,6 +140,14 @@ describe.each(layoutsUnderTest())('pull request webhooks (%s layout)', (kind) =>
     // The merge's event shows the pull as it stands once merged: closed, merged, by whom, as which commit.
     expect(stateOf(closed.body.pull_request)).toEqual(stateOf(merged));
     expect(closed.body.pull_request.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    // The merge's push to the base is Gitea's push payload, nothing more: the merge commit and the head's two.
+    const push = await expectEventually(() => {
+      const found = receiver.at(path).find((d) => d.headers['x-gitea-event'] === 'push' && (JSON.parse(d.body) as { after: string }).after === merged.merge_commit_sha);
+      if (!found) throw new Error('no push delivery of the merge');
+      return JSON.parse(found.body) as Record<string, unknown>;
+    });
+    expect(Object.keys(push)).toEqual(['ref', 'before', 'after', 'compare_url', 'commits', 'total_commits', 'head_commit', 'repository', 'pusher', 'sender']);
+    expect(push).toMatchObject({ ref: 'refs/heads/main', before: merged.base!.sha, total_commits: 3, pusher: { login: owner.username } });
   });
 
   it('should send a pull recorded as merged by hand as closed and merged by its recorder', async () => {

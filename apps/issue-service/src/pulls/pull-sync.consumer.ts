@@ -48,7 +48,7 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
       const branch = branchOfRef(p.ref);
       if (branch === null || isZero(p.after)) return;
       await this.headBranchChanged(e.repoId, branch, false);
-      await this.pushed(e.repoId, branch, e.actor);
+      await this.pushed(e.repoId, branch, e.actor, p.merged_pull);
     } else if (e.name === EventNames.refDeleted) {
       const p = e.payload as EventEnvelope<'repo.ref_deleted'>['payload'];
       if (p.ref_type === 'branch' && p.renamed_to) {
@@ -79,10 +79,13 @@ export class PullSyncConsumer implements OnApplicationBootstrap {
     });
   }
 
-  /** Everything open that `branch` of `repoId` is the head or the base of, recomputed. */
-  async pushed(repoId: number, branch: string, pusher: Pick<Actor, 'id' | 'login'> | null): Promise<void> {
+  /**
+   * Everything open that `branch` of `repoId` is the head or the base of, recomputed; except the
+   * pull whose merge the push is (`mergedPull`), which its merge records closed and merged.
+   */
+  async pushed(repoId: number, branch: string, pusher: Pick<Actor, 'id' | 'login'> | null, mergedPull?: number): Promise<void> {
     const { byHead, byBase } = await this.pulls.openTouching(repoId, branch);
-    const all = [...byHead.map((p) => ({ p, head: true })), ...byBase.map((p) => ({ p, head: false }))];
+    const all = [...byHead.map((p) => ({ p, head: true })), ...byBase.filter((p) => p.pull.idx !== mergedPull).map((p) => ({ p, head: false }))];
     if (all.length === 0) return;
     const states = await this.git.sync(
       all.map(({ p, head }) => ({

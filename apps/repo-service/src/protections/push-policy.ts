@@ -16,6 +16,8 @@ export interface RefUpdate {
   ref: string;
   /** A branch's deletion that is its rename (the branch API's): its new name. */
   renamedTo?: string;
+  /** A branch update that is the merge of this repository's pull request of that index. */
+  mergedPull?: number;
 }
 
 /**

@@ -88,7 +88,7 @@ export class PullMergeService {
       if (result !== 'ok') throw mergeErrors.pushOutOfDate();
       return { mergeCommitSha: next, baseBefore: baseSha };
     });
-    await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}` }], doer.user);
+    await this.pushes.afterRefUpdates(ctx, [{ oldSha: moved.baseBefore, newSha: moved.mergeCommitSha, ref: `refs/heads/${req.baseBranch}`, mergedPull: req.index }], doer.user);
     log.info({ repoId, index: req.index, style: req.style }, 'pull merged');
     return { ...moved, headSha: branchHead, merger: doer.user };
   }

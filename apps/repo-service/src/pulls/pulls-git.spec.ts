@@ -224,7 +224,7 @@ describe('pull requests in git', () => {
     expect(execFileSync('git', ['--git-dir', repo.git.repoPath(BASE), 'log', '-1', '--format=%an <%ae>|%cn <%ce>|%B', result.mergeCommitSha]).toString().trim()).toBe(
       'merger Full <merger@example.com>|merger Full <merger@example.com>|Merge m1',
     );
-    expect(recorded).toEqual([{ repoId: BASE, updates: [{ oldSha: before, newSha: result.mergeCommitSha, ref: 'refs/heads/main' }] }]);
+    expect(recorded).toEqual([{ repoId: BASE, updates: [{ oldSha: before, newSha: result.mergeCommitSha, ref: 'refs/heads/main', mergedPull: 1 }] }]);
     // The pull's own ref moved in the merge's ref transaction; the commit, written without commit-tree, is one fsck accepts.
     expect(head('refs/pull/1/head')).toBe(req.headSha);
     expect(() => execFileSync('git', ['--git-dir', repo.git.repoPath(BASE), 'fsck', '--no-dangling', '--strict'], { stdio: 'pipe' })).not.toThrow();

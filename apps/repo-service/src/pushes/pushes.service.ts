@@ -247,6 +247,7 @@ export class PushesService implements OnModuleDestroy {
           repository: view(AS_OWNER),
           pusher: sender,
           sender,
+          ...(c.update.mergedPull !== undefined ? { merged_pull: c.update.mergedPull } : {}),
         },
         meta,
       );
