@@ -32,10 +32,11 @@ export class PullsRepository {
   /**
    * What git says of a pull now, stored only while it is unmerged: a merged pull keeps the merge
    * base, head and counts it was merged with (Gitea's merged pulls show their own changes), even
-   * when a recomputation read it as open just before its merge was recorded.
+   * when a recomputation read it as open just before its merge was recorded. Answers whether
+   * the pull was unmerged (and changed); its row stays locked until the transaction ends.
    */
-  async updateUnmerged(m: EntityManager, id: number, changes: Partial<PullRequestEntity>): Promise<void> {
-    await m.update(PullRequestEntity, { id, hasMerged: false }, changes);
+  async updateUnmerged(m: EntityManager, id: number, changes: Partial<PullRequestEntity>): Promise<boolean> {
+    return ((await m.update(PullRequestEntity, { id, hasMerged: false }, changes)).affected ?? 0) > 0;
   }
 
   findByIssueId(issueId: number, m?: EntityManager): Promise<PullRequestEntity | null> {

@@ -554,11 +554,10 @@ export class PullsService {
   private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, shapes: MergedEventShapes, headSha?: string): Promise<void> {
     const { sender } = shapes;
     const now = new Date();
+    const changes = { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable, ...(headSha ? { headSha } : {}) };
     const counters = await this.db.transaction(async (m) => {
-      const locked = await this.pulls.lock(m, ctx.pull.id);
-      if (!locked || locked.hasMerged) return null;
-      const changes = { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable, ...(headSha ? { headSha } : {}) };
-      await this.pulls.update(m, ctx.pull.id, changes);
+      // Only the merge that finds the pull unmerged records it; the row stays locked from here.
+      if (!(await this.pulls.updateUnmerged(m, ctx.pull.id, changes))) return null;
       await this.pulls.unschedule(m, ctx.pull.id);
       const issueRow = await this.issues.lock(m, ctx.issue.id);
       if (!issueRow) return null;
@@ -566,7 +565,8 @@ export class PullsService {
       await this.issues.update(m, ctx.issue.id, closed);
       await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.merge_pull, at: now });
       const recount = await this.issues.recount(m, ctx.repo.id);
-      const rows = new Map([[ctx.issue.id, { ...locked, ...changes }]]);
+      // The pull as the merge found it, merged (as Gitea's notifier shows the pull it loaded).
+      const rows = new Map([[ctx.issue.id, { ...ctx.pull, ...changes }]]);
       const [issue] = shapes.issue([{ ...issueRow, ...closed }], rows);
       const [pull] = shapes.pull([issue!], rows);
       await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue: issue!, repo: ctx.repo, sender, ...(pull ? { pull } : {}) });
