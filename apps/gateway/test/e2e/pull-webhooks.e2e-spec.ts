@@ -34,7 +34,9 @@ const stateOf = (p: PullRequest): Record<string, unknown> => ({
   merge_commit_sha: p.merge_commit_sha,
   closed_at: p.closed_at,
   head: { ref: p.head?.ref, sha: p.head?.sha, repo_id: p.head?.repo_id },
-  base: { ref: p.base?.ref, repo_id: p.base?.repo_id },
+  // Gitea shows the base as its branch's tip.
+  base: { ref: p.base?.ref, sha: p.base?.sha, repo_id: p.base?.repo_id },
+  milestone: p.milestone ? { id: p.milestone.id, open_issues: p.milestone.open_issues, closed_issues: p.milestone.closed_issues } : null,
   comments: p.comments,
   assignees: (p.assignees ?? []).map((u) => u.login),
   labels: (p.labels ?? []).map((l) => l.name),
@@ -103,12 +105,15 @@ describe.each(layoutsUnderTest())('pull request webhooks (%s layout)', (kind) =>
     await commitTo(repo, 'feature', 'one.txt', 'main');
     const label = await owner.api.post<{ id: number }>(`/repos/${repo.full_name}/labels`, { name: 'ready', color: '#00aa00' });
     expect(label.status).toBe(201);
+    const milestone = await owner.api.post<{ id: number }>(`/repos/${repo.full_name}/milestones`, { title: uniqueName('m') });
+    expect(milestone.status).toBe(201);
     const opened = await writer.api.post<PullRequest>(`/repos/${repo.full_name}/pulls`, {
       head: 'feature',
       base: 'main',
       title: uniqueName('pull'),
       assignees: [writer.username],
       labels: [label.body.id],
+      milestone: milestone.body.id,
     });
     expect(opened.status).toBe(201);
     const n = opened.body.number;
@@ -131,10 +136,13 @@ describe.each(layoutsUnderTest())('pull request webhooks (%s layout)', (kind) =>
     const approved = await delivery(path, 'pull_request_review_approved', 'reviewed');
     expect(approved.body).toMatchObject({ number: n, sender: { login: owner.username }, review: { type: 'pull_request_review_approved', content: 'ship it' } });
 
+    const tip = (await owner.api.get<{ commit: { id: string } }>(`/repos/${repo.full_name}/branches/main`)).body.commit.id;
     const merge = await owner.api.post(`/repos/${repo.full_name}/pulls/${n}/merge`, { Do: 'merge' });
     expect(merge.status).toBe(200);
     const merged = (await owner.api.get<PullRequest>(`/repos/${repo.full_name}/pulls/${n}`)).body;
-    expect(merged).toMatchObject({ state: 'closed', merged: true, merged_by: { login: owner.username } });
+    // Closed and merged, its base the merge commit now at main's tip, its milestone counting it closed.
+    expect(merged).toMatchObject({ state: 'closed', merged: true, merged_by: { login: owner.username }, milestone: { open_issues: 0, closed_issues: 1 } });
+    expect(merged.base!.sha).toBe(merged.merge_commit_sha);
     const closed = await delivery(path, 'pull_request', 'closed');
     expect(closed.body).toMatchObject({ number: n, sender: { login: owner.username }, commit_id: '', review: null });
     // The merge's event shows the pull as it stands once merged: closed, merged, by whom, as which commit.
@@ -147,7 +155,7 @@ describe.each(layoutsUnderTest())('pull request webhooks (%s layout)', (kind) =>
       return JSON.parse(found.body) as Record<string, unknown>;
     });
     expect(Object.keys(push)).toEqual(['ref', 'before', 'after', 'compare_url', 'commits', 'total_commits', 'head_commit', 'repository', 'pusher', 'sender']);
-    expect(push).toMatchObject({ ref: 'refs/heads/main', before: merged.base!.sha, total_commits: 3, pusher: { login: owner.username } });
+    expect(push).toMatchObject({ ref: 'refs/heads/main', before: tip, after: merged.merge_commit_sha, total_commits: 3, pusher: { login: owner.username } });
   });
 
   it('should send a pull recorded as merged by hand as closed and merged by its recorder', async () => {

@@ -33,7 +33,7 @@ import { CommentType } from '../comments/comment-type.js';
 import { CommentsRepository } from '../comments/comments.repository.js';
 import { IssueCounters } from '../issues/issue-counters.js';
 import { IssueEvents } from '../issues/issue-events.js';
-import { IssueLoader } from '../issues/issue-loader.js';
+import { IssueLoader, type LaterFacts } from '../issues/issue-loader.js';
 import type { IssueEntity } from '../issues/issue.entity.js';
 import { IssuesRepository, type IssueFilter } from '../issues/issues.repository.js';
 import { IssueReferences } from '../references/issue-references.js';
@@ -65,7 +65,7 @@ type GitMergeStyle = PullMergeRequest['style'];
 
 /** A merged pull's event, shaped from the rows its transaction changes ({@link IssueLoader.prepare}, {@link PullLoader.prepare}). */
 interface MergedEventShapes {
-  issue: (rows: IssueEntity[], pulls: Map<number, PullRequestEntity>) => Issue[];
+  issue: (rows: IssueEntity[], later: LaterFacts) => Issue[];
   pull: (issues: Issue[], rows: Map<number, PullRequestEntity>) => PullRequest[];
   sender: User;
 }
@@ -499,8 +499,9 @@ export class PullsService {
    */
   async mergeNow(a: Actor, ctx: PullContext, style: GitMergeStyle, message: string, deleteHeadBranch: boolean, expectedHead: string): Promise<void> {
     const { pull, repo } = ctx;
-    // What its event shows besides the rows the merge changes is read while git merges.
-    const [result, shapes] = await Promise.all([
+    // What its event shows besides the rows the merge changes is read while git merges; should
+    // that read fail, it is read again once git has merged, for the merge stands and is recorded.
+    const [result, early] = await Promise.all([
       this.git.merge({
         baseRepoId: repo.id,
         baseBranch: pull.baseBranch,
@@ -513,9 +514,11 @@ export class PullsService {
         doerId: a.id,
         posterId: ctx.issue.posterId,
       }, a),
-      this.mergedEventShapes(a, ctx),
+      this.mergedEventShapes(a, ctx).catch(() => null),
     ]);
-    await this.recordMerged(a, ctx, result.mergeCommitSha, shapes, result.headSha);
+    const shapes = early ?? (await this.mergedEventShapes(a, ctx));
+    // Every style leaves the merge commit (the last rebased one, or the head itself) at the base's tip.
+    await this.recordMerged(a, ctx, result.mergeCommitSha, shapes, { headSha: result.headSha, baseSha: result.mergeCommitSha });
     log.info({ repoId: repo.id, index: pull.idx, style, sha: result.mergeCommitSha }, 'pull merged');
     // After the record, so the deletion's events find the pull merged.
     if (deleteHeadBranch && pull.headRepoId > 0) await this.deleteMergedHead(a, ctx, result.headSha);
@@ -550,11 +553,14 @@ export class PullsService {
     return { issue: issue.shape, pull, sender: issue.users.get(a.id)! };
   }
 
-  /** `headSha`: the head that was merged, when it moved since the pull last recorded it. */
-  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, shapes: MergedEventShapes, headSha?: string): Promise<void> {
+  /**
+   * `tips`: the head that was merged, when it moved since the pull last recorded it, and the base
+   * branch's tip the merge left (Gitea shows a pull's base as its branch's tip).
+   */
+  private async recordMerged(a: Actor, ctx: PullContext, mergeCommitSha: string, shapes: MergedEventShapes, tips: { headSha?: string; baseSha?: string } = {}): Promise<void> {
     const { sender } = shapes;
     const now = new Date();
-    const changes = { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable, ...(headSha ? { headSha } : {}) };
+    const changes = { hasMerged: true, mergedCommitId: mergeCommitSha, mergerId: a.id, mergedAt: now, status: PullStatus.mergeable, ...tips };
     const counters = await this.db.transaction(async (m) => {
       // Only the merge that finds the pull unmerged records it; the row stays locked from here.
       if (!(await this.pulls.updateUnmerged(m, ctx.pull.id, changes))) return null;
@@ -565,9 +571,11 @@ export class PullsService {
       await this.issues.update(m, ctx.issue.id, closed);
       await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.merge_pull, at: now });
       const recount = await this.issues.recount(m, ctx.repo.id);
-      // The pull as the merge found it, merged (as Gitea's notifier shows the pull it loaded).
-      const rows = new Map([[ctx.issue.id, { ...ctx.pull, ...changes }]]);
-      const [issue] = shapes.issue([{ ...issueRow, ...closed }], rows);
+      // The pull as it is now, merged (what a recomputation wrote since the request read it, such as
+      // its base's tip, included), and its milestone counted with it closed.
+      const rows = new Map([[ctx.issue.id, (await this.pulls.findByIssueId(ctx.issue.id, m)) ?? { ...ctx.pull, ...changes }]]);
+      const milestoneCounts = issueRow.milestoneId > 0 ? await this.issueLoader.milestoneCounts([issueRow.milestoneId], m) : undefined;
+      const [issue] = shapes.issue([{ ...issueRow, ...closed }], { pulls: rows, ...(milestoneCounts ? { milestoneCounts } : {}) });
       const [pull] = shapes.pull([issue!], rows);
       await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue: issue!, repo: ctx.repo, sender, ...(pull ? { pull } : {}) });
       return recount;
