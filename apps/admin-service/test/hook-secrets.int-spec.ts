@@ -5,7 +5,7 @@ import { HookSecrets } from '../src/hooks/hook-secrets.js';
 import { HooksRepository } from '../src/hooks/hooks.repository.js';
 
 describe.each(['sqlite', 'postgres'] as const)('HookSecrets on %s', (engine) => {
-  let opened: ServiceTestDatabase | undefined;
+  let opened: ServiceTestDatabase<never> | undefined;
   let db: Database;
   const box = new SecretBox('a-test-key-of-enough-length');
 

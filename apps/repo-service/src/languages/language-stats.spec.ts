@@ -1,4 +1,4 @@
-import { languageStats, parseCheckAttr, type ContentVerdict, type LinguistAttributes, type TreeFile } from './language-stats.js';
+import { languageStats, parseCheckAttr, type FileVerdict, type LinguistAttributes, type TreeFile } from './language-stats.js';
 import { detectLanguage, isConfiguration, isDocumentation, isVendored } from './linguist.js';
 
 const file = (path: string, content: string): TreeFile & { content: Buffer } => {
@@ -90,7 +90,7 @@ describe(`${languageStats.name} with a verdict cache`, () => {
       file('img/logo.bin', '\u0000\u0001binary'),
       file('bin/run', '#!/usr/bin/env python3\nprint(1)\n'),
     ];
-    const cache = new Map<string, ContentVerdict>();
+    const cache = new Map<string, FileVerdict>();
     const reads: string[] = [];
     const read = (files: typeof tree) => async (f: TreeFile) => (reads.push(f.path), files.find((x) => x.oid === f.oid)!.content);
     const first = await languageStats(tree, () => ({}), read(tree), cache);

@@ -67,7 +67,7 @@ describe(LanguagesService.name, () => {
   });
 
   it("should give the repository its language from statistics kept before it had one", async () => {
-    stored = { repoId: REPO.id, commitId: HEAD, sizes: { Go: 10, Python: 30 } } as LanguageStatEntity;
+    stored = { repoId: REPO.id, commitId: HEAD, sizes: { Go: 10, Python: 30 }, updatedAt: new Date(0) } as LanguageStatEntity;
     await sut.handle(pushed('refs/heads/main'));
     expect(computed).toEqual([]);
     expect(repo.primaryLanguage).toBe('Python');
