@@ -6,7 +6,7 @@ import { toAttachment } from '../attachments/attachment.mapper.js';
 import { AttachmentsRepository } from '../attachments/attachments.repository.js';
 import { repoLabelHome, toLabel } from '../labels/label.mapper.js';
 import { LabelsRepository } from '../labels/labels.repository.js';
-import { toMilestone, type MilestoneCounts } from '../milestones/milestone.mapper.js';
+import { toMilestone } from '../milestones/milestone.mapper.js';
 import { MilestonesRepository } from '../milestones/milestones.repository.js';
 import { projectHome, toProject } from '../projects/project.mapper.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
@@ -33,16 +33,18 @@ export interface IssueLoadOptions {
   viewer?: Actor | null;
 }
 
+/** What {@link IssueLoader.prepare}'s shape takes as it is later than the prepared reads. */
+export interface LaterFacts {
+  /** Pull rows as they are now. */
+  pulls?: Map<number, PullRequestEntity>;
+  /** The transaction that changed the rows: their milestones are counted again in it (a closed issue moves its milestone's counts). */
+  m?: EntityManager;
+}
+
 /**
  * Turns issue rows into Gitea's Issue shape, a page at a time: one query per kind of part
  * (assignees, labels, milestones, projects, assets) and one directory call for every user on the page.
  */
-/** What {@link IssueLoader.prepare}'s shape takes as it is later than the prepared reads. */
-export interface LaterFacts {
-  pulls?: Map<number, PullRequestEntity>;
-  milestoneCounts?: Map<number, MilestoneCounts>;
-}
-
 @Injectable()
 export class IssueLoader {
   constructor(
@@ -72,22 +74,21 @@ export class IssueLoader {
     options: IssueLoadOptions = {},
   ): Promise<{ issues: Issue[]; users: Map<number, User> }> {
     const { shape, users } = await this.prepare(rows, repos, userIds, options);
-    return { issues: shape(rows), users };
+    return { issues: await shape(rows), users };
   }
 
   /**
    * Fetches what the rows show beside themselves (their assignees, labels, milestone, projects,
    * assets, pull row and users) and answers how to shape them: `shape` takes the same issues'
    * rows as they are later (an event built under a transaction's locks from rows it changed),
-   * and `later` replaces pull rows and milestone counts fetched here with those read since
-   * (a closed issue moves its milestone's counts: {@link milestoneCounts}).
+   * and `later` replaces pull rows fetched here and counts milestones again in its transaction.
    */
   async prepare(
     rows: IssueEntity[],
     repos: Map<number, RepoAccess>,
     userIds: number[],
     options: IssueLoadOptions = {},
-  ): Promise<{ shape: (rows: IssueEntity[], later?: LaterFacts) => Issue[]; users: Map<number, User> }> {
+  ): Promise<{ shape: (rows: IssueEntity[], later?: LaterFacts) => Promise<Issue[]>; users: Map<number, User> }> {
     const ids = rows.map((r) => r.id);
     const [assignees, labels, milestones, projects, assets, pulls] = await Promise.all([
       this.issues.assigneesOf(ids, options.m),
@@ -110,8 +111,9 @@ export class IssueLoader {
     for (const id of userIds) if (!users.has(id)) users.set(id, anyone(id));
     const poster = (id: number): User => seen.get(id) ?? anyone(id);
     const rootUrl = this.config.rootUrl;
-    const shape = (rowsLater: IssueEntity[], later: LaterFacts = {}): Issue[] =>
-      rowsLater.map((r) => {
+    const shape = async (rowsLater: IssueEntity[], later: LaterFacts = {}): Promise<Issue[]> => {
+      const counted = later.m ? await this.milestones.counts(milestones.map((m) => m.id), later.m) : counts;
+      return rowsLater.map((r) => {
         const repo = repos.get(r.repoId)!;
         const milestone = milestones.find((m) => m.id === r.milestoneId);
         const pull = later.pulls?.get(r.id) ?? pulls.get(r.id);
@@ -119,7 +121,7 @@ export class IssueLoader {
           poster: poster(r.posterId),
           assignees: (assignees.get(r.id) ?? []).map((id) => users.get(id)).filter((u): u is User => u !== undefined),
           labels: (labels.get(r.id) ?? []).map((l) => toLabel(l, repoLabelHome(this.config.rootUrl, repo))),
-          milestone: milestone ? toMilestone(milestone, later.milestoneCounts?.get(milestone.id) ?? counts.get(milestone.id)!) : null,
+          milestone: milestone ? toMilestone(milestone, counted.get(milestone.id)!) : null,
           assets: (assets.get(r.id) ?? []).map((a) => toAttachment(a, rootUrl)),
           // An issue's projects are its repository's or its owner's (organization projects take only theirs).
           projects: (projects.get(r.id) ?? []).map((p) =>
@@ -128,12 +130,8 @@ export class IssueLoader {
           pullRequest: pull ? toPullRequestMeta(pull, r.title, issueHtmlUrl(repo.repository, r)) : null,
         });
       });
+    };
     return { shape, users };
-  }
-
-  /** The open and closed issues of each milestone, counted now (in `m`'s transaction when given). */
-  milestoneCounts(ids: number[], m?: EntityManager): Promise<Map<number, MilestoneCounts>> {
-    return this.milestones.counts(ids, m);
   }
 
   /** One issue of one repository. */

@@ -81,9 +81,9 @@ export class PullLoader {
     if (teamIds.length > 0 && repo.ownerKind === 'organization') {
       for (const t of await this.directory.teams(repo.ownerId, { ids: teamIds, withOrganization: true })) teams.set(t.id, t.team);
     }
-    return (issues, rows = fetched) =>
+    return (issues, rows) =>
       issues.flatMap((issue) => {
-        const pull = rows.get(issue.id) ?? fetched.get(issue.id);
+        const pull = rows?.get(issue.id) ?? fetched.get(issue.id);
         if (!pull) return [];
         const asked = requests.get(issue.id) ?? { userIds: [], teamIds: [] };
         return [

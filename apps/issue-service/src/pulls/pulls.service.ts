@@ -65,7 +65,7 @@ type GitMergeStyle = PullMergeRequest['style'];
 
 /** A merged pull's event, shaped from the rows its transaction changes ({@link IssueLoader.prepare}, {@link PullLoader.prepare}). */
 interface MergedEventShapes {
-  issue: (rows: IssueEntity[], later: LaterFacts) => Issue[];
+  issue: (rows: IssueEntity[], later: LaterFacts) => Promise<Issue[]>;
   pull: (issues: Issue[], rows: Map<number, PullRequestEntity>) => PullRequest[];
   sender: User;
 }
@@ -572,10 +572,10 @@ export class PullsService {
       await this.comments.addEvent(m, { issueId: ctx.issue.id, posterId: a.id, type: CommentType.merge_pull, at: now });
       const recount = await this.issues.recount(m, ctx.repo.id);
       // The pull as it is now, merged (what a recomputation wrote since the request read it, such as
-      // its base's tip, included), and its milestone counted with it closed.
-      const rows = new Map([[ctx.issue.id, (await this.pulls.findByIssueId(ctx.issue.id, m)) ?? { ...ctx.pull, ...changes }]]);
-      const milestoneCounts = issueRow.milestoneId > 0 ? await this.issueLoader.milestoneCounts([issueRow.milestoneId], m) : undefined;
-      const [issue] = shapes.issue([{ ...issueRow, ...closed }], { pulls: rows, ...(milestoneCounts ? { milestoneCounts } : {}) });
+      // its base's tip, included; the update above found the row and holds it), and its milestone
+      // counted in this transaction, with the issue closed.
+      const rows = new Map([[ctx.issue.id, (await this.pulls.findByIssueId(ctx.issue.id, m))!]]);
+      const [issue] = await shapes.issue([{ ...issueRow, ...closed }], { pulls: rows, m });
       const [pull] = shapes.pull([issue!], rows);
       await this.events.issue(m, 'pull.merged', { actor: a, action: 'closed', issue: issue!, repo: ctx.repo, sender, ...(pull ? { pull } : {}) });
       return recount;
