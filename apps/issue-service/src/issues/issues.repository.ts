@@ -133,14 +133,8 @@ export class IssuesRepository {
    * own rows (its comments) take turns instead of each counting without the other's row.
    * Answers the row as it is under the lock, or null when the issue is gone (deleted meanwhile).
    */
-  async lock(m: EntityManager, id: number): Promise<IssueEntity | null> {
-    await m
-      .createQueryBuilder()
-      .update(IssueEntity)
-      .set({ numComments: () => 'num_comments' })
-      .where('id = :id', { id })
-      .execute();
-    return this.findById(id, m);
+  lock(m: EntityManager, id: number): Promise<IssueEntity | null> {
+    return m.findOne(IssueEntity, { where: { id }, ...this.db.sql.rowLock('pessimistic_write') });
   }
 
   findByIndex(repoId: number, idx: number, m?: EntityManager): Promise<IssueEntity | null> {

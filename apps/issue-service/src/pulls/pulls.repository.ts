@@ -50,9 +50,8 @@ export class PullsRepository {
   }
 
   /** Takes the pull's row lock until the transaction ends and answers the row as it is under it. */
-  async lock(m: EntityManager, id: number): Promise<PullRequestEntity | null> {
-    await m.createQueryBuilder().update(PullRequestEntity).set({ status: () => 'status' }).where('id = :id', { id }).execute();
-    return m.findOneBy(PullRequestEntity, { id });
+  lock(m: EntityManager, id: number): Promise<PullRequestEntity | null> {
+    return m.findOne(PullRequestEntity, { where: { id }, ...this.db.sql.rowLock('pessimistic_write') });
   }
 
   /** The open pull from `head` into `base`, if any (Gitea's GetUnmergedPullRequest). */
@@ -144,8 +143,9 @@ export class PullsRepository {
   /** Locks the pulls with this head branch (as `lock` does) and answers their head-branch-deleted marks. */
   async lockHeadMarks(m: EntityManager, repoId: number, branch: string): Promise<boolean[]> {
     const where = { headRepoId: repoId, headBranch: branch };
-    await m.createQueryBuilder().update(PullRequestEntity).set({ headBranchDeleted: () => 'head_branch_deleted' }).where(where).execute();
-    return (await m.find(PullRequestEntity, { select: { id: true, headBranchDeleted: true }, where })).map((p) => p.headBranchDeleted);
+    // In id order, so two transactions locking the same pulls take them in the same order.
+    const rows = await m.find(PullRequestEntity, { select: { id: true, headBranchDeleted: true }, where, order: { id: 'ASC' }, ...this.db.sql.rowLock('pessimistic_write') });
+    return rows.map((p) => p.headBranchDeleted);
   }
 
   /** Marks the pulls with this head branch as having it deleted, or not. */
