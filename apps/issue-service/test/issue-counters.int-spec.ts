@@ -1,4 +1,5 @@
 import { Database } from '@gitforge/platform';
+import { interleaveTransactions } from '@gitforge/platform/testing';
 import { IssueEntity } from '../src/issues/issue.entity.js';
 import { IssuesRepository } from '../src/issues/issues.repository.js';
 import { fillerRow, openIssueTestDatabase, type IssueTestDatabase } from './support/database.js';
@@ -20,6 +21,22 @@ describe.each(['sqlite', 'postgres'] as const)('IssuesRepository counters on %s'
     const taken = await Promise.all(Array.from({ length: 8 }, () => db.transaction((m) => sut.nextIndex(m, 11))));
     expect([...taken].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await db.transaction((m) => sut.nextIndex(m, 12))).toBe(1);
+  });
+
+  it("should hold an issue's lock until its transaction ends, the next taker reading the row as the first left it", async () => {
+    const issue = await db.transaction((m) => fillerRow(m, IssueEntity, { repoId: 31, idx: 1, isPull: false, isClosed: false, numComments: 0 }));
+    const [first, second] = await interleaveTransactions(
+      db,
+      async (m) => {
+        const row = await sut.lock(m, issue.id);
+        await sut.update(m, issue.id, { numComments: 1 });
+        return row;
+      },
+      (m) => sut.lock(m, issue.id),
+    );
+    expect(first?.numComments).toBe(0);
+    expect(second?.numComments).toBe(1);
+    expect(await db.transaction((m) => sut.lock(m, issue.id + 1000))).toBeNull();
   });
 
   it('should count open and closed issues and pulls, with a version that grows on every count', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { forbidden } from '@gitforge/contracts';
 import { createServiceDataSource, Database, FsBlobStore, loadConfig, openServiceDatabase, PlatformConfig } from '@gitforge/platform';
-import { createTestDatabase, expectEventually, type TestDatabase } from '@gitforge/platform/testing';
+import { createTestDatabase, expectEventually, untilLockWaiter, type TestDatabase } from '@gitforge/platform/testing';
 import { RepoServiceEntities, RepoServiceMigrations } from '../src/entities.js';
 import { PackageBlobs, type HeldBlob } from '../src/packages/package-blobs.js';
 import { PackageBlobEntity, packageBlobKey, PackageEntity, PackageFileEntity, PackageVersionEntity } from '../src/packages/package.entities.js';
@@ -162,12 +162,7 @@ describe.each(['sqlite', 'postgres'] as const)('package blobs (%s)', (engine) =>
     await inserted;
     // The second insert waits on the first's uncommitted row, then takes it instead of failing its transaction.
     const b = db.transaction((m) => blobs.hold(m, second.staged));
-    await expectEventually(async () => {
-      const waiting = (await db.manager.query(
-        'SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()',
-      )) as Array<{ n: number }>;
-      expect(waiting[0]!.n).toBeGreaterThan(0);
-    });
+    await untilLockWaiter(db, 'the second insert');
     commitFirst();
     const [heldA, heldB] = await Promise.all([a, b]);
     expect(heldA.created).toBe(true);

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServiceDataSource, Database, loadConfig, openServiceDatabase, PlatformConfig } from '@gitforge/platform';
-import { createTestDatabase, type TestDatabase } from '@gitforge/platform/testing';
+import { createTestDatabase, interleaveTransactions, type TestDatabase } from '@gitforge/platform/testing';
+import type { EntityManager } from 'typeorm';
 import { RepoServiceEntities, RepoServiceMigrations } from '../src/entities.js';
 import { RepositoryEntity } from '../src/records/repository.entity.js';
 import { StarsRepository } from '../src/stars/stars.repository.js';
@@ -50,36 +51,7 @@ describe('stars and watches counted under concurrency (postgres)', () => {
     return row.id;
   };
 
-  /** Resolves once some backend of this database waits for a lock. */
-  const someoneWaits = async (): Promise<void> => {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const rows = (await db.manager.query(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      )) as Array<{ n: number }>;
-      if (rows[0]!.n > 0) return;
-      if (Date.now() > deadline) throw new Error('the second transaction never waited');
-      await new Promise((r) => setImmediate(r));
-    }
-  };
-
-  /** Runs `first` in a transaction held open until `second` (started meanwhile) waits on it. */
-  const interleave = async (first: (m: never) => Promise<unknown>, second: (m: never) => Promise<unknown>): Promise<void> => {
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let started!: () => void;
-    const firstDone = new Promise<void>((r) => (started = r));
-    const t1 = db.transaction(async (m) => {
-      await first(m as never);
-      started();
-      await held;
-    });
-    await firstDone;
-    const t2 = db.transaction((m) => second(m as never));
-    await someoneWaits();
-    release();
-    await Promise.all([t1, t2]);
-  };
+  const interleave = (first: (m: EntityManager) => Promise<unknown>, second: (m: EntityManager) => Promise<unknown>) => interleaveTransactions(db, first, second);
 
   it('should count both stars of two users starring one repository at once', async () => {
     const repoId = await newRepo('stars-at-once');
@@ -113,14 +85,13 @@ describe('stars and watches counted under concurrency (postgres)', () => {
     expect(repo.numWatches).toBe(2);
   });
   it('should leave no star or watch behind on a repository deleted while it was being starred or watched', async () => {
-    for (const add of [(m: never, id: number) => stars.add(m, 401, id), (m: never, id: number) => watches.add(m, 401, id)]) {
+    for (const add of [(m: EntityManager, id: number) => stars.add(m, 401, id), (m: EntityManager, id: number) => watches.add(m, 401, id)]) {
       const repoId = await newRepo(`deleted-meanwhile-${Math.random().toString(36).slice(2)}`);
       let refused: unknown;
       await interleave(
-        async (m: never) => {
-          const em = m as unknown as import('typeorm').EntityManager;
-          await em.delete(RepositoryEntity, { id: repoId });
-          await stars.removeAllOfRepo(em, repoId);
+        async (m) => {
+          await m.delete(RepositoryEntity, { id: repoId });
+          await stars.removeAllOfRepo(m, repoId);
         },
         async (m) => {
           await add(m, repoId).catch((err: unknown) => (refused = err));

@@ -6,6 +6,7 @@ import { NotificationProjector } from '../src/notifications/notification.project
 import { NotificationsRepository } from '../src/notifications/notifications.repository.js';
 import { comment, envelope, issue, repo, user } from './fixtures.js';
 import { openWebhookTestDatabase, type WebhookTestDatabase } from './support/database.js';
+import { untilLockWaiter } from '@gitforge/platform/testing';
 
 /**
  * The projector on a real database. The other services' answers (who takes part, who may read)
@@ -155,15 +156,7 @@ describe.each(['sqlite', 'postgres'] as const)('NotificationProjector on %s', (e
       await atRefresh;
       readers = [1];
       const second = sut.handle(envelope('comment.created', { action: 'created', issue: i, comment: comment(908, i, owner, 'two'), repository: r, sender: owner, is_pull: false }, r.id));
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const [waiting] = (await db.manager.query(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        )) as Array<{ n: number }>;
-        if (waiting!.n > 0) break;
-        if (Date.now() > deadline) throw new Error('the second event never waited for the first');
-        await new Promise((done) => setImmediate(done));
-      }
+      await untilLockWaiter(db, 'the second event');
       release();
       await Promise.all([first, second]);
     } finally {

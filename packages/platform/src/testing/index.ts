@@ -11,6 +11,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { EventEnvelope, ServiceName } from '@gitforge/contracts';
 import { Queue } from 'bullmq';
+import type { EntityManager } from 'typeorm';
 import { loadConfig, PlatformConfig } from '../config/config.js';
 import { createServiceDataSource, openServiceDatabase, type ServiceDatabaseOptions } from '../database/data-source.js';
 import { Database } from '../database/database.js';
@@ -122,6 +123,48 @@ export async function expectEventually<T>(assertion: () => Promise<T> | T, { tim
     }
   }
   throw lastError;
+}
+
+/**
+ * Resolves once some backend of `db`'s PostgreSQL database waits for a lock (fails after
+ * `timeoutMs`): a test's second transaction has reached the lock its first holds. Polls without
+ * sleeping.
+ */
+export async function untilLockWaiter(db: Database, what = 'a transaction', timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = (await db.manager.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)) as Array<{ n: number }>;
+    if (rows[0]!.n > 0) return;
+    if (Date.now() > deadline) throw new Error(`${what} never waited for a lock`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/**
+ * Runs `first` in a transaction held open until `second`, started meanwhile in a transaction of
+ * its own, waits for a lock `first` took (PostgreSQL), then lets both finish and answers what
+ * each answered. On SQLite the Database runs `second` after `first` commits, which is the order
+ * a lock gives on PostgreSQL. A `second` that does not wait fails the test instead of passing.
+ */
+export async function interleaveTransactions<A, B>(db: Database, first: (m: EntityManager) => Promise<A>, second: (m: EntityManager) => Promise<B>): Promise<[A, B]> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let reached!: () => void;
+  const firstDone = new Promise<void>((r) => (reached = r));
+  const t1 = db.transaction(async (m) => {
+    const result = await first(m);
+    reached();
+    await held;
+    return result;
+  });
+  await Promise.race([firstDone, t1]);
+  const t2 = db.transaction(second);
+  try {
+    if (db.isPostgres) await untilLockWaiter(db, 'the second transaction');
+  } finally {
+    release();
+  }
+  return Promise.all([t1, t2]);
 }
 
 /**
