@@ -1,10 +1,10 @@
 import { TestRepo } from '../../test/support/test-repo.js';
 import { CatFilePool } from './cat-file.pool.js';
-import { commitInfoOf } from './commit-changes.js';
+import { commitInfoOf, commitsOnTopOf } from './commit-changes.js';
 import { GitObjects } from './git-objects.js';
 
 /** Commits as others push them (hand-written objects), described in process and by `git log`. */
-describe(commitInfoOf.name, () => {
+describe('commits described in process', () => {
   let repo: TestRepo;
   let pool: CatFilePool;
   let objects: GitObjects;
@@ -51,6 +51,63 @@ describe(commitInfoOf.name, () => {
       `${head}\n\n\nleading blank\n`,
       `tree ${changed}\nparent ${base}\nauthor A B <a@x> 1700000000 +0530\ncommitter  <> 1700000000 -1200\n\nodd idents\n`,
     ]);
+  });
+
+  it('should describe a merge by its first parent, as git log --diff-merges=first-parent does', async () => {
+    const blob = await hash('blob', 'y');
+    const side = await hash('commit', `tree ${await tree(`100644 blob ${blob}\tb\n`)}\nparent ${base}\nauthor A <a@x> 1700000100 +0000\ncommitter A <a@x> 1700000100 +0000\n\nside\n`);
+    const both = await tree(`100644 blob ${blob}\ta\n100644 blob ${blob}\tb\n`);
+    await same([`tree ${both}\nparent ${base}\nparent ${side}\nauthor M <m@x> 1700000200 +0000\ncommitter M <m@x> 1700000200 +0000\n\nmerge\n`]);
+  });
+
+  describe(commitsOnTopOf.name, () => {
+    const at = (when: number, parents: string[], message: string): Promise<string> =>
+      hash('commit', `tree ${changed}\n${parents.map((p) => `parent ${p}\n`).join('')}author A <a@x> ${when} +0000\ncommitter A <a@x> ${when} +0000\n\n${message}\n`);
+    /** The commits `tip ^old` as git's walk lists them, and as the in-process walk does. */
+    const listed = async (tip: string, old: string, max = 64): Promise<{ git: string[]; ours: string[] | null }> => ({
+      git: repo.bare('rev-list', tip, `^${old}`).trim().split('\n').filter(Boolean),
+      ours: (await commitsOnTopOf(objects, 1, tip, old, max))?.map((c) => c.sha) ?? null,
+    });
+    const sameAsGit = async (tip: string, old: string): Promise<void> => {
+      const { git, ours } = await listed(tip, old);
+      expect(ours).toEqual(git);
+    };
+
+    it('should list commits on top of the old head, and a pull merged into it, in git\'s order', async () => {
+      const a = await at(1700001000, [base], 'a');
+      const b = await at(1700001060, [a], 'b');
+      await sameAsGit(b, base);
+      const head = await at(1700001000, [base], 'head');
+      await sameAsGit(await at(1700001100, [base, head], 'merge'), base);
+      await sameAsGit(base, base);
+    });
+
+    it('should order commits of one date as git queues them, and later dates first', async () => {
+      const left = await at(1700002000, [base], 'left');
+      const right = await at(1700002000, [base], 'right');
+      await sameAsGit(await at(1700002000, [left, right], 'tie'), base);
+      await sameAsGit(await at(1700002000, [right, left], 'tie reversed'), base);
+      const later = await at(1700002500, [base], 'later');
+      const m1 = await at(1700002100, [left, later], 'm1');
+      // A criss-cross: both merges reach `later` and `left`, and an older date above a newer one.
+      const m2 = await at(1700001900, [later, left], 'm2');
+      await sameAsGit(await at(1700003000, [m1, m2], 'crossed'), base);
+    });
+
+    it('should leave to git what it cannot tell in process', async () => {
+      const older = (await objects.commit(1, base))!.parents[0]!;
+      // A pull whose head branched before the old head: the walk would enter the old head's history.
+      const behind = await at(1700004000, [older], 'behind');
+      expect((await listed(await at(1700004100, [base, behind], 'merge behind'), base)).ours).toBeNull();
+      // A rewind, an unrelated root, and more commits than the walk may read.
+      expect((await listed(older, base)).ours).toBeNull();
+      const root = await hash('commit', `tree ${changed}\nauthor A <a@x> 1700004200 +0000\ncommitter A <a@x> 1700004200 +0000\n\nroot\n`);
+      expect((await listed(await at(1700004300, [base, root], 'unrelated'), base)).ours).toBeNull();
+      let tip = base;
+      for (let i = 0; i < 5; i++) tip = await at(1700005000 + i, [tip], `c${i}`);
+      expect((await listed(tip, base, 4)).ours).toBeNull();
+      await sameAsGit(tip, base);
+    });
   });
 
   it('should write a -0000 offset as git does, +00:00', async () => {

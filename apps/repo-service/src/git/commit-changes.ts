@@ -1,4 +1,4 @@
-import type { GitObjects, GitSignature, GitTreeEntry } from './git-objects.js';
+import type { GitCommit, GitObjects, GitSignature, GitTreeEntry } from './git-objects.js';
 import type { CommitInfo } from './git.service.js';
 
 export interface PathChanges {
@@ -76,15 +76,15 @@ export function isoDate(s: GitSignature): string | null {
 }
 
 /**
- * What {@link GitService.commitInfo} answers for a commit with at most one parent, without a
- * process: its signatures, message and files changed against the parent. Null for a merge, a
- * message in an encoding other than UTF-8, a date {@link isoDate} leaves to git (or a commit that
- * cannot be read), which git has to describe.
+ * What {@link GitService.commitInfo} answers for a commit, without a process: its signatures,
+ * message and files changed against its first parent (a merge as `--diff-merges=first-parent`
+ * lists it). Null for a message in an encoding other than UTF-8, a date {@link isoDate} leaves to
+ * git (or a commit that cannot be read), which git has to describe.
  */
 export async function commitInfoOf(objects: GitObjects, repoId: number, sha: string): Promise<CommitInfo | null> {
   const commit = await objects.commit(repoId, sha);
   // git log re-encodes a message in another encoding to UTF-8; only git knows them all.
-  if (!commit || commit.parents.length > 1 || (commit.encoding !== undefined && !/^utf-?8$/i.test(commit.encoding))) return null;
+  if (!commit || (commit.encoding !== undefined && !/^utf-?8$/i.test(commit.encoding))) return null;
   const parent = commit.parents[0] ? await objects.commit(repoId, commit.parents[0]) : null;
   if (commit.parents[0] && !parent) return null;
   const authored = isoDate(commit.author);
@@ -98,4 +98,50 @@ export async function commitInfoOf(objects: GitObjects, repoId: number, sha: str
     committer: { name: commit.committer.name, email: commit.committer.email, date: committed },
     ...changes,
   };
+}
+
+/**
+ * The commits `tip` has and `old` has not, in the order `git log tip ^old` lists them, read in
+ * process; null where git has to tell: when more than `max` commits would be read, or the walk
+ * meets a root commit, a commit it cannot read or a date {@link isoDate} leaves to git.
+ *
+ * The walk follows parents from `tip` and stops only at `old`. If it ends with every parent of
+ * every commit met either `old` or met itself, no commit met is in `old`'s history (following
+ * its parents would have to reach `old`, a cycle, or a root), and every commit `tip` has that
+ * `old` has not was met (no path to it goes through `old`). A push of a few commits on top of the
+ * branch, or a merge of a pull into it, is listed so without git's two processes; a force push
+ * or a long history goes to git.
+ */
+export async function commitsOnTopOf(objects: GitObjects, repoId: number, tip: string, old: string, max: number): Promise<GitCommit[] | null> {
+  const met = new Map<string, GitCommit>();
+  const pending = [tip];
+  while (pending.length > 0) {
+    const sha = pending.pop()!;
+    if (sha === old || met.has(sha)) continue;
+    if (met.size === max) return null;
+    const commit = await objects.commit(repoId, sha);
+    if (!commit || commit.parents.length === 0 || isoDate(commit.committer) === null) return null;
+    met.set(sha, commit);
+    pending.push(...commit.parents);
+  }
+  // git's walk (revision.c's limit_list): commits by committer date, newest first, those of one
+  // date in the order the walk queued them; a commit's parents are queued, in order, when it is
+  // taken, each once.
+  const order: GitCommit[] = [];
+  const first = met.get(tip);
+  const queue = first ? [first] : [];
+  const queued = new Set([tip]);
+  while (queue.length > 0) {
+    let next = 0;
+    for (let i = 1; i < queue.length; i++) if (queue[i]!.committer.when > queue[next]!.committer.when) next = i;
+    const [commit] = queue.splice(next, 1);
+    order.push(commit!);
+    for (const parent of commit!.parents) {
+      const queuedParent = met.get(parent);
+      if (!queuedParent || queued.has(parent)) continue;
+      queued.add(parent);
+      queue.push(queuedParent);
+    }
+  }
+  return order;
 }

@@ -3,7 +3,7 @@ import { In, type EntityManager } from 'typeorm';
 import { AccessMode, EventNames, type PayloadCommit, type Repository, type User } from '@gitforge/contracts';
 import { createLogger, Database, DirectoryClient, OutboxService, PlatformConfig, RequestContexts } from '@gitforge/platform';
 import { RepoPermission } from '../access/repo-permission.js';
-import { commitInfoOf } from '../git/commit-changes.js';
+import { commitInfoOf, commitsOnTopOf } from '../git/commit-changes.js';
 import { GitObjects } from '../git/git-objects.js';
 import { GitService, type CommitInfo } from '../git/git.service.js';
 import { Housekeeping } from '../maintenance/housekeeping.js';
@@ -20,6 +20,8 @@ const log = createLogger('pushes');
 
 /** Gitea's [ui] FEED_MAX_COMMIT_NUM: a push event lists the newest this many; `total_commits` counts them all. */
 const MAX_PAYLOAD_COMMITS = 5;
+/** The most commits a push's description reads in process before it asks git to list them. */
+const IN_PROCESS_COMMITS = 64;
 /** A new branch's event describes the last this many commits of its history, new or not (Gitea's CommitsBeforeLimit(10)). */
 const NEW_BRANCH_COMMITS = 10;
 /** Webhook payloads show the repository as its owner sees it, except create events (Gitea's notifier). */
@@ -185,12 +187,9 @@ export class PushesService implements OnModuleDestroy {
       if (!isZeroId(update.newSha)) {
         if (kind === 'branch') {
           const creating = isZeroId(update.oldSha);
-          const child = creating ? null : await this.directChild(repoId, update);
-          const listed = child
-            ? { total: 1, commits: [child] }
-            : creating
-              ? await this.git.commitsBetween(repoId, [update.newSha], [], NEW_BRANCH_COMMITS)
-              : await this.git.commitsBetween(repoId, [update.newSha], [update.oldSha], MAX_PAYLOAD_COMMITS);
+          const listed = creating
+            ? await this.git.commitsBetween(repoId, [update.newSha], [], NEW_BRANCH_COMMITS)
+            : ((await this.gainedInProcess(repoId, update)) ?? (await this.git.commitsBetween(repoId, [update.newSha], [update.oldSha], MAX_PAYLOAD_COMMITS)));
           change.total = creating ? listed.commits.length : listed.total;
           change.commits = listed.commits.slice(0, MAX_PAYLOAD_COMMITS);
           change.compare = await this.compareFrom(ctx, change);
@@ -205,13 +204,20 @@ export class PushesService implements OnModuleDestroy {
   }
 
   /**
-   * The new head described in process when it is one commit on top of the old (an API write, a
-   * push of one commit): what `commitsBetween` would list, without its two git processes.
+   * What `commitsBetween` would list for a branch that gained a few commits on top of its old
+   * head (an API write, a pull's merge, a push of a few commits), read in process without its
+   * two git processes; null where git has to list them ({@link commitsOnTopOf}, {@link commitInfoOf}).
    */
-  private async directChild(repoId: number, update: RefUpdate): Promise<CommitInfo | null> {
-    const commit = await this.objects.commit(repoId, update.newSha);
-    if (commit?.parents.length !== 1 || commit.parents[0] !== update.oldSha) return null;
-    return commitInfoOf(this.objects, repoId, update.newSha);
+  private async gainedInProcess(repoId: number, update: RefUpdate): Promise<{ total: number; commits: CommitInfo[] } | null> {
+    const gained = await commitsOnTopOf(this.objects, repoId, update.newSha, update.oldSha, IN_PROCESS_COMMITS);
+    if (!gained) return null;
+    const commits: CommitInfo[] = [];
+    for (const commit of gained.slice(0, MAX_PAYLOAD_COMMITS)) {
+      const info = await commitInfoOf(this.objects, repoId, commit.sha);
+      if (!info) return null;
+      commits.push(info);
+    }
+    return { total: gained.length, commits };
   }
 
   /**
