@@ -202,6 +202,32 @@ describe(HookDeliveryProcessor.name, () => {
     expect(ids.every((id) => tasks.tasks.get(id)!.state === 'delivered')).toBe(true);
   });
 
+  it('should free a delivery slot once the answer is in, not once its record has committed', async () => {
+    const ids = moreTasks(2);
+    // Records wait until every request has reached the receiver: with one slot, a slot held
+    // until its record commits would never let the second request out (the job would not end).
+    let release!: () => void;
+    const allSent = new Promise<void>((resolve) => (release = resolve));
+    let requests = 0;
+    const onRequest = (): void => {
+      if (++requests === ids.length) release();
+    };
+    server.on('request', onRequest);
+    const record = tasks.recordAttempts.bind(tasks);
+    tasks.recordAttempts = async (entries) => {
+      await allSent;
+      return record(entries);
+    };
+    try {
+      await makeSut({ GITFORGE_WEBHOOK_CONCURRENCY: '1' }).handle(eventJob(ids, 0));
+    } finally {
+      server.off('request', onRequest);
+    }
+    expect(received).toBe(ids.length);
+    expect(maxInFlight).toBe(1);
+    expect(ids.every((id) => tasks.tasks.get(id)!.state === 'delivered')).toBe(true);
+  });
+
   it('should deliver a job queued before tasks were grouped, which names one task', async () => {
     await makeSut().handle({ id: 'task-1', name: 'push', attemptsMade: 0, recovered: false, data: { taskId: 1, maxAttempts: 3, redelivery: false } as never });
     expect(received).toBe(1);

@@ -159,7 +159,11 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   private readonly loads: Batcher<{ taskId: number; attemptKey: string }, TaskAttempt | null>;
   /** The attempts concurrent jobs made, with their answers and the tasks they settle: one commit per batch. */
   private readonly records: Batcher<{ attempt: AttemptRecord; taskState: HookTaskState | null }, undefined>;
-  /** Deliveries under way at once, across jobs: GITFORGE_WEBHOOK_CONCURRENCY, as when a job was one delivery. */
+  /**
+   * Requests under way at once, across jobs: GITFORGE_WEBHOOK_CONCURRENCY, as when a job was one
+   * delivery. A slot is held for the request only: an answered attempt waits for its record (a
+   * batch's commit) without keeping the next request from going out.
+   */
   private readonly slots: LimitFunction;
 
   constructor(
@@ -221,7 +225,7 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
    * and the first other error any task met (its task is left as it was, for a later run).
    */
   async attempt(tasks: Array<number | TaskAttempt>, run: AttemptRun): Promise<{ failed?: DeliveryFailed; crash?: unknown }> {
-    const outcomes = await Promise.allSettled(tasks.map((t) => this.slots(() => this.deliver(t, run))));
+    const outcomes = await Promise.allSettled(tasks.map((t) => this.deliver(t, run)));
     const errors = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
     const failures = errors.filter((e): e is DeliveryFailed => e instanceof DeliveryFailed);
     const crash = errors.find((e) => !(e instanceof DeliveryFailed));
@@ -272,7 +276,7 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     const startedAt = new Date();
     // A task of a batch sends the batch's payload: the same bytes for every hook that gets it as is.
     const sent = task.batch && request.body === task.payload ? { ...request, body: this.payloads.bytes(task.batch, task.payload) } : request;
-    const end = attemptEnd(await this.sender.send(sent));
+    const end = attemptEnd(await this.slots(() => this.sender.send(sent)));
     const attempt: AttemptRecord = {
       taskId: task.id,
       hookId: hook.id,
