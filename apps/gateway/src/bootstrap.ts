@@ -11,6 +11,7 @@ import {
   GiteaExceptionFilter,
   httpRequestDuration,
   httpRequests,
+  foregroundRequests,
   httpRequestsInFlight,
   metricsResponse,
   onDrain,
@@ -151,6 +152,8 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
     const inFlight = { method: req.method, route: req.routeOptions.url ?? 'unmatched' };
     httpRequestsInFlight.inc(inFlight);
     reply.raw.once('close', () => httpRequestsInFlight.dec(inFlight));
+    // In the embedded layout the consumers of the request's own events wait for its answer.
+    reply.raw.once('close', foregroundRequests.enter());
     done();
   });
   // A name in a path holding a NUL character names nothing (and no database could look it up).

@@ -23,6 +23,7 @@ export * from './outbox/outbox.relay.js';
 export * from './queue/queue-driver.js';
 export * from './queue/bullmq.driver.js';
 export * from './queue/sqlite-queue.driver.js';
+export * from './queue/foreground.js';
 export * from './health/health.js';
 export * from './http/index.js';
 export * from './internal/internal-http.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueueNames } from '@gitforge/contracts';
-import { BullMqDriver, SqliteQueueDriver, type QueueDriverOptions } from '@gitforge/platform';
+import { BullMqDriver, foregroundRequests, SqliteQueueDriver, type QueueDriverOptions } from '@gitforge/platform';
 import { dropRedisNamespace, expectEventually, requireRedis, testRedisUrl, uniqueSuffix } from '@gitforge/platform/testing';
 
 /** A job handler that runs until released, recording each start. */
@@ -107,6 +107,34 @@ describe('SQLite queue driver shutdown', () => {
     );
     stuck.release();
     await second.close();
+  });
+
+  it('should start the jobs that wake an idle queue once the requests in flight are answered, or after a bounded wait', async () => {
+    const patient = SqliteQueueDriver.acquire(join(dir, 'patient.sqlite'), { lockMs: 1000, shutdownGraceMs: 100, foregroundWaitMs: 600_000 });
+    const started: string[] = [];
+    patient.process(QueueNames.feeds, async (job) => void started.push(job.id));
+    const leave = foregroundRequests.enter();
+    try {
+      await patient.add(QueueNames.feeds, 'e', {}, { jobId: 'after-the-answer' });
+      await expectEventually(() => expect(foregroundRequests.waiting).toBe(1));
+      expect(started).toEqual([]);
+    } finally {
+      leave();
+    }
+    await expectEventually(() => expect(started).toEqual(['after-the-answer']));
+    await patient.close();
+
+    // A request that is never answered holds a queue up for the bounded wait only.
+    const bounded = SqliteQueueDriver.acquire(join(dir, 'bounded.sqlite'), { lockMs: 1000, shutdownGraceMs: 100, foregroundWaitMs: 10 });
+    bounded.process(QueueNames.feeds, async (job) => void started.push(job.id));
+    const never = foregroundRequests.enter();
+    try {
+      await bounded.add(QueueNames.feeds, 'e', {}, { jobId: 'bounded' });
+      await expectEventually(() => expect(started).toEqual(['after-the-answer', 'bounded']));
+    } finally {
+      never();
+      await bounded.close();
+    }
   });
 
   it('should finish a running job within the grace and not run it again', async () => {

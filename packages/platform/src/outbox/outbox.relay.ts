@@ -3,6 +3,7 @@ import { EventConsumers, type EventEnvelope } from '@gitforge/contracts';
 import { RequestContexts } from '../context/request-context.js';
 import { Database } from '../database/database.js';
 import { createLogger } from '../logging/logger.js';
+import { FOREGROUND_WAIT_MS, foregroundRequests } from '../queue/foreground.js';
 import { QueueDriver } from '../queue/queue-driver.js';
 
 /** The relay's transactions touch only the outbox: not the service's data (see Database.aroundEveryWrite). */
@@ -87,7 +88,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     clearTimeout(this.timer);
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = RequestContexts.detached(() => this.drain()).finally(() => {
+      // Kicked by a request's commit: the request answers before its events are relayed (and
+      // consumed, in the embedded layout), unless it takes longer than the bounded wait.
+      this.running = RequestContexts.detached(async () => {
+        await foregroundRequests.idle(FOREGROUND_WAIT_MS);
+        await this.drain();
+      }).finally(() => {
         this.running = undefined;
         if (this.again) {
           this.again = false;

@@ -36,6 +36,11 @@ export interface QueueDriverOptions {
   lockMs: number;
   /** On close, how long running jobs may finish before they are returned to the queue. */
   shutdownGraceMs: number;
+  /**
+   * The SQLite queue's longest wait, once woken from idle, for the process's requests in flight
+   * to be answered before it starts jobs (see `ForegroundRequests`); FOREGROUND_WAIT_MS unless set.
+   */
+  foregroundWaitMs?: number;
 }
 
 /**

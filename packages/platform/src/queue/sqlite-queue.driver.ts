@@ -18,6 +18,7 @@ import {
   type QueueDriverOptions,
   type WorkerOptions,
 } from './queue-driver.js';
+import { FOREGROUND_WAIT_MS, foregroundRequests } from './foreground.js';
 import { nextRunAt, type RepeatSpec } from './schedule.js';
 
 /** Timers longer than this are re-armed (setTimeout cannot wait more than ~24 days). */
@@ -207,7 +208,12 @@ export class SqliteQueueDriver extends QueueDriver {
 
     const loop = (async () => {
       let sincePrune = 0;
+      let wasIdle = false;
       while (!stopped) {
+        // Woken from idle, most likely by events a request in flight has just published: that
+        // request answers before their consumers take the CPU. A backlog is not held up so.
+        if (wasIdle) await foregroundRequests.idle(this.options.foregroundWaitMs ?? FOREGROUND_WAIT_MS);
+        if (stopped) break;
         const free = concurrency - running.size;
         const rows = free > 0 ? (take.all(queue, Date.now(), free) as JobRow[]) : [];
         for (const row of rows) {
@@ -221,6 +227,7 @@ export class SqliteQueueDriver extends QueueDriver {
           sincePrune = 0;
           this.prune(queue);
         }
+        wasIdle = rows.length === 0 && running.size === 0;
         if (rows.length > 0 && running.size < concurrency) continue;
         const at = (nextDue.get(queue) as { at: number | null }).at;
         const waitMs = at === null ? 1000 : Math.max(0, Math.min(1000, at - Date.now()));
