@@ -1,4 +1,5 @@
-// Issue 12: pull request merges on the 20k-commit fixture, distributed layout.
+// Issue 12: pull request merges on the 20k-commit fixture, in each layout (BENCH_LAYOUTS, default
+// embedded then distributed; each layout has its own reference, run on its own server's repository).
 // 1. `POST /pulls/{index}/merge` (Do=merge) through the gateway, next to the same plumbing run
 //    directly on the server's bare repository in the same run (merge-tree --write-tree,
 //    commit-tree, update-ref with the expected old value): the target is <= 2x. Both sides merge a
@@ -20,6 +21,7 @@ const COMMITS = Number(process.env.BENCH_COMMITS ?? 20_000);
 const FILES = Number(process.env.BENCH_FILES ?? 3_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const OPEN_PULLS = Number(process.env.BENCH_OPEN_PULLS ?? 100);
+const LAYOUTS = (process.env.BENCH_LAYOUTS ?? 'embedded,distributed').split(',').map((k) => k.trim()).filter(Boolean);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const b64 = (s) => Buffer.from(s).toString('base64');
@@ -53,14 +55,25 @@ async function allPulls(layout, repo) {
 }
 
 export default async function () {
+  const unknown = LAYOUTS.filter((k) => k !== 'embedded' && k !== 'distributed');
+  if (unknown.length > 0) throw new Error(`BENCH_LAYOUTS: unknown layout ${unknown.join(', ')} (embedded, distributed)`);
   const work = join(repoRoot, 'bench', '.work', `pulls-${process.pid}`);
   const home = join(work, 'home');
   mkdirSync(home, { recursive: true });
-  const layout = await startLayout('distributed');
+  try {
+    const source = join(work, 'merges.git');
+    await generateRepo(source, { commits: COMMITS, files: FILES, home });
+    for (const kind of LAYOUTS) await measureLayout(kind, source, home);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The merges and the recomputation on a server of one layout, the fixture pushed to it first. */
+async function measureLayout(kind, source, home) {
+  const layout = await startLayout(kind);
   try {
     const name = 'merges';
-    const source = join(work, `${name}.git`);
-    await generateRepo(source, { commits: COMMITS, files: FILES, home });
     const repo = await api(layout, 'POST', '/user/repos', { name });
     const pushUrl = `http://${ADMIN.username}:${ADMIN.password}@localhost:${new URL(layout.rootUrl).port}/${ADMIN.username}/${name}.git`;
     git(['-C', source, 'push', '--quiet', pushUrl, 'main'], { home });
@@ -117,7 +130,7 @@ export default async function () {
     }
     const recompute = now() - pushed;
 
-    console.log(`pull request merges, distributed layout, ${COMMITS} commits / ${FILES} files, median of ${ROUNDS} each`);
+    console.log(`pull request merges, ${kind} layout, ${COMMITS} commits / ${FILES} files, median of ${ROUNDS} each`);
     for (const [kind, title] of [
       ['quiet', 'each merge started on a quiet machine'],
       ['busy', "back to back, the setup's events still being handled"],
@@ -133,6 +146,5 @@ export default async function () {
     console.log(`  ${OPEN_PULLS} open pulls recomputed after a push to their base: ${(recompute / 1000).toFixed(2)} s (polled every 100 ms)`);
   } finally {
     await layout.stop();
-    rmSync(work, { recursive: true, force: true });
   }
 }
