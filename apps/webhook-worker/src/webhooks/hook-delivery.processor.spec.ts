@@ -228,6 +228,17 @@ describe(HookDeliveryProcessor.name, () => {
     expect(ids.every((id) => tasks.tasks.get(id)!.state === 'delivered')).toBe(true);
   });
 
+  it('should read the hook when a task gets its slot: one deactivated while the task waited is not sent to', async () => {
+    const ids = moreTasks(1);
+    const deactivate = (): void => {
+      hook = { ...hook, isActive: false };
+    };
+    server.once('request', deactivate);
+    await makeSut({ GITFORGE_WEBHOOK_CONCURRENCY: '1' }).handle(eventJob(ids, 0));
+    expect(received).toBe(1);
+    expect(ids.map((id) => tasks.tasks.get(id)!.state)).toEqual(['delivered', 'failed']);
+  });
+
   it('should deliver a job queued before tasks were grouped, which names one task', async () => {
     await makeSut().handle({ id: 'task-1', name: 'push', attemptsMade: 0, recovered: false, data: { taskId: 1, maxAttempts: 3, redelivery: false } as never });
     expect(received).toBe(1);

@@ -161,8 +161,8 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
   private readonly records: Batcher<{ attempt: AttemptRecord; taskState: HookTaskState | null }, undefined>;
   /**
    * Requests under way at once, across jobs: GITFORGE_WEBHOOK_CONCURRENCY, as when a job was one
-   * delivery. A slot is held for the request only: an answered attempt waits for its record (a
-   * batch's commit) without keeping the next request from going out.
+   * delivery. A slot is held from reading the task until the answer is in: an answered attempt
+   * waits for its record (a batch's commit) without keeping the next request from going out.
    */
   private readonly slots: LimitFunction;
 
@@ -237,29 +237,42 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
 
   /** One attempt of one task; throws {@link DeliveryFailed} when the task is to be attempted again. */
   private async deliver(given: number | TaskAttempt, run: AttemptRun): Promise<void> {
+    // The task, its hook as it is now and the request are made ready in the slot, right before
+    // the request goes out (a hook deactivated or edited while the task waited for a slot is seen
+    // so); the answer is recorded out of it, so the next request need not wait for the commit.
+    const made = await this.slots(() => this.send(given, run));
+    if (!made) return;
+    const { hook, attempt, final } = made;
+    await this.records.submit({ attempt, taskState: run.redelivery ? null : attempt.outcome === 'success' ? 'delivered' : final ? 'failed' : null });
+    if (attempt.outcome !== 'success') await this.disableIfFailing(hook);
+    if (attempt.outcome === 'failure' && !final) throw new DeliveryFailed(`${hook.url}: ${attempt.statusText}`, [attempt.taskId]);
+  }
+
+  /** The request of one attempt, sent: what to record of it, or null when there is nothing to send (or record). */
+  private async send(given: number | TaskAttempt, run: AttemptRun): Promise<{ hook: HookTarget; attempt: AttemptRecord; final: boolean } | null> {
     const { key: attemptKey, lastAttempt, redelivery } = run;
     const loaded = typeof given === 'number' ? await this.loads.submit({ taskId: given, attemptKey }) : given;
     if (!loaded) {
       this.log.info({ taskId: given }, 'hook task is gone; nothing to deliver');
-      return;
+      return null;
     }
     const { task, previous } = loaded;
-    if (task.state !== 'pending' && !redelivery) return;
+    if (task.state !== 'pending' && !redelivery) return null;
     const hook = await this.targets.get(task.hookId);
     // Like Gitea: a task whose hook was removed or deactivated meanwhile is closed without sending.
     if (!hook || (!hook.isActive && !redelivery)) {
       await this.db.transaction((m) => this.tasks.setTaskState(m, task.id, 'failed'));
-      return;
+      return null;
     }
     const request = buildHookRequest(hook, task, this.config.rootUrl);
     if (!request) {
       await this.db.transaction((m) => this.tasks.setTaskState(m, task.id, 'failed'));
-      return;
+      return null;
     }
     if (previous === 'success') {
       // The worker died after recording the answer but before the queue heard of it: done already.
       this.log.info({ taskId: task.id, delivery: task.uuid }, 'attempt already delivered; not sending it again');
-      return;
+      return null;
     }
     if (previous === 'failure') {
       // The worker died after recording a failed answer but before the queue heard of it: the
@@ -276,7 +289,7 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     const startedAt = new Date();
     // A task of a batch sends the batch's payload: the same bytes for every hook that gets it as is.
     const sent = task.batch && request.body === task.payload ? { ...request, body: this.payloads.bytes(task.batch, task.payload) } : request;
-    const end = attemptEnd(await this.slots(() => this.sender.send(sent)));
+    const end = attemptEnd(await this.sender.send(sent));
     const attempt: AttemptRecord = {
       taskId: task.id,
       hookId: hook.id,
@@ -301,11 +314,7 @@ export class HookDeliveryProcessor implements OnApplicationBootstrap, OnApplicat
     };
     webhookDeliveries.inc({ outcome: end.outcome });
     webhookDeliveryDuration.observe({ outcome: end.outcome }, end.durationMs / 1000);
-    const final = lastAttempt || end.outcome === 'refused';
-    const state = end.outcome === 'success' ? 'delivered' : final ? 'failed' : null;
-    await this.records.submit({ attempt, taskState: redelivery ? null : state });
-    if (end.outcome !== 'success') await this.disableIfFailing(hook);
-    if (end.outcome === 'failure' && !final) throw new DeliveryFailed(`${hook.url}: ${end.statusText}`, [task.id]);
+    return { hook, attempt, final: lastAttempt || end.outcome === 'refused' };
   }
 
   /**
