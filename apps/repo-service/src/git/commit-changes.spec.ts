@@ -107,6 +107,9 @@ describe('commits described in process', () => {
       for (let i = 0; i < 5; i++) tip = await at(1700005000 + i, [tip], `c${i}`);
       expect((await listed(tip, base, 4)).ours).toBeNull();
       await sameAsGit(tip, base);
+      // A committer line that does not read as a signature: git finds its own date in it.
+      const odd = await hash('commit', `tree ${changed}\nparent ${base}\nauthor A <a@x> 1700006000 +0000\ncommitter C <c@x> 1700006000 +0000 trailing\n\nodd\n`);
+      expect((await listed(await at(1700006100, [base, odd], 'merge odd'), base)).ours).toBeNull();
     });
   });
 

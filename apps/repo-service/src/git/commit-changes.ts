@@ -63,14 +63,16 @@ const MAX_WHEN = 253_402_300_799;
 
 /**
  * git's `%aI`: strict ISO 8601 in the signature's own offset; null for a date only git knows how
- * it writes (a malformed offset, a time before 1970 or after 9999).
+ * it writes (a malformed offset, a time before 1970 or after 9999), and for the very first second
+ * of 1970, which is also what a line that does not read as a signature becomes (parseSignature):
+ * git reads its own way into such a line, for its name, its e-mail and its date (which orders a walk).
  */
 export function isoDate(s: GitSignature): string | null {
   const m = /^([+-])(\d\d)(\d\d)$/.exec(s.tz);
   if (!m) return null;
   const offsetMin = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
   const local = s.when + offsetMin * 60;
-  if (!Number.isSafeInteger(s.when) || s.when < 0 || local < 0 || local > MAX_WHEN) return null;
+  if (!Number.isSafeInteger(s.when) || s.when <= 0 || local < 0 || local > MAX_WHEN) return null;
   // git reads the offset as a number, so -0000 is written +00:00.
   return `${new Date(local * 1000).toISOString().slice(0, 19)}${offsetMin !== 0 ? `${m[1]}${m[2]}:${m[3]}` : '+00:00'}`;
 }
