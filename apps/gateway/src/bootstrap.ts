@@ -152,8 +152,9 @@ export async function createGateway(): Promise<{ app: NestFastifyApplication; co
     const inFlight = { method: req.method, route: req.routeOptions.url ?? 'unmatched' };
     httpRequestsInFlight.inc(inFlight);
     reply.raw.once('close', () => httpRequestsInFlight.dec(inFlight));
-    // In the embedded layout the consumers of the request's own events wait for its answer.
-    reply.raw.once('close', foregroundRequests.enter());
+    // In the embedded layout the consumers of an API request's own events wait for its answer;
+    // git and LFS transfers (long-lived streams, hijacked from Fastify) are not waited for.
+    if (req.url.startsWith('/api/')) reply.raw.once('close', foregroundRequests.enter());
     done();
   });
   // A name in a path holding a NUL character names nothing (and no database could look it up).

@@ -118,11 +118,23 @@ describe('SQLite queue driver shutdown', () => {
       await patient.add(QueueNames.feeds, 'e', {}, { jobId: 'after-the-answer' });
       await expectEventually(() => expect(foregroundRequests.waiting).toBe(1));
       expect(started).toEqual([]);
+      leave();
+      await expectEventually(() => expect(started).toEqual(['after-the-answer']));
+      // A queue closed while it waits stops waiting.
+      const again = foregroundRequests.enter();
+      try {
+        await patient.add(QueueNames.feeds, 'e', {}, { jobId: 'never-started' });
+        await expectEventually(() => expect(foregroundRequests.waiting).toBe(1));
+        await patient.close();
+        expect(foregroundRequests.waiting).toBe(0);
+        expect(started).toEqual(['after-the-answer']);
+      } finally {
+        again();
+      }
     } finally {
       leave();
+      await patient.close();
     }
-    await expectEventually(() => expect(started).toEqual(['after-the-answer']));
-    await patient.close();
 
     // A request that is never answered holds a queue up for the bounded wait only.
     const bounded = SqliteQueueDriver.acquire(join(dir, 'bounded.sqlite'), { lockMs: 1000, shutdownGraceMs: 100, foregroundWaitMs: 10 });

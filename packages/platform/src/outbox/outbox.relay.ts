@@ -54,6 +54,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   /** The next look's delay while polls keep finding nothing. */
   private idlePoll = POLL_MS;
   private stopped = true;
+  /** Ends a wait for the requests in flight at shutdown. */
+  private stopping = new AbortController();
 
   constructor(
     private readonly db: Database,
@@ -62,6 +64,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   onApplicationBootstrap(): void {
     this.stopped = false;
+    this.stopping = new AbortController();
     this.schedule(0);
     this.janitor = setInterval(() => void this.cleanup(), JANITOR_MS);
     this.janitor.unref();
@@ -69,6 +72,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearTimeout(this.timer);
     clearInterval(this.janitor);
     await this.running;
@@ -91,7 +95,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       // Kicked by a request's commit: the request answers before its events are relayed (and
       // consumed, in the embedded layout), unless it takes longer than the bounded wait.
       this.running = RequestContexts.detached(async () => {
-        await foregroundRequests.idle(FOREGROUND_WAIT_MS);
+        await foregroundRequests.idle(FOREGROUND_WAIT_MS, this.stopping.signal);
+        if (this.stopped) return;
+        // Kicks made while it waited are for rows this drain claims (each kick follows its commit).
+        this.again = false;
         await this.drain();
       }).finally(() => {
         this.running = undefined;

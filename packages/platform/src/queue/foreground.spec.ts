@@ -35,4 +35,16 @@ describe(ForegroundRequests.name, () => {
     await waited;
     expect(foreground.waiting).toBe(0);
   });
+
+  it('should stop waiting once its stop signal is aborted', async () => {
+    const foreground = new ForegroundRequests();
+    foreground.enter();
+    const stop = new AbortController();
+    const waited = foreground.idle(600_000, stop.signal);
+    expect(foreground.waiting).toBe(1);
+    stop.abort();
+    await waited;
+    expect(foreground.waiting).toBe(0);
+    await foreground.idle(600_000, stop.signal);
+  });
 });

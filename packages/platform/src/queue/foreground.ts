@@ -1,5 +1,5 @@
 /**
- * The HTTP requests this process is answering, which work nobody waits for makes way for. In the
+ * The API requests this process is answering, which work nobody waits for makes way for. In the
  * embedded layout a request's writes publish events whose consumers run in the same process:
  * started at once, they shared the CPU (and SQLite's one writer) with the rest of that very
  * request, which answered later for it (a pull's merge spent a third of its time so). The outbox
@@ -28,17 +28,19 @@ export class ForegroundRequests {
     return this.waiters.size;
   }
 
-  /** Resolves once no request is in flight, or after `maxMs` however many still are. */
-  idle(maxMs: number): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
+  /** Resolves once no request is in flight, after `maxMs` however many still are, or once `stop` is aborted. */
+  idle(maxMs: number, stop?: AbortSignal): Promise<void> {
+    if (this.inFlight === 0 || stop?.aborted) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const wake = (): void => {
         clearTimeout(timer);
         this.waiters.delete(wake);
+        stop?.removeEventListener('abort', wake);
         resolve();
       };
       const timer = setTimeout(wake, maxMs);
       this.waiters.add(wake);
+      stop?.addEventListener('abort', wake, { once: true });
     });
   }
 }

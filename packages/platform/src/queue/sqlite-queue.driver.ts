@@ -169,6 +169,7 @@ export class SqliteQueueDriver extends QueueDriver {
     const concurrency = options.concurrency ?? 10;
     const running = new Set<Promise<void>>();
     let stopped = false;
+    const stopping = new AbortController();
     let wake: (() => void) | undefined;
     const onAdd = (): void => {
       const w = wake;
@@ -212,7 +213,7 @@ export class SqliteQueueDriver extends QueueDriver {
       while (!stopped) {
         // Woken from idle, most likely by events a request in flight has just published: that
         // request answers before their consumers take the CPU. A backlog is not held up so.
-        if (wasIdle) await foregroundRequests.idle(this.options.foregroundWaitMs ?? FOREGROUND_WAIT_MS);
+        if (wasIdle) await foregroundRequests.idle(this.options.foregroundWaitMs ?? FOREGROUND_WAIT_MS, stopping.signal);
         if (stopped) break;
         const free = concurrency - running.size;
         const rows = free > 0 ? (take.all(queue, Date.now(), free) as JobRow[]) : [];
@@ -252,6 +253,7 @@ export class SqliteQueueDriver extends QueueDriver {
     this.loops.push({
       stop: async () => {
         stopped = true;
+        stopping.abort();
         this.events.off(queue, onAdd);
         onAdd();
         await loop;
