@@ -92,8 +92,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     clearTimeout(this.timer);
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      // Kicked by a request's commit: the request answers before its events are relayed (and
-      // consumed, in the embedded layout), unless it takes longer than the bounded wait.
+      // Kicked by a request's commit (or a poll's turn): a request in flight answers before its
+      // events are relayed (and consumed, in the embedded layout), unless it takes longer than the
+      // bounded wait.
       this.running = RequestContexts.detached(async () => {
         await foregroundRequests.idle(FOREGROUND_WAIT_MS, this.stopping.signal);
         if (this.stopped) return;
